@@ -1,0 +1,75 @@
+"""Loading the shipped lookup tables (``data/tables.npz``) once per process."""
+
+from __future__ import annotations
+
+import functools
+import io
+from importlib import resources
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from . import tablegen
+
+TABLE_FILE = "tables.npz"
+
+
+class Tables(NamedTuple):
+    """The evaluator's tables; ``kernel_args`` is what kernels take.
+
+    card_key: int64[52], card_mask: int64[52], row_offsets: int32[R],
+    rank_table: uint16[T], flush_table: uint16[8192], category_start: int32[10],
+    class_info: int8[7463, 6] (category and tiebreak ranks of each strength).
+    """
+
+    card_key: np.ndarray
+    card_mask: np.ndarray
+    row_offsets: np.ndarray
+    rank_table: np.ndarray
+    flush_table: np.ndarray
+    category_start: np.ndarray
+    class_info: np.ndarray
+    rank_multipliers: np.ndarray
+
+    @property
+    def kernel_args(self) -> tuple[np.ndarray, ...]:
+        """``(card_key, card_mask, row_offsets, rank_table, flush_table)``."""
+        return (self.card_key, self.card_mask, self.row_offsets, self.rank_table,
+                self.flush_table)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self)
+
+
+def _read_bytes() -> bytes:
+    try:
+        return resources.files("pokerjit_data").joinpath(TABLE_FILE).read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError):
+        return (Path(__file__).resolve().parent.parent / "data" / TABLE_FILE).read_bytes()
+
+
+def load_arrays() -> dict[str, np.ndarray]:
+    """Every array in the shipped table file, by name."""
+    with np.load(io.BytesIO(_read_bytes())) as z:
+        return {k: z[k] for k in z.files}
+
+
+@functools.lru_cache(maxsize=1)
+def get_tables() -> Tables:
+    """The tables, loaded and checked once per process."""
+    a = load_arrays()
+    shift, key_init = (int(x) for x in a["meta"])
+    if shift != tablegen.ROW_SHIFT or key_init != tablegen.KEY_INIT:
+        raise RuntimeError("data/tables.npz does not match evaluator/tablegen.py; rebuild it")
+    return Tables(
+        card_key=np.ascontiguousarray(a["card_key"], dtype=np.int64),
+        card_mask=np.ascontiguousarray(a["card_mask"], dtype=np.int64),
+        row_offsets=np.ascontiguousarray(a["row_offsets"], dtype=np.int32),
+        rank_table=np.ascontiguousarray(a["rank_table"], dtype=np.uint16),
+        flush_table=np.ascontiguousarray(a["flush_table"], dtype=np.uint16),
+        category_start=np.ascontiguousarray(a["category_start"], dtype=np.int32),
+        class_info=np.ascontiguousarray(a["class_info"], dtype=np.int8),
+        rank_multipliers=np.ascontiguousarray(a["rank_multipliers"], dtype=np.int64),
+    )

@@ -1,0 +1,117 @@
+"""Card encoding, parsing and formatting.
+
+A card id is ``4 * rank + suit`` with rank 0..12 for 2..A and suit 0..3 for
+clubs, diamonds, hearts, spades. Arrays of cards are ``numpy.uint8``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+_SUIT_SYMBOLS = {"♣": 0, "♦": 1, "♥": 2, "♠": 3}
+RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+              "Jack", "Queen", "King", "Ace")
+RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
+                "Tens", "Jacks", "Queens", "Kings", "Aces")
+
+_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠])", re.IGNORECASE)
+
+
+class CardError(ValueError):
+    """Raised for text that is not a card, a wrong card count, or a repeated card."""
+
+
+def card_id(rank: int, suit: int) -> int:
+    """Card id of ``rank`` (0..12) and ``suit`` (0..3)."""
+    return 4 * rank + suit
+
+
+def card_str(card: int) -> str:
+    """Canonical text of one card id, e.g. ``Ah``."""
+    card = int(card)
+    if not 0 <= card < 52:
+        raise CardError(f"card id {card} is out of range 0..51")
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def cards_str(cards: Iterable[int], sep: str = "") -> str:
+    """Canonical text of several card ids joined by ``sep``."""
+    return sep.join(card_str(c) for c in cards)
+
+
+def _parse_token(tok: str) -> int:
+    rank_txt, suit_txt = tok[:-1], tok[-1]
+    rank = 8 if rank_txt == "10" else RANKS.index(rank_txt.upper())
+    suit = _SUIT_SYMBOLS[suit_txt] if suit_txt in _SUIT_SYMBOLS else SUITS.index(suit_txt.lower())
+    return card_id(rank, suit)
+
+
+def parse_cards(text: str | Sequence[int] | np.ndarray | None, *, what: str = "cards",
+                allow_repeats: bool = False) -> list[int]:
+    """Parse card text (``"AhKh"``, ``"Ah Kh"``, ``"10♠,j♥"``) or a sequence of ids.
+
+    Returns a list of card ids. Raises :class:`CardError` naming the offending
+    token, or a repeated card, in ``what`` (e.g. ``"hand 2"``).
+    """
+    if text is None:
+        return []
+    if not isinstance(text, str):
+        out = []
+        for c in np.asarray(text).reshape(-1).tolist():
+            if isinstance(c, str):
+                out.extend(parse_cards(c, what=what, allow_repeats=True))
+                continue
+            if not isinstance(c, int) or not 0 <= c < 52:
+                raise CardError(f"{c!r} in {what} is not a card id (0..51)")
+            out.append(int(c))
+    else:
+        out = []
+        for chunk in re.split(r"[\s,]+", text.strip()):
+            if not chunk:
+                continue
+            pos = 0
+            while pos < len(chunk):
+                m = _TOKEN.match(chunk, pos)
+                if m is None:
+                    bad = chunk[pos:pos + 2] if len(chunk) - pos >= 2 else chunk[pos:]
+                    if chunk[pos:pos + 2] == "10":
+                        bad = chunk[pos:pos + 3]
+                    raise CardError(f"'{bad}' in {what} is not a card")
+                out.append(_parse_token(m.group(0)))
+                pos = m.end()
+    if not allow_repeats:
+        seen: set[int] = set()
+        for c in out:
+            if c in seen:
+                raise CardError(f"duplicate card {card_str(c)} in {what}")
+            seen.add(c)
+    return out
+
+
+def check_disjoint(groups: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Raise :class:`CardError` if any card appears twice across named groups.
+
+    ``groups`` is a sequence of ``(name, cards)``; the message names both places,
+    e.g. ``duplicate card Ah in hand 2 and board``.
+    """
+    where: dict[int, str] = {}
+    for name, cards in groups:
+        for c in cards:
+            if c in where:
+                first = where[c]
+                place = f"in {first}" if first == name else f"in {first} and {name}"
+                raise CardError(f"duplicate card {card_str(c)} {place}")
+            where[c] = name
+
+
+def to_array(cards: Sequence[int]) -> np.ndarray:
+    """``ndarray[len(cards)] uint8`` of card ids."""
+    return np.asarray(cards, dtype=np.uint8)
+
+
+FULL_DECK = tuple(range(52))

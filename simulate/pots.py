@@ -1,0 +1,249 @@
+"""Pot construction and showdown settlement: the money side of an all-in.
+
+Seats are the positions ``0..n-1`` in the order given. Chips are Python
+integers and are never created or lost: for any valid input,
+``sum(pot.amount for pot in pots) + sum(returned) == sum(committed)``, and
+:func:`settle` pays out exactly ``sum(committed)``.
+
+How pots are built (:func:`build_pots`):
+
+- The distinct commitment levels ``c1 < c2 < ...`` cut the money into
+  layers. Layer ``k`` holds ``(ck - c(k-1))`` chips from every seat that
+  committed at least ``ck``, live or folded: a folded seat's chips are dead
+  money in every layer it reached.
+- A seat is eligible for a layer only if it is live (still holds cards) and
+  committed at least that layer's level.
+- The layer that only one seat reached holds nothing but that seat's own
+  uncalled chips; it is not a pot but is handed back, reported per seat in
+  ``returned``. A layer that only one *live* seat can win but that also holds
+  dead money from a folded seat is a real pot (that seat wins the dead chips
+  uncontested), so it stays in ``pots`` with a single eligible seat.
+- Adjacent layers with the same eligible seats merge into one pot (first pot
+  is the main pot, then side pots in increasing level).
+
+Bad input is a ``ValueError`` with a one-line message: mismatched lengths, no
+seats, no live seat, non-integer or non-positive chips, and *dead money above
+every live commitment* (a folded seat that committed more than every live
+seat). The last cannot arise from legal betting: the largest commitment
+always belongs to a seat that was never asked to call more, so it cannot
+have folded; a folded seat tops the table only in a mistyped ``allin`` spec,
+and there would be no live player to award those chips to, so it is refused
+rather than guessed at.
+
+Settlement (:func:`settle`, and the jitted kernel
+:func:`simulate._settle.settle_kernel` that an EV runner calls directly):
+each pot goes to the best eligible strength (higher is better); a split is
+divided evenly and the odd chips go one at a time to the tied winners in seat
+order starting left of the button (button + 1, button + 2, ..., wrapping).
+Odd chips are assigned pot by pot.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simulate._settle import settle_kernel
+
+__all__ = [
+    "Pot",
+    "PotStructure",
+    "build_pots",
+    "odd_chip_order",
+    "pots_to_arrays",
+    "settle",
+    "settle_kernel",
+]
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot: ``amount`` chips that only the seats in ``eligible`` (sorted) can win."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form used by ``pokerjit allin --json``: ``{"amount", "eligible"}``."""
+        return {"amount": self.amount, "eligible": list(self.eligible)}
+
+
+@dataclass
+class PotStructure:
+    """Result of :func:`build_pots`.
+
+    ``pots``: main pot first, then side pots by increasing level.
+    ``returned``: per seat, the uncalled chips handed back (at most one seat
+    is non-zero). ``committed`` and ``live`` echo the validated input.
+    """
+
+    pots: list[Pot]
+    returned: list[int]
+    committed: tuple[int, ...] = field(default=())
+    live: tuple[bool, ...] = field(default=())
+
+    @property
+    def n_seats(self) -> int:
+        """Number of seats."""
+        return len(self.returned)
+
+    @property
+    def total(self) -> int:
+        """All chips committed: pots plus returned chips."""
+        return sum(p.amount for p in self.pots) + sum(self.returned)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"pots": [{"amount", "eligible"}...], "returned": [...]}``."""
+        return {"pots": [p.to_dict() for p in self.pots], "returned": list(self.returned)}
+
+
+def _as_chips(value: Any, seat: int, allow_zero: bool) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"seat {seat}: committed chips must be an integer, got {value!r}")
+    try:
+        chips = operator.index(value)
+    except TypeError:
+        raise ValueError(
+            f"seat {seat}: committed chips must be an integer, got {value!r}"
+        ) from None
+    if chips < 0 or (chips == 0 and not allow_zero):
+        raise ValueError(f"seat {seat}: committed chips must be positive, got {chips}")
+    return int(chips)
+
+
+def _as_live(value: Any, seat: int) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"seat {seat}: live must be True or False, got {value!r}")
+    return bool(value)
+
+
+def build_pots(
+    committed: Sequence[int],
+    live: Sequence[bool],
+    *,
+    allow_zero: bool = False,
+) -> PotStructure:
+    """Split the chips committed to a hand into a main pot and side pots.
+
+    ``committed[s]``: total chips seat ``s`` put in this hand (an integer,
+    ``>= 1``; ``0`` too when ``allow_zero`` is set, e.g. for a hand history
+    seat that folded without posting). ``live[s]``: True while seat ``s``
+    holds cards, False for a fold (its chips are dead money).
+
+    Returns a :class:`PotStructure`; see the module docstring for the rules.
+    Raises ``ValueError`` (one-line message) on bad input, including a folded
+    seat that committed more than every live seat.
+    """
+    if isinstance(committed, (str, bytes)) or isinstance(live, (str, bytes)):
+        raise ValueError("committed and live must be sequences, one entry per seat")
+    n = len(committed)
+    if n != len(live):
+        raise ValueError(f"committed has {n} seats but live has {len(live)}")
+    if n == 0:
+        raise ValueError("no seats given")
+    chips = [_as_chips(c, s, allow_zero) for s, c in enumerate(committed)]
+    alive = [_as_live(v, s) for s, v in enumerate(live)]
+    if not any(alive):
+        raise ValueError("no live player: at least one seat must still hold cards")
+    max_live = max(c for c, a in zip(chips, alive, strict=True) if a)
+    dead_top = max(range(n), key=lambda s: (chips[s], -s))
+    if chips[dead_top] > max_live:
+        raise ValueError(
+            f"dead money above every live commitment: folded seat {dead_top} committed "
+            f"{chips[dead_top]} but no live seat committed more than {max_live}"
+        )
+
+    pots: list[Pot] = []
+    returned = [0] * n
+    previous = 0
+    for level in sorted({c for c in chips if c > 0}):
+        contributors = [s for s in range(n) if chips[s] >= level]
+        amount = (level - previous) * len(contributors)
+        eligible = tuple(s for s in contributors if alive[s])
+        previous = level
+        if len(contributors) == 1:
+            # Only this (live) seat reached the level: its uncalled chips go back.
+            returned[contributors[0]] += amount
+        elif pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        else:
+            pots.append(Pot(amount, eligible))
+    return PotStructure(pots=pots, returned=returned, committed=tuple(chips), live=tuple(alive))
+
+
+def pots_to_arrays(
+    structure: PotStructure, n_seats: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Array form of the pots, for :func:`simulate._settle.settle_kernel`.
+
+    Returns ``(amounts, eligible)``: ``amounts`` is ``ndarray[P] int64`` and
+    ``eligible`` is ``ndarray[P, n_seats] bool`` (row ``p`` marks the seats
+    that can win pot ``p``). ``n_seats`` defaults to the structure's seat
+    count; a larger value pads with seats that are eligible for nothing.
+    Returned (uncalled) chips are not included; add ``structure.returned``.
+    """
+    if n_seats is None:
+        n_seats = structure.n_seats
+    n_seats = operator.index(n_seats)
+    if n_seats < structure.n_seats:
+        raise ValueError(f"n_seats={n_seats} is fewer than the {structure.n_seats} seats")
+    amounts = np.array([p.amount for p in structure.pots], dtype=np.int64)
+    eligible = np.zeros((len(structure.pots), n_seats), dtype=np.bool_)
+    for i, pot in enumerate(structure.pots):
+        eligible[i, list(pot.eligible)] = True
+    return amounts, eligible
+
+
+def odd_chip_order(n_seats: int, button: int) -> np.ndarray:
+    """Seat indices in odd-chip order: ``button+1, button+2, ...`` wrapping, button last.
+
+    Returns ``ndarray[n_seats] int64``. Raises ``ValueError`` unless
+    ``0 <= button < n_seats``.
+    """
+    if isinstance(button, (bool, np.bool_)):
+        raise ValueError(f"button must be a seat index, got {button!r}")
+    try:
+        button = operator.index(button)
+    except TypeError:
+        raise ValueError(f"button must be a seat index, got {button!r}") from None
+    if not 0 <= button < n_seats:
+        raise ValueError(f"button {button} is not a seat (seats are 0..{n_seats - 1})")
+    return (np.arange(1, n_seats + 1, dtype=np.int64) + button) % n_seats
+
+
+def settle(structure: PotStructure, strengths: Sequence[int | None], button: int = 0) -> list[int]:
+    """Chips each seat takes back from the table after the showdown.
+
+    ``strengths[s]``: hand strength of seat ``s`` (an integer, higher is
+    better, equal ties, e.g. ``evaluator.evaluate``'s 1..7462); entries of
+    folded seats are ignored and may be ``None``. ``button``: the button's
+    seat, which fixes the odd-chip order.
+
+    Returns a list of ``n_seats`` ints: pot winnings plus returned uncalled
+    chips. Their sum always equals ``sum(committed)``; a seat's net result is
+    ``payout[s] - structure.committed[s]``.
+    """
+    n = structure.n_seats
+    if len(strengths) != n:
+        raise ValueError(f"strengths has {len(strengths)} entries for {n} seats")
+    order = odd_chip_order(n, button)
+    live = structure.live or tuple(any(s in p.eligible for p in structure.pots) for s in range(n))
+    values = np.zeros(n, dtype=np.int64)
+    for s in range(n):
+        if not live[s]:
+            continue
+        v = strengths[s]
+        if v is None or isinstance(v, (bool, np.bool_)):
+            raise ValueError(f"seat {s}: live seat needs an integer strength, got {v!r}")
+        try:
+            values[s] = operator.index(v)
+        except (TypeError, OverflowError):
+            raise ValueError(f"seat {s}: live seat needs an integer strength, got {v!r}") from None
+    amounts, eligible = pots_to_arrays(structure, n)
+    payout = np.zeros(n, dtype=np.int64)
+    settle_kernel(values, amounts, eligible, order, payout)
+    return [int(payout[s]) + structure.returned[s] for s in range(n)]
