@@ -1,0 +1,33 @@
+"""pokerjit's hand evaluator: Numba kernels over compact lookup tables.
+
+Public API: :func:`evaluate`, :func:`evaluate_batch`, :func:`category`,
+:func:`describe`, :func:`count_categories`, :func:`evaluate_omaha`, and the card
+helpers in :mod:`evaluator.cards`.
+"""
+
+from .cards import CardError, card_str, cards_str, parse_cards
+from .hands import (
+    HandDescription,
+    category,
+    count_categories,
+    describe,
+    evaluate,
+    evaluate_batch,
+    strength_histogram,
+)
+from .tablegen import CATEGORIES
+
+__all__ = [
+    "CATEGORIES",
+    "CardError",
+    "HandDescription",
+    "card_str",
+    "cards_str",
+    "category",
+    "count_categories",
+    "describe",
+    "evaluate",
+    "evaluate_batch",
+    "parse_cards",
+    "strength_histogram",
+]

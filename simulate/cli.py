@@ -1,0 +1,79 @@
+"""The ``pokerjit`` command line (also ``python -m simulate``).
+
+Each command lives in its own module in :mod:`simulate.commands` with ``NAME``,
+``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Heavy imports
+happen inside ``run`` so that ``-h`` and a cached first answer stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from evaluator.cards import CardError
+
+from .cliutil import UsageError
+
+COMMANDS = ("equity", "eval", "range", "chart", "allin", "hand", "batch", "bench")
+
+EPILOG = """examples:
+  pokerjit equity AhKh QsQd
+  pokerjit equity AhKh QsQd 7c7d --board Ks8h2c --json
+  pokerjit eval AsKsQsJsTs
+  pokerjit range 'QQ+,AKs' --vs random --board Td9d2c
+  pokerjit allin AhAs:100 KdKc:60 QhQs:30 --button 0
+  pokerjit bench --quick
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        raise UsageError(message)
+
+
+def _command_modules() -> list[object]:
+    mods = []
+    for name in COMMANDS:
+        try:
+            mods.append(importlib.import_module(f"simulate.commands.{name}"))
+        except ModuleNotFoundError as e:
+            if e.name != f"simulate.commands.{name}":
+                raise
+    return mods
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pokerjit", description="Fast poker hand evaluation and equity.",
+                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for mod in _command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP,
+                           epilog=getattr(mod, "EXAMPLES", None),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return 2
+        return int(args._run(args) or 0)
+    except (UsageError, CardError, ValueError) as e:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

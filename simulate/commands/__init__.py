@@ -1,0 +1,1 @@
+"""One module per ``pokerjit`` command (see :mod:`simulate.cli`)."""
