@@ -126,46 +126,63 @@ def eval_batch_parallel(cards, out, tables, n_blocks):
 
 
 @nb.njit(cache=CACHE)
-def walk_prefix_range(n_cards, first_lo, first_hi, tables, hist):
-    """Add to ``hist`` (int64[7463]) the strength of every ``n_cards``-card hand
-    (5..7) whose lowest card lies in ``[first_lo, first_hi)``.
+def _last_card_loop(key, mask, lo, tables, hist4):
+    """Add the strengths of the hands ``prefix + g`` for every card ``g`` in ``lo..51``.
 
-    Outer cards advance like an odometer; the last card is a tight inner loop
-    that adds one key and one mask to the prefix's.
+    ``hist4`` is int64[4, 7463]; the row is picked by ``g & 3`` so consecutive
+    increments of one strength do not wait on each other.
     """
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
-    m = n_cards - 1
-    idx = np.empty(m, np.int64)
-    if first_lo > 52 - n_cards:
-        return
-    for i in range(m):
-        idx[i] = first_lo + i
-    while idx[0] < first_hi:
-        key = KEY_INIT_I64
-        mask = np.int64(0)
-        for i in range(m):
-            key += card_key[idx[i]]
-            mask |= card_mask[idx[i]]
-        for c in range(idx[m - 1] + 1, 52):
-            s = lookup(key + card_key[c], mask | card_mask[c], row_offsets, rank_table,
-                       flush_table)
-            hist[s] += 1
-        # advance the odometer of the outer cards
-        i = m - 1
-        while i >= 0 and idx[i] >= 52 - n_cards + i:
-            i -= 1
-        if i < 0:
-            return
-        idx[i] += 1
-        for j in range(i + 1, m):
-            idx[j] = idx[j - 1] + 1
+    for g in range(lo, 52):
+        k = key + card_key[g]
+        if (k >> 32) & 0x8888:
+            s = flush_strength(k, mask | card_mask[g], flush_table)
+        else:
+            s = rank_strength(k, row_offsets, rank_table)
+        hist4[g & 3, s] += 1
+
+
+@nb.njit(cache=CACHE)
+def walk_range(n_cards, first_lo, first_hi, tables, hist4):
+    """Add to ``hist4`` (int64[4, 7463]) the strength of every ``n_cards``-card hand
+    (5, 6 or 7) whose lowest card is in ``[first_lo, first_hi)``.
+
+    Nested loops carry the partial key and mask of the cards so far (adding a
+    card is adding a number); the last card is a tight inner loop.
+    """
+    card_key, card_mask = tables[0], tables[1]
+    top = 52 - n_cards  # highest possible first card
+    for a in range(first_lo, min(first_hi, top + 1)):
+        ka = KEY_INIT_I64 + card_key[a]
+        ma = card_mask[a]
+        for b in range(a + 1, top + 2):
+            kb = ka + card_key[b]
+            mb = ma | card_mask[b]
+            for c in range(b + 1, top + 3):
+                kc = kb + card_key[c]
+                mc = mb | card_mask[c]
+                for d in range(c + 1, top + 4):
+                    kd = kc + card_key[d]
+                    md = mc | card_mask[d]
+                    if n_cards == 5:
+                        _last_card_loop(kd, md, d + 1, tables, hist4)
+                        continue
+                    for e in range(d + 1, top + 5):
+                        ke = kd + card_key[e]
+                        me = md | card_mask[e]
+                        if n_cards == 6:
+                            _last_card_loop(ke, me, e + 1, tables, hist4)
+                            continue
+                        for f in range(e + 1, top + 6):
+                            _last_card_loop(ke + card_key[f], me | card_mask[f], f + 1,
+                                            tables, hist4)
 
 
 @nb.njit(cache=CACHE, parallel=True)
 def walk_parallel(n_cards, tables, hists):
-    """Per-first-card histograms ``hists`` (int64[52, 7463]) over every hand, in parallel."""
+    """Per-first-card histograms ``hists`` (int64[52, 4, 7463]) over every hand, in parallel."""
     for first in nb.prange(52):
-        walk_prefix_range(n_cards, first, first + 1, tables, hists[first])
+        walk_range(n_cards, first, first + 1, tables, hists[first])
 
 
 @nb.njit(cache=CACHE)

@@ -243,13 +243,13 @@ def strength_histogram(n_cards: int = 7, *, threads: int | None = None) -> np.nd
     tables = get_tables().kernel_args
     n_threads = _resolve_threads(threads)
     if n_threads == 1:
-        hist = np.zeros(7463, dtype=np.int64)
-        _kernels.walk_prefix_range(n_cards, 0, 52, tables, hist)
-        return hist
-    hists = np.zeros((52, 7463), dtype=np.int64)
+        hist4 = np.zeros((4, 7463), dtype=np.int64)
+        _kernels.walk_range(n_cards, 0, 52, tables, hist4)
+        return hist4.sum(axis=0)
+    hists = np.zeros((52, 4, 7463), dtype=np.int64)
     with _threads(n_threads):
         _kernels.walk_parallel(n_cards, tables, hists)
-    return hists.sum(axis=0)
+    return hists.sum(axis=(0, 1))
 
 
 def count_categories(n_cards: int = 7, *, threads: int | None = None) -> dict[str, int]:

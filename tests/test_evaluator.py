@@ -1,0 +1,224 @@
+"""The evaluator against exhaustive counts, an independent reference and peer libraries."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from conftest import random_hands
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import best_tuple, five_card_tuple
+
+import evaluator as E
+from evaluator.cards import CardError
+from evaluator.hands import category_index
+
+SEVEN_CARD_COUNTS = {
+    "High Card": 23_294_460, "One Pair": 58_627_800, "Two Pair": 31_433_400,
+    "Three of a Kind": 6_461_620, "Straight": 6_180_020, "Flush": 4_047_644,
+    "Full House": 3_473_184, "Four of a Kind": 224_848, "Straight Flush": 41_584,
+}
+SIX_CARD_COUNTS = {
+    "High Card": 6_612_900, "One Pair": 9_730_740, "Two Pair": 2_532_816,
+    "Three of a Kind": 732_160, "Straight": 361_620, "Flush": 205_792,
+    "Full House": 165_984, "Four of a Kind": 14_664, "Straight Flush": 1_844,
+}
+FIVE_CARD_COUNTS = {
+    "High Card": 1_302_540, "One Pair": 1_098_240, "Two Pair": 123_552,
+    "Three of a Kind": 54_912, "Straight": 10_200, "Flush": 5_108,
+    "Full House": 3_744, "Four of a Kind": 624, "Straight Flush": 40,
+}
+# distinct strengths per category among five-card hands
+FIVE_CARD_CLASSES = [1277, 2860, 858, 858, 10, 1277, 156, 156, 10]
+
+
+@pytest.fixture(scope="module")
+def all_five() -> np.ndarray:
+    return np.array(list(itertools.combinations(range(52), 5)), dtype=np.uint8)
+
+
+def test_all_five_card_hands(all_five):
+    s = E.evaluate_batch(all_five, threads=1)
+    assert len(s) == 2_598_960
+    values, counts = np.unique(s, return_counts=True)
+    assert values.tolist() == list(range(1, 7463))  # 7,462 classes, all of 1..7462
+    cats = np.bincount(category_index(s), minlength=9)
+    assert dict(zip(E.CATEGORIES, cats.tolist(), strict=True)) == FIVE_CARD_COUNTS
+    assert np.bincount(category_index(values), minlength=9).tolist() == FIVE_CARD_CLASSES
+    assert E.count_categories(5) == FIVE_CARD_COUNTS
+    # 4 royal flushes, the top class
+    assert int((s == 7462).sum()) == 4
+
+
+def test_all_five_card_hands_match_phevaluator(all_five):
+    peers = pytest.importorskip("peers")
+    if not peers.available("phevaluator"):
+        pytest.skip("phevaluator not installed")
+    ours = E.evaluate_batch(all_five)
+    theirs = peers.peer_contract_strengths("phevaluator", all_five)
+    assert np.array_equal(ours, theirs)
+
+
+def test_all_seven_card_hands():
+    hist = E.strength_histogram(7)
+    assert int(hist.sum()) == 133_784_560
+    assert int((hist > 0).sum()) == 4_824
+    assert E.count_categories(7) == SEVEN_CARD_COUNTS
+
+
+def test_all_six_card_hands():
+    assert E.count_categories(6, threads=1) == SIX_CARD_COUNTS
+
+
+def test_walk_threads_agree():
+    assert np.array_equal(E.strength_histogram(6, threads=1), E.strength_histogram(6, threads=2))
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_matches_slow_reference(k):
+    """Same order and same ties as the max-over-subsets reference, on random hands."""
+    cards = random_hands(6000, k, seed=k)
+    ours = E.evaluate_batch(cards)
+    ref = [best_tuple(row.tolist()) for row in cards]
+    pairs = sorted(set(zip(ours.tolist(), ref, strict=True)))
+    # each strength maps to one class and strength order is class order
+    assert len({s for s, _ in pairs}) == len(pairs) == len({t for _, t in pairs})
+    tuples = [t for _, t in pairs]
+    assert tuples == sorted(tuples)
+
+
+def test_five_card_order_matches_reference_exhaustively(all_five):
+    """Every one of the 7,462 classes, in the reference's order."""
+    ours = E.evaluate_batch(all_five)
+    first = {}
+    for idx in np.unique(ours, return_index=True)[1]:
+        first[int(ours[idx])] = five_card_tuple(all_five[idx].tolist())
+    tuples = [first[s] for s in range(1, 7463)]
+    assert tuples == sorted(tuples) and len(set(tuples)) == 7462
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("peer", ["phevaluator", "eval7"])
+def test_differential_against_peers(k, peer):
+    """At least 1,000,000 random hands per size: same ordering, same ties as the peer."""
+    peers = pytest.importorskip("peers")
+    if not peers.available(peer):
+        pytest.skip(f"{peer} not installed")
+    cards = random_hands(1_000_000, k, seed=100 + k)
+    ours = E.evaluate_batch(cards)
+    theirs = peers.peer_strengths(peer, cards)
+    assert peers.same_order(ours, theirs)
+    if peer == "phevaluator":
+        assert np.array_equal(ours, peers.peer_contract_strengths(peer, cards))
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_batch_matches_scalar_and_threads(k):
+    cards = random_hands(120_000, k, seed=7 + k)
+    one = E.evaluate_batch(cards, threads=1)
+    two = E.evaluate_batch(cards, threads=2)
+    assert np.array_equal(one, two)
+    assert [E.evaluate(r) for r in cards[:500]] == one[:500].tolist()
+    wide = E.evaluate_batch(cards.astype(np.int64))
+    assert np.array_equal(wide, one)
+
+
+def test_batch_errors():
+    with pytest.raises(ValueError, match="shape"):
+        E.evaluate_batch(np.zeros((3, 4), np.uint8))
+    with pytest.raises(ValueError, match="repeated"):
+        E.evaluate_batch(np.array([[0, 1, 2, 3, 3]], np.uint8))
+    with pytest.raises(ValueError, match="0..51"):
+        E.evaluate_batch(np.array([[0, 1, 2, 3, 60]], np.int64))
+    with pytest.raises(ValueError, match="repeated or out-of-range"):
+        E.evaluate_batch(np.array([[0, 1, 2, 3, 60]], np.uint8))
+    assert E.evaluate_batch(np.zeros((0, 7), np.uint8)).shape == (0,)
+
+
+def test_scale_endpoints():
+    assert E.evaluate("AsKsQsJsTs") == 7462
+    assert E.evaluate("7c5d4h3s2c") == 1
+    assert E.category(7462) == "Straight Flush"
+    assert E.category(1) == "High Card"
+    with pytest.raises(ValueError):
+        E.category(0)
+    with pytest.raises(CardError, match="expected 5, 6 or 7 cards, got 4"):
+        E.evaluate("AsKsQsJs")
+    with pytest.raises(CardError, match="duplicate card As"):
+        E.evaluate("AsKsQsJsAs")
+
+
+def test_wheel_is_five_high_straight():
+    wheel = E.evaluate("Ah2c3d4s5h")
+    assert E.category(wheel) == "Straight"
+    assert wheel < E.evaluate("2c3d4s5h6h") and wheel > E.evaluate("AhAd2c2d3s")
+    assert E.describe("Ah2c3d4s5h").text == "Straight, Five high"
+    assert E.describe("Ah2c3d4s5h").best_five == "5h 4s 3d 2c Ah"
+    steel = E.evaluate("Ah2h3h4h5h")
+    assert E.category(steel) == "Straight Flush"
+    assert steel < E.evaluate("2h3h4h5h6h")
+
+
+def test_no_wraparound_straight():
+    assert E.category(E.evaluate("QhKdAc2s3h")) == "High Card"
+    assert E.category(E.evaluate("JhQhKhAh2h")) == "Flush"
+
+
+def test_kickers_break_ties():
+    # same pair, better kicker wins; the sixth and seventh cards never play
+    assert E.evaluate("AhAd Kc 9s 7h 3c 2d") > E.evaluate("AsAc Qc Jh 9d 3h 2c")
+    assert E.evaluate("AhAdKc9s7h") == E.evaluate("AsAcKd9h7c")
+    assert E.evaluate("AhAdKc9s7h 2c 3c") == E.evaluate("AsAcKd9h7c 2d 3d")
+    # two pair: the fifth card decides
+    assert E.evaluate("KhKd5c5s9h") > E.evaluate("KsKc5h5d8h")
+    # trips on board: kickers decide, three of a kind equal
+    assert E.evaluate("7h7d7c As Kd") > E.evaluate("7h7d7c Qs Jd")
+    # full house: trips rank first
+    assert E.evaluate("3h3d3cAsAd") > E.evaluate("2h2d2cAhAc")
+
+
+def test_suits_never_break_ties():
+    assert E.evaluate("AhKhQhJh9h") == E.evaluate("AsKsQsJs9s")
+    assert E.evaluate("AhKd9c7s2h") == E.evaluate("AsKc9d7h2s")
+
+
+def test_describe_texts():
+    assert E.describe("AsKsQsJsTs").text == "Royal Flush"
+    assert E.describe("9s8s7s6s5s").text == "Straight Flush, Nine high"
+    assert E.describe("KhKdKs9c9d2h").text == "Full House, Kings full of Nines"
+    assert E.describe("Ah9h7h4h2h").text.startswith("Flush, Ace high")
+    assert E.describe("Ah Ad 4c 4s Kh 2d 3c").text == "Two Pair, Aces and Fours, King kicker"
+    d = E.describe("AhAdAcAs 2c 3c Kd")
+    assert d.text == "Four of a Kind, Aces, King kicker"
+    assert d.best_five.split()[-1] == "Kd" and d.category == "Four of a Kind"
+    assert E.describe("7h7d7c As Kd").text == "Three of a Kind, Sevens, kickers Ace, King"
+    assert E.describe("QhQd9c5s3d").text == "One Pair, Queens, kickers Nine, Five, Three"
+    assert E.describe("Kh9d7c5s3d").text == "High Card, King high, kickers Nine, Seven, Five, Three"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True), st.randoms())
+def test_card_order_does_not_matter(cards, rnd):
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    assert E.evaluate(cards) == E.evaluate(shuffled)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True),
+       st.permutations(range(4)))
+def test_suit_relabelling_does_not_matter(cards, perm):
+    relabelled = [4 * (c // 4) + perm[c % 4] for c in cards]
+    assert E.evaluate(cards) == E.evaluate(relabelled)
+    assert E.evaluate(cards) == E.evaluate_batch(np.array([relabelled], np.uint8))[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True))
+def test_more_cards_never_hurt(cards):
+    assert E.evaluate(cards[:5]) <= E.evaluate(cards[:6]) <= E.evaluate(cards)
+    # describe's best five is a subset that makes the same strength
+    d = E.describe(cards)
+    assert E.evaluate(d.best_five) == d.strength
