@@ -1,0 +1,530 @@
+"""Play a PHH hand history through: pots, winners, finishing stacks, all-in EV.
+
+:func:`replay` takes a :class:`simulate.phh.HandHistory` and returns a
+:class:`HandReplay`. Nothing here needs to know whose turn it is: each action
+names its player, so the replay only tracks the chips each seat has put in on
+the current street and in total, who folded, who mucked, the hole cards and
+the board. That is enough for every variant's chip accounting (no-limit,
+pot-limit and fixed-limit alike: the file states every ``cbr`` total).
+
+Rules, as in the PHH convention:
+
+- Heads-up (two players), the first seat posts the *second* entry of
+  ``antes`` and ``blinds_or_straddles`` and vice versa (seat 2 is the button
+  and small blind).
+- Antes are posted first, capped at the stack; blinds and straddles next,
+  capped at what is left. ``cbr X`` brings the seat's street total to ``X``;
+  ``cc`` matches the largest street total (or all-in for less); ``pb`` posts
+  the bring-in. A street ends at a board deal (``d db``), a later hole-card
+  deal (stud) or a draw (``sd``).
+- Antes are dead money in the main pot that nobody has to match. When
+  ``ante_trimming_status`` is true *and* every seat posts the same ante,
+  antes count as part of each seat's contribution instead (so a short-stacked
+  seat's ante forms its own level). A big-blind ante (only one seat antes) is
+  never trimmed: read as trimmed, that seat would get its ante back as an
+  uncalled bet, which is not how the game is played and not what the recorded
+  finishing stacks say (see ``data/phh/README.md``).
+- Pots come from :func:`simulate.pots.build_pots` (uncalled chips go back);
+  ``rake`` (if the file has it) comes out of the main pot first. A seat that
+  shows no cards (``pN sm`` alone) mucks and gives up its claim.
+- Each contested pot goes to the best eligible hand: Hold'em (``NT``, ``FT``,
+  ``PT``) best five of hole + board; Omaha high (``NO``, ``FO``, ``PO``)
+  exactly two hole and three board cards; seven-card stud high (``F7S``) best
+  five of the seat's seven cards. Other variants (razz, stud or Omaha
+  hi-lo, draw, short deck, ...) replay fine while at most one seat contests
+  each pot; a real showdown in them is reported as not supported. Odd chips go
+  to the first tied winner left of the button (the last seat; the second seat
+  heads-up).
+
+All-in EV: when at most one live seat still has chips behind before the board
+is complete (Hold'em and Omaha), the board at that moment is recorded and
+each seat's expected payout over every runout of the rest of the deck is
+computed, with the same pots. Hole cards known anywhere in the file count,
+including folded seats' (they are out of the deck). Ties split the pot
+exactly (fractions, no odd-chip rule). A runout walk larger than
+:data:`EXACT_RUNOUT_LIMIT` hand evaluations is sampled instead
+(:data:`EV_SAMPLES` runouts, seed 0) and marked ``exact: false``.
+
+Amounts in the file may be decimal (``1720.35``); the replay works in integer
+units of the smallest decimal place used and converts back for output.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from evaluator.cards import cards_str
+from simulate.phh import HandHistory, PHHError
+from simulate.pots import Pot, PotStructure, build_pots, settle
+
+__all__ = [
+    "EV_SAMPLES",
+    "EXACT_RUNOUT_LIMIT",
+    "HOLDEM_VARIANTS",
+    "OMAHA_VARIANTS",
+    "STUD_HIGH_VARIANTS",
+    "HandReplay",
+    "ReplayError",
+    "replay",
+]
+
+HOLDEM_VARIANTS = frozenset({"NT", "FT", "PT"})
+OMAHA_VARIANTS = frozenset({"NO", "FO", "PO"})
+STUD_HIGH_VARIANTS = frozenset({"F7S"})
+VARIANT_NAMES = {
+    "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em",
+    "PT": "pot-limit Texas hold'em", "NS": "no-limit short-deck hold'em",
+    "NO": "no-limit Omaha", "PO": "pot-limit Omaha", "FO": "fixed-limit Omaha",
+    "FO/8": "fixed-limit Omaha hi-lo", "F7S": "seven card stud",
+    "F7S/8": "seven card stud hi-lo", "FR": "razz", "F2L3D": "2-7 triple draw",
+    "N2L1D": "no-limit 2-7 single draw", "FB": "badugi",
+}
+#: Largest all-in EV walk (runouts x live hands evaluated) done exactly.
+EXACT_RUNOUT_LIMIT = 6_000_000
+#: Runouts drawn when the walk is larger than :data:`EXACT_RUNOUT_LIMIT`.
+EV_SAMPLES = 200_000
+
+
+class ReplayError(ValueError):
+    """A hand that cannot be played through; the message is one line."""
+
+
+@dataclass
+class HandReplay:
+    """Outcome of one hand. Amounts are in the file's units (int or float).
+
+    ``pots``: ``[{"amount", "eligible", "winners"}]`` (seats 0-based);
+    ``payouts``: chips each seat takes from the table (pot winnings plus its
+    returned uncalled chips); ``winnings``: pot winnings only (the PHH
+    ``winnings`` field's meaning); ``net``: finishing minus starting stack;
+    ``allin_ev``: per seat ``{"committed", "expected_payout", "ev"}`` or None.
+    """
+
+    source: str
+    variant: str = ""
+    players: list[str] = field(default_factory=list)
+    starting_stacks: list[Any] = field(default_factory=list)
+    finishing_stacks: list[Any] | None = None
+    pots: list[dict[str, Any]] = field(default_factory=list)
+    payouts: list[Any] = field(default_factory=list)
+    winnings: list[Any] = field(default_factory=list)
+    net: list[Any] = field(default_factory=list)
+    board: str = ""
+    hole_cards: list[str] = field(default_factory=list)
+    rake: Any = 0
+    allin_ev: list[dict[str, Any]] | None = None
+    allin_board: str | None = None
+    allin_exact: bool | None = None
+    allin_error: str | None = None
+    recorded_finishing_stacks: list[Any] | None = None
+    recorded_winnings: list[Any] | None = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form for ``pokerjit hand --json``."""
+        return {
+            "source": self.source, "variant": self.variant, "players": self.players,
+            "starting_stacks": self.starting_stacks,
+            "finishing_stacks": self.finishing_stacks, "pots": self.pots,
+            "winnings": self.winnings, "net": self.net, "board": self.board,
+            "hole_cards": self.hole_cards, "rake": self.rake,
+            "allin_ev": self.allin_ev, "allin_board": self.allin_board,
+            "allin_exact": self.allin_exact, "allin_error": self.allin_error,
+            "recorded_finishing_stacks": self.recorded_finishing_stacks,
+            "error": self.error,
+        }
+
+    @property
+    def matches_record(self) -> bool | None:
+        """True/False when the file records finishing stacks, else None."""
+        if self.recorded_finishing_stacks is None or self.finishing_stacks is None:
+            return None
+        return all(Decimal(str(a)) == Decimal(str(b)) for a, b in
+                   zip(self.finishing_stacks, self.recorded_finishing_stacks, strict=True))
+
+
+def _scale_of(hand: HandHistory) -> int:
+    """Smallest power of ten that makes every amount in the hand an integer."""
+    values = [*hand.starting_stacks, *hand.antes, *hand.blinds_or_straddles]
+    values += [v for v in (hand.bring_in, hand.rake) if v is not None]
+    values += [a.amount for a in hand.actions if a.amount is not None]
+    places = 0
+    for v in values:
+        exp = v.normalize().as_tuple().exponent
+        if isinstance(exp, int) and exp < 0:
+            places = max(places, -exp)
+    if places > 6:
+        raise ReplayError("amounts with more than 6 decimal places are not supported")
+    return 10 ** places
+
+
+class _Units:
+    def __init__(self, scale: int) -> None:
+        self.scale = scale
+
+    def to_int(self, v: Decimal) -> int:
+        x = v * self.scale
+        if x != x.to_integral_value():
+            raise ReplayError(f"amount {v} has too many decimal places")
+        return int(x)
+
+    def out(self, n: int | float) -> Any:
+        if self.scale == 1:
+            return int(n) if float(n).is_integer() else float(n)
+        return round(n / self.scale, 6 + len(str(self.scale)))
+
+
+@dataclass
+class _State:
+    n: int
+    stack: list[int]
+    ante: list[int]
+    street: list[int]
+    total: list[int]
+    folded: list[bool]
+    mucked: list[bool]
+    holes: list[list[int | None]]
+    board: list[int]
+    betting_started: bool = False
+    allin_board: list[int] | None = None
+
+    def end_street(self) -> None:
+        for s in range(self.n):
+            self.total[s] += self.street[s]
+            self.street[s] = 0
+
+    def put(self, seat: int, chips: int) -> None:
+        chips = max(0, min(chips, self.stack[seat]))
+        self.stack[seat] -= chips
+        self.street[seat] += chips
+
+    def all_in_spot(self) -> bool:
+        live = [s for s in range(self.n) if not self.folded[s]]
+        behind = [s for s in live if self.stack[s] > 0]
+        if len(live) < 2 or len(behind) > 1:
+            return False
+        if behind:  # the one seat with chips must have matched the largest bet
+            top = max(self.street[s] for s in live)
+            return self.street[behind[0]] >= top
+        return True
+
+
+def _posted(values: list[Decimal], n: int) -> list[Decimal]:
+    if n == 2:
+        return [values[1], values[0]]
+    return list(values)
+
+
+def _play(hand: HandHistory, u: _Units) -> _State:
+    n = hand.n_players
+    st = _State(n=n, stack=[u.to_int(v) for v in hand.starting_stacks], ante=[0] * n,
+                street=[0] * n, total=[0] * n, folded=[False] * n, mucked=[False] * n,
+                holes=[[] for _ in range(n)], board=[])
+    for s, a in enumerate(_posted(hand.antes, n)):
+        st.ante[s] = min(u.to_int(abs(a)), st.stack[s])
+        st.stack[s] -= st.ante[s]
+    for s, b in enumerate(_posted(hand.blinds_or_straddles, n)):
+        st.put(s, u.to_int(abs(b)))
+    board_game = hand.variant in HOLDEM_VARIANTS or hand.variant in OMAHA_VARIANTS
+    for act in hand.actions:
+        k = act.kind
+        if k == "db":
+            if board_game and st.allin_board is None and len(st.board) < 5 and st.all_in_spot():
+                st.allin_board = list(st.board)
+            if st.betting_started:
+                st.end_street()
+            st.board.extend(c for c in (act.cards or []) if c is not None)
+            if any(c is None for c in (act.cards or [])):
+                raise ReplayError(f"board card unknown in {act.text!r}")
+            continue
+        if k == "dh":
+            assert act.target is not None
+            if st.betting_started:
+                st.end_street()
+            st.holes[act.target].extend(act.cards or [])
+            continue
+        seat = act.actor
+        assert seat is not None
+        if k == "sd":
+            if st.betting_started:
+                st.end_street()
+            drop = act.cards or []
+            hole = st.holes[seat]
+            for c in drop:
+                if c is not None and c in hole:
+                    hole.remove(c)
+                elif None in hole:
+                    hole.remove(None)
+                elif hole:
+                    hole.pop(0)
+            continue
+        if k == "sm":
+            if act.cards is None:
+                st.mucked[seat] = True
+            else:
+                st.mucked[seat] = False
+                old = st.holes[seat]
+                shown = list(act.cards)
+                if all(c is None for c in shown) and len(old) >= len(shown):
+                    continue  # "????": nothing new learned
+                if len(shown) >= len(old):
+                    st.holes[seat] = shown
+                else:  # showed part of the hand: fill the unknown slots in order
+                    known = [c for c in old if c is not None]
+                    extra = [c for c in shown if c is not None and c not in known]
+                    st.holes[seat] = known + extra + [None] * (len(old) - len(known) - len(extra))
+            continue
+        if st.folded[seat]:
+            raise ReplayError(f"{act.text!r}: p{seat + 1} has already folded")
+        st.betting_started = True
+        if k == "f":
+            st.folded[seat] = True
+        elif k == "cc":
+            st.put(seat, max(st.street) - st.street[seat])
+        elif k == "pb":
+            if hand.bring_in is None:
+                raise ReplayError(f"{act.text!r}: the hand has no bring_in")
+            st.put(seat, u.to_int(hand.bring_in) - st.street[seat])
+        elif k == "cbr":
+            assert act.amount is not None
+            target = u.to_int(act.amount)
+            if target < st.street[seat]:
+                raise ReplayError(f"{act.text!r}: below the {st.street[seat]} already bet")
+            st.put(seat, target - st.street[seat])
+    if board_game and st.allin_board is None and len(st.board) < 5 and st.all_in_spot():
+        st.allin_board = list(st.board)
+    st.end_street()
+    return st
+
+
+def _trimmed(hand: HandHistory) -> bool:
+    nonzero = {a for a in hand.antes if a != 0}
+    return hand.ante_trimming_status and len(nonzero) == 1 and all(a != 0 for a in hand.antes)
+
+
+def _structure(st: _State, live: list[bool], trim: bool) -> PotStructure:
+    """Pots of the hand given which seats are ``live``; antes per the trimming rule."""
+    contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(st.n)]
+    if not any(live):
+        raise ReplayError("every seat folded or mucked: nobody can win the pot")
+    if sum(contrib) == 0:
+        base = PotStructure(pots=[], returned=[0] * st.n, committed=tuple(contrib),
+                            live=tuple(live))
+    else:
+        try:
+            base = build_pots(contrib, live, allow_zero=True)
+        except ValueError as exc:
+            raise ReplayError(f"cannot build the pots: {exc}") from None
+    pots = list(base.pots)
+    dead = 0 if trim else sum(st.ante)
+    if dead:
+        everyone = tuple(s for s in range(st.n) if live[s])
+        if pots and pots[0].eligible == everyone:
+            pots[0] = Pot(pots[0].amount + dead, everyone)
+        else:
+            pots.insert(0, Pot(dead, everyone))
+    committed = tuple(st.total[s] + st.ante[s] for s in range(st.n))
+    return PotStructure(pots=pots, returned=list(base.returned), committed=committed,
+                        live=tuple(live))
+
+
+def _take_rake(structure: PotStructure, rake: int) -> PotStructure:
+    if rake <= 0:
+        return structure
+    if rake > sum(p.amount for p in structure.pots):
+        raise ReplayError("rake is larger than the pots")
+    pots = []
+    for p in structure.pots:
+        cut = min(rake, p.amount)
+        rake -= cut
+        pots.append(Pot(p.amount - cut, p.eligible))
+    return PotStructure(pots=pots, returned=structure.returned, committed=structure.committed,
+                        live=structure.live)
+
+
+def _button(n: int) -> int:
+    return 1 if n == 2 else n - 1
+
+
+def _strength(variant: str, hole: list[int | None], board: list[int], who: str) -> int:
+    if any(c is None for c in hole) or not hole:
+        raise ReplayError(f"{who}'s hole cards are unknown at the showdown")
+    cards = [int(c) for c in hole if c is not None]
+    if variant in HOLDEM_VARIANTS:
+        from evaluator.hands import strength_of_ids
+
+        if len(board) != 5 or len(cards) != 2:
+            raise ReplayError(f"showdown needs 2 hole cards and 5 board cards ({who})")
+        return strength_of_ids(cards + board)
+    if variant in OMAHA_VARIANTS:
+        from evaluator.omaha import evaluate_omaha
+
+        if len(board) != 5:
+            raise ReplayError(f"showdown needs 5 board cards ({who})")
+        return int(evaluate_omaha(cards, board))
+    if variant in STUD_HIGH_VARIANTS:
+        from evaluator.hands import strength_of_ids
+
+        if len(cards) != 7:
+            raise ReplayError(f"stud showdown needs 7 cards, {who} has {len(cards)}")
+        return strength_of_ids(cards)
+    name = VARIANT_NAMES.get(variant)
+    label = f"variant {variant}" + (f" ({name})" if name else "")
+    raise ReplayError(f"{label} is not supported at a contested showdown")
+
+
+def replay(hand: HandHistory | PHHError, source: str | None = None) -> HandReplay:
+    """Play ``hand`` through; never raises for a bad hand: ``.error`` says what went wrong."""
+    if isinstance(hand, PHHError):
+        return HandReplay(source=source or "<hand>", error=str(hand))
+    out = HandReplay(source=source or hand.source, variant=hand.variant,
+                     players=list(hand.players))
+    try:
+        _replay(hand, out)
+    except (ReplayError, PHHError) as exc:
+        out.error = str(exc)
+        out.finishing_stacks = None
+        out.allin_ev = None
+    except Exception as exc:  # noqa: BLE001 - one broken hand must not stop a folder
+        out.error = f"internal error: {type(exc).__name__}: {exc}".split("\n")[0]
+        out.finishing_stacks = None
+        out.allin_ev = None
+    return out
+
+
+def _replay(hand: HandHistory, out: HandReplay) -> None:
+    u = _Units(_scale_of(hand))
+    out.starting_stacks = [u.out(u.to_int(v)) for v in hand.starting_stacks]
+    if hand.finishing_stacks is not None:
+        out.recorded_finishing_stacks = [u.out(u.to_int(v)) if (v * u.scale) % 1 == 0
+                                         else float(v) for v in hand.finishing_stacks]
+    if hand.winnings is not None:
+        out.recorded_winnings = [float(v) for v in hand.winnings]
+    st = _play(hand, u)
+    n = st.n
+    out.board = cards_str(st.board)
+    out.hole_cards = ["".join("??" if c is None else cards_str([c]) for c in h)
+                      for h in st.holes]
+    trim = _trimmed(hand)
+    live = [not (st.folded[s] or st.mucked[s]) for s in range(n)]
+    if not any(live) and any(not f for f in st.folded):
+        # Everyone still in mucked: the last one to muck is the only claimant left.
+        raise ReplayError("every remaining seat mucked: nobody showed a hand")
+    structure = _structure(st, live, trim)
+    rake = u.to_int(hand.rake) if hand.rake is not None else 0
+    structure = _take_rake(structure, rake)
+    contested = [p for p in structure.pots if len(p.eligible) > 1 and p.amount > 0]
+    strengths: list[int | None] = [None] * n
+    if contested:
+        need = sorted({s for p in contested for s in p.eligible})
+        for s in need:
+            strengths[s] = _strength(hand.variant, st.holes[s], st.board,
+                                     f"p{s + 1} ({hand.players[s]})")
+    button = _button(n)
+    payouts = settle(structure, [0 if v is None else v for v in strengths], button)
+    pots_out = []
+    for p in structure.pots:
+        if len(p.eligible) > 1:
+            best = max(strengths[s] or 0 for s in p.eligible)
+            winners = [s for s in p.eligible if strengths[s] == best]
+        else:
+            winners = list(p.eligible)
+        pots_out.append({"amount": u.out(p.amount), "eligible": list(p.eligible),
+                         "winners": winners})
+    finishing = [st.stack[s] + payouts[s] for s in range(n)]
+    start = [u.to_int(v) for v in hand.starting_stacks]
+    if sum(finishing) + rake != sum(start):
+        raise ReplayError("internal error: chips not conserved")
+    out.pots = pots_out
+    out.rake = u.out(rake)
+    out.payouts = [u.out(x) for x in payouts]
+    out.winnings = [u.out(payouts[s] - structure.returned[s]) for s in range(n)]
+    out.finishing_stacks = [u.out(x) for x in finishing]
+    out.net = [u.out(finishing[s] - start[s]) for s in range(n)]
+    if st.allin_board is not None:
+        try:
+            _allin(hand, st, trim, u, out)
+        except Exception as exc:  # noqa: BLE001 - the stacks stand without the EV
+            out.allin_ev = None
+            out.allin_error = f"{type(exc).__name__}: {exc}".split("\n")[0]
+
+
+def _runouts(deck: list[int], k: int) -> tuple[np.ndarray, bool]:
+    """``ndarray[N, k] uint8``: every way to deal ``k`` more cards from ``deck``."""
+    d = np.array(deck, dtype=np.uint8)
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.uint8), True
+    total = math.comb(len(deck), k)
+    flat = itertools.chain.from_iterable(itertools.combinations(range(len(deck)), k))
+    idx = np.fromiter(flat, dtype=np.uint8, count=total * k).reshape(total, k)
+    return d[idx], True
+
+
+def _sample(deck: list[int], k: int) -> tuple[np.ndarray, bool]:
+    """:data:`EV_SAMPLES` random runouts of ``k`` cards (fixed seed 0): ``(runs, False)``."""
+    rng = np.random.default_rng(0)
+    keys = rng.random((EV_SAMPLES, len(deck)))
+    idx = np.argpartition(keys, k, axis=1)[:, :k]
+    return np.array(deck, dtype=np.uint8)[idx], False
+
+
+def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay) -> None:
+    """Expected payouts over the runouts from the board at the moment of the all-in."""
+    n = st.n
+    board = st.allin_board or []
+    live = [not st.folded[s] for s in range(n)]
+    for s in range(n):
+        if live[s] and (not st.holes[s] or any(c is None for c in st.holes[s])):
+            return  # a live hand is unknown: no EV
+    structure = _structure(st, live, trim)
+    known = set(board)
+    for h in st.holes:
+        known.update(c for c in h if c is not None)
+    deck = [c for c in range(52) if c not in known]
+    k = 5 - len(board)
+    omaha = hand.variant in OMAHA_VARIANTS
+    n_live = sum(live)
+    n_runs = math.comb(len(deck), k)
+    cost = n_runs * n_live * (30 if omaha else 1)  # an Omaha hand is ~30 five-card looks
+    runs, exact = _runouts(deck, k) if cost <= EXACT_RUNOUT_LIMIT else _sample(deck, k)
+    m = runs.shape[0]
+    fixed = np.broadcast_to(np.array(board, dtype=np.uint8), (m, len(board)))
+    full_board = np.ascontiguousarray(np.concatenate([fixed, runs], axis=1))
+    strengths = np.zeros((m, n), dtype=np.int32)
+    contested = [p for p in structure.pots if len(p.eligible) > 1]
+    need = sorted({s for p in contested for s in p.eligible})
+    for s in need:
+        hole = np.array(st.holes[s], dtype=np.uint8)
+        if omaha:
+            from evaluator.omaha import evaluate_omaha_batch
+
+            holes = np.ascontiguousarray(np.broadcast_to(hole, (m, hole.size)))
+            strengths[:, s] = evaluate_omaha_batch(holes, full_board, check=False)
+        else:
+            from evaluator.hands import evaluate_batch
+
+            cards = np.concatenate([np.broadcast_to(hole, (m, hole.size)), full_board], axis=1)
+            strengths[:, s] = evaluate_batch(np.ascontiguousarray(cards), check=False)
+    expected = np.array(structure.returned, dtype=np.float64)
+    for p in structure.pots:
+        elig = list(p.eligible)
+        if len(elig) == 1:
+            expected[elig[0]] += p.amount
+            continue
+        sub = strengths[:, elig]
+        best = sub.max(axis=1)
+        win = sub == best[:, None]
+        share = p.amount / win.sum(axis=1)
+        expected[elig] += (win * share[:, None]).sum(axis=0) / m
+    committed = [st.total[s] + st.ante[s] for s in range(n)]
+    out.allin_board = cards_str(board)
+    out.allin_exact = exact
+    out.allin_ev = [{"committed": u.out(committed[s]),
+                     "expected_payout": float(expected[s]) / u.scale,
+                     "ev": float(expected[s] - committed[s]) / u.scale} for s in range(n)]
