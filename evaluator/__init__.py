@@ -15,6 +15,7 @@ from .hands import (
     evaluate_batch,
     strength_histogram,
 )
+from .omaha import describe_omaha, evaluate_omaha, evaluate_omaha_batch
 from .tablegen import CATEGORIES
 
 __all__ = [
@@ -26,8 +27,11 @@ __all__ = [
     "category",
     "count_categories",
     "describe",
+    "describe_omaha",
     "evaluate",
     "evaluate_batch",
+    "evaluate_omaha",
+    "evaluate_omaha_batch",
     "parse_cards",
     "strength_histogram",
 ]

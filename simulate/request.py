@@ -12,7 +12,7 @@ import numpy as np
 
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 
-GAMES = {"holdem": 2, "omaha": 4}
+GAMES = {"holdem": 2, "omaha": 4, "omaha5": 5, "omaha6": 6}
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 BOARD_SIZES = (0, 3, 4, 5)
 

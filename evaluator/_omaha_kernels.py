@@ -1,0 +1,244 @@
+"""Private Numba kernels of the Omaha evaluator (exactly two hole cards + three board cards).
+
+Kernels take only arrays and ints; ``tables`` is the tuple from
+:attr:`evaluator._tables.Tables.kernel_args` (see :mod:`evaluator._kernels`).
+
+Keys are additive, so a five-card Omaha hand's key is ``pair_key + triple_key``:
+the (up to 15) hole-pair partial keys and the (up to 10) board-triple partial keys
+(which carry ``KEY_INIT``) are built once per hand, then every combination costs
+one addition and one table lookup. A flush needs a suited board triple and a hole
+pair of the same suit; only those combinations touch the flush table. The
+non-flush part depends only on ranks, so pairs and triples with the same rank sum
+are evaluated once (paired boards, paired hands).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ._jit import CACHE
+from ._kernels import KEY_INIT_I64, flush_strength, rank_strength
+
+_RANK_BITS = np.int64(0xFFFFFFFF)
+_SUITS = np.int64(0xFFFF) << np.int64(32)
+
+
+@nb.njit(cache=CACHE)
+def hole_pairs(hole, card_key, card_mask, pk, pm, pr):
+    """Partial keys of every two-card subset of ``hole`` (uint8[h]).
+
+    Writes ``pk`` (int64 keys, no ``KEY_INIT``), ``pm`` (masks) and ``pr`` (rank part
+    of the key) for all C(h, 2) pairs; returns how many ``pr`` values are distinct
+    (they are moved to the front of ``pr``).
+    """
+    h = hole.shape[0]
+    n = 0
+    for i in range(h):
+        ki = card_key[hole[i]]
+        mi = card_mask[hole[i]]
+        for j in range(i + 1, h):
+            pk[n] = ki + card_key[hole[j]]
+            pm[n] = mi | card_mask[hole[j]]
+            n += 1
+    return _distinct_ranks(pk, n, pr)
+
+
+@nb.njit(cache=CACHE)
+def board_triples(board, card_key, card_mask, tk, tm, tr):
+    """Partial keys (with ``KEY_INIT``) of every three-card subset of ``board`` (uint8[b]).
+
+    Writes ``tk``, ``tm`` and ``tr`` like :func:`hole_pairs`; returns the number of
+    distinct rank parts.
+    """
+    b = board.shape[0]
+    n = 0
+    for i in range(b):
+        ki = KEY_INIT_I64 + card_key[board[i]]
+        mi = card_mask[board[i]]
+        for j in range(i + 1, b):
+            kj = ki + card_key[board[j]]
+            mj = mi | card_mask[board[j]]
+            for k in range(j + 1, b):
+                tk[n] = kj + card_key[board[k]]
+                tm[n] = mj | card_mask[board[k]]
+                n += 1
+    return _distinct_ranks(tk, n, tr)
+
+
+@nb.njit(cache=CACHE)
+def _distinct_ranks(keys, n, out):
+    m = 0
+    for i in range(n):
+        r = keys[i] & _RANK_BITS
+        new = True
+        for j in range(m):
+            if out[j] == r:
+                new = False
+                break
+        if new:
+            out[m] = r
+            m += 1
+    return m
+
+
+@nb.njit(cache=CACHE)
+def best_of_parts(pk, pm, pr, n_pairs, n_pr, tk, tm, tr, n_trip, n_tr,
+                  row_offsets, rank_table, flush_table):
+    """Best strength over every (pair, triple) combination of the partial keys.
+
+    ``pk``/``pm``: pair keys and masks (``n_pairs``), ``pr``: their ``n_pr`` distinct
+    rank parts; likewise ``tk``/``tm``/``tr`` for triples (keys include ``KEY_INIT``).
+    """
+    best = 0
+    # rank-only strengths: one lookup per distinct (pair ranks, triple ranks)
+    for a in range(n_pr):
+        ra = pr[a]
+        for t in range(n_tr):
+            s = rank_strength(ra + tr[t], row_offsets, rank_table)
+            if s > best:
+                best = s
+    # flushes: a suited triple (its suit counter reads 6) and a pair of that suit
+    for t in range(n_trip):
+        c = tk[t] >> 32
+        if ((c >> 1) & (c >> 2) & 0x1111) == 0:
+            continue  # no suit counter reads 6 (3 + 3): the triple is not suited
+        for a in range(n_pairs):
+            key = pk[a] + tk[t]
+            if (key >> 32) & 0x8888:
+                s = flush_strength(key, pm[a] | tm[t], flush_table)
+                if s > best:
+                    best = s
+    return best
+
+
+@nb.njit(cache=CACHE)
+def omaha_batch_serial(holes, boards, out, tables, otables):
+    """Best Omaha strength of each row: ``holes`` uint8[N, h] (h 2..6), ``boards``
+    uint8[N, b] (b 3..5) -> ``out`` int32[N].
+
+    ``otables`` = ``(pair_index int32[169], triple_index int32[2197], rank5 uint16[91 * 455])``
+    (see :func:`evaluator.omaha.omaha_tables`): the non-flush strength of a hole pair and a
+    board triple is one read, ``rank5[pair_index[r1 * 13 + r2] + triple_index[...]]``
+    (pair_index is pre-multiplied by 455). Flushes are only looked for when the board holds
+    three cards of a suit and the hand two of the same suit.
+    """
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    pair_index, triple_index, rank5 = otables
+    pidx = np.empty(15, np.int64)
+    tidx = np.empty(10, np.int64)
+    pk = np.empty(15, np.int64)
+    pm = np.empty(15, np.int64)
+    tk = np.empty(10, np.int64)
+    tm = np.empty(10, np.int64)
+    tr = np.empty(10, np.int64)
+    pr = np.empty(15, np.int64)
+    h = holes.shape[1]
+    b = boards.shape[1]
+    n_pairs = h * (h - 1) // 2
+    n_trip = b * (b - 1) * (b - 2) // 6
+    for row in range(holes.shape[0]):
+        n = 0
+        hs = np.int64(0)  # hole suit counts, one nibble per suit
+        for i in range(h):
+            ci = np.int64(holes[row, i])
+            hs += np.int64(1) << ((ci & 3) * 4)
+            ri = (ci >> 2) * 13
+            for j in range(i + 1, h):
+                pidx[n] = pair_index[ri + (np.int64(holes[row, j]) >> 2)]
+                n += 1
+        n = 0
+        bs = np.int64(0)
+        for i in range(b):
+            ci = np.int64(boards[row, i])
+            bs += np.int64(1) << ((ci & 3) * 4)
+            ri = (ci >> 2) * 169
+            for j in range(i + 1, b):
+                rj = ri + (np.int64(boards[row, j]) >> 2) * 13
+                for k in range(j + 1, b):
+                    tidx[n] = triple_index[rj + (np.int64(boards[row, k]) >> 2)]
+                    n += 1
+        best = np.uint16(0)
+        for a in range(n_pairs):
+            base = pidx[a]
+            for t in range(n_trip):
+                s = rank5[base + tidx[t]]
+                if s > best:
+                    best = s
+        # a flush needs a suit with >= 3 board cards and >= 2 hole cards
+        flush = False
+        for su in range(4):
+            if ((bs >> (4 * su)) & 0xF) >= 3 and ((hs >> (4 * su)) & 0xF) >= 2:
+                flush = True
+        if flush:
+            hole_pairs(holes[row], card_key, card_mask, pk, pm, pr)
+            board_triples(boards[row], card_key, card_mask, tk, tm, tr)
+            for t in range(n_trip):
+                c = tk[t] >> 32
+                if ((c >> 1) & (c >> 2) & 0x1111) == 0:
+                    continue  # no suit counter reads 6 (3 + 3): the triple is not suited
+                for a in range(n_pairs):
+                    key = pk[a] + tk[t]
+                    if (key >> 32) & 0x8888:
+                        f = flush_strength(key, pm[a] | tm[t], flush_table)
+                        if f > best:
+                            best = f
+        out[row] = best
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def omaha_batch_parallel(holes, boards, out, tables, otables, n_blocks):
+    """As :func:`omaha_batch_serial`, in ``n_blocks`` contiguous blocks over threads."""
+    n = holes.shape[0]
+    step = (n + n_blocks - 1) // n_blocks
+    for blk in nb.prange(n_blocks):
+        lo = blk * step
+        hi = min(n, lo + step)
+        if lo < hi:
+            omaha_batch_serial(holes[lo:hi], boards[lo:hi], out[lo:hi], tables, otables)
+
+
+@nb.njit(cache=CACHE)
+def omaha_naive_batch(holes, boards, out, tables):
+    """The baseline: every 2-of-hole x 3-of-board five-card hand summed from card keys
+    and looked up (60 full evaluations for 4 + 5 cards). Same shapes as
+    :func:`omaha_batch_serial`."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    h = holes.shape[1]
+    b = boards.shape[1]
+    for r in range(holes.shape[0]):
+        best = 0
+        for i in range(h):
+            for j in range(i + 1, h):
+                ci, cj = holes[r, i], holes[r, j]
+                for x in range(b):
+                    for y in range(x + 1, b):
+                        for z in range(y + 1, b):
+                            cx, cy, cz = boards[r, x], boards[r, y], boards[r, z]
+                            key = (KEY_INIT_I64 + card_key[ci] + card_key[cj] + card_key[cx]
+                                   + card_key[cy] + card_key[cz])
+                            if (key >> 32) & 0x8888:
+                                mask = (card_mask[ci] | card_mask[cj] | card_mask[cx]
+                                        | card_mask[cy] | card_mask[cz])
+                                s = flush_strength(key, mask, flush_table)
+                            else:
+                                s = rank_strength(key, row_offsets, rank_table)
+                            if s > best:
+                                best = s
+        out[r] = best
+
+
+@nb.njit(cache=CACHE)
+def first_bad_omaha_row(holes, boards):
+    """Index of the first row whose hole + board cards hold an id > 51 or a repeat, or -1."""
+    for i in range(holes.shape[0]):
+        seen = np.int64(0)
+        for j in range(holes.shape[1] + boards.shape[1]):
+            c = holes[i, j] if j < holes.shape[1] else boards[i, j - holes.shape[1]]
+            if c > 51:
+                return i
+            bit = np.int64(1) << c
+            if seen & bit:
+                return i
+            seen |= bit
+    return -1

@@ -1,0 +1,254 @@
+"""Private Numba kernels of Omaha equity (exact walk and Monte Carlo).
+
+The key idea: a player's best Omaha hand on a board is the maximum, over the
+board's ten three-card subsets, of ``T_p(triple) = max over hole pairs of
+strength(pair + triple)``. ``T_p`` depends only on the triple, so it is tabulated
+once per request for every triple of the *universe* (known board cards plus the
+undealt deck, ``U`` cards): ``tri[((i * U + j) * U + k) * P + p]`` (uint16, filled
+for every ordering of distinct ``i, j, k``). A runout then costs ten table reads per
+player instead of 60 five-card evaluations; walking boards ``a<b<c<d<e`` in order,
+the four triples without ``e`` are maxed once per prefix and only six reads per
+player remain in the inner loop.
+
+Results are integer counts per block (per first card when walking, per RNG block
+when sampling): ``share`` in units of 1/2520 of a pot (2520 is divisible by every
+split count 1..10), ``win`` (deals won alone), ``tie`` (deals split), ``cat``
+(deals ending in each category), ``sq`` (sum of squared shares, for the standard
+error). Kernels take only arrays and ints.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from evaluator._jit import CACHE
+from evaluator._omaha_kernels import best_of_parts, board_triples, hole_pairs
+from simulate._rng import below, next_u64, stream_state
+
+POT_UNITS = 2520
+
+
+@nb.njit(cache=CACHE)
+def _fill_player(p, n_players, hand, universe, tables, tri):
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    u = universe.shape[0]
+    pk = np.empty(15, np.int64)
+    pm = np.empty(15, np.int64)
+    pr = np.empty(15, np.int64)
+    tk = np.empty(1, np.int64)
+    tm = np.empty(1, np.int64)
+    tr = np.empty(1, np.int64)
+    trip = np.empty(3, np.uint8)
+    n_pairs = hand.shape[0] * (hand.shape[0] - 1) // 2
+    n_pr = hole_pairs(hand, card_key, card_mask, pk, pm, pr)
+    for i in range(u):
+        trip[0] = universe[i]
+        for j in range(i + 1, u):
+            trip[1] = universe[j]
+            for k in range(j + 1, u):
+                trip[2] = universe[k]
+                board_triples(trip, card_key, card_mask, tk, tm, tr)
+                s = best_of_parts(pk, pm, pr, n_pairs, n_pr, tk, tm, tr, 1, 1,
+                                  row_offsets, rank_table, flush_table)
+                tri[((i * u + j) * u + k) * n_players + p] = s
+                tri[((i * u + k) * u + j) * n_players + p] = s
+                tri[((j * u + i) * u + k) * n_players + p] = s
+                tri[((j * u + k) * u + i) * n_players + p] = s
+                tri[((k * u + i) * u + j) * n_players + p] = s
+                tri[((k * u + j) * u + i) * n_players + p] = s
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def fill_triple_table(hands, universe, tables, tri):
+    """``tri`` (uint16[U**3 * P], zeroed) <- best strength of each player's hole pairs with
+    each triple of ``universe`` (uint8[U] card ids); ``hands``: uint8[P, h]."""
+    for p in nb.prange(hands.shape[0]):
+        _fill_player(p, hands.shape[0], hands[p], universe, tables, tri)
+
+
+@nb.njit(cache=CACHE)
+def _settle(s, n_players, cat_of, share, win, tie, cat, sq):
+    """Score one deal from the players' strengths ``s`` (int64[P]) into the block's rows."""
+    top = 0
+    n_top = 0
+    for p in range(n_players):
+        v = s[p]
+        if v > top:
+            top = v
+            n_top = 1
+        elif v == top:
+            n_top += 1
+    part = POT_UNITS // n_top
+    for p in range(n_players):
+        v = s[p]
+        cat[p, cat_of[v]] += 1
+        if v == top:
+            share[p] += part
+            sq[p] += part * part
+            if n_top == 1:
+                win[p] += 1
+            else:
+                tie[p] += 1
+
+
+@nb.njit(cache=CACHE)
+def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, cat_of,
+                 s, pre, share, win, tie, cat, sq):
+    """Every runout whose first four board cards are universe indices ``b0..b3`` and whose
+    fifth is ``inner[lo:hi]``."""
+    up = u * n_players
+    uup = u * up
+    o012 = b0 * uup + b1 * up + b2 * n_players
+    o013 = b0 * uup + b1 * up + b3 * n_players
+    o023 = b0 * uup + b2 * up + b3 * n_players
+    o123 = b1 * uup + b2 * up + b3 * n_players
+    for p in range(n_players):
+        v = tri[o012 + p]
+        w = tri[o013 + p]
+        if w > v:
+            v = w
+        w = tri[o023 + p]
+        if w > v:
+            v = w
+        w = tri[o123 + p]
+        if w > v:
+            v = w
+        pre[p] = v
+    q01 = b0 * uup + b1 * up
+    q02 = b0 * uup + b2 * up
+    q03 = b0 * uup + b3 * up
+    q12 = b1 * uup + b2 * up
+    q13 = b1 * uup + b3 * up
+    q23 = b2 * uup + b3 * up
+    for t in range(lo, hi):
+        e = inner[t] * n_players
+        for p in range(n_players):
+            v = pre[p]
+            w = tri[q01 + e + p]
+            if w > v:
+                v = w
+            w = tri[q02 + e + p]
+            if w > v:
+                v = w
+            w = tri[q03 + e + p]
+            if w > v:
+                v = w
+            w = tri[q12 + e + p]
+            if w > v:
+                v = w
+            w = tri[q13 + e + p]
+            if w > v:
+                v = w
+            w = tri[q23 + e + p]
+            if w > v:
+                v = w
+            s[p] = v
+        _settle(s, n_players, cat_of, share, win, tie, cat, sq)
+
+
+@nb.njit(cache=CACHE)
+def _walk_first(first, fixed, deck, k, tri, u, n_players, cat_of, share, win, tie, cat, sq):
+    """Every runout of ``k`` (>= 1) cards from ``deck`` (universe indices, int64[D]) whose
+    first drawn card is ``deck[first]`` (any first card when ``k == 1``); ``fixed``: the
+    known board cards' universe indices (int64[5 - k])."""
+    d = deck.shape[0]
+    nf = fixed.shape[0]
+    board = np.empty(5, np.int64)
+    for i in range(nf):
+        board[i] = fixed[i]
+    s = np.empty(n_players, np.int64)
+    pre = np.empty(n_players, np.int64)
+    if k == 1:
+        _walk_prefix(board[0], board[1], board[2], board[3], deck, 0, d, tri, u, n_players,
+                     cat_of, s, pre, share, win, tie, cat, sq)
+        return
+    m = k - 1  # outer drawn cards (the first is fixed to ``first``)
+    idx = np.empty(m, np.int64)
+    idx[0] = first
+    for i in range(1, m):
+        idx[i] = first + i
+    if idx[m - 1] >= d - 1:
+        return
+    while True:
+        for i in range(m):
+            board[nf + i] = deck[idx[i]]
+        _walk_prefix(board[0], board[1], board[2], board[3], deck, idx[m - 1] + 1, d, tri, u,
+                     n_players, cat_of, s, pre, share, win, tie, cat, sq)
+        # advance the odometer of drawn cards 1..m-1 (card 0 stays ``first``)
+        i = m - 1
+        while i >= 1 and idx[i] >= d - 1 - (m - i):
+            i -= 1
+        if i < 1:
+            return
+        idx[i] += 1
+        for j in range(i + 1, m):
+            idx[j] = idx[j - 1] + 1
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def exact_walk(fixed, deck, tri, u, n_players, cat_of, share, win, tie, cat, sq):
+    """Walk every runout. ``fixed``: known board (universe indices, int64[nb], nb in 0..4);
+    ``deck``: undealt cards (universe indices, int64[D]). Block rows (one per first drawn
+    card): ``share``, ``win``, ``tie``, ``sq`` int64[D, P]; ``cat`` int64[D, P, 9]."""
+    k = 5 - fixed.shape[0]
+    if k == 1:
+        _walk_first(0, fixed, deck, 1, tri, u, n_players, cat_of, share[0], win[0], tie[0],
+                    cat[0], sq[0])
+        return
+    for f in nb.prange(deck.shape[0]):
+        _walk_first(f, fixed, deck, k, tri, u, n_players, cat_of, share[f], win[f], tie[f],
+                    cat[f], sq[f])
+
+
+@nb.njit(cache=CACHE)
+def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
+                  share, win, tie, cat, sq):
+    state = stream_state(seed, block)
+    deck = deck_init.copy()
+    d = deck.shape[0]
+    nf = fixed.shape[0]
+    k = 5 - nf
+    board = np.empty(5, np.int64)
+    for i in range(nf):
+        board[i] = fixed[i]
+    offs = np.empty(10, np.int64)
+    s = np.empty(n_players, np.int64)
+    up = u * n_players
+    uup = u * up
+    for _ in range(n):
+        for j in range(k):
+            state, x = next_u64(state)
+            r = j + below(x, d - j)
+            c = deck[r]
+            deck[r] = deck[j]
+            deck[j] = c
+            board[nf + j] = c
+        t = 0
+        for a in range(5):
+            for b in range(a + 1, 5):
+                ab = board[a] * uup + board[b] * up
+                for c in range(b + 1, 5):
+                    offs[t] = ab + board[c] * n_players
+                    t += 1
+        for p in range(n_players):
+            v = 0
+            for t in range(10):
+                w = tri[offs[t] + p]
+                if w > v:
+                    v = w
+            s[p] = v
+        _settle(s, n_players, cat_of, share, win, tie, cat, sq)
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def sample_blocks(seed, first_block, n_blocks, block_size, last_size, fixed, deck, tri, u,
+                  n_players, cat_of, share, win, tie, cat, sq):
+    """Monte Carlo: block ``first_block + i`` (i < n_blocks) deals ``block_size`` runouts
+    (``last_size`` for the last) from its own RNG stream ``stream_state(seed, block)``, so
+    results do not depend on the thread count. Rows as in :func:`exact_walk`, one per block.
+    ``deck``: undealt cards (universe indices, int64[D]); ``fixed``: known board."""
+    for i in nb.prange(n_blocks):
+        n = last_size if i == n_blocks - 1 else block_size
+        _sample_block(np.uint64(seed), first_block + i, n, fixed, deck, tri, u, n_players,
+                      cat_of, share[i], win[i], tie[i], cat[i], sq[i])

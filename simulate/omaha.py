@@ -1,0 +1,193 @@
+"""Omaha equity: exact enumeration of runouts or Monte Carlo, 2..10 players.
+
+Games: ``omaha`` (four hole cards), ``omaha5`` and ``omaha6`` (five and six hole cards;
+the same two-plus-three rule). Hands are exact cards only -- ranges are a Hold'em
+feature. See :mod:`simulate._omaha_equity_kernels` for how a runout is scored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from evaluator.cards import CardError, parse_cards
+from evaluator.tablegen import CATEGORIES
+
+from .request import Request, parse_request
+from .results import EquityResult, PlayerResult
+
+OMAHA_GAMES = {"omaha": 4, "omaha5": 5, "omaha6": 6}
+#: ``exact=None`` walks every runout when runouts x players is at most this (~0.2 s on one
+#: thread here); with at least two Omaha hands dealt this covers every request.
+EXACT_WORK_LIMIT = 3_000_000
+DEFAULT_SAMPLES = 1_000_000
+MAX_SAMPLES = 500_000_000
+BLOCK = 1 << 14
+POT_UNITS = 2520
+
+_RANGE_HINT = re.compile(r"[+,%:]|random|top|^\s*[2-9tjqka]{2}[so]?\s*$|[2-9tjqka]{2}[so]?-",
+                         re.IGNORECASE)
+
+
+def _reject_ranges(hands: Sequence[object]) -> None:
+    for i, h in enumerate(hands, 1):
+        if not isinstance(h, str):
+            continue
+        try:
+            parse_cards(h, what=f"hand {i}")
+        except CardError:
+            if _RANGE_HINT.search(h):
+                raise CardError(f"hand {i} '{h.strip()}' looks like a range: Omaha takes exact "
+                                "hands only (ranges are Hold'em only)") from None
+            raise
+
+
+def parse_omaha_request(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",
+                        dead: str | Sequence[int] = "", *, game: str = "omaha") -> Request:
+    """Validate an Omaha request; :class:`CardError` (one line) on bad input."""
+    g = str(game).strip().lower()
+    if g not in OMAHA_GAMES:
+        raise CardError(f"unknown Omaha game '{game}' (expected one of: "
+                        f"{', '.join(OMAHA_GAMES)})")
+    if not isinstance(hands, str):
+        _reject_ranges(list(hands))
+    return parse_request(hands, board, dead, game=g)
+
+
+def _tables() -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    from evaluator._tables import get_tables
+    from evaluator.hands import category_index
+
+    t = get_tables()
+    cat_of = category_index(np.arange(7463)).astype(np.int64)
+    cat_of[0] = 0
+    return t.kernel_args, cat_of
+
+
+def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",
+                 dead: str | Sequence[int] = "", *, exact: bool | None = None,
+                 samples: int | None = None, target_std_error: float | None = None,
+                 seed: int | None = None, threads: int | None = None,
+                 game: str = "omaha") -> EquityResult:
+    """Equity of 2..10 exact Omaha hands.
+
+    ``hands``: e.g. ``["AhAsKhKs", "QdJdTc9c"]`` (4 cards each; 5 or 6 with
+    ``game="omaha5"``/``"omaha6"``); ``board``: 0, 3, 4 or 5 cards; ``dead``: cards out
+    of the deck. ``exact=True`` walks every runout, ``False`` samples (``samples`` deals,
+    default 1,000,000, or until every player's standard error is at most
+    ``target_std_error``), ``None`` walks when that is quick (runouts x players at
+    most :data:`EXACT_WORK_LIMIT`, which every Omaha deal of 2+ hands meets). The same
+    ``seed`` gives the same answer on any thread count; the seed used is in
+    ``result.extra["seed"]``.
+    """
+    from evaluator.hands import _resolve_threads, _threads
+
+    from . import _omaha_equity_kernels as K
+    from ._rng import resolve_seed
+
+    t0 = time.perf_counter()
+    req = parse_omaha_request(hands, board, dead, game=game)
+    if samples is not None and (not isinstance(samples, (int, np.integer)) or samples <= 0):
+        raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    if target_std_error is not None and not target_std_error > 0:
+        raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
+    n_threads = _resolve_threads(threads)
+    tables, cat_of = _tables()
+
+    deck_cards = req.remaining_deck().tolist()
+    universe = sorted(req.board + deck_cards)
+    pos = {c: i for i, c in enumerate(universe)}
+    u = len(universe)
+    n_players = len(req.hands)
+    fixed = np.array([pos[c] for c in req.board], dtype=np.int64)
+    deck = np.array([pos[c] for c in deck_cards], dtype=np.int64)
+    k = 5 - len(req.board)
+    if k == 0:  # complete board: one "runout", walked as its fifth card
+        fixed, deck = fixed[:4].copy(), fixed[4:].copy()
+    runouts = math.comb(len(deck), max(k, 1))
+
+    if exact is None:
+        exact = samples is None and target_std_error is None and (
+            runouts * n_players <= EXACT_WORK_LIMIT)
+    if k == 0:
+        exact = True
+
+    tri = np.zeros(u ** 3 * n_players, dtype=np.uint16)
+    with _threads(n_threads):
+        K.fill_triple_table(req.hands_array(), np.array(universe, dtype=np.uint8), tables, tri)
+
+    extra: dict[str, object] = {}
+    if exact:
+        rows = len(deck) if k >= 2 else 1
+        acc = _acc(rows, n_players)
+        with _threads(n_threads):
+            K.exact_walk(fixed, deck, tri, u, n_players, cat_of, *acc)
+        totals = [a.sum(axis=0) for a in acc]
+        n = runouts
+        std = [0.0] * n_players
+    else:
+        s = resolve_seed(seed)
+        extra["seed"] = s
+        totals, n = _sample(K, s, fixed, deck, tri, u, n_players, cat_of, n_threads,
+                            samples, target_std_error)
+        std = _std_errors(totals, n)
+    share, win, tie, cat, _sq = totals
+    players = []
+    for p in range(n_players):
+        players.append(PlayerResult(
+            hand=req.texts[p], equity=float(share[p]) / (POT_UNITS * n),
+            win=float(win[p]) / n, tie=float(tie[p]) / n, std_error=std[p],
+            categories={CATEGORIES[c]: float(cat[p, c]) / n for c in range(9)}))
+    return EquityResult(players=players, exact=bool(exact), samples=int(n),
+                        elapsed_s=time.perf_counter() - t0, game=req.game,
+                        board=req.board_text, dead=req.dead_text, extra=extra)
+
+
+def _acc(rows: int, n_players: int) -> tuple[np.ndarray, ...]:
+    """Zeroed block rows: share, win, tie (int64[rows, P]), cat (int64[rows, P, 9]), sq."""
+    z = np.zeros((rows, n_players), dtype=np.int64)
+    return (z, z.copy(), z.copy(), np.zeros((rows, n_players, 9), dtype=np.int64), z.copy())
+
+
+def _std_errors(totals: Sequence[np.ndarray], n: int) -> list[float]:
+    share, sq = totals[0], totals[4]
+    mean = share / (POT_UNITS * n)
+    var = np.maximum(sq / (POT_UNITS * POT_UNITS * n) - mean * mean, 0.0)
+    return [float(x) for x in np.sqrt(var / n)]
+
+
+def _sample(K, seed: int, fixed: np.ndarray, deck: np.ndarray, tri: np.ndarray, u: int,
+            n_players: int, cat_of: np.ndarray, n_threads: int, samples: int | None,
+            target: float | None) -> tuple[list[np.ndarray], int]:
+    from evaluator.hands import _threads
+
+    def run(first_block: int, n: int) -> list[np.ndarray]:
+        n_blocks = -(-n // BLOCK)
+        last = n - (n_blocks - 1) * BLOCK
+        acc = _acc(n_blocks, n_players)
+        with _threads(n_threads):
+            K.sample_blocks(np.uint64(seed), first_block, n_blocks, BLOCK, last, fixed, deck,
+                            tri, u, n_players, cat_of, *acc)
+        return [a.sum(axis=0) for a in acc]
+
+    if target is None:
+        n = int(samples or DEFAULT_SAMPLES)
+        return run(0, n), n
+    # rounds of whole blocks until every standard error is at most the target
+    n = 0
+    totals: list[np.ndarray] | None = None
+    want = 4 * BLOCK
+    while True:
+        add = min(want, MAX_SAMPLES - n)
+        part = run(n // BLOCK, add)
+        totals = part if totals is None else [a + b for a, b in zip(totals, part, strict=True)]
+        n += add
+        worst = max(_std_errors(totals, n))
+        if worst <= target or n >= MAX_SAMPLES:
+            return totals, n
+        need = n * (worst / target) ** 2 * 1.05
+        want = max(BLOCK, -(-int(need - n) // BLOCK) * BLOCK)

@@ -1,0 +1,350 @@
+"""Tests for the Omaha evaluator (evaluator.omaha) and Omaha equity (simulate.omaha).
+
+Slow, obvious references: the best hand is the maximum over every 2-from-hole x
+3-from-board choice (pure Python over ``strength_of_ids``, and the same maximum
+computed with the five-card batch evaluator over all combinations with numpy); exact
+equity is a pure-Python walk over every runout with that reference.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluator import evaluate_batch
+from evaluator.cards import CardError, parse_cards
+from evaluator.hands import category, strength_of_ids
+from evaluator.omaha import (
+    describe_omaha,
+    evaluate_omaha,
+    evaluate_omaha_batch,
+    omaha_best,
+    omaha_naive_batch,
+)
+from simulate.cli import main as cli_main
+from simulate.omaha import omaha_equity
+
+
+# ---------------------------------------------------------------- references
+def ref_strength(hole: list[int], board: list[int]) -> int:
+    return max(strength_of_ids(p + t) for p in itertools.combinations(hole, 2)
+               for t in itertools.combinations(board, 3))
+
+
+def ref_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """Max over all 2 x 3 combinations, each scored by the five-card batch evaluator."""
+    pairs = list(itertools.combinations(range(holes.shape[1]), 2))
+    triples = list(itertools.combinations(range(boards.shape[1]), 3))
+    combos = [np.concatenate([holes[:, list(p)], boards[:, list(t)]], axis=1)
+              for p in pairs for t in triples]
+    five = np.stack(combos, axis=1).reshape(-1, 5)
+    return evaluate_batch(five, check=False).reshape(len(holes), -1).max(axis=1)
+
+
+def deals(n: int, n_hole: int = 4, n_board: int = 5, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    cards = np.argsort(rng.random((n, 52)), axis=1)[:, :n_hole + n_board].astype(np.uint8)
+    return np.ascontiguousarray(cards[:, :n_hole]), np.ascontiguousarray(cards[:, n_hole:])
+
+
+def ids(text: str) -> list[int]:
+    return parse_cards(text)
+
+
+# ---------------------------------------------------------------- evaluator vs references
+def test_batch_equals_pure_python_reference():
+    for n_hole, n_board in [(4, 5), (4, 3), (4, 4), (5, 5), (6, 5), (6, 3)]:
+        holes, boards = deals(400, n_hole, n_board, seed=n_hole * 10 + n_board)
+        got = evaluate_omaha_batch(holes, boards)
+        want = [ref_strength(h, b) for h, b in zip(holes.tolist(), boards.tolist(), strict=True)]
+        assert got.tolist() == want, (n_hole, n_board)
+
+
+def test_batch_equals_max_over_combos_on_a_million_deals():
+    total = 0
+    for chunk in range(10):
+        holes, boards = deals(100_000, seed=100 + chunk)
+        got = evaluate_omaha_batch(holes, boards)
+        np.testing.assert_array_equal(got, ref_batch(holes, boards))
+        total += len(holes)
+    assert total >= 1_000_000
+
+
+@pytest.mark.parametrize("n_hole,n_board", [(5, 5), (6, 5), (5, 4), (6, 3)])
+def test_big_omaha_equals_max_over_combos(n_hole, n_board):
+    holes, boards = deals(40_000, n_hole, n_board, seed=7 + n_hole + n_board)
+    np.testing.assert_array_equal(evaluate_omaha_batch(holes, boards), ref_batch(holes, boards))
+
+
+def test_naive_baseline_and_threads_agree():
+    holes, boards = deals(60_000, seed=3)
+    fast1 = evaluate_omaha_batch(holes, boards, threads=1)
+    np.testing.assert_array_equal(fast1, omaha_naive_batch(holes, boards))
+    np.testing.assert_array_equal(fast1, evaluate_omaha_batch(holes, boards, threads=2))
+
+
+def test_equals_phevaluator_plo_on_100k_deals():
+    peers = pytest.importorskip("peers")
+    if not peers.available("phevaluator"):
+        pytest.skip("phevaluator not installed")
+    holes, boards = deals(100_000, seed=11)
+    np.testing.assert_array_equal(evaluate_omaha_batch(holes, boards),
+                                  peers.omaha_strengths_phevaluator(holes, boards))
+
+
+def test_equals_pokerkit_omaha_on_a_few_deals():
+    peers = pytest.importorskip("peers")
+    if not peers.available("pokerkit"):
+        pytest.skip("pokerkit not installed")
+    holes, boards = deals(1_000, seed=12)
+    np.testing.assert_array_equal(evaluate_omaha_batch(holes, boards),
+                                  peers.omaha_strengths_pokerkit(holes, boards))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(range(52)), st.sampled_from([4, 5, 6]), st.sampled_from([3, 4, 5]))
+def test_card_order_does_not_matter(perm, n_hole, n_board):
+    hole, board = list(perm[:n_hole]), list(perm[n_hole:n_hole + n_board])
+    s = evaluate_omaha(hole, board)
+    assert s == evaluate_omaha(hole[::-1], board[::-1]) == ref_strength(hole, board)
+    assert evaluate_omaha_batch(np.array([hole]), np.array([board]))[0] == s
+
+
+# ---------------------------------------------------------------- the classic traps
+def test_trap_four_hearts_in_hand_two_on_board_is_no_flush():
+    s = evaluate_omaha("AhKhQhJh", "2h3h7c8d9s")
+    assert category(s) != "Flush"
+    assert category(evaluate_omaha("AhKhQhJh", "2h3h7h8d9s")) == "Flush"  # three on board
+
+
+def test_trap_trips_in_hand_cannot_all_play():
+    s = evaluate_omaha("7c7d7h2s", "AsKdQc4h9d")
+    assert category(s) == "One Pair"
+    assert s == strength_of_ids(ids("7c7dAsKdQc"))
+
+
+def test_trap_board_straight_needing_three_hole_cards_does_not_count():
+    assert category(evaluate_omaha("AhAdKsKc", "5c6d7h8s9c")) == "One Pair"
+    # four to a straight on board plus one hole card is not a straight either
+    assert category(evaluate_omaha("9h2c2d3s", "5c6d7h8sKc")) != "Straight"
+    assert category(evaluate_omaha("9h4c2d3s", "5c6d7h8sKc")) == "Straight"  # two play
+
+
+def test_trap_board_flush_needing_three_hole_cards_does_not_count():
+    assert category(evaluate_omaha("AsAdQcQs", "2h5h8hJhKh")) == "One Pair"
+    assert category(evaluate_omaha("AhAdQcQs", "2h5h8hJhKh")) == "One Pair"  # one heart
+    assert category(evaluate_omaha("AhQhQcQs", "2h5h8hJhKh")) == "Flush"
+
+
+def test_trap_board_quads_play_only_with_two_hole_cards():
+    s = evaluate_omaha("AhKdQcJs", "9c9d9h9s2c")
+    assert category(s) == "Three of a Kind"
+    assert s == strength_of_ids(ids("9c9d9hAhKd"))
+    assert category(evaluate_omaha("AhAdQcJs", "9c9d9h9s2c")) == "Full House"
+
+
+def test_trap_one_hole_card_quads_do_not_count():
+    # 8 8 8 on board and one 8 in hand: quads would need 8 + a kicker from the hand
+    s = evaluate_omaha("8sAh3c4d", "8c8d8hKs2c")
+    assert category(s) == "Four of a Kind"  # 8s + Ah from hand, 8 8 8 from board
+    assert category(evaluate_omaha("8s3c4d5d", "8c8d8hKs2c")) == "Four of a Kind"
+
+
+def test_describe_names_two_hole_and_three_board_cards():
+    d = describe_omaha("AhKhQd2c", "Jh9h3h5s7c")
+    assert d.category == "Flush" and d.hole_used == "Ah Kh" and d.board_used == "Jh 9h 3h"
+    assert d.text.startswith("Flush, Ace high")
+    s, hp, bt = omaha_best(ids("AhKhQd2c"), ids("Jh9h3h5s7c"))
+    assert s == d.strength and len(hp) == 2 and len(bt) == 3
+
+
+@pytest.mark.parametrize("hole,board,msg", [
+    ("AhKhQd", "Jh9h3h5s7c", "4, 5 or 6 hole cards"),
+    ("AhKhQd2c3c4c5c", "Jh9h3h5s7c", "4, 5 or 6 hole cards"),
+    ("AhKhQd2c", "Jh9h", "3, 4 or 5 cards"),
+    ("AhKhQd2c", "Ah9h3h5s7c", "duplicate"),
+    ("AhKhQdXx", "Jh9h3h5s7c", "Xx"),
+])
+def test_evaluator_bad_input(hole, board, msg):
+    with pytest.raises(CardError, match=msg):
+        evaluate_omaha(hole, board)
+
+
+def test_batch_bad_input():
+    holes, boards = deals(10)
+    with pytest.raises(ValueError):
+        evaluate_omaha_batch(holes[:, :3], boards)
+    with pytest.raises(ValueError):
+        evaluate_omaha_batch(holes, boards[:5])
+    bad = holes.copy()
+    bad[3, 1] = bad[3, 0]
+    with pytest.raises(ValueError, match="row 3"):
+        evaluate_omaha_batch(bad, boards)
+
+
+# ---------------------------------------------------------------- equity
+def brute_equity(hands: list[str], board: str, dead: str = ""):
+    """Pure-Python walk over every runout: (equity, win, tie, categories) as Fractions."""
+    hs = [ids(h) for h in hands]
+    b = ids(board)
+    used = set(b) | set(ids(dead)) | {c for h in hs for c in h}
+    deck = [c for c in range(52) if c not in used]
+    n_p = len(hs)
+    eq = [Fraction(0)] * n_p
+    win = [0] * n_p
+    tie = [0] * n_p
+    cats: list[dict[str, int]] = [{} for _ in hs]
+    runs = list(itertools.combinations(deck, 5 - len(b)))
+    for run in runs:
+        full = b + list(run)
+        s = [ref_strength(h, full) for h in hs]
+        top = max(s)
+        winners = [i for i, v in enumerate(s) if v == top]
+        for i in range(n_p):
+            c = category(s[i])
+            cats[i][c] = cats[i].get(c, 0) + 1
+        for i in winners:
+            eq[i] += Fraction(1, len(winners))
+            if len(winners) == 1:
+                win[i] += 1
+            else:
+                tie[i] += 1
+    n = len(runs)
+    return ([e / n for e in eq], [Fraction(w, n) for w in win], [Fraction(t, n) for t in tie],
+            [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
+
+
+@pytest.mark.parametrize("hands,board,dead", [
+    (["AhAsKhKs", "QdJdTc9c"], "2h7c8d", ""),
+    (["AhAsKhKs", "QdJdTc9c", "7s6s5d4d"], "2h7c8dJs", ""),
+    (["AhKh2c3d", "AdKd2h3s"], "QcJs9h7c", ""),           # lots of splits
+    (["AhKh2c3d", "AdKd2h3s", "AcKc2s3c"], "QcJs9h7d", "Tc"),
+    (["9c9d8h8s", "AcKcQcJc"], "5c6c7d2h3s", ""),           # complete board
+])
+def test_exact_equity_equals_brute_force(hands, board, dead):
+    res = omaha_equity(hands, board, dead, exact=True)
+    eq, win, tie, cats, n = brute_equity(hands, board, dead)
+    assert res.exact and res.samples == n and res.game == "omaha"
+    for p, e, w, t, c in zip(res.players, eq, win, tie, cats, strict=True):
+        assert p.equity == pytest.approx(float(e), abs=1e-12)
+        assert p.win == pytest.approx(float(w), abs=1e-12)
+        assert p.tie == pytest.approx(float(t), abs=1e-12)
+        assert p.std_error == 0.0
+        for name, share in p.categories.items():
+            assert share == pytest.approx(float(c.get(name, 0)), abs=1e-12)
+    assert sum(p.equity for p in res.players) == pytest.approx(1.0)
+
+
+def test_exact_5_and_6_card_omaha_equal_brute_force():
+    for game, hands, board in [("omaha5", ["AhAsKhKs2c", "QdJdTc9c3c"], "2h7c8dJs"),
+                               ("omaha6", ["AhAsKhKs2c4d", "QdJdTc9c3c5h"], "2h7c8dJs")]:
+        res = omaha_equity(hands, board, game=game)
+        eq, _, _, _, n = brute_equity(hands, board)
+        assert res.exact and res.samples == n and res.game == game
+        assert [p.equity for p in res.players] == pytest.approx([float(e) for e in eq],
+                                                                abs=1e-12)
+
+
+def test_preflop_exact_matches_known_value():
+    res = omaha_equity(["AhAsKhKs", "QdJdTc9c"])  # exact=None picks the walk
+    assert res.exact and res.samples == 1_086_008
+    assert res.players[0].equity == pytest.approx(0.6163, abs=5e-5)  # poker-equity: 0.6163
+
+
+@pytest.mark.parametrize("hands,board", [
+    (["AhAsKhKs", "QdJdTc9c"], ""),
+    (["AhAsKhKs", "QdJdTc9c", "8c8d7h6s"], "2c5h9s"),
+])
+def test_monte_carlo_within_four_standard_errors(hands, board):
+    ex = omaha_equity(hands, board, exact=True)
+    mc = omaha_equity(hands, board, exact=False, samples=300_000, seed=5)
+    assert not mc.exact and mc.samples == 300_000 and mc.extra["seed"] == 5
+    for e, m in zip(ex.players, mc.players, strict=True):
+        assert 0 < m.std_error < 0.01
+        assert abs(m.equity - e.equity) < 4 * m.std_error
+        assert abs(m.win - e.win) < 0.01
+
+
+def test_monte_carlo_same_seed_same_answer_on_any_thread_count():
+    args = (["AhAsKhKs", "QdJdTc9c", "8c8d7h6s"], "2c5h9s")
+    a = omaha_equity(*args, exact=False, samples=100_003, seed=42, threads=1)
+    b = omaha_equity(*args, exact=False, samples=100_003, seed=42, threads=2)
+    assert a.to_dict()["players"] == b.to_dict()["players"]
+    c = omaha_equity(*args, exact=False, samples=100_003, seed=43, threads=1)
+    assert a.to_dict()["players"] != c.to_dict()["players"]
+    d = omaha_equity(*args, exact=False, samples=1000)
+    assert isinstance(d.extra["seed"], int)
+
+
+def test_monte_carlo_target_std_error():
+    res = omaha_equity(["AhAsKhKs", "QdJdTc9c"], exact=False, target_std_error=0.001, seed=1)
+    assert max(p.std_error for p in res.players) <= 0.001
+    assert 100_000 < res.samples < 400_000  # about 0.236 / 0.001**2 deals are needed
+
+
+def test_ten_players_fill_the_deck():
+    rng = random.Random(3)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = ["".join(f"{'23456789TJQKA'[c >> 2]}{'cdhs'[c & 3]}" for c in deck[4 * i:4 * i + 4])
+             for i in range(10)]
+    res = omaha_equity(hands)
+    assert res.exact and res.samples == 792  # C(12, 5)
+    assert sum(p.equity for p in res.players) == pytest.approx(1.0)
+    assert sum(res.players[0].categories.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("hands,board,dead,kw,msg", [
+    (["AhAsKh", "QdJdTc9c"], "", "", {}, "hand 1 has 3 cards; omaha hands have 4"),
+    (["AhAsKhKs2c", "QdJdTc9c3c"], "", "", {}, "hand 1 has 5 cards"),
+    (["AA", "QdJdTc9c"], "", "", {}, "Omaha takes exact hands only"),
+    (["AhAsKhKs", "QQ+"], "", "", {}, "Omaha takes exact hands only"),
+    (["AhAsKhKs"], "", "", {}, "players"),
+    (["AhAsKhKs", "AhJdTc9c"], "", "", {}, "duplicate card Ah"),
+    (["AhAsKhKs", "QdJdTc9c"], "2c3c", "", {}, "0, 3, 4 or 5"),
+    (["AhAsKhKs", "QdJdTc9c"], "", "", {"game": "stud"}, "unknown Omaha game"),
+    (["AhAsKhKs", "QdJdTc9c"], "", "", {"samples": 0, "exact": False}, "samples"),
+])
+def test_equity_bad_input(hands, board, dead, kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        omaha_equity(hands, board, dead, **kw)
+
+
+def test_too_many_cards_for_the_deck():
+    deck = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"]
+    hands = ["".join(deck[4 * i:4 * i + 4]) for i in range(10)]
+    with pytest.raises(ValueError, match="not enough cards"):
+        omaha_equity(hands, dead="".join(deck[40:48]))
+    with pytest.raises(ValueError, match="players"):
+        omaha_equity(hands + ["".join(deck[40:44])])
+
+
+# ---------------------------------------------------------------- command line
+def test_cli_eval_omaha_text_and_json(capsys):
+    assert cli_main(["eval", "--game", "omaha", "AhKhQd2c", "--board", "Jh9h3h5s7c"]) == 0
+    out = capsys.readouterr().out
+    assert "Flush" in out and "Ah Kh from the hand + Jh 9h 3h from the board" in out
+    assert cli_main(["eval", "--game", "omaha", "AhKhQd2c", "--board", "Jh9h3h5s7c",
+                     "--json"]) == 0
+    import json
+
+    d = json.loads(capsys.readouterr().out)
+    assert d["strength"] == evaluate_omaha("AhKhQd2c", "Jh9h3h5s7c")
+    assert d["hole_used"] == "Ah Kh" and d["board_used"] == "Jh 9h 3h"
+
+
+@pytest.mark.parametrize("argv", [
+    ["eval", "--game", "omaha", "AhKhQd", "--board", "Jh9h3h5s7c"],
+    ["eval", "--game", "omaha", "AhKhQd2c"],
+    ["eval", "--game", "omaha", "AhKhQd2c", "--board", "Ah9h3h5s7c"],
+])
+def test_cli_eval_omaha_errors(argv, capsys):
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
