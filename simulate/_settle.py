@@ -11,8 +11,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from evaluator._jit import CACHE
 
-@numba.njit(cache=True)
+
+@numba.njit(cache=CACHE)
 def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
     """Award every pot to its best eligible hand(s), adding chips to ``payout_out``.
 

@@ -1,0 +1,203 @@
+"""All-in EV speed: ``simulate.allin_ev`` against the peers, one thread each.
+
+No peer library settles side pots, so the peer side does what a user of one would:
+one equity call per pot (the pot's eligible hands, every other live hand as dead
+cards) and ``amount x equity`` summed per seat. That ignores odd chips and, sampled,
+deals each pot its own runouts (three pots = three times the deals).
+
+* four players all in preflop with two side pots (``SPOT4``), 1,000,000 Monte Carlo
+  runouts: ours (target <= 0.5 s, one thread) vs poker-equity's seeded Monte Carlo
+  with 1,000,000 deals per pot; also the exact walk (1,086,008 runouts) vs OMPEval's
+  exact enumeration per pot;
+* three-way all in on the flop (``SPOT3``), exact: ours (target <= 10 ms) vs OMPEval
+  and poker-equity exact per pot.
+
+``pytest benchmarks/bench_allin.py --benchmark-enable`` times each piece with
+pytest-benchmark; in the normal test run (``--benchmark-disable``) each runs once as a
+smoke test. ``python benchmarks/bench_allin.py [--json]`` prints the side-by-side
+ratios (best of several repeats, measured in one run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # noqa: E402
+
+from simulate import allin_ev  # noqa: E402
+
+SPOT4 = ["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:100"]  # main pot + two side pots
+SPOT3 = ["AhAs:100", "KdKc:60", "QhQs:30"]  # main pot + one side pot (+40 returned)
+FLOP = "Ks8h2c"
+
+
+def _need(peer: str) -> None:
+    if not peers.available(peer):
+        pytest.skip(f"{peer} not installed")
+
+
+def per_pot_ev(specs: list[str], board: str, equity_call: Callable[..., peers.PeerEquity]
+               ) -> list[float]:
+    """Expected payout per seat from one peer equity call per pot (no odd chips)."""
+    from simulate.pots import build_pots
+
+    hands = [s.rsplit(":", 1)[0] for s in specs]
+    chips = [int(s.rsplit(":", 1)[1]) for s in specs]
+    structure = build_pots(chips, [True] * len(specs))
+    payout = [float(r) for r in structure.returned]
+    for pot in structure.pots:
+        live = [hands[s] for s in pot.eligible]
+        dead = "".join(hands[s] for s in range(len(hands)) if s not in pot.eligible)
+        if len(live) == 1:
+            payout[pot.eligible[0]] += pot.amount
+            continue
+        eq = equity_call(live, board, dead).equities
+        for s, e in zip(pot.eligible, eq, strict=True):
+            payout[s] += pot.amount * e
+    return payout
+
+
+def ours_mc4() -> list[float]:
+    r = allin_ev(SPOT4, samples=1_000_000, seed=1, threads=1)
+    return [p.expected_payout for p in r.players]
+
+
+def ours_exact4() -> list[float]:
+    r = allin_ev(SPOT4, exact=True, threads=1)
+    return [p.expected_payout for p in r.players]
+
+
+def ours_flop3() -> list[float]:
+    r = allin_ev(SPOT3, FLOP, exact=True, threads=1)
+    return [p.expected_payout for p in r.players]
+
+
+def pe_mc4() -> list[float]:
+    return per_pot_ev(SPOT4, "", lambda h, b, d: peers.poker_equity_monte_carlo(
+        h, b, d, samples=1_000_000, seed=1, threads=1))
+
+
+def omp_exact4() -> list[float]:
+    return per_pot_ev(SPOT4, "", lambda h, b, d: peers.ompeval_equity(h, b, d, exact=True,
+                                                                      threads=1))
+
+
+def omp_flop3() -> list[float]:
+    return per_pot_ev(SPOT3, FLOP, lambda h, b, d: peers.ompeval_equity(h, b, d, exact=True,
+                                                                        threads=1))
+
+
+def pe_flop3() -> list[float]:
+    return per_pot_ev(SPOT3, FLOP, peers.poker_equity_exact)
+
+
+EXACT4 = [188.2039, 39.4274, 17.1203, 45.2484]
+
+
+# ---------------------------------------------------------------- pytest-benchmark
+@pytest.mark.benchmark(group="allin-preflop-4way-mc")
+def test_preflop_mc_ours(benchmark):
+    got = benchmark(ours_mc4)
+    assert got == pytest.approx(EXACT4, abs=0.6)
+
+
+@pytest.mark.benchmark(group="allin-preflop-4way-mc")
+def test_preflop_mc_poker_equity_per_pot(benchmark):
+    _need("poker_equity")
+    got = benchmark.pedantic(pe_mc4, rounds=1, iterations=1)
+    assert got == pytest.approx(EXACT4, abs=0.6)
+
+
+@pytest.mark.benchmark(group="allin-preflop-4way-exact")
+def test_preflop_exact_ours(benchmark):
+    got = benchmark.pedantic(ours_exact4, rounds=3, iterations=1)
+    assert got == pytest.approx(EXACT4, abs=1e-4)
+
+
+@pytest.mark.benchmark(group="allin-preflop-4way-exact")
+def test_preflop_exact_ompeval_per_pot(benchmark):
+    _need("ompeval")
+    got = benchmark.pedantic(omp_exact4, rounds=3, iterations=1)
+    assert got == pytest.approx(EXACT4, abs=1e-4)
+
+
+@pytest.mark.benchmark(group="allin-flop-3way-exact")
+def test_flop_exact_ours(benchmark):
+    got = benchmark(ours_flop3)
+    assert sum(got) == pytest.approx(190)
+
+
+@pytest.mark.benchmark(group="allin-flop-3way-exact")
+def test_flop_exact_ompeval_per_pot(benchmark):
+    _need("ompeval")
+    got = benchmark(omp_flop3)
+    assert got == pytest.approx(ours_flop3(), abs=0.01)  # odd chips aside
+
+
+@pytest.mark.benchmark(group="allin-flop-3way-exact")
+def test_flop_exact_poker_equity_per_pot(benchmark):
+    _need("poker_equity")
+    got = benchmark(pe_flop3)
+    assert got == pytest.approx(ours_flop3(), abs=0.01)
+
+
+# ---------------------------------------------------------------- side-by-side report
+def _best(fn: Callable[[], object], repeats: int) -> float:
+    fn()  # warm up (JIT cache load, peer library load)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def report(repeats: int = 5) -> dict[str, dict[str, float]]:
+    """Best-of-``repeats`` seconds per case, ours and each available peer."""
+    cases: dict[str, list[tuple[str, Callable[[], object], str | None]]] = {
+        "preflop 4-way, 2 side pots, 1M Monte Carlo runouts": [
+            ("pokerjit", ours_mc4, None), ("poker_equity (1M per pot)", pe_mc4, "poker_equity")],
+        "preflop 4-way, 2 side pots, exact (1,086,008 runouts)": [
+            ("pokerjit", ours_exact4, None), ("ompeval (per pot)", omp_exact4, "ompeval")],
+        "flop 3-way, exact (903 runouts)": [
+            ("pokerjit", ours_flop3, None), ("ompeval (per pot)", omp_flop3, "ompeval"),
+            ("poker_equity (per pot)", pe_flop3, "poker_equity")],
+    }
+    out: dict[str, dict[str, float]] = {}
+    for case, runners in cases.items():
+        out[case] = {}
+        for name, fn, peer in runners:
+            if peer is not None and not peers.available(peer):
+                continue
+            out[case][name] = _best(fn, repeats if "1M" not in name else max(1, repeats // 2))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    res = report(args.repeats)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    for case, times in res.items():
+        ours = times["pokerjit"]
+        print(case)
+        for name, t in times.items():
+            ratio = "" if name == "pokerjit" else f"   (peer/ours = {t / ours:.2f})"
+            print(f"  {name:28s} {t * 1e3:10.2f} ms{ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
