@@ -60,7 +60,8 @@ def table(rows: list[list[str]], header: list[str]) -> str:
         for i, x in enumerate(row):
             x = str(x)
             num = x.replace(".", "").replace("%", "").replace("-", "").replace("±", "").strip()
-            out.append(x.rjust(widths[i]) if num.isdigit() else x.ljust(widths[i]))
+            right = num.isdigit() or x.strip() in ("-", "–")
+            out.append(x.rjust(widths[i]) if right else x.ljust(widths[i]))
         return "  ".join(out).rstrip()
 
     lines = [fmt(header), "  ".join("-" * w for w in widths)]
