@@ -1,0 +1,388 @@
+"""Exact Hold'em enumeration kernels (private; arrays and ints only).
+
+Every runout of the board is counted, but boards that no evaluation can tell
+apart are walked once, with their multiplicity as a weight:
+
+* Let ``need[s] = 5 - max(hole cards of suit s held by one player)``. A player
+  can only make a flush in suit ``s`` if the final board holds at least
+  ``need[s] >= 3`` cards of ``s``, so at most one suit is *live* on any board.
+* Boards with no live suit: nobody has a flush, and each player's hand depends
+  only on the multiset of board ranks. We walk the rank multisets ``R`` of the
+  dealt cards once each, weighted by the number of suit assignments of ``R``
+  that leave every suit dead (all assignments minus, per suit, those that make
+  it live -- a small polynomial product over the ranks of ``R``).
+* Boards where suit ``s`` is live: we walk each set ``S`` of dealt cards of suit
+  ``s`` (``|S|`` large enough to make ``s`` live) and each rank multiset of the
+  remaining dealt cards drawn from the other suits (weighted by how many ways
+  the other suits can supply them). A player with five or more cards of ``s``
+  scores ``flush_table[ranks of s]`` (once per ``S``); everyone else scores by
+  ranks alone.
+
+Heads-up preflop this walks about 42,000 weighted boards instead of 1,712,304.
+Counts are integers: weights, and pot shares in units of ``1/2520``
+(``2520 = lcm(1..10)``), so a k-way split adds ``2520 / k`` exactly.
+
+``tables`` is ``evaluator._tables.get_tables().kernel_args``; ``cat_of`` is a
+``uint8[7463]`` table of the category (0..8) of each strength.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from evaluator._jit import CACHE
+from evaluator._kernels import rank_strength
+
+SHARE_UNIT = 2520
+_LOW32 = np.int64(0xFFFFFFFF)
+MAX_MULTISETS = 6188  # C(17, 5): multisets of 5 ranks out of 13
+
+
+@nb.njit(cache=CACHE)
+def _binom(n, k):
+    """C(n, k) for small ints; 0 when k < 0 or k > n."""
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@nb.njit(cache=CACHE)
+def _next_multiset(seq, m):
+    """Advance ``seq`` (int64[m], non-decreasing ranks 0..12) to the next multiset; False at end."""
+    i = m - 1
+    while i >= 0 and seq[i] == 12:
+        i -= 1
+    if i < 0:
+        return False
+    v = seq[i] + 1
+    for j in range(i, m):
+        seq[j] = v
+    return True
+
+
+@nb.njit(cache=CACHE)
+def rank_multisets(m, avail, rank_key, keys, weights):
+    """Every multiset of ``m`` ranks (0..5) whose count of rank ``r`` is at most
+    ``avail[r]`` (int64[13]): its rank-key sum into ``keys`` and its number of card
+    choices ``prod C(avail[r], count[r])`` into ``weights`` (int64[>= 6188]).
+    Returns how many were written."""
+    if m == 0:
+        keys[0] = 0
+        weights[0] = 1
+        return 1
+    seq = np.zeros(m, np.int64)
+    n = 0
+    while True:
+        w = 1
+        key = np.int64(0)
+        i = 0
+        while i < m:
+            r = seq[i]
+            c = 1
+            while i + c < m and seq[i + c] == r:
+                c += 1
+            w *= _binom(avail[r], c)
+            key += c * rank_key[r]
+            i += c
+        if w > 0:
+            keys[n] = key
+            weights[n] = w
+            n += 1
+        if not _next_multiset(seq, m):
+            break
+    return n
+
+
+@nb.njit(cache=CACHE)
+def share_table():
+    """int64[11]: the pot share of each of k tied winners, ``2520 // k``, at index k."""
+    out = np.zeros(11, np.int64)
+    for k in range(1, 11):
+        out[k] = SHARE_UNIT // k
+    return out
+
+
+@nb.njit(cache=CACHE)
+def settle(st, n_players, w, res, cats, cat_of, shares):
+    """Add one board of weight ``w`` whose strengths are ``st[:n_players]``.
+
+    ``res`` int64[P, 3]: wins, ties, pot share in units of 1/2520; ``cats`` int64[P, 9];
+    ``shares`` int64[11]: ``2520 // k`` at index k (see :func:`share_table`).
+    """
+    best = 0
+    nb_best = 0
+    for p in range(n_players):
+        v = st[p]
+        if v > best:
+            best = v
+            nb_best = 1
+        elif v == best:
+            nb_best += 1
+    share = w * shares[nb_best]
+    for p in range(n_players):
+        v = st[p]
+        cats[p, cat_of[v]] += w
+        if v == best:
+            if nb_best == 1:
+                res[p, 0] += w
+            else:
+                res[p, 1] += w
+            res[p, 2] += share
+
+
+@nb.njit(cache=CACHE)
+def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
+    """Walk every runout of ``board0`` from the cards with ``avail_cards[c] == 1``.
+
+    ``hole`` uint8[P, 2]; ``board0`` uint8[0..5]; ``avail_cards`` uint8[52];
+    ``res`` int64[P, 3] and ``cats`` int64[P, 9] are added to (see :func:`settle`).
+    Returns the number of runouts (the sum of the weights).
+    """
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    n_players = hole.shape[0]
+    k = 5 - board0.shape[0]
+
+    rank_key = np.empty(13, np.int64)
+    for r in range(13):
+        rank_key[r] = card_key[4 * r] & _LOW32
+    # the deck by rank and suit
+    has = np.zeros((4, 13), np.int64)
+    avail = np.zeros(13, np.int64)
+    for c in range(52):
+        if avail_cards[c]:
+            has[c & 3, c >> 2] = 1
+            avail[c >> 2] += 1
+    # players: rank key, suit counts and suit rank-sets of hole + board
+    base = np.zeros(n_players, np.int64)
+    scnt = np.zeros((n_players, 4), np.int64)
+    smask = np.zeros((n_players, 4), np.int64)
+    hold = np.zeros(4, np.int64)  # most cards of a suit in one hand
+    for p in range(n_players):
+        hc = np.zeros(4, np.int64)
+        for i in range(2):
+            c = np.int64(hole[p, i])
+            base[p] += rank_key[c >> 2]
+            scnt[p, c & 3] += 1
+            smask[p, c & 3] |= np.int64(1) << (c >> 2)
+            hc[c & 3] += 1
+        for i in range(board0.shape[0]):
+            c = np.int64(board0[i])
+            base[p] += rank_key[c >> 2]
+            scnt[p, c & 3] += 1
+            smask[p, c & 3] |= np.int64(1) << (c >> 2)
+        for s in range(4):
+            hold[s] = max(hold[s], hc[s])
+    b0 = np.zeros(4, np.int64)
+    for i in range(board0.shape[0]):
+        b0[board0[i] & 3] += 1
+    # dealt cards of suit s needed to make s live
+    t = np.empty(4, np.int64)
+    for s in range(4):
+        t[s] = max(0, 5 - hold[s] - b0[s])
+
+    # bt[n, c + 1] = C(n, c) for n 0..4, c -1..5
+    bt = np.zeros((5, 7), np.int64)
+    for n in range(5):
+        for c in range(6):
+            bt[n, c + 1] = _binom(n, c)
+    shares = share_table()
+    st = np.empty(n_players, np.int64)
+    total = np.int64(0)
+
+    # ---- boards where no suit is live: ranks only
+    any_dead_only = True
+    for s in range(4):
+        if t[s] == 0:
+            any_dead_only = False  # every runout makes s live
+    if any_dead_only:
+        # Depth-first over runs (rank r, count c) with r increasing. The state after d
+        # runs: W[d] = card choices, K[d] = rank-key sum, rem[d] = cards still to deal,
+        # and for each suit s that can turn live, low[d, s, j] (j < t[s]) = choices
+        # dealing exactly j cards of suit s; those with j >= t[s] make s live, so the
+        # all-dead weight of a leaf is W - sum_s (W - sum_j low[d, s, j]).
+        live = np.empty(4, np.int64)
+        n_live = 0
+        for s in range(4):
+            if t[s] <= k:
+                live[n_live] = s
+                n_live += 1
+        W = np.zeros(7, np.int64)
+        K = np.zeros(7, np.int64)
+        rem = np.zeros(7, np.int64)
+        low = np.zeros((7, 4, 6), np.int64)
+        # sums of low[d, q, j] over j < t and over j < t - 1: a leaf needs only these
+        sa = np.zeros((7, 4), np.int64)
+        sb = np.zeros((7, 4), np.int64)
+        nr = np.zeros(7, np.int64)
+        nc = np.zeros(7, np.int64)
+        W[0] = 1
+        rem[0] = k
+        for q in range(n_live):
+            low[0, q, 0] = 1
+            sa[0, q] = 1
+            sb[0, q] = 1 if t[live[q]] >= 2 else 0
+        nc[0] = 1
+        d = 0
+        if k == 0:
+            d = -1  # the board is complete; no suit can turn live (t > 0 for all)
+            total += 1
+            for p in range(n_players):
+                st[p] = rank_strength(base[p], row_offsets, rank_table)
+            settle(st, n_players, 1, res, cats, cat_of, shares)
+        while d >= 0:
+            r = nr[d]
+            c = nc[d]
+            while r <= 12 and c > min(avail[r], rem[d]):
+                r += 1
+                c = 1
+            if r > 12:
+                d -= 1
+                continue
+            nr[d] = r
+            nc[d] = c + 1
+            wr = W[d] * bt[avail[r], c + 1]
+            if c == rem[d]:
+                # a leaf: the last run completes the board
+                w = wr * (1 - n_live)
+                for q in range(n_live):
+                    s = live[q]
+                    u = avail[r] - has[s, r]
+                    w += bt[u, c + 1] * sa[d, q] + bt[u, c] * has[s, r] * sb[d, q]
+                if w > 0:
+                    total += w
+                    key = K[d] + c * rank_key[r]
+                    for p in range(n_players):
+                        st[p] = rank_strength(base[p] + key, row_offsets, rank_table)
+                    settle(st, n_players, w, res, cats, cat_of, shares)
+                continue
+            e = d + 1
+            W[e] = wr
+            K[e] = K[d] + c * rank_key[r]
+            rem[e] = rem[d] - c
+            for q in range(n_live):
+                s = live[q]
+                u = avail[r] - has[s, r]
+                l0 = bt[u, c + 1]
+                l1 = bt[u, c] * has[s, r]
+                v = low[d, q, 0] * l0
+                low[e, q, 0] = v
+                a = v
+                b = v if t[s] >= 2 else 0
+                for j in range(1, t[s]):
+                    v = low[d, q, j] * l0 + low[d, q, j - 1] * l1
+                    low[e, q, j] = v
+                    a += v
+                    if j < t[s] - 1:
+                        b += v
+                sa[e, q] = a
+                sb[e, q] = b
+            nr[e] = r + 1
+            nc[e] = 1
+            d = e
+
+    # ---- boards where suit s is live
+    keys = np.empty(MAX_MULTISETS, np.int64)
+    wts = np.empty(MAX_MULTISETS, np.int64)
+    other = np.empty(13, np.int64)
+    ranks_s = np.empty(13, np.int64)
+    fl = np.zeros(n_players, np.bool_)
+    fst = np.zeros(n_players, np.int64)
+    for s in range(4):
+        n_s = 0
+        for r in range(13):
+            other[r] = avail[r] - has[s, r]
+            if has[s, r]:
+                ranks_s[n_s] = r
+                n_s += 1
+        for j in range(t[s], min(k, n_s) + 1):
+            n_m = rank_multisets(k - j, other, rank_key, keys, wts)
+            # every j-subset of the available cards of suit s
+            idx = np.arange(j)
+            while True:
+                ks = np.int64(0)
+                ms = np.int64(0)
+                for i in range(j):
+                    r = ranks_s[idx[i]]
+                    ks += rank_key[r]
+                    ms |= np.int64(1) << r
+                for p in range(n_players):
+                    fl[p] = scnt[p, s] + j >= 5
+                    if fl[p]:
+                        fst[p] = flush_table[smask[p, s] | ms]
+                for q in range(n_m):
+                    w = wts[q]
+                    key = ks + keys[q]
+                    for p in range(n_players):
+                        if fl[p]:
+                            st[p] = fst[p]
+                        else:
+                            st[p] = rank_strength(base[p] + key, row_offsets, rank_table)
+                    settle(st, n_players, w, res, cats, cat_of, shares)
+                    total += w
+                # next j-subset (odometer over indices into ranks_s)
+                i = j - 1
+                while i >= 0 and idx[i] == n_s - j + i:
+                    i -= 1
+                if i < 0:
+                    break
+                idx[i] += 1
+                for q in range(i + 1, j):
+                    idx[q] = idx[q - 1] + 1
+    return total
+
+
+@nb.njit(cache=CACHE)
+def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
+    """Plain walk of every runout (no reductions), for tests and benchmarks.
+
+    ``deck`` uint8[M] are the cards left; other arguments as :func:`exact_walk`.
+    Returns the number of runouts.
+    """
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    n_players = hole.shape[0]
+    k = 5 - board0.shape[0]
+    m = deck.shape[0]
+    hk = np.empty(n_players, np.int64)
+    hm = np.empty(n_players, np.int64)
+    for p in range(n_players):
+        hk[p] = card_key[hole[p, 0]] + card_key[hole[p, 1]]
+        hm[p] = card_mask[hole[p, 0]] | card_mask[hole[p, 1]]
+    bk = np.int64(0x3333) << 32
+    bm = np.int64(0)
+    for i in range(board0.shape[0]):
+        bk += card_key[board0[i]]
+        bm |= card_mask[board0[i]]
+    shares = share_table()
+    st = np.empty(n_players, np.int64)
+    total = np.int64(0)
+    idx = np.arange(k)
+    while True:
+        key = bk
+        mask = bm
+        for i in range(k):
+            key += card_key[deck[idx[i]]]
+            mask |= card_mask[deck[idx[i]]]
+        for p in range(n_players):
+            kk = key + hk[p]
+            if (kk >> 32) & 0x8888:
+                mm = mask | hm[p]
+                f = (kk >> 32) & 0x8888
+                sh = 0 if f & 0x8 else (16 if f & 0x80 else (32 if f & 0x800 else 48))
+                st[p] = flush_table[(mm >> sh) & 0x1FFF]
+            else:
+                st[p] = rank_strength(kk, row_offsets, rank_table)
+        settle(st, n_players, 1, res, cats, cat_of, shares)
+        total += 1
+        i = k - 1
+        while i >= 0 and idx[i] == m - k + i:
+            i -= 1
+        if i < 0:
+            break
+        idx[i] += 1
+        for q in range(i + 1, k):
+            idx[q] = idx[q - 1] + 1
+    return total

@@ -1,0 +1,93 @@
+"""``pokerjit equity``: each hand's share of the pot, exact or sampled."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
+
+from ..cliutil import add_json, add_sampling_options, emit_json, pct, sampling_kwargs, table
+
+NAME = "equity"
+HELP = "equity of 2 to 10 hands (Hold'em or Omaha), exact or Monte Carlo"
+EXAMPLES = """examples:
+  pokerjit equity AhKh QsQd
+  pokerjit equity AhKh QsQd 7c7d --board Ks8h2c --json
+  pokerjit equity AhAs KdKc QhQs JcJd --samples 2000000 --seed 7
+  pokerjit equity AhKh QsQd --dead 2c3d --std-error 0.0005
+  pokerjit equity AhAsKhKs QdJdTc9c --game omaha
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("hands", nargs="+", metavar="HAND",
+                   help="a hand (AhKh; four cards for Omaha) or, for Hold'em, a range")
+    p.add_argument("--board", default="", help="board cards: 0, 3, 4 or 5 (e.g. Ks8h2c)")
+    p.add_argument("--dead", default="", help="cards out of the deck (e.g. 2c3d)")
+    p.add_argument("--game", default="holdem", choices=("holdem", "omaha"), help="the game")
+    add_sampling_options(p)
+    add_json(p)
+
+
+def _top_categories(cats: dict[str, float], n: int = 3) -> str:
+    top = sorted(cats.items(), key=lambda kv: -kv[1])[:n]
+    return ", ".join(f"{name} {100 * share:.1f}%" for name, share in top)
+
+
+def format_result(res: object) -> str:
+    """The human-readable table of an :class:`~simulate.results.EquityResult`."""
+    rows = []
+    for p in res.players:  # type: ignore[attr-defined]
+        err = "exact" if res.exact else f"±{100 * p.std_error:.3f}%"  # type: ignore[attr-defined]
+        rows.append([p.hand, pct(p.equity).strip(), pct(p.win).strip(), pct(p.tie).strip(), err,
+                     _top_categories(p.categories)])
+    out = [table(rows, ["hand", "equity", "win", "tie", "std error", "most likely hands"])]
+    where = []
+    if res.board:  # type: ignore[attr-defined]
+        where.append(f"board {res.board}")  # type: ignore[attr-defined]
+    if res.dead:  # type: ignore[attr-defined]
+        where.append(f"dead {res.dead}")  # type: ignore[attr-defined]
+    how = (f"exact: every one of {res.samples:,} runouts" if res.exact  # type: ignore
+           else f"Monte Carlo: {res.samples:,} deals")  # type: ignore[attr-defined]
+    seed = getattr(res, "extra", {}).get("seed")
+    if not res.exact and seed is not None:  # type: ignore[attr-defined]
+        how += f", seed {seed}"
+    how += f", {res.elapsed_s:.3f} s"  # type: ignore[attr-defined]
+    out.append("")
+    out.append("; ".join([*where, how]))
+    return "\n".join(out)
+
+
+@contextlib.contextmanager
+def skip_blas_probe() -> Iterator[None]:
+    """Keep Numba's one-time BLAS probe from importing ``scipy.linalg``.
+
+    When Numba loads its CPU target (the first kernel call of a process) it imports
+    ``scipy.linalg`` only to learn whether ``np.dot`` can be compiled; with SciPy
+    installed that costs ~0.3 s of a ~1 s command. Our kernels use no BLAS, so a
+    command process hides ``scipy.linalg`` for that moment and restores it after.
+    A no-op when Numba's target or SciPy is already loaded.
+    """
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        yield
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if "scipy.linalg" in sys.modules and sys.modules["scipy.linalg"] is None:
+            del sys.modules["scipy.linalg"]
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..equity import equity
+
+    kw = sampling_kwargs(args)
+    with skip_blas_probe():
+        res = equity(args.hands, args.board, args.dead, game=args.game, **kw)
+    if args.json:
+        emit_json(res.to_dict())
+    else:
+        sys.stdout.write(format_result(res) + "\n")
+    return 0

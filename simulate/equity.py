@@ -1,0 +1,251 @@
+"""Hold'em equity of exact hands: exact enumeration and Monte Carlo.
+
+:func:`equity` is the public entry point. Omaha requests go to
+:mod:`simulate.omaha` and Hold'em ranges to :mod:`simulate.range_equity`; exact
+Hold'em hands (2..10 players, a board of 0, 3, 4 or 5 cards, dead cards) are
+handled here by :mod:`simulate._enum_kernels` (every runout, integer counts) or
+:mod:`simulate._mc_kernels` (seeded, per-block streams).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from evaluator.cards import CardError, parse_cards
+
+from .request import Request, check_game, parse_request
+from .results import EquityResult, PlayerResult
+
+SHARE_UNIT = 2520  # lcm(1..10): a k-way split gives each 2520 // k units
+BLOCK = 16_384  # deals per Monte Carlo block (fixed: the same seed gives the same answer)
+DEFAULT_SAMPLES = 1_000_000
+MAX_SAMPLES = 2_000_000_000  # cap for a target-std-error run
+EXACT_BUDGET = 30_000_000  # player-evaluations an automatic exact walk may take (~0.1 s)
+FIRST_ROUND_BLOCKS = 16  # a target-std-error run starts with this many blocks
+
+CATEGORY_NAMES = ("High Card", "One Pair", "Two Pair", "Three of a Kind", "Straight", "Flush",
+                  "Full House", "Four of a Kind", "Straight Flush")
+
+HandsLike = Sequence[str | Sequence[int]]
+
+
+def _is_exact_hand(entry: str | Sequence[int]) -> bool:
+    """True if ``entry`` is card text or ids (of any count); False if it is a range."""
+    if not isinstance(entry, str):
+        return True
+    try:
+        parse_cards(entry)
+    except CardError:
+        return False
+    return True
+
+
+def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequence[int] = "",
+           *, game: str = "holdem", exact: bool | None = None, samples: int | None = None,
+           target_std_error: float | None = None, seed: int | None = None,
+           threads: int | None = None) -> EquityResult:
+    """Each player's share of the pot, ties split.
+
+    ``hands``: 2..10 entries, each an exact hand (``"AhKh"``; four cards for Omaha) or,
+    for Hold'em, a range (``"QQ+,AKs"``, ``"random"``, ``"top 15%"``). ``board``: 0, 3, 4
+    or 5 cards; ``dead``: cards out of the deck. ``exact=True`` walks every runout,
+    ``False`` samples (``samples`` deals, default 1,000,000, or until every player's
+    standard error is at most ``target_std_error``; with both, whichever comes first),
+    ``None`` walks every runout when that is quick (always, for exact Hold'em hands)
+    and samples otherwise. ``seed``: the same seed gives the same answer on any thread
+    count (a random one is drawn and reported in ``extra["seed"]`` when omitted).
+    ``threads``: Numba threads (default all).
+    """
+    g = check_game(game)
+    if isinstance(hands, str):
+        raise CardError("hands must be a list, e.g. ['AhKh', 'QsQd']")
+    if g == "omaha":
+        from .omaha import omaha_equity
+
+        return omaha_equity(hands, board, dead, exact=exact, samples=samples,
+                            target_std_error=target_std_error, seed=seed, threads=threads)
+    if not all(_is_exact_hand(h) for h in hands):
+        try:
+            from .range_equity import range_equity
+        except ImportError:
+            bad = next(h for h in hands if not _is_exact_hand(h))
+            try:
+                parse_cards(bad)
+            except CardError as e:
+                raise CardError(f"{e} (ranges need simulate.range_equity)") from None
+            raise
+        return range_equity(hands, board, dead, exact=exact, samples=samples,
+                            target_std_error=target_std_error, seed=seed, threads=threads)
+    req = parse_request(hands, board, dead, game=g)
+    return holdem_equity(req, exact=exact, samples=samples, target_std_error=target_std_error,
+                         seed=seed, threads=threads)
+
+
+def _check_sampling(exact: bool | None, samples: int | None,
+                    target_std_error: float | None) -> None:
+    if samples is not None:
+        if not isinstance(samples, (int, np.integer)) or isinstance(samples, bool) or samples < 1:
+            raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    if target_std_error is not None and not (target_std_error > 0):
+        raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
+    if exact is True and (samples is not None or target_std_error is not None):
+        raise ValueError("exact=True cannot be combined with samples or target_std_error")
+
+
+def exact_work(req: Request) -> int:
+    """Upper bound on the player-evaluations of the exact walk of ``req``.
+
+    The walk visits at most one board per rank multiset of the dealt cards, plus, per
+    suit, one per (set of dealt cards of that suit, rank multiset of the rest).
+    """
+    k = 5 - len(req.board)
+    deck = req.remaining_deck().tolist()
+    boards = math.comb(k + 12, k)
+    for s in range(4):
+        n_s = sum(1 for c in deck if c & 3 == s)
+        boards += sum(math.comb(n_s, j) * math.comb(k - j + 12, k - j) for j in range(k + 1))
+    return boards * len(req.hands)
+
+
+def holdem_equity(req: Request, *, exact: bool | None = None, samples: int | None = None,
+                  target_std_error: float | None = None, seed: int | None = None,
+                  threads: int | None = None) -> EquityResult:
+    """Equity of a validated Hold'em :class:`~simulate.request.Request` of exact hands."""
+    _check_sampling(exact, samples, target_std_error)
+    if exact is None:
+        exact = samples is None and target_std_error is None and exact_work(req) <= EXACT_BUDGET
+    if exact:
+        return _exact(req)
+    return _monte_carlo(req, samples, target_std_error, seed, threads)
+
+
+def _kernel_inputs(req: Request) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple, np.ndarray]:
+    from evaluator._tables import get_tables
+
+    t = get_tables()
+    hole = req.hands_array()
+    board = np.array(req.board, dtype=np.uint8)
+    deck = req.remaining_deck()
+    return hole, board, deck, t.kernel_args, _cat_of()
+
+
+_CAT_OF: np.ndarray | None = None
+
+
+def _cat_of() -> np.ndarray:
+    """``uint8[7463]``: category index 0..8 of each strength (index 0 unused)."""
+    global _CAT_OF
+    if _CAT_OF is None:
+        from evaluator._tables import get_tables
+
+        starts = get_tables().category_start
+        out = np.zeros(7463, dtype=np.uint8)
+        for c in range(9):
+            out[starts[c]:starts[c + 1]] = c
+        _CAT_OF = out
+    return _CAT_OF
+
+
+def _categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]:
+    return {name: (float(Fraction(int(n), total)) if exact else int(n) / total)
+            for name, n in zip(CATEGORY_NAMES, counts.tolist(), strict=True) if n}
+
+
+def _exact(req: Request) -> EquityResult:
+    from . import _enum_kernels as ek
+
+    hole, board, deck, tables, cat_of = _kernel_inputs(req)
+    avail = np.zeros(52, dtype=np.uint8)
+    avail[deck] = 1
+    n = len(req.hands)
+    res = np.zeros((n, 3), dtype=np.int64)
+    cats = np.zeros((n, 9), dtype=np.int64)
+    t0 = time.perf_counter()
+    total = int(ek.exact_walk(hole, board, avail, tables, cat_of, res, cats))
+    elapsed = time.perf_counter() - t0
+    k = 5 - len(req.board)
+    if total != math.comb(len(deck), k):  # the weights must cover every runout
+        raise AssertionError(f"exact walk counted {total} runouts, "
+                             f"expected {math.comb(len(deck), k)}")
+    players = []
+    for p, text in enumerate(req.texts):
+        win, tie, share = (int(x) for x in res[p])
+        players.append(PlayerResult(
+            hand=text, equity=float(Fraction(share, SHARE_UNIT * total)),
+            win=float(Fraction(win, total)), tie=float(Fraction(tie, total)), std_error=0.0,
+            categories=_categories(cats[p], total, True)))
+    return EquityResult(players=players, exact=True, samples=total, elapsed_s=elapsed,
+                        game=req.game, board=req.board_text, dead=req.dead_text,
+                        extra={"counts": {"runouts": total, "share_unit": SHARE_UNIT,
+                                          "shares": res[:, 2].tolist()}})
+
+
+def _std_errors(acc: np.ndarray, n: int) -> np.ndarray:
+    """Standard error of each player's equity from the share sums in ``acc`` (int64[P, 13])."""
+    if n < 2:
+        return np.full(acc.shape[0], math.inf)
+    s1 = acc[:, 2].astype(np.float64) / SHARE_UNIT
+    s2 = acc[:, 3].astype(np.float64) / SHARE_UNIT**2
+    var = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1)
+    return np.sqrt(var / n)
+
+
+def _monte_carlo(req: Request, samples: int | None, target: float | None, seed: int | None,
+                 threads: int | None) -> EquityResult:
+    from evaluator.hands import _resolve_threads, _threads
+
+    from . import _mc_kernels as mk
+    from ._rng import resolve_seed
+
+    s = resolve_seed(seed)
+    n_threads = _resolve_threads(threads)
+    hole, board, deck, tables, cat_of = _kernel_inputs(req)
+    n_players = len(req.hands)
+    cap = int(samples) if samples is not None else (MAX_SAMPLES if target else DEFAULT_SAMPLES)
+    acc = np.zeros((n_players, mk.N_FIELDS), dtype=np.int64)
+    seed64 = np.uint64(s)
+
+    def run_blocks(b_lo: int, b_hi: int) -> None:
+        if n_threads == 1 or b_hi - b_lo < 2:
+            mk.mc_range(hole, board, deck, cap, BLOCK, b_lo, b_hi, seed64, tables, cat_of, acc)
+            return
+        accs = np.zeros((min(8 * n_threads, b_hi - b_lo), n_players, mk.N_FIELDS), np.int64)
+        with _threads(n_threads):
+            mk.mc_parallel(hole, board, deck, cap, BLOCK, b_lo, b_hi, seed64, tables, cat_of,
+                           accs)
+        acc[:] += accs.sum(axis=0)
+
+    t0 = time.perf_counter()
+    n_blocks_cap = -(-cap // BLOCK)
+    if target is None:
+        run_blocks(0, n_blocks_cap)
+        done = n_blocks_cap
+    else:
+        # rounds of blocks; each round's size depends only on the counts so far
+        done = 0
+        nxt = min(FIRST_ROUND_BLOCKS, n_blocks_cap)
+        while True:
+            run_blocks(done, nxt)
+            done = nxt
+            n = min(cap, done * BLOCK)
+            se = float(_std_errors(acc, n).max())
+            if se <= target or done >= n_blocks_cap:
+                break
+            need = n * (se / target) ** 2 * 1.05
+            nxt = min(n_blocks_cap, max(done + 1, -(-int(need) // BLOCK)))
+    n = min(cap, done * BLOCK)
+    elapsed = time.perf_counter() - t0
+    se = _std_errors(acc, n)
+    players = [PlayerResult(hand=text, equity=int(acc[p, 2]) / (SHARE_UNIT * n),
+                            win=int(acc[p, 0]) / n, tie=int(acc[p, 1]) / n,
+                            std_error=float(se[p]),
+                            categories=_categories(acc[p, 4:], n, False))
+               for p, text in enumerate(req.texts)]
+    return EquityResult(players=players, exact=False, samples=n, elapsed_s=elapsed,
+                        game=req.game, board=req.board_text, dead=req.dead_text,
+                        extra={"seed": s})

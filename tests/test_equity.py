@@ -1,0 +1,261 @@
+"""Hold'em equity of exact hands: exact walk against slow references, Monte Carlo against exact."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evaluator._tables import get_tables
+from evaluator.cards import CardError, parse_cards
+from evaluator.hands import strength_of_ids
+from simulate import _enum_kernels as ek
+from simulate import equity
+from simulate.equity import SHARE_UNIT, _cat_of, exact_work, holdem_equity
+from simulate.request import parse_request
+
+
+def slow_counts(hands, board="", dead=""):
+    """Pure-Python walk of every runout over ``strength_of_ids``: (res int[P,3], cats int[P,9],
+    runouts) with res = wins, ties, pot share in 1/2520 units."""
+    holes = [parse_cards(h) for h in hands]
+    b = parse_cards(board)
+    used = set(b) | set(parse_cards(dead)) | {c for h in holes for c in h}
+    deck = [c for c in range(52) if c not in used]
+    cat_of = _cat_of()
+    res = np.zeros((len(hands), 3), np.int64)
+    cats = np.zeros((len(hands), 9), np.int64)
+    n = 0
+    for extra in itertools.combinations(deck, 5 - len(b)):
+        full = b + list(extra)
+        s = [strength_of_ids(h + full) for h in holes]
+        best = max(s)
+        k = s.count(best)
+        for p, v in enumerate(s):
+            cats[p, cat_of[v]] += 1
+            if v == best:
+                res[p, 0 if k == 1 else 1] += 1
+                res[p, 2] += SHARE_UNIT // k
+        n += 1
+    return res, cats, n
+
+
+def kernel_counts(hands, board="", dead="", naive=False):
+    req = parse_request(hands, board, dead)
+    t = get_tables()
+    hole = req.hands_array()
+    b = np.array(req.board, np.uint8)
+    deck = req.remaining_deck()
+    res = np.zeros((len(hands), 3), np.int64)
+    cats = np.zeros((len(hands), 9), np.int64)
+    if naive:
+        n = ek.naive_walk(hole, b, deck, t.kernel_args, _cat_of(), res, cats)
+    else:
+        avail = np.zeros(52, np.uint8)
+        avail[deck] = 1
+        n = ek.exact_walk(hole, b, avail, t.kernel_args, _cat_of(), res, cats)
+    return res, cats, int(n)
+
+
+SMALL_SPOTS = [
+    (["AhKh", "QsQd"], "Ks8h2c4h", ""),
+    (["AhKh", "QsQd", "7c7d"], "Ks8h2c", ""),
+    (["AhKh", "QhJh"], "2h3h4c", "9h"),  # flush draws against each other, dead card
+    (["AsKs", "QsJs", "Th9h", "2c2d"], "8s7s6d", "5s"),
+    (["AcKd", "AdKc", "AhKs"], "QhJdTc", ""),  # three-way splits on broadway
+    (["Ah2h", "3h4h"], "5h6h7h8h", ""),  # straight flushes, board flush
+    (["2c3c", "4d5d", "6h7h", "8s9s", "TcJd", "QhKs", "Ac2d", "3s4s", "5c6c", "7d8d"],
+     "AsAdKh", ""),
+    (["9c9d", "8h8s", "7c7h"], "9h8c7d2s2h", ""),
+]
+
+
+@pytest.mark.parametrize("hands,board,dead", SMALL_SPOTS)
+def test_exact_matches_slow_walk(hands, board, dead):
+    res, cats, n = kernel_counts(hands, board, dead)
+    ref_res, ref_cats, ref_n = slow_counts(hands, board, dead)
+    assert n == ref_n
+    assert np.array_equal(res, ref_res)
+    assert np.array_equal(cats, ref_cats)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_reduced_walk_equals_plain_walk(data):
+    """The weighted walk equals the plain walk over every runout, to the last count."""
+    n_players = data.draw(st.integers(2, 6))
+    n_board = data.draw(st.sampled_from([3, 4]))
+    n_dead = data.draw(st.integers(0, 3))
+    cards = data.draw(st.permutations(range(52)))
+    # bias towards flushy spots: sometimes sort by suit so hands share suits
+    if data.draw(st.booleans()):
+        cards = sorted(cards[:30], key=lambda c: c & 3) + list(cards[30:])
+    holes = [cards[2 * i:2 * i + 2] for i in range(n_players)]
+    pos = 2 * n_players
+    board = cards[pos:pos + n_board]
+    dead = cards[pos + n_board:pos + n_board + n_dead]
+    hands = [list(h) for h in holes]
+    a = kernel_counts(hands, list(board), list(dead))
+    b = kernel_counts(hands, list(board), list(dead), naive=True)
+    assert a[2] == b[2]
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+@pytest.mark.parametrize("hands", [["AhAs", "KdKc", "QhQs"], ["7h6h", "AsKd", "2c2d", "Jh9h"],
+                                   ["AhKh", "QhJh"]])
+def test_preflop_reduced_walk_equals_plain_walk(hands):
+    a = kernel_counts(hands)
+    b = kernel_counts(hands, naive=True)
+    assert a[2] == b[2] == math.comb(52 - 2 * len(hands), 5)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+CLASSIC = [
+    (["AhKh", "QsQd"], [0.46214457, 0.53785543]),
+    (["AhAd", "KsKc"], [0.81255, 0.18745]),
+    (["AsAh", "7c2d"], [0.87422, 0.12578]),
+    (["KhKd", "AsKs"], [0.65894, 0.34106]),
+]
+
+
+@pytest.mark.parametrize("hands,want", CLASSIC)
+def test_classic_preflop(hands, want):
+    r = equity(hands)
+    assert r.exact and r.samples == 1_712_304
+    for p, w in zip(r.players, want, strict=True):
+        assert abs(p.equity - w) < 1e-4
+        assert p.std_error == 0.0
+
+
+def test_against_ompeval_exact():
+    peers = pytest.importorskip("peers")
+    if not peers.available("ompeval"):
+        pytest.skip("OMPEval (pokerfast) not installed")
+    for hands, board, dead in [(["AhAs", "KdKc", "QhQs"], "", ""),
+                               (["AhKh", "QsQd", "7c7d", "JhTh"], "Ts9h2c", ""),
+                               (["Ac5c", "KdQd"], "", "2c3c")]:
+        ours = equity(hands, board, dead)
+        theirs = peers.ompeval_equity(hands, board, dead, exact=True, threads=1)
+        assert ours.samples == theirs.samples
+        for p, e in zip(ours.players, theirs.equities, strict=True):
+            assert abs(p.equity - e) < 1e-12
+
+
+def test_result_invariants():
+    r = equity(["AhKh", "QsQd", "JcTc", "2d2h"], "9c8c2s")
+    assert r.exact
+    assert math.isclose(sum(p.equity for p in r.players), 1.0, abs_tol=1e-12)
+    assert sum(p.win for p in r.players) <= 1.0 + 1e-12
+    for p in r.players:
+        assert p.win - 1e-12 <= p.equity <= p.win + p.tie + 1e-12
+        assert math.isclose(sum(p.categories.values()), 1.0, abs_tol=1e-12)
+    d = r.to_dict()
+    assert {"game", "board", "dead", "exact", "samples", "elapsed_s", "players"} <= set(d)
+    assert {"hand", "equity", "win", "tie", "std_error"} <= set(d["players"][0])
+    assert d["board"] == "9c8c2s" and d["players"][0]["hand"] == "AhKh"
+
+
+def test_exact_fractions_are_exact():
+    res, _, n = kernel_counts(["AhKh", "QsQd"])
+    r = equity(["AhKh", "QsQd"])
+    assert r.players[0].equity == res[0, 2] / (SHARE_UNIT * n)
+    assert res[:, 2].sum() == SHARE_UNIT * n
+
+
+def test_river_and_full_board_ties():
+    r = equity(["AcKd", "AdKc"], "QhJdTc2s3s")
+    assert r.exact and r.samples == 1
+    assert [p.equity for p in r.players] == [0.5, 0.5]
+    assert [p.tie for p in r.players] == [1.0, 1.0]
+
+
+def test_auto_picks_exact_and_sampling_options():
+    req = parse_request(["2c3c", "4d5d", "6h7h", "8s9s", "TcJd", "QhKs", "Ac2d", "3s4s",
+                         "5c6c", "7d8d"])
+    assert exact_work(req) < 5_000_000
+    r = holdem_equity(req)
+    assert r.exact
+    r = equity(["AhKh", "QsQd"], samples=20_000, seed=5)
+    assert not r.exact and r.samples == 20_000 and r.to_dict()["seed"] == 5
+    assert all(p.std_error > 0 for p in r.players)
+    with pytest.raises(ValueError):
+        equity(["AhKh", "QsQd"], exact=True, samples=10)
+    with pytest.raises(ValueError):
+        equity(["AhKh", "QsQd"], samples=0)
+    with pytest.raises(ValueError):
+        equity(["AhKh", "QsQd"], target_std_error=-1.0)
+
+
+@pytest.mark.parametrize("bad,board,dead", [
+    (["AhKz", "QsQd"], "", ""), (["Zh2h", "QsQd"], "", ""), (["AhKh", "AhQd"], "", ""),
+    (["AhKh"], "", ""),
+    (["AhKh"] * 11, "", ""), (["AhKh", "QsQd"], "2c", ""), (["AhKh", "QsQd"], "2c3c", ""),
+    (["AhKhQd", "QsQd"], "", ""), (["AhKh", "QsQd"], "", "Ah"),
+])
+def test_bad_input(bad, board, dead):
+    with pytest.raises(CardError):
+        equity(bad, board, dead)
+
+
+def test_too_many_cards():
+    hands = ["2c2d", "2h2s", "3c3d", "3h3s", "4c4d", "4h4s", "5c5d", "5h5s", "6c6d", "6h6s"]
+    dead = "7c7d7h7s8c8d8h8s9c9d9h9sTcTdThTsJcJdJhJsQcQdQhQsKcKdKhKs"
+    with pytest.raises(CardError, match="not enough cards"):
+        equity(hands, "", dead)
+
+
+def test_range_entries_are_dispatched():
+    try:
+        import simulate.range_equity  # noqa: F401
+    except ImportError:
+        with pytest.raises(CardError, match="range"):
+            equity(["AKs", "QQ"])
+    else:
+        r = equity(["AsKs", "QQ"], "Td9d2c", exact=True)
+        assert r.players[1].hand
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.data())
+def test_monte_carlo_within_four_standard_errors(data):
+    n_players = data.draw(st.integers(2, 5))
+    n_board = data.draw(st.sampled_from([0, 3, 4]))
+    cards = data.draw(st.permutations(range(52)))
+    hands = [cards[2 * i:2 * i + 2] for i in range(n_players)]
+    board = cards[2 * n_players:2 * n_players + n_board]
+    ex = equity(hands, board, exact=True)
+    mc = equity(hands, board, samples=40_000, seed=data.draw(st.integers(0, 2**64 - 1)))
+    assert mc.samples == 40_000
+    for e, m in zip(ex.players, mc.players, strict=True):
+        assert abs(e.equity - m.equity) <= 4 * m.std_error + 1e-9
+    assert math.isclose(sum(p.equity for p in mc.players), 1.0, abs_tol=1e-12)
+
+
+def test_monte_carlo_reproducible_across_threads():
+    args = (["AhKh", "QsQd", "7c7d"], "Ks8h2c")
+    a = equity(*args, samples=300_001, seed=42, threads=1).to_dict()
+    b = equity(*args, samples=300_001, seed=42, threads=2).to_dict()
+    c = equity(*args, samples=300_001, seed=43, threads=2).to_dict()
+    for d in (a, b, c):
+        d.pop("elapsed_s")
+    assert a == b
+    assert a != c
+
+
+def test_target_std_error_stops_and_reproduces():
+    a = equity(["AhKh", "QsQd"], target_std_error=0.0015, seed=9, threads=1)
+    b = equity(["AhKh", "QsQd"], target_std_error=0.0015, seed=9, threads=2)
+    assert max(p.std_error for p in a.players) <= 0.0015
+    assert a.samples == b.samples
+    assert [p.equity for p in a.players] == [p.equity for p in b.players]
+    assert abs(a.players[0].equity - 0.46214457) < 4 * 0.0015
+
+
+def test_omaha_is_dispatched():
+    pytest.importorskip("simulate.omaha")
+    r = equity(["AhAsKhKs", "QdJdTc9c"], "2c7h8d", game="omaha")
+    assert len(r.players) == 2
