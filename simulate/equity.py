@@ -64,11 +64,12 @@ def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequen
     g = check_game(game)
     if isinstance(hands, str):
         raise CardError("hands must be a list, e.g. ['AhKh', 'QsQd']")
-    if g == "omaha":
+    if g.startswith("omaha"):
         from .omaha import omaha_equity
 
         return omaha_equity(hands, board, dead, exact=exact, samples=samples,
-                            target_std_error=target_std_error, seed=seed, threads=threads)
+                            target_std_error=target_std_error, seed=seed, threads=threads,
+                            game=g)
     if not all(_is_exact_hand(h) for h in hands):
         try:
             from .range_equity import range_equity

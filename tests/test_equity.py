@@ -259,3 +259,14 @@ def test_omaha_is_dispatched():
     pytest.importorskip("simulate.omaha")
     r = equity(["AhAsKhKs", "QdJdTc9c"], "2c7h8d", game="omaha")
     assert len(r.players) == 2
+
+
+def test_five_and_six_card_omaha_route_through_equity():
+    from simulate.omaha import omaha_equity
+
+    for game, hands in (("omaha5", ["AhAsKhKs2c", "QdJdTc9c3c"]),
+                        ("omaha6", ["AhAsKhKs2c7d", "QdJdTc9c3c8h"])):
+        a = equity(hands, board="2d4h5s", game=game).to_dict()
+        b = omaha_equity(hands, board="2d4h5s", game=game).to_dict()
+        a.pop("elapsed_s"), b.pop("elapsed_s")
+        assert a == b and a["game"] == game

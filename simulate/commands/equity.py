@@ -25,7 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a hand (AhKh; four cards for Omaha) or, for Hold'em, a range")
     p.add_argument("--board", default="", help="board cards: 0, 3, 4 or 5 (e.g. Ks8h2c)")
     p.add_argument("--dead", default="", help="cards out of the deck (e.g. 2c3d)")
-    p.add_argument("--game", default="holdem", choices=("holdem", "omaha"), help="the game")
+    p.add_argument("--game", default="holdem", choices=("holdem", "omaha", "omaha5", "omaha6"),
+                   help="holdem (default), omaha (4 hole cards), omaha5 or omaha6")
     add_sampling_options(p)
     add_json(p)
 
