@@ -1,0 +1,534 @@
+"""Private Numba kernels of the range equity engine.
+
+Kernels take only arrays and ints. ``tables`` is the evaluator's ``kernel_args`` tuple.
+Players' combos come as padded arrays, ``P`` players by ``M`` combos:
+
+* ``ckey int64[P, M]``: sum of the two cards' evaluator keys;
+* ``cmask int64[P, M]``: OR of the two cards' evaluator masks;
+* ``cbits int64[P, M]``: ``1 << card`` of both cards (for card conflicts);
+* ``cw float64[P, M]``: weights (> 0); ``ncombo int64[P]``: combos per player;
+* ``cid int64[P, M]``: combo index 0..1325; ``pos int32[P, 1326]``: local index of a combo
+  index in each player's list, or -1.
+
+Exact walks go *board-major*: for every full board (``boards uint8[N, 5]``, weighted by
+``bweights int64[N]``, the size of its suit-isomorphism orbit) the strength of every live combo
+of every player is looked up once, then the compatible combinations are scored. Results are
+per-combo float sums (weights are floats) into per-block accumulators that Python adds up.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from evaluator._jit import CACHE
+from evaluator._kernels import KEY_INIT_I64, flush_strength, rank_strength
+
+from ._rng import below, next_u64, stream_state
+
+N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
+SHARE_UNIT = 2520  # lcm(1..10): a split pot's share in integer units
+
+
+@nb.njit(cache=CACHE)
+def _strength(key, mask, row_offsets, rank_table, flush_table):
+    if (key >> 32) & 0x8888:
+        return flush_strength(key, mask, flush_table)
+    return rank_strength(key, row_offsets, rank_table)
+
+
+# ----------------------------------------------------------------------------- boards
+@nb.njit(cache=CACHE)
+def enumerate_boards(fixed, avail, n_add, perms, out, out_w):
+    """Every completion of the board ``fixed`` (uint8[k]) by ``n_add`` cards of ``avail``
+    (uint8[m], sorted) that is canonical under the suit permutations ``perms``
+    (int64[h, 4], ``perms[j, s]`` = image of suit s; the set of fixed cards and of available
+    cards must be invariant). Canonical = lexicographically largest tuple of the four suits'
+    rank masks among its images. Writes rows to ``out`` (uint8[>=count, 5]) and orbit sizes to
+    ``out_w`` (int64); returns the count."""
+    k = fixed.shape[0]
+    m = avail.shape[0]
+    h = perms.shape[0]
+    base = np.zeros(4, np.int64)
+    for i in range(k):
+        base[fixed[i] & 3] |= np.int64(1) << (fixed[i] >> 2)
+    sm = np.zeros(4, np.int64)
+    img = np.zeros(4, np.int64)
+    cnt = 0
+    idx = np.empty(max(n_add, 1), np.int64)
+    if n_add > m:
+        return 0
+    for i in range(n_add):
+        idx[i] = i
+    while True:
+        for s in range(4):
+            sm[s] = base[s]
+        for i in range(n_add):
+            c = avail[idx[i]]
+            sm[c & 3] |= np.int64(1) << (c >> 2)
+        canonical = True
+        stab = 0
+        for j in range(h):
+            for s in range(4):
+                img[perms[j, s]] = sm[s]
+            cmp = 0
+            for s in range(4):
+                if img[s] != sm[s]:
+                    cmp = 1 if img[s] > sm[s] else -1
+                    break
+            if cmp > 0:
+                canonical = False
+                break
+            if cmp == 0:
+                stab += 1
+        if canonical:
+            for i in range(k):
+                out[cnt, i] = fixed[i]
+            for i in range(n_add):
+                out[cnt, k + i] = avail[idx[i]]
+            out_w[cnt] = h // stab
+            cnt += 1
+        if n_add == 0:
+            return cnt
+        i = n_add - 1
+        while i >= 0 and idx[i] >= m - n_add + i:
+            i -= 1
+        if i < 0:
+            return cnt
+        idx[i] += 1
+        for j in range(i + 1, n_add):
+            idx[j] = idx[j - 1] + 1
+
+
+# ----------------------------------------------------------------------------- heads-up walk
+@nb.njit(cache=CACHE)
+def _radix_sort(keys, n, tmp):
+    """Sort ``keys[:n]`` (int64, strength << 12 | item) by strength, stably, via ``tmp``."""
+    cnt = np.zeros(128, np.int64)
+    for i in range(n):
+        cnt[(keys[i] >> 12) & 127] += 1
+    t = 0
+    for d in range(128):
+        c = cnt[d]
+        cnt[d] = t
+        t += c
+    for i in range(n):
+        d = (keys[i] >> 12) & 127
+        tmp[cnt[d]] = keys[i]
+        cnt[d] += 1
+    cnt2 = np.zeros(64, np.int64)
+    for i in range(n):
+        cnt2[tmp[i] >> 19] += 1
+    t = 0
+    for d in range(64):
+        c = cnt2[d]
+        cnt2[d] = t
+        t += c
+    for i in range(n):
+        d = tmp[i] >> 19
+        keys[cnt2[d]] = tmp[i]
+        cnt2[d] += 1
+
+
+@nb.njit(cache=CACHE)
+def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, pos, cid,
+              cat_of, tables, acc, cat_acc, pair_factor):
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    M = ckey.shape[1]
+    live = np.empty((2, M), np.int64)
+    strength = np.empty((2, M), np.int64)
+    nl = np.zeros(2, np.int64)
+    res = np.zeros((2, M, 3), np.float64)  # per live item: win, tie, total opponent weight
+    keys = np.empty(2 * M, np.int64)
+    tmp = np.empty(2 * M, np.int64)
+    cum_all = np.zeros(2)
+    cum_card = np.zeros((2, 52))
+    grp_all = np.zeros(2)
+    grp_card = np.zeros((2, 52))
+    tot_all = np.zeros(2)
+    tot_card = np.zeros((2, 52))
+    vb = np.empty(M, np.int64)
+    vs = np.empty(M, np.int64)
+    vw = np.empty(M, np.float64)
+    vwin = np.empty(M, np.float64)
+    vtie = np.empty(M, np.float64)
+    vtot = np.empty(M, np.float64)
+    for bi in range(lo, hi):
+        bkey = KEY_INIT_I64
+        bmask = np.int64(0)
+        bbits = np.int64(0)
+        for j in range(5):
+            c = boards[bi, j]
+            bkey += card_key[c]
+            bmask |= card_mask[c]
+            bbits |= np.int64(1) << c
+        for p in range(2):
+            n = 0
+            for i in range(ncombo[p]):
+                if cbits[p, i] & bbits:
+                    continue
+                live[p, n] = i
+                strength[p, n] = _strength(bkey + ckey[p, i], bmask | cmask[p, i],
+                                           row_offsets, rank_table, flush_table)
+                n += 1
+            nl[p] = n
+        n0 = nl[0]
+        n1 = nl[1]
+        if n0 == 0 or n1 == 0:
+            continue
+        if n0 * n1 <= pair_factor * (n0 + n1):
+            # pairwise, branch-free over contiguous copies of player 1's live combos
+            for y in range(n1):
+                j = live[1, y]
+                vb[y] = cbits[1, j]
+                vs[y] = strength[1, y]
+                vw[y] = cw[1, j]
+                vwin[y] = 0.0
+                vtie[y] = 0.0
+                vtot[y] = 0.0
+            for x in range(n0):
+                i = live[0, x]
+                bi0 = cbits[0, i]
+                s0 = strength[0, x]
+                w0 = cw[0, i]
+                win0 = 0.0
+                tie0 = 0.0
+                tot0 = 0.0
+                for y in range(n1):
+                    ok = (bi0 & vb[y]) == 0
+                    wv = vw[y] * ok
+                    sv = vs[y]
+                    win0 += wv * (s0 > sv)
+                    tie0 += wv * (s0 == sv)
+                    tot0 += wv
+                    wo = w0 * ok
+                    vwin[y] += wo * (s0 < sv)
+                    vtie[y] += wo * (s0 == sv)
+                    vtot[y] += wo
+                res[0, x, 0] = win0
+                res[0, x, 1] = tie0
+                res[0, x, 2] = tot0
+            for y in range(n1):
+                res[1, y, 0] = vwin[y]
+                res[1, y, 1] = vtie[y]
+                res[1, y, 2] = vtot[y]
+        else:
+            # sorted walk with per-card inclusion-exclusion
+            n = 0
+            for p in range(2):
+                tot_all[p] = 0.0
+                for c in range(52):
+                    tot_card[p, c] = 0.0
+                    cum_card[p, c] = 0.0
+                    grp_card[p, c] = 0.0
+                cum_all[p] = 0.0
+                grp_all[p] = 0.0
+                for k in range(nl[p]):
+                    i = live[p, k]
+                    w = cw[p, i]
+                    tot_all[p] += w
+                    tot_card[p, cards[p, i, 0]] += w
+                    tot_card[p, cards[p, i, 1]] += w
+                    keys[n] = (strength[p, k] << 12) | (p * 2048 + k)
+                    n += 1
+            _radix_sort(keys, n, tmp)
+            g0 = 0
+            while g0 < n:
+                s = keys[g0] >> 12
+                g1 = g0 + 1
+                while g1 < n and (keys[g1] >> 12) == s:
+                    g1 += 1
+                for t in range(g0, g1):
+                    it = keys[t] & 4095
+                    p = it >> 11
+                    k = it & 2047
+                    i = live[p, k]
+                    w = cw[p, i]
+                    grp_all[p] += w
+                    grp_card[p, cards[p, i, 0]] += w
+                    grp_card[p, cards[p, i, 1]] += w
+                for t in range(g0, g1):
+                    it = keys[t] & 4095
+                    p = it >> 11
+                    k = it & 2047
+                    q = 1 - p
+                    i = live[p, k]
+                    a = cards[p, i, 0]
+                    b = cards[p, i, 1]
+                    same = pos[q, cid[p, i]]
+                    sw = cw[q, same] if same >= 0 else 0.0
+                    res[p, k, 0] = cum_all[q] - cum_card[q, a] - cum_card[q, b]
+                    res[p, k, 1] = grp_all[q] - grp_card[q, a] - grp_card[q, b] + sw
+                    res[p, k, 2] = tot_all[q] - tot_card[q, a] - tot_card[q, b] + sw
+                for t in range(g0, g1):
+                    it = keys[t] & 4095
+                    p = it >> 11
+                    k = it & 2047
+                    i = live[p, k]
+                    w = cw[p, i]
+                    a = cards[p, i, 0]
+                    b = cards[p, i, 1]
+                    cum_all[p] += w
+                    cum_card[p, a] += w
+                    cum_card[p, b] += w
+                    grp_all[p] = 0.0
+                    grp_card[p, a] = 0.0
+                    grp_card[p, b] = 0.0
+                g0 = g1
+        bw = np.float64(bweights[bi])
+        for p in range(2):
+            for k in range(nl[p]):
+                i = live[p, k]
+                f = bw * cw[p, i]
+                tot = res[p, k, 2]
+                acc[p, i, 0] += f * res[p, k, 0]
+                acc[p, i, 1] += f * res[p, k, 1]
+                acc[p, i, 2] += f * 0.5 * res[p, k, 1]
+                acc[p, i, 3] += f * tot
+                cat_acc[p, i, cat_of[strength[p, k]]] += f * tot
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, cat_of, tables,
+            acc, cat_acc, pair_factor):
+    """Heads-up exact walk. ``acc float64[B, 2, M, 4]`` gets per block and combo the weighted
+    sums of (win, tie, tie/2, total) and ``cat_acc float64[B, 2, M, 9]`` the total per final
+    hand category; every sum carries the board weight, the combo's own weight and the
+    opponent's compatible weight. ``cards uint8[2, M, 2]``."""
+    nb_blocks = acc.shape[0]
+    n = boards.shape[0]
+    step = (n + nb_blocks - 1) // nb_blocks
+    for blk in nb.prange(nb_blocks):
+        lo = blk * step
+        hi = min(n, lo + step)
+        if lo < hi:
+            _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, pos, cid,
+                      cat_of, tables, acc[blk], cat_acc[blk], pair_factor)
+
+
+# ----------------------------------------------------------------------------- multiway walk
+@nb.njit(cache=CACHE)
+def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc,
+              cat_acc):
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    P, M = ckey.shape
+    live = np.empty((P, M), np.int64)
+    strength = np.empty((P, M), np.int64)
+    nl = np.zeros(P, np.int64)
+    at = np.zeros(P, np.int64)
+    used = np.zeros(P, np.int64)
+    wprod = np.zeros(P, np.float64)
+    for bi in range(lo, hi):
+        bkey = KEY_INIT_I64
+        bmask = np.int64(0)
+        bbits = np.int64(0)
+        for j in range(5):
+            c = boards[bi, j]
+            bkey += card_key[c]
+            bmask |= card_mask[c]
+            bbits |= np.int64(1) << c
+        empty = False
+        for p in range(P):
+            n = 0
+            for i in range(ncombo[p]):
+                if cbits[p, i] & bbits:
+                    continue
+                live[p, n] = i
+                strength[p, n] = _strength(bkey + ckey[p, i], bmask | cmask[p, i],
+                                           row_offsets, rank_table, flush_table)
+                n += 1
+            nl[p] = n
+            if n == 0:
+                empty = True
+        if empty:
+            continue
+        bw = np.float64(bweights[bi])
+        lvl = 0
+        at[0] = -1
+        while lvl >= 0:
+            at[lvl] += 1
+            if at[lvl] >= nl[lvl]:
+                lvl -= 1
+                continue
+            i = live[lvl, at[lvl]]
+            prev = used[lvl - 1] if lvl > 0 else np.int64(0)
+            b = cbits[lvl, i]
+            if b & prev:
+                continue
+            used[lvl] = prev | b
+            wprod[lvl] = (wprod[lvl - 1] if lvl > 0 else bw) * cw[lvl, i]
+            if lvl < P - 1:
+                lvl += 1
+                at[lvl] = -1
+                continue
+            W = wprod[lvl]
+            best = np.int64(-1)
+            nbest = 0
+            for p in range(P):
+                s = strength[p, at[p]]
+                if s > best:
+                    best = s
+                    nbest = 1
+                elif s == best:
+                    nbest += 1
+            for p in range(P):
+                k = at[p]
+                i = live[p, k]
+                s = strength[p, k]
+                acc[p, i, 3] += W
+                cat_acc[p, i, cat_of[s]] += W
+                if s == best:
+                    if nbest == 1:
+                        acc[p, i, 0] += W
+                    else:
+                        acc[p, i, 1] += W
+                        acc[p, i, 2] += W / nbest
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def mw_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc, cat_acc):
+    """Exact walk for any number of players: every compatible combination of live combos on
+    every board. Accumulators as in :func:`hu_walk` (``acc[B, P, M, 4]``: win, tie, split
+    share, total; ``cat_acc[B, P, M, 9]``)."""
+    nb_blocks = acc.shape[0]
+    n = boards.shape[0]
+    step = (n + nb_blocks - 1) // nb_blocks
+    for blk in nb.prange(nb_blocks):
+        lo = blk * step
+        hi = min(n, lo + step)
+        if lo < hi:
+            _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, tables,
+                      acc[blk], cat_acc[blk])
+
+
+# ----------------------------------------------------------------------------- Monte Carlo
+@nb.njit(cache=CACHE)
+def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_random,
+              cat_of, tables, max_tries, sh, sq, win, tie, cat, combo_n, combo_sh):
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    P = ncombo.shape[0]
+    k = board.shape[0]
+    bkey0 = KEY_INIT_I64
+    bmask0 = np.int64(0)
+    for j in range(k):
+        bkey0 += card_key[board[j]]
+        bmask0 |= card_mask[board[j]]
+    hole = np.empty((P, 2), np.int64)
+    deck = np.empty(52, np.int64)
+    strength = np.empty(P, np.int64)
+    state = stream_state(np.uint64(seed), block)
+    for _ in range(block_size):
+        tries = 0
+        while True:
+            used = base_bits
+            ok = True
+            for p in range(P):
+                if is_random[p]:
+                    continue
+                state, u = next_u64(state)
+                x = np.float64(u >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+                x *= cdf[p, ncombo[p] - 1]
+                lo = 0
+                hi = ncombo[p] - 1
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if cdf[p, mid] > x:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                a = np.int64(cards[p, lo, 0])
+                b = np.int64(cards[p, lo, 1])
+                bits = (np.int64(1) << a) | (np.int64(1) << b)
+                if bits & used:
+                    ok = False
+                    break
+                used |= bits
+                hole[p, 0] = a
+                hole[p, 1] = b
+            if ok:
+                break
+            tries += 1
+            if tries >= max_tries:
+                return False
+        nd = 0
+        for c in range(52):
+            if not (used >> c) & 1:
+                deck[nd] = c
+                nd += 1
+        for p in range(P):
+            if not is_random[p]:
+                continue
+            for t in range(2):
+                state, u = next_u64(state)
+                j = below(u, nd)
+                c = deck[j]
+                deck[j] = deck[nd - 1]
+                nd -= 1
+                hole[p, t] = c
+            if hole[p, 0] > hole[p, 1]:
+                c = hole[p, 0]
+                hole[p, 0] = hole[p, 1]
+                hole[p, 1] = c
+        bkey = bkey0
+        bmask = bmask0
+        for _t in range(5 - k):
+            state, u = next_u64(state)
+            j = below(u, nd)
+            c = deck[j]
+            deck[j] = deck[nd - 1]
+            nd -= 1
+            bkey += card_key[c]
+            bmask |= card_mask[c]
+        best = np.int64(-1)
+        nbest = 0
+        for p in range(P):
+            a = hole[p, 0]
+            b = hole[p, 1]
+            s = _strength(bkey + card_key[a] + card_key[b], bmask | card_mask[a] | card_mask[b],
+                          row_offsets, rank_table, flush_table)
+            strength[p] = s
+            if s > best:
+                best = s
+                nbest = 1
+            elif s == best:
+                nbest += 1
+        share = SHARE_UNIT // nbest
+        for p in range(P):
+            s = strength[p]
+            ci = hole[p, 1] * (hole[p, 1] - 1) // 2 + hole[p, 0]
+            combo_n[p, ci] += 1
+            cat[p, cat_of[s]] += 1
+            if s == best:
+                sh[p] += share
+                sq[p] += share * share
+                combo_sh[p, ci] += share
+                if nbest == 1:
+                    win[p] += 1
+                else:
+                    tie[p] += 1
+    return True
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def mc_run(seed, block_lo, n_blocks, block_size, board, base_bits, cdf, ncombo, cards,
+           is_random, cat_of, tables, max_tries, sh, sq, win, tie, cat, combo_n, combo_sh, ok):
+    """Monte Carlo over blocks ``block_lo .. block_lo + n_blocks - 1`` of ``block_size`` deals;
+    block ``b`` draws from stream ``stream_state(seed, b)``. Non-random players' combos are
+    drawn by weight (``cdf float64[P, M]``, cumulative) all together and the whole draw is
+    redrawn on any shared card (exact card removal); players whose range is every live combo
+    at one weight (``is_random``) are then dealt from the remaining deck, then the runout.
+    Integer accumulators per chunk ``C = sh.shape[0]`` (``sh``, ``sq``, ``win``, ``tie``
+    int64[C, P]; ``cat`` int64[C, P, 9]; ``combo_n``, ``combo_sh`` int64[C, P, 1326]); shares
+    are in units of 1/2520 of a pot, so sums are exact and independent of the thread count.
+    ``ok`` (bool[C]) turns False where a draw failed ``max_tries`` times in a row."""
+    C = sh.shape[0]
+    per = (n_blocks + C - 1) // C
+    for ch in nb.prange(C):
+        b0 = ch * per
+        b1 = min(n_blocks, b0 + per)
+        for b in range(b0, b1):
+            if not _mc_block(seed, block_lo + b, block_size, board, base_bits, cdf, ncombo,
+                             cards, is_random, cat_of, tables, max_tries, sh[ch], sq[ch],
+                             win[ch], tie[ch], cat[ch], combo_n[ch], combo_sh[ch]):
+                ok[ch] = False
+                break

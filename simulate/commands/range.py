@@ -1,0 +1,144 @@
+"""``pokerjit range``: range-vs-range equity with per-combo and 13x13 breakdowns."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+
+from ..cliutil import (
+    UsageError,
+    add_json,
+    add_sampling_options,
+    emit_json,
+    pct,
+    sampling_kwargs,
+    table,
+)
+
+NAME = "range"
+HELP = "equity of a range against other ranges or hands, with per-combo and 13x13 breakdowns"
+EXAMPLES = """examples:
+  pokerjit range 'QQ+,AKs' --vs random --board Td9d2c
+  pokerjit range 'TT+,AQs+:0.5' --vs 'top 20%' AhKh --board Ks8h2c7d
+  pokerjit range 'top 10%' --vs random --samples 200000 --seed 1 --json
+  pokerjit range AKs --vs QQ --csv combos.csv --png grid.png
+
+range syntax: AKs AKo AK QQ TT+ A2s+ KTs-K7s 99-66 AhKh AhKx random 'top 15%%',
+  weights AKs:0.5 or (QQ+,AKs):0.5, items joined by commas (quote the range in a shell)
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("range", help="the first player's range or hand, e.g. 'QQ+,AKs'")
+    p.add_argument("--vs", nargs="+", required=True, metavar="RANGE",
+                   help="the other players' ranges or hands (1 to 9)")
+    p.add_argument("--board", default="", help="board cards (0, 3, 4 or 5)")
+    p.add_argument("--dead", default="", help="dead cards")
+    add_sampling_options(p)
+    add_json(p)
+    p.add_argument("--csv", metavar="FILE", help="write the per-combo table (every player)")
+    p.add_argument("--png", metavar="FILE", help="draw the first player's 13x13 grid "
+                   "(needs matplotlib: pip install 'pokerjit[plot]')")
+
+
+def _grid_text(grid: list[list[dict | None]]) -> str:
+    from evaluator.cards import RANKS
+
+    head = "      " + "".join(f"{r:>6}" for r in RANKS[::-1])
+    lines = [head]
+    for i, row in enumerate(grid):
+        cells = []
+        for c in row:
+            if c is None or c["equity"] is None:
+                cells.append(f"{'.':>6}")
+            else:
+                cells.append(f"{100 * c['equity']:6.1f}")
+        lines.append(f"{RANKS[12 - i]:>6}" + "".join(cells))
+    return "\n".join(lines)
+
+
+def _png(path: str, grid: list[list[dict | None]], title: str) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
+    import numpy as np
+
+    data = np.full((13, 13), np.nan)
+    for i in range(13):
+        for j in range(13):
+            c = grid[i][j]
+            if c is not None and c["equity"] is not None:
+                data[i, j] = 100 * c["equity"]
+    from ..ranges import grid_names
+    names = grid_names()
+    fig, ax = plt.subplots(figsize=(9, 8))
+    im = ax.imshow(data, cmap="RdYlGn", vmin=0, vmax=100)
+    for i in range(13):
+        for j in range(13):
+            txt = names[i][j] + ("" if np.isnan(data[i, j]) else f"\n{data[i, j]:.0f}")
+            ax.text(j, i, txt, ha="center", va="center", fontsize=6)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title)
+    fig.colorbar(im, ax=ax, label="equity %")
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..range_equity import analyze_ranges, hand_categories
+
+    kw = sampling_kwargs(args)
+    hands = [args.range, *args.vs]
+    an = analyze_ranges(hands, args.board, args.dead, **kw)
+    res = an.result
+    n_board = len(an.board)
+    cats = None
+    if n_board >= 3:
+        cats = [hand_categories(r, an.board, an.dead) for r in an.ranges]
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["player", "range", "combo", "hand", "weight", "share", "equity"])
+            for p, pr in enumerate(res.players):
+                for row in an.combos(p):
+                    w.writerow([p + 1, pr.hand, row["combo"], row["hand"], row["weight"],
+                                f"{row['share']:.8f}",
+                                "" if row["equity"] is None else f"{row['equity']:.8f}"])
+    if args.png:
+        _png(args.png, an.grid(0), f"{res.players[0].hand} vs "
+             f"{', '.join(p.hand for p in res.players[1:])}"
+             + (f" on {res.board}" if res.board else ""))
+    if args.json:
+        d = res.to_dict()
+        d["ranges"] = [{"range": pr.hand, "combos": an.combos(p), "grid": an.grid(p),
+                        "hand_categories": cats[p] if cats else None}
+                       for p, pr in enumerate(res.players)]
+        emit_json(d)
+        return 0
+    rows = []
+    for p, pr in enumerate(res.players):
+        se = "" if res.exact else f"±{100 * pr.std_error:.2f}%"
+        rows.append([str(p + 1), pr.hand, str(len(an.ranges[p])), pct(pr.equity).strip(),
+                     pct(pr.win).strip(), pct(pr.tie).strip(), se])
+    print(table(rows, ["#", "range", "combos", "equity", "win", "tie", "std err"]))
+    how = "exact" if res.exact else f"Monte Carlo, {res.samples:,} deals"
+    extra = f"board {res.board}" if res.board else "preflop"
+    if res.dead:
+        extra += f", dead {res.dead}"
+    print(f"({how}; {extra}; {res.elapsed_s:.2f} s)")
+    print(f"\nequity % of player 1 ({res.players[0].hand}) by hand class:")
+    print(_grid_text(an.grid(0)))
+    if cats:
+        c = cats[0]
+        print(f"\nplayer 1 on {c['board']} ({c['combos']:g} combos):")
+        crow = [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in c["made"].items()]
+        crow += [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in c["draws"].items()
+                 if v["combos"] > 0]
+        print(table(crow, ["holding", "combos", "share"]))
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,57 @@
+"""Regenerate ``data/preflop_169.csv``: every starting hand's exact all-in equity against one
+random hand, best first, with its rank (the order behind ``top N%`` ranges).
+
+Run ``python -m simulate.preflop_order [--threads T] [-o FILE]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .ranges import PREFLOP_FILE
+
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "data" / PREFLOP_FILE
+
+
+def order_rows(equities: dict[str, float]) -> list[tuple[str, float, int]]:
+    """``[(hand, equity, rank)...]`` best first; ties in equity are broken by name."""
+    rows = sorted(equities.items(), key=lambda kv: (-round(kv[1], 12), kv[0]))
+    return [(h, e, i + 1) for i, (h, e) in enumerate(rows)]
+
+
+def csv_text(equities: dict[str, float]) -> str:
+    lines = ["hand,equity,rank"]
+    lines += [f"{h},{e:.10f},{r}" for h, e, r in order_rows(equities)]
+    return "\n".join(lines) + "\n"
+
+
+def progress_bar(done: int, total: int, label: str = "boards") -> None:
+    width = 30
+    fill = int(width * done / max(total, 1))
+    sys.stderr.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {label}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .range_equity import preflop_vs_random
+
+    ap = argparse.ArgumentParser(prog="python -m simulate.preflop_order", description=__doc__)
+    ap.add_argument("-o", "--output", default=str(DEFAULT_OUT), help="CSV file to write")
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    eq = preflop_vs_random(threads=args.threads,
+                           progress=lambda d, t: progress_bar(d, t, "parts"))
+    Path(args.output).write_text(csv_text(eq))
+    print(f"wrote {args.output} ({len(eq)} hands, {time.perf_counter() - t0:.1f} s)",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,605 @@
+"""Range-vs-range Hold'em equity (2..10 players, any mix of ranges and exact hands) and its
+breakdowns: per-combo equity, the 13x13 grid, the hand-category distribution on a board.
+
+Convention: every combination of the players' combos that shares no card is dealt with
+probability proportional to the product of the combos' weights, and every runout of the board
+is equally likely.
+
+Exact mode walks every full board once (board-major) and looks up each live combo's strength
+on it once; heads-up it then scores all compatible pairs either pair by pair (small ranges) or
+by one sort of both ranges with per-card inclusion-exclusion (big ranges); with more players it
+walks the compatible combinations. Boards are reduced by suit isomorphism: the suit
+permutations that fix the board, the dead cards and every range's weights form a group H; only
+one board per H-orbit is walked, weighted by the orbit size, and per-combo results are
+symmetrised over H afterwards.
+
+Monte Carlo draws the non-random players' combos together, each by weight, and redraws the
+whole set on any shared card (so card removal is exact, with no bias towards combos that
+conflict less); players holding ``random`` are then dealt from the remaining deck, which has
+the same distribution because every such player's weight sum over the remaining cards is the
+same for every draw of the others.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
+from evaluator.tablegen import CATEGORIES
+
+from .ranges import ALL_COMBOS, N_COMBOS, Range, combo_class, grid_cell, is_exact_hand, parse_range
+from .request import check_player_count, parse_board
+from .results import EquityResult, PlayerResult
+
+DEFAULT_SAMPLES = 1_000_000
+BLOCK_SIZE = 4096
+MAX_SAMPLES = 500_000_000
+AUTO_EXACT_SECONDS = 0.25
+PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0 + n1)
+
+
+# ----------------------------------------------------------------------------- suit symmetry
+@functools.lru_cache(maxsize=1)
+def _perms() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All 24 suit permutations (int64[24, 4]), their action on card ids (int64[24, 52]) and on
+    combo indices (int64[24, 1326]). Row 0 is the identity."""
+    perms = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
+    cards = np.arange(52)
+    card_map = (cards >> 2)[None, :] * 4 + perms[:, cards & 3]
+    a = card_map[:, ALL_COMBOS[:, 0]]
+    b = card_map[:, ALL_COMBOS[:, 1]]
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    combo_map = hi * (hi - 1) // 2 + lo
+    return perms, card_map, combo_map
+
+
+def _symmetry(board: list[int], dead: list[int], dense: list[np.ndarray]) -> np.ndarray:
+    """Indices (into :func:`_perms`) of the suit permutations fixing the board set, the dead set
+    and every player's dense weight vector."""
+    perms, card_map, combo_map = _perms()
+    keep = []
+    bset, dset = set(board), set(dead)
+    for j in range(24):
+        if set(card_map[j, board].tolist()) != bset or set(card_map[j, dead].tolist()) != dset:
+            continue
+        if all(np.array_equal(w[combo_map[j]], w) for w in dense):
+            keep.append(j)
+    return np.array(keep, dtype=np.int64)
+
+
+_BOARD_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _boards(board: list[int], dead: list[int], group: np.ndarray) -> tuple[np.ndarray,
+                                                                           np.ndarray]:
+    """Canonical full boards (uint8[N, 5]) extending ``board`` and their orbit sizes."""
+    from ._range_kernels import enumerate_boards
+
+    key = (tuple(board), tuple(sorted(dead)), tuple(group.tolist()))
+    if key in _BOARD_CACHE:
+        return _BOARD_CACHE[key]
+    used = set(board) | set(dead)
+    avail = np.array([c for c in range(52) if c not in used], dtype=np.uint8)
+    n_add = 5 - len(board)
+    total = math.comb(len(avail), n_add)
+    out = np.zeros((total, 5), dtype=np.uint8)
+    out_w = np.zeros(total, dtype=np.int64)
+    n = enumerate_boards(np.array(board, dtype=np.uint8), avail, n_add, _perms()[0][group],
+                         out, out_w)
+    res = (out[:n].copy(), out_w[:n].copy())
+    if len(_BOARD_CACHE) > 8:
+        _BOARD_CACHE.clear()
+    _BOARD_CACHE[key] = res
+    return res
+
+
+# ----------------------------------------------------------------------------- parsing
+@dataclass
+class _Spot:
+    texts: list[str]
+    ranges: list[Range]       # live combos (board, dead and other players' exact cards removed)
+    exact_hand: list[bool]
+    board: list[int]
+    dead: list[int]
+
+
+def _prepare(hands: Sequence[str], board: str | Sequence[int], dead: str | Sequence[int]) -> _Spot:
+    if isinstance(hands, str):
+        raise CardError("hands must be a list, e.g. ['QQ+,AKs', 'random']")
+    check_player_count(len(hands))
+    b = parse_board(board)
+    d = parse_cards(dead or "", what="dead cards")
+    texts, ranges, is_exact = [], [], []
+    for i, h in enumerate(hands, 1):
+        if is_exact_hand(h):
+            ids = parse_cards(h, what=f"hand {i}")
+            lo, hi = sorted(ids)
+            r = Range(cards_str(ids), np.array([[lo, hi]], dtype=np.uint8), np.ones(1))
+            texts.append(cards_str(ids))
+            is_exact.append(True)
+        else:
+            if not isinstance(h, str):
+                raise CardError(f"hand {i}: {h!r} is not a hand or range")
+            try:
+                r = parse_range(h)
+            except CardError as e:
+                raise CardError(f"{e} (player {i})") from None
+            texts.append(r.text)
+            is_exact.append(False)
+        ranges.append(r)
+    check_disjoint([*[(f"hand {i}", r.combos[0].tolist()) for i, (r, x)
+                      in enumerate(zip(ranges, is_exact, strict=True), 1) if x],
+                    ("board", b), ("dead cards", d)])
+    live = []
+    for i, r in enumerate(ranges):
+        remove = set(b) | set(d)
+        for j, (r2, x) in enumerate(zip(ranges, is_exact, strict=True)):
+            if x and j != i:
+                remove |= set(r2.combos[0].tolist())
+        lr = r.without(remove)
+        if len(lr) == 0:
+            raise CardError(f"player {i + 1}'s range '{texts[i]}' has no combos left after "
+                            "removing the board, dead cards and other players' hands")
+        live.append(lr)
+    need = 5 - len(b)
+    left = 52 - len(b) - len(d) - 2 * len(hands)
+    if left < need:
+        raise CardError(f"not enough cards: the board needs {need} more but only {left} "
+                        "remain in the deck")
+    return _Spot(texts, live, is_exact, b, d)
+
+
+# ----------------------------------------------------------------------------- results
+@dataclass
+class RangeAnalysis:
+    """Everything one range-equity run found.
+
+    ``result``: the :class:`EquityResult`. ``ranges``: each player's live range.
+    ``combo_equity[p]``: float64[n_p], the equity of each of player p's combos (NaN where a
+    Monte Carlo run never dealt it); ``combo_share[p]``: float64[n_p], the share of player p's
+    deals holding each combo (weights and card removal included).
+    """
+
+    result: EquityResult
+    ranges: list[Range]
+    combo_equity: list[np.ndarray]
+    combo_share: list[np.ndarray]
+    board: list[int] = field(default_factory=list)
+    dead: list[int] = field(default_factory=list)
+
+    def combos(self, player: int = 0) -> list[dict[str, object]]:
+        """Per-combo rows of one player, best equity first: ``combo``, ``hand`` (class),
+        ``weight``, ``share``, ``equity``."""
+        r = self.ranges[player]
+        rows = []
+        for k, (a, b) in enumerate(r.combos.tolist()):
+            eq = float(self.combo_equity[player][k])
+            rows.append({"combo": cards_str([b, a]), "hand": combo_class(a, b),
+                         "weight": float(r.weights[k]),
+                         "share": float(self.combo_share[player][k]),
+                         "equity": None if math.isnan(eq) else eq})
+        rows.sort(key=lambda x: -1.0 if x["equity"] is None else x["equity"], reverse=True)
+        return rows
+
+    def grid(self, player: int = 0) -> list[list[dict[str, object] | None]]:
+        """The 13x13 grid of hand classes for one player (``grid[row][col]``, AA top left,
+        suited above the diagonal): ``{"hand", "combos", "share", "equity"}`` per class
+        present (``combos`` = summed weights of its live combos), else None."""
+        r = self.ranges[player]
+        wsum = np.zeros((13, 13))
+        eq = np.zeros((13, 13))
+        share = np.zeros((13, 13))
+        seen = np.zeros((13, 13), dtype=bool)
+        for k, (a, b) in enumerate(r.combos.tolist()):
+            i, j = grid_cell(a, b)
+            seen[i, j] = True
+            wsum[i, j] += r.weights[k]
+            s = self.combo_share[player][k]
+            e = self.combo_equity[player][k]
+            if s > 0 and not math.isnan(e):
+                share[i, j] += s
+                eq[i, j] += s * e
+        from .ranges import grid_names
+        names = grid_names()
+        out: list[list[dict[str, object] | None]] = []
+        for i in range(13):
+            row: list[dict[str, object] | None] = []
+            for j in range(13):
+                if not seen[i, j]:
+                    row.append(None)
+                    continue
+                row.append({"hand": names[i][j], "combos": float(wsum[i, j]),
+                            "share": float(share[i, j]),
+                            "equity": float(eq[i, j] / share[i, j]) if share[i, j] > 0
+                            else None})
+            out.append(row)
+        return out
+
+
+def _arrays(ranges: list[Range]) -> dict[str, np.ndarray]:
+    from evaluator._tables import get_tables
+
+    t = get_tables()
+    P = len(ranges)
+    M = max(len(r) for r in ranges)
+    ckey = np.zeros((P, M), np.int64)
+    cmask = np.zeros((P, M), np.int64)
+    cbits = np.zeros((P, M), np.int64)
+    cw = np.zeros((P, M), np.float64)
+    cards = np.zeros((P, M, 2), np.uint8)
+    cid = np.zeros((P, M), np.int64)
+    pos = np.full((P, N_COMBOS), -1, np.int32)
+    ncombo = np.zeros(P, np.int64)
+    for p, r in enumerate(ranges):
+        n = len(r)
+        a = r.combos[:, 0].astype(np.int64)
+        b = r.combos[:, 1].astype(np.int64)
+        ncombo[p] = n
+        ckey[p, :n] = t.card_key[a] + t.card_key[b]
+        cmask[p, :n] = t.card_mask[a] | t.card_mask[b]
+        cbits[p, :n] = (np.int64(1) << a) | (np.int64(1) << b)
+        cw[p, :n] = r.weights
+        cards[p, :n] = r.combos
+        cid[p, :n] = r.indices
+        pos[p, r.indices] = np.arange(n, dtype=np.int32)
+    return {"ckey": ckey, "cmask": cmask, "cbits": cbits, "cw": cw, "cards": cards,
+            "cid": cid, "pos": pos, "ncombo": ncombo}
+
+
+@functools.lru_cache(maxsize=1)
+def _cat_of() -> np.ndarray:
+    from evaluator.hands import category_index
+
+    return category_index(np.arange(7463)).astype(np.uint8)
+
+
+def _estimate_exact_seconds(spot: _Spot) -> float:
+    """Rough single-thread time of the exact walk."""
+    n_add = 5 - len(spot.board)
+    avail = 52 - len(spot.board) - len(spot.dead)
+    dense = [r.dense() for r in spot.ranges]
+    h = max(1, len(_symmetry(spot.board, spot.dead, dense)))
+    n_boards = math.comb(avail, n_add) / h
+    sizes = [len(r) for r in spot.ranges]
+    if len(sizes) == 2:
+        n0, n1 = sizes
+        per = 4e-9 * (n0 + n1) + min(1.5e-9 * n0 * n1, 25e-9 * (n0 + n1))
+    else:
+        per = 4e-9 * sum(sizes) + 3e-9 * len(sizes) * math.prod(sizes)
+    return n_boards * per
+
+
+def _result(spot: _Spot, eq: np.ndarray, win: np.ndarray, tie: np.ndarray, se: np.ndarray,
+            cats: np.ndarray, exact: bool, samples: int, t0: float) -> EquityResult:
+    players = []
+    for p in range(len(spot.ranges)):
+        players.append(PlayerResult(
+            hand=spot.texts[p], equity=float(eq[p]), win=float(win[p]), tie=float(tie[p]),
+            std_error=float(se[p]),
+            categories={name: float(cats[p, i]) for i, name in enumerate(CATEGORIES)}))
+    return EquityResult(players=players, exact=exact, samples=int(samples),
+                        elapsed_s=time.perf_counter() - t0, game="holdem",
+                        board=cards_str(spot.board), dead=cards_str(spot.dead))
+
+
+def _run_exact(spot: _Spot, threads: int, t0: float,
+               progress: Callable[[int, int], None] | None = None) -> RangeAnalysis:
+    from evaluator._tables import get_tables
+    from evaluator.hands import _threads
+
+    from . import _range_kernels as K
+
+    dense = [r.dense() for r in spot.ranges]
+    group = _symmetry(spot.board, spot.dead, dense)
+    boards, bw = _boards(spot.board, spot.dead, group)
+    arr = _arrays(spot.ranges)
+    P, M = arr["ckey"].shape
+    acc = np.zeros((K.N_BLOCKS, P, M, 4))
+    cat_acc = np.zeros((K.N_BLOCKS, P, M, 9))
+    tables = get_tables().kernel_args
+    n_parts = 1 if progress is None else min(50, len(boards))
+    cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
+    with _threads(threads):
+        for part in range(n_parts):
+            bs, ws = boards[cuts[part]:cuts[part + 1]], bw[cuts[part]:cuts[part + 1]]
+            if P == 2:
+                K.hu_walk(bs, ws, arr["ckey"], arr["cmask"], arr["cbits"], arr["cw"],
+                          arr["ncombo"], arr["cards"], arr["pos"], arr["cid"], _cat_of(),
+                          tables, acc, cat_acc, PAIR_FACTOR)
+            else:
+                K.mw_walk(bs, ws, arr["ckey"], arr["cmask"], arr["cbits"], arr["cw"],
+                          arr["ncombo"], _cat_of(), tables, acc, cat_acc)
+            if progress is not None:
+                progress(part + 1, n_parts)
+    acc = acc.sum(axis=0)
+    cat_acc = cat_acc.sum(axis=0)
+    # symmetrise per-combo sums over the group (totals are unchanged)
+    if len(group) > 1:
+        combo_map = _perms()[2]
+        for p in range(P):
+            n = int(arr["ncombo"][p])
+            loc = arr["pos"][p][combo_map[group][:, arr["cid"][p, :n]]]  # [h, n]
+            acc[p, :n] = acc[p][loc].mean(axis=0)
+            cat_acc[p, :n] = cat_acc[p][loc].mean(axis=0)
+    total = acc[:, :, 3].sum(axis=1)  # the same for every player: all compatible deals
+    Z = float(total[0])
+    if not Z > 0:
+        raise CardError("no deal is possible: every combination of the players' hands "
+                        "shares a card")
+    win = acc[:, :, 0].sum(axis=1) / Z
+    tie = acc[:, :, 1].sum(axis=1) / Z
+    eq = (acc[:, :, 0].sum(axis=1) + acc[:, :, 2].sum(axis=1)) / Z
+    cats = cat_acc.sum(axis=1) / Z
+    combo_eq, combo_share = [], []
+    for p in range(P):
+        n = int(arr["ncombo"][p])
+        tot = acc[p, :n, 3]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            combo_eq.append(np.where(tot > 0, (acc[p, :n, 0] + acc[p, :n, 2]) / tot, np.nan))
+        combo_share.append(tot / Z)
+    n_deals = int(round(Z))  # compatible deals (weighted when weights are not all 1)
+    res = _result(spot, eq, win, tie, np.zeros(P), cats, True, n_deals, t0)
+    res.extra["boards_walked"] = int(boards.shape[0])
+    return RangeAnalysis(res, spot.ranges, combo_eq, combo_share, spot.board, spot.dead)
+
+
+def _any_deal(ranges: list[Range], limit: int = 200_000) -> bool | None:
+    """True if some combination of combos shares no card, False if none, None if unsure."""
+    lists = sorted(([int((1 << int(a)) | (1 << int(b))) for a, b in r.combos.tolist()]
+                    for r in ranges), key=len)
+    nodes = 0
+
+    def dfs(level: int, used: int) -> bool | None:
+        nonlocal nodes
+        if level == len(lists):
+            return True
+        unsure = False
+        for bits in lists[level]:
+            nodes += 1
+            if nodes > limit:
+                return None
+            if bits & used:
+                continue
+            r = dfs(level + 1, used | bits)
+            if r:
+                return True
+            if r is None:
+                unsure = True
+        return None if unsure else False
+
+    return dfs(0, 0)
+
+
+def _run_mc(spot: _Spot, samples: int | None, target: float | None, seed: int | None,
+            threads: int, t0: float) -> RangeAnalysis:
+    from evaluator._tables import get_tables
+    from evaluator.hands import _threads
+
+    from . import _range_kernels as K
+    from ._rng import resolve_seed
+
+    if _any_deal(spot.ranges) is False:
+        raise CardError("no deal is possible: every combination of the players' hands "
+                        "shares a card")
+    seed = resolve_seed(seed)
+    arr = _arrays(spot.ranges)
+    P, M = arr["ckey"].shape
+    n_live = 52 - len(spot.board) - len(spot.dead) - 2 * sum(spot.exact_hand)
+    is_random = np.array([not x and r.is_uniform_full(n_live) for r, x
+                          in zip(spot.ranges, spot.exact_hand, strict=True)], dtype=np.bool_)
+    cdf = np.zeros((P, M))
+    for p in range(P):
+        n = int(arr["ncombo"][p])
+        cdf[p, :n] = np.cumsum(arr["cw"][p, :n])
+    base_bits = 0
+    for c in spot.board + spot.dead:
+        base_bits |= 1 << c
+    C = max(2, 2 * threads)
+    sh = np.zeros((C, P), np.int64)
+    sq = np.zeros((C, P), np.int64)
+    win = np.zeros((C, P), np.int64)
+    tie = np.zeros((C, P), np.int64)
+    cat = np.zeros((C, P, 9), np.int64)
+    combo_n = np.zeros((C, P, N_COMBOS), np.int64)
+    combo_sh = np.zeros((C, P, N_COMBOS), np.int64)
+    ok = np.ones(C, dtype=np.bool_)
+    board = np.array(spot.board, dtype=np.uint8)
+    tables = get_tables().kernel_args
+    unit = float(K.SHARE_UNIT)
+
+    def run_blocks(lo: int, n: int) -> None:
+        with _threads(threads):
+            K.mc_run(np.uint64(seed), lo, n, BLOCK_SIZE, board, np.int64(base_bits), cdf,
+                     arr["ncombo"], arr["cards"], is_random, _cat_of(), tables, 1_000_000,
+                     sh, sq, win, tie, cat, combo_n, combo_sh, ok)
+        if not ok.all():
+            raise CardError("no deal found: the players' ranges almost always share a card")
+
+    def std_errors(n: int) -> np.ndarray:
+        m = sh.sum(axis=0) / (n * unit)
+        v = sq.sum(axis=0) / (n * unit * unit) - m * m
+        return np.sqrt(np.maximum(v, 0.0) / n)
+
+    if target is None:
+        n_blocks = max(1, -(-int(samples or DEFAULT_SAMPLES) // BLOCK_SIZE))
+        run_blocks(0, n_blocks)
+    else:
+        n_blocks = 16
+        run_blocks(0, n_blocks)
+        while True:
+            se = std_errors(n_blocks * BLOCK_SIZE)
+            worst = float(se.max())
+            if worst <= target or n_blocks * BLOCK_SIZE >= MAX_SAMPLES:
+                break
+            need = n_blocks * BLOCK_SIZE * (worst / target) ** 2 * 1.05
+            more = int(min(MAX_SAMPLES / BLOCK_SIZE, math.ceil(need / BLOCK_SIZE))) - n_blocks
+            more = max(more, 1)
+            run_blocks(n_blocks, more)
+            n_blocks += more
+    n = n_blocks * BLOCK_SIZE
+    eq = sh.sum(axis=0) / (n * unit)
+    se = std_errors(n)
+    cn = combo_n.sum(axis=0)
+    cs = combo_sh.sum(axis=0)
+    combo_eq, combo_share = [], []
+    for p in range(P):
+        idx = arr["cid"][p, :int(arr["ncombo"][p])]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            combo_eq.append(np.where(cn[p, idx] > 0, cs[p, idx] / (unit * cn[p, idx]), np.nan))
+        combo_share.append(cn[p, idx] / n)
+    res = _result(spot, eq, win.sum(axis=0) / n, tie.sum(axis=0) / n, se, cat.sum(axis=0) / n,
+                  False, n, t0)
+    res.extra["seed"] = seed
+    return RangeAnalysis(res, spot.ranges, combo_eq, combo_share, spot.board, spot.dead)
+
+
+def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
+                   dead: str | Sequence[int] = "", *, exact: bool | None = None,
+                   samples: int | None = None, target_std_error: float | None = None,
+                   seed: int | None = None, threads: int | None = None) -> RangeAnalysis:
+    """Range equity with its per-combo breakdown (see :class:`RangeAnalysis`).
+    Arguments as :func:`range_equity`."""
+    from evaluator.hands import _resolve_threads
+
+    t0 = time.perf_counter()
+    spot = _prepare(hands, board, dead)
+    n_threads = _resolve_threads(threads)
+    if samples is not None and (not isinstance(samples, (int, np.integer)) or samples <= 0):
+        raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    if target_std_error is not None and not target_std_error > 0:
+        raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
+    if exact is None:
+        if samples is not None or target_std_error is not None:
+            exact = False
+        else:
+            exact = _estimate_exact_seconds(spot) / n_threads <= AUTO_EXACT_SECONDS
+    if exact:
+        return _run_exact(spot, n_threads, t0)
+    return _run_mc(spot, samples, target_std_error, seed, n_threads, t0)
+
+
+def range_equity(hands: Sequence[str], board: str | Sequence[int] = "",
+                 dead: str | Sequence[int] = "", *, exact: bool | None = None,
+                 samples: int | None = None, target_std_error: float | None = None,
+                 seed: int | None = None, threads: int | None = None) -> EquityResult:
+    """Hold'em equity of 2..10 players, each an exact hand (``AhKh``) or a range
+    (``QQ+,AKs:0.5``, ``random``, ``top 15%``; see :mod:`simulate.ranges`).
+
+    ``exact=True`` walks every compatible deal, ``False`` samples (``samples`` deals, default
+    1,000,000, or until every player's standard error is at most ``target_std_error``),
+    ``None`` walks when that is quick. The same ``seed`` gives the same answer on any thread
+    count. Raises :class:`evaluator.cards.CardError` (a ValueError) with a one-line message on
+    bad input, including a range left empty by the board and dead cards.
+    """
+    return analyze_ranges(hands, board, dead, exact=exact, samples=samples,
+                          target_std_error=target_std_error, seed=seed,
+                          threads=threads).result
+
+
+def preflop_vs_random(*, threads: int | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> dict[str, float]:
+    """Exact all-in equity of each of the 169 starting hands against one random hand, by one
+    walk of every suit-canonical five-card board scoring all 1326 x 1326 pairs at once.
+    Returns ``{class name: equity}``; ``progress(done, total)`` is called along the way."""
+    from evaluator.hands import _resolve_threads
+
+    from .ranges import HAND_CLASSES, combo_class_index
+
+    spot = _prepare(["random", "random"], "", "")
+    an = _run_exact(spot, _resolve_threads(threads), time.perf_counter(), progress)
+    cls = combo_class_index()[spot.ranges[0].indices]
+    num = np.bincount(cls, weights=an.combo_equity[0] * an.combo_share[0], minlength=169)
+    den = np.bincount(cls, weights=an.combo_share[0], minlength=169)
+    return {name: float(num[i] / den[i]) for i, name in enumerate(HAND_CLASSES)}
+
+
+# ----------------------------------------------------------------------------- categories
+DRAWS = ("flush draw", "open-ended straight draw", "gutshot", "combo draw",
+         "backdoor flush draw")
+
+
+def _straight_ranks(rank_mask: int) -> bool:
+    m = (rank_mask << 1) | ((rank_mask >> 12) & 1)
+    for lo in range(10):
+        if (m >> lo) & 0x1F == 0x1F:
+            return True
+    return False
+
+
+def hand_categories(range_text: str, board: str | Sequence[int], dead: str | Sequence[int] = ""
+                    ) -> dict[str, object]:
+    """What a range holds on a board of 3..5 cards: each made-hand category's share of the
+    range's live combos (weighted), and the draws (flop and turn only; shares overlap):
+
+    * ``flush draw``: four cards of a suit, at least one of them in the hand, no flush yet;
+    * ``open-ended straight draw``: no straight yet, and cards of two or more ranks would each
+      make one using the hand (so double gutshots count here, as 8-out draws);
+    * ``gutshot``: exactly one such rank;
+    * ``combo draw``: a flush draw together with either straight draw;
+    * ``backdoor flush draw`` (flop): three of a suit, at least one in the hand.
+
+    Returns ``{"board", "combos", "made": {category: {"combos", "share"}}, "draws": {...}}``.
+    """
+    from evaluator.hands import category_index, evaluate_batch
+
+    b = parse_board(board)
+    if len(b) < 3:
+        raise CardError("hand categories need a board of 3, 4 or 5 cards")
+    d = parse_cards(dead or "", what="dead cards")
+    check_disjoint([("board", b), ("dead cards", d)])
+    r = range_text if isinstance(range_text, Range) else parse_range(range_text)
+    r = r.without(set(b) | set(d))
+    if len(r) == 0:
+        raise CardError(f"range '{r.text}' has no combos left after removing the board and "
+                        "dead cards")
+    cards = np.concatenate([r.combos, np.tile(np.array(b, np.uint8), (len(r), 1))], axis=1)
+    cat = category_index(evaluate_batch(cards, threads=1))
+    w = r.weights
+    total = float(w.sum())
+    made = {}
+    for i, name in enumerate(CATEGORIES):
+        s = float(w[cat == i].sum())
+        if s > 0:
+            made[name] = {"combos": s, "share": s / total}
+    draws = {name: 0.0 for name in DRAWS}
+    if len(b) < 5:
+        board_suits = np.bincount(np.array(b) & 3, minlength=4)
+        board_ranks = 0
+        for c in b:
+            board_ranks |= 1 << (c >> 2)
+        for k, (x, y) in enumerate(r.combos.tolist()):
+            suits = board_suits.copy()
+            suits[x & 3] += 1
+            suits[y & 3] += 1
+            hole_suits = {x & 3, y & 3}
+            fd = cat[k] < 5 and any(suits[s] == 4 for s in hole_suits)
+            bd = len(b) == 3 and cat[k] < 5 and any(suits[s] == 3 for s in hole_suits)
+            ranks = board_ranks | (1 << (x >> 2)) | (1 << (y >> 2))
+            outs = 0
+            if cat[k] < 4:
+                for rr in range(13):
+                    if (ranks >> rr) & 1:
+                        continue
+                    if _straight_ranks(ranks | (1 << rr)) and \
+                            not _straight_ranks(board_ranks | (1 << rr)):
+                        outs += 1
+            if fd:
+                draws["flush draw"] += w[k]
+            if bd:
+                draws["backdoor flush draw"] += w[k]
+            if outs >= 2:
+                draws["open-ended straight draw"] += w[k]
+            elif outs == 1:
+                draws["gutshot"] += w[k]
+            if fd and outs >= 1:
+                draws["combo draw"] += w[k]
+    return {"board": cards_str(b), "combos": total, "made": made,
+            "draws": {k: {"combos": float(v), "share": float(v) / total}
+                      for k, v in draws.items() if len(b) < 5}}

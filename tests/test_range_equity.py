@@ -1,0 +1,315 @@
+"""Range equity against an independent brute-force enumeration, Monte Carlo against exact on
+card-removal spots, OMPEval, the breakdowns, the shipped 169-hand order and the CLI."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import itertools
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from reference import best_tuple
+
+from evaluator.cards import CardError, parse_cards
+from simulate.cli import main
+from simulate.range_equity import analyze_ranges, hand_categories, range_equity
+
+RANKS = "23456789TJQKA"
+
+
+# ----------------------------------------------------------------------------- brute force
+def _expand(spec: str) -> dict[tuple[int, int], float]:
+    """A tiny independent expander for the few shapes the brute-force spots use: exact hands,
+    pairs 'QQ', classes 'AKs'/'AKo'/'AK', each optionally ':w', comma-joined."""
+    out: dict[tuple[int, int], float] = {}
+    for item in spec.split(","):
+        body, _, w = item.partition(":")
+        weight = float(w) if w else 1.0
+        if len(body) == 4:
+            a, b = parse_cards(body)
+            out[(min(a, b), max(a, b))] = weight
+            continue
+        r1, r2 = RANKS.index(body[0]), RANKS.index(body[1])
+        kind = body[2:] or "both"
+        for a in range(52):
+            for b in range(a + 1, 52):
+                ra, rb = sorted((a >> 2, b >> 2))
+                if (ra, rb) != tuple(sorted((r1, r2))):
+                    continue
+                suited = (a & 3) == (b & 3)
+                if r1 != r2 and ((kind == "s" and not suited) or (kind == "o" and suited)):
+                    continue
+                out[(a, b)] = weight
+    return out
+
+
+def brute_force(specs, board, dead=""):
+    """Equities by walking every combo tuple and runout, pure Python, reference evaluator."""
+    b = parse_cards(board)
+    d = set(parse_cards(dead))
+    rs = [{c: w for c, w in _expand(s).items() if not (set(c) & (set(b) | d))} for s in specs]
+    deck = [c for c in range(52) if c not in set(b) | d]
+    eq = [Fraction(0)] * len(specs)
+    total = Fraction(0)
+    memo = {}
+    for tup in itertools.product(*(list(r.items()) for r in rs)):
+        cards = [c for (combo, _) in tup for c in combo]
+        if len(set(cards)) != len(cards):
+            continue
+        w = Fraction(1)
+        for _, x in tup:
+            w *= Fraction(x)
+        rest = [c for c in deck if c not in cards]
+        for run in itertools.combinations(rest, 5 - len(b)):
+            full = tuple(sorted(b + list(run)))
+            vals = []
+            for combo, _ in tup:
+                key = (combo, full)
+                if key not in memo:
+                    memo[key] = best_tuple(list(combo) + list(full))
+                vals.append(memo[key])
+            best = max(vals)
+            winners = [i for i, v in enumerate(vals) if v == best]
+            for i in winners:
+                eq[i] += w / len(winners)
+            total += w
+    return [float(e / total) for e in eq]
+
+
+SPOTS = [
+    # heavy card removal: AA vs AK vs AhKh, river
+    (["AA", "AK", "AhKh"], "Kd8s5c2h3d", ""),
+    (["AA:0.5,KK", "AK,K8s", "AhKh"], "Kd8s5c2h3d", "Qc"),
+    # heads-up turn, weights and dead cards (pairwise and sorted paths)
+    (["QQ,AKs:0.5,JTs", "AK,JJ:0.3,AhQh"], "Ts9s2c4d", "3h"),
+    (["AK,KK,QQ,JJ,TT,98s", "AQ,AJ,KQ,QJ:0.25,99,88,77"], "Kc7d2h5s", "As"),
+    # four players on the river with exact hands mixed in
+    (["AhKh", "QQ,JJ", "AKo:0.5,AQs", "Tc9c"], "Ks8h2c5h3d", ""),
+    # three players on the turn
+    (["AK,AhKh", "AA:0.5,AQs", "KK"], "Ac7c2d9s", "Kd"),
+]
+
+
+@pytest.mark.parametrize("specs,board,dead", SPOTS)
+def test_exact_equals_brute_force(specs, board, dead):
+    got = range_equity(specs, board, dead, exact=True)
+    want = brute_force(specs, board, dead)
+    assert got.exact
+    assert [p.equity for p in got.players] == pytest.approx(want, abs=1e-12)
+    assert sum(p.equity for p in got.players) == pytest.approx(1.0, abs=1e-12)
+    for p in got.players:
+        assert p.win + p.tie <= 1 + 1e-12
+        assert sum(p.categories.values()) == pytest.approx(1.0)
+
+
+MC_SPOTS = [
+    (["AA", "AK", "AhKh"], "Ks7d2c", ""),
+    (["AA:0.5,KK,AKs", "AK,KQs", "random"], "Qd7d2c", "Ac"),
+    (["AKs,AA:0.3", "random"], "Ah9h2c", "Kh"),
+    (["KK+,AK", "AhAd,AK:0.5,KQ"], "Jc7d2h", "Ks"),
+]
+
+
+@pytest.mark.parametrize("specs,board,dead", MC_SPOTS)
+def test_monte_carlo_within_4_std_errors(specs, board, dead):
+    ex = range_equity(specs, board, dead, exact=True)
+    mc = range_equity(specs, board, dead, exact=False, samples=300_000, seed=7)
+    assert not mc.exact and mc.samples >= 300_000
+    for e, m in zip(ex.players, mc.players, strict=True):
+        assert m.std_error > 0
+        assert abs(e.equity - m.equity) <= 4 * m.std_error
+
+
+def test_monte_carlo_reproducible_across_threads():
+    args = (["AA,KK,AKs", "AK:0.5,QQ", "random"], "Qd7d2c")
+    a = range_equity(*args, samples=50_000, seed=3, threads=1)
+    b = range_equity(*args, samples=50_000, seed=3, threads=2)
+    assert [p.equity for p in a.players] == [p.equity for p in b.players]
+    assert [p.std_error for p in a.players] == [p.std_error for p in b.players]
+
+
+def test_target_std_error():
+    r = range_equity(["QQ+", "random"], "Td9d2c", target_std_error=0.004, seed=1)
+    assert not r.exact
+    assert all(p.std_error <= 0.004 for p in r.players)
+
+
+def test_naive_sequential_sampling_would_be_biased():
+    """The spot is chosen so per-player rejection would give a visibly different answer:
+    exact and Monte Carlo agree; the brute force confirms the exact value."""
+    specs = ["AhKh,AsAd,AA:0.2", "AK", "AhQh,KK"]
+    board = "2c7d9s4h"
+    ex = range_equity(specs, board, exact=True)
+    assert [p.equity for p in ex.players] == pytest.approx(brute_force(specs, board), abs=1e-12)
+    mc = range_equity(specs, board, samples=300_000, seed=11)
+    for e, m in zip(ex.players, mc.players, strict=True):
+        assert abs(e.equity - m.equity) <= 4 * m.std_error
+
+
+def test_against_ompeval():
+    peers = pytest.importorskip("peers")
+    if not peers.available("ompeval"):
+        pytest.skip("pokerfast not installed")
+    for specs, board in [(["QQ+,AKs", "random"], "Td9d2c"), (["AA,KK", "AK", "QQ"], "Ks7d2c4h"),
+                         (["TT+,AQs+", "random", "55,44,33,22"], "Ah8d3c2s")]:
+        # (OMPEval reads pair spans like 22-55 differently, so the test spells them out)
+        ours = range_equity(specs, board, exact=True)
+        theirs = peers.ompeval_equity(specs, board, exact=True, threads=1)
+        assert [p.equity for p in ours.players] == pytest.approx(theirs.equities, abs=1e-9)
+        assert ours.samples == theirs.samples
+
+
+def test_exact_hands_through_range_engine():
+    r = range_equity(["AhKh", "QsQd"], "Td9d2c", exact=True)
+    assert [p.equity for p in r.players] == pytest.approx(
+        brute_force(["AhKh", "QsQd"], "Td9d2c"), abs=1e-12)
+
+
+def test_preflop_symmetry_reduction():
+    """Preflop X vs random walks only canonical boards; check against OMPEval's figure."""
+    r = range_equity(["AKs", "random"], exact=True)
+    assert r.samples == 8_390_289_600
+    assert r.players[0].equity == pytest.approx(0.6704463230923519, abs=1e-12)
+
+
+def test_errors():
+    with pytest.raises(CardError, match="player 2's range 'AA' has no combos left"):
+        range_equity(["KK", "AA"], "AcAdAh", "As")
+    with pytest.raises(CardError, match="is not a hand or range"):
+        range_equity(["AKx", "random"])
+    with pytest.raises(CardError, match="duplicate card Ah"):
+        range_equity(["AhKh", "random"], "Ah7c2d")
+    with pytest.raises(CardError, match="no deal is possible"):
+        range_equity(["AhAs,KhKs", "AhKh,AsKs", "random"], "Td9d2c", exact=True)
+    with pytest.raises(CardError, match="no deal is possible"):
+        range_equity(["AhAs,KhKs", "AhKh,AsKs", "random"], "", samples=1000)
+    with pytest.raises(CardError, match="need 2 to 10 players"):
+        range_equity(["AA"])
+    with pytest.raises(CardError, match="a board has 0, 3, 4 or 5 cards"):
+        range_equity(["AA", "KK"], "Ah")
+
+
+def test_breakdowns():
+    an = analyze_ranges(["QQ+,AKs", "random"], "Td9d2c", exact=True)
+    rows = an.combos(0)
+    assert len(rows) == 22
+    w = np.array([r["share"] for r in rows])
+    e = np.array([r["equity"] for r in rows])
+    assert w.sum() == pytest.approx(1.0)
+    assert (w * e).sum() == pytest.approx(an.result.players[0].equity)
+    grid = an.grid(0)
+    assert grid[0][0]["hand"] == "AA" and grid[0][0]["combos"] == 6
+    assert grid[0][1]["hand"] == "AKs" and grid[0][1]["combos"] == 4
+    assert grid[5][5] is None
+    # per-combo equity of a single combo equals that combo alone against the others
+    one = rows[-1]["combo"]
+    r1 = range_equity([one, "random"], "Td9d2c", exact=True)
+    assert r1.players[0].equity == pytest.approx(rows[-1]["equity"], abs=1e-12)
+    # symmetric spot: every combo of a class has the same equity
+    an = analyze_ranges(["AKs", "random"], "", exact=True)
+    eqs = [r["equity"] for r in an.combos(0)]
+    assert max(eqs) - min(eqs) < 1e-12
+
+
+def test_hand_categories():
+    c = hand_categories("AKs,QQ,76s", "Kh7h2c")
+    assert c["combos"] == 4 + 6 + 4 - 1 - 1  # Kh and 7h gone
+    made = c["made"]
+    assert made["One Pair"]["combos"] == 3 + 3 + 6  # AKs (3 live), 76s (3 live), QQ under
+    draws = c["draws"]
+    assert draws["flush draw"]["combos"] == 0  # AhKh/7h6h gone; no suited-heart left
+    c = hand_categories("AhQh,98s,JTo,54", "Kh7h6c")
+    d = c["draws"]
+    assert d["flush draw"]["combos"] == 3  # AhQh, 9h8h, 5h4h
+    assert d["open-ended straight draw"]["combos"] == 4 + 16  # 98s (4), 54 (16)
+    assert d["gutshot"]["combos"] == 0
+    assert d["combo draw"]["combos"] == 2  # 9h8h, 5h4h
+    c = hand_categories("9h8h", "Kh7h6c")
+    assert c["draws"]["combo draw"]["combos"] == 1
+    assert hand_categories("AA", "Kh7h6c2d3d")["draws"] == {}
+
+
+# ----------------------------------------------------------------------------- 169 order
+DATA = Path(__file__).resolve().parents[1] / "data" / "preflop_169.csv"
+
+
+def test_shipped_order_is_consistent_and_reproduces_a_few_rows():
+    rows = list(csv.DictReader(DATA.open()))
+    assert len(rows) == 169
+    eq = [float(r["equity"]) for r in rows]
+    assert [int(r["rank"]) for r in rows] == list(range(1, 170))
+    assert eq == sorted(eq, reverse=True)
+    by = {r["hand"]: float(r["equity"]) for r in rows}
+    assert by["AA"] == pytest.approx(0.8520, abs=1e-4) and rows[-1]["hand"] == "32o"
+    r = range_equity(["T9s", "random"], exact=True)
+    assert r.players[0].equity == pytest.approx(by["T9s"], abs=1e-9)
+    peers = pytest.importorskip("peers")
+    if peers.available("ompeval"):
+        got, _ = peers.ompeval_equity_vs_random([("AhAs", ""), ("7h2c", ""), ("Qd5d", "")])
+        assert got == pytest.approx([by["AA"], by["72o"], by["Q5s"]], abs=1e-9)
+
+
+@pytest.mark.skipif(not os.environ.get("POKERJIT_SLOW"), reason="set POKERJIT_SLOW=1 (~30 s)")
+def test_shipped_order_regenerates_exactly(tmp_path):
+    from simulate.preflop_order import main as regen
+
+    out = tmp_path / "p.csv"
+    assert regen(["-o", str(out)]) == 0
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == \
+        hashlib.sha256(DATA.read_bytes()).hexdigest()
+
+
+# ----------------------------------------------------------------------------- CLI
+def test_cli_range_json_csv(tmp_path, capsys):
+    out = tmp_path / "c.csv"
+    assert main(["range", "QQ+,AKs", "--vs", "random", "--board", "Td9d2c7h", "--json",
+                 "--csv", str(out)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["exact"] is True and len(d["players"]) == 2
+    assert d["ranges"][0]["grid"][0][0]["hand"] == "AA"
+    assert len(d["ranges"][0]["combos"]) == 22
+    assert d["ranges"][0]["hand_categories"]["made"]
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 22 + 1128  # QQ+,AKs (all live) and random less the board
+
+
+def test_cli_range_text_and_errors(capsys):
+    assert main(["range", "AA", "--vs", "KK", "QQ", "--board", "2c3d4s5h"]) == 0
+    out = capsys.readouterr().out
+    assert "equity" in out and "AA" in out
+    assert main(["range", "AKx", "--vs", "random"]) == 2
+    assert capsys.readouterr().err.strip() == "error: 'AKx' is not a hand or range (player 1)"
+    assert main(["range", "AA", "--vs", "KK", "--board", "AcAdAh", "--dead", "As"]) == 2
+    assert "player 1's range 'AA' has no combos left" in capsys.readouterr().err
+
+
+def test_cli_range_png(tmp_path, capsys):
+    png = tmp_path / "g.png"
+    rc = main(["range", "AA,AKs", "--vs", "random", "--board", "Td9d2c7h2s", "--png",
+               str(png)])
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert rc == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error: --png needs matplotlib") and "\n" not in err
+        return
+    assert rc == 0 and png.stat().st_size > 1000
+
+
+def test_cli_chart_monte_carlo(tmp_path, capsys):
+    out = tmp_path / "chart.json"
+    assert main(["chart", "--opponents", "2", "--samples", "2000", "--seed", "1", "--json",
+                 "-o", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == 169 and rows[0]["hand"] == "AA" and rows[0]["opponents"] == 2
+    assert all(not r["exact"] and r["std_error"] > 0 for r in rows)
+    aa = rows[0]["equity"]
+    assert abs(aa - 0.7349) < 4 * rows[0]["std_error"] + 1e-3
+    assert "hands (2 opponents)" in capsys.readouterr().err
+    assert main(["chart", "--opponents", "10"]) == 2
