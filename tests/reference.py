@@ -10,6 +10,8 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy as np
+
 
 def five_card_tuple(cards: Sequence[int]) -> tuple[int, ...]:
     ranks = sorted((c // 4 for c in cards), reverse=True)
@@ -47,3 +49,14 @@ def five_card_tuple(cards: Sequence[int]) -> tuple[int, ...]:
 def best_tuple(cards: Sequence[int]) -> tuple[int, ...]:
     """Best five-card tuple among ``cards`` (5..7 card ids)."""
     return max(five_card_tuple(f) for f in itertools.combinations(cards, 5))
+
+
+def random_hands(n: int, k: int, seed: int) -> np.ndarray:
+    """``ndarray[n, k] uint8`` of random distinct cards per row."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, k), dtype=np.uint8)
+    step = 200_000
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        out[lo:hi] = rng.random((hi - lo, 52)).argpartition(k, axis=1)[:, :k]
+    return out

@@ -6,10 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import random_hands
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import best_tuple, five_card_tuple
+from reference import best_tuple, five_card_tuple, random_hands
 
 import evaluator as E
 from evaluator.cards import CardError
