@@ -143,46 +143,70 @@ def _last_card_loop(key, mask, lo, tables, hist4):
 
 
 @nb.njit(cache=CACHE)
-def walk_range(n_cards, first_lo, first_hi, tables, hist4):
+def walk_prefix2(n_cards, a, b, tables, hist4):
     """Add to ``hist4`` (int64[4, 7463]) the strength of every ``n_cards``-card hand
-    (5, 6 or 7) whose lowest card is in ``[first_lo, first_hi)``.
+    (5, 6 or 7) whose two lowest cards are ``a < b``.
 
     Nested loops carry the partial key and mask of the cards so far (adding a
     card is adding a number); the last card is a tight inner loop.
     """
     card_key, card_mask = tables[0], tables[1]
-    top = 52 - n_cards  # highest possible first card
+    top = 52 - n_cards  # highest possible lowest card
+    kb = KEY_INIT_I64 + card_key[a] + card_key[b]
+    mb = card_mask[a] | card_mask[b]
+    for c in range(b + 1, top + 3):
+        kc = kb + card_key[c]
+        mc = mb | card_mask[c]
+        for d in range(c + 1, top + 4):
+            kd = kc + card_key[d]
+            md = mc | card_mask[d]
+            if n_cards == 5:
+                _last_card_loop(kd, md, d + 1, tables, hist4)
+                continue
+            for e in range(d + 1, top + 5):
+                ke = kd + card_key[e]
+                me = md | card_mask[e]
+                if n_cards == 6:
+                    _last_card_loop(ke, me, e + 1, tables, hist4)
+                    continue
+                for f in range(e + 1, top + 6):
+                    _last_card_loop(ke + card_key[f], me | card_mask[f], f + 1, tables, hist4)
+
+
+@nb.njit(cache=CACHE)
+def walk_range(n_cards, first_lo, first_hi, tables, hist4):
+    """Every ``n_cards``-card hand whose lowest card is in ``[first_lo, first_hi)``,
+    into ``hist4`` (int64[4, 7463])."""
+    top = 52 - n_cards
     for a in range(first_lo, min(first_hi, top + 1)):
-        ka = KEY_INIT_I64 + card_key[a]
-        ma = card_mask[a]
         for b in range(a + 1, top + 2):
-            kb = ka + card_key[b]
-            mb = ma | card_mask[b]
-            for c in range(b + 1, top + 3):
-                kc = kb + card_key[c]
-                mc = mb | card_mask[c]
-                for d in range(c + 1, top + 4):
-                    kd = kc + card_key[d]
-                    md = mc | card_mask[d]
-                    if n_cards == 5:
-                        _last_card_loop(kd, md, d + 1, tables, hist4)
-                        continue
-                    for e in range(d + 1, top + 5):
-                        ke = kd + card_key[e]
-                        me = md | card_mask[e]
-                        if n_cards == 6:
-                            _last_card_loop(ke, me, e + 1, tables, hist4)
-                            continue
-                        for f in range(e + 1, top + 6):
-                            _last_card_loop(ke + card_key[f], me | card_mask[f], f + 1,
-                                            tables, hist4)
+            walk_prefix2(n_cards, a, b, tables, hist4)
 
 
 @nb.njit(cache=CACHE, parallel=True)
 def walk_parallel(n_cards, tables, hists):
-    """Per-first-card histograms ``hists`` (int64[52, 4, 7463]) over every hand, in parallel."""
-    for first in nb.prange(52):
-        walk_range(n_cards, first, first + 1, tables, hists[first])
+    """Every hand, in parallel, into per-block histograms ``hists`` (int64[B, 4, 7463]).
+
+    The work items are the (lowest, second-lowest) card pairs, dealt round-robin to
+    the B blocks so each block gets a similar share (work per pair falls steeply with
+    the pair's cards, so contiguous chunks would leave one thread most of it).
+    """
+    top = 52 - n_cards
+    n_pairs = 0
+    for a in range(top + 1):
+        n_pairs += top + 1 - a
+    pa = np.empty(n_pairs, np.int64)
+    pb = np.empty(n_pairs, np.int64)
+    i = 0
+    for a in range(top + 1):
+        for b in range(a + 1, top + 2):
+            pa[i] = a
+            pb[i] = b
+            i += 1
+    n_blocks = hists.shape[0]
+    for blk in nb.prange(n_blocks):
+        for j in range(blk, n_pairs, n_blocks):
+            walk_prefix2(n_cards, pa[j], pb[j], tables, hists[blk])
 
 
 @nb.njit(cache=CACHE)

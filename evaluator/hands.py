@@ -246,7 +246,7 @@ def strength_histogram(n_cards: int = 7, *, threads: int | None = None) -> np.nd
         hist4 = np.zeros((4, 7463), dtype=np.int64)
         _kernels.walk_range(n_cards, 0, 52, tables, hist4)
         return hist4.sum(axis=0)
-    hists = np.zeros((52, 4, 7463), dtype=np.int64)
+    hists = np.zeros((8 * n_threads, 4, 7463), dtype=np.int64)
     with _threads(n_threads):
         _kernels.walk_parallel(n_cards, tables, hists)
     return hists.sum(axis=(0, 1))
