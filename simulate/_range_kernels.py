@@ -306,6 +306,237 @@ def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, c
                       cat_of, tables, acc[blk], cat_acc[blk], pair_factor)
 
 
+# ----------------------------------------------------------------------------- heads-up vs random
+@nb.njit(cache=CACHE)
+def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
+              acc, cat_acc, vacc, vcat, sorted_from):
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    n = hkey.shape[0]
+    rkey = np.empty(13, np.int64)
+    for r in range(13):
+        rkey[r] = card_key[4 * r]  # rank part in the low 32 bits; rank_strength ignores the rest
+    nr = np.zeros(13, np.int64)
+    S = np.zeros((13, 13), np.int64)  # S[r1, r2], r1 <= r2: strength of a suitless villain pair
+    clsw = np.zeros((13, 13), np.float64)  # hero weight x compatible villain combos per class
+    acards = np.empty(52, np.int64)
+    fbits = np.empty(1326, np.int64)
+    fstr = np.empty(1326, np.int64)
+    fnon = np.empty(1326, np.int64)
+    fw = np.empty(1326, np.float64)
+    sc = np.zeros(4, np.int64)
+    sorted_mode = n >= sorted_from
+    cnt0 = np.zeros((13, 13), np.int64)
+    cls_s = np.empty(92, np.int64)
+    cls_c = np.empty(92, np.int64)
+    cls_cum = np.zeros(93, np.int64)
+    for bi in range(lo, hi):
+        bkey = KEY_INIT_I64
+        bmask = np.int64(0)
+        bbits = np.int64(0)
+        for s in range(4):
+            sc[s] = 0
+        for j in range(5):
+            c = boards[bi, j]
+            bkey += card_key[c]
+            bmask |= card_mask[c]
+            bbits |= np.int64(1) << c
+            sc[c & 3] += 1
+        avail = pool & ~bbits
+        na = 0
+        for c in range(52):
+            if (avail >> c) & 1:
+                acards[na] = c
+                na += 1
+        for r in range(13):
+            m = (avail >> (4 * r)) & 0xF
+            nr[r] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+        for r1 in range(13):
+            for r2 in range(r1, 13):
+                clsw[r1, r2] = 0.0
+                ok = nr[r1] >= 2 if r1 == r2 else (nr[r1] >= 1 and nr[r2] >= 1)
+                if ok:
+                    S[r1, r2] = rank_strength(bkey + rkey[r1] + rkey[r2], row_offsets,
+                                              rank_table)
+        wsum = 0.0
+        ncls = 0
+        if sorted_mode:
+            for r1 in range(13):
+                for r2 in range(r1, 13):
+                    c = nr[r1] * (nr[r1] - 1) // 2 if r1 == r2 else nr[r1] * nr[r2]
+                    cnt0[r1, r2] = c
+                    if c > 0:
+                        # insertion sort by strength
+                        sv = S[r1, r2]
+                        j = ncls
+                        while j > 0 and cls_s[j - 1] > sv:
+                            cls_s[j] = cls_s[j - 1]
+                            cls_c[j] = cls_c[j - 1]
+                            j -= 1
+                        cls_s[j] = sv
+                        cls_c[j] = c
+                        ncls += 1
+            cls_cum[0] = 0
+            for j in range(ncls):
+                cls_cum[j + 1] = cls_cum[j] + cls_c[j]
+        # villain combos that make a flush: listed with their flush and suitless strengths
+        fs = -1
+        for s in range(4):
+            if sc[s] >= 3:
+                fs = s
+        nf = 0
+        if fs >= 0:
+            need = 5 - sc[fs]
+            for x in range(na):
+                cx = acards[x]
+                for y in range(x + 1, na):
+                    cy = acards[y]
+                    k = (cx & 3 == fs) + (cy & 3 == fs)
+                    if k < need:
+                        continue
+                    fbits[nf] = (np.int64(1) << cx) | (np.int64(1) << cy)
+                    fstr[nf] = _strength(bkey + card_key[cx] + card_key[cy],
+                                         bmask | card_mask[cx] | card_mask[cy],
+                                         row_offsets, rank_table, flush_table)
+                    fnon[nf] = S[cx >> 2, cy >> 2]  # cx < cy, so rank(cx) <= rank(cy)
+                    fw[nf] = 0.0
+                    nf += 1
+        bw = np.float64(bweights[bi])
+        for i in range(n):
+            hb = hbits[i]
+            if hb & bbits:
+                continue
+            sh = _strength(bkey + hkey[i], bmask | hmask[i], row_offsets, rank_table,
+                           flush_table)
+            a = np.int64(hcards[i, 0])
+            b = np.int64(hcards[i, 1])
+            ra = a >> 2
+            rb = b >> 2
+            da = (avail >> a) & 1
+            db = (avail >> b) & 1
+            nr[ra] -= da
+            nr[rb] -= db
+            m = na - da - db
+            tot = m * (m - 1) // 2
+            w = hw[i]
+            less = np.int64(0)
+            eq = np.int64(0)
+            if not sorted_mode:
+                for r1 in range(13):
+                    n1 = nr[r1]
+                    if n1 == 0:
+                        continue
+                    c = n1 * (n1 - 1) // 2
+                    if c > 0:
+                        sv = S[r1, r1]
+                        less += c * (sv < sh)
+                        eq += c * (sv == sh)
+                        clsw[r1, r1] += w * c
+                    for r2 in range(r1 + 1, 13):
+                        c = n1 * nr[r2]
+                        if c > 0:
+                            sv = S[r1, r2]
+                            less += c * (sv < sh)
+                            eq += c * (sv == sh)
+                            clsw[r1, r2] += w * c
+            else:
+                # all classes from the prefix sums, then the classes holding a hero rank
+                x0 = 0
+                x1 = ncls
+                while x0 < x1:
+                    mid = (x0 + x1) >> 1
+                    if cls_s[mid] < sh:
+                        x0 = mid + 1
+                    else:
+                        x1 = mid
+                y0 = x0
+                y1 = ncls
+                while y0 < y1:
+                    mid = (y0 + y1) >> 1
+                    if cls_s[mid] <= sh:
+                        y0 = mid + 1
+                    else:
+                        y1 = mid
+                less = cls_cum[x0]
+                eq = cls_cum[y0] - cls_cum[x0]
+                wsum += w
+                for ti in range(2):
+                    t = ra if ti == 0 else rb
+                    if (da if ti == 0 else db) == 0 or (ti == 1 and rb == ra and da == 1):
+                        continue
+                    for r in range(13):
+                        if ti == 1 and r == ra and da == 1:
+                            continue  # class (ra, rb) done with ra
+                        r1 = min(t, r)
+                        r2 = max(t, r)
+                        if r1 == r2:
+                            c = nr[r1] * (nr[r1] - 1) // 2
+                        else:
+                            c = nr[r1] * nr[r2]
+                        d = c - cnt0[r1, r2]
+                        if d != 0:
+                            sv = S[r1, r2]
+                            less += d * (sv < sh)
+                            eq += d * (sv == sh)
+                            clsw[r1, r2] += w * d
+            nr[ra] += da
+            nr[rb] += db
+            for f in range(nf):
+                if fbits[f] & hb:
+                    continue
+                sf = fstr[f]
+                sn = fnon[f]
+                less += (sf < sh) - (sn < sh)
+                eq += (sf == sh) - (sn == sh)
+                fw[f] += w
+            g = bw * w * wv
+            acc[i, 0] += g * less
+            acc[i, 1] += g * eq
+            acc[i, 2] += g * 0.5 * eq
+            acc[i, 3] += g * tot
+            cat_acc[i, cat_of[sh]] += g * tot
+            vacc[0] += g * (tot - less - eq)
+            vacc[1] += g * eq
+            vacc[2] += g * 0.5 * eq
+            vacc[3] += g * tot
+        g = bw * wv
+        for r1 in range(13):
+            for r2 in range(r1, 13):
+                x = clsw[r1, r2]
+                if sorted_mode:
+                    x += wsum * cnt0[r1, r2]
+                if x != 0.0:
+                    vcat[cat_of[S[r1, r2]]] += g * x
+        for f in range(nf):
+            if fw[f] != 0.0:
+                vcat[cat_of[fstr[f]]] += g * fw[f]
+                vcat[cat_of[fnon[f]]] -= g * fw[f]
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def hu_random_walk(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
+                   acc, cat_acc, vacc, vcat, sorted_from):
+    """Heads-up exact walk of a range against ``random``: every pair of cards of ``pool``
+    (int64 bit set of card ids) not on the board, each with weight ``wv``. The villain's
+    suitless strengths are looked up once per board and rank pair (91 classes, counted by card
+    removal), and only the villain combos that make a flush are looked up one by one.
+    Hero combos: ``hkey``, ``hmask``, ``hbits`` int64[n], ``hw`` float64[n], ``hcards``
+    uint8[n, 2] (lo, hi). Per block: ``acc float64[B, n, 4]`` (win, tie, tie/2, total) and
+    ``cat_acc float64[B, n, 9]`` per hero combo as in :func:`hu_walk`; ``vacc float64[B, 4]``
+    and ``vcat float64[B, 9]`` the villain's totals (per-combo villain sums are not kept).
+    With ``n >= sorted_from`` hero combos, each board sorts the rank-pair classes once and a
+    hero combo reads its counts from prefix sums, correcting only the classes that hold one of
+    its ranks; below it, every hero combo walks all 91 classes."""
+    nb_blocks = acc.shape[0]
+    nbd = boards.shape[0]
+    step = (nbd + nb_blocks - 1) // nb_blocks
+    for blk in nb.prange(nb_blocks):
+        lo = blk * step
+        hi = min(nbd, lo + step)
+        if lo < hi:
+            _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of,
+                      tables, acc[blk], cat_acc[blk], vacc[blk], vcat[blk], sorted_from)
+
+
 # ----------------------------------------------------------------------------- multiway walk
 @nb.njit(cache=CACHE)
 def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc,

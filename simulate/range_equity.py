@@ -8,10 +8,17 @@ is equally likely.
 Exact mode walks every full board once (board-major) and looks up each live combo's strength
 on it once; heads-up it then scores all compatible pairs either pair by pair (small ranges) or
 by one sort of both ranges with per-card inclusion-exclusion (big ranges); with more players it
-walks the compatible combinations. Boards are reduced by suit isomorphism: the suit
-permutations that fix the board, the dead cards and every range's weights form a group H; only
-one board per H-orbit is walked, weighted by the orbit size, and per-combo results are
-symmetrised over H afterwards.
+walks the compatible combinations. Heads-up against ``random`` (one player holding every live
+combo at one weight, the other at most ``VS_RANDOM_MAX`` combos) the random player is not
+walked combo by combo: off a flush its strength depends only on its two ranks, so each board
+looks up the 91 rank pairs once and counts, for each hero combo, the opponent combos of each
+rank pair left after card removal; only the opponent combos that make a flush are looked up
+one by one. An exact hand against ``random`` is walked as its whole suit orbit (``AhKh`` as
+``AKs`` preflop), which keeps the full board symmetry.
+
+Boards are reduced by suit isomorphism: the suit permutations that fix the board, the dead
+cards and every range's weights form a group H; only one board per H-orbit is walked, weighted
+by the orbit size, and per-combo results are symmetrised over H afterwards.
 
 Monte Carlo draws the non-random players' combos together, each by weight, and redraws the
 whole set on any shared card (so card removal is exact, with no bias towards combos that
@@ -27,7 +34,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -43,6 +50,8 @@ BLOCK_SIZE = 4096
 MAX_SAMPLES = 500_000_000
 AUTO_EXACT_SECONDS = 0.25
 PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0 + n1)
+VS_RANDOM_MAX = 400  # heads-up against random: rank-class walk up to this many hero combos
+SORTED_FROM = 12  # ... reading the rank classes from per-board prefix sums from this many
 
 
 # ----------------------------------------------------------------------------- suit symmetry
@@ -157,33 +166,66 @@ def _prepare(hands: Sequence[str], board: str | Sequence[int], dead: str | Seque
 
 
 # ----------------------------------------------------------------------------- results
-@dataclass
 class RangeAnalysis:
     """Everything one range-equity run found.
 
     ``result``: the :class:`EquityResult`. ``ranges``: each player's live range.
     ``combo_equity[p]``: float64[n_p], the equity of each of player p's combos (NaN where a
     Monte Carlo run never dealt it); ``combo_share[p]``: float64[n_p], the share of player p's
-    deals holding each combo (weights and card removal included).
+    deals holding each combo (weights and card removal included). (The fast exact walk of a
+    range against ``random`` does not keep the random player's per-combo sums; they are worked
+    out by the generic exact walk the first time ``combo_equity`` or ``combo_share`` is read.)
     """
 
-    result: EquityResult
-    ranges: list[Range]
-    combo_equity: list[np.ndarray]
-    combo_share: list[np.ndarray]
-    board: list[int] = field(default_factory=list)
-    dead: list[int] = field(default_factory=list)
+    def __init__(self, result: EquityResult, ranges: list[Range],
+                 combo_equity: list[np.ndarray | None], combo_share: list[np.ndarray | None],
+                 board: list[int] | None = None, dead: list[int] | None = None,
+                 fill: Callable[[], tuple[list[np.ndarray], list[np.ndarray]]] | None = None
+                 ) -> None:
+        self.result = result
+        self.ranges = ranges
+        self._combo_equity = combo_equity
+        self._combo_share = combo_share
+        self.board = list(board or [])
+        self.dead = list(dead or [])
+        self._fill = fill
+
+    def _complete(self) -> None:
+        if self._fill is not None and (any(x is None for x in self._combo_equity)
+                                       or any(x is None for x in self._combo_share)):
+            eq, share = self._fill()
+            self._combo_equity = [a if a is not None else b
+                                  for a, b in zip(self._combo_equity, eq, strict=True)]
+            self._combo_share = [a if a is not None else b
+                                 for a, b in zip(self._combo_share, share, strict=True)]
+            self._fill = None
+
+    @property
+    def combo_equity(self) -> list[np.ndarray]:
+        self._complete()
+        return self._combo_equity  # type: ignore[return-value]
+
+    @property
+    def combo_share(self) -> list[np.ndarray]:
+        self._complete()
+        return self._combo_share  # type: ignore[return-value]
+
+    def _player_combos(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        if self._combo_equity[player] is None or self._combo_share[player] is None:
+            self._complete()
+        return self._combo_equity[player], self._combo_share[player]  # type: ignore[return-value]
 
     def combos(self, player: int = 0) -> list[dict[str, object]]:
         """Per-combo rows of one player, best equity first: ``combo``, ``hand`` (class),
         ``weight``, ``share``, ``equity``."""
         r = self.ranges[player]
+        ceq, cshare = self._player_combos(player)
         rows = []
         for k, (a, b) in enumerate(r.combos.tolist()):
-            eq = float(self.combo_equity[player][k])
+            eq = float(ceq[k])
             rows.append({"combo": cards_str([b, a]), "hand": combo_class(a, b),
                          "weight": float(r.weights[k]),
-                         "share": float(self.combo_share[player][k]),
+                         "share": float(cshare[k]),
                          "equity": None if math.isnan(eq) else eq})
         rows.sort(key=lambda x: -1.0 if x["equity"] is None else x["equity"], reverse=True)
         return rows
@@ -193,6 +235,7 @@ class RangeAnalysis:
         suited above the diagonal): ``{"hand", "combos", "share", "equity"}`` per class
         present (``combos`` = summed weights of its live combos), else None."""
         r = self.ranges[player]
+        ceq, cshare = self._player_combos(player)
         wsum = np.zeros((13, 13))
         eq = np.zeros((13, 13))
         share = np.zeros((13, 13))
@@ -201,8 +244,8 @@ class RangeAnalysis:
             i, j = grid_cell(a, b)
             seen[i, j] = True
             wsum[i, j] += r.weights[k]
-            s = self.combo_share[player][k]
-            e = self.combo_equity[player][k]
+            s = cshare[k]
+            e = ceq[k]
             if s > 0 and not math.isnan(e):
                 share[i, j] += s
                 eq[i, j] += s * e
@@ -264,6 +307,17 @@ def _estimate_exact_seconds(spot: _Spot) -> float:
     """Rough single-thread time of the exact walk."""
     n_add = 5 - len(spot.board)
     avail = 52 - len(spot.board) - len(spot.dead)
+    plan = _vs_random_plan(spot)
+    if plan is not None:
+        hero = spot.ranges[plan[0]]
+        n_h = len(hero)
+        if spot.exact_hand[plan[0]]:
+            g0 = _symmetry(spot.board, spot.dead, [])
+            h = max(1, len(g0))
+            n_h = len(np.unique(_perms()[2][g0, int(hero.indices[0])]))
+        else:
+            h = max(1, len(_symmetry(spot.board, spot.dead, [hero.dense()])))
+        return math.comb(avail, n_add) / h * (1.5e-6 + 1.5e-7 * n_h)
     dense = [r.dense() for r in spot.ranges]
     h = max(1, len(_symmetry(spot.board, spot.dead, dense)))
     n_boards = math.comb(avail, n_add) / h
@@ -289,8 +343,140 @@ def _result(spot: _Spot, eq: np.ndarray, win: np.ndarray, tie: np.ndarray, se: n
                         board=cards_str(spot.board), dead=cards_str(spot.dead))
 
 
+def _vs_random_plan(spot: _Spot) -> tuple[int, int] | None:
+    """(hero, villain) player indices when the spot suits :func:`_run_vs_random`: heads-up,
+    exactly one player holding ``random`` (every live combo at one weight) and the other's
+    range at most ``VS_RANDOM_MAX`` combos; else None."""
+    if len(spot.ranges) != 2:
+        return None
+    n_live = 52 - len(spot.board) - len(spot.dead) - 2 * sum(spot.exact_hand)
+    rnd = [not x and r.is_uniform_full(n_live)
+           for r, x in zip(spot.ranges, spot.exact_hand, strict=True)]
+    if rnd[0] == rnd[1]:
+        return None
+    v = rnd.index(True)
+    h = 1 - v
+    if len(spot.ranges[h]) > VS_RANDOM_MAX:
+        return None
+    return h, v
+
+
+def _symmetrise(acc: np.ndarray, group: np.ndarray, cid: np.ndarray, pos: np.ndarray) -> None:
+    """Average per-combo sums ``acc[n, ...]`` (combo indices ``cid[n]``, local positions
+    ``pos[1326]``) over the suit permutations ``group``, in place."""
+    if len(group) > 1:
+        loc = pos[_perms()[2][group][:, cid]]  # [h, n]
+        acc[:] = acc[loc].mean(axis=0)
+
+
 def _run_exact(spot: _Spot, threads: int, t0: float,
                progress: Callable[[int, int], None] | None = None) -> RangeAnalysis:
+    plan = _vs_random_plan(spot)
+    if plan is not None:
+        return _run_vs_random(spot, plan[0], plan[1], threads, t0, progress)
+    return _run_exact_generic(spot, threads, t0, progress)
+
+
+def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
+                   progress: Callable[[int, int], None] | None = None,
+                   sorted_from: int | None = None) -> RangeAnalysis:
+    """Exact heads-up walk of player ``h``'s range against player ``v`` holding ``random``
+    (see :func:`simulate._range_kernels.hu_random_walk`). An exact hand is walked as its whole
+    orbit under the suit permutations that fix the board and dead cards: every orbit member
+    meets the same opponents and runouts up to a relabelling of suits, so the hand's results
+    are the orbit's sums divided by its size, and the board walk keeps the full symmetry."""
+    from evaluator._tables import get_tables
+    from evaluator.hands import _threads
+
+    from . import _range_kernels as K
+
+    perms, card_map, combo_map = _perms()
+    used = set(spot.board) | set(spot.dead)
+    pool_cards = np.array([c for c in range(52) if c not in used], dtype=np.int64)
+    pool = int(sum(1 << int(c) for c in pool_cards))
+    wv = float(spot.ranges[v].weights[0])
+    dense_v = np.zeros(N_COMBOS)
+    ok = np.ones(52, dtype=bool)
+    ok[list(used)] = False
+    dense_v[ok[ALL_COMBOS[:, 0]] & ok[ALL_COMBOS[:, 1]]] = wv
+    hero = spot.ranges[h]
+    orbit = 1
+    if spot.exact_hand[h]:
+        g0 = _symmetry(spot.board, spot.dead, [])
+        idx = np.unique(combo_map[g0, int(hero.indices[0])])
+        orbit = len(idx)
+        hero = Range(hero.text, ALL_COMBOS[idx].astype(np.uint8), np.ones(orbit))
+    dense_h = hero.dense()
+    group = _symmetry(spot.board, spot.dead, [dense_h, dense_v])
+    boards, bw = _boards(spot.board, spot.dead, group)
+    t = get_tables()
+    a = hero.combos[:, 0].astype(np.int64)
+    b = hero.combos[:, 1].astype(np.int64)
+    hkey = t.card_key[a] + t.card_key[b]
+    hmask = t.card_mask[a] | t.card_mask[b]
+    hbits = (np.int64(1) << a) | (np.int64(1) << b)
+    hw = np.ascontiguousarray(hero.weights, dtype=np.float64)
+    hcards = np.ascontiguousarray(hero.combos, dtype=np.uint8)
+    n = len(hero)
+    acc = np.zeros((K.N_BLOCKS, n, 4))
+    cat_acc = np.zeros((K.N_BLOCKS, n, 9))
+    vacc = np.zeros((K.N_BLOCKS, 4))
+    vcat = np.zeros((K.N_BLOCKS, 9))
+    tables = t.kernel_args
+    n_parts = 1 if progress is None else min(50, len(boards))
+    cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
+    sorted_from = SORTED_FROM if sorted_from is None else sorted_from
+    with _threads(threads):
+        for part in range(n_parts):
+            K.hu_random_walk(boards[cuts[part]:cuts[part + 1]], bw[cuts[part]:cuts[part + 1]],
+                             hkey, hmask, hbits, hw, hcards, np.int64(pool), wv, _cat_of(),
+                             tables, acc, cat_acc, vacc, vcat, sorted_from)
+            if progress is not None:
+                progress(part + 1, n_parts)
+    acc = acc.sum(axis=0)
+    cat_acc = cat_acc.sum(axis=0)
+    vacc = vacc.sum(axis=0) / orbit
+    vcat = vcat.sum(axis=0) / orbit
+    cid = hero.indices
+    pos = np.full(N_COMBOS, -1, np.int64)
+    pos[cid] = np.arange(n)
+    _symmetrise(acc, group, cid, pos)
+    _symmetrise(cat_acc, group, cid, pos)
+    hacc = acc.sum(axis=0) / orbit
+    Z = float(hacc[3])
+    if not Z > 0:
+        raise CardError("no deal is possible: every combination of the players' hands "
+                        "shares a card")
+    win = np.zeros(2)
+    tie = np.zeros(2)
+    eq = np.zeros(2)
+    cats = np.zeros((2, 9))
+    win[h], tie[h], eq[h] = hacc[0] / Z, hacc[1] / Z, (hacc[0] + hacc[2]) / Z
+    win[v], tie[v], eq[v] = vacc[0] / Z, vacc[1] / Z, (vacc[0] + vacc[2]) / Z
+    cats[h] = cat_acc.sum(axis=0) / orbit / Z
+    cats[v] = vcat / Z
+    combo_eq: list[np.ndarray | None] = [None, None]
+    combo_share: list[np.ndarray | None] = [None, None]
+    if orbit > 1:
+        combo_eq[h] = np.array([(hacc[0] + hacc[2]) / Z])
+        combo_share[h] = np.ones(1)
+    else:
+        tot = acc[:, 3]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            combo_eq[h] = np.where(tot > 0, (acc[:, 0] + acc[:, 2]) / tot, np.nan)
+        combo_share[h] = tot / Z
+    res = _result(spot, eq, win, tie, np.zeros(2), cats, True, int(round(Z)), t0)
+    res.extra["boards_walked"] = int(boards.shape[0])
+
+    def fill() -> tuple[list[np.ndarray], list[np.ndarray]]:
+        an = _run_exact_generic(spot, threads, time.perf_counter())
+        return an.combo_equity, an.combo_share
+
+    return RangeAnalysis(res, spot.ranges, combo_eq, combo_share, spot.board, spot.dead, fill)
+
+
+def _run_exact_generic(spot: _Spot, threads: int, t0: float,
+                       progress: Callable[[int, int], None] | None = None) -> RangeAnalysis:
     from evaluator._tables import get_tables
     from evaluator.hands import _threads
 

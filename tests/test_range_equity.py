@@ -25,11 +25,14 @@ RANKS = "23456789TJQKA"
 # ----------------------------------------------------------------------------- brute force
 def _expand(spec: str) -> dict[tuple[int, int], float]:
     """A tiny independent expander for the few shapes the brute-force spots use: exact hands,
-    pairs 'QQ', classes 'AKs'/'AKo'/'AK', each optionally ':w', comma-joined."""
+    pairs 'QQ', classes 'AKs'/'AKo'/'AK', 'random', each optionally ':w', comma-joined."""
     out: dict[tuple[int, int], float] = {}
     for item in spec.split(","):
         body, _, w = item.partition(":")
         weight = float(w) if w else 1.0
+        if body == "random":
+            out.update({(a, b): weight for a in range(52) for b in range(a + 1, 52)})
+            continue
         if len(body) == 4:
             a, b = parse_cards(body)
             out[(min(a, b), max(a, b))] = weight
@@ -171,10 +174,55 @@ def test_exact_hands_through_range_engine():
 
 
 def test_preflop_symmetry_reduction():
-    """Preflop X vs random walks only canonical boards; check against OMPEval's figure."""
+    """Preflop X vs random walks only canonical boards; check against OMPEval's figure. An
+    exact hand is walked as its suit orbit, so AhKh gives AKs's equity over a quarter of the
+    deals."""
     r = range_equity(["AKs", "random"], exact=True)
     assert r.samples == 8_390_289_600
     assert r.players[0].equity == pytest.approx(0.6704463230923519, abs=1e-12)
+    r2 = range_equity(["random", "AhKh"], exact=True)
+    assert r2.samples == 8_390_289_600 // 4
+    assert r2.players[1].equity == pytest.approx(0.6704463230923519, abs=1e-12)
+    assert r2.players[0].tie == pytest.approx(r.players[1].tie, abs=1e-12)
+    assert r2.players[0].categories == pytest.approx(r.players[1].categories, abs=1e-12)
+
+
+# ----------------------------------------------------------------------------- vs random
+VS_RANDOM_SPOTS = [
+    (["AKs,QQ:0.3,72o", "random"], "Td9d2c", "As"),   # flop, weights, dead card
+    (["random:0.5", "AhKh"], "Ks8h2h", ""),           # exact hand second, flush board
+    (["JJ+,AQs", "random"], "Kh8h2h5h", "3c"),        # four of a suit on the board
+    (["AhQd,98s,Th9h", "random"], "Kh8h2h5h3h", ""),  # five of a suit
+    (["AhKh", "random"], "Td9d2c7s", "Kd"),           # exact hand, turn, dead card
+]
+
+
+@pytest.mark.parametrize("specs,board,dead", VS_RANDOM_SPOTS)
+def test_vs_random_fast_path_equals_generic_walk(specs, board, dead):
+    from simulate.range_equity import _prepare, _run_exact_generic, _vs_random_plan
+
+    spot = _prepare(specs, board, dead)
+    assert _vs_random_plan(spot) is not None
+    fast = analyze_ranges(specs, board, dead, exact=True)
+    slow = _run_exact_generic(spot, 1, 0.0)
+    assert fast.result.samples == slow.result.samples
+    for a, b in zip(fast.result.players, slow.result.players, strict=True):
+        assert (a.equity, a.win, a.tie) == pytest.approx((b.equity, b.win, b.tie), abs=1e-12)
+        assert a.categories == pytest.approx(b.categories, abs=1e-12)
+    for p in range(2):  # per combo, the random player's filled in by the generic walk
+        assert fast.combo_share[p] == pytest.approx(slow.combo_share[p], abs=1e-12)
+        assert fast.combo_equity[p] == pytest.approx(slow.combo_equity[p], abs=1e-12,
+                                                     nan_ok=True)
+
+
+@pytest.mark.parametrize("specs,board,dead", [
+    (["AhKh", "random"], "Qh8h2h5c3d", ""),
+    (["AKs,QQ:0.5,Th9h", "random:0.5"], "Kh8h2h5h3c", "4d"),
+])
+def test_vs_random_equals_brute_force(specs, board, dead):
+    got = range_equity(specs, board, dead, exact=True)
+    assert [p.equity for p in got.players] == pytest.approx(brute_force(specs, board, dead),
+                                                            abs=1e-12)
 
 
 def test_errors():
