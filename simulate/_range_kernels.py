@@ -22,19 +22,12 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import CACHE
-from evaluator._kernels import KEY_INIT_I64, flush_strength, rank_strength
+from evaluator._kernels import KEY_INIT_I64, lookup, rank_strength
 
 from ._rng import below, next_u64, stream_state
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
 SHARE_UNIT = 2520  # lcm(1..10): a split pot's share in integer units
-
-
-@nb.njit(cache=CACHE)
-def _strength(key, mask, row_offsets, rank_table, flush_table):
-    if (key >> 32) & 0x8888:
-        return flush_strength(key, mask, flush_table)
-    return rank_strength(key, row_offsets, rank_table)
 
 
 # ----------------------------------------------------------------------------- boards
@@ -168,7 +161,7 @@ def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, p
                 if cbits[p, i] & bbits:
                     continue
                 live[p, n] = i
-                strength[p, n] = _strength(bkey + ckey[p, i], bmask | cmask[p, i],
+                strength[p, n] = lookup(bkey + ckey[p, i], bmask | cmask[p, i],
                                            row_offsets, rank_table, flush_table)
                 n += 1
             nl[p] = n
@@ -394,7 +387,7 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                     if k < need:
                         continue
                     fbits[nf] = (np.int64(1) << cx) | (np.int64(1) << cy)
-                    fstr[nf] = _strength(bkey + card_key[cx] + card_key[cy],
+                    fstr[nf] = lookup(bkey + card_key[cx] + card_key[cy],
                                          bmask | card_mask[cx] | card_mask[cy],
                                          row_offsets, rank_table, flush_table)
                     fnon[nf] = S[cx >> 2, cy >> 2]  # cx < cy, so rank(cx) <= rank(cy)
@@ -405,7 +398,7 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
             hb = hbits[i]
             if hb & bbits:
                 continue
-            sh = _strength(bkey + hkey[i], bmask | hmask[i], row_offsets, rank_table,
+            sh = lookup(bkey + hkey[i], bmask | hmask[i], row_offsets, rank_table,
                            flush_table)
             a = np.int64(hcards[i, 0])
             b = np.int64(hcards[i, 1])
@@ -565,7 +558,7 @@ def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, 
                 if cbits[p, i] & bbits:
                     continue
                 live[p, n] = i
-                strength[p, n] = _strength(bkey + ckey[p, i], bmask | cmask[p, i],
+                strength[p, n] = lookup(bkey + ckey[p, i], bmask | cmask[p, i],
                                            row_offsets, rank_table, flush_table)
                 n += 1
             nl[p] = n
@@ -715,7 +708,7 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
         for p in range(P):
             a = hole[p, 0]
             b = hole[p, 1]
-            s = _strength(bkey + card_key[a] + card_key[b], bmask | card_mask[a] | card_mask[b],
+            s = lookup(bkey + card_key[a] + card_key[b], bmask | card_mask[a] | card_mask[b],
                           row_offsets, rank_table, flush_table)
             strength[p] = s
             if s > best:
