@@ -80,6 +80,8 @@ def test_mc_hu_pokerjit(benchmark):
     n = _deals(benchmark, 1_000_000)
     r = benchmark(equity, HU, samples=n, seed=1, threads=1)
     assert r.samples == n
+    p = r.players[0]
+    assert 0 < p.std_error and abs(p.equity - 0.46214457) <= 4 * p.std_error
 
 
 @pytest.mark.benchmark(group="MC heads-up AhKh vs QsQd, 1M deals")

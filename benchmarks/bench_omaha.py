@@ -56,7 +56,11 @@ def test_exact_preflop_poker_equity(benchmark):
 
 
 def test_monte_carlo_ours(benchmark):
-    benchmark(lambda: omaha_equity(HANDS, exact=False, samples=200_000, seed=1, threads=1))
+    res = benchmark(lambda: omaha_equity(HANDS, exact=False, samples=200_000, seed=1,
+                                         threads=1))
+    p = res.players[0]  # exact: 1,338,564 / (2 x 1,086,008) pot shares
+    assert res.samples == 200_000
+    assert 0 < p.std_error and abs(p.equity - 1338564 / 2172016) <= 4 * p.std_error
 
 
 def test_monte_carlo_poker_equity(benchmark):

@@ -32,7 +32,7 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import CACHE
-from evaluator._kernels import rank_strength
+from evaluator._kernels import KEY_INIT_I64, rank_strength
 
 SHARE_UNIT = 2520
 _LOW32 = np.int64(0xFFFFFFFF)
@@ -351,7 +351,7 @@ def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
     for p in range(n_players):
         hk[p] = card_key[hole[p, 0]] + card_key[hole[p, 1]]
         hm[p] = card_mask[hole[p, 0]] | card_mask[hole[p, 1]]
-    bk = np.int64(0x3333) << 32
+    bk = KEY_INIT_I64
     bm = np.int64(0)
     for i in range(board0.shape[0]):
         bk += card_key[board0[i]]

@@ -17,7 +17,7 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import CACHE
-from evaluator._kernels import flush_strength, rank_strength
+from evaluator._kernels import KEY_INIT_I64, flush_strength, rank_strength
 
 from ._enum_kernels import share_table
 from ._rng import mix64, stream_state
@@ -46,7 +46,7 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
     for p in range(n_players):
         hk[p] = card_key[hole[p, 0]] + card_key[hole[p, 1]]
         hm[p] = card_mask[hole[p, 0]] | card_mask[hole[p, 1]]
-    bk0 = np.int64(0x3333) << 32
+    bk0 = KEY_INIT_I64
     bm0 = np.int64(0)
     for i in range(board0.shape[0]):
         bk0 += card_key[board0[i]]

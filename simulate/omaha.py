@@ -79,8 +79,9 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     ``game="omaha5"``/``"omaha6"``); ``board``: 0, 3, 4 or 5 cards; ``dead``: cards out
     of the deck. ``exact=True`` walks every runout, ``False`` samples (``samples`` deals,
     default 1,000,000, or until every player's standard error is at most
-    ``target_std_error``), ``None`` walks when that is quick (runouts x players at
-    most :data:`EXACT_WORK_LIMIT`, which every Omaha deal of 2+ hands meets). The same
+    ``target_std_error``; with both, whichever comes first), ``None`` walks when that is
+    quick (runouts x players at most :data:`EXACT_WORK_LIMIT`, which every Omaha deal of
+    2+ hands meets). The same
     ``seed`` gives the same answer on any thread count; the seed used is in
     ``result.extra["seed"]``.
     """
@@ -91,10 +92,13 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
 
     t0 = time.perf_counter()
     req = parse_omaha_request(hands, board, dead, game=game)
-    if samples is not None and (not isinstance(samples, (int, np.integer)) or samples <= 0):
+    if samples is not None and (isinstance(samples, bool)
+                                or not isinstance(samples, (int, np.integer)) or samples <= 0):
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     if target_std_error is not None and not target_std_error > 0:
         raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
+    if exact is True and (samples is not None or target_std_error is not None):
+        raise ValueError("exact=True cannot be combined with samples or target_std_error")
     n_threads = _resolve_threads(threads)
     tables, cat_of = _tables()
 
@@ -177,17 +181,19 @@ def _sample(K, seed: int, fixed: np.ndarray, deck: np.ndarray, tri: np.ndarray, 
     if target is None:
         n = int(samples or DEFAULT_SAMPLES)
         return run(0, n), n
-    # rounds of whole blocks until every standard error is at most the target
+    # rounds of whole blocks until every standard error is at most the target, or until
+    # ``samples`` deals when that is given too (whichever comes first)
+    cap = int(samples) if samples is not None else MAX_SAMPLES
     n = 0
     totals: list[np.ndarray] | None = None
     want = 4 * BLOCK
     while True:
-        add = min(want, MAX_SAMPLES - n)
+        add = min(want, cap - n)
         part = run(n // BLOCK, add)
         totals = part if totals is None else [a + b for a, b in zip(totals, part, strict=True)]
         n += add
         worst = max(_std_errors(totals, n))
-        if worst <= target or n >= MAX_SAMPLES:
+        if worst <= target or n >= cap:
             return totals, n
         need = n * (worst / target) ** 2 * 1.05
         want = max(BLOCK, -(-int(need - n) // BLOCK) * BLOCK)

@@ -87,7 +87,6 @@ def test_resume_skips_finished_and_drops_cut_line(tmp_path: Path) -> None:
 
 
 def test_real_equity_results(tmp_path: Path) -> None:
-    pytest.importorskip("simulate.equity")
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, [json.dumps(r) for r in REQUESTS] + BAD_LINES[2:3])
     s = run_batch(src, out, progress=None)
@@ -113,7 +112,6 @@ def _strip(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_two_workers_same_results(tmp_path: Path) -> None:
-    pytest.importorskip("simulate.equity")
     src = tmp_path / "in.jsonl"
     reqs = [dict(REQUESTS[1], id=i, seed=100 + i, samples=5000) for i in range(4)]
     _write(src, [json.dumps(r) for r in reqs] + ["bad"])
