@@ -10,7 +10,11 @@ deals each pot its own runouts (three pots = three times the deals).
   with 1,000,000 deals per pot; also the exact walk (1,086,008 runouts) vs OMPEval's
   exact enumeration per pot;
 * three-way all in on the flop (``SPOT3``), exact: ours (target <= 10 ms) vs OMPEval
-  and poker-equity exact per pot.
+  and poker-equity exact per pot;
+* ranges (``SPOTR``: ``QQ+`` vs ``AhKh`` vs ``random``, equal stacks, so one pot and the
+  peers' range equity x pot is the same answer): exact on the turn (397,320 deals) vs
+  OMPEval and poker-equity exact, and 1,000,000 Monte Carlo deals preflop vs
+  poker-equity's 1,000,000.
 
 ``pytest benchmarks/bench_allin.py --benchmark-enable`` times each piece with
 pytest-benchmark; in the normal test run (``--benchmark-disable``) each runs once as a
@@ -37,6 +41,8 @@ from simulate import allin_ev  # noqa: E402
 SPOT4 = ["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:100"]  # main pot + two side pots
 SPOT3 = ["AhAs:100", "KdKc:60", "QhQs:30"]  # main pot + one side pot (+40 returned)
 FLOP = "Ks8h2c"
+SPOTR = ["QQ+:100", "AhKh:100", "random:100"]  # ranges, one pot of 300
+TURN = "Ks8h2c4d"
 
 
 def _need(peer: str) -> None:
@@ -99,7 +105,36 @@ def pe_flop3() -> list[float]:
     return per_pot_ev(SPOT3, FLOP, peers.poker_equity_exact)
 
 
+def ours_range_turn() -> list[float]:
+    r = allin_ev(SPOTR, TURN, exact=True, threads=1)
+    return [p.expected_payout for p in r.players]
+
+
+def ours_range_mc() -> list[float]:
+    r = allin_ev(SPOTR, samples=1_000_000, seed=1, threads=1)
+    return [p.expected_payout for p in r.players]
+
+
+def _range_hands() -> list[str]:
+    return [s.rsplit(":", 1)[0] for s in SPOTR]
+
+
+def omp_range_turn() -> list[float]:
+    return [300 * e for e in peers.ompeval_equity(_range_hands(), TURN, exact=True,
+                                                 threads=1).equities]
+
+
+def pe_range_turn() -> list[float]:
+    return [300 * e for e in peers.poker_equity_exact(_range_hands(), TURN).equities]
+
+
+def pe_range_mc() -> list[float]:
+    return [300 * e for e in peers.poker_equity_monte_carlo(
+        _range_hands(), "", samples=1_000_000, seed=1, threads=1).equities]
+
+
 EXACT4 = [188.2039, 39.4274, 17.1203, 45.2484]
+RANGE_PREFLOP = [166.2, 91.5, 42.3]  # about: 300 x range equity preflop
 
 
 # ---------------------------------------------------------------- pytest-benchmark
@@ -149,6 +184,32 @@ def test_flop_exact_poker_equity_per_pot(benchmark):
     assert got == pytest.approx(ours_flop3(), abs=0.01)
 
 
+@pytest.mark.benchmark(group="allin-ranges-turn-exact")
+def test_range_turn_exact_ours(benchmark):
+    got = benchmark(ours_range_turn)
+    assert sum(got) == pytest.approx(300)
+
+
+@pytest.mark.benchmark(group="allin-ranges-turn-exact")
+def test_range_turn_exact_ompeval(benchmark):
+    _need("ompeval")
+    got = benchmark(omp_range_turn)
+    assert got == pytest.approx(ours_range_turn(), abs=0.01)  # odd chips aside
+
+
+@pytest.mark.benchmark(group="allin-ranges-preflop-mc")
+def test_range_preflop_mc_ours(benchmark):
+    got = benchmark.pedantic(ours_range_mc, rounds=1, iterations=1)
+    assert got == pytest.approx(RANGE_PREFLOP, abs=0.6)
+
+
+@pytest.mark.benchmark(group="allin-ranges-preflop-mc")
+def test_range_preflop_mc_poker_equity(benchmark):
+    _need("poker_equity")
+    got = benchmark.pedantic(pe_range_mc, rounds=1, iterations=1)
+    assert got == pytest.approx(RANGE_PREFLOP, abs=0.6)
+
+
 # ---------------------------------------------------------------- side-by-side report
 def _best(fn: Callable[[], object], repeats: int) -> float:
     fn()  # warm up (JIT cache load, peer library load)
@@ -170,6 +231,12 @@ def report(repeats: int = 5) -> dict[str, dict[str, float]]:
         "flop 3-way, exact (903 runouts)": [
             ("pokerjit", ours_flop3, None), ("ompeval (per pot)", omp_flop3, "ompeval"),
             ("poker_equity (per pot)", pe_flop3, "poker_equity")],
+        "ranges QQ+/AhKh/random, turn, exact (397,320 deals)": [
+            ("pokerjit", ours_range_turn, None), ("ompeval", omp_range_turn, "ompeval"),
+            ("poker_equity", pe_range_turn, "poker_equity")],
+        "ranges QQ+/AhKh/random, preflop, 1M Monte Carlo deals": [
+            ("pokerjit", ours_range_mc, None), ("poker_equity (1M)", pe_range_mc,
+                                                "poker_equity")],
     }
     out: dict[str, dict[str, float]] = {}
     for case, runners in cases.items():

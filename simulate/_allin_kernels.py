@@ -246,3 +246,285 @@ def mc_parallel(seed, first_block, n_total, block_size, k, board_key, board_mask
         n = min(block_size, n_total - b * block_size)
         mc_block(seed, first_block + b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
                  amounts, members, n_members, elig, order, tables, wins[b], sumsqs[b])
+
+
+# ----------------------------------------------------------------------------- ranges
+# A live player with a range holds one of ``ncombo[i]`` combos: ``ccards[i, j]`` (uint8[2])
+# with weight ``cw[i, j]`` (cumulative in ``cdf[i, j]`` for sampling); an exact hand is a
+# range of one combo of weight 1. ``ccards``: uint8[L, M, 2], ``cw``/``cdf``: [L, M],
+# ``ncombo``: int64[L]. ``base_deck``: uint8[D], every card not on the board or dead (the
+# hands' cards are taken out per deal).
+
+@nb.njit(cache=CACHE)
+def _walk_all(k, key0, mask0, deck, hole_key, hole_mask, st, amounts, members, n_members,
+              elig, order, win, pay, tables):
+    """Every way to add ``k`` (0..5) cards from ``deck`` to a board prefix; returns the count."""
+    if k <= 3:
+        return _walk_rest(key0, mask0, deck, 0, k, hole_key, hole_mask, st, amounts, members,
+                          n_members, elig, order, win, pay, tables)
+    card_key = tables[0]
+    card_mask = tables[1]
+    m = deck.shape[0]
+    count = 0
+    for a in range(m - k + 1):
+        ka = key0 + card_key[deck[a]]
+        ma = mask0 | card_mask[deck[a]]
+        if k == 4:
+            count += _walk_rest(ka, ma, deck, a + 1, 3, hole_key, hole_mask, st, amounts,
+                                members, n_members, elig, order, win, pay, tables)
+            continue
+        for b in range(a + 1, m - 3):
+            count += _walk_rest(ka + card_key[deck[b]], ma | card_mask[deck[b]], deck, b + 1, 3,
+                                hole_key, hole_mask, st, amounts, members, n_members, elig,
+                                order, win, pay, tables)
+    return count
+
+
+@nb.njit(cache=CACHE)
+def range_task(first, k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
+               members, n_members, elig, order, tables, acc, tmp):
+    """Every card-disjoint combo tuple whose live player 0 holds combo ``first``, and every
+    runout of each: ``acc[p, i] += w * chips`` where ``w`` is the product of the tuple's
+    weights (``cw``'s dtype: int64 keeps the sums exact, float64 otherwise) and ``chips``
+    what player ``i`` took from pot ``p`` summed over the tuple's runouts. ``tmp``:
+    int64[P, L] scratch. Returns ``(sum of w, tuples)``; every tuple has the same number of
+    runouts (the deck always loses ``2 L`` cards)."""
+    card_key = tables[0]
+    card_mask = tables[1]
+    n_live = ncombo.shape[0]
+    n_pots = amounts.shape[0]
+    st = np.zeros(n_live, np.uint16)
+    pay = np.zeros(n_live, np.int64)
+    hole_key = np.zeros(n_live, np.int64)
+    hole_mask = np.zeros(n_live, np.int64)
+    idx = np.full(n_live, -1, np.int64)
+    cum = np.zeros(n_live + 1, np.int64)
+    deck = np.empty(base_deck.shape[0], np.uint8)
+    one = np.int64(1)
+    idx[0] = first
+    cum[1] = (one << ccards[0, first, 0]) | (one << ccards[0, first, 1])
+    w_total = cw[0, 0] * 0
+    n_tuples = 0
+    level = 1
+    while level >= 1:
+        if level == n_live:
+            w = cw[0, first]
+            for i in range(n_live):
+                a = ccards[i, idx[i], 0]
+                b = ccards[i, idx[i], 1]
+                hole_key[i] = card_key[a] + card_key[b]
+                hole_mask[i] = card_mask[a] | card_mask[b]
+                if i > 0:
+                    w *= cw[i, idx[i]]
+            bits = cum[n_live]
+            m = 0
+            for c in base_deck:
+                if not (bits >> np.int64(c)) & one:
+                    deck[m] = c
+                    m += 1
+            for p in range(n_pots):
+                for i in range(n_live):
+                    tmp[p, i] = 0
+            _walk_all(k, board_key, board_mask, deck[:m], hole_key, hole_mask, st, amounts,
+                      members, n_members, elig, order, tmp, pay, tables)
+            for p in range(n_pots):
+                for i in range(n_live):
+                    acc[p, i] += w * tmp[p, i]
+            w_total += w
+            n_tuples += 1
+            level -= 1
+            continue
+        j = idx[level] + 1
+        used = cum[level]
+        while j < ncombo[level]:
+            cb = (one << ccards[level, j, 0]) | (one << ccards[level, j, 1])
+            if not cb & used:
+                break
+            j += 1
+        if j >= ncombo[level]:
+            idx[level] = -1
+            level -= 1
+            continue
+        idx[level] = j
+        cum[level + 1] = used | (one << ccards[level, j, 0]) | (one << ccards[level, j, 1])
+        level += 1
+    return w_total, n_tuples
+
+
+@nb.njit(cache=CACHE)
+def range_exact_serial(k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
+                       members, n_members, elig, order, tables, accs, wsums, tuples):
+    """Every tuple and runout on one thread. ``accs``: ``[F, P, L]`` (F = ``ncombo[0]``, one
+    row per combo of player 0, zeroed, dtype of ``cw``), ``wsums``: ``[F]`` (same dtype),
+    ``tuples``: int64[F]."""
+    tmp = np.zeros((amounts.shape[0], ncombo.shape[0]), np.int64)
+    for f in range(ncombo[0]):
+        wsums[f], tuples[f] = range_task(f, k, board_key, board_mask, base_deck, ccards, cw,
+                                         ncombo, amounts, members, n_members, elig, order,
+                                         tables, accs[f], tmp)
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def range_exact_parallel(k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
+                         members, n_members, elig, order, tables, accs, wsums, tuples):
+    """As :func:`range_exact_serial`, player 0's combos spread over threads (same sums)."""
+    for f in nb.prange(ncombo[0]):
+        tmp = np.zeros((amounts.shape[0], ncombo.shape[0]), np.int64)
+        wsums[f], tuples[f] = range_task(f, k, board_key, board_mask, base_deck, ccards, cw,
+                                         ncombo, amounts, members, n_members, elig, order,
+                                         tables, accs[f], tmp)
+
+
+@nb.njit(cache=CACHE)
+def _pick(cdf, n, u):
+    """Index ``j`` in ``0..n-1`` with probability proportional to ``cdf[j] - cdf[j - 1]``."""
+    x = np.float64(u >> np.uint64(11)) * (1.0 / 9007199254740992.0) * cdf[n - 1]
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cdf[mid] > x:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@nb.njit(cache=CACHE)
+def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, cdf, ncombo,
+                   amounts, members, n_members, elig, order, tables, max_tries, win, sumsq):
+    """``n`` random deals from stream ``block`` of ``seed``: every live player's combo drawn
+    by weight, all together, the whole tuple drawn again if two combos share a card; then
+    ``k`` board cards from what is left. Adds to ``win`` (int64[P, L]) and ``sumsq``
+    (float64[L]) as :func:`mc_block`. Returns the number of rejected tuples, or -1 when
+    one deal needed more than ``max_tries`` draws."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    n_live = ncombo.shape[0]
+    m = base_deck.shape[0]
+    d = base_deck.copy()
+    pos = np.full(52, -1, np.int64)
+    for i in range(m):
+        pos[d[i]] = i
+    st = np.zeros(n_live, np.uint16)
+    pay = np.zeros(n_live, np.int64)
+    hole_key = np.zeros(n_live, np.int64)
+    hole_mask = np.zeros(n_live, np.int64)
+    idx = np.zeros(n_live, np.int64)
+    one = np.int64(1)
+    rejected = 0
+    state = stream_state(seed, block)
+    for _ in range(n):
+        tries = 0
+        while True:
+            bits = np.int64(0)
+            ok = True
+            for i in range(n_live):
+                j = 0
+                if ncombo[i] > 1:
+                    state, u = next_u64(state)
+                    j = _pick(cdf[i], ncombo[i], u)
+                cb = (one << ccards[i, j, 0]) | (one << ccards[i, j, 1])
+                if cb & bits:
+                    ok = False
+                    break
+                bits |= cb
+                idx[i] = j
+            if ok:
+                break
+            rejected += 1
+            tries += 1
+            if tries >= max_tries:
+                return -1
+        # the hands' cards to the front of the deck copy; deal the board from the rest
+        top = 0
+        for i in range(n_live):
+            a = ccards[i, idx[i], 0]
+            b = ccards[i, idx[i], 1]
+            hole_key[i] = card_key[a] + card_key[b]
+            hole_mask[i] = card_mask[a] | card_mask[b]
+            for c in (a, b):
+                p = pos[c]
+                if p >= 0:
+                    other = d[top]
+                    d[p] = other
+                    pos[other] = p
+                    d[top] = c
+                    pos[c] = top
+                    top += 1
+        key = board_key
+        mask = board_mask
+        for j in range(k):
+            state, u = next_u64(state)
+            r = top + j + below(u, m - top - j)
+            c = d[r]
+            other = d[top + j]
+            d[r] = other
+            pos[other] = r
+            d[top + j] = c
+            pos[c] = top + j
+            key += card_key[c]
+            mask |= card_mask[c]
+        for i in range(n_live):
+            pay[i] = 0
+        _one_runout(key, mask, hole_key, hole_mask, st, amounts, members, n_members, elig,
+                    order, win, pay, row_offsets, rank_table, flush_table)
+        for i in range(n_live):
+            x = np.float64(pay[i])
+            sumsq[i] += x * x
+    return rejected
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def mc_range_run(seed, first_block, n_total, block_size, k, board_key, board_mask, base_deck,
+                 ccards, cdf, ncombo, amounts, members, n_members, elig, order, tables,
+                 max_tries, wins, sumsqs, rejected):
+    """Blocks ``first_block ..`` over threads, as :func:`mc_parallel` (any thread count, same
+    answer); ``rejected``: int64[B], per block (-1: a deal found no card-disjoint tuple)."""
+    for b in nb.prange(wins.shape[0]):
+        n = min(block_size, n_total - b * block_size)
+        rejected[b] = mc_range_block(seed, first_block + b, n, k, board_key, board_mask,
+                                     base_deck, ccards, cdf, ncombo, amounts, members,
+                                     n_members, elig, order, tables, max_tries, wins[b],
+                                     sumsqs[b])
+
+
+# ----------------------------------------------------------------------------- strength rows
+# Games whose strengths come from a batch evaluator (Omaha): the caller deals runouts as
+# rows, evaluates every live hand on every row, and settles the rows here.
+
+@nb.njit(cache=CACHE)
+def settle_rows(strengths, amounts, members, n_members, elig, order, win, sumsq):
+    """Settle each row of ``strengths`` (int32[N, L]): add to ``win`` (int64[P, L]) and
+    ``sumsq`` (float64[L], the squares of each row's chips per player)."""
+    n_live = strengths.shape[1]
+    st = np.zeros(n_live, np.int32)
+    pay = np.zeros(n_live, np.int64)
+    for r in range(strengths.shape[0]):
+        for i in range(n_live):
+            st[i] = strengths[r, i]
+            pay[i] = 0
+        _settle(st, amounts, members, n_members, elig, order, win, pay)
+        for i in range(n_live):
+            x = np.float64(pay[i])
+            sumsq[i] += x * x
+
+
+@nb.njit(cache=CACHE, parallel=True)
+def deal_rows(seed, first_block, block_size, deck, out):
+    """Fill ``out`` (uint8[N, k]) with random ``k``-card runouts from ``deck`` (uint8[M]);
+    rows ``b * block_size ..`` come from stream ``first_block + b`` of ``seed``."""
+    n_rows = out.shape[0]
+    k = out.shape[1]
+    m = deck.shape[0]
+    n_blocks = -(-n_rows // block_size)
+    for b in nb.prange(n_blocks):
+        d = deck.copy()
+        state = stream_state(seed, first_block + b)
+        for row in range(b * block_size, min(n_rows, (b + 1) * block_size)):
+            for j in range(k):
+                state, u = next_u64(state)
+                r = j + below(u, m - j)
+                c = d[r]
+                d[r] = d[j]
+                d[j] = c
+                out[row, j] = c

@@ -13,6 +13,28 @@ The engine evaluates each live hand once per runout (board keys built by
 adding one number per card) and settles every pot from those strengths in a
 Numba kernel, summing integer chips per pot and seat; the division happens
 here, in Python.
+
+Hold'em seats may hold a *range* instead of a hand (``"QQ+,AKs:100"``,
+``"random:50"``; syntax of :mod:`simulate.ranges`). The convention is the
+equity engine's: every combination of the seats' combos that shares no card
+is dealt with probability proportional to the product of the combos'
+weights, and every runout of the board is equally likely. Exactly, every
+such tuple and every runout is walked and each tuple's chip totals are
+weighted by its weight product (integer arithmetic when every weight is a
+whole number, float64 otherwise); sampled, each deal draws every seat's
+combo by weight all together and draws the whole tuple again when two combos
+share a card (unbiased), then a runout.
+
+Omaha (``game="omaha"``, 4 to 6 hole cards, exact hands only) evaluates the
+runouts in batches with :func:`evaluator.omaha.evaluate_omaha_batch` and
+settles them with the same per-pot rule.
+
+Hand histories need two more things (see :mod:`simulate.replay`):
+``allow_zero=True`` accepts seats that committed 0 chips (a seat that folded
+without posting), and ``dead_money`` adds chips that no seat's commitment
+accounts for (antes that are not part of the contributions) to the main pot,
+which every live seat is eligible for
+(:func:`simulate.pots.add_dead_money`).
 """
 
 from __future__ import annotations
@@ -28,7 +50,8 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
-from simulate.pots import Pot, PotStructure, build_pots, odd_chip_order
+from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, odd_chip_order
+from simulate.ranges import Range, parse_range
 from simulate.request import MAX_PLAYERS, MIN_PLAYERS, parse_board
 
 __all__ = ["AllinPlayer", "AllinResult", "allin_ev", "parse_seat"]
@@ -41,6 +64,12 @@ DEFAULT_SAMPLES = 1_000_000
 MAX_SAMPLES = 50_000_000
 #: Walks at least this big run on several threads.
 PARALLEL_MIN_RUNOUTS = 100_000
+#: Omaha: ``exact=None`` walks every runout when (runouts x live hands) is at most this.
+OMAHA_EXACT_LIMIT = 3_000_000
+#: Omaha runouts dealt and evaluated per batch (bounds the memory of a long run).
+OMAHA_CHUNK = 1 << 18
+#: Games ``allin_ev`` plays.
+GAMES = ("holdem", "omaha")
 
 _CHIPS = re.compile(r"\d+")
 FOLD_WORDS = ("fold", "folded")
@@ -52,7 +81,7 @@ SeatSpec = str | tuple[Any, Any] | list[Any]
 class AllinPlayer:
     """One seat's result.
 
-    ``hand``: canonical cards, or ``"fold"``. ``committed``: chips put in;
+    ``hand``: canonical cards, the range text, or ``"fold"``. ``committed``: chips put in;
     ``returned``: uncalled chips handed back (included in the payout);
     ``expected_payout``: chips expected back from the table; ``ev`` =
     ``expected_payout - committed``; ``std_error``: standard error of both (0
@@ -84,7 +113,10 @@ class AllinResult:
     ``pots``: main pot first, then side pots (:class:`simulate.pots.Pot`, with
     ``.amount`` and ``.eligible`` seats); ``players``: one
     :class:`AllinPlayer` per seat in the order given; ``exact``: every runout
-    walked; ``samples``: runouts walked or drawn (0 when no pot is contested).
+    walked; ``samples``: runouts walked or drawn (0 when no pot is contested;
+    with ranges, exactly, the deals walked: card-disjoint combo tuples x
+    runouts); ``dead_money``: chips in the pots beyond the seats'
+    commitments; ``game``: ``"holdem"`` or ``"omaha"``.
     """
 
     pots: list[Pot]
@@ -96,10 +128,13 @@ class AllinResult:
     dead: str = ""
     button: int = 0
     seed: int | None = None
+    game: str = "holdem"
+    dead_money: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "board": self.board, "dead": self.dead, "button": self.button,
+            "game": self.game, "board": self.board, "dead": self.dead, "button": self.button,
+            "dead_money": self.dead_money,
             "pots": [p.to_dict() for p in self.pots],
             "players": [p.to_dict() for p in self.players],
             "exact": self.exact, "samples": self.samples, "elapsed_s": self.elapsed_s,
@@ -117,12 +152,17 @@ def _chips_from_text(text: str, seat: int) -> int:
     return int(t)
 
 
-def parse_seat(spec: SeatSpec, seat: int) -> tuple[list[int] | None, int]:
-    """``(card ids or None for a fold, chips)`` of one seat.
+def parse_seat(spec: SeatSpec, seat: int, *,
+               game: str = "holdem") -> tuple[list[int] | Range | None, int]:
+    """``(card ids, a Range, or None for a fold; chips)`` of one seat.
 
-    ``spec``: ``"CARDS:CHIPS"``, ``"fold:CHIPS"`` or a pair ``(cards, chips)``
-    with ``cards`` text, card ids, ``None`` or ``"fold"``. Chips are checked for
-    being integers here and for being positive by :func:`build_pots`.
+    ``spec``: ``"CARDS:CHIPS"``, ``"RANGE:CHIPS"`` (Hold'em), ``"fold:CHIPS"``
+    or a pair ``(cards, chips)`` with ``cards`` text, card ids, ``None`` or
+    ``"fold"``. In a string the chips follow the *last* colon (a range may hold
+    weights such as ``AKs:0.5``). Text that is not exact cards is read as a
+    range (:func:`simulate.ranges.parse_range`, before board and dead cards
+    are taken out). Chips are checked for being integers here and for being
+    positive by :func:`build_pots`.
     """
     if isinstance(spec, str):
         if ":" not in spec:
@@ -141,73 +181,112 @@ def parse_seat(spec: SeatSpec, seat: int) -> tuple[list[int] | None, int]:
                         f"pair, got {spec!r}")
     if cards is None or (isinstance(cards, str) and cards.strip().lower() in FOLD_WORDS):
         return None, chips
-    ids = parse_cards(cards, what=f"seat {seat}")
-    if len(ids) != 2:
+    ids: list[int] | None = None
+    try:
+        ids = parse_cards(cards, what=f"seat {seat}")
+    except CardError as exc:
+        if game != "holdem" or not isinstance(cards, str):
+            raise
+        card_error = exc
+    if game == "holdem" and isinstance(cards, str) and (ids is None or len(ids) != 2):
+        try:  # not two cards: a range (e.g. 'QQ+,AKs' or 'AsAc,AhAd')
+            return parse_range(cards), chips
+        except CardError:
+            if ids is None:
+                raise CardError(f"{card_error} (nor is '{cards.strip()}' a range)") from None
+    assert ids is not None
+    if game == "omaha":
+        if not 4 <= len(ids) <= 6:
+            raise CardError(f"seat {seat} has {len(ids)} cards; Omaha hands have 4 to 6")
+    elif len(ids) != 2:
         raise CardError(f"seat {seat} has {len(ids)} cards; Hold'em hands have 2")
     return ids, chips
 
 
 @dataclass
 class _Spot:
-    hands: list[list[int] | None]
+    hands: list[list[int] | Range | None]
     structure: PotStructure
     board: list[int]
     dead: list[int]
     button: int
     order: np.ndarray
+    game: str = "holdem"
+    dead_money: int = 0
+
+    @property
+    def ranged(self) -> bool:
+        return any(isinstance(h, Range) for h in self.hands)
 
 
-def _parse(players: Sequence[SeatSpec], board: Any, dead: Any, button: Any) -> _Spot:
+def _parse(players: Sequence[SeatSpec], board: Any, dead: Any, button: Any, *,
+           game: str = "holdem", allow_zero: bool = False, dead_money: Any = 0) -> _Spot:
+    if game not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise CardError("players must be a list of seats, e.g. ['AhAs:100', 'KdKc:60']")
     n = len(players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise CardError(f"need {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {n}")
-    seats = [parse_seat(p, s) for s, p in enumerate(players)]
+    seats = [parse_seat(p, s, game=game) for s, p in enumerate(players)]
     hands = [h for h, _ in seats]
     chips = [c for _, c in seats]
     b = parse_board(board)
     d = parse_cards(dead or "", what="dead cards")
-    check_disjoint([*[(f"seat {s}", h) for s, h in enumerate(hands) if h is not None],
-                    ("board", b), ("dead cards", d)])
+    exact_hands = [(f"seat {s}", h) for s, h in enumerate(hands) if isinstance(h, list)]
+    check_disjoint([*exact_hands, ("board", b), ("dead cards", d)])
     if all(h is None for h in hands):
         raise CardError("no live player: at least one seat must hold cards")
-    structure = build_pots(chips, [h is not None for h in hands])
+    taken = set(b) | set(d) | {c for _, h in exact_hands for c in h}
+    for s, h in enumerate(hands):
+        if isinstance(h, Range):
+            hands[s] = h.without(taken)
+            if len(hands[s]) == 0:
+                raise CardError(f"seat {s}: range '{h.text}' has no combos left after removing "
+                                "the board, dead cards and the other seats' hands")
+    structure = add_dead_money(build_pots(chips, [h is not None for h in hands],
+                                          allow_zero=allow_zero), dead_money)
     order = odd_chip_order(n, button)
     need = 5 - len(b)
-    left = 52 - 2 * sum(h is not None for h in hands) - len(b) - len(d)
+    n_hole = sum(2 if isinstance(h, Range) else len(h) for h in hands if h is not None)
+    left = 52 - n_hole - len(b) - len(d)
     if left < need:
         raise CardError(f"not enough cards: the board needs {need} more but only {left} remain "
                         "in the deck")
-    return _Spot(hands, structure, b, d, int(operator.index(button)), order)
+    return _Spot(hands, structure, b, d, int(operator.index(button)), order, game,
+                 sum(p.amount for p in structure.pots) + sum(structure.returned)
+                 - sum(structure.committed))
 
 
 # ----------------------------------------------------------------------------- engine
 class _Engine:
     """Arrays for the kernels (see :mod:`simulate._allin_kernels`), in live index space."""
 
-    def __init__(self, spot: _Spot) -> None:
+    def __init__(self, spot: _Spot, live_seats: list[int] | None = None) -> None:
         from evaluator._kernels import KEY_INIT_I64
         from evaluator._tables import get_tables
 
         self.tables = get_tables().kernel_args
         card_key, card_mask = self.tables[0], self.tables[1]
         n = len(spot.hands)
-        self.live_seats = [s for s in range(n) if spot.hands[s] is not None]
+        if live_seats is None:
+            live_seats = [s for s in range(n) if spot.hands[s] is not None]
+        self.live_seats = live_seats
         live_index = {s: i for i, s in enumerate(self.live_seats)}
         n_live = len(self.live_seats)
-        self.hole_key = np.array([int(card_key[h[0]]) + int(card_key[h[1]])
-                                  for h in (spot.hands[s] for s in self.live_seats)], np.int64)
-        self.hole_mask = np.array([int(card_mask[h[0]]) | int(card_mask[h[1]])
-                                   for h in (spot.hands[s] for s in self.live_seats)], np.int64)
+        exact = [spot.hands[s] for s in self.live_seats if isinstance(spot.hands[s], list)]
+        self.hole_key = np.array([sum(int(card_key[c]) for c in h) for h in exact], np.int64)
+        self.hole_mask = np.array([np.bitwise_or.reduce([int(card_mask[c]) for c in h])
+                                   for h in exact], np.int64)
         self.board_key = np.int64(int(KEY_INIT_I64) + sum(int(card_key[c]) for c in spot.board))
         mask = 0
         for c in spot.board:
             mask |= int(card_mask[c])
         self.board_mask = np.int64(mask)
         used = set(spot.board) | set(spot.dead)
+        self.base_deck = np.array([c for c in range(52) if c not in used], np.uint8)
         for h in spot.hands:
-            if h is not None:
+            if isinstance(h, list):
                 used |= set(h)
         self.deck = np.array([c for c in range(52) if c not in used], np.uint8)
         self.k = 5 - len(spot.board)
@@ -224,7 +303,16 @@ class _Engine:
             self.elig[p, idx] = True
         self.order = np.array([live_index[s] for s in spot.order.tolist() if s in live_index],
                               np.int64)
-        self.n_runouts = math.comb(len(self.deck), self.k)
+        n_hole = sum(2 if isinstance(h, Range) else len(h) for h in spot.hands if h is not None)
+        self.n_runouts = math.comb(len(self.base_deck) - n_hole, self.k)
+
+    def work(self) -> int:
+        """Hand evaluations of the exact walk (for choosing exact or sampled)."""
+        return self.n_runouts * len(self.live_seats)
+
+    @property
+    def exact_limit(self) -> int:
+        return EXACT_LIMIT
 
     def _check_size(self, runouts: int) -> None:
         if int(self.amounts.sum()) * runouts >= 2**63:
@@ -283,6 +371,189 @@ class _Engine:
         return wins.astype(object).sum(axis=0), sumsqs.sum(axis=0)
 
 
+class _RangeEngine(_Engine):
+    """Live seats holding ranges (exact hands are ranges of one combo of weight 1).
+
+    Live index space puts the seat with the most combos first: the exact walk hands its
+    combos out to threads. ``ccards`` uint8[L, M, 2], ``cw`` and ``cdf`` float64[L, M]
+    (``cw_int`` int64 when every weight is a whole number), ``ncombo`` int64[L].
+    """
+
+    def __init__(self, spot: _Spot) -> None:
+        n = len(spot.hands)
+
+        def size(s: int) -> int:
+            h = spot.hands[s]
+            return len(h) if isinstance(h, Range) else 1
+
+        live = sorted((s for s in range(n) if spot.hands[s] is not None),
+                      key=lambda s: (-size(s), s))
+        super().__init__(spot, live)
+        n_live = len(live)
+        m = max(size(s) for s in live)
+        self.ccards = np.zeros((n_live, m, 2), np.uint8)
+        self.cw = np.zeros((n_live, m), np.float64)
+        self.ncombo = np.zeros(n_live, np.int64)
+        for i, s in enumerate(live):
+            h = spot.hands[s]
+            if isinstance(h, Range):
+                self.ccards[i, : len(h)] = h.combos
+                self.cw[i, : len(h)] = h.weights
+                self.ncombo[i] = len(h)
+            else:
+                assert h is not None
+                self.ccards[i, 0] = sorted(h)
+                self.cw[i, 0] = 1.0
+                self.ncombo[i] = 1
+        self.cdf = np.cumsum(self.cw, axis=1)
+        whole = bool(np.all(self.cw == np.round(self.cw))) and float(self.cw.max()) < 2**20
+        self.cw_int = self.cw.astype(np.int64) if whole else None
+        self.n_tuples_bound = math.prod(int(c) for c in self.ncombo)
+
+    def work(self) -> int:
+        return self.n_tuples_bound * self.n_runouts * len(self.live_seats)
+
+    def _arrays(self) -> tuple[Any, ...]:
+        return (self.k, self.board_key, self.board_mask, self.base_deck, self.ccards)
+
+    def _pots(self) -> tuple[Any, ...]:
+        return (self.amounts, self.members, self.n_members, self.elig, self.order, self.tables)
+
+    def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
+        """Every card-disjoint tuple and every runout: ``(win object[P, L], runouts)`` where
+        ``win[p, i] / runouts`` is player ``i``'s expected take from pot ``p`` (``win`` holds
+        Fractions when the weights are whole numbers, floats otherwise). Sets
+        ``self.deals`` (tuples x runouts walked)."""
+        from fractions import Fraction
+
+        from evaluator.hands import _threads
+        from simulate import _allin_kernels as K
+
+        self._check_size(self.n_runouts)
+        integer = self.cw_int is not None
+        cw = self.cw_int if integer else self.cw
+        if integer:  # the weighted sums must fit in int64: bound the sum of tuple weights
+            bound = math.prod(int(x) for x in cw.sum(axis=1))
+            if int(self.amounts.sum()) * bound * self.n_runouts >= 2**62:
+                integer, cw = False, self.cw
+        f = int(self.ncombo[0])
+        n_pots, n_live = self.amounts.shape[0], len(self.live_seats)
+        accs = np.zeros((f, n_pots, n_live), cw.dtype)
+        wsums = np.zeros(f, cw.dtype)
+        tuples = np.zeros(f, np.int64)
+        args = (*self._arrays(), cw, self.ncombo, *self._pots(), accs, wsums, tuples)
+        if n_threads == 1 or f == 1 or self.work() < PARALLEL_MIN_RUNOUTS:
+            K.range_exact_serial(*args)
+        else:
+            with _threads(n_threads):
+                K.range_exact_parallel(*args)
+        n_tuples = int(tuples.sum())
+        if n_tuples == 0:
+            raise CardError("no deal is possible: every combination of the seats' hands "
+                            "shares a card")
+        if integer:
+            acc = accs.astype(object).sum(axis=0)
+            w = int(wsums.astype(object).sum())
+            win = np.array([[Fraction(int(x), w) for x in row] for row in acc], object)
+        else:
+            acc = accs.sum(axis=0)
+            w = float(wsums.sum())
+            win = (acc / w).astype(object)
+        self.deals = n_tuples * self.n_runouts
+        return win, self.n_runouts
+
+    def monte_carlo(self, seed: int, first_block: int, n_samples: int,
+                    n_threads: int) -> tuple[np.ndarray, np.ndarray]:
+        from evaluator.hands import _threads
+        from simulate import _allin_kernels as K
+
+        block = K.MC_BLOCK
+        self._check_size(block)
+        n_blocks = -(-n_samples // block)
+        shape = self.amounts.shape + self.order.shape
+        wins = np.zeros((n_blocks, *shape), np.int64)
+        sumsqs = np.zeros((n_blocks, len(self.order)), np.float64)
+        rejected = np.zeros(n_blocks, np.int64)
+        args = (np.uint64(seed), first_block, n_samples, block, *self._arrays(), self.cdf,
+                self.ncombo, *self._pots(), 1_000_000, wins, sumsqs, rejected)
+        with _threads(n_threads):
+            K.mc_range_run(*args)
+        if (rejected < 0).any():
+            raise CardError("no deal found: the seats' ranges (almost) always share a card")
+        return wins.astype(object).sum(axis=0), sumsqs.sum(axis=0)
+
+
+class _OmahaEngine(_Engine):
+    """Omaha hands: runouts dealt as rows, every live hand evaluated on every row with
+    :func:`evaluator.omaha.evaluate_omaha_batch`, rows settled by
+    :func:`simulate._allin_kernels.settle_rows`."""
+
+    @property
+    def exact_limit(self) -> int:
+        return OMAHA_EXACT_LIMIT
+
+    def __init__(self, spot: _Spot) -> None:
+        super().__init__(spot)
+        self.holes = [np.array(spot.hands[s], np.uint8) for s in self.live_seats]
+        self.fixed = np.array(spot.board, np.uint8)
+
+    def _settle(self, runs: np.ndarray, n_threads: int, win: np.ndarray,
+                sumsq: np.ndarray) -> None:
+        from evaluator.omaha import evaluate_omaha_batch
+        from simulate import _allin_kernels as K
+
+        m = runs.shape[0]
+        boards = np.empty((m, 5), np.uint8)
+        boards[:, : len(self.fixed)] = self.fixed
+        boards[:, len(self.fixed):] = runs
+        st = np.empty((m, len(self.holes)), np.int32)
+        for i, hole in enumerate(self.holes):
+            holes = np.ascontiguousarray(np.broadcast_to(hole, (m, hole.size)))
+            st[:, i] = evaluate_omaha_batch(holes, boards, threads=n_threads, check=False)
+        K.settle_rows(st, self.amounts, self.members, self.n_members, self.elig, self.order,
+                      win, sumsq)
+
+    def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
+        import itertools
+
+        self._check_size(self.n_runouts)
+        win = np.zeros(self.amounts.shape + self.order.shape, np.int64)
+        sumsq = np.zeros(len(self.order))
+        combos = itertools.combinations(range(len(self.deck)), self.k)
+        while True:
+            idx = np.fromiter(itertools.chain.from_iterable(itertools.islice(combos,
+                                                                             OMAHA_CHUNK)),
+                              np.int64)
+            if idx.size == 0 and self.k > 0:
+                break
+            runs = self.deck[idx.reshape(-1, self.k)] if self.k else np.zeros((1, 0), np.uint8)
+            self._settle(runs, n_threads, win, sumsq)
+            if self.k == 0:
+                break
+        return win.astype(object), self.n_runouts
+
+    def monte_carlo(self, seed: int, first_block: int, n_samples: int,
+                    n_threads: int) -> tuple[np.ndarray, np.ndarray]:
+        from evaluator.hands import _threads
+        from simulate import _allin_kernels as K
+
+        block = K.MC_BLOCK
+        self._check_size(block)
+        win = np.zeros(self.amounts.shape + self.order.shape, np.int64)
+        sumsq = np.zeros(len(self.order))
+        per_chunk = max(1, OMAHA_CHUNK // block) * block
+        done = 0
+        while done < n_samples:
+            rows = min(per_chunk, n_samples - done)
+            runs = np.empty((rows, self.k), np.uint8)
+            with _threads(n_threads):
+                K.deal_rows(np.uint64(seed), first_block + done // block, block, self.deck,
+                            runs)
+            self._settle(runs, n_threads, win, sumsq)
+            done += rows
+        return win.astype(object), sumsq
+
+
 def _positive_int(value: Any, name: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
@@ -302,15 +573,32 @@ def allin_ev(
     target_std_error: float | None = None,
     seed: int | None = None,
     threads: int | None = None,
+    game: str = "holdem",
+    dead_money: int = 0,
+    allow_zero: bool = False,
 ) -> AllinResult:
     """Expected payout of every seat when the money is in and the board runs out.
 
     ``players``: 2..10 seats in seat order, each ``"CARDS:CHIPS"`` (a live
     Hold'em hand and the total chips it committed, e.g. ``"AhAs:100"``),
-    ``"fold:CHIPS"`` (dead money), or a pair ``(cards, chips)`` with
-    ``cards=None`` for a folded seat. ``board``: 0, 3, 4 or 5 cards;
-    ``dead``: cards out of the deck. ``button``: the button's seat, which fixes
-    who gets odd chips in a split (first tied winner left of the button).
+    ``"RANGE:CHIPS"`` (a Hold'em range, e.g. ``"QQ+,AKs:100"``, ``"random:50"``;
+    the chips follow the last colon), ``"fold:CHIPS"`` (dead money), or a pair
+    ``(cards, chips)`` with ``cards=None`` for a folded seat. ``board``: 0, 3, 4
+    or 5 cards; ``dead``: cards out of the deck. ``button``: the button's seat,
+    which fixes who gets odd chips in a split (first tied winner left of the
+    button). ``game``: ``"holdem"`` or ``"omaha"`` (4 to 6 hole cards; no
+    ranges). ``dead_money``: chips in the middle that no seat's commitment
+    counts (antes outside the contributions); they join the main pot, which
+    every live seat is eligible for (if a live seat committed nothing, they
+    form a first pot of their own, eligible for every live seat).
+    ``allow_zero``: accept seats that committed 0 chips (folded without
+    posting; a live seat with 0 can win only that dead money).
+
+    Ranges: every card-disjoint combination of the seats' combos counts in
+    proportion to the product of its weights, every runout equally likely.
+    Walked exactly when (tuples x runouts x live seats) is small enough,
+    else sampled: each deal draws every seat's combo by weight together and
+    draws again if two share a card.
 
     ``exact=True`` walks every runout (at most C(48, 5) = 1,712,304);
     ``False`` samples ``samples`` runouts (default 1,000,000) or, with
@@ -324,7 +612,8 @@ def allin_ev(
     problems) with a one-line message on bad input.
     """
     t0 = time.perf_counter()
-    spot = _parse(players, board, dead, button)
+    spot = _parse(players, board, dead, button, game=game, allow_zero=allow_zero,
+                  dead_money=dead_money)
     if exact is not None and not isinstance(exact, (bool, np.bool_)):
         raise ValueError(f"exact must be True, False or None, got {exact!r}")
     if samples is not None:
@@ -344,16 +633,23 @@ def allin_ev(
 
     n_threads = _resolve_threads(threads)
     structure = spot.structure
-    engine = _Engine(spot)
+    engine: _Engine
+    if spot.game == "omaha":
+        engine = _OmahaEngine(spot)
+    elif spot.ranged:
+        engine = _RangeEngine(spot)
+    else:
+        engine = _Engine(spot)
     n_pots, n_live = len(engine.contested), len(engine.live_seats)
 
-    # Decide how to run. With nothing contested, or a complete board, the answer is exact.
+    # Decide how to run. With nothing contested, or a complete board and known hands, the
+    # answer is exact.
     if n_pots == 0:
         mode = "none"
-    elif engine.k == 0 or exact:
+    elif exact or (engine.k == 0 and not spot.ranged):
         mode = "exact"
     elif exact is None and samples is None and target_std_error is None:
-        mode = "exact" if engine.n_runouts * n_live <= EXACT_LIMIT else "mc"
+        mode = "exact" if engine.work() <= engine.exact_limit else "mc"
     else:
         mode = "mc"
 
@@ -386,7 +682,10 @@ def allin_ev(
                 step = int(min(max(want - n, MC_BLOCK), MAX_SAMPLES - n))
                 step = -(-step // MC_BLOCK) * MC_BLOCK
     std = _std_errors(win, sumsq, n) if mode == "mc" else [0.0] * n_live
-    return _result(spot, engine, structure, win, n, std, mode != "mc", used_seed, t0)
+    res = _result(spot, engine, structure, win, n, std, mode != "mc", used_seed, t0)
+    if mode == "exact":
+        res.samples = getattr(engine, "deals", n)
+    return res
 
 
 def _std_errors(win: np.ndarray, sumsq: np.ndarray, n: int) -> list[float]:
@@ -418,15 +717,18 @@ def _result(spot: _Spot, engine: _Engine, structure: PotStructure, win: np.ndarr
                 equities.append(1.0)
                 payout += pot.amount
             else:
-                won = int(win[contested[p], live_index[s]])
-                equities.append(won / (n * pot.amount))
-                payout += won / n
+                won = win[contested[p], live_index[s]]  # int, or Fraction (ranges)
+                equities.append(float(won / (n * pot.amount)))
+                payout += float(won / n)
         hand = spot.hands[s]
+        text = ("fold" if hand is None else hand.text if isinstance(hand, Range)
+                else cards_str(hand))
         players.append(AllinPlayer(
-            seat=s, hand="fold" if hand is None else cards_str(hand), live=hand is not None,
+            seat=s, hand=text, live=hand is not None,
             committed=structure.committed[s], returned=structure.returned[s],
             expected_payout=payout, ev=payout - structure.committed[s],
             std_error=std[live_index[s]] if s in live_index else 0.0, pot_equity=equities))
     return AllinResult(pots=list(structure.pots), players=players, exact=exact, samples=n,
                        elapsed_s=time.perf_counter() - t0, board=cards_str(spot.board),
-                       dead=cards_str(spot.dead), button=spot.button, seed=seed)
+                       dead=cards_str(spot.dead), button=spot.button, seed=seed,
+                       game=spot.game, dead_money=spot.dead_money)

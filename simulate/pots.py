@@ -52,6 +52,7 @@ from simulate._settle import settle_kernel
 __all__ = [
     "Pot",
     "PotStructure",
+    "add_dead_money",
     "build_pots",
     "odd_chip_order",
     "pots_to_arrays",
@@ -173,6 +174,38 @@ def build_pots(
         else:
             pots.append(Pot(amount, eligible))
     return PotStructure(pots=pots, returned=returned, committed=tuple(chips), live=tuple(alive))
+
+
+def add_dead_money(structure: PotStructure, amount: int) -> PotStructure:
+    """The pots with ``amount`` more chips of dead money that no seat has to match.
+
+    Dead money here is chips not counted in any seat's commitment (antes, when
+    they are not part of the contributions): it joins the **main pot**, and
+    every live seat is eligible for it. When some live seat is not eligible
+    for the main pot (a live seat that committed nothing, possible only with
+    ``allow_zero``), or there is no pot at all, the dead money forms its own
+    pot, placed first, eligible for every live seat. ``committed`` and
+    ``returned`` are unchanged, so the pots now hold ``amount`` chips more than
+    the seats committed. ``amount``: an integer ``>= 0`` (else ``ValueError``).
+    """
+    if isinstance(amount, (bool, np.bool_)):
+        raise ValueError(f"dead money must be a non-negative integer, got {amount!r}")
+    try:
+        amount = operator.index(amount)
+    except TypeError:
+        raise ValueError(f"dead money must be a non-negative integer, got {amount!r}") from None
+    if amount < 0:
+        raise ValueError(f"dead money must be a non-negative integer, got {amount}")
+    if amount == 0:
+        return structure
+    everyone = tuple(s for s in range(structure.n_seats) if structure.live[s])
+    pots = list(structure.pots)
+    if pots and pots[0].eligible == everyone:
+        pots[0] = Pot(pots[0].amount + amount, everyone)
+    else:
+        pots.insert(0, Pot(amount, everyone))
+    return PotStructure(pots=pots, returned=list(structure.returned),
+                        committed=structure.committed, live=structure.live)
 
 
 def pots_to_arrays(

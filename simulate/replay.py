@@ -33,16 +33,27 @@ Rules, as in the PHH convention:
   five of the seat's seven cards. Other variants (razz, stud or Omaha
   hi-lo, draw, short deck, ...) replay fine while at most one seat contests
   each pot; a real showdown in them is reported as not supported. Odd chips go
-  to the first tied winner left of the button (the last seat; the second seat
-  heads-up).
+  one at a time to the tied winners in seat order starting left of the button
+  (:func:`simulate.pots.settle`).
+- The button: PHH lists the seats in order from the small blind round to the
+  button, and the blinds say who the small blind is. With three or more
+  players the button is the seat before the first seat that posts a blind
+  (the small blind): the last seat when, as usual, the first seat posts the
+  small blind. Heads-up the button *is* the small blind: the second seat
+  (which posts the first entry of ``blinds_or_straddles``). With no blinds
+  (stud) the last seat is used.
 
 All-in EV: when at most one live seat still has chips behind before the board
 is complete (Hold'em and Omaha), the board at that moment is recorded and
 each seat's expected payout over every runout of the rest of the deck is
-computed, with the same pots. Hole cards known anywhere in the file count,
-including folded seats' (they are out of the deck). Ties split the pot
-exactly (fractions, no odd-chip rule). A runout walk larger than
-:data:`EXACT_RUNOUT_LIMIT` hand evaluations is sampled instead
+computed by :func:`simulate.allin.allin_ev` with the same pots: the seats'
+contributions (seats that put nothing in included, ``allow_zero``), antes
+that are not part of the contributions as ``dead_money`` in the main pot,
+the button above for odd chips, and the hole cards of folded seats known
+anywhere in the file as dead cards (they are out of the deck). Rake is not
+taken from the expected payouts. A runout walk larger than the engine's
+exact limit (:data:`simulate.allin.EXACT_LIMIT` hand evaluations; Omaha
+:data:`simulate.allin.OMAHA_EXACT_LIMIT`) is sampled instead
 (:data:`EV_SAMPLES` runouts, seed 0) and marked ``exact: false``.
 
 Amounts in the file may be decimal (``1720.35``); the replay works in integer
@@ -51,21 +62,17 @@ units of the smallest decimal place used and converts back for output.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-import numpy as np
-
 from evaluator.cards import cards_str
 from simulate.phh import HandHistory, PHHError
-from simulate.pots import Pot, PotStructure, build_pots, settle
+from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, settle
 
 __all__ = [
     "EV_SAMPLES",
-    "EXACT_RUNOUT_LIMIT",
     "HOLDEM_VARIANTS",
     "OMAHA_VARIANTS",
     "STUD_HIGH_VARIANTS",
@@ -85,9 +92,7 @@ VARIANT_NAMES = {
     "F7S/8": "seven card stud hi-lo", "FR": "razz", "F2L3D": "2-7 triple draw",
     "N2L1D": "no-limit 2-7 single draw", "FB": "badugi",
 }
-#: Largest all-in EV walk (runouts x live hands evaluated) done exactly.
-EXACT_RUNOUT_LIMIT = 6_000_000
-#: Runouts drawn when the walk is larger than :data:`EXACT_RUNOUT_LIMIT`.
+#: Runouts drawn when the all-in EV walk is larger than the engine's exact limit.
 EV_SAMPLES = 200_000
 
 
@@ -321,14 +326,7 @@ def _structure(st: _State, live: list[bool], trim: bool) -> PotStructure:
             base = build_pots(contrib, live, allow_zero=True)
         except ValueError as exc:
             raise ReplayError(f"cannot build the pots: {exc}") from None
-    pots = list(base.pots)
-    dead = 0 if trim else sum(st.ante)
-    if dead:
-        everyone = tuple(s for s in range(st.n) if live[s])
-        if pots and pots[0].eligible == everyone:
-            pots[0] = Pot(pots[0].amount + dead, everyone)
-        else:
-            pots.insert(0, Pot(dead, everyone))
+    pots = add_dead_money(base, 0 if trim else sum(st.ante)).pots
     committed = tuple(st.total[s] + st.ante[s] for s in range(st.n))
     return PotStructure(pots=pots, returned=list(base.returned), committed=committed,
                         live=tuple(live))
@@ -348,8 +346,15 @@ def _take_rake(structure: PotStructure, rake: int) -> PotStructure:
                         live=structure.live)
 
 
-def _button(n: int) -> int:
-    return 1 if n == 2 else n - 1
+def _button(hand: HandHistory) -> int:
+    """The button's seat (see the module docstring): the seat before the small blind;
+    heads-up the small blind itself."""
+    n = hand.n_players
+    posted = _posted(hand.blinds_or_straddles, n)
+    if n == 2:
+        return 0 if 0 < posted[0] < posted[1] else 1
+    first = next((s for s in range(n) if posted[s] != 0), None)
+    return n - 1 if first is None else (first - 1) % n
 
 
 def _strength(variant: str, hole: list[int | None], board: list[int], who: str) -> int:
@@ -426,7 +431,7 @@ def _replay(hand: HandHistory, out: HandReplay) -> None:
         for s in need:
             strengths[s] = _strength(hand.variant, st.holes[s], st.board,
                                      f"p{s + 1} ({hand.players[s]})")
-    button = _button(n)
+    button = _button(hand)
     payouts = settle(structure, [0 if v is None else v for v in strengths], button)
     pots_out = []
     for p in structure.pots:
@@ -455,25 +460,6 @@ def _replay(hand: HandHistory, out: HandReplay) -> None:
             out.allin_error = f"{type(exc).__name__}: {exc}".split("\n")[0]
 
 
-def _runouts(deck: list[int], k: int) -> tuple[np.ndarray, bool]:
-    """``ndarray[N, k] uint8``: every way to deal ``k`` more cards from ``deck``."""
-    d = np.array(deck, dtype=np.uint8)
-    if k == 0:
-        return np.zeros((1, 0), dtype=np.uint8), True
-    total = math.comb(len(deck), k)
-    flat = itertools.chain.from_iterable(itertools.combinations(range(len(deck)), k))
-    idx = np.fromiter(flat, dtype=np.uint8, count=total * k).reshape(total, k)
-    return d[idx], True
-
-
-def _sample(deck: list[int], k: int) -> tuple[np.ndarray, bool]:
-    """:data:`EV_SAMPLES` random runouts of ``k`` cards (fixed seed 0): ``(runs, False)``."""
-    rng = np.random.default_rng(0)
-    keys = rng.random((EV_SAMPLES, len(deck)))
-    idx = np.argpartition(keys, k, axis=1)[:, :k]
-    return np.array(deck, dtype=np.uint8)[idx], False
-
-
 def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay) -> None:
     """Expected payouts over the runouts from the board at the moment of the all-in."""
     n = st.n
@@ -482,49 +468,23 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
     for s in range(n):
         if live[s] and (not st.holes[s] or any(c is None for c in st.holes[s])):
             return  # a live hand is unknown: no EV
-    structure = _structure(st, live, trim)
-    known = set(board)
-    for h in st.holes:
-        known.update(c for c in h if c is not None)
-    deck = [c for c in range(52) if c not in known]
-    k = 5 - len(board)
+    from simulate.allin import EXACT_LIMIT, OMAHA_EXACT_LIMIT, allin_ev
+
     omaha = hand.variant in OMAHA_VARIANTS
-    n_live = sum(live)
-    n_runs = math.comb(len(deck), k)
-    cost = n_runs * n_live * (30 if omaha else 1)  # an Omaha hand is ~30 five-card looks
-    runs, exact = _runouts(deck, k) if cost <= EXACT_RUNOUT_LIMIT else _sample(deck, k)
-    m = runs.shape[0]
-    fixed = np.broadcast_to(np.array(board, dtype=np.uint8), (m, len(board)))
-    full_board = np.ascontiguousarray(np.concatenate([fixed, runs], axis=1))
-    strengths = np.zeros((m, n), dtype=np.int32)
-    contested = [p for p in structure.pots if len(p.eligible) > 1]
-    need = sorted({s for p in contested for s in p.eligible})
-    for s in need:
-        hole = np.array(st.holes[s], dtype=np.uint8)
-        if omaha:
-            from evaluator.omaha import evaluate_omaha_batch
-
-            holes = np.ascontiguousarray(np.broadcast_to(hole, (m, hole.size)))
-            strengths[:, s] = evaluate_omaha_batch(holes, full_board, check=False)
-        else:
-            from evaluator.hands import evaluate_batch
-
-            cards = np.concatenate([np.broadcast_to(hole, (m, hole.size)), full_board], axis=1)
-            strengths[:, s] = evaluate_batch(np.ascontiguousarray(cards), check=False)
-    expected = np.array(structure.returned, dtype=np.float64)
-    for p in structure.pots:
-        elig = list(p.eligible)
-        if len(elig) == 1:
-            expected[elig[0]] += p.amount
-            continue
-        sub = strengths[:, elig]
-        best = sub.max(axis=1)
-        win = sub == best[:, None]
-        share = p.amount / win.sum(axis=1)
-        expected[elig] += (win * share[:, None]).sum(axis=0) / m
+    contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(n)]
+    dead_cards = [c for s in range(n) if not live[s] for c in st.holes[s] if c is not None]
+    n_hole = sum(len(st.holes[s]) for s in range(n) if live[s])
+    runouts = math.comb(52 - len(board) - len(dead_cards) - n_hole, 5 - len(board))
+    walk = runouts * sum(live) <= (OMAHA_EXACT_LIMIT if omaha else EXACT_LIMIT)
+    res = allin_ev([(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)],
+                   board, dead_cards, button=_button(hand), exact=walk,
+                   samples=None if walk else EV_SAMPLES, seed=None if walk else 0,
+                   game="omaha" if omaha else "holdem",
+                   dead_money=0 if trim else sum(st.ante), allow_zero=True)
     committed = [st.total[s] + st.ante[s] for s in range(n)]
     out.allin_board = cards_str(board)
-    out.allin_exact = exact
+    out.allin_exact = res.exact
     out.allin_ev = [{"committed": u.out(committed[s]),
-                     "expected_payout": float(expected[s]) / u.scale,
-                     "ev": float(expected[s] - committed[s]) / u.scale} for s in range(n)]
+                     "expected_payout": p.expected_payout / u.scale,
+                     "ev": (p.expected_payout - committed[s]) / u.scale}
+                    for s, p in enumerate(res.players)]

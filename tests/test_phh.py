@@ -177,8 +177,9 @@ def test_side_pot_hand(replays: list) -> None:
     assert evs[2] == 0 and evs[4] == 0
     # The same spot through simulate.allin (pots in cents, seats that put in nothing left
     # out): expected payouts agree to within an odd chip.
-    allin = pytest.importorskip("simulate.allin")
-    res = allin.allin_ev([("8sAc", 67900), ("AhKs", 172035), ("ThTs", 35800)], button=2,
+    from simulate.allin import allin_ev
+
+    res = allin_ev([("8sAc", 67900), ("AhKs", 172035), ("ThTs", 35800)], button=2,
                          exact=True)
     for mine, theirs in zip([evs[0], evs[1], evs[3]], res.players, strict=True):
         assert abs(mine * 100 - theirs.ev) < 1.0
@@ -266,3 +267,36 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hand", str(bad), "--json"]) == 0
     [h] = json.loads(capsys.readouterr().out)["hands"]
     assert h["error"].startswith("not valid PHH/TOML") and h["finishing_stacks"] is None
+
+
+@needs_data
+def test_allin_ev_goes_through_the_engine_with_antes_and_empty_seats(replays: list) -> None:
+    """The replay's all-in EV is simulate.allin_ev's: a big-blind ante as dead money in the
+    main pot, seats that put in nothing, folded hole cards out of the deck, the button."""
+    from simulate.allin import allin_ev
+
+    by = {r.source.rsplit("/", 1)[-1]: r for r in replays}
+    r = by["03-02-41.phh"]
+    assert r.allin_exact and r.allin_board == ""
+    res = allin_ev([(None, 75000), ("9d9c", 3350000), (None, 0), (None, 0), ("AcKc", 3350000)],
+                   dead="8d3s6c5hJs4h", button=4, dead_money=225000, allow_zero=True)
+    assert [(p.amount, p.eligible) for p in res.pots] == [(6700000 + 75000 + 225000, (1, 4))]
+    assert [p["expected_payout"] for p in r.allin_ev] == [p.expected_payout for p in res.players]
+    assert r.allin_ev[1]["committed"] == 3575000
+    assert r.allin_ev[1]["ev"] == res.players[1].expected_payout - 3575000
+
+
+def test_button_from_seat_order_and_blinds() -> None:
+    from simulate.replay import _button
+
+    def hand(blinds: list[int]) -> object:
+        n = len(blinds)
+        text = (f"variant = 'NT'\nantes = {[0] * n}\nblinds_or_straddles = {blinds}\n"
+                f"starting_stacks = {[100] * n}\nactions = []\n")
+        [(_, h)] = parse_text(text)
+        return h
+
+    assert _button(hand([1, 2])) == 1            # heads-up: the small blind, second seat
+    assert _button(hand([1, 2, 0, 0])) == 3      # the seat before the small blind
+    assert _button(hand([0, 1, 2, 0])) == 0
+    assert _button(hand([0, 0, 0])) == 2         # no blinds: the last seat

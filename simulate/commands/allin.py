@@ -8,16 +8,21 @@ from ..cliutil import UsageError, add_json, add_sampling_options, emit_json, sam
 
 NAME = "allin"
 HELP = "all-in expected value: main and side pots, each seat's expected payout"
-EXAMPLES = """Each SPEC is CARDS:CHIPS (a live hand and the total chips it put in) or
-fold:CHIPS (dead money from a folded seat). Seats are numbered 0, 1, ... in the
-order given. A split pot's odd chips go one at a time to the tied winners in
-seat order starting left of the button. --std-error is in chips (the standard
-error of each seat's expected payout).
+EXAMPLES = """Each SPEC is CARDS:CHIPS (a live hand and the total chips it put in),
+RANGE:CHIPS (a Hold'em range such as QQ+,AKs:0.5 or random; the chips follow the
+last colon) or fold:CHIPS (dead money from a folded seat). Seats are numbered
+0, 1, ... in the order given. A split pot's odd chips go one at a time to the
+tied winners in seat order starting left of the button. With ranges every
+combination of combos that shares no card counts by the product of its weights.
+--dead-money adds chips nobody has to match (antes) to the main pot. --std-error
+is in chips (the standard error of each seat's expected payout).
 
 examples:
   pokerjit allin AhAs:100 KdKc:60 QhQs:30 --button 0
   pokerjit allin AhAs:200 KdKc:120 QhQs:50 JcJd:200 fold:10 --samples 1000000 --seed 7
   pokerjit allin AhKh:500 QsQd:320 7c7d:500 --board Ks8h2c --json
+  pokerjit allin 'QQ+:100' AhKh:60 random:30 --board Ks8h2c4d
+  pokerjit allin AhAsKhKs:100 QdJdTc9c:60 --game omaha --board 7s8h2c --dead-money 12
 """
 
 
@@ -28,6 +33,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dead", default="", help="cards known to be out of the deck")
     p.add_argument("--button", default="0", metavar="I",
                    help="the button's seat (default 0); fixes who gets odd chips")
+    p.add_argument("--dead-money", default="0", metavar="N",
+                   help="chips in the main pot that no seat has to match, e.g. antes")
+    p.add_argument("--game", default="holdem", choices=["holdem", "omaha"],
+                   help="holdem (default) or omaha (4 to 6 hole cards, no ranges)")
     add_sampling_options(p)
     add_json(p)
 
@@ -43,14 +52,21 @@ def run(args: argparse.Namespace) -> int:
     from simulate.allin import allin_ev
 
     kw = sampling_kwargs(args)
-    r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button), **kw)
+    dead_money = args.dead_money.strip()
+    if not dead_money.isdigit():
+        raise UsageError(f"--dead-money must be a whole number of chips, got '{args.dead_money}'")
+    r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
+                 game=args.game, dead_money=int(dead_money), **kw)
     if args.json:
         emit_json(r.to_dict())
         return 0
     mode = (f"exact, {r.samples:,} runouts" if r.exact
             else f"Monte Carlo, {r.samples:,} runouts, seed {r.seed}")
-    print(f"board: {r.board or '-'}   dead: {r.dead or '-'}   button: seat {r.button}   "
+    game = "" if r.game == "holdem" else f"{r.game}   "
+    print(f"{game}board: {r.board or '-'}   dead: {r.dead or '-'}   button: seat {r.button}   "
           f"{mode}   {r.elapsed_s:.3f} s")
+    if r.dead_money:
+        print(f"dead money: {r.dead_money} chips in the main pot")
     names = ["main pot"] + [f"side pot {i}" for i in range(1, len(r.pots))]
     print()
     print(table([[name, str(pot.amount), " ".join(str(s) for s in pot.eligible)]
