@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -78,7 +79,11 @@ def evaluate(cards: CardsLike) -> int:
 
 def category(strength: int) -> str:
     """Category name of a strength: ``High Card`` ... ``Straight Flush``."""
-    s = int(strength)
+    try:
+        s = operator.index(strength)
+    except TypeError:
+        raise ValueError(f"strength must be an integer 1..{MAX_STRENGTH}, got {strength!r}"
+                         ) from None
     if not 1 <= s <= MAX_STRENGTH:
         raise ValueError(f"strength {strength} is out of range 1..{MAX_STRENGTH}")
     starts = _py().category_start

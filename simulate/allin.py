@@ -145,6 +145,11 @@ class AllinResult:
 
 
 # ----------------------------------------------------------------------------- input
+MAX_CHIPS = 10**15  # per seat: sums stay far inside int64 (chips x runouts is checked later)
+MAX_REQUEST_SAMPLES = 10**15  # the most runouts one may ask for
+MIN_STD_ERROR = 1e-9  # the smallest target_std_error (chips) one may ask for
+
+
 def _chips_from_text(text: str, seat: int) -> int:
     t = text.strip()
     if not _CHIPS.fullmatch(t):
@@ -179,6 +184,8 @@ def parse_seat(spec: SeatSpec, seat: int, *,
     else:
         raise CardError(f"seat {seat}: expected 'CARDS:CHIPS', 'fold:CHIPS' or a (cards, chips) "
                         f"pair, got {spec!r}")
+    if chips > MAX_CHIPS:  # beyond int64 the pot arrays overflow (a traceback, not an error)
+        raise CardError(f"seat {seat}: chips must be at most {MAX_CHIPS:.0e}, got {chips}")
     if cards is None or (isinstance(cards, str) and cards.strip().lower() in FOLD_WORDS):
         return None, chips
     ids: list[int] | None = None
@@ -618,12 +625,17 @@ def allin_ev(
         raise ValueError(f"exact must be True, False or None, got {exact!r}")
     if samples is not None:
         samples = _positive_int(samples, "samples")
+        if samples > MAX_REQUEST_SAMPLES:
+            raise ValueError(f"samples must be at most {MAX_REQUEST_SAMPLES:.0e}, got {samples}")
     if target_std_error is not None:
         if isinstance(target_std_error, bool) or not isinstance(target_std_error,
                                                                  (int, float, np.floating)):
             raise ValueError(f"target_std_error must be a number, got {target_std_error!r}")
         if not target_std_error > 0 or not math.isfinite(target_std_error):
             raise ValueError(f"target_std_error must be positive, got {target_std_error}")
+        if target_std_error < MIN_STD_ERROR:  # far below overflows the sample planning
+            raise ValueError(f"target_std_error must be at least {MIN_STD_ERROR:g}, "
+                             f"got {target_std_error}")
     if exact and (samples is not None or target_std_error is not None):
         raise ValueError("exact=True cannot be combined with samples or target_std_error")
     if samples is not None and target_std_error is not None:

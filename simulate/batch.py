@@ -146,8 +146,9 @@ def _worker(args: tuple[dict[str, Any], int | None]) -> dict[str, Any]:
 def read_finished(out_path: str | Path) -> tuple[set[str], set[int]]:
     """Read an existing output file: ``(finished id keys, finished line numbers)``.
 
-    Drops a cut-short last line and any line that is not a JSON object with
-    ``result`` or ``error``, rewriting the file (atomically) without them.
+    Drops a cut-short last line (a run stopped mid-write: no newline), rewriting the file
+    (atomically) without it. Raises ``ValueError`` if any other line is not a JSON object
+    with ``result`` or ``error``: the file is not a batch output, and is left as it is.
     """
     p = Path(out_path)
     if not p.exists():
@@ -157,7 +158,9 @@ def read_finished(out_path: str | Path) -> tuple[set[str], set[int]]:
     ids: set[str] = set()
     lines: set[int] = set()
     dirty = False
-    for raw in data.split(b"\n"):
+    raws = data.split(b"\n")
+    last = max((i for i, r in enumerate(raws) if r.strip()), default=-1)
+    for i, raw in enumerate(raws):
         if not raw.strip():
             continue
         try:
@@ -166,6 +169,9 @@ def read_finished(out_path: str | Path) -> tuple[set[str], set[int]]:
         except ValueError:
             ok = False
         if not ok:
+            if i != last or data.endswith(b"\n"):  # only a cut-short last line may go
+                raise ValueError(f"{p}: line {i + 1} is not a batch result; not touching this "
+                                 "file (give another output file)")
             dirty = True
             continue
         keep.append(raw)
@@ -284,13 +290,18 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     ``workers``: processes to use (1 = this process). ``progress``: where progress lines go
     (``None`` for silence). ``runner``: replaces :func:`run_request` (tests; only with
     ``workers=1``). Raises ``FileNotFoundError``/``ValueError`` only for a missing input
-    file or bad ``workers``; bad requests become error lines.
+    file, bad ``workers``, or an output file that is the input, a folder, or not a batch
+    output (see :func:`read_finished`); bad requests become error lines.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     in_path, out_path = Path(in_path), Path(out_path)
     if not in_path.is_file():
         raise FileNotFoundError(f"no such input file: {in_path}")
+    if out_path.exists() and out_path.resolve() == in_path.resolve():
+        raise ValueError(f"the output file is the input file: {out_path}")
+    if out_path.is_dir():
+        raise ValueError(f"the output file is a folder: {out_path}")
     t0 = time.perf_counter()
     summary = BatchSummary()
     done_ids, done_lines = read_finished(out_path)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -12,9 +14,58 @@ class UsageError(Exception):
     """Bad input on the command line: printed as one ``error: ...`` line, exit status 2."""
 
 
+MAX_SAMPLES = 10**15  # far beyond any useful run; larger numbers overflow the kernels' int64
+
+
+def check_samples(n: int | None, option: str = "--samples") -> None:
+    """Raise :class:`UsageError` unless ``n`` is None or 1..MAX_SAMPLES."""
+    if n is not None and n <= 0:
+        raise UsageError(f"{option} must be positive, got {n}")
+    if n is not None and n > MAX_SAMPLES:
+        raise UsageError(f"{option} must be at most {MAX_SAMPLES:.0e}, got {n}")
+
+
+MIN_STD_ERROR = 1e-9  # smaller targets are out of reach and overflow the sample planning
+
+
+def check_std_error(e: float | None, option: str = "--std-error") -> None:
+    """Raise :class:`UsageError` unless ``e`` is None or a number >= MIN_STD_ERROR."""
+    if e is not None and not e > 0:
+        raise UsageError(f"{option} must be positive, got {e}")
+    if e is not None and e < MIN_STD_ERROR:
+        raise UsageError(f"{option} must be at least {MIN_STD_ERROR:g}, got {e:g}")
+
+
 def emit_json(obj: Any) -> None:
     """Write one JSON document to stdout."""
     sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+
+
+def check_output_path(path: str, option: str) -> None:
+    """Fail early, before any long computation, if ``path`` cannot be written as a file:
+    a missing or unwritable folder, or a folder in its place (raises :class:`UsageError`)."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{option} {path}: is a folder, not a file")
+    parent = p.parent
+    if not parent.is_dir():
+        raise UsageError(f"{option} {path}: no such folder {str(parent)!r}")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UsageError(f"{option} {path}: permission denied")
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, so that a
+    failure never leaves a half-written file behind."""
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, p)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def add_json(p: argparse.ArgumentParser) -> None:
@@ -35,10 +86,8 @@ def add_sampling_options(p: argparse.ArgumentParser) -> None:
 
 def sampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The ``exact``/``samples``/``target_std_error``/``seed``/``threads`` keyword arguments."""
-    if args.samples is not None and args.samples <= 0:
-        raise UsageError(f"--samples must be positive, got {args.samples}")
-    if args.std_error is not None and not args.std_error > 0:
-        raise UsageError(f"--std-error must be positive, got {args.std_error}")
+    check_samples(args.samples)
+    check_std_error(args.std_error)
     if args.threads is not None and args.threads < 1:
         raise UsageError(f"--threads must be at least 1, got {args.threads}")
     exact = True if args.exact else (False if args.samples or args.std_error else None)

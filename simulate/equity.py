@@ -25,6 +25,8 @@ SHARE_UNIT = 2520  # lcm(1..10): a k-way split gives each 2520 // k units
 BLOCK = 16_384  # deals per Monte Carlo block (fixed: the same seed gives the same answer)
 DEFAULT_SAMPLES = 1_000_000
 MAX_SAMPLES = 2_000_000_000  # cap for a target-std-error run
+MIN_STD_ERROR = 1e-9  # the smallest target_std_error one may ask for
+MAX_REQUEST_SAMPLES = 10**15  # the most samples one may ask for (int64 counters stay safe)
 EXACT_BUDGET = 30_000_000  # player-evaluations an automatic exact walk may take (~0.1 s)
 FIRST_ROUND_BLOCKS = 16  # a target-std-error run starts with this many blocks
 
@@ -62,8 +64,9 @@ def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequen
     ``threads``: Numba threads (default all).
     """
     g = check_game(game)
-    if isinstance(hands, str):
+    if isinstance(hands, str) or not isinstance(hands, (Sequence, np.ndarray)):
         raise CardError("hands must be a list, e.g. ['AhKh', 'QsQd']")
+    _check_sampling(exact, samples, target_std_error)
     if g.startswith("omaha"):
         from .omaha import omaha_equity
 
@@ -92,8 +95,16 @@ def _check_sampling(exact: bool | None, samples: int | None,
     if samples is not None:
         if not isinstance(samples, (int, np.integer)) or isinstance(samples, bool) or samples < 1:
             raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    if target_std_error is not None and not (target_std_error > 0):
+        if samples > MAX_REQUEST_SAMPLES:
+            raise ValueError(f"samples must be at most {MAX_REQUEST_SAMPLES:.0e}, got {samples}")
+    if target_std_error is not None and (
+            isinstance(target_std_error, bool)
+            or not isinstance(target_std_error, (int, float, np.integer, np.floating))
+            or not target_std_error > 0):
         raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
+    if target_std_error is not None and target_std_error < MIN_STD_ERROR:
+        raise ValueError(f"target_std_error must be at least {MIN_STD_ERROR:g} "
+                         f"(far below is out of reach), got {target_std_error!r}")
     if exact is True and (samples is not None or target_std_error is not None):
         raise ValueError("exact=True cannot be combined with samples or target_std_error")
 
@@ -154,7 +165,7 @@ def _cat_of() -> np.ndarray:
 
 def _categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]:
     return {name: (float(Fraction(int(n), total)) if exact else int(n) / total)
-            for name, n in zip(CATEGORY_NAMES, counts.tolist(), strict=True) if n}
+            for name, n in zip(CATEGORY_NAMES, counts.tolist(), strict=True)}
 
 
 def _exact(req: Request) -> EquityResult:

@@ -192,6 +192,7 @@ def _err(item: str) -> CardError:
     return CardError(f"'{item}' is not a hand or range")
 
 
+_SUIT_SYMBOLS = str.maketrans("\u2663\u2666\u2665\u2660", "cdhs")  # the card suit symbols
 _RANK_RE = "[2-9TJQKA]"
 _CLASS = re.compile(rf"^({_RANK_RE})({_RANK_RE})([SO]?)$")
 _CLASS_PLUS = re.compile(rf"^({_RANK_RE})({_RANK_RE})([SO]?)\+$")
@@ -217,7 +218,7 @@ def _class_cards(hi: int, lo: int, suffix: str) -> list[tuple[int, int]]:
 def _expand_item(item: str) -> list[tuple[int, int]]:
     """The combos of one item without its weight (raises CardError)."""
     raw = item
-    s = re.sub(r"\s+", " ", item.strip()).upper()
+    s = re.sub(r"\s+", " ", item.strip()).translate(_SUIT_SYMBOLS).upper()
     if s in ("RANDOM", "ANY", "ALL"):
         return [tuple(c) for c in ALL_COMBOS.tolist()]
     m = _TOP.match(s)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cliutil import UsageError, add_json, emit_json
+from ..cliutil import (
+    UsageError,
+    add_json,
+    check_output_path,
+    check_samples,
+    check_std_error,
+    emit_json,
+    write_text_atomic,
+)
 
 NAME = "chart"
 HELP = "equity of all 169 starting hands against N random hands (exact for one opponent)"
@@ -71,19 +79,18 @@ def run(args: argparse.Namespace) -> int:
     for n in args.opponents:
         if not 1 <= n <= 9:
             raise UsageError(f"--opponents must be 1..9, got {n}")
-    if args.samples is not None and args.samples <= 0:
-        raise UsageError(f"--samples must be positive, got {args.samples}")
-    if args.std_error is not None and not args.std_error > 0:
-        raise UsageError(f"--std-error must be positive, got {args.std_error}")
+    check_samples(args.samples)
+    check_std_error(args.std_error)
     if args.threads is not None and args.threads < 1:
         raise UsageError(f"--threads must be at least 1, got {args.threads}")
+    if args.output:
+        check_output_path(args.output, "-o")
     rows = chart_rows(args.opponents, samples=args.samples, std_error=args.std_error,
                       seed=args.seed, threads=args.threads, progress=True)
     if args.json:
         if args.output:
             import json
-            with open(args.output, "w") as f:
-                json.dump({"rows": rows}, f, indent=2)
+            write_text_atomic(args.output, json.dumps({"rows": rows}, indent=2) + "\n")
         else:
             emit_json({"rows": rows})
         return 0
@@ -92,8 +99,7 @@ def run(args: argparse.Namespace) -> int:
               f"{str(r['exact']).lower()}" for r in rows]
     text = "\n".join(lines) + "\n"
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        write_text_atomic(args.output, text)
         print(f"wrote {args.output} ({len(rows)} rows)", file=sys.stderr)
     else:
         sys.stdout.write(text)

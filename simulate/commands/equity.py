@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _top_categories(cats: dict[str, float], n: int = 3) -> str:
-    top = sorted(cats.items(), key=lambda kv: -kv[1])[:n]
+    top = sorted(((k, v) for k, v in cats.items() if v > 0), key=lambda kv: -kv[1])[:n]
     return ", ".join(f"{name} {100 * share:.1f}%" for name, share in top)
 
 
@@ -49,7 +49,8 @@ def format_result(res: object) -> str:
         where.append(f"board {res.board}")  # type: ignore[attr-defined]
     if res.dead:  # type: ignore[attr-defined]
         where.append(f"dead {res.dead}")  # type: ignore[attr-defined]
-    how = (f"exact: every one of {res.samples:,} runouts" if res.exact  # type: ignore
+    how = (("exact: the board is complete" if res.samples == 1  # type: ignore[attr-defined]
+            else f"exact: every one of {res.samples:,} runouts") if res.exact  # type: ignore
            else f"Monte Carlo: {res.samples:,} deals")  # type: ignore[attr-defined]
     seed = getattr(res, "extra", {}).get("seed")
     if not res.exact and seed is not None:  # type: ignore[attr-defined]

@@ -10,10 +10,12 @@ from ..cliutil import (
     UsageError,
     add_json,
     add_sampling_options,
+    check_output_path,
     emit_json,
     pct,
     sampling_kwargs,
     table,
+    write_text_atomic,
 )
 
 NAME = "range"
@@ -24,7 +26,7 @@ EXAMPLES = """examples:
   pokerjit range 'top 10%' --vs random --samples 200000 --seed 1 --json
   pokerjit range AKs --vs QQ --csv combos.csv --png grid.png
 
-range syntax: AKs AKo AK QQ TT+ A2s+ KTs-K7s 99-66 AhKh AhKx random 'top 15%%',
+range syntax: AKs AKo AK QQ TT+ A2s+ KTs-K7s 99-66 AhKh AhKx random 'top 15%',
   weights AKs:0.5 or (QQ+,AKs):0.5, items joined by commas (quote the range in a shell)
 """
 
@@ -58,13 +60,18 @@ def _grid_text(grid: list[list[dict | None]]) -> str:
     return "\n".join(lines)
 
 
-def _png(path: str, grid: list[list[dict | None]], title: str) -> None:
+def _pyplot():  # noqa: ANN202 - matplotlib.pyplot, imported only for --png
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
+    return plt
+
+
+def _png(path: str, grid: list[list[dict | None]], title: str) -> None:
+    plt = _pyplot()
     import numpy as np
 
     data = np.full((13, 13), np.nan)
@@ -93,6 +100,17 @@ def run(args: argparse.Namespace) -> int:
     from ..range_equity import analyze_ranges, hand_categories
 
     kw = sampling_kwargs(args)
+    # Check the output files before the (possibly long) computation.
+    if args.csv:
+        check_output_path(args.csv, "--csv")
+    if args.png:
+        check_output_path(args.png, "--png")
+        _pyplot()
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        ext = args.png.rpartition(".")[2].lower() if "." in args.png else "png"
+        if ext not in FigureCanvasBase.get_supported_filetypes():
+            raise UsageError(f"--png {args.png}: matplotlib cannot write .{ext} files")
     hands = [args.range, *args.vs]
     an = analyze_ranges(hands, args.board, args.dead, **kw)
     res = an.result
@@ -101,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
     if n_board >= 3:
         cats = [hand_categories(r, an.board, an.dead) for r in an.ranges]
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
+        import io
+
+        with io.StringIO(newline="") as f:
             w = csv.writer(f)
             w.writerow(["player", "range", "combo", "hand", "weight", "share", "equity"])
             for p, pr in enumerate(res.players):
@@ -109,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
                     w.writerow([p + 1, pr.hand, row["combo"], row["hand"], row["weight"],
                                 f"{row['share']:.8f}",
                                 "" if row["equity"] is None else f"{row['equity']:.8f}"])
+            write_text_atomic(args.csv, f.getvalue())
     if args.png:
         _png(args.png, an.grid(0), f"{res.players[0].hand} vs "
              f"{', '.join(p.hand for p in res.players[1:])}"
