@@ -734,10 +734,11 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
 
 
 @nb.njit(cache=CACHE, parallel=True)
-def mc_run(seed, block_lo, n_blocks, block_size, board, base_bits, cdf, ncombo, cards,
+def mc_run(seed, block_lo, n_blocks, block_size, n_total, board, base_bits, cdf, ncombo, cards,
            is_random, cat_of, tables, max_tries, sh, sq, win, tie, cat, combo_n, combo_sh, ok):
-    """Monte Carlo over blocks ``block_lo .. block_lo + n_blocks - 1`` of ``block_size`` deals;
-    block ``b`` draws from stream ``stream_state(seed, b)``. Non-random players' combos are
+    """Monte Carlo over blocks ``block_lo .. block_lo + n_blocks - 1`` of ``block_size`` deals
+    (the run's deals number ``n_total``, so its last block may be shorter); block ``b`` draws
+    from stream ``stream_state(seed, b)``. Non-random players' combos are
     drawn by weight (``cdf float64[P, M]``, cumulative) all together and the whole draw is
     redrawn on any shared card (exact card removal); players whose range is every live combo
     at one weight (``is_random``) are then dealt from the remaining deck, then the runout.
@@ -751,7 +752,10 @@ def mc_run(seed, block_lo, n_blocks, block_size, board, base_bits, cdf, ncombo, 
         b0 = ch * per
         b1 = min(n_blocks, b0 + per)
         for b in range(b0, b1):
-            if not _mc_block(seed, block_lo + b, block_size, board, base_bits, cdf, ncombo,
+            size = min(block_size, n_total - (block_lo + b) * block_size)
+            if size <= 0:
+                break
+            if not _mc_block(seed, block_lo + b, size, board, base_bits, cdf, ncombo,
                              cards, is_random, cat_of, tables, max_tries, sh[ch], sq[ch],
                              win[ch], tie[ch], cat[ch], combo_n[ch], combo_sh[ch]):
                 ok[ch] = False

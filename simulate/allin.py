@@ -53,6 +53,7 @@ from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, odd_chip_order
 from simulate.ranges import Range, parse_range
 from simulate.request import MAX_PLAYERS, MIN_PLAYERS, parse_board
+from simulate.results import json_number, std_error_of_mean
 
 __all__ = ["AllinPlayer", "AllinResult", "allin_ev", "parse_seat"]
 
@@ -103,7 +104,7 @@ class AllinPlayer:
         return {"seat": self.seat, "hand": self.hand, "live": self.live,
                 "committed": self.committed, "returned": self.returned,
                 "expected_payout": self.expected_payout, "ev": self.ev,
-                "std_error": self.std_error, "pot_equity": list(self.pot_equity)}
+                "std_error": json_number(self.std_error), "pot_equity": list(self.pot_equity)}
 
 
 @dataclass
@@ -702,14 +703,8 @@ def allin_ev(
 
 def _std_errors(win: np.ndarray, sumsq: np.ndarray, n: int) -> list[float]:
     """Standard error of each live player's mean payout from the sums over ``n`` runouts."""
-    out = []
-    for i in range(win.shape[1]):
-        mean = float(sum(win[:, i])) / n
-        var = max(float(sumsq[i]) / n - mean * mean, 0.0)
-        if n > 1:
-            var *= n / (n - 1)
-        out.append(math.sqrt(var / n))
-    return out
+    se = std_error_of_mean(win.sum(axis=0).astype(np.float64), sumsq.astype(np.float64), n)
+    return [float(x) for x in se]
 
 
 def _result(spot: _Spot, engine: _Engine, structure: PotStructure, win: np.ndarray, n: int,

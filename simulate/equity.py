@@ -19,7 +19,7 @@ import numpy as np
 from evaluator.cards import CardError, parse_cards
 
 from .request import Request, check_game, parse_request
-from .results import EquityResult, PlayerResult
+from .results import EquityResult, PlayerResult, std_error_of_mean
 
 SHARE_UNIT = 2520  # lcm(1..10): a k-way split gives each 2520 // k units
 BLOCK = 16_384  # deals per Monte Carlo block (fixed: the same seed gives the same answer)
@@ -199,12 +199,7 @@ def _exact(req: Request) -> EquityResult:
 
 def _std_errors(acc: np.ndarray, n: int) -> np.ndarray:
     """Standard error of each player's equity from the share sums in ``acc`` (int64[P, 13])."""
-    if n < 2:
-        return np.full(acc.shape[0], math.inf)
-    s1 = acc[:, 2].astype(np.float64) / SHARE_UNIT
-    s2 = acc[:, 3].astype(np.float64) / SHARE_UNIT**2
-    var = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1)
-    return np.sqrt(var / n)
+    return std_error_of_mean(acc[:, 2] / SHARE_UNIT, acc[:, 3] / SHARE_UNIT**2, n)
 
 
 def _monte_carlo(req: Request, samples: int | None, target: float | None, seed: int | None,

@@ -18,7 +18,7 @@ from evaluator.cards import CardError, parse_cards
 from evaluator.tablegen import CATEGORIES
 
 from .request import Request, parse_request
-from .results import EquityResult, PlayerResult
+from .results import EquityResult, PlayerResult, std_error_of_mean
 
 OMAHA_GAMES = {"omaha": 4, "omaha5": 5, "omaha6": 6}
 #: ``exact=None`` walks every runout when runouts x players is at most this (~0.2 s on one
@@ -158,10 +158,8 @@ def _acc(rows: int, n_players: int) -> tuple[np.ndarray, ...]:
 
 
 def _std_errors(totals: Sequence[np.ndarray], n: int) -> list[float]:
-    share, sq = totals[0], totals[4]
-    mean = share / (POT_UNITS * n)
-    var = np.maximum(sq / (POT_UNITS * POT_UNITS * n) - mean * mean, 0.0)
-    return [float(x) for x in np.sqrt(var / n)]
+    se = std_error_of_mean(totals[0] / POT_UNITS, totals[4] / POT_UNITS**2, n)
+    return [float(x) for x in se]
 
 
 def _sample(K, seed: int, fixed: np.ndarray, deck: np.ndarray, tri: np.ndarray, u: int,

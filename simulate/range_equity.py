@@ -43,7 +43,7 @@ from evaluator.tablegen import CATEGORIES
 
 from .ranges import ALL_COMBOS, N_COMBOS, Range, combo_class, grid_cell, is_exact_hand, parse_range
 from .request import check_player_count, parse_board
-from .results import EquityResult, PlayerResult
+from .results import EquityResult, PlayerResult, std_error_of_mean
 
 DEFAULT_SAMPLES = 1_000_000
 BLOCK_SIZE = 4096
@@ -600,36 +600,36 @@ def _run_mc(spot: _Spot, samples: int | None, target: float | None, seed: int | 
     tables = get_tables().kernel_args
     unit = float(K.SHARE_UNIT)
 
-    def run_blocks(lo: int, n: int) -> None:
+    def run_blocks(lo: int, n: int, n_total: int) -> None:
         with _threads(threads):
-            K.mc_run(np.uint64(seed), lo, n, BLOCK_SIZE, board, np.int64(base_bits), cdf,
+            K.mc_run(np.uint64(seed), lo, n, BLOCK_SIZE, n_total, board, np.int64(base_bits), cdf,
                      arr["ncombo"], arr["cards"], is_random, _cat_of(), tables, 1_000_000,
                      sh, sq, win, tie, cat, combo_n, combo_sh, ok)
         if not ok.all():
             raise CardError("no deal found: the players' ranges almost always share a card")
 
     def std_errors(n: int) -> np.ndarray:
-        m = sh.sum(axis=0) / (n * unit)
-        v = sq.sum(axis=0) / (n * unit * unit) - m * m
-        return np.sqrt(np.maximum(v, 0.0) / n)
+        return std_error_of_mean(sh.sum(axis=0) / unit, sq.sum(axis=0) / (unit * unit), n)
 
+    # exactly ``cap`` deals at most: the last block is cut short where needed
+    cap = int(samples) if samples else (MAX_SAMPLES if target is not None else DEFAULT_SAMPLES)
     if target is None:
-        n_blocks = max(1, -(-int(samples or DEFAULT_SAMPLES) // BLOCK_SIZE))
-        run_blocks(0, n_blocks)
+        n_blocks = -(-cap // BLOCK_SIZE)
+        run_blocks(0, n_blocks, cap)
     else:
-        n_blocks = 16
-        run_blocks(0, n_blocks)
+        n_blocks = min(16, -(-cap // BLOCK_SIZE))
+        run_blocks(0, n_blocks, cap)
         while True:
-            se = std_errors(n_blocks * BLOCK_SIZE)
+            se = std_errors(min(cap, n_blocks * BLOCK_SIZE))
             worst = float(se.max())
-            if worst <= target or n_blocks * BLOCK_SIZE >= MAX_SAMPLES:
+            if worst <= target or n_blocks * BLOCK_SIZE >= cap:
                 break
             need = n_blocks * BLOCK_SIZE * (worst / target) ** 2 * 1.05
-            more = int(min(MAX_SAMPLES / BLOCK_SIZE, math.ceil(need / BLOCK_SIZE))) - n_blocks
+            more = int(min(cap / BLOCK_SIZE, math.ceil(need / BLOCK_SIZE))) - n_blocks
             more = max(more, 1)
-            run_blocks(n_blocks, more)
+            run_blocks(n_blocks, more, cap)
             n_blocks += more
-    n = n_blocks * BLOCK_SIZE
+    n = min(cap, n_blocks * BLOCK_SIZE)
     eq = sh.sum(axis=0) / (n * unit)
     se = std_errors(n)
     cn = combo_n.sum(axis=0)

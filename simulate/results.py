@@ -2,7 +2,29 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def std_error_of_mean(total: np.ndarray, total_sq: np.ndarray, n: int) -> np.ndarray:
+    """Standard error of the mean of ``n`` draws from their sum and sum of squares.
+
+    ``total``, ``total_sq``: float arrays of the same shape (one entry per player or
+    seat), in the units of the result. Uses the sample variance (``n - 1``); with
+    fewer than two draws the error is unknown and comes back as ``inf``.
+    """
+    total = np.asarray(total, dtype=np.float64)
+    if n < 2:
+        return np.full(total.shape, math.inf)
+    var = np.maximum(np.asarray(total_sq, dtype=np.float64) - total * total / n, 0.0) / (n - 1)
+    return np.sqrt(var / n)
+
+
+def json_number(x: float) -> float | None:
+    """``x`` for JSON: ``None`` (null) where it is not finite (an unknown std error)."""
+    return x if math.isfinite(x) else None
 
 
 @dataclass
@@ -24,7 +46,7 @@ class PlayerResult:
 
     def to_dict(self) -> dict[str, object]:
         return {"hand": self.hand, "equity": self.equity, "win": self.win, "tie": self.tie,
-                "std_error": self.std_error, "categories": dict(self.categories)}
+                "std_error": json_number(self.std_error), "categories": dict(self.categories)}
 
 
 @dataclass
