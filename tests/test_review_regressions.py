@@ -147,3 +147,23 @@ def test_reduced_walk_equals_plain_walk_on_crowded_tables_and_preflop_dead_cards
                                                                                dead)
             spots += 1
     assert spots == 22
+
+
+def test_every_engine_deals_exactly_the_samples_asked_for_and_nulls_unknown_errors():
+    import json
+
+    from simulate import allin_ev, equity
+
+    for hands, game in ((["AKs", "random"], "holdem"), (["AhKh", "QsQd"], "holdem"),
+                        (["AhAsKhKs", "QdJdTc9c"], "omaha")):
+        for n in (1, 10_001):
+            r = equity(hands, game=game, samples=n, seed=5)
+            assert r.samples == n
+            d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+            if n == 1:
+                assert all(p["std_error"] is None for p in d["players"])
+            else:
+                assert all(p["std_error"] > 0 for p in d["players"])
+    a = allin_ev(["AhAs:10", "KdKc:10"], samples=1, seed=5)
+    d = json.loads(json.dumps(a.to_dict(), allow_nan=False))
+    assert all(p["std_error"] is None for p in d["players"])
