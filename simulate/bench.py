@@ -79,6 +79,11 @@ EXACT = {
     "6way": (["AhKh", "QsQd", "JcTc", "9d9s", "8h7h", "2c2d"],
              [Fraction(x, 60 * C40_5) for x in
               (8701160, 9575840, 6210740, 5267600, 4593380, 5131760)], C40_5),
+    # ranges: pinned to 1e-9 (equal to OMPEval's exact answer), deal counts exact
+    "range-pre": (["AKs", "random"],
+                  [Fraction(0.6704463230923519), Fraction(0.3295536769076481)], 8_390_289_600),
+    "range-flop": (["QQ+,AKs", "random"],
+                   [Fraction(0.7739227486368181), Fraction(0.2260772513631819)], 23_544_180),
     "omaha": (["AhAsKhKs", "QdJdTc9c"],
               [Fraction(1338564, 2 * C44_5), Fraction(2 * C44_5 - 1338564, 2 * C44_5)], C44_5),
 }
@@ -400,7 +405,12 @@ def _make_walk(cfg: Config, all_threads: bool) -> Work:
                 detail=f"strength_histogram({k}): every C(52, {k}) hand, incremental keys")
 
 
+RANGE_BOARDS = {"range-pre": "", "range-flop": "Td9d2c"}
+
+
 def _make_exact(cfg: Config, key: str) -> Work:
+    if key in RANGE_BOARDS:
+        return _make_range_exact(cfg, key)
     equity = _equity_fn()
     hands, want, runouts = EXACT[key]
 
@@ -433,20 +443,42 @@ def _make_exact(cfg: Config, key: str) -> Work:
                 detail=f"{' vs '.join(hands)} preflop, exact, {runouts:,} runouts")
 
 
-def _make_mc(cfg: Config, key: str) -> Work:
+def _make_range_exact(cfg: Config, key: str) -> Work:
+    equity = _equity_fn()
+    hands, want, deals = EXACT[key]
+    board = RANGE_BOARDS[key]
+
+    def check(res: Any) -> tuple[bool, str]:
+        return _equity_check(res, want, deals, exact=True)
+
+    peers: list[PeerWork] = []
+    P = cfg.peers
+    if P is not None and "ompeval" in set(P.available_peers()):
+        peers.append(_peer_equity_work(
+            "ompeval", "native (C++)", "OMPEval range enumeration, threads=1",
+            lambda: P.range_equity("ompeval", hands, board, ""), _peer_equity_check(want, True)))
+    return Work(compile=lambda: equity(hands, board="2c3d4h5s6s", exact=True, threads=1),
+                run=lambda: equity(hands, board=board, exact=True, threads=1),
+                work=deals, check=check, threads=1, peers=peers,
+                detail=f"{' vs '.join(hands)} {'on ' + board if board else 'preflop'}, exact, "
+                       f"{deals:,} combo-and-runout deals")
+
+
+def _make_mc(cfg: Config, key: str, all_threads: bool = False) -> Work:
     equity = _equity_fn()
     hands, want, _ = EXACT[key]
     full = 2_000_000 if key == "hu" else 1_000_000
-    n = cfg.size(full, 200_000, 20_000)
+    n = cfg.size(full, 200_000, 20_000) * (4 if all_threads else 1)
+    threads = cfg.threads if all_threads else 1
 
     def run() -> Any:
-        return equity(hands, exact=False, samples=n, seed=2024, threads=1)
+        return equity(hands, exact=False, samples=n, seed=2024, threads=threads)
 
     def check(res: Any) -> tuple[bool, str]:
         return _equity_check(res, want, n, exact=False)
 
     peers: list[PeerWork] = []
-    P = cfg.peers
+    P = cfg.peers if not all_threads else None
     if P is not None:
         have = set(P.available_peers())
         pc = _peer_equity_check(want, exact=False)
@@ -468,8 +500,8 @@ def _make_mc(cfg: Config, key: str) -> Work:
             peers.append(_peer_equity_work(
                 "pokerkit", "pure Python", f"calculate_equities, one process ({m:,} deals)",
                 lambda: P.pokerkit_equity_monte_carlo(hands, samples=m), pc, max_reps=1))
-    return Work(compile=lambda: equity(hands, exact=False, samples=1000, seed=1, threads=1),
-                run=run, work=n, check=check, threads=1, peers=peers,
+    return Work(compile=lambda: equity(hands, exact=False, samples=1000, seed=1, threads=threads),
+                run=run, work=n, check=check, threads=threads, peers=peers,
                 detail=f"{' vs '.join(hands)} preflop, {n:,} Monte Carlo deals, seed 2024 "
                        f"(one deal = one showdown of all {len(hands)} hands)")
 
@@ -624,6 +656,12 @@ CASES: tuple[Case, ...] = (
          lambda c: _make_exact(c, "3way")),
     Case("mc-hu", "Monte Carlo AhKh vs QsQd", "showdowns/s", lambda c: _make_mc(c, "hu")),
     Case("mc-6way", "Monte Carlo 6 players", "deals/s", lambda c: _make_mc(c, "6way")),
+    Case("mc-6way-mt", "Monte Carlo 6 players, all threads", "deals/s",
+         lambda c: _make_mc(c, "6way", True)),
+    Case("range-pre", "exact AKs vs random preflop", "deals/s",
+         lambda c: _make_exact(c, "range-pre")),
+    Case("range-flop", "exact QQ+,AKs vs random on Td9d2c", "deals/s",
+         lambda c: _make_exact(c, "range-flop")),
     Case("omaha-eval", "Omaha 4+5 evaluation batch", "hands/s", _make_omaha_eval),
     Case("omaha-exact", "Omaha exact AhAsKhKs vs QdJdTc9c", "runouts/s", _make_omaha_exact),
     Case("omaha-mc", "Omaha Monte Carlo heads-up", "deals/s", _make_omaha_mc),
