@@ -9,10 +9,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
 from ._tables import get_tables
 from .cards import RANK_NAMES, RANK_PLURALS, CardError, card_str, parse_cards
-from .tablegen import CATEGORIES, KEY_INIT
+from .tablegen import CATEGORIES, KEY_INIT, ROW_SHIFT
+
+
+def _kernels_module():
+    """The Numba kernels, imported on first use so that importing the package and
+    scalar evaluation stay free of Numba's start-up cost."""
+    from . import _kernels
+
+    return _kernels
+
 
 CardsLike = str | Sequence[int] | np.ndarray
 
@@ -31,7 +39,7 @@ class _PyTables:
         self.flush_table = t.flush_table
         self.category_start = t.category_start.tolist()
         self.class_info = t.class_info
-        self.shift = int(_kernels.ROW_SHIFT)
+        self.shift = ROW_SHIFT
 
 
 _PY: _PyTables | None = None
@@ -152,16 +160,16 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
         return out
     tables = get_tables().kernel_args
     if check:
-        bad = _kernels.first_bad_row(arr)
+        bad = _kernels_module().first_bad_row(arr)
         if bad >= 0:
             raise ValueError(f"row {bad} of cards has a repeated or out-of-range card: "
                              f"{arr[bad].tolist()}")
     n_threads = _resolve_threads(threads)
     if n_threads == 1 or arr.shape[0] < 50_000:
-        _kernels.eval_batch_serial(arr, out, tables)
+        _kernels_module().eval_batch_serial(arr, out, tables)
     else:
         with _threads(n_threads):
-            _kernels.eval_batch_parallel(arr, out, tables, 8 * n_threads)
+            _kernels_module().eval_batch_parallel(arr, out, tables, 8 * n_threads)
     return out
 
 
@@ -249,11 +257,11 @@ def strength_histogram(n_cards: int = 7, *, threads: int | None = None) -> np.nd
     n_threads = _resolve_threads(threads)
     if n_threads == 1:
         hist4 = np.zeros((4, 7463), dtype=np.int64)
-        _kernels.walk_range(n_cards, 0, 52, tables, hist4)
+        _kernels_module().walk_range(n_cards, 0, 52, tables, hist4)
         return hist4.sum(axis=0)
     hists = np.zeros((8 * n_threads, 4, 7463), dtype=np.int64)
     with _threads(n_threads):
-        _kernels.walk_parallel(n_cards, tables, hists)
+        _kernels_module().walk_parallel(n_cards, tables, hists)
     return hists.sum(axis=(0, 1))
 
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _omaha_kernels
 from ._tables import get_tables
 from .cards import CardError, card_str, check_disjoint, parse_cards
 from .hands import (
@@ -25,6 +24,15 @@ from .hands import (
     strength_of_ids,
 )
 from .tablegen import ROW_SHIFT
+
+
+def _omaha_kernels_module():
+    """The Numba kernels, imported on first use so that importing the package and
+    scalar evaluation stay free of Numba's start-up cost."""
+    from . import _omaha_kernels
+
+    return _omaha_kernels
+
 
 HOLE_SIZES = (4, 5, 6)
 BOARD_SIZES = (3, 4, 5)
@@ -84,7 +92,7 @@ def evaluate_omaha_batch(holes: np.ndarray, boards: np.ndarray, *, threads: int 
     if hs.shape[0] == 0:
         return out
     if check:
-        bad = _omaha_kernels.first_bad_omaha_row(hs, bs)
+        bad = _omaha_kernels_module().first_bad_omaha_row(hs, bs)
         if bad >= 0:
             raise ValueError(f"row {bad} has a repeated or out-of-range card: hole "
                              f"{hs[bad].tolist()}, board {bs[bad].tolist()}")
@@ -92,10 +100,11 @@ def evaluate_omaha_batch(holes: np.ndarray, boards: np.ndarray, *, threads: int 
     otables = omaha_tables()
     n_threads = _resolve_threads(threads)
     if n_threads == 1 or hs.shape[0] < 20_000:
-        _omaha_kernels.omaha_batch_serial(hs, bs, out, tables, otables)
+        _omaha_kernels_module().omaha_batch_serial(hs, bs, out, tables, otables)
     else:
         with _threads(n_threads):
-            _omaha_kernels.omaha_batch_parallel(hs, bs, out, tables, otables, 8 * n_threads)
+            _omaha_kernels_module().omaha_batch_parallel(hs, bs, out, tables, otables,
+                                                         8 * n_threads)
     return out
 
 
@@ -158,7 +167,7 @@ def omaha_naive_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
     hs = _as_cards(holes, "holes")
     bs = _as_cards(boards, "boards")
     out = np.empty(hs.shape[0], dtype=np.int32)
-    _omaha_kernels.omaha_naive_batch(hs, bs, out, get_tables().kernel_args)
+    _omaha_kernels_module().omaha_naive_batch(hs, bs, out, get_tables().kernel_args)
     return out
 
 
