@@ -53,10 +53,29 @@ def lookup(key, mask, row_offsets, rank_table, flush_table):
 
 
 @nb.njit(cache=CACHE)
-def _batch7(cards, out, card_key, card_mask, row_offsets, rank_table, flush_table):
+def _bad_cards(cs):
+    """Nonzero when the card ids in the tuple ``cs`` repeat or exceed 51 (branch-free).
+
+    Distinct ids give distinct bits, whose sum equals their OR; a repeat carries.
+    """
+    total = np.int64(0)
+    either = np.int64(0)
+    over = np.int64(0)
+    for c in cs:
+        bit = np.int64(1) << (np.int64(c) & 63)
+        total += bit
+        either |= bit
+        over |= np.int64(c) + 12  # ids <= 51 keep this below 64
+    return (total ^ either) | (over >> 6)
+
+
+@nb.njit(cache=CACHE)
+def _batch7(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
     for i in range(cards.shape[0]):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
         c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
+        if check and _bad_cards((c0, c1, c2, c3, c4, c5, c6)):
+            return i
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
                + card_key[c4] + card_key[c5] + card_key[c6])
         if (key >> 32) & 0x8888:
@@ -65,13 +84,16 @@ def _batch7(cards, out, card_key, card_mask, row_offsets, rank_table, flush_tabl
             out[i] = flush_strength(key, mask, flush_table)
         else:
             out[i] = rank_strength(key, row_offsets, rank_table)
+    return -1
 
 
 @nb.njit(cache=CACHE)
-def _batch6(cards, out, card_key, card_mask, row_offsets, rank_table, flush_table):
+def _batch6(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
     for i in range(cards.shape[0]):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
         c4, c5 = cards[i, 4], cards[i, 5]
+        if check and _bad_cards((c0, c1, c2, c3, c4, c5)):
+            return i
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
                + card_key[c4] + card_key[c5])
         if (key >> 32) & 0x8888:
@@ -80,12 +102,15 @@ def _batch6(cards, out, card_key, card_mask, row_offsets, rank_table, flush_tabl
             out[i] = flush_strength(key, mask, flush_table)
         else:
             out[i] = rank_strength(key, row_offsets, rank_table)
+    return -1
 
 
 @nb.njit(cache=CACHE)
-def _batch5(cards, out, card_key, card_mask, row_offsets, rank_table, flush_table):
+def _batch5(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
     for i in range(cards.shape[0]):
         c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
+        if check and _bad_cards((c0, c1, c2, c3, c4)):
+            return i
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
                + card_key[c4])
         if (key >> 32) & 0x8888:
@@ -94,35 +119,48 @@ def _batch5(cards, out, card_key, card_mask, row_offsets, rank_table, flush_tabl
             out[i] = flush_strength(key, mask, flush_table)
         else:
             out[i] = rank_strength(key, row_offsets, rank_table)
+    return -1
 
 
 @nb.njit(cache=CACHE)
-def eval_batch_serial(cards, out, tables):
+def eval_batch_serial(cards, out, tables, check):
     """Strength of each row of ``cards`` (uint8[N, k], 5 <= k <= 7) into ``out`` (int32[N]).
 
     Row loads are unrolled per ``k`` and the rank-set mask is only built when the
-    suit counters show a flush.
+    suit counters show a flush. With ``check`` each row is first tested for a
+    repeated or out-of-range card (branch-free, before any table is read); the index
+    of the first bad row is returned (evaluation stops there), else -1.
     """
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     k = cards.shape[1]
     if k == 7:
-        _batch7(cards, out, card_key, card_mask, row_offsets, rank_table, flush_table)
-    elif k == 6:
-        _batch6(cards, out, card_key, card_mask, row_offsets, rank_table, flush_table)
-    else:
-        _batch5(cards, out, card_key, card_mask, row_offsets, rank_table, flush_table)
+        return _batch7(cards, out, check, card_key, card_mask, row_offsets, rank_table,
+                       flush_table)
+    if k == 6:
+        return _batch6(cards, out, check, card_key, card_mask, row_offsets, rank_table,
+                       flush_table)
+    return _batch5(cards, out, check, card_key, card_mask, row_offsets, rank_table,
+                   flush_table)
 
 
 @nb.njit(cache=CACHE, parallel=True)
-def eval_batch_parallel(cards, out, tables, n_blocks):
-    """As :func:`eval_batch_serial`, split into ``n_blocks`` contiguous blocks over threads."""
+def eval_batch_parallel(cards, out, tables, check, n_blocks):
+    """As :func:`eval_batch_serial`, split into ``n_blocks`` contiguous blocks over threads;
+    returns the first bad row (-1 if none)."""
     n = cards.shape[0]
     step = (n + n_blocks - 1) // n_blocks
+    bad = np.full(n_blocks, -1, np.int64)
     for b in nb.prange(n_blocks):
         lo = b * step
         hi = min(n, lo + step)
         if lo < hi:
-            eval_batch_serial(cards[lo:hi], out[lo:hi], tables)
+            r = eval_batch_serial(cards[lo:hi], out[lo:hi], tables, check)
+            if r >= 0:
+                bad[b] = lo + r
+    for b in range(n_blocks):
+        if bad[b] >= 0:
+            return bad[b]
+    return -1
 
 
 @nb.njit(cache=CACHE)
@@ -207,21 +245,3 @@ def walk_parallel(n_cards, tables, hists):
     for blk in nb.prange(n_blocks):
         for j in range(blk, n_pairs, n_blocks):
             walk_prefix2(n_cards, pa[j], pb[j], tables, hists[blk])
-
-
-@nb.njit(cache=CACHE)
-def first_bad_row(cards):
-    """Index of the first row of ``cards`` (uint8[N, k]) holding a card id > 51 or a
-    repeated card, or -1 if every row is fine."""
-    n, k = cards.shape
-    for i in range(n):
-        seen = np.int64(0)
-        for j in range(k):
-            c = cards[i, j]
-            if c > 51:
-                return i
-            bit = np.int64(1) << c
-            if seen & bit:
-                return i
-            seen |= bit
-    return -1

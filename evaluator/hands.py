@@ -159,17 +159,16 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
     if arr.shape[0] == 0:
         return out
     tables = get_tables().kernel_args
-    if check:
-        bad = _kernels_module().first_bad_row(arr)
-        if bad >= 0:
-            raise ValueError(f"row {bad} of cards has a repeated or out-of-range card: "
-                             f"{arr[bad].tolist()}")
+    kernels = _kernels_module()
     n_threads = _resolve_threads(threads)
     if n_threads == 1 or arr.shape[0] < 50_000:
-        _kernels_module().eval_batch_serial(arr, out, tables)
+        bad = kernels.eval_batch_serial(arr, out, tables, check)
     else:
         with _threads(n_threads):
-            _kernels_module().eval_batch_parallel(arr, out, tables, 8 * n_threads)
+            bad = kernels.eval_batch_parallel(arr, out, tables, check, 8 * n_threads)
+    if bad >= 0:
+        raise ValueError(f"row {bad} of cards has a repeated or out-of-range card: "
+                         f"{arr[bad].tolist()}")
     return out
 
 

@@ -221,3 +221,18 @@ def test_more_cards_never_hurt(cards):
     # describe's best five is a subset that makes the same strength
     d = E.describe(cards)
     assert E.evaluate(d.best_five) == d.strength
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("bad_value", ["repeat", 52, 255])
+def test_batch_check_finds_the_first_bad_row(k, threads, bad_value):
+    cards = random_hands(120_000, k, seed=k)
+    ok = E.evaluate_batch(cards, threads=threads)
+    assert np.array_equal(ok, E.evaluate_batch(cards, threads=threads, check=False))
+    for row in (0, 77_777, 119_999):
+        bad = cards.copy()
+        bad[row, k - 1] = bad[row, 0] if bad_value == "repeat" else bad_value
+        bad[row + 1:row + 3, 1] = bad[row + 1:row + 3, 0]  # later bad rows are not reported
+        with pytest.raises(ValueError, match=f"^row {row} of cards has a repeated"):
+            E.evaluate_batch(bad, threads=threads)
