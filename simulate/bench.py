@@ -313,7 +313,7 @@ def _peer_equity_work(peer: str, path: str, note: str, call: Callable[[], Any],
 
 
 # --------------------------------------------------------------------------- cases
-def _make_batch(cfg: Config, all_threads: bool) -> Work:
+def _make_batch(cfg: Config, all_threads: bool, validate: bool = False) -> Work:
     from evaluator import evaluate_batch
     from evaluator.hands import strength_of_ids
 
@@ -333,12 +333,12 @@ def _make_batch(cfg: Config, all_threads: bool) -> Work:
                              f"{bad} differ; checksum {int(out.sum(dtype=np.int64))}")
 
     peers = []
-    if cfg.peers is not None and not all_threads:
+    if cfg.peers is not None and not all_threads and not validate:
         peers = _batch_peers(cfg, cards, n)
-    return Work(compile=lambda: evaluate_batch(tiny, threads=threads, check=False),
-                run=lambda: evaluate_batch(cards, threads=threads, check=False),
+    return Work(compile=lambda: evaluate_batch(tiny, threads=threads, check=validate),
+                run=lambda: evaluate_batch(cards, threads=threads, check=validate),
                 work=n, check=check, threads=threads, peers=peers,
-                detail=f"{n:,} random 7-card hands, evaluate_batch(check=False)")
+                detail=f"{n:,} random 7-card hands, evaluate_batch(check={validate})")
 
 
 #: Largest batch each peer is timed on per mode (full, quick, tiny); rates are compared.
@@ -648,6 +648,8 @@ CASES: tuple[Case, ...] = (
     Case("batch", "random 7-card batch, 1 thread", "hands/s", lambda c: _make_batch(c, False)),
     Case("batch-mt", "random 7-card batch, all threads", "hands/s",
          lambda c: _make_batch(c, True)),
+    Case("batch-checked", "random 7-card batch, 1 thread, card check on (the default)",
+         "hands/s", lambda c: _make_batch(c, False, True)),
     Case("walk", "walk all 7-card hands, 1 thread", "hands/s", lambda c: _make_walk(c, False)),
     Case("walk-mt", "walk all 7-card hands, all threads", "hands/s",
          lambda c: _make_walk(c, True)),
