@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections.abc import Sequence
@@ -105,6 +106,12 @@ def category_index(strengths: np.ndarray) -> np.ndarray:
     """Category index 0..8 (``High Card`` .. ``Straight Flush``) of each strength (int array)."""
     starts = get_tables().category_start[1:9]
     return np.searchsorted(starts, np.asarray(strengths), side="right").astype(np.int8)
+
+
+@functools.lru_cache(maxsize=1)
+def category_table() -> np.ndarray:
+    """``ndarray[7463] uint8``: the category index 0..8 of each strength (index 0 unused)."""
+    return category_index(np.arange(7463)).astype(np.uint8)
 
 
 def _resolve_threads(threads: int | None) -> int:

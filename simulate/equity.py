@@ -146,21 +146,11 @@ def _kernel_inputs(req: Request) -> tuple[np.ndarray, np.ndarray, np.ndarray, tu
     return hole, board, deck, t.kernel_args, _cat_of()
 
 
-_CAT_OF: np.ndarray | None = None
-
-
 def _cat_of() -> np.ndarray:
     """``uint8[7463]``: category index 0..8 of each strength (index 0 unused)."""
-    global _CAT_OF
-    if _CAT_OF is None:
-        from evaluator._tables import get_tables
+    from evaluator.hands import category_table
 
-        starts = get_tables().category_start
-        out = np.zeros(7463, dtype=np.uint8)
-        for c in range(9):
-            out[starts[c]:starts[c + 1]] = c
-        _CAT_OF = out
-    return _CAT_OF
+    return category_table()
 
 
 def _categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]:

@@ -60,12 +60,10 @@ def parse_omaha_request(hands: Sequence[str | Sequence[int]], board: str | Seque
 
 def _tables() -> tuple[tuple[np.ndarray, ...], np.ndarray]:
     from evaluator._tables import get_tables
-    from evaluator.hands import category_index
+    from evaluator.hands import category_table
 
     t = get_tables()
-    cat_of = category_index(np.arange(7463)).astype(np.int64)
-    cat_of[0] = 0
-    return t.kernel_args, cat_of
+    return t.kernel_args, category_table()
 
 
 def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",

@@ -296,11 +296,10 @@ def _arrays(ranges: list[Range]) -> dict[str, np.ndarray]:
             "cid": cid, "pos": pos, "ncombo": ncombo}
 
 
-@functools.lru_cache(maxsize=1)
 def _cat_of() -> np.ndarray:
-    from evaluator.hands import category_index
+    from evaluator.hands import category_table
 
-    return category_index(np.arange(7463)).astype(np.uint8)
+    return category_table()
 
 
 def _estimate_exact_seconds(spot: _Spot) -> float:
