@@ -1,14 +1,22 @@
 """Monte Carlo Hold'em equity kernels (private; arrays and ints only).
 
 A run of ``n`` deals is cut into blocks of ``block`` deals; block ``b`` draws from
-its own SplitMix64 stream ``stream_state(seed, b)`` and deals from a fresh copy of
-the deck, so its counts do not depend on which thread ran it. Counts are
-integers, and integer sums do not depend on the order they are added in, so the
-totals are the same on any thread count.
+its own SplitMix64 stream ``stream_state(seed, b)`` and deals from the deck as
+given, so its counts do not depend on which thread ran it. Counts are integers,
+and integer sums do not depend on the order they are added in, so the totals are
+the same on any thread count.
 
-Per player the accumulator ``acc`` (int64[P, 13]) holds: wins, ties, pot share in
-units of 1/2520, the sum of squared shares (units 1/2520**2, for the standard
-error), then the nine category counts.
+Each deal is a partial Fisher-Yates shuffle of the deck with exact uniform draws
+(Lemire's multiply-shift with rejection), so every runout is equally likely. The
+shuffle is tracked in registers and the deck array is never written: writing it
+made each deal wait on the previous deal's stores, which cost more than all the
+hand evaluations of a heads-up deal.
+
+Per player the accumulator ``acc`` (int64[P, N_FIELDS]) holds the nine category
+counts (columns 0..8), then at column ``TIED + k`` (k = 1..10) the deals on which
+the player was one of exactly k best hands: k = 1 are wins, k >= 2 ties. Pot
+share (units of 1/2520: ``2520 // k``) and its square, for the standard error,
+follow from these counts in Python.
 """
 
 from __future__ import annotations
@@ -19,13 +27,82 @@ import numpy as np
 from evaluator._jit import CACHE
 from evaluator._kernels import KEY_INIT_I64, flush_strength, rank_strength
 
-from ._enum_kernels import share_table
 from ._rng import mix64, stream_state
 
-N_FIELDS = 13
+MAX_PLAYERS = 10
+TIED = 8  # acc[p, TIED + k]: deals on which player p was one of k best hands (k = 1..10)
+N_FIELDS = TIED + MAX_PLAYERS + 1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_S32 = np.uint64(32)
-_LO32 = np.uint64(0xFFFFFFFF)
+_BITS = 12  # bits per draw: five draws from one 64-bit output
+_CHUNK = np.uint64((1 << _BITS) - 1)
+_SH1 = np.uint64(_BITS)
+_SH2 = np.uint64(2 * _BITS)
+_SH3 = np.uint64(3 * _BITS)
+_SH4 = np.uint64(4 * _BITS)
+
+
+@nb.njit(cache=CACHE)
+def _draw(state, mul, thr):
+    """``(state, r0, .., r4)``: five independent exact uniform draws, ``r_i`` in ``0..mul[i]-1``.
+
+    ``state`` uint64; ``mul`` uint64[5] (each >= 1), ``thr`` uint64[5] with
+    ``thr[i] = 4096 % mul[i]``. Draw i is multiply-shift on 12-bit chunk i of one
+    SplitMix64 output, rejected (Lemire) where the low 12 bits of the product fall
+    below ``thr[i]``; then the whole output is thrown away and the next one tried,
+    so each accepted ``r_i`` is exactly uniform. Rejection odds are below
+    ``sum(thr) / 4096``, about 1% for a 48-card deck.
+    """
+    while True:
+        state = state + _GOLDEN
+        z = mix64(state)
+        p0 = (z & _CHUNK) * mul[0]
+        p1 = ((z >> _SH1) & _CHUNK) * mul[1]
+        p2 = ((z >> _SH2) & _CHUNK) * mul[2]
+        p3 = ((z >> _SH3) & _CHUNK) * mul[3]
+        p4 = ((z >> _SH4) & _CHUNK) * mul[4]
+        bad = (((p0 & _CHUNK) < thr[0]) | ((p1 & _CHUNK) < thr[1]) | ((p2 & _CHUNK) < thr[2])
+               | ((p3 & _CHUNK) < thr[3]) | ((p4 & _CHUNK) < thr[4]))
+        if not bad:
+            return (state, np.int64(p0 >> _SH1), np.int64(p1 >> _SH1), np.int64(p2 >> _SH1),
+                    np.int64(p3 >> _SH1), np.int64(p4 >> _SH1))
+
+
+@nb.njit(cache=CACHE)
+def _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4):
+    """Cards 0..4 (uint8) of a partial Fisher-Yates shuffle of ``d`` swapping i and i + r_i.
+
+    ``d`` uint8[>= 5] is only read: the card at a position is the last one swapped
+    into it, tracked in registers (``v_i``: the card position i held before its
+    swap, now at ``j_i``). ``d0..d3`` are ``d[0..3]``, hoisted by the caller.
+    """
+    j0 = r0
+    c0 = d[j0]
+    v0 = d0
+    j1 = 1 + r1
+    c1 = d[j1]
+    c1 = v0 if j1 == j0 else c1
+    v1 = v0 if j0 == 1 else d1
+    j2 = 2 + r2
+    c2 = d[j2]
+    c2 = v0 if j2 == j0 else c2
+    c2 = v1 if j2 == j1 else c2
+    v2 = v0 if j0 == 2 else d2
+    v2 = v1 if j1 == 2 else v2
+    j3 = 3 + r3
+    c3 = d[j3]
+    c3 = v0 if j3 == j0 else c3
+    c3 = v1 if j3 == j1 else c3
+    c3 = v2 if j3 == j2 else c3
+    v3 = v0 if j0 == 3 else d3
+    v3 = v1 if j1 == 3 else v3
+    v3 = v2 if j2 == 3 else v3
+    j4 = 4 + r4
+    c4 = d[j4]
+    c4 = v0 if j4 == j0 else c4
+    c4 = v1 if j4 == j1 else c4
+    c4 = v2 if j4 == j2 else c4
+    c4 = v3 if j4 == j3 else c4
+    return c0, c1, c2, c3, c4
 
 
 @nb.njit(cache=CACHE)
@@ -33,14 +110,22 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
     """Deal ``n_deals`` random runouts for block ``block`` and add the outcome to ``acc``.
 
     ``hole`` uint8[P, 2]; ``board0`` uint8[0..5]; ``deck`` uint8[M] the cards left
-    (not modified); ``seed`` uint64; ``acc`` int64[P, 13] (see the module docstring).
+    (not modified); ``seed`` uint64; ``cat_of`` uint8[7463]; ``acc`` int64[P, N_FIELDS]
+    (see the module docstring). The board code is written out in both loops below:
+    as a helper function it cost a third of the speed.
     """
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_players = hole.shape[0]
     k = 5 - board0.shape[0]
     m = deck.shape[0]
-    d = deck.copy()
-    shares = share_table()
+    d = np.zeros(max(m, 5), np.uint8)
+    d[:m] = deck
+    d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
+    mul = np.ones(5, np.uint64)  # draws past the k needed are 0 (and unused)
+    thr = np.zeros(5, np.uint64)
+    for i in range(k):
+        mul[i] = m - i
+        thr[i] = np.uint64((1 << _BITS) % (m - i))
     hk = np.empty(n_players, np.int64)
     hm = np.empty(n_players, np.int64)
     for p in range(n_players):
@@ -51,33 +136,67 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
     for i in range(board0.shape[0]):
         bk0 += card_key[board0[i]]
         bm0 |= card_mask[board0[i]]
-    st = np.empty(n_players, np.int64)
     state = stream_state(seed, block)
+    if n_players == 2:
+        # heads-up: one counter per deal, [outcome, category 0, category 1], outcome
+        # 0 = player 0 wins, 1 = player 1 wins, 2 = split
+        hu = np.zeros((3, 9, 9), np.int64)
+        hk0, hk1, hm0, hm1 = hk[0], hk[1], hm[0], hm[1]
+        for _ in range(n_deals):
+            state, r0, r1, r2, r3, r4 = _draw(state, mul, thr)
+            c0, c1, c2, c3, c4 = _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+            key = bk0
+            mask = bm0
+            if k == 5:
+                key += card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]
+                mask |= (card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3]
+                         | card_mask[c4])
+            elif k == 2:
+                key += card_key[c0] + card_key[c1]
+                mask |= card_mask[c0] | card_mask[c1]
+            elif k == 1:
+                key += card_key[c0]
+                mask |= card_mask[c0]
+            ka = key + hk0
+            if (ka >> 32) & 0x8888:
+                va = flush_strength(ka, mask | hm0, flush_table)
+            else:
+                va = rank_strength(ka, row_offsets, rank_table)
+            kb = key + hk1
+            if (kb >> 32) & 0x8888:
+                vb = flush_strength(kb, mask | hm1, flush_table)
+            else:
+                vb = rank_strength(kb, row_offsets, rank_table)
+            hu[np.int64(vb > va) + 2 * np.int64(va == vb), cat_of[va], cat_of[vb]] += 1
+        for ca in range(9):
+            for cb in range(9):
+                for o in range(3):
+                    acc[0, ca] += hu[o, ca, cb]
+                    acc[1, cb] += hu[o, ca, cb]
+                acc[0, TIED + 1] += hu[0, ca, cb]
+                acc[1, TIED + 1] += hu[1, ca, cb]
+                acc[0, TIED + 2] += hu[2, ca, cb]
+                acc[1, TIED + 2] += hu[2, ca, cb]
+        return
+    st = np.empty(n_players, np.int64)
     for _ in range(n_deals):
+        state, r0, r1, r2, r3, r4 = _draw(state, mul, thr)
+        c0, c1, c2, c3, c4 = _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
         key = bk0
         mask = bm0
-        # partial Fisher-Yates: two draws from each 64-bit output
-        i = 0
-        while i < k:
-            state = state + _GOLDEN
-            z = mix64(state)
-            j = i + np.int64(((z >> _S32) * np.uint64(m - i)) >> _S32)
-            c = d[j]
-            d[j] = d[i]
-            d[i] = c
-            key += card_key[c]
-            mask |= card_mask[c]
-            i += 1
-            if i < k:
-                j = i + np.int64(((z & _LO32) * np.uint64(m - i)) >> _S32)
-                c = d[j]
-                d[j] = d[i]
-                d[i] = c
-                key += card_key[c]
-                mask |= card_mask[c]
-                i += 1
+        if k == 5:
+            key += card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3] + card_key[c4]
+            mask |= card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3] | card_mask[c4]
+        elif k == 2:
+            key += card_key[c0] + card_key[c1]
+            mask |= card_mask[c0] | card_mask[c1]
+        elif k == 1:
+            key += card_key[c0]
+            mask |= card_mask[c0]
+        # best strength, how many hold it and who (the last to reach it), branch-free
         best = 0
-        nb_best = 0
+        n_best = 0
+        winner = 0
         for p in range(n_players):
             kk = key + hk[p]
             if (kk >> 32) & 0x8888:
@@ -85,29 +204,23 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
             else:
                 v = rank_strength(kk, row_offsets, rank_table)
             st[p] = v
-            if v > best:
-                best = v
-                nb_best = 1
-            elif v == best:
-                nb_best += 1
-        share = shares[nb_best]
-        sq = share * share
-        for p in range(n_players):
-            v = st[p]
-            acc[p, 4 + cat_of[v]] += 1
-            if v == best:
-                if nb_best == 1:
-                    acc[p, 0] += 1
-                else:
-                    acc[p, 1] += 1
-                acc[p, 2] += share
-                acc[p, 3] += sq
+            acc[p, cat_of[v]] += 1
+            above = v > best
+            n_best = 1 if above else n_best + (v == best)
+            winner = p if above else winner
+            best = max(best, v)
+        if n_best == 1:
+            acc[winner, TIED + 1] += 1
+        else:
+            for p in range(n_players):
+                if st[p] == best:
+                    acc[p, TIED + n_best] += 1
 
 
 @nb.njit(cache=CACHE)
 def mc_range(hole, board0, deck, n_total, block, b_lo, b_hi, seed, tables, cat_of, acc):
     """Blocks ``b_lo..b_hi-1`` of a run of ``n_total`` deals in blocks of ``block``,
-    all added to ``acc`` (int64[P, 13])."""
+    all added to ``acc`` (int64[P, N_FIELDS])."""
     for b in range(b_lo, b_hi):
         n = min(block, n_total - b * block)
         if n > 0:
@@ -117,7 +230,7 @@ def mc_range(hole, board0, deck, n_total, block, b_lo, b_hi, seed, tables, cat_o
 @nb.njit(cache=CACHE, parallel=True)
 def mc_parallel(hole, board0, deck, n_total, block, b_lo, b_hi, seed, tables, cat_of, accs):
     """As :func:`mc_range`, the blocks split into ``accs.shape[0]`` contiguous chunks
-    run in parallel, chunk ``i`` adding to ``accs[i]`` (int64[C, P, 13])."""
+    run in parallel, chunk ``i`` adding to ``accs[i]`` (int64[C, P, N_FIELDS])."""
     n_chunks = accs.shape[0]
     n_blocks = b_hi - b_lo
     step = (n_blocks + n_chunks - 1) // n_chunks

@@ -187,9 +187,23 @@ def _exact(req: Request) -> EquityResult:
                                           "shares": res[:, 2].tolist()}})
 
 
+def _mc_totals(acc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per player from the Monte Carlo counts ``acc`` (int64[P, N_FIELDS], see
+    :mod:`simulate._mc_kernels`): wins, ties and pot share in units of 1/2520 (int64[P]),
+    and the sum of squared shares in pot units (float64[P]: a k-way split's share is 1/k)."""
+    from ._mc_kernels import MAX_PLAYERS, TIED
+
+    k = np.arange(1, MAX_PLAYERS + 1)
+    by_k = acc[:, TIED + 1:TIED + 1 + MAX_PLAYERS]  # int64[P, 10]: deals in a k-way split
+    share = by_k @ (SHARE_UNIT // k)
+    share_sq = by_k @ (1.0 / (k * k))
+    return by_k[:, 0], by_k[:, 1:].sum(axis=1), share, share_sq
+
+
 def _std_errors(acc: np.ndarray, n: int) -> np.ndarray:
-    """Standard error of each player's equity from the share sums in ``acc`` (int64[P, 13])."""
-    return std_error_of_mean(acc[:, 2] / SHARE_UNIT, acc[:, 3] / SHARE_UNIT**2, n)
+    """Standard error of each player's equity from the counts in ``acc`` (int64[P, N_FIELDS])."""
+    _, _, share, share_sq = _mc_totals(acc)
+    return std_error_of_mean(share / SHARE_UNIT, share_sq, n)
 
 
 def _monte_carlo(req: Request, samples: int | None, target: float | None, seed: int | None,
@@ -238,10 +252,11 @@ def _monte_carlo(req: Request, samples: int | None, target: float | None, seed: 
     n = min(cap, done * BLOCK)
     elapsed = time.perf_counter() - t0
     se = _std_errors(acc, n)
-    players = [PlayerResult(hand=text, equity=int(acc[p, 2]) / (SHARE_UNIT * n),
-                            win=int(acc[p, 0]) / n, tie=int(acc[p, 1]) / n,
+    win, tie, share, _ = _mc_totals(acc)
+    players = [PlayerResult(hand=text, equity=int(share[p]) / (SHARE_UNIT * n),
+                            win=int(win[p]) / n, tie=int(tie[p]) / n,
                             std_error=float(se[p]),
-                            categories=_categories(acc[p, 4:], n, False))
+                            categories=_categories(acc[p, :9], n, False))
                for p, text in enumerate(req.texts)]
     return EquityResult(players=players, exact=False, samples=n, elapsed_s=elapsed,
                         game=req.game, board=req.board_text, dead=req.dead_text,

@@ -263,3 +263,40 @@ def test_five_and_six_card_omaha_route_through_equity():
         b = omaha_equity(hands, board="2d4h5s", game=game).to_dict()
         a.pop("elapsed_s"), b.pop("elapsed_s")
         assert a == b and a["game"] == game
+
+
+def test_monte_carlo_deals_every_runout_equally_often():
+    """The dealing kernel (exact draws, register-tracked partial Fisher-Yates) against a
+    chi-square bound: each 5-card subset of a 9-card deck, and each ordered first card."""
+    import numba as nb
+
+    from simulate._mc_kernels import _draw, _pick
+    from simulate._rng import stream_state
+
+    @nb.njit
+    def deal_counts(deck, n):
+        m = deck.shape[0]
+        mul = np.array([m - i for i in range(5)], np.uint64)
+        thr = np.array([4096 % (m - i) for i in range(5)], np.uint64)
+        subsets = np.zeros(1 << m, np.int64)
+        first = np.zeros(m, np.int64)
+        state = stream_state(np.uint64(12345), 0)
+        for _ in range(n):
+            state, r0, r1, r2, r3, r4 = _draw(state, mul, thr)
+            c = _pick(deck, deck[0], deck[1], deck[2], deck[3], r0, r1, r2, r3, r4)
+            bits = 0
+            for x in c:
+                bits |= 1 << np.int64(x)
+            subsets[bits] += 1
+            first[c[0]] += 1
+        return subsets, first
+
+    n = 252_000
+    subsets, first = deal_counts(np.arange(9, dtype=np.uint8), n)
+    sizes = np.array([bin(b).count("1") for b in range(1 << 9)])
+    assert subsets[sizes != 5].sum() == 0  # five distinct cards every time
+    for counts in (subsets[sizes == 5], first):
+        want = n / len(counts)
+        chi2 = float(((counts - want) ** 2 / want).sum())
+        dof = len(counts) - 1
+        assert chi2 < dof + 6 * math.sqrt(2 * dof), (chi2, dof)
