@@ -124,9 +124,40 @@ def _radix_sort(keys, n, tmp):
 
 
 @nb.njit(cache=CACHE)
+def _live_strengths(board, ckey, cmask, cbits, ncombo, tables, live, strength, nl):
+    """On the full ``board`` (uint8[5]), each player's combos that miss it, and their strengths.
+
+    ``ckey``/``cmask``/``cbits`` (int64[P, M]): each combo's key, mask and card bits;
+    ``ncombo`` (int64[P]). Writes ``live[p, :nl[p]]`` (combo indices), ``strength[p, :nl[p]]``
+    and ``nl`` (int64[P]); returns the smallest ``nl[p]`` (0: some player has no combo).
+    """
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    bkey = KEY_INIT_I64
+    bmask = np.int64(0)
+    bbits = np.int64(0)
+    for j in range(5):
+        c = board[j]
+        bkey += card_key[c]
+        bmask |= card_mask[c]
+        bbits |= np.int64(1) << c
+    fewest = ckey.shape[1]
+    for p in range(nl.shape[0]):
+        n = 0
+        for i in range(ncombo[p]):
+            if cbits[p, i] & bbits:
+                continue
+            live[p, n] = i
+            strength[p, n] = lookup(bkey + ckey[p, i], bmask | cmask[p, i], row_offsets,
+                                    rank_table, flush_table)
+            n += 1
+        nl[p] = n
+        fewest = min(fewest, n)
+    return fewest
+
+
+@nb.njit(cache=CACHE)
 def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, pos, cid,
               cat_of, tables, acc, cat_acc, pair_factor):
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
     M = ckey.shape[1]
     live = np.empty((2, M), np.int64)
     strength = np.empty((2, M), np.int64)
@@ -147,24 +178,7 @@ def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, p
     vtie = np.empty(M, np.float64)
     vtot = np.empty(M, np.float64)
     for bi in range(lo, hi):
-        bkey = KEY_INIT_I64
-        bmask = np.int64(0)
-        bbits = np.int64(0)
-        for j in range(5):
-            c = boards[bi, j]
-            bkey += card_key[c]
-            bmask |= card_mask[c]
-            bbits |= np.int64(1) << c
-        for p in range(2):
-            n = 0
-            for i in range(ncombo[p]):
-                if cbits[p, i] & bbits:
-                    continue
-                live[p, n] = i
-                strength[p, n] = lookup(bkey + ckey[p, i], bmask | cmask[p, i],
-                                           row_offsets, rank_table, flush_table)
-                n += 1
-            nl[p] = n
+        _live_strengths(boards[bi], ckey, cmask, cbits, ncombo, tables, live, strength, nl)
         n0 = nl[0]
         n1 = nl[1]
         if n0 == 0 or n1 == 0:
@@ -534,7 +548,6 @@ def hu_random_walk(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, c
 @nb.njit(cache=CACHE)
 def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc,
               cat_acc):
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
     P, M = ckey.shape
     live = np.empty((P, M), np.int64)
     strength = np.empty((P, M), np.int64)
@@ -543,28 +556,8 @@ def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, 
     used = np.zeros(P, np.int64)
     wprod = np.zeros(P, np.float64)
     for bi in range(lo, hi):
-        bkey = KEY_INIT_I64
-        bmask = np.int64(0)
-        bbits = np.int64(0)
-        for j in range(5):
-            c = boards[bi, j]
-            bkey += card_key[c]
-            bmask |= card_mask[c]
-            bbits |= np.int64(1) << c
-        empty = False
-        for p in range(P):
-            n = 0
-            for i in range(ncombo[p]):
-                if cbits[p, i] & bbits:
-                    continue
-                live[p, n] = i
-                strength[p, n] = lookup(bkey + ckey[p, i], bmask | cmask[p, i],
-                                           row_offsets, rank_table, flush_table)
-                n += 1
-            nl[p] = n
-            if n == 0:
-                empty = True
-        if empty:
+        if _live_strengths(boards[bi], ckey, cmask, cbits, ncombo, tables, live, strength,
+                           nl) == 0:
             continue
         bw = np.float64(bweights[bi])
         lvl = 0
