@@ -98,11 +98,22 @@ def best_of_parts(pk, pm, pr, n_pairs, n_pr, tk, tm, tr, n_trip, n_tr,
             s = rank_strength(ra + tr[t], row_offsets, rank_table)
             if s > best:
                 best = s
-    # flushes: a suited triple (its suit counter reads 6) and a pair of that suit
+    f = best_flush(pk, pm, n_pairs, tk, tm, n_trip, flush_table)
+    return f if f > best else best
+
+
+@nb.njit(cache=CACHE)
+def best_flush(pk, pm, n_pairs, tk, tm, n_trip, flush_table):
+    """Best flush over every (pair, triple) of the partial keys and masks, 0 if none.
+
+    A flush needs a suited triple (its suit counter reads 6 = 3 + 3) and a pair of
+    that suit; other triples are skipped without a lookup.
+    """
+    best = 0
     for t in range(n_trip):
         c = tk[t] >> 32
         if ((c >> 1) & (c >> 2) & 0x1111) == 0:
-            continue  # no suit counter reads 6 (3 + 3): the triple is not suited
+            continue
         for a in range(n_pairs):
             key = pk[a] + tk[t]
             if (key >> 32) & 0x8888:
@@ -173,16 +184,9 @@ def omaha_batch_serial(holes, boards, out, tables, otables):
         if flush:
             hole_pairs(holes[row], card_key, card_mask, pk, pm, pr)
             board_triples(boards[row], card_key, card_mask, tk, tm, tr)
-            for t in range(n_trip):
-                c = tk[t] >> 32
-                if ((c >> 1) & (c >> 2) & 0x1111) == 0:
-                    continue  # no suit counter reads 6 (3 + 3): the triple is not suited
-                for a in range(n_pairs):
-                    key = pk[a] + tk[t]
-                    if (key >> 32) & 0x8888:
-                        f = flush_strength(key, pm[a] | tm[t], flush_table)
-                        if f > best:
-                            best = f
+            f = best_flush(pk, pm, n_pairs, tk, tm, n_trip, flush_table)
+            if f > best:
+                best = f
         out[row] = best
 
 
