@@ -29,8 +29,9 @@ import peers
 import pytest
 
 from evaluator import evaluate_batch, strength_histogram
+from evaluator._jit import resolve_threads
 from evaluator._tables import get_tables
-from evaluator.hands import _resolve_threads, strength_of_ids
+from evaluator.hands import strength_of_ids
 from evaluator.tablegen import CATEGORIES
 
 NATIVE_PEERS = ("ompeval", "phevaluator", "eval7", "poker_equity")
@@ -123,7 +124,7 @@ def test_eval7_small_peer(benchmark, peer):
 @pytest.mark.parametrize("threads", [1, None], ids=["1-thread", "all-threads"])
 def test_eval7_threads_pokerjit(benchmark, threads):
     _bench_ours(benchmark, _hands(_size(benchmark, 2_000_000, 60_000), 7), threads)
-    benchmark.extra_info["threads"] = _resolve_threads(threads)
+    benchmark.extra_info["threads"] = resolve_threads(threads)
 
 
 @pytest.mark.benchmark(group="eval7 batch, all threads")
@@ -159,4 +160,4 @@ def test_walk(benchmark, threads):
     assert counts == (SEVEN_CARD_COUNTS if k == 7 else FIVE_CARD_COUNTS)
     assert int(hist.sum()) == math.comb(52, k)
     assert int(np.count_nonzero(hist)) == (4824 if k == 7 else 7462)
-    benchmark.extra_info.update(hands=math.comb(52, k), threads=_resolve_threads(threads))
+    benchmark.extra_info.update(hands=math.comb(52, k), threads=resolve_threads(threads))

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._jit import resolve_threads
+from ._jit import threads as _threads
 from ._tables import get_tables
 from .cards import RANK_NAMES, RANK_PLURALS, CardError, card_str, parse_cards
 from .tablegen import CATEGORIES, KEY_INIT, ROW_SHIFT
@@ -18,7 +20,7 @@ from .tablegen import CATEGORIES, KEY_INIT, ROW_SHIFT
 def _kernels_module():
     """The Numba kernels, imported on first use so that importing the package and
     scalar evaluation stay free of Numba's start-up cost."""
-    from . import _kernels
+    from ._kernels import holdem as _kernels
 
     return _kernels
 
@@ -114,34 +116,6 @@ def category_table() -> np.ndarray:
     return category_index(np.arange(7463)).astype(np.uint8)
 
 
-def _resolve_threads(threads: int | None) -> int:
-    import numba
-
-    if threads is None:
-        return int(numba.config.NUMBA_NUM_THREADS)
-    if not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    return min(int(threads), int(numba.config.NUMBA_NUM_THREADS))
-
-
-class _threads:
-    """Context manager running Numba parallel code on ``n`` threads."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __enter__(self) -> None:
-        import numba
-
-        self.old = numba.get_num_threads()
-        numba.set_num_threads(self.n)
-
-    def __exit__(self, *exc: object) -> None:
-        import numba
-
-        numba.set_num_threads(self.old)
-
-
 def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
                    check: bool = True) -> np.ndarray:
     """Strengths of many hands at once.
@@ -167,7 +141,7 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
         return out
     tables = get_tables().kernel_args
     kernels = _kernels_module()
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     if n_threads == 1 or arr.shape[0] < 50_000:
         bad = kernels.eval_batch_serial(arr, out, tables, check)
     else:
@@ -260,7 +234,7 @@ def strength_histogram(n_cards: int = 7, *, threads: int | None = None) -> np.nd
     if n_cards not in (5, 6, 7):
         raise ValueError(f"n_cards must be 5, 6 or 7, got {n_cards}")
     tables = get_tables().kernel_args
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     if n_threads == 1:
         hist4 = np.zeros((4, 7463), dtype=np.int64)
         _kernels_module().walk_range(n_cards, 0, 52, tables, hist4)

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._jit import resolve_threads
+from ._jit import threads as _threads
 from ._tables import get_tables
 from .cards import CardError, card_str, check_disjoint, parse_cards
 from .hands import (
     CardsLike,
-    _resolve_threads,
-    _threads,
     category,
     describe_strength,
     order_five,
@@ -29,7 +29,7 @@ from .tablegen import ROW_SHIFT
 def _omaha_kernels_module():
     """The Numba kernels, imported on first use so that importing the package and
     scalar evaluation stay free of Numba's start-up cost."""
-    from . import _omaha_kernels
+    from ._kernels import omaha as _omaha_kernels
 
     return _omaha_kernels
 
@@ -98,7 +98,7 @@ def evaluate_omaha_batch(holes: np.ndarray, boards: np.ndarray, *, threads: int 
                              f"{hs[bad].tolist()}, board {bs[bad].tolist()}")
     tables = get_tables().kernel_args
     otables = omaha_tables()
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     if n_threads == 1 or hs.shape[0] < 20_000:
         _omaha_kernels_module().omaha_batch_serial(hs, bs, out, tables, otables)
     else:

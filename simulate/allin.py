@@ -29,7 +29,7 @@ Omaha (``game="omaha"``, 4 to 6 hole cards, exact hands only) evaluates the
 runouts in batches with :func:`evaluator.omaha.evaluate_omaha_batch` and
 settles them with the same per-pot rule.
 
-Hand histories need two more things (see :mod:`simulate.replay`):
+Hand histories need two more things (see :mod:`simulate.phh.replay`):
 ``allow_zero=True`` accepts seats that committed 0 chips (a seat that folded
 without posting), and ``dead_money`` adds chips that no seat's commitment
 accounts for (antes that are not part of the contributions) to the main pot,
@@ -268,10 +268,10 @@ def _parse(players: Sequence[SeatSpec], board: Any, dead: Any, button: Any, *,
 
 # ----------------------------------------------------------------------------- engine
 class _Engine:
-    """Arrays for the kernels (see :mod:`simulate._allin_kernels`), in live index space."""
+    """Arrays for the kernels (see :mod:`simulate._kernels.allin`), in live index space."""
 
     def __init__(self, spot: _Spot, live_seats: list[int] | None = None) -> None:
-        from evaluator._kernels import KEY_INIT_I64
+        from evaluator._kernels.holdem import KEY_INIT_I64
         from evaluator._tables import get_tables
 
         self.tables = get_tables().kernel_args
@@ -334,8 +334,8 @@ class _Engine:
 
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
         """Walk every runout: ``(win object[P, L] of Python ints, runouts)``."""
-        from evaluator.hands import _threads
-        from simulate import _allin_kernels as K
+        from evaluator._jit import threads as _threads
+        from simulate._kernels import allin as K
 
         self._check_size(self.n_runouts)
         m = len(self.deck)
@@ -361,8 +361,8 @@ class _Engine:
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
         """``n_samples`` runouts from blocks ``first_block, ...``:
         ``(win object[P, L], sumsq float64[L])``."""
-        from evaluator.hands import _threads
-        from simulate import _allin_kernels as K
+        from evaluator._jit import threads as _threads
+        from simulate._kernels import allin as K
 
         block = K.MC_BLOCK
         self._check_size(block)
@@ -434,8 +434,8 @@ class _RangeEngine(_Engine):
         ``self.deals`` (tuples x runouts walked)."""
         from fractions import Fraction
 
-        from evaluator.hands import _threads
-        from simulate import _allin_kernels as K
+        from evaluator._jit import threads as _threads
+        from simulate._kernels import allin as K
 
         self._check_size(self.n_runouts)
         integer = self.cw_int is not None
@@ -472,8 +472,8 @@ class _RangeEngine(_Engine):
 
     def monte_carlo(self, seed: int, first_block: int, n_samples: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
-        from evaluator.hands import _threads
-        from simulate import _allin_kernels as K
+        from evaluator._jit import threads as _threads
+        from simulate._kernels import allin as K
 
         block = K.MC_BLOCK
         self._check_size(block)
@@ -494,7 +494,7 @@ class _RangeEngine(_Engine):
 class _OmahaEngine(_Engine):
     """Omaha hands: runouts dealt as rows, every live hand evaluated on every row with
     :func:`evaluator.omaha.evaluate_omaha_batch`, rows settled by
-    :func:`simulate._allin_kernels.settle_rows`."""
+    :func:`simulate._kernels.allin.settle_rows`."""
 
     @property
     def exact_limit(self) -> int:
@@ -508,7 +508,7 @@ class _OmahaEngine(_Engine):
     def _settle(self, runs: np.ndarray, n_threads: int, win: np.ndarray,
                 sumsq: np.ndarray) -> None:
         from evaluator.omaha import evaluate_omaha_batch
-        from simulate import _allin_kernels as K
+        from simulate._kernels import allin as K
 
         m = runs.shape[0]
         boards = np.empty((m, 5), np.uint8)
@@ -542,8 +542,8 @@ class _OmahaEngine(_Engine):
 
     def monte_carlo(self, seed: int, first_block: int, n_samples: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
-        from evaluator.hands import _threads
-        from simulate import _allin_kernels as K
+        from evaluator._jit import threads as _threads
+        from simulate._kernels import allin as K
 
         block = K.MC_BLOCK
         self._check_size(block)
@@ -641,10 +641,10 @@ def allin_ev(
         raise ValueError("exact=True cannot be combined with samples or target_std_error")
     if samples is not None and target_std_error is not None:
         raise ValueError("give samples or target_std_error, not both")
-    from evaluator.hands import _resolve_threads
-    from simulate._rng import resolve_seed
+    from evaluator._jit import resolve_threads
+    from simulate._kernels.rng import resolve_seed
 
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     structure = spot.structure
     engine: _Engine
     if spot.game == "omaha":
@@ -675,7 +675,7 @@ def allin_ev(
         win, n = engine.exact(n_threads)
     else:
         used_seed = resolve_seed(seed)
-        from simulate._allin_kernels import MC_BLOCK
+        from simulate._kernels.allin import MC_BLOCK
 
         if target_std_error is None:
             n = samples or DEFAULT_SAMPLES

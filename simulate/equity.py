@@ -3,8 +3,8 @@
 :func:`equity` is the public entry point. Omaha requests go to
 :mod:`simulate.omaha` and Hold'em ranges to :mod:`simulate.range_equity`; exact
 Hold'em hands (2..10 players, a board of 0, 3, 4 or 5 cards, dead cards) are
-handled here by :mod:`simulate._enum_kernels` (every runout, integer counts) or
-:mod:`simulate._mc_kernels` (seeded, per-block streams).
+handled here by :mod:`simulate._kernels.holdem_exact` (every runout, integer counts) or
+:mod:`simulate._kernels.holdem_mc` (seeded, per-block streams).
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def _categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]
 
 
 def _exact(req: Request) -> EquityResult:
-    from . import _enum_kernels as ek
+    from ._kernels import holdem_exact as ek
 
     hole, board, deck, tables, cat_of = _kernel_inputs(req)
     avail = np.zeros(52, dtype=np.uint8)
@@ -189,9 +189,9 @@ def _exact(req: Request) -> EquityResult:
 
 def _mc_totals(acc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per player from the Monte Carlo counts ``acc`` (int64[P, N_FIELDS], see
-    :mod:`simulate._mc_kernels`): wins, ties and pot share in units of 1/2520 (int64[P]),
+    :mod:`simulate._kernels.holdem_mc`): wins, ties and pot share in units of 1/2520 (int64[P]),
     and the sum of squared shares in pot units (float64[P]: a k-way split's share is 1/k)."""
-    from ._mc_kernels import MAX_PLAYERS, TIED
+    from ._kernels.holdem_mc import MAX_PLAYERS, TIED
 
     k = np.arange(1, MAX_PLAYERS + 1)
     by_k = acc[:, TIED + 1:TIED + 1 + MAX_PLAYERS]  # int64[P, 10]: deals in a k-way split
@@ -208,13 +208,14 @@ def _std_errors(acc: np.ndarray, n: int) -> np.ndarray:
 
 def _monte_carlo(req: Request, samples: int | None, target: float | None, seed: int | None,
                  threads: int | None) -> EquityResult:
-    from evaluator.hands import _resolve_threads, _threads
+    from evaluator._jit import resolve_threads
+    from evaluator._jit import threads as _threads
 
-    from . import _mc_kernels as mk
-    from ._rng import resolve_seed
+    from ._kernels import holdem_mc as mk
+    from ._kernels.rng import resolve_seed
 
     s = resolve_seed(seed)
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     hole, board, deck, tables, cat_of = _kernel_inputs(req)
     n_players = len(req.hands)
     cap = int(samples) if samples is not None else (MAX_SAMPLES if target else DEFAULT_SAMPLES)

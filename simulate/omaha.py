@@ -2,7 +2,7 @@
 
 Games: ``omaha`` (four hole cards), ``omaha5`` and ``omaha6`` (five and six hole cards;
 the same two-plus-three rule). Hands are exact cards only -- ranges are a Hold'em
-feature. See :mod:`simulate._omaha_equity_kernels` for how a runout is scored.
+feature. See :mod:`simulate._kernels.omaha` for how a runout is scored.
 """
 
 from __future__ import annotations
@@ -83,10 +83,11 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     ``seed`` gives the same answer on any thread count; the seed used is in
     ``result.extra["seed"]``.
     """
-    from evaluator.hands import _resolve_threads, _threads
+    from evaluator._jit import resolve_threads
+    from evaluator._jit import threads as _threads
 
-    from . import _omaha_equity_kernels as K
-    from ._rng import resolve_seed
+    from ._kernels import omaha as K
+    from ._kernels.rng import resolve_seed
 
     t0 = time.perf_counter()
     req = parse_omaha_request(hands, board, dead, game=game)
@@ -97,7 +98,7 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
         raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
     if exact is True and (samples is not None or target_std_error is not None):
         raise ValueError("exact=True cannot be combined with samples or target_std_error")
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     tables, cat_of = _tables()
 
     deck_cards = req.remaining_deck().tolist()
@@ -163,7 +164,7 @@ def _std_errors(totals: Sequence[np.ndarray], n: int) -> list[float]:
 def _sample(K, seed: int, fixed: np.ndarray, deck: np.ndarray, tri: np.ndarray, u: int,
             n_players: int, cat_of: np.ndarray, n_threads: int, samples: int | None,
             target: float | None) -> tuple[list[np.ndarray], int]:
-    from evaluator.hands import _threads
+    from evaluator._jit import threads as _threads
 
     def run(first_block: int, n: int) -> list[np.ndarray]:
         n_blocks = -(-n // BLOCK)

@@ -89,7 +89,7 @@ _BOARD_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 def _boards(board: list[int], dead: list[int], group: np.ndarray) -> tuple[np.ndarray,
                                                                            np.ndarray]:
     """Canonical full boards (uint8[N, 5]) extending ``board`` and their orbit sizes."""
-    from ._range_kernels import enumerate_boards
+    from ._kernels.ranges import enumerate_boards
 
     key = (tuple(board), tuple(sorted(dead)), tuple(group.tolist()))
     if key in _BOARD_CACHE:
@@ -380,14 +380,14 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
                    progress: Callable[[int, int], None] | None = None,
                    sorted_from: int | None = None) -> RangeAnalysis:
     """Exact heads-up walk of player ``h``'s range against player ``v`` holding ``random``
-    (see :func:`simulate._range_kernels.hu_random_walk`). An exact hand is walked as its whole
+    (see :func:`simulate._kernels.ranges.hu_random_walk`). An exact hand is walked as its whole
     orbit under the suit permutations that fix the board and dead cards: every orbit member
     meets the same opponents and runouts up to a relabelling of suits, so the hand's results
     are the orbit's sums divided by its size, and the board walk keeps the full symmetry."""
+    from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
-    from evaluator.hands import _threads
 
-    from . import _range_kernels as K
+    from ._kernels import ranges as K
 
     perms, card_map, combo_map = _perms()
     used = set(spot.board) | set(spot.dead)
@@ -476,10 +476,10 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
 
 def _run_exact_generic(spot: _Spot, threads: int, t0: float,
                        progress: Callable[[int, int], None] | None = None) -> RangeAnalysis:
+    from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
-    from evaluator.hands import _threads
 
-    from . import _range_kernels as K
+    from ._kernels import ranges as K
 
     dense = [r.dense() for r in spot.ranges]
     group = _symmetry(spot.board, spot.dead, dense)
@@ -564,11 +564,11 @@ def _any_deal(ranges: list[Range], limit: int = 200_000) -> bool | None:
 
 def _run_mc(spot: _Spot, samples: int | None, target: float | None, seed: int | None,
             threads: int, t0: float) -> RangeAnalysis:
+    from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
-    from evaluator.hands import _threads
 
-    from . import _range_kernels as K
-    from ._rng import resolve_seed
+    from ._kernels import ranges as K
+    from ._kernels.rng import resolve_seed
 
     if _any_deal(spot.ranges) is False:
         raise CardError("no deal is possible: every combination of the players' hands "
@@ -651,11 +651,11 @@ def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
                    seed: int | None = None, threads: int | None = None) -> RangeAnalysis:
     """Range equity with its per-combo breakdown (see :class:`RangeAnalysis`).
     Arguments as :func:`range_equity`."""
-    from evaluator.hands import _resolve_threads
+    from evaluator._jit import resolve_threads
 
     t0 = time.perf_counter()
     spot = _prepare(hands, board, dead)
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     if samples is not None and (not isinstance(samples, (int, np.integer)) or samples <= 0):
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     if target_std_error is not None and not target_std_error > 0:
@@ -693,12 +693,12 @@ def preflop_vs_random(*, threads: int | None = None,
     """Exact all-in equity of each of the 169 starting hands against one random hand, by one
     walk of every suit-canonical five-card board scoring all 1326 x 1326 pairs at once.
     Returns ``{class name: equity}``; ``progress(done, total)`` is called along the way."""
-    from evaluator.hands import _resolve_threads
+    from evaluator._jit import resolve_threads
 
     from .ranges import HAND_CLASSES, combo_class_index
 
     spot = _prepare(["random", "random"], "", "")
-    an = _run_exact(spot, _resolve_threads(threads), time.perf_counter(), progress)
+    an = _run_exact(spot, resolve_threads(threads), time.perf_counter(), progress)
     cls = combo_class_index()[spot.ranges[0].indices]
     num = np.bincount(cls, weights=an.combo_equity[0] * an.combo_share[0], minlength=169)
     den = np.bincount(cls, weights=an.combo_share[0], minlength=169)

@@ -187,7 +187,7 @@ def test_png_with_an_unknown_format_fails_before_the_work(capsys, tmp_path: Path
 
 
 def test_os_errors_are_one_line(capsys, monkeypatch):
-    import simulate.commands.eval as ev
+    import simulate.cli.eval as ev
 
     def boom(args):
         raise PermissionError(13, "Permission denied", "/x/y")

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from evaluator._tables import get_tables
 from evaluator.cards import CardError, parse_cards
 from evaluator.hands import strength_of_ids
-from simulate import _enum_kernels as ek
 from simulate import equity
+from simulate._kernels import holdem_exact as ek
 from simulate.equity import SHARE_UNIT, _cat_of, exact_work, holdem_equity
 from simulate.request import parse_request
 
@@ -270,8 +270,8 @@ def test_monte_carlo_deals_every_runout_equally_often():
     chi-square bound: each 5-card subset of a 9-card deck, and each ordered first card."""
     import numba as nb
 
-    from simulate._mc_kernels import _draw, _pick
-    from simulate._rng import stream_state
+    from simulate._kernels.holdem_mc import _draw, _pick
+    from simulate._kernels.rng import stream_state
 
     @nb.njit
     def deal_counts(deck, n):

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from simulate.phh import PHHError, load_hands, parse_action, parse_card_text, parse_text
-from simulate.replay import HOLDEM_VARIANTS, OMAHA_VARIANTS, STUD_HIGH_VARIANTS, replay
+from simulate.phh.parse import PHHError, load_hands, parse_action, parse_card_text, parse_text
+from simulate.phh.replay import HOLDEM_VARIANTS, OMAHA_VARIANTS, STUD_HIGH_VARIANTS, replay
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
 # CI always has shared/ beside the clone: there a missing folder is a failure, not a skip
@@ -289,7 +289,7 @@ def test_allin_ev_goes_through_the_engine_with_antes_and_empty_seats(replays: li
 
 
 def test_button_from_seat_order_and_blinds() -> None:
-    from simulate.replay import _button
+    from simulate.phh.replay import _button
 
     def hand(blinds: list[int]) -> object:
         n = len(blinds)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulate._settle import settle_kernel
+from simulate._kernels.score import settle_kernel
 from simulate.pots import (
     Pot,
     PotStructure,

@@ -21,17 +21,16 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import CACHE
-from evaluator._kernels import KEY_INIT_I64, lookup, rank_strength
-
-from ._rng import below, next_u64, stream_state
+from evaluator._jit import parallel, serial
+from evaluator._kernels.holdem import KEY_INIT_I64, lookup, rank_strength
+from simulate._kernels.rng import below, next_u64, stream_state
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
 SHARE_UNIT = 2520  # lcm(1..10): a split pot's share in integer units
 
 
 # ----------------------------------------------------------------------------- boards
-@nb.njit(cache=CACHE)
+@serial
 def enumerate_boards(fixed, avail, n_add, perms, out, out_w):
     """Every completion of the board ``fixed`` (uint8[k]) by ``n_add`` cards of ``avail``
     (uint8[m], sorted) that is canonical under the suit permutations ``perms``
@@ -94,7 +93,7 @@ def enumerate_boards(fixed, avail, n_add, perms, out, out_w):
 
 
 # ----------------------------------------------------------------------------- heads-up walk
-@nb.njit(cache=CACHE)
+@serial
 def _radix_sort(keys, n, tmp):
     """Sort ``keys[:n]`` (int64, strength << 12 | item) by strength, stably, via ``tmp``."""
     cnt = np.zeros(128, np.int64)
@@ -123,7 +122,7 @@ def _radix_sort(keys, n, tmp):
         cnt2[d] += 1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _live_strengths(board, ckey, cmask, cbits, ncombo, tables, live, strength, nl):
     """On the full ``board`` (uint8[5]), each player's combos that miss it, and their strengths.
 
@@ -155,7 +154,7 @@ def _live_strengths(board, ckey, cmask, cbits, ncombo, tables, live, strength, n
     return fewest
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, pos, cid,
               cat_of, tables, acc, cat_acc, pair_factor):
     M = ckey.shape[1]
@@ -295,7 +294,7 @@ def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, p
                 cat_acc[p, i, cat_of[strength[p, k]]] += f * tot
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, cat_of, tables,
             acc, cat_acc, pair_factor):
     """Heads-up exact walk. ``acc float64[B, 2, M, 4]`` gets per block and combo the weighted
@@ -314,7 +313,7 @@ def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, c
 
 
 # ----------------------------------------------------------------------------- heads-up vs random
-@nb.njit(cache=CACHE)
+@serial
 def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
               acc, cat_acc, vacc, vcat, sorted_from):
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
@@ -519,7 +518,7 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                 vcat[cat_of[fnon[f]]] -= g * fw[f]
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def hu_random_walk(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
                    acc, cat_acc, vacc, vcat, sorted_from):
     """Heads-up exact walk of a range against ``random``: every pair of cards of ``pool``
@@ -545,7 +544,7 @@ def hu_random_walk(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, c
 
 
 # ----------------------------------------------------------------------------- multiway walk
-@nb.njit(cache=CACHE)
+@serial
 def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc,
               cat_acc):
     P, M = ckey.shape
@@ -602,7 +601,7 @@ def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, 
                         acc[p, i, 2] += W / nbest
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def mw_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc, cat_acc):
     """Exact walk for any number of players: every compatible combination of live combos on
     every board. Accumulators as in :func:`hu_walk` (``acc[B, P, M, 4]``: win, tie, split
@@ -619,7 +618,7 @@ def mw_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cat_of, tables, ac
 
 
 # ----------------------------------------------------------------------------- Monte Carlo
-@nb.njit(cache=CACHE)
+@serial
 def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_random,
               cat_of, tables, max_tries, sh, sq, win, tie, cat, combo_n, combo_sh):
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
@@ -726,7 +725,7 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
     return True
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def mc_run(seed, block_lo, n_blocks, block_size, n_total, board, base_bits, cdf, ncombo, cards,
            is_random, cat_of, tables, max_tries, sh, sq, win, tie, cat, combo_n, combo_sh, ok):
     """Monte Carlo over blocks ``block_lo .. block_lo + n_blocks - 1`` of ``block_size`` deals

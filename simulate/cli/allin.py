@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..cliutil import UsageError, add_json, add_sampling_options, emit_json, sampling_kwargs, table
+from simulate.cli._util import (
+    UsageError,
+    add_json,
+    add_sampling_options,
+    emit_json,
+    sampling_kwargs,
+    table,
+)
 
 NAME = "allin"
 HELP = "all-in expected value: main and side pots, each seat's expected payout"

@@ -24,10 +24,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import CACHE
-from evaluator._kernels import KEY_INIT_I64, flush_strength, rank_strength
-
-from ._rng import mix64, stream_state
+from evaluator._jit import parallel, serial
+from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
+from simulate._kernels.rng import mix64, stream_state
 
 MAX_PLAYERS = 10
 TIED = 8  # acc[p, TIED + k]: deals on which player p was one of k best hands (k = 1..10)
@@ -41,7 +40,7 @@ _SH3 = np.uint64(3 * _BITS)
 _SH4 = np.uint64(4 * _BITS)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _draw(state, mul, thr):
     """``(state, r0, .., r4)``: five independent exact uniform draws, ``r_i`` in ``0..mul[i]-1``.
 
@@ -67,7 +66,7 @@ def _draw(state, mul, thr):
                     np.int64(p3 >> _SH1), np.int64(p4 >> _SH1))
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4):
     """Cards 0..4 (uint8) of a partial Fisher-Yates shuffle of ``d`` swapping i and i + r_i.
 
@@ -105,7 +104,7 @@ def _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4):
     return c0, c1, c2, c3, c4
 
 
-@nb.njit(cache=CACHE)
+@serial
 def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
     """Deal ``n_deals`` random runouts for block ``block`` and add the outcome to ``acc``.
 
@@ -217,7 +216,7 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
                     acc[p, TIED + n_best] += 1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def mc_range(hole, board0, deck, n_total, block, b_lo, b_hi, seed, tables, cat_of, acc):
     """Blocks ``b_lo..b_hi-1`` of a run of ``n_total`` deals in blocks of ``block``,
     all added to ``acc`` (int64[P, N_FIELDS])."""
@@ -227,7 +226,7 @@ def mc_range(hole, board0, deck, n_total, block, b_lo, b_hi, seed, tables, cat_o
             mc_block(hole, board0, deck, n, seed, b, tables, cat_of, acc)
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def mc_parallel(hole, board0, deck, n_total, block, b_lo, b_hi, seed, tables, cat_of, accs):
     """As :func:`mc_range`, the blocks split into ``accs.shape[0]`` contiguous chunks
     run in parallel, chunk ``i`` adding to ``accs[i]`` (int64[C, P, N_FIELDS])."""

@@ -30,7 +30,7 @@ def _print_hand(r: Any) -> None:
     if r.error:
         print(f"   error: {r.error}")
         return
-    from ..cliutil import table
+    from simulate.cli._util import table
 
     recorded = r.recorded_finishing_stacks
     rows = []
@@ -63,9 +63,9 @@ def _print_hand(r: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cliutil import UsageError, emit_json
-    from ..phh import load_hands
-    from ..replay import replay
+    from simulate.cli._util import UsageError, emit_json
+    from simulate.phh.parse import load_hands
+    from simulate.phh.replay import replay
 
     try:
         hands = load_hands(args.file)

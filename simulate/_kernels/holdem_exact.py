@@ -28,18 +28,17 @@ Counts are integers: weights, and pot shares in units of ``1/2520``
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
-from evaluator._jit import CACHE
-from evaluator._kernels import KEY_INIT_I64, rank_strength
+from evaluator._jit import serial
+from evaluator._kernels.holdem import KEY_INIT_I64, rank_strength
 
 SHARE_UNIT = 2520
 _LOW32 = np.int64(0xFFFFFFFF)
 MAX_MULTISETS = 6188  # C(17, 5): multisets of 5 ranks out of 13
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _binom(n, k):
     """C(n, k) for small ints; 0 when k < 0 or k > n."""
     if k < 0 or k > n:
@@ -50,7 +49,7 @@ def _binom(n, k):
     return r
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _next_multiset(seq, m):
     """Advance ``seq`` (int64[m], non-decreasing ranks 0..12) to the next multiset; False at end."""
     i = m - 1
@@ -64,7 +63,7 @@ def _next_multiset(seq, m):
     return True
 
 
-@nb.njit(cache=CACHE)
+@serial
 def rank_multisets(m, avail, rank_key, keys, weights):
     """Every multiset of ``m`` ranks (0..5) whose count of rank ``r`` is at most
     ``avail[r]`` (int64[13]): its rank-key sum into ``keys`` and its number of card
@@ -97,7 +96,7 @@ def rank_multisets(m, avail, rank_key, keys, weights):
     return n
 
 
-@nb.njit(cache=CACHE)
+@serial
 def share_table():
     """int64[11]: the pot share of each of k tied winners, ``2520 // k``, at index k."""
     out = np.zeros(11, np.int64)
@@ -106,7 +105,7 @@ def share_table():
     return out
 
 
-@nb.njit(cache=CACHE)
+@serial
 def settle(st, n_players, w, res, cats, cat_of, shares):
     """Add one board of weight ``w`` whose strengths are ``st[:n_players]``.
 
@@ -134,7 +133,7 @@ def settle(st, n_players, w, res, cats, cat_of, shares):
             res[p, 2] += share
 
 
-@nb.njit(cache=CACHE)
+@serial
 def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
     """Walk every runout of ``board0`` from the cards with ``avail_cards[c] == 1``.
 
@@ -335,7 +334,7 @@ def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
     return total
 
 
-@nb.njit(cache=CACHE)
+@serial
 def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
     """Plain walk of every runout (no reductions), for tests and benchmarks.
 

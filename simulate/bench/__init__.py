@@ -866,8 +866,8 @@ def run_bench(cases: Sequence[str] | None = None, *, mode: str = "full",
     Returns ``{"machine", "mode", "repeat", "tables_bytes", "peers_available", "notes",
     "cases": [...], "ok"}``; ``ok`` is False when any case FAILED its check.
     """
+    from evaluator._jit import resolve_threads
     from evaluator._tables import get_tables
-    from evaluator.hands import _resolve_threads
 
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -878,7 +878,7 @@ def run_bench(cases: Sequence[str] | None = None, *, mode: str = "full",
     rep = DEFAULT_REPEAT[mode] if repeat is None else int(repeat)
     if rep < 1:
         raise ValueError(f"repeat must be at least 1, got {rep}")
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     P = load_peers() if peers else None
     notes = [SPEEDUP_NOTE, MEMORY_NOTE,
              "compile_s: first call on a tiny input (JIT compile, or a load from Numba's "
@@ -930,7 +930,7 @@ def _mb(x: int | None) -> str:
 
 def format_report(rep: dict[str, Any]) -> str:
     """The human-readable tables of a :func:`run_bench` report."""
-    from .cliutil import table
+    from simulate.cli._util import table
 
     m = rep["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, load {m['load_average']}; "

@@ -22,14 +22,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import CACHE
-from evaluator._omaha_kernels import best_of_parts, board_triples, hole_pairs
-from simulate._rng import below, next_u64, stream_state
+from evaluator._jit import parallel, serial
+from evaluator._kernels.omaha import best_of_parts, board_triples, hole_pairs
+from simulate._kernels.rng import below, next_u64, stream_state
 
 POT_UNITS = 2520
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _fill_player(p, n_players, hand, universe, tables, tri):
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     u = universe.shape[0]
@@ -59,7 +59,7 @@ def _fill_player(p, n_players, hand, universe, tables, tri):
                 tri[((k * u + j) * u + i) * n_players + p] = s
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def fill_triple_table(hands, universe, tables, tri):
     """``tri`` (uint16[U**3 * P], zeroed) <- best strength of each player's hole pairs with
     each triple of ``universe`` (uint8[U] card ids); ``hands``: uint8[P, h]."""
@@ -67,7 +67,7 @@ def fill_triple_table(hands, universe, tables, tri):
         _fill_player(p, hands.shape[0], hands[p], universe, tables, tri)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _settle(s, n_players, cat_of, share, win, tie, cat, sq):
     """Score one deal from the players' strengths ``s`` (int64[P]) into the block's rows."""
     top = 0
@@ -92,7 +92,7 @@ def _settle(s, n_players, cat_of, share, win, tie, cat, sq):
                 tie[p] += 1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, cat_of,
                  s, pre, share, win, tie, cat, sq):
     """Every runout whose first four board cards are universe indices ``b0..b3`` and whose
@@ -147,7 +147,7 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, cat_of,
         _settle(s, n_players, cat_of, share, win, tie, cat, sq)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _walk_first(first, fixed, deck, k, tri, u, n_players, cat_of, share, win, tie, cat, sq):
     """Every runout of ``k`` (>= 1) cards from ``deck`` (universe indices, int64[D]) whose
     first drawn card is ``deck[first]`` (any first card when ``k == 1``); ``fixed``: the
@@ -186,7 +186,7 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, cat_of, share, win, ti
             idx[j] = idx[j - 1] + 1
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def exact_walk(fixed, deck, tri, u, n_players, cat_of, share, win, tie, cat, sq):
     """Walk every runout. ``fixed``: known board (universe indices, int64[nb], nb in 0..4);
     ``deck``: undealt cards (universe indices, int64[D]). Block rows (one per first drawn
@@ -201,7 +201,7 @@ def exact_walk(fixed, deck, tri, u, n_players, cat_of, share, win, tie, cat, sq)
                     cat[f], sq[f])
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
                   share, win, tie, cat, sq):
     state = stream_state(seed, block)
@@ -241,7 +241,7 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
         _settle(s, n_players, cat_of, share, win, tie, cat, sq)
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def sample_blocks(seed, first_block, n_blocks, block_size, last_size, fixed, deck, tri, u,
                   n_players, cat_of, share, win, tie, cat, sq):
     """Monte Carlo: block ``first_block + i`` (i < n_blocks) deals ``block_size`` runouts

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 
-import numba as nb
 import numpy as np
 
-from evaluator._jit import CACHE
+from evaluator._jit import serial
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -25,7 +24,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def mix64(z):
     """SplitMix64's finaliser: a bijective scramble of a uint64."""
     z = np.uint64(z)
@@ -34,20 +33,20 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def stream_state(seed, block):
     """Initial state (uint64) of stream ``block`` (int >= 0) under ``seed`` (uint64)."""
     return mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(block) * _GOLDEN + _GOLDEN))
 
 
-@nb.njit(cache=CACHE)
+@serial
 def next_u64(state):
     """``(new_state, value)``: one step of SplitMix64 (both uint64)."""
     state = state + _GOLDEN
     return state, mix64(state)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def below(value, n):
     """Map a uint64 ``value`` to ``0..n-1`` by multiply-shift on its high 32 bits.
 

@@ -12,15 +12,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._jit import CACHE
-from .tablegen import KEY_INIT, ROW_SHIFT
+from evaluator._jit import parallel, serial
+from evaluator.tablegen import KEY_INIT, ROW_SHIFT
 
 KEY_INIT_I64 = np.int64(KEY_INIT)
 _RANK_BITS = np.int64(0xFFFFFFFF)
 _SHIFT = np.uint64(ROW_SHIFT)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def flush_strength(key, mask, flush_table):
     """Strength of the flush in a hand whose suit counters show one (``key >> 32 & 0x8888``)."""
     f = (key >> 32) & 0x8888
@@ -35,7 +35,7 @@ def flush_strength(key, mask, flush_table):
     return flush_table[(mask >> sh) & 0x1FFF]
 
 
-@nb.njit(cache=CACHE)
+@serial
 def rank_strength(key, row_offsets, rank_table):
     """Strength of a hand without a flush, from the rank sum in the key's low 32 bits."""
     # Unsigned indices spare Numba's negative-index wraparound code, and the
@@ -44,7 +44,7 @@ def rank_strength(key, row_offsets, rank_table):
     return rank_table[rk + np.uint64(np.int64(row_offsets[rk >> _SHIFT]))]
 
 
-@nb.njit(cache=CACHE)
+@serial
 def lookup(key, mask, row_offsets, rank_table, flush_table):
     """Strength 1..7462 of a hand of 5..7 cards from its key and mask (int64)."""
     if (key >> 32) & 0x8888:
@@ -52,7 +52,7 @@ def lookup(key, mask, row_offsets, rank_table, flush_table):
     return rank_strength(key, row_offsets, rank_table)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _bad_cards(cs):
     """Nonzero when the card ids in the tuple ``cs`` repeat or exceed 51 (branch-free).
 
@@ -69,7 +69,7 @@ def _bad_cards(cs):
     return (total ^ either) | (over >> 6)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _batch7(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
     for i in range(cards.shape[0]):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
@@ -87,7 +87,7 @@ def _batch7(cards, out, check, card_key, card_mask, row_offsets, rank_table, flu
     return -1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _batch6(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
     for i in range(cards.shape[0]):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
@@ -105,7 +105,7 @@ def _batch6(cards, out, check, card_key, card_mask, row_offsets, rank_table, flu
     return -1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _batch5(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
     for i in range(cards.shape[0]):
         c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
@@ -122,7 +122,7 @@ def _batch5(cards, out, check, card_key, card_mask, row_offsets, rank_table, flu
     return -1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def eval_batch_serial(cards, out, tables, check):
     """Strength of each row of ``cards`` (uint8[N, k], 5 <= k <= 7) into ``out`` (int32[N]).
 
@@ -143,7 +143,7 @@ def eval_batch_serial(cards, out, tables, check):
                    flush_table)
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def eval_batch_parallel(cards, out, tables, check, n_blocks):
     """As :func:`eval_batch_serial`, split into ``n_blocks`` contiguous blocks over threads;
     returns the first bad row (-1 if none)."""
@@ -163,7 +163,7 @@ def eval_batch_parallel(cards, out, tables, check, n_blocks):
     return -1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _last_card_loop(key, mask, lo, tables, hist4):
     """Add the strengths of the hands ``prefix + g`` for every card ``g`` in ``lo..51``.
 
@@ -180,7 +180,7 @@ def _last_card_loop(key, mask, lo, tables, hist4):
         hist4[g & 3, s] += 1
 
 
-@nb.njit(cache=CACHE)
+@serial
 def walk_prefix2(n_cards, a, b, tables, hist4):
     """Add to ``hist4`` (int64[4, 7463]) the strength of every ``n_cards``-card hand
     (5, 6 or 7) whose two lowest cards are ``a < b``.
@@ -211,7 +211,7 @@ def walk_prefix2(n_cards, a, b, tables, hist4):
                     _last_card_loop(ke + card_key[f], me | card_mask[f], f + 1, tables, hist4)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def walk_range(n_cards, first_lo, first_hi, tables, hist4):
     """Every ``n_cards``-card hand whose lowest card is in ``[first_lo, first_hi)``,
     into ``hist4`` (int64[4, 7463])."""
@@ -221,7 +221,7 @@ def walk_range(n_cards, first_lo, first_hi, tables, hist4):
             walk_prefix2(n_cards, a, b, tables, hist4)
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def walk_parallel(n_cards, tables, hists):
     """Every hand, in parallel, into per-block histograms ``hists`` (int64[B, 4, 7463]).
 

@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from dataclasses import asdict
 
-    from ..batch import run_batch
-    from ..cliutil import UsageError, emit_json
+    from simulate.batch import run_batch
+    from simulate.cli._util import UsageError, emit_json
 
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")

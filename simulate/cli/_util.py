@@ -1,4 +1,4 @@
-"""Helpers shared by the command modules in :mod:`simulate.commands`."""
+"""Helpers shared by the command modules in :mod:`simulate.cli`."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ Actions are strings, one per event (a ``#`` starts a comment):
 - ``pN sd [CARDS]``: stand pat or discard (draw games);
 - ``pN sm [CARDS]``: show cards at showdown (no cards: muck).
 
-This module only reads and checks the text; :mod:`simulate.replay` plays the
+This module only reads and checks the text; :mod:`simulate.phh.replay` plays the
 hand. Amounts are :class:`decimal.Decimal` so that ``1720.35`` stays exact.
 Players are numbered from 1 in the file (``p1``); here seats are 0-based.
 """

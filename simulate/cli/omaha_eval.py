@@ -1,11 +1,11 @@
 """``pokerjit eval --game omaha HOLE --board BOARD``: the best Omaha hand, explained.
 
-Not a command of its own: :mod:`simulate.commands.eval` calls :func:`run_omaha`.
+Not a command of its own: :mod:`simulate.cli.eval` calls :func:`run_omaha`.
 """
 
 from __future__ import annotations
 
-from ..cliutil import emit_json
+from simulate.cli._util import emit_json
 
 
 def run_omaha(hole_text: str, board_text: str, as_json: bool) -> int:

@@ -1,6 +1,6 @@
 """Play a PHH hand history through: pots, winners, finishing stacks, all-in EV.
 
-:func:`replay` takes a :class:`simulate.phh.HandHistory` and returns a
+:func:`replay` takes a :class:`simulate.phh.parse.HandHistory` and returns a
 :class:`HandReplay`. Nothing here needs to know whose turn it is: each action
 names its player, so the replay only tracks the chips each seat has put in on
 the current street and in total, who folded, who mucked, the hole cards and
@@ -68,7 +68,7 @@ from decimal import Decimal
 from typing import Any
 
 from evaluator.cards import cards_str
-from simulate.phh import HandHistory, PHHError
+from simulate.phh.parse import HandHistory, PHHError
 from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, settle
 
 __all__ = [

@@ -29,9 +29,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import CACHE
-from evaluator._kernels import flush_strength, rank_strength
-from simulate._rng import below, next_u64, stream_state
+from evaluator._jit import inline, parallel, serial
+from evaluator._kernels.holdem import flush_strength, rank_strength
+from simulate._kernels.rng import below, next_u64, stream_state
 
 #: Monte Carlo runouts per random stream (a block); a seed's answer does not
 #: depend on the thread count because block ``b`` always uses stream ``b``.
@@ -41,7 +41,7 @@ MC_BLOCK = 16384
 # The per-runout helpers are inlined at the Numba IR level: a plain call passes a
 # dozen arrays and pays reference counting on each, which measured about twice the
 # cost of the whole walk (evaluation and settlement) for a four-way preflop spot.
-@nb.njit(cache=CACHE, inline="always")
+@inline
 def _strengths(bkey, bmask, hole_key, hole_mask, st, row_offsets, rank_table, flush_table):
     """Fill ``st`` (uint16[L]) with each live player's strength on a full board."""
     for i in range(hole_key.shape[0]):
@@ -52,7 +52,7 @@ def _strengths(bkey, bmask, hole_key, hole_mask, st, row_offsets, rank_table, fl
             st[i] = rank_strength(key, row_offsets, rank_table)
 
 
-@nb.njit(cache=CACHE, inline="always")
+@inline
 def _settle(st, amounts, members, n_members, elig, order, win, pay):
     """Award every contested pot on one runout: add to ``win[p, i]`` and ``pay[i]``.
 
@@ -94,14 +94,14 @@ def _settle(st, amounts, members, n_members, elig, order, win, pay):
                 odd -= 1
 
 
-@nb.njit(cache=CACHE, inline="always")
+@inline
 def _one_runout(bkey, bmask, hole_key, hole_mask, st, amounts, members, n_members, elig, order,
                 win, pay, row_offsets, rank_table, flush_table):
     _strengths(bkey, bmask, hole_key, hole_mask, st, row_offsets, rank_table, flush_table)
     _settle(st, amounts, members, n_members, elig, order, win, pay)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _walk_rest(key0, mask0, deck, start, k_rest, hole_key, hole_mask, st, amounts, members,
                n_members, elig, order, win, pay, tables):
     """Every way to add ``k_rest`` (0..3) cards from ``deck[start:]`` to a board prefix."""
@@ -136,7 +136,7 @@ def _walk_rest(key0, mask0, deck, start, k_rest, hole_key, hole_mask, st, amount
     return count
 
 
-@nb.njit(cache=CACHE)
+@serial
 def exact_task(task, n_tasks, heads, n_head, k, board_key, board_mask, deck, hole_key, hole_mask,
                amounts, members, n_members, elig, order, tables, win):
     """Walk the runouts whose first ``n_head`` new cards are ``heads[h]`` for
@@ -166,7 +166,7 @@ def exact_task(task, n_tasks, heads, n_head, k, board_key, board_mask, deck, hol
     return count
 
 
-@nb.njit(cache=CACHE)
+@serial
 def exact_serial(heads, n_head, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
                  members, n_members, elig, order, tables, win):
     """Every runout on one thread; ``win``: ``int64[P, L]``. Returns the runout count."""
@@ -174,7 +174,7 @@ def exact_serial(heads, n_head, k, board_key, board_mask, deck, hole_key, hole_m
                       amounts, members, n_members, elig, order, tables, win)
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def exact_parallel(heads, n_head, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
                    members, n_members, elig, order, tables, wins, counts):
     """Every runout, heads dealt round-robin to ``wins.shape[0]`` tasks over threads.
@@ -189,7 +189,7 @@ def exact_parallel(heads, n_head, k, board_key, board_mask, deck, hole_key, hole
                                tables, wins[t])
 
 
-@nb.njit(cache=CACHE)
+@serial
 def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
              members, n_members, elig, order, tables, win, sumsq):
     """``n`` random runouts from stream ``block`` of ``seed`` (uint64): deal ``k`` cards
@@ -222,7 +222,7 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
             sumsq[i] += x * x
 
 
-@nb.njit(cache=CACHE)
+@serial
 def mc_serial(seed, first_block, n_total, block_size, k, board_key, board_mask, deck, hole_key,
               hole_mask, amounts, members, n_members, elig, order, tables, wins, sumsqs):
     """Blocks ``first_block .. first_block + B - 1`` on one thread, where ``B =
@@ -237,7 +237,7 @@ def mc_serial(seed, first_block, n_total, block_size, k, board_key, board_mask, 
                  amounts, members, n_members, elig, order, tables, wins[b], sumsqs[b])
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def mc_parallel(seed, first_block, n_total, block_size, k, board_key, board_mask, deck,
                 hole_key, hole_mask, amounts, members, n_members, elig, order, tables, wins,
                 sumsqs):
@@ -255,7 +255,7 @@ def mc_parallel(seed, first_block, n_total, block_size, k, board_key, board_mask
 # ``ncombo``: int64[L]. ``base_deck``: uint8[D], every card not on the board or dead (the
 # hands' cards are taken out per deal).
 
-@nb.njit(cache=CACHE)
+@serial
 def _walk_all(k, key0, mask0, deck, hole_key, hole_mask, st, amounts, members, n_members,
               elig, order, win, pay, tables):
     """Every way to add ``k`` (0..5) cards from ``deck`` to a board prefix; returns the count."""
@@ -280,7 +280,7 @@ def _walk_all(k, key0, mask0, deck, hole_key, hole_mask, st, amounts, members, n
     return count
 
 
-@nb.njit(cache=CACHE)
+@serial
 def range_task(first, k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
                members, n_members, elig, order, tables, acc, tmp):
     """Every card-disjoint combo tuple whose live player 0 holds combo ``first``, and every
@@ -351,7 +351,7 @@ def range_task(first, k, board_key, board_mask, base_deck, ccards, cw, ncombo, a
     return w_total, n_tuples
 
 
-@nb.njit(cache=CACHE)
+@serial
 def range_exact_serial(k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
                        members, n_members, elig, order, tables, accs, wsums, tuples):
     """Every tuple and runout on one thread. ``accs``: ``[F, P, L]`` (F = ``ncombo[0]``, one
@@ -364,7 +364,7 @@ def range_exact_serial(k, board_key, board_mask, base_deck, ccards, cw, ncombo, 
                                          tables, accs[f], tmp)
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def range_exact_parallel(k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
                          members, n_members, elig, order, tables, accs, wsums, tuples):
     """As :func:`range_exact_serial`, player 0's combos spread over threads (same sums)."""
@@ -375,7 +375,7 @@ def range_exact_parallel(k, board_key, board_mask, base_deck, ccards, cw, ncombo
                                          tables, accs[f], tmp)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _pick(cdf, n, u):
     """Index ``j`` in ``0..n-1`` with probability proportional to ``cdf[j] - cdf[j - 1]``."""
     x = np.float64(u >> np.uint64(11)) * (1.0 / 9007199254740992.0) * cdf[n - 1]
@@ -390,7 +390,7 @@ def _pick(cdf, n, u):
     return lo
 
 
-@nb.njit(cache=CACHE)
+@serial
 def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, cdf, ncombo,
                    amounts, members, n_members, elig, order, tables, max_tries, win, sumsq):
     """``n`` random deals from stream ``block`` of ``seed``: every live player's combo drawn
@@ -474,7 +474,7 @@ def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, 
     return rejected
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def mc_range_run(seed, first_block, n_total, block_size, k, board_key, board_mask, base_deck,
                  ccards, cdf, ncombo, amounts, members, n_members, elig, order, tables,
                  max_tries, wins, sumsqs, rejected):
@@ -492,7 +492,7 @@ def mc_range_run(seed, first_block, n_total, block_size, k, board_key, board_mas
 # Games whose strengths come from a batch evaluator (Omaha): the caller deals runouts as
 # rows, evaluates every live hand on every row, and settles the rows here.
 
-@nb.njit(cache=CACHE)
+@serial
 def settle_rows(strengths, amounts, members, n_members, elig, order, win, sumsq):
     """Settle each row of ``strengths`` (int32[N, L]): add to ``win`` (int64[P, L]) and
     ``sumsq`` (float64[L], the squares of each row's chips per player)."""
@@ -509,7 +509,7 @@ def settle_rows(strengths, amounts, members, n_members, elig, order, win, sumsq)
             sumsq[i] += x * x
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def deal_rows(seed, first_block, block_size, deck, out):
     """Fill ``out`` (uint8[N, k]) with random ``k``-card runouts from ``deck`` (uint8[M]);
     rows ``b * block_size ..`` come from stream ``first_block + b`` of ``seed``."""

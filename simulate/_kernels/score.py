@@ -8,13 +8,12 @@ Build its inputs with :func:`simulate.pots.build_pots`,
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from evaluator._jit import CACHE
+from evaluator._jit import serial
 
 
-@numba.njit(cache=CACHE)
+@serial
 def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
     """Award every pot to its best eligible hand(s), adding chips to ``payout_out``.
 

@@ -1,6 +1,6 @@
 """The ``pokerjit`` command line (also ``python -m simulate``).
 
-Each command lives in its own module in :mod:`simulate.commands` with ``NAME``,
+Each command lives in its own module in :mod:`simulate.cli` with ``NAME``,
 ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Heavy imports
 happen inside ``run`` so that ``-h`` and a cached first answer stay fast.
 """
@@ -12,8 +12,7 @@ import importlib
 import sys
 
 from evaluator.cards import CardError
-
-from .cliutil import UsageError
+from simulate.cli._util import UsageError
 
 COMMANDS = ("equity", "eval", "range", "chart", "allin", "hand", "batch", "bench")
 
@@ -36,9 +35,9 @@ def _command_modules() -> list[object]:
     mods = []
     for name in COMMANDS:
         try:
-            mods.append(importlib.import_module(f"simulate.commands.{name}"))
+            mods.append(importlib.import_module(f"simulate.cli.{name}"))
         except ModuleNotFoundError as e:
-            if e.name != f"simulate.commands.{name}":
+            if e.name != f"simulate.cli.{name}":
                 raise
     return mods
 

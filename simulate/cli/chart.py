@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cliutil import (
+from simulate.cli._util import (
     UsageError,
     add_json,
     check_output_path,
@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _bar(done: int, total: int, label: str) -> None:
-    from ..preflop_order import progress_bar
+    from simulate.preflop_order import progress_bar
     progress_bar(done, total, label)
 
 
@@ -48,8 +48,8 @@ def chart_rows(opponents: list[int], *, samples: int | None = None,
                std_error: float | None = None, seed: int | None = None,
                threads: int | None = None, progress: bool = True) -> list[dict[str, object]]:
     """Rows ``{"hand", "opponents", "equity", "std_error", "exact"}`` in grid order."""
-    from ..range_equity import preflop_vs_random, range_equity
-    from ..ranges import HAND_CLASSES, class_combos
+    from simulate.range_equity import preflop_vs_random, range_equity
+    from simulate.ranges import HAND_CLASSES, class_combos
 
     rows = []
     for n in opponents:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cliutil import add_json, emit_json
+from simulate.cli._util import add_json, emit_json
 
 NAME = "eval"
 HELP = "evaluate one hand of 5, 6 or 7 cards (or Omaha hole cards with --board)"
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
     text = " ".join(args.cards)
     if args.game == "omaha":
-        from .omaha_eval import run_omaha  # provided by the Omaha module
+        from simulate.cli.omaha_eval import run_omaha  # provided by the Omaha module
 
         return run_omaha(text, args.board, args.json)
     from evaluator import describe

@@ -7,7 +7,14 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-from ..cliutil import add_json, add_sampling_options, emit_json, pct, sampling_kwargs, table
+from simulate.cli._util import (
+    add_json,
+    add_sampling_options,
+    emit_json,
+    pct,
+    sampling_kwargs,
+    table,
+)
 
 NAME = "equity"
 HELP = "equity of 2 to 10 hands (Hold'em or Omaha), exact or Monte Carlo"
@@ -83,7 +90,7 @@ def skip_blas_probe() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..equity import equity
+    from simulate.equity import equity
 
     kw = sampling_kwargs(args)
     with skip_blas_probe():

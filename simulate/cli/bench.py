@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cliutil import UsageError, add_json, emit_json
+from simulate.cli._util import UsageError, add_json, emit_json
 
 NAME = "bench"
 HELP = "measure evaluator and equity speed on this machine (optionally against peer libraries)"
@@ -44,13 +44,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _case_names() -> tuple[str, ...]:
-    from ..bench import CASE_NAMES
+    from simulate.bench import CASE_NAMES
 
     return CASE_NAMES
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench import CASE_NAMES, format_report, markdown_table, run_bench
+    from simulate.bench import CASE_NAMES, format_report, markdown_table, run_bench
 
     if args.repeat is not None and args.repeat < 1:
         raise UsageError(f"--repeat must be at least 1, got {args.repeat}")

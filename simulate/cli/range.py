@@ -6,7 +6,7 @@ import argparse
 import csv
 import sys
 
-from ..cliutil import (
+from simulate.cli._util import (
     UsageError,
     add_json,
     add_sampling_options,
@@ -80,7 +80,7 @@ def _png(path: str, grid: list[list[dict | None]], title: str) -> None:
             c = grid[i][j]
             if c is not None and c["equity"] is not None:
                 data[i, j] = 100 * c["equity"]
-    from ..ranges import grid_names
+    from simulate.ranges import grid_names
     names = grid_names()
     fig, ax = plt.subplots(figsize=(9, 8))
     im = ax.imshow(data, cmap="RdYlGn", vmin=0, vmax=100)
@@ -97,7 +97,7 @@ def _png(path: str, grid: list[list[dict | None]], title: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..range_equity import analyze_ranges, hand_categories
+    from simulate.range_equity import analyze_ranges, hand_categories
 
     kw = sampling_kwargs(args)
     # Check the output files before the (possibly long) computation.

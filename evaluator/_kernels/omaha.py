@@ -1,7 +1,7 @@
 """Private Numba kernels of the Omaha evaluator (exactly two hole cards + three board cards).
 
 Kernels take only arrays and ints; ``tables`` is the tuple from
-:attr:`evaluator._tables.Tables.kernel_args` (see :mod:`evaluator._kernels`).
+:attr:`evaluator._tables.Tables.kernel_args` (see :mod:`evaluator._kernels.holdem`).
 
 Keys are additive, so a five-card Omaha hand's key is ``pair_key + triple_key``:
 the (up to 15) hole-pair partial keys and the (up to 10) board-triple partial keys
@@ -17,14 +17,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._jit import CACHE
-from ._kernels import KEY_INIT_I64, flush_strength, rank_strength
+from evaluator._jit import parallel, serial
+from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
 
 _RANK_BITS = np.int64(0xFFFFFFFF)
 _SUITS = np.int64(0xFFFF) << np.int64(32)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def hole_pairs(hole, card_key, card_mask, pk, pm, pr):
     """Partial keys of every two-card subset of ``hole`` (uint8[h]).
 
@@ -44,7 +44,7 @@ def hole_pairs(hole, card_key, card_mask, pk, pm, pr):
     return _distinct_ranks(pk, n, pr)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def board_triples(board, card_key, card_mask, tk, tm, tr):
     """Partial keys (with ``KEY_INIT``) of every three-card subset of ``board`` (uint8[b]).
 
@@ -66,7 +66,7 @@ def board_triples(board, card_key, card_mask, tk, tm, tr):
     return _distinct_ranks(tk, n, tr)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def _distinct_ranks(keys, n, out):
     m = 0
     for i in range(n):
@@ -82,7 +82,7 @@ def _distinct_ranks(keys, n, out):
     return m
 
 
-@nb.njit(cache=CACHE)
+@serial
 def best_of_parts(pk, pm, pr, n_pairs, n_pr, tk, tm, tr, n_trip, n_tr,
                   row_offsets, rank_table, flush_table):
     """Best strength over every (pair, triple) combination of the partial keys.
@@ -102,7 +102,7 @@ def best_of_parts(pk, pm, pr, n_pairs, n_pr, tk, tm, tr, n_trip, n_tr,
     return f if f > best else best
 
 
-@nb.njit(cache=CACHE)
+@serial
 def best_flush(pk, pm, n_pairs, tk, tm, n_trip, flush_table):
     """Best flush over every (pair, triple) of the partial keys and masks, 0 if none.
 
@@ -123,7 +123,7 @@ def best_flush(pk, pm, n_pairs, tk, tm, n_trip, flush_table):
     return best
 
 
-@nb.njit(cache=CACHE)
+@serial
 def omaha_batch_serial(holes, boards, out, tables, otables):
     """Best Omaha strength of each row: ``holes`` uint8[N, h] (h 2..6), ``boards``
     uint8[N, b] (b 3..5) -> ``out`` int32[N].
@@ -190,7 +190,7 @@ def omaha_batch_serial(holes, boards, out, tables, otables):
         out[row] = best
 
 
-@nb.njit(cache=CACHE, parallel=True)
+@parallel
 def omaha_batch_parallel(holes, boards, out, tables, otables, n_blocks):
     """As :func:`omaha_batch_serial`, in ``n_blocks`` contiguous blocks over threads."""
     n = holes.shape[0]
@@ -202,7 +202,7 @@ def omaha_batch_parallel(holes, boards, out, tables, otables, n_blocks):
             omaha_batch_serial(holes[lo:hi], boards[lo:hi], out[lo:hi], tables, otables)
 
 
-@nb.njit(cache=CACHE)
+@serial
 def omaha_naive_batch(holes, boards, out, tables):
     """The baseline: every 2-of-hole x 3-of-board five-card hand summed from card keys
     and looked up (60 full evaluations for 4 + 5 cards). Same shapes as
@@ -232,7 +232,7 @@ def omaha_naive_batch(holes, boards, out, tables):
         out[r] = best
 
 
-@nb.njit(cache=CACHE)
+@serial
 def first_bad_omaha_row(holes, boards):
     """Index of the first row whose hole + board cards hold an id > 51 or a repeat, or -1."""
     for i in range(holes.shape[0]):

@@ -1,1 +1,0 @@
-"""One module per ``pokerjit`` command (see :mod:`simulate.cli`)."""
