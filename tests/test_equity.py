@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import numpy as np
 import pytest
@@ -300,3 +301,28 @@ def test_monte_carlo_deals_every_runout_equally_often():
         chi2 = float(((counts - want) ** 2 / want).sum())
         dof = len(counts) - 1
         assert chi2 < dof + 6 * math.sqrt(2 * dof), (chi2, dof)
+
+
+def test_reduced_walk_equals_plain_walk_on_crowded_tables_and_preflop_dead_cards():
+    rng = random.Random(2024)
+    spots = 0
+    for n_players, n_board, n_dead in [(7, 3, 2), (8, 4, 0), (9, 3, 1), (10, 4, 3), (10, 5, 0),
+                                       (10, 3, 0), (7, 0, 9), (8, 0, 6), (9, 0, 8),
+                                       (2, 0, 20), (3, 0, 14)]:
+        for flushy in (False, True):
+            deck = list(range(52))
+            rng.shuffle(deck)
+            if flushy:  # crowd the hands and board into few suits
+                deck = sorted(deck[:40], key=lambda c: (c & 3, rng.random())) + deck[40:]
+            holes = [deck[2 * i:2 * i + 2] for i in range(n_players)]
+            pos = 2 * n_players
+            board = deck[pos:pos + n_board]
+            dead = deck[pos + n_board:pos + n_board + n_dead]
+            a = kernel_counts(holes, board, dead)
+            b = kernel_counts(holes, board, dead, naive=True)
+            left = 52 - pos - n_board - n_dead
+            assert a[2] == b[2] == math.comb(left, 5 - n_board)
+            assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]), (holes, board,
+                                                                               dead)
+            spots += 1
+    assert spots == 22

@@ -1,4 +1,4 @@
-"""Regression tests from the correctness review.
+"""The cross-engine sampling contract (Hold'em, Omaha, ranges, all-ins).
 
 * Standard errors are checked against the per-deal variance worked out from the exact
   answer (heads-up, a deal's pot share is 0, 1/2 or 1, so ``E[X^2] = win + tie / 4``),
@@ -8,18 +8,14 @@
 * Omaha: ``samples`` with ``target_std_error`` stops at whichever comes first (it used to
   ignore ``samples`` and draw up to 500,000,000 deals); ``exact=True`` with a sample
   size is refused as it is for Hold'em.
-* The reduced exact Hold'em walk against the plain walk on crowded tables (7-10 players)
-  and preflop spots with dead cards, which the property test does not reach.
 """
 
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pytest
-from test_equity import kernel_counts
 
 from simulate import allin_ev, equity
 from simulate.omaha import omaha_equity
@@ -122,31 +118,6 @@ def test_omaha_exact_with_sampling_options_is_refused(kw):
 def test_omaha_samples_must_not_be_a_bool():
     with pytest.raises(ValueError, match="samples"):
         omaha_equity(["AhAsKhKs", "QdJdTc9c"], exact=False, samples=True)
-
-
-def test_reduced_walk_equals_plain_walk_on_crowded_tables_and_preflop_dead_cards():
-    rng = random.Random(2024)
-    spots = 0
-    for n_players, n_board, n_dead in [(7, 3, 2), (8, 4, 0), (9, 3, 1), (10, 4, 3), (10, 5, 0),
-                                       (10, 3, 0), (7, 0, 9), (8, 0, 6), (9, 0, 8),
-                                       (2, 0, 20), (3, 0, 14)]:
-        for flushy in (False, True):
-            deck = list(range(52))
-            rng.shuffle(deck)
-            if flushy:  # crowd the hands and board into few suits
-                deck = sorted(deck[:40], key=lambda c: (c & 3, rng.random())) + deck[40:]
-            holes = [deck[2 * i:2 * i + 2] for i in range(n_players)]
-            pos = 2 * n_players
-            board = deck[pos:pos + n_board]
-            dead = deck[pos + n_board:pos + n_board + n_dead]
-            a = kernel_counts(holes, board, dead)
-            b = kernel_counts(holes, board, dead, naive=True)
-            left = 52 - pos - n_board - n_dead
-            assert a[2] == b[2] == math.comb(left, 5 - n_board)
-            assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]), (holes, board,
-                                                                               dead)
-            spots += 1
-    assert spots == 22
 
 
 def test_every_engine_deals_exactly_the_samples_asked_for_and_nulls_unknown_errors():
