@@ -4,7 +4,6 @@ all-in EV cross-checks, pokerkit cross-checks, and the ``pokerjit hand`` command
 from __future__ import annotations
 
 import json
-import os
 from decimal import Decimal
 from pathlib import Path
 
@@ -13,10 +12,7 @@ import pytest
 from simulate.phh.parse import PHHError, load_hands, parse_action, parse_card_text, parse_text
 from simulate.phh.replay import HOLDEM_VARIANTS, OMAHA_VARIANTS, STUD_HIGH_VARIANTS, replay
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
-# CI always has shared/ beside the clone: there a missing folder is a failure, not a skip
-needs_data = pytest.mark.skipif(not DATA.is_dir() and not os.environ.get("CI"),
-                                reason=f"PHH sample data not found at {DATA} (shared/ absent)")
+DATA = Path(__file__).resolve().parent / "data" / "phh"   # vendored: see data/phh/README.md
 SUPPORTED = HOLDEM_VARIANTS | OMAHA_VARIANTS | STUD_HIGH_VARIANTS
 
 
@@ -128,7 +124,6 @@ def replays() -> list:
     return [replay(h, src) for src, h in load_hands(DATA)]
 
 
-@needs_data
 def test_every_shipped_hand(replays: list) -> None:
     """Every hand of a supported variant replays to its recorded finishing stacks; the
     others fail only with a clear 'not supported' or 'unknown cards' message."""
@@ -154,7 +149,6 @@ def test_every_shipped_hand(replays: list) -> None:
         assert (v, True) in by_variant
 
 
-@needs_data
 def test_known_problem_hands(replays: list) -> None:
     by = {r.source.split("phh/", 1)[-1]: r for r in replays}
     # Big-blind ante with ante_trimming_status = true: the ante is dead money, not trimmed.
@@ -166,7 +160,6 @@ def test_known_problem_hands(replays: list) -> None:
     assert r.variant == "FR" and "not supported" in (r.error or "")
 
 
-@needs_data
 def test_side_pot_hand(replays: list) -> None:
     [r] = [r for r in replays if "highstakes_1000nl_sidepot" in r.source]
     assert r.error is None
@@ -187,7 +180,6 @@ def test_side_pot_hand(replays: list) -> None:
         assert abs(mine * 100 - theirs.ev) < 1.0
 
 
-@needs_data
 def test_allin_ev_spots(replays: list) -> None:
     by = {r.source.rsplit("/", 1)[-1]: r for r in replays}
     r = by["dwan-ivey-2009.phh"]                 # 7-high straight vs a wheel: a lock
@@ -201,7 +193,6 @@ def test_allin_ev_spots(replays: list) -> None:
     assert sum(1 for r in replays if r.allin_ev is not None) >= 5
 
 
-@needs_data
 def test_handhq_winnings_are_pots_less_rake(replays: list) -> None:
     """HandHQ records ``winnings`` after rake: same winners, ours at most a small rake more."""
     checked = 0
@@ -216,7 +207,6 @@ def test_handhq_winnings_are_pots_less_rake(replays: list) -> None:
     assert checked >= 2
 
 
-@needs_data
 def test_pokerkit_cross_check() -> None:
     """Hands without recorded finishing stacks: our replay agrees with pokerkit's."""
     pokerkit = pytest.importorskip("pokerkit")
@@ -242,7 +232,6 @@ def test_pokerkit_cross_check() -> None:
 
 # ---------------------------------------------------------------- command line
 
-@needs_data
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     from simulate.cli import main
 
@@ -271,7 +260,6 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert h["error"].startswith("not valid PHH/TOML") and h["finishing_stacks"] is None
 
 
-@needs_data
 def test_allin_ev_goes_through_the_engine_with_antes_and_empty_seats(replays: list) -> None:
     """The replay's all-in EV is simulate.allin_ev's: a big-blind ante as dead money in the
     main pot, seats that put in nothing, folded hole cards out of the deck, the button."""
