@@ -214,7 +214,7 @@ def _displace_rows(keys: np.ndarray, values: np.ndarray, shift: int):
     densest first (ties by row number), each at the lowest base where none of its
     columns lands on a used slot.
     """
-    import numba
+    from evaluator._jit import serial
 
     width = 1 << shift
     order_k = np.argsort(keys, kind="stable")
@@ -225,7 +225,7 @@ def _displace_rows(keys: np.ndarray, values: np.ndarray, shift: int):
     sizes = np.diff(starts)
     order = np.lexsort((np.arange(n_rows), -sizes)).astype(np.int64)
     cols = (keys & (width - 1)).astype(np.int64)
-    fit = numba.njit(cache=False)(_first_fit)
+    fit = serial(cache=False)(_first_fit)
     bases = fit(cols, starts, order, width, 4 * len(keys) + 4 * width)
     offsets = bases - np.arange(n_rows, dtype=np.int64) * width
     idx = keys + offsets[rows]

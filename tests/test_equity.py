@@ -269,12 +269,11 @@ def test_five_and_six_card_omaha_route_through_equity():
 def test_monte_carlo_deals_every_runout_equally_often():
     """The dealing kernel (exact draws, register-tracked partial Fisher-Yates) against a
     chi-square bound: each 5-card subset of a 9-card deck, and each ordered first card."""
-    import numba as nb
-
+    from evaluator._jit import serial
     from simulate._kernels.holdem_mc import _draw, _pick
     from simulate._kernels.rng import stream_state
 
-    @nb.njit
+    @serial(cache=False)
     def deal_counts(deck, n):
         m = deck.shape[0]
         mul = np.array([m - i for i in range(5)], np.uint64)

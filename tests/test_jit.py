@@ -1,0 +1,121 @@
+"""evaluator/_jit.py is the one place that calls Numba's compilers.
+
+Every kernel is compiled through ``serial``, ``parallel`` or ``inline`` so that the cache
+switch (``POKERJIT_CACHE``) and the compile options stay in one place. The scan below fails
+on any other direct use of ``numba.njit`` / ``numba.jit`` / ``nb.njit`` / ``from numba import
+njit`` in the repository's Python files (tests and benchmarks included).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from evaluator import _jit
+
+ROOT = Path(__file__).resolve().parents[1]
+ALLOWED = {Path("evaluator/_jit.py")}
+SKIP_DIRS = {".git", ".venv", "venv", "build", "dist", "__pycache__", ".ci"}
+
+
+def _python_files() -> list[Path]:
+    out = []
+    for p in ROOT.rglob("*.py"):
+        rel = p.relative_to(ROOT)
+        if SKIP_DIRS & set(rel.parts[:-1]) or any(part.endswith(".egg-info")
+                                                   for part in rel.parts):
+            continue
+        out.append(rel)
+    return sorted(out)
+
+
+JIT_NAMES = {"njit", "jit", "generated_jit", "vectorize", "guvectorize", "cfunc", "stencil"}
+
+
+def bare_jit_uses(source: str) -> list[tuple[int, str]]:
+    """``(line number, code)`` of every direct use of a Numba compiler in ``source``.
+
+    Parsed, not grepped: ``numba.njit``/``nb.jit``... on any alias of ``import numba`` (also
+    ``numba.core...``), and ``from numba import njit`` (then ``@njit``); words in strings and
+    comments do not count.
+    """
+    tree = ast.parse(source)
+    aliases = {"numba"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name == "numba"}
+    hits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            if any(a.name in JIT_NAMES for a in node.names):
+                hits.append(node)
+        elif isinstance(node, ast.Attribute) and node.attr in JIT_NAMES:
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in aliases:
+                hits.append(node)
+    return sorted((n.lineno, ast.unparse(n)) for n in hits)
+
+
+@pytest.mark.parametrize("code", ["fit = numba.njit(cache=False)(_first_fit)",
+                                  "import numba as nb\n@nb.njit\ndef f(): pass",
+                                  "import numba as nb\n@nb.njit(parallel=True)\ndef f(): pass",
+                                  "@numba.jit(nopython=True)\ndef f(): pass",
+                                  "from numba import njit, prange",
+                                  "from numba.core.decorators import jit",
+                                  "import numba as q\ng = q . njit(f)"])
+def test_the_scan_finds_bare_decorators(code):
+    assert bare_jit_uses(code)
+
+
+@pytest.mark.parametrize("code", ["@serial\ndef f(): pass", "@parallel(cache=False)\ndef f(): pass",
+                                  "from numba import prange", "import numba", "nb.prange(n)",
+                                  "# numba.njit( in a comment", "s = 'nb.njit(f)'",
+                                  "from evaluator._jit import inline, serial",
+                                  "x.njit(f)"])
+def test_the_scan_ignores_the_sanctioned_forms(code):
+    assert not bare_jit_uses(code)
+
+
+def test_no_bare_njit_outside_evaluator_jit():
+    files = _python_files()
+    assert Path("evaluator/_kernels/holdem.py") in files  # the walk sees the kernels
+    assert len(files) > 30
+    bad = [f"{rel}:{no}: {line}" for rel in files if rel not in ALLOWED
+           for no, line in bare_jit_uses((ROOT / rel).read_text(encoding="utf-8"))]
+    assert not bad, "compile through evaluator._jit (serial/parallel/inline):\n" + "\n".join(bad)
+    assert bare_jit_uses((ROOT / "evaluator/_jit.py").read_text(encoding="utf-8"))
+
+
+def test_decorators_compile_and_keep_their_options():
+    def add(a, b):
+        return a + b
+
+    for deco in (_jit.serial, _jit.inline):
+        f = deco(cache=False)(add)
+        assert f(2, 3) == 5
+    f = _jit.serial(add, cache=False)
+    assert f(2, 3) == 5 and f.targetoptions.get("parallel") is not True
+    def total(x):
+        s = 0.0
+        for i in numba.prange(x.shape[0]):
+            s += x[i]
+        return s
+
+    g = _jit.parallel(total, cache=False)
+    assert g(np.arange(10.0)) == 45.0 and g.targetoptions.get("parallel") is True
+
+
+def test_resolve_threads():
+    top = _jit.max_threads()
+    assert _jit.resolve_threads(None) == top
+    assert _jit.resolve_threads(1) == 1
+    assert _jit.resolve_threads(10**6) == top
+    for bad in (0, -1, True, 1.5, "2"):
+        with pytest.raises(ValueError, match="threads"):
+            _jit.resolve_threads(bad)
