@@ -72,7 +72,7 @@ def test_single_hand_and_collection() -> None:
     out = parse_text(text, "y.phhs")
     assert [s for s, _ in out] == ["y.phhs#1", "y.phhs#2", "y.phhs#3"]
     assert not isinstance(out[0][1], PHHError)
-    assert "actions" in str(out[1][1]) or "2 players" in str(out[1][1])
+    assert "actions" in str(out[1][1]) or "players, got 1" in str(out[1][1])
     assert "TOML" in str(out[2][1])
     assert replay(out[2][1], "y.phhs#3").error is not None
 

@@ -16,32 +16,62 @@ Actions are strings, one per event (a ``#`` starts a comment):
 - ``pN sd [CARDS]``: stand pat or discard (draw games);
 - ``pN sm [CARDS]``: show cards at showdown (no cards: muck).
 
-This module only reads and checks the text; :mod:`simulate.phh.replay` plays the
-hand. Amounts are :class:`decimal.Decimal` so that ``1720.35`` stays exact.
-Players are numbered from 1 in the file (``p1``); here seats are 0-based.
+The TOML itself is decoded by the standard library (:mod:`tomllib`; ``tomli`` on
+Python 3.10) with ``parse_float=Decimal``, so ``1720.35`` stays exact and a stack
+written ``inf`` (unknown) is ``Decimal('Infinity')``. This module only reads and
+checks the text; :mod:`simulate.phh.replay` plays the hand. Players are numbered
+from 1 in the file (``p1``); here seats are 0-based.
+
+Streaming: :func:`iter_hands` reads a file or a folder one hand at a time (a
+``.phhs`` collection is cut at its ``[N]`` headers line by line, never held whole),
+so memory stays bounded whatever the size of the input. Every problem is that
+hand's :class:`PHHError` (a UTF-8 byte-order mark is skipped at the start of a
+file and is an error anywhere else; bytes that are not UTF-8, arrays nested too
+deeply, numbers too large, hands over :data:`MAX_HAND_BYTES`), and reading goes on
+with the next hand.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from evaluator.cards import RANKS, SUITS
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 __all__ = [
+    "MAX_AMOUNT",
+    "MAX_HAND_BYTES",
     "Action",
     "HandHistory",
     "PHHError",
+    "decode_toml",
     "iter_hand_files",
+    "iter_hands",
+    "iter_sections",
     "load_hands",
     "parse_action",
     "parse_card_text",
     "parse_hand",
     "parse_text",
 ]
+
+#: The largest amount (stack, blind, bet) a hand may name, in the file's units.
+MAX_AMOUNT = Decimal(10) ** 15
+#: The largest text one hand may take; a longer hand is an error (and skipped, in bounded
+#: memory, up to the next ``[N]`` header).
+MAX_HAND_BYTES = 1 << 20
+_BOM = b"\xef\xbb\xbf"
 
 
 class PHHError(ValueError):
@@ -72,7 +102,12 @@ class Action:
 
 @dataclass
 class HandHistory:
-    """One hand as written in the file; amounts are Decimals, seats 0-based."""
+    """One hand as written in the file; amounts are Decimals, seats 0-based.
+
+    ``starting_stacks`` entries may be ``Decimal('Infinity')`` (unknown stack,
+    ``inf`` in the file). ``fields`` is the whole decoded TOML table, unknown keys
+    included (the writer keeps them).
+    """
 
     source: str
     variant: str
@@ -95,10 +130,17 @@ class HandHistory:
     def n_players(self) -> int:
         return len(self.starting_stacks)
 
+    @property
+    def unknown_stacks(self) -> bool:
+        """True when some starting stack is ``inf`` (unknown)."""
+        return any(v.is_infinite() for v in self.starting_stacks)
+
 
 _CARD_RE = re.compile(r"[2-9TJQKA][cdhs]|\?\?", re.IGNORECASE)
-_SECTION_RE = re.compile(r"^\s*\[([^\]\n]*)\]\s*(?:#.*)?$", re.MULTILINE)
-_PLAYER_RE = re.compile(r"^p([1-9][0-9]*)$")
+_PLAYER_RE = re.compile(r"^p([1-9][0-9]{0,2})$")
+# A section header: a line holding only ``[key]`` (bare or quoted key, no dots).
+_HEADER_RE = re.compile(rb"^[ \t]*\[[ \t]*([A-Za-z0-9_-]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*\]"
+                        rb"[ \t]*(?:#[^\r\n]*)?\r?\n?$")
 
 
 def parse_card_text(text: str, what: str = "cards") -> CardSlots:
@@ -132,20 +174,30 @@ def _seat(tok: str, n: int, text: str) -> int:
     return seat
 
 
+def _check_amount(value: Decimal, what: str) -> Decimal:
+    if value.is_nan() or value < 0:
+        raise PHHError(f"{what}: {value} is not an amount")
+    if value.is_finite() and value > MAX_AMOUNT:
+        raise PHHError(f"{what}: {value:.3e} is too large (at most {MAX_AMOUNT:.0e})")
+    return value
+
+
 def _decimal(tok: str, text: str) -> Decimal:
     try:
         value = Decimal(tok)
-    except ArithmeticError:
-        raise PHHError(f"bad action {text!r}: {tok!r} is not an amount") from None
-    if not value.is_finite() or value < 0:
-        raise PHHError(f"bad action {text!r}: {tok!r} is not an amount")
-    return value
+    except (ArithmeticError, ValueError):
+        raise PHHError(f"bad action {text!r}: {tok[:20]!r} is not an amount") from None
+    if not value.is_finite():
+        raise PHHError(f"bad action {text!r}: {tok[:20]!r} is not an amount")
+    return _check_amount(value, f"bad action {text!r}")
 
 
 def parse_action(text: str, n_players: int) -> Action:
     """Parse one action string (see the module docstring); raises :class:`PHHError`."""
     if not isinstance(text, str):
-        raise PHHError(f"action {text!r} is not a string")
+        raise PHHError(f"action {str(text)[:40]!r} is not a string")
+    if len(text) > 1000:
+        raise PHHError(f"action {text[:40]!r}... is longer than 1000 characters")
     body = text.split("#", 1)[0].strip()
     toks = body.split()
     if not toks:
@@ -184,20 +236,25 @@ def parse_action(text: str, n_players: int) -> Action:
     raise PHHError(f"unknown action {kind!r} in {text!r}")
 
 
+def _number(v: Any, key: str, allow_inf: bool = False) -> Decimal:
+    if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
+        raise PHHError(f"{key} must hold amounts, got {str(v)[:40]!r}")
+    d = Decimal(v)
+    if d.is_infinite() and not allow_inf:
+        raise PHHError(f"{key}: {v} is not an amount")
+    return _check_amount(d, key)
+
+
 def _amounts(fields: dict[str, Any], key: str, n: int | None, default: Any = None,
-             ) -> list[Decimal] | None:
+             allow_inf: bool = False) -> list[Decimal] | None:
     if key not in fields:
         if default is None:
             return None
         return [Decimal(default)] * (n or 0)
     raw = fields[key]
     if not isinstance(raw, list):
-        raise PHHError(f"{key} must be a list of amounts, got {raw!r}")
-    out = []
-    for v in raw:
-        if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
-            raise PHHError(f"{key} must be a list of amounts, got {v!r}")
-        out.append(Decimal(v))
+        raise PHHError(f"{key} must be a list of amounts, got {str(raw)[:40]!r}")
+    out = [_number(v, key, allow_inf) for v in raw]
     if n is not None and len(out) != n:
         raise PHHError(f"{key} has {len(out)} entries for {n} players")
     return out
@@ -206,25 +263,28 @@ def _amounts(fields: dict[str, Any], key: str, n: int | None, default: Any = Non
 def _scalar(fields: dict[str, Any], key: str) -> Decimal | None:
     if key not in fields:
         return None
-    v = fields[key]
-    if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
-        raise PHHError(f"{key} must be an amount, got {v!r}")
-    return Decimal(v)
+    return _number(fields[key], key)
+
+
+#: The most players one hand may seat.
+MAX_PLAYERS = 23
 
 
 def parse_hand(fields: dict[str, Any], source: str = "<hand>") -> HandHistory:
     """Build a :class:`HandHistory` from decoded TOML ``fields``; raises :class:`PHHError`."""
+    if not fields:
+        raise PHHError("not a PHH hand: no fields")
     if "variant" not in fields:
-        raise PHHError("missing field 'variant'")
+        raise PHHError("not a PHH hand: missing field 'variant'")
     variant = fields["variant"]
     if not isinstance(variant, str):
-        raise PHHError(f"variant must be a string, got {variant!r}")
-    stacks = _amounts(fields, "starting_stacks", None)
+        raise PHHError(f"variant must be a string, got {str(variant)[:40]!r}")
+    stacks = _amounts(fields, "starting_stacks", None, allow_inf=True)
     if stacks is None:
         raise PHHError("missing field 'starting_stacks'")
     n = len(stacks)
-    if n < 2:
-        raise PHHError(f"a hand needs at least 2 players, got {n}")
+    if not 2 <= n <= MAX_PLAYERS:
+        raise PHHError(f"a hand needs 2 to {MAX_PLAYERS} players, got {n}")
     if "actions" not in fields or not isinstance(fields["actions"], list):
         raise PHHError("missing field 'actions' (a list of strings)")
     antes = _amounts(fields, "antes", n, default=0)
@@ -237,7 +297,7 @@ def parse_hand(fields: dict[str, Any], source: str = "<hand>") -> HandHistory:
         raise PHHError(f"players must be a list of {n} names")
     trim = fields.get("ante_trimming_status", False)
     if not isinstance(trim, bool):
-        raise PHHError(f"ante_trimming_status must be true or false, got {trim!r}")
+        raise PHHError(f"ante_trimming_status must be true or false, got {str(trim)[:20]!r}")
     actions = [parse_action(a, n) for a in fields["actions"]]
     return HandHistory(
         source=source,
@@ -252,202 +312,202 @@ def parse_hand(fields: dict[str, Any], source: str = "<hand>") -> HandHistory:
         min_bet=_scalar(fields, "min_bet"),
         small_bet=_scalar(fields, "small_bet"),
         big_bet=_scalar(fields, "big_bet"),
-        finishing_stacks=_amounts(fields, "finishing_stacks", n),
+        finishing_stacks=_amounts(fields, "finishing_stacks", n, allow_inf=True),
         winnings=_amounts(fields, "winnings", n),
         rake=_scalar(fields, "rake"),
-        fields=dict(fields),
+        fields=fields,
     )
 
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_SCALAR = re.compile(r"[A-Za-z0-9_.:+-]+")
-_INT = re.compile(r"[+-]?[0-9](?:_?[0-9])*")
-_DEC = re.compile(r"[+-]?[0-9](?:_?[0-9])*(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9]+)?")
-_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+_AT_LINE = re.compile(r"at line (\d+)")
 
 
-class _Reader:
-    """A small reader for the TOML subset PHH uses: ``key = value`` lines with strings,
-    integers, decimals (kept exact), booleans, times/dates (kept as text), and arrays that
-    may span lines and hold comments."""
-
-    def __init__(self, text: str) -> None:
-        self.s = text
-        self.i = 0
-
-    def fail(self, why: str) -> PHHError:
-        line = self.s.count("\n", 0, self.i) + 1
-        return PHHError(f"not valid PHH/TOML: {why} (line {line})")
-
-    def skip(self, newlines: bool) -> None:
-        s = self.s
-        while self.i < len(s):
-            c = s[self.i]
-            if c in " \t\r" or (newlines and c == "\n"):
-                self.i += 1
-            elif c == "#":
-                while self.i < len(s) and s[self.i] != "\n":
-                    self.i += 1
-            else:
-                return
-
-    def document(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        while True:
-            self.skip(newlines=True)
-            if self.i >= len(self.s):
-                return out
-            key = self.key()
-            self.skip(newlines=False)
-            if not self.s.startswith("=", self.i):
-                raise self.fail(f"expected '=' after {key!r}")
-            self.i += 1
-            self.skip(newlines=False)
-            if key in out:
-                raise self.fail(f"field {key!r} given twice")
-            out[key] = self.value()
-            self.skip(newlines=False)
-            if self.i < len(self.s) and self.s[self.i] != "\n":
-                raise self.fail(f"unexpected text after the value of {key!r}")
-
-    def key(self) -> str:
-        c = self.s[self.i]
-        if c in "\"'":
-            return self.string()
-        m = _BARE_KEY.match(self.s, self.i)
-        if m is None:
-            raise self.fail(f"expected a field name, got {self.s[self.i:self.i + 10]!r}")
-        self.i = m.end()
-        return m.group(0)
-
-    def string(self) -> str:
-        q = self.s[self.i]
-        self.i += 1
-        out = []
-        while True:
-            if self.i >= len(self.s) or self.s[self.i] == "\n":
-                raise self.fail("unterminated string")
-            c = self.s[self.i]
-            self.i += 1
-            if c == q:
-                return "".join(out)
-            if c == "\\" and q == '"':
-                e = self.s[self.i: self.i + 1]
-                self.i += 1
-                if e in _ESCAPES:
-                    out.append(_ESCAPES[e])
-                elif e in ("u", "U"):
-                    width = 4 if e == "u" else 8
-                    hexdigits = self.s[self.i: self.i + width]
-                    try:
-                        out.append(chr(int(hexdigits, 16)))
-                    except ValueError:
-                        raise self.fail(f"bad escape \\{e}{hexdigits}") from None
-                    self.i += width
-                else:
-                    raise self.fail(f"bad escape \\{e}")
-            else:
-                out.append(c)
-
-    def value(self) -> Any:
-        if self.i >= len(self.s):
-            raise self.fail("missing value")
-        c = self.s[self.i]
-        if c in "\"'":
-            return self.string()
-        if c == "[":
-            self.i += 1
-            items = []
-            while True:
-                self.skip(newlines=True)
-                if self.s.startswith("]", self.i):
-                    self.i += 1
-                    return items
-                items.append(self.value())
-                self.skip(newlines=True)
-                if self.s.startswith(",", self.i):
-                    self.i += 1
-                elif not self.s.startswith("]", self.i):
-                    raise self.fail("expected ',' or ']' in a list")
-        m = _SCALAR.match(self.s, self.i)
-        if m is None:
-            raise self.fail(f"cannot read a value at {self.s[self.i:self.i + 10]!r}")
-        tok = m.group(0)
-        self.i = m.end()
-        # a local date-time may have one space between date and time
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", tok) and re.match(r" \d{2}:", self.s[self.i:]):
-            m2 = _SCALAR.match(self.s, self.i + 1)
-            assert m2 is not None
-            tok += " " + m2.group(0)
-            self.i = m2.end()
-        if tok in ("true", "false"):
-            return tok == "true"
-        if _INT.fullmatch(tok):
-            return int(tok.replace("_", ""))
-        if _DEC.fullmatch(tok):
-            return Decimal(tok.replace("_", ""))
-        if re.fullmatch(r"[0-9][0-9:.\-+TZtz ]*", tok):
-            return tok  # a TOML date or time: kept as text
-        raise self.fail(f"cannot read the value {tok!r}")
+def decode_toml(text: str, first_line: int = 1) -> dict[str, Any]:
+    """Decode one hand's TOML text (``tomllib``, decimals as :class:`Decimal`); every
+    failure is a one-line :class:`PHHError` whose line numbers count from ``first_line``."""
+    if "\ufeff" in text:
+        line = text.count("\n", 0, text.index("\ufeff")) + first_line
+        raise PHHError(f"byte-order mark inside the file (line {line})")
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        msg = _AT_LINE.sub(lambda m: f"at line {int(m.group(1)) + first_line - 1}", str(exc))
+        raise PHHError(f"not valid PHH/TOML: {msg}") from None
+    except RecursionError:
+        raise PHHError(f"not valid PHH/TOML: arrays nested too deeply "
+                       f"(hand at line {first_line})") from None
+    except (ValueError, InvalidOperation, OverflowError) as exc:  # e.g. a 5,000-digit integer
+        raise PHHError(f"not valid PHH/TOML: {str(exc).splitlines()[0][:80]} "
+                       f"(hand at line {first_line})") from None
 
 
-def _decode(text: str) -> dict[str, Any]:
-    return _Reader(text).document()
+def _lines(stream: IO[bytes], limit: int) -> Iterator[tuple[bytes, bool]]:
+    """Lines of ``stream`` in pieces of at most ``limit`` bytes: ``(piece, starts_a_line)``."""
+    at_start = True
+    while True:
+        piece = stream.readline(limit)
+        if not piece:
+            return
+        yield piece, at_start
+        at_start = piece.endswith(b"\n")
 
 
-def parse_text(text: str, source: str = "<text>") -> list[tuple[str, HandHistory | PHHError]]:
+@dataclass
+class _Section:
+    name: str | None
+    line: int
+    parts: list[bytes] = field(default_factory=list)
+    size: int = 0
+    too_big: bool = False
+
+    def add(self, piece: bytes) -> None:
+        if self.too_big:
+            return
+        self.size += len(piece)
+        if self.size > MAX_HAND_BYTES:
+            self.too_big, self.parts = True, []
+        else:
+            self.parts.append(piece)
+
+
+def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, bytes | PHHError]]:
+    """Cut a PHH byte stream into hands without reading it whole.
+
+    Yields ``(source, first_line, text_bytes or PHHError)``: the whole stream as one
+    hand when it has no ``[N]`` header, else one item per section (source
+    ``source#N``) and an error item for fields before the first header. A UTF-8
+    byte-order mark at the very start is skipped.
+    """
+    cur = _Section(None, 1)
+    seen_header = False
+    lineno = 0
+    first = True
+    for piece, line_start in _lines(stream, 1 << 16):
+        if first:
+            first = False
+            if piece.startswith(_BOM):
+                piece = piece[len(_BOM):]
+        if line_start:
+            lineno += 1
+            m = _HEADER_RE.match(piece) if piece[:1] in b"[ \t" else None
+            if m is not None:
+                name = m.group(1).decode("utf-8", "replace")
+                item = _finish(cur, source, True)
+                if item is not None:
+                    yield item
+                seen_header = True
+                cur = _Section(name.strip("'\""), lineno + 1)
+                continue
+        cur.add(piece)
+    item = _finish(cur, source, seen_header)
+    if item is not None:
+        yield item
+
+
+def _finish(sec: _Section, source: str, seen_header: bool,
+            ) -> tuple[str, int, bytes | PHHError] | None:
+    if sec.name is None:  # text before the first header (or the whole single-hand file)
+        if not seen_header:
+            if sec.too_big:
+                return source, sec.line, PHHError(
+                    f"the hand is larger than {MAX_HAND_BYTES >> 20} MiB")
+            return source, sec.line, b"".join(sec.parts)
+        # a preamble before the first header: comments and blank lines only
+        text = b"".join(sec.parts)
+        if sec.too_big or any(ln.strip() and not ln.lstrip().startswith(b"#")
+                              for ln in text.splitlines()):
+            return source, sec.line, PHHError("fields outside any [N] section")
+        return None
+    src = f"{source}#{sec.name}"
+    if sec.too_big:
+        return src, sec.line, PHHError(f"the hand is larger than {MAX_HAND_BYTES >> 20} MiB")
+    return src, sec.line, b"".join(sec.parts)
+
+
+def _hand_from_bytes(src: str, line: int, data: bytes | PHHError) -> HandHistory | PHHError:
+    if isinstance(data, PHHError):
+        return data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = line + data.count(b"\n", 0, exc.start)
+        return PHHError(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at line {bad})")
+    if "\x00" in text:
+        return PHHError("binary data, not PHH text")
+    try:
+        return parse_hand(decode_toml(text, line), src)
+    except PHHError as exc:
+        return exc
+
+
+def _iter_stream(stream: IO[bytes], source: str) -> Iterator[tuple[str, HandHistory | PHHError]]:
+    for src, line, data in iter_sections(stream, source):
+        yield src, _hand_from_bytes(src, line, data)
+
+
+def parse_text(text: str | bytes, source: str = "<text>",
+               ) -> list[tuple[str, HandHistory | PHHError]]:
     """Every hand in one document: ``[(source, hand or error)]``, in file order.
 
     A document with ``[N]`` section headers is a collection (``.phhs``): each
     section is read on its own, so one bad hand does not hide the others, and
-    its source is ``source#N``. Otherwise the document is one hand.
+    its source is ``source#N``. Otherwise the document is one hand. (For files of
+    any size use :func:`iter_hands`, which streams.)
     """
-    heads = list(_SECTION_RE.finditer(text))
-    out: list[tuple[str, HandHistory | PHHError]] = []
-    if not heads:
-        try:
-            out.append((source, parse_hand(_decode(text), source)))
-        except PHHError as exc:
-            out.append((source, exc))
-        return out
-    preamble = text[: heads[0].start()]
-    if preamble.strip():
-        try:
-            top = _decode(preamble)
-        except PHHError as exc:
-            out.append((source, exc))
-            top = {}
-        if top:
-            out.append((source, PHHError("fields outside any [N] section")))
-    for i, m in enumerate(heads):
-        name = m.group(1).strip().strip("'\"")
-        src = f"{source}#{name}"
-        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
-        try:
-            out.append((src, parse_hand(_decode(text[m.end(): end]), src)))
-        except PHHError as exc:
-            out.append((src, exc))
-    return out
+    import io
+
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return list(_iter_stream(io.BytesIO(data), source))
 
 
-def iter_hand_files(path: str | Path) -> list[Path]:
-    """``path`` itself if it is a file, else every ``.phh``/``.phhs`` below it, sorted."""
+def _walk(folder: Path) -> Iterator[Path]:
+    """``.phh``/``.phhs`` files below ``folder``, in sorted order, one directory at a time."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for e in entries:
+        p = Path(e.path)
+        try:
+            if e.is_dir():
+                yield from _walk(p)
+            elif e.is_file() and p.suffix in (".phh", ".phhs"):
+                yield p
+        except OSError:
+            continue
+
+
+def iter_hand_files(path: str | Path) -> Iterator[Path]:
+    """``path`` itself if it is a file, else every ``.phh``/``.phhs`` below it (sorted,
+    streamed). Raises FileNotFoundError when ``path`` does not exist."""
     p = Path(path)
     if p.is_dir():
-        return sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in (".phh", ".phhs"))
+        return _walk(p)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
-    return [p]
+    return iter([p])
+
+
+def iter_hands(path: str | Path | Iterable[str | Path],
+               ) -> Iterator[tuple[str, HandHistory | PHHError]]:
+    """Stream ``(source, hand or error)`` from a ``.phh``, a ``.phhs``, a folder of them
+    (recursively, sorted) or a list of such paths; one hand in memory at a time."""
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    for top in paths:
+        for f in iter_hand_files(top):
+            try:
+                fh = open(f, "rb")
+            except OSError as exc:
+                yield str(f), PHHError(f"cannot read file: {exc.strerror or exc}")
+                continue
+            with fh:
+                try:
+                    yield from _iter_stream(fh, str(f))
+                except OSError as exc:
+                    yield str(f), PHHError(f"cannot read file: {exc.strerror or exc}")
 
 
 def load_hands(path: str | Path) -> list[tuple[str, HandHistory | PHHError]]:
-    """Read a ``.phh``, a ``.phhs`` or a folder of them: ``[(source, hand or error)]``."""
-    out: list[tuple[str, HandHistory | PHHError]] = []
-    for f in iter_hand_files(path):
-        try:
-            text = f.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            out.append((str(f), PHHError(f"cannot read file: {exc}")))
-            continue
-        out.extend(parse_text(text, str(f)))
-    return out
+    """Every hand of a ``.phh``, a ``.phhs`` or a folder of them, as a list (small inputs;
+    :func:`iter_hands` streams)."""
+    return list(iter_hands(path))
