@@ -1,0 +1,125 @@
+"""The PHH reader under hostile input: every problem is that hand's error and the rest of the
+file (or folder) is still read; collections are streamed."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from simulate.phh.parse import (
+    MAX_HAND_BYTES,
+    HandHistory,
+    PHHError,
+    iter_hands,
+    iter_sections,
+    parse_text,
+)
+
+GOOD = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AcAd', 'd dh p2 KcKd', 'p2 f']
+"""
+
+
+def collection(*bodies: str | bytes) -> bytes:
+    out = b""
+    for i, body in enumerate(bodies, 1):
+        out += f"[{i}]\n".encode() + (body.encode() if isinstance(body, str) else body) + b"\n"
+    return out
+
+
+def kinds(items: list) -> list[str]:
+    return ["ok" if isinstance(h, HandHistory) else str(h) for _, h in items]
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("actions = " + "[" * 5000 + "]" * 5000, "nested too deeply"),
+    ("starting_stacks = [" + "9" * 5000 + ", 1]", "not valid PHH/TOML"),
+    ("starting_stacks = [1e999999, 1]", "too large"),
+    ("starting_stacks = [nan, 1]", "not an amount"),
+    ("antes = [inf, 0]", "not an amount"),
+    ("x = 'a\ufeffb'", "byte-order mark inside the file"),
+    ("variant = ", "not valid PHH/TOML"),
+])
+def test_hostile_hand_is_its_own_error(bad: str, message: str) -> None:
+    body = GOOD.replace("variant = 'NT'\n", "") if bad.startswith("variant") else GOOD
+    key = bad.split("=")[0].strip()
+    body = "\n".join(ln for ln in body.splitlines() if not ln.startswith(key + " ")) + "\n" + bad
+    items = parse_text(collection(GOOD, body, GOOD), "c.phhs")
+    assert [s for s, _ in items] == ["c.phhs#1", "c.phhs#2", "c.phhs#3"]
+    got = kinds(items)
+    assert got[0] == "ok" and got[2] == "ok"
+    assert message in got[1] and "\n" not in got[1]
+
+
+def test_enormous_bet_is_named() -> None:
+    body = GOOD.replace("'p2 f'", "'p2 cbr 1e30'")
+    [(_, err)] = parse_text(body)
+    assert isinstance(err, PHHError) and "too large" in str(err) and "p2 cbr 1e30" in str(err)
+
+
+def test_non_utf8_bytes_spoil_only_their_hand() -> None:
+    body = GOOD.encode().replace(b"actions", b"# caf\xe9\nactions")
+    items = parse_text(collection(GOOD, body, GOOD), "c.phhs")
+    got = kinds(items)
+    assert got[0] == got[2] == "ok"
+    assert got[1].startswith("not UTF-8 text (byte 0xe9 at line ")
+
+
+def test_bom_skipped_at_start_only() -> None:
+    [(_, h)] = parse_text(b"\xef\xbb\xbf" + GOOD.encode())
+    assert isinstance(h, HandHistory)
+    items = parse_text(b"\xef\xbb\xbf" + collection(GOOD, b"\xef\xbb\xbf" + GOOD.encode()))
+    got = kinds(items)
+    assert got[0] == "ok" and "byte-order mark inside the file (line 10)" in got[1]
+
+
+def test_binary_garbage_and_empty() -> None:
+    [(_, h)] = parse_text(bytes(range(256)) * 4)
+    assert isinstance(h, PHHError)
+    [(_, h)] = parse_text(b"")
+    assert isinstance(h, PHHError) and "not a PHH hand" in str(h)
+    [(_, h)] = parse_text(b"title = 'a poem'\n")
+    assert isinstance(h, PHHError) and "missing field 'variant'" in str(h)
+
+
+def test_preamble_and_line_numbers() -> None:
+    items = parse_text(b"# comment\n\n" + collection(GOOD, "variant = 'NT'\nx = ]"))
+    assert kinds(items)[0] == "ok"
+    assert "line 13" in kinds(items)[1]          # the file's line, not the section's
+    items = parse_text(b"variant = 'NT'\n" + collection(GOOD))
+    assert kinds(items) == ["fields outside any [N] section", "ok"]
+
+
+def test_oversized_hand_is_skipped_in_bounded_memory() -> None:
+    big = GOOD + "note = '" + "x" * (MAX_HAND_BYTES + 10) + "'\n"
+    items = list(iter_sections(io.BytesIO(collection(GOOD, big, GOOD)), "c"))
+    assert [d if isinstance(d, PHHError) else "ok" for _, _, d in items][::2] == ["ok", "ok"]
+    assert "larger than 1 MiB" in str(items[1][2])
+
+
+def test_decimal_amounts_and_unknown_stacks() -> None:
+    [(_, h)] = parse_text(GOOD.replace("[100, 100]", "[inf, 12.75]"))
+    assert isinstance(h, HandHistory)
+    assert h.starting_stacks == [Decimal("Infinity"), Decimal("12.75")] and h.unknown_stacks
+
+
+def test_a_bad_file_does_not_stop_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "a.phh").write_text(GOOD)
+    (tmp_path / "b.phh").write_bytes(b"\x00\x01\x02garbage")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "c.phhs").write_bytes(collection(GOOD, GOOD))
+    (sub / "ignored.txt").write_text("not a hand")
+    items = list(iter_hands(tmp_path))
+    names = [Path(s).name for s, _ in items]
+    assert names == ["a.phh", "b.phh", "c.phhs#1", "c.phhs#2"]
+    assert kinds(items)[1] != "ok" and kinds(items).count("ok") == 3
+    with pytest.raises(FileNotFoundError):
+        list(iter_hands(tmp_path / "missing"))
