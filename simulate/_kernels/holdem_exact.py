@@ -32,8 +32,8 @@ import numpy as np
 
 from evaluator._jit import serial
 from evaluator._kernels.holdem import KEY_INIT_I64, rank_strength
+from simulate._kernels.score import equity_counts, equity_scorer, score_row
 
-SHARE_UNIT = 2520
 _LOW32 = np.int64(0xFFFFFFFF)
 MAX_MULTISETS = 6188  # C(17, 5): multisets of 5 ranks out of 13
 
@@ -97,49 +97,30 @@ def rank_multisets(m, avail, rank_key, keys, weights):
 
 
 @serial
-def share_table():
-    """int64[11]: the pot share of each of k tied winners, ``2520 // k``, at index k."""
-    out = np.zeros(11, np.int64)
-    for k in range(1, 11):
-        out[k] = SHARE_UNIT // k
-    return out
-
-
-@serial
-def settle(st, n_players, w, res, cats, cat_of, shares):
-    """Add one board of weight ``w`` whose strengths are ``st[:n_players]``.
-
-    ``res`` int64[P, 3]: wins, ties, pot share in units of 1/2520; ``cats`` int64[P, 9];
-    ``shares`` int64[11]: ``2520 // k`` at index k (see :func:`share_table`).
-    """
-    best = 0
-    nb_best = 0
-    for p in range(n_players):
-        v = st[p]
-        if v > best:
-            best = v
-            nb_best = 1
-        elif v == best:
-            nb_best += 1
-    share = w * shares[nb_best]
-    for p in range(n_players):
-        v = st[p]
-        cats[p, cat_of[v]] += w
-        if v == best:
-            if nb_best == 1:
-                res[p, 0] += w
-            else:
-                res[p, 1] += w
-            res[p, 2] += share
-
-
-@serial
 def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
-    """Walk every runout of ``board0`` from the cards with ``avail_cards[c] == 1``.
+    """Equity of one spot: walk every runout of ``board0`` from the cards with
+    ``avail_cards[c] == 1`` into an equity scorer (one pot of 2520 units).
 
-    ``hole`` uint8[P, 2]; ``board0`` uint8[0..5]; ``avail_cards`` uint8[52];
-    ``res`` int64[P, 3] and ``cats`` int64[P, 9] are added to (see :func:`settle`).
-    Returns the number of runouts (the sum of the weights).
+    ``hole`` uint8[P, 2]; ``board0`` uint8[0..5]; ``avail_cards`` uint8[52]; ``cat_of``
+    uint8[7463]. Adds to ``res`` int64[P, 3] (wins alone, ties, pot share in units of
+    1/2520) and ``cats`` int64[P, 9] (runouts by final hand category). Returns the number
+    of runouts (the sum of the weights). Signature unchanged since the scorer redesign;
+    :func:`walk` is the same walk into any scorer.
+    """
+    sc = equity_scorer(hole.shape[0], cat_of)
+    total = walk(hole, board0, avail_cards, tables, sc)
+    equity_counts(sc, res, cats)
+    return total
+
+
+@serial
+def walk(hole, board0, avail_cards, tables, sc):
+    """The reduced walk: every runout of ``board0`` from the cards with ``avail_cards[c] ==
+    1``, one weighted strength row per board class, added to the scorer ``sc``
+    (:mod:`simulate._kernels.score`: equity, or the pots of an all-in).
+
+    ``hole`` uint8[P, 2]; ``board0`` uint8[0..5]; ``avail_cards`` uint8[52]. Returns the
+    number of runouts (the sum of the weights).
     """
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_players = hole.shape[0]
@@ -188,7 +169,6 @@ def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
     for n in range(5):
         for c in range(6):
             bt[n, c + 1] = _binom(n, c)
-    shares = share_table()
     st = np.empty(n_players, np.int64)
     total = np.int64(0)
 
@@ -231,7 +211,7 @@ def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
             total += 1
             for p in range(n_players):
                 st[p] = rank_strength(base[p], row_offsets, rank_table)
-            settle(st, n_players, 1, res, cats, cat_of, shares)
+            score_row(st, np.int64(1), sc)
         while d >= 0:
             r = nr[d]
             c = nc[d]
@@ -256,7 +236,7 @@ def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
                     key = K[d] + c * rank_key[r]
                     for p in range(n_players):
                         st[p] = rank_strength(base[p] + key, row_offsets, rank_table)
-                    settle(st, n_players, w, res, cats, cat_of, shares)
+                    score_row(st, w, sc)
                 continue
             e = d + 1
             W[e] = wr
@@ -320,7 +300,7 @@ def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
                             st[p] = fst[p]
                         else:
                             st[p] = rank_strength(base[p] + key, row_offsets, rank_table)
-                    settle(st, n_players, w, res, cats, cat_of, shares)
+                    score_row(st, w, sc)
                     total += w
                 # next j-subset (odometer over indices into ranks_s)
                 i = j - 1
@@ -341,6 +321,7 @@ def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
     ``deck`` uint8[M] are the cards left; other arguments as :func:`exact_walk`.
     Returns the number of runouts.
     """
+    sc = equity_scorer(hole.shape[0], cat_of)
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_players = hole.shape[0]
     k = 5 - board0.shape[0]
@@ -355,7 +336,6 @@ def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
     for i in range(board0.shape[0]):
         bk += card_key[board0[i]]
         bm |= card_mask[board0[i]]
-    shares = share_table()
     st = np.empty(n_players, np.int64)
     total = np.int64(0)
     idx = np.arange(k)
@@ -374,7 +354,7 @@ def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
                 st[p] = flush_table[(mm >> sh) & 0x1FFF]
             else:
                 st[p] = rank_strength(kk, row_offsets, rank_table)
-        settle(st, n_players, 1, res, cats, cat_of, shares)
+        score_row(st, np.int64(1), sc)
         total += 1
         i = k - 1
         while i >= 0 and idx[i] == m - k + i:
@@ -384,4 +364,5 @@ def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
         idx[i] += 1
         for q in range(i + 1, k):
             idx[q] = idx[q - 1] + 1
+    equity_counts(sc, res, cats)
     return total

@@ -1,77 +1,209 @@
-"""Numba kernel that settles a showdown's pots (private; see ``simulate.pots``).
+"""The one showdown scorer (private; public wrappers in ``simulate.pots``).
 
-The kernel is pure integer arithmetic over arrays so that a jitted all-in EV
-runner can call it once per dealt runout without touching Python objects.
-Build its inputs with :func:`simulate.pots.build_pots`,
-:func:`simulate.pots.pots_to_arrays` and :func:`simulate.pots.odd_chip_order`.
+Every engine is a *board source* that produces, one board at a time, a row of
+strengths (one per live player, higher is better, equal ties) and a weight (how many
+runouts, or deals, the row stands for). This module turns those rows into results:
+
+- :func:`best_and_ties` is the one "best strength, count the ties" loop;
+- :func:`award` is the one pot-settlement rule (main and side pots, each split on its
+  own, odd chips one at a time to the tied winners in odd-chip order): the only
+  odd-chip loop in the package;
+- :func:`score_row` adds a weighted row to a *scorer* (below), which also keeps the
+  equity statistics (wins, ties, hand categories) when asked to.
+
+Equity is an all-in with one pot of :data:`SHARE_UNIT` units that every player can
+win (2520 = lcm(1..10), so a k-way split gives exactly ``2520 / k`` and never an odd
+chip): :func:`equity_scorer` builds that scorer.
+
+A scorer is a tuple of arrays (Numba passes it as one argument)::
+
+    sc = (amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of)
+
+- ``amounts`` int64[P]: chips in each pot; ``eligible`` bool[P, L]: who may win each;
+- ``order`` int64[L]: player indices in odd-chip order (first left of the button first);
+- ``split``, ``odd`` int64[P, L + 1]: ``amounts[p] // k`` and ``amounts[p] % k`` at
+  column ``k`` (from :func:`split_tables`, so rows never divide);
+- ``win`` [P, L] (int64, or float64 for float weights): chips x weight won from each
+  pot, summed over rows; ``pay`` [L] (same dtype): the same summed over pots (a Monte
+  Carlo kernel zeroes it before each row to get the row's payout for the std error);
+- ``stats`` int64[L, 2] (wins alone, ties in pot 0) and ``cats`` int64[L, 9] (rows by
+  final hand category, via ``cat_of`` uint8[7463]); with ``stats.shape[0] == 0`` they
+  are skipped (all-in EV does not need them).
+
+For the hand engine, :func:`settle_kernel` settles one showdown in seat space
+(strengths[n_seats], amounts[P], eligible[P, n_seats], odd_order[n_seats] ->
+payout_out[n_seats]); :func:`simulate.pots.settle` wraps it for Python callers.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import serial
+from evaluator._jit import inline, serial
+
+SHARE_UNIT = 2520  # lcm(1..10): a k-way split of one pot is 2520 // k units, no odd chip
+
+
+@serial
+def split_tables(amounts, n_players):
+    """``(split, odd)``, int64[P, n_players + 1]: ``amounts[p] // k`` and ``amounts[p] % k``
+    at column ``k >= 1`` (column 0 unused). ``amounts``: int64[P]."""
+    n_pots = amounts.shape[0]
+    split = np.zeros((n_pots, n_players + 1), np.int64)
+    odd = np.zeros((n_pots, n_players + 1), np.int64)
+    for p in range(n_pots):
+        for k in range(1, n_players + 1):
+            split[p, k] = amounts[p] // k
+            odd[p, k] = amounts[p] - split[p, k] * k
+    return split, odd
+
+
+@inline
+def best_and_ties(st, elig):
+    """``(best, n_best)``: the highest ``st[i]`` among players with ``elig[i]`` (bool[L]) and
+    how many eligible players hold it (0 when nobody is eligible; ``best`` is then -1)."""
+    best = np.int64(-1)
+    n_best = 0
+    for i in range(elig.shape[0]):
+        if elig[i]:
+            v = np.int64(st[i])
+            if v > best:
+                best = v
+                n_best = 1
+            elif v == best:
+                n_best += 1
+    return best, n_best
+
+
+@inline
+def award(st, w, amounts, eligible, order, split, odd, win, pay):
+    """Settle every pot on one row of strengths ``st`` (any integer dtype, [L]) with weight
+    ``w``: each winner of pot ``p`` gets ``w * split[p, k]`` (k tied winners), and the
+    ``odd[p, k]`` odd chips go ``w`` each to the tied winners in ``order``. Adds to ``win``
+    [P, L] and ``pay`` [L]; returns pot 0's ``(best, n_best)``. A pot nobody is eligible for
+    is skipped (callers never build one holding chips)."""
+    best0 = np.int64(-1)
+    n0 = 0
+    for p in range(amounts.shape[0]):
+        best, n_best = best_and_ties(st, eligible[p])
+        if p == 0:
+            best0 = best
+            n0 = n_best
+        if n_best == 0:
+            continue
+        share = w * split[p, n_best]
+        for i in range(eligible.shape[1]):
+            if eligible[p, i] and np.int64(st[i]) == best:
+                win[p, i] += share
+                pay[i] += share
+        left = odd[p, n_best]
+        j = 0
+        while left > 0:
+            i = order[j]
+            if eligible[p, i] and np.int64(st[i]) == best:
+                win[p, i] += w
+                pay[i] += w
+                left -= 1
+            j += 1
+    return best0, n0
+
+
+@inline
+def score_row(st, w, sc):
+    """Add the row ``st`` ([L], any integer dtype) with weight ``w`` to the scorer ``sc``
+    (see the module docstring): pots through :func:`award`, then the equity statistics
+    of pot 0 when the scorer keeps them."""
+    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
+    best, n_best = award(st, w, amounts, eligible, order, split, odd, win, pay)
+    if stats.shape[0] > 0:
+        col = 0 if n_best == 1 else 1
+        for i in range(stats.shape[0]):
+            v = np.int64(st[i])
+            cats[i, cat_of[v]] += w
+            if v == best and eligible[0, i]:
+                stats[i, col] += w
+
+
+@serial
+def equity_scorer(n_players, cat_of):
+    """A scorer for equity: one pot of :data:`SHARE_UNIT` that all ``n_players`` can win,
+    with statistics (``win[0, i]`` = share units, ``stats[i]`` = wins, ties, ``cats[i]``)."""
+    amounts = np.full(1, SHARE_UNIT, np.int64)
+    eligible = np.ones((1, n_players), np.bool_)
+    order = np.arange(n_players)
+    split, odd = split_tables(amounts, n_players)
+    return (amounts, eligible, order, split, odd, np.zeros((1, n_players), np.int64),
+            np.zeros(n_players, np.int64), np.zeros((n_players, 2), np.int64),
+            np.zeros((n_players, 9), np.int64), cat_of)
+
+
+def pots_scorer(amounts, eligible, order, cat_of, dtype=np.int64):
+    """A scorer for all-in EV without statistics (built in Python): ``amounts`` int64[P],
+    ``eligible`` bool[P, L], ``order`` int64[L]; ``win``/``pay`` of ``dtype`` (int64 for
+    exact integer sums, float64 for float weights). ``cat_of`` is only carried."""
+    n_players = eligible.shape[1]
+    split, odd = split_tables(amounts, n_players)
+    return (amounts, eligible, order, split, odd,
+            np.zeros((amounts.shape[0], n_players), dtype), np.zeros(n_players, dtype),
+            np.zeros((0, 2), np.int64), np.zeros((0, 9), np.int64), cat_of)
+
+
+@serial
+def equity_counts(sc, res, cats):
+    """Add an equity scorer's totals to ``res`` int64[L, 3] (wins, ties, share units) and
+    ``cats`` int64[L, 9] (the layout :mod:`simulate.equity` reads)."""
+    win = sc[5]
+    stats = sc[7]
+    cc = sc[8]
+    for i in range(res.shape[0]):
+        res[i, 0] += stats[i, 0]
+        res[i, 1] += stats[i, 1]
+        res[i, 2] += win[0, i]
+        for c in range(9):
+            cats[i, c] += cc[i, c]
 
 
 @serial
 def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
-    """Award every pot to its best eligible hand(s), adding chips to ``payout_out``.
+    """Award every pot of one showdown to its best eligible hand(s), adding chips to
+    ``payout_out``. The hand engine's entry point (seat space):
 
-    Parameters (all arrays are C-contiguous or not, any layout works):
-
-    - ``strengths``: ``ndarray[n_seats]`` of an integer dtype (``int32`` or
-      ``uint16`` in practice; any integer dtype compiles). Higher is better;
-      equal values tie. Values of seats that are not eligible for any pot
-      (folded seats) are never read.
+    - ``strengths``: ``ndarray[n_seats]`` of an integer dtype (``int32`` or ``uint16`` in
+      practice; any integer dtype compiles). Higher is better; equal values tie. Values
+      of seats that are not eligible for any pot (folded seats) are never read.
     - ``amounts``: ``ndarray[P] int64``, the chips in each pot (``>= 0``).
-    - ``eligible``: ``ndarray[P, n_seats] bool``, ``eligible[p, s]`` is True
-      when seat ``s`` can win pot ``p``.
-    - ``odd_order``: ``ndarray[n_seats] int64``, a permutation of the seat
-      indices in odd-chip order: the seat left of the button first, i.e.
-      ``button + 1, button + 2, ...`` wrapping, the button last.
-    - ``payout_out``: ``ndarray[n_seats] int64``, **added to** (not cleared),
-      so one buffer can accumulate many runouts.
+    - ``eligible``: ``ndarray[P, n_seats] bool``, ``eligible[p, s]`` is True when seat
+      ``s`` can win pot ``p``.
+    - ``odd_order``: ``ndarray[n_seats] int64``, a permutation of the seat indices in
+      odd-chip order: the seat left of the button first, i.e. ``button + 1, button + 2,
+      ...`` wrapping, the button last.
+    - ``payout_out``: ``ndarray[n_seats] int64``, **added to** (not cleared), so one
+      buffer can accumulate many showdowns.
 
-    Semantics: for each pot, the winners are the eligible seats holding the
-    highest strength among the eligible seats. Each winner gets
-    ``amount // n_winners``; the ``amount % n_winners`` odd chips go one at a
-    time to the winners in ``odd_order`` (first tied winner left of the
-    button first). Every pot is split on its own, so chips are conserved pot
-    by pot: the kernel adds exactly ``amounts.sum()`` to ``payout_out``.
+    For each pot the winners are the eligible seats holding the highest strength among
+    the eligible seats; each gets ``amount // n_winners`` and the ``amount % n_winners``
+    odd chips go one at a time to the winners in ``odd_order`` (:func:`award`). Every pot
+    is split on its own, so the kernel adds exactly ``amounts.sum()`` to ``payout_out``.
 
-    Raises ``ValueError`` if a pot holding chips has no eligible seat (cannot
-    happen for pots built by ``build_pots``). Returns nothing.
+    Raises ``ValueError`` if a pot holding chips has no eligible seat, or if
+    ``odd_order`` is not a permutation of the seats. Returns nothing.
     """
-    n_pots = amounts.shape[0]
     n_seats = eligible.shape[1]
-    for p in range(n_pots):
-        amount = np.int64(amounts[p])
-        best = np.int64(0)
-        n_win = 0
-        for s in range(n_seats):
-            if eligible[p, s]:
-                v = np.int64(strengths[s])
-                if n_win == 0 or v > best:
-                    best = v
-                    n_win = 1
-                elif v == best:
-                    n_win += 1
-        if n_win == 0:
-            if amount != 0:
-                raise ValueError("settle_kernel: a pot holding chips has no eligible seat")
-            continue
-        share = amount // n_win
-        odd = amount - share * n_win
-        if share != 0:
+    if odd_order.shape[0] != n_seats:
+        raise ValueError("settle_kernel: odd_order must list every seat once")
+    seen = np.zeros(n_seats, np.bool_)
+    for j in range(n_seats):
+        s = odd_order[j]
+        if s < 0 or s >= n_seats or seen[s]:
+            raise ValueError("settle_kernel: odd_order must list every seat once")
+        seen[s] = True
+    for p in range(amounts.shape[0]):
+        if amounts[p] != 0:
+            anyone = False
             for s in range(n_seats):
-                if eligible[p, s] and np.int64(strengths[s]) == best:
-                    payout_out[s] += share
-        for i in range(odd_order.shape[0]):
-            if odd == 0:
-                break
-            s = odd_order[i]
-            if eligible[p, s] and np.int64(strengths[s]) == best:
-                payout_out[s] += 1
-                odd -= 1
-        if odd != 0:
-            raise ValueError("settle_kernel: odd_order does not list every tied winner")
+                anyone = anyone or eligible[p, s]
+            if not anyone:
+                raise ValueError("settle_kernel: a pot holding chips has no eligible seat")
+    split, odd = split_tables(amounts, n_seats)
+    win = np.zeros((amounts.shape[0], n_seats), np.int64)
+    award(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win, payout_out)
