@@ -87,4 +87,4 @@ def test_phhs_collection_round_trip(tmp_path: Path) -> None:
     pokerkit = pytest.importorskip("pokerkit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert len(pokerkit.HandHistory.loads_all(out.read_text())) == 25
+        assert len(list(pokerkit.HandHistory.loads_all(out.read_text()))) == 25
