@@ -1,6 +1,57 @@
-"""pokerjit's equity engine: exact enumeration and Monte Carlo, ranges, pots and all-in EV."""
+"""pokerjit's equity engine: exact enumeration and Monte Carlo, ranges, pots and all-in EV.
 
-from .allin import allin_ev
+The public names are importable from here (``from simulate import equity, allin_ev``).
+``import simulate`` stays light: ``equity`` and ``range_equity`` are bound at once (their
+modules need only numpy, and each shares its name with its module, so it must be bound
+before anything imports the module), every other name is imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
 from .equity import equity
+from .range_equity import analyze_ranges, range_equity
 
-__all__ = ["allin_ev", "equity"]
+__version__ = "0.1.0"
+
+_LAZY = {
+    "allin_ev": "simulate.allin",
+    "AllinResult": "simulate.allin",
+    "equity_many": "simulate.many",
+    "EquityArrays": "simulate.many",
+    "EquityResult": "simulate.results",
+    "PlayerResult": "simulate.results",
+    "hand_categories": "simulate.range_equity",
+    "parse_range": "simulate.ranges",
+    "Range": "simulate.ranges",
+    "chart_rows": "simulate.chart",
+    "Rules": "simulate.engine",
+    "Hand": "simulate.engine",
+    "IllegalAction": "simulate.engine",
+    "play": "simulate.engine",
+    "PlayResult": "simulate.engine",
+}
+
+
+def _available(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+__all__ = ["__version__", "analyze_ranges", "equity", "range_equity",
+           *sorted(name for name, mod in _LAZY.items() if _available(mod))]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None or not _available(module):
+        raise AttributeError(f"module 'simulate' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

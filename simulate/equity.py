@@ -20,15 +20,10 @@ from evaluator.cards import CardError, parse_cards
 
 from .request import Request, check_game, parse_request
 from .results import EquityResult, PlayerResult, std_error_of_mean
+from .sampling import Sampling, sampling
 
 SHARE_UNIT = 2520  # lcm(1..10): a k-way split gives each 2520 // k units
-BLOCK = 16_384  # deals per Monte Carlo block (fixed: the same seed gives the same answer)
-DEFAULT_SAMPLES = 1_000_000
-MAX_SAMPLES = 2_000_000_000  # cap for a target-std-error run
-MIN_STD_ERROR = 1e-9  # the smallest target_std_error one may ask for
-MAX_REQUEST_SAMPLES = 10**15  # the most samples one may ask for (int64 counters stay safe)
 EXACT_BUDGET = 30_000_000  # player-evaluations an automatic exact walk may take (~0.1 s)
-FIRST_ROUND_BLOCKS = 16  # a target-std-error run starts with this many blocks
 
 CATEGORY_NAMES = ("High Card", "One Pair", "Two Pair", "Three of a Kind", "Straight", "Flush",
                   "Full House", "Four of a Kind", "Straight Flush")
@@ -66,7 +61,7 @@ def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequen
     g = check_game(game)
     if isinstance(hands, str) or not isinstance(hands, (Sequence, np.ndarray)):
         raise CardError("hands must be a list, e.g. ['AhKh', 'QsQd']")
-    _check_sampling(exact, samples, target_std_error)
+    sampling(exact, samples, target_std_error, seed, threads)
     if g.startswith("omaha"):
         from .omaha import omaha_equity
 
@@ -74,39 +69,13 @@ def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequen
                             target_std_error=target_std_error, seed=seed, threads=threads,
                             game=g)
     if not all(_is_exact_hand(h) for h in hands):
-        try:
-            from .range_equity import range_equity
-        except ImportError:
-            bad = next(h for h in hands if not _is_exact_hand(h))
-            try:
-                parse_cards(bad)
-            except CardError as e:
-                raise CardError(f"{e} (ranges need simulate.range_equity)") from None
-            raise
+        from .range_equity import range_equity
+
         return range_equity(hands, board, dead, exact=exact, samples=samples,
                             target_std_error=target_std_error, seed=seed, threads=threads)
     req = parse_request(hands, board, dead, game=g)
     return holdem_equity(req, exact=exact, samples=samples, target_std_error=target_std_error,
                          seed=seed, threads=threads)
-
-
-def _check_sampling(exact: bool | None, samples: int | None,
-                    target_std_error: float | None) -> None:
-    if samples is not None:
-        if not isinstance(samples, (int, np.integer)) or isinstance(samples, bool) or samples < 1:
-            raise ValueError(f"samples must be a positive integer, got {samples!r}")
-        if samples > MAX_REQUEST_SAMPLES:
-            raise ValueError(f"samples must be at most {MAX_REQUEST_SAMPLES:.0e}, got {samples}")
-    if target_std_error is not None and (
-            isinstance(target_std_error, bool)
-            or not isinstance(target_std_error, (int, float, np.integer, np.floating))
-            or not target_std_error > 0):
-        raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
-    if target_std_error is not None and target_std_error < MIN_STD_ERROR:
-        raise ValueError(f"target_std_error must be at least {MIN_STD_ERROR:g} "
-                         f"(far below is out of reach), got {target_std_error!r}")
-    if exact is True and (samples is not None or target_std_error is not None):
-        raise ValueError("exact=True cannot be combined with samples or target_std_error")
 
 
 def exact_work(req: Request) -> int:
@@ -128,12 +97,12 @@ def holdem_equity(req: Request, *, exact: bool | None = None, samples: int | Non
                   target_std_error: float | None = None, seed: int | None = None,
                   threads: int | None = None) -> EquityResult:
     """Equity of a validated Hold'em :class:`~simulate.request.Request` of exact hands."""
-    _check_sampling(exact, samples, target_std_error)
-    if exact is None:
-        exact = samples is None and target_std_error is None and exact_work(req) <= EXACT_BUDGET
+    opts = sampling(exact, samples, target_std_error, seed, threads)
+    if opts.exact is None:
+        exact = not opts.wants_sampling and exact_work(req) <= EXACT_BUDGET
     if exact:
         return _exact(req)
-    return _monte_carlo(req, samples, target_std_error, seed, threads)
+    return _monte_carlo(req, opts)
 
 
 def _kernel_inputs(req: Request) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple, np.ndarray]:
@@ -206,23 +175,21 @@ def _std_errors(acc: np.ndarray, n: int) -> np.ndarray:
     return std_error_of_mean(share / SHARE_UNIT, share_sq, n)
 
 
-def _monte_carlo(req: Request, samples: int | None, target: float | None, seed: int | None,
-                 threads: int | None) -> EquityResult:
-    from evaluator._jit import resolve_threads
+def _monte_carlo(req: Request, opts: Sampling) -> EquityResult:
     from evaluator._jit import threads as _threads
 
     from ._kernels import holdem_mc as mk
-    from ._kernels.rng import resolve_seed
+    from .sampling import BLOCK, run_blocks
 
-    s = resolve_seed(seed)
-    n_threads = resolve_threads(threads)
+    s = opts.resolved_seed()
+    n_threads = opts.n_threads()
     hole, board, deck, tables, cat_of = _kernel_inputs(req)
     n_players = len(req.hands)
-    cap = int(samples) if samples is not None else (MAX_SAMPLES if target else DEFAULT_SAMPLES)
+    cap = opts.cap
     acc = np.zeros((n_players, mk.N_FIELDS), dtype=np.int64)
     seed64 = np.uint64(s)
 
-    def run_blocks(b_lo: int, b_hi: int) -> None:
+    def run(b_lo: int, b_hi: int) -> None:
         if n_threads == 1 or b_hi - b_lo < 2:
             mk.mc_range(hole, board, deck, cap, BLOCK, b_lo, b_hi, seed64, tables, cat_of, acc)
             return
@@ -233,24 +200,7 @@ def _monte_carlo(req: Request, samples: int | None, target: float | None, seed: 
         acc[:] += accs.sum(axis=0)
 
     t0 = time.perf_counter()
-    n_blocks_cap = -(-cap // BLOCK)
-    if target is None:
-        run_blocks(0, n_blocks_cap)
-        done = n_blocks_cap
-    else:
-        # rounds of blocks; each round's size depends only on the counts so far
-        done = 0
-        nxt = min(FIRST_ROUND_BLOCKS, n_blocks_cap)
-        while True:
-            run_blocks(done, nxt)
-            done = nxt
-            n = min(cap, done * BLOCK)
-            se = float(_std_errors(acc, n).max())
-            if se <= target or done >= n_blocks_cap:
-                break
-            need = n * (se / target) ** 2 * 1.05
-            nxt = min(n_blocks_cap, max(done + 1, -(-int(need) // BLOCK)))
-    n = min(cap, done * BLOCK)
+    n = run_blocks(opts, run, lambda n: _std_errors(acc, n), min_round=n_threads)
     elapsed = time.perf_counter() - t0
     se = _std_errors(acc, n)
     win, tie, share, _ = _mc_totals(acc)

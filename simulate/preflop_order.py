@@ -28,16 +28,8 @@ def csv_text(equities: dict[str, float]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def progress_bar(done: int, total: int, label: str = "boards") -> None:
-    width = 30
-    fill = int(width * done / max(total, 1))
-    sys.stderr.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {label}")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
-
-
 def main(argv: list[str] | None = None) -> int:
+    from .progress import progress
     from .range_equity import preflop_vs_random
 
     ap = argparse.ArgumentParser(prog="python -m simulate.preflop_order", description=__doc__)
@@ -45,8 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    eq = preflop_vs_random(threads=args.threads,
-                           progress=lambda d, t: progress_bar(d, t, "parts"))
+    with progress(None, "169 hands vs random (exact)", "parts") as bar:
+        eq = preflop_vs_random(threads=args.threads, progress=bar.callback())
     Path(args.output).write_text(csv_text(eq))
     print(f"wrote {args.output} ({len(eq)} hands, {time.perf_counter() - t0:.1f} s)",
           file=sys.stderr)

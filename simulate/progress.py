@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO
 
@@ -51,6 +51,21 @@ class Progress:
                 self._last = now
                 self._stream.write(self.line(now) + "\n")
                 self._stream.flush()
+
+    def callback(self) -> Callable[[int, int], None]:
+        """A ``report(done, total)`` function, the form the library's long walks call
+        between rounds of work: it moves this reporter to ``done`` of ``total``."""
+
+        def report(done: int, total: int) -> None:
+            if total != self.total:
+                self.total = total
+                if self._bar is not None:
+                    self._bar.total = total
+                    self._bar.refresh()
+            if done > self.done:
+                self.update(done - self.done)
+
+        return report
 
     def line(self, now: float | None = None) -> str:
         """The plain progress line: ``desc: done/total unit (pct), rate/s, ~left``."""

@@ -44,10 +44,8 @@ from evaluator.tablegen import CATEGORIES
 from .ranges import ALL_COMBOS, N_COMBOS, Range, combo_class, grid_cell, is_exact_hand, parse_range
 from .request import check_player_count, parse_board
 from .results import EquityResult, PlayerResult, std_error_of_mean
+from .sampling import Sampling, sampling
 
-DEFAULT_SAMPLES = 1_000_000
-BLOCK_SIZE = 4096
-MAX_SAMPLES = 500_000_000
 AUTO_EXACT_SECONDS = 0.25
 PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0 + n1)
 VS_RANDOM_MAX = 400  # heads-up against random: rank-class walk up to this many hero combos
@@ -264,6 +262,22 @@ class RangeAnalysis:
                             else None})
             out.append(row)
         return out
+
+    def categories(self, player: int = 0) -> dict[str, object] | None:
+        """:func:`hand_categories` of one player's live range on this board (None before
+        the flop)."""
+        if len(self.board) < 3:
+            return None
+        return hand_categories(self.ranges[player], self.board, self.dead)
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``pokerjit range --json`` document: the :class:`EquityResult` keys plus
+        ``"ranges"``, per player ``{"range", "combos", "grid", "hand_categories"}``."""
+        d = self.result.to_dict()
+        d["ranges"] = [{"range": pr.hand, "combos": self.combos(p), "grid": self.grid(p),
+                        "hand_categories": self.categories(p)}
+                       for p, pr in enumerate(self.result.players)]
+        return d
 
 
 def _arrays(ranges: list[Range]) -> dict[str, np.ndarray]:
@@ -562,18 +576,17 @@ def _any_deal(ranges: list[Range], limit: int = 200_000) -> bool | None:
     return dfs(0, 0)
 
 
-def _run_mc(spot: _Spot, samples: int | None, target: float | None, seed: int | None,
-            threads: int, t0: float) -> RangeAnalysis:
+def _run_mc(spot: _Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysis:
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
 
     from ._kernels import ranges as K
-    from ._kernels.rng import resolve_seed
+    from .sampling import BLOCK, run_blocks
 
     if _any_deal(spot.ranges) is False:
         raise CardError("no deal is possible: every combination of the players' hands "
                         "shares a card")
-    seed = resolve_seed(seed)
+    seed = opts.resolved_seed()
     arr = _arrays(spot.ranges)
     P, M = arr["ckey"].shape
     n_live = 52 - len(spot.board) - len(spot.dead) - 2 * sum(spot.exact_hand)
@@ -598,10 +611,11 @@ def _run_mc(spot: _Spot, samples: int | None, target: float | None, seed: int | 
     board = np.array(spot.board, dtype=np.uint8)
     tables = get_tables().kernel_args
     unit = float(K.SHARE_UNIT)
+    cap = opts.cap
 
-    def run_blocks(lo: int, n: int, n_total: int) -> None:
+    def run(lo: int, hi: int) -> None:
         with _threads(threads):
-            K.mc_run(np.uint64(seed), lo, n, BLOCK_SIZE, n_total, board, np.int64(base_bits), cdf,
+            K.mc_run(np.uint64(seed), cap, BLOCK, lo, hi, board, np.int64(base_bits), cdf,
                      arr["ncombo"], arr["cards"], is_random, _cat_of(), tables, 1_000_000,
                      sh, sq, win, tie, cat, combo_n, combo_sh, ok)
         if not ok.all():
@@ -610,25 +624,7 @@ def _run_mc(spot: _Spot, samples: int | None, target: float | None, seed: int | 
     def std_errors(n: int) -> np.ndarray:
         return std_error_of_mean(sh.sum(axis=0) / unit, sq.sum(axis=0) / (unit * unit), n)
 
-    # exactly ``cap`` deals at most: the last block is cut short where needed
-    cap = int(samples) if samples else (MAX_SAMPLES if target is not None else DEFAULT_SAMPLES)
-    if target is None:
-        n_blocks = -(-cap // BLOCK_SIZE)
-        run_blocks(0, n_blocks, cap)
-    else:
-        n_blocks = min(16, -(-cap // BLOCK_SIZE))
-        run_blocks(0, n_blocks, cap)
-        while True:
-            se = std_errors(min(cap, n_blocks * BLOCK_SIZE))
-            worst = float(se.max())
-            if worst <= target or n_blocks * BLOCK_SIZE >= cap:
-                break
-            need = n_blocks * BLOCK_SIZE * (worst / target) ** 2 * 1.05
-            more = int(min(cap / BLOCK_SIZE, math.ceil(need / BLOCK_SIZE))) - n_blocks
-            more = max(more, 1)
-            run_blocks(n_blocks, more, cap)
-            n_blocks += more
-    n = min(cap, n_blocks * BLOCK_SIZE)
+    n = run_blocks(opts, run, std_errors, min_round=threads)
     eq = sh.sum(axis=0) / (n * unit)
     se = std_errors(n)
     cn = combo_n.sum(axis=0)
@@ -651,23 +647,18 @@ def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
                    seed: int | None = None, threads: int | None = None) -> RangeAnalysis:
     """Range equity with its per-combo breakdown (see :class:`RangeAnalysis`).
     Arguments as :func:`range_equity`."""
-    from evaluator._jit import resolve_threads
-
     t0 = time.perf_counter()
     spot = _prepare(hands, board, dead)
-    n_threads = resolve_threads(threads)
-    if samples is not None and (not isinstance(samples, (int, np.integer)) or samples <= 0):
-        raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    if target_std_error is not None and not target_std_error > 0:
-        raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
+    opts = sampling(exact, samples, target_std_error, seed, threads)
+    n_threads = opts.n_threads()
     if exact is None:
-        if samples is not None or target_std_error is not None:
+        if opts.wants_sampling:
             exact = False
         else:
             exact = _estimate_exact_seconds(spot) / n_threads <= AUTO_EXACT_SECONDS
     if exact:
         return _run_exact(spot, n_threads, t0)
-    return _run_mc(spot, samples, target_std_error, seed, n_threads, t0)
+    return _run_mc(spot, opts, n_threads, t0)
 
 
 def range_equity(hands: Sequence[str], board: str | Sequence[int] = "",

@@ -32,19 +32,19 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _command_modules() -> list[object]:
-    mods = []
-    for name in COMMANDS:
-        try:
-            mods.append(importlib.import_module(f"simulate.cli.{name}"))
-        except ModuleNotFoundError as e:
-            if e.name != f"simulate.cli.{name}":
-                raise
-    return mods
+    return [importlib.import_module(f"simulate.cli.{name}") for name in COMMANDS]
+
+
+def _version() -> str:
+    from simulate import __version__
+
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pokerjit", description="Fast poker hand evaluation and equity.",
                      epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"pokerjit {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for mod in _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,40 +39,122 @@ def check_std_error(e: float | None, option: str = "--std-error") -> None:
         raise UsageError(f"{option} must be at least {MIN_STD_ERROR:g}, got {e:g}")
 
 
+def json_text(obj: Any) -> str:
+    """One JSON document as text, as every command writes it (stdout or a file). Numbers
+    that JSON cannot hold (NaN, infinities) are refused here rather than written."""
+    return json.dumps(obj, indent=2, allow_nan=False) + "\n"
+
+
 def emit_json(obj: Any) -> None:
     """Write one JSON document to stdout."""
-    sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+    sys.stdout.write(json_text(obj))
 
 
-def check_output_path(path: str, option: str) -> None:
-    """Fail early, before any long computation, if ``path`` cannot be written as a file:
-    a missing or unwritable folder, or a folder in its place (raises :class:`UsageError`)."""
+STDOUT = "-"  # an output path of "-" means standard output
+
+
+def _place_error(option: str, path: str, exc: OSError | None = None,
+                 reason: str | None = None) -> UsageError:
+    """The one wording for an output place that cannot be written, naming the user's path
+    (never an internal temporary file): ``{option} {path}: {reason}``."""
+    if reason is None:
+        assert exc is not None
+        if exc.errno == errno.ENOENT and not Path(path).parent.exists():
+            reason = f"no such folder '{Path(path).parent}'"
+        elif exc.errno == errno.EISDIR:
+            reason = "is a folder, not a file"
+        elif exc.errno == errno.ENOTDIR:
+            reason = f"'{Path(path).parent}' is not a folder"
+        elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            reason = f"cannot write there ({os.strerror(exc.errno).lower()})"
+        else:
+            reason = f"cannot write there ({(exc.strerror or str(exc)).lower()})"
+    return UsageError(f"{option} {path}: {reason}".lstrip())
+
+
+def check_output_path(path: str, option: str, *, stdout_ok: bool = False) -> None:
+    """Fail early, before any long computation, if ``path`` cannot be written as a file.
+
+    Every command that writes a file calls this first and :func:`write_output` at the end,
+    so the messages read the same everywhere: a missing folder, a folder given as the file,
+    a parent that is a file, a place that cannot be written (tried for real: a temporary file
+    is created and removed, so read-only file systems and permissions are caught even for
+    root), or an existing special file (a device or pipe is never replaced). ``"-"`` means
+    standard output where ``stdout_ok``. Raises :class:`UsageError`.
+    """
+    if path == STDOUT:
+        if stdout_ok:
+            return
+        raise UsageError(f"{option} -: standard output is not possible here; name a file")
     p = Path(path)
     if p.is_dir():
-        raise UsageError(f"{option} {path}: is a folder, not a file")
+        raise _place_error(option, path, reason="is a folder, not a file")
     parent = p.parent
+    if not parent.exists():
+        raise _place_error(option, path, reason=f"no such folder '{parent}'")
     if not parent.is_dir():
-        raise UsageError(f"{option} {path}: no such folder {str(parent)!r}")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise UsageError(f"{option} {path}: permission denied")
-
-
-def write_text_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, so that a
-    failure never leaves a half-written file behind."""
-    p = Path(path)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+        raise _place_error(option, path, reason=f"'{parent}' is not a folder")
+    if p.exists() and not p.is_file():
+        raise _place_error(option, path, reason="not a regular file (a device or pipe?)")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise _place_error(option, path, reason="cannot write there (permission denied)")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+    except OSError as e:
+        raise _place_error(option, path, e) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def write_output(path: str, data: str | bytes, option: str = "") -> None:
+    """Write ``data`` (text or bytes) to ``path``, or to standard output for ``"-"``.
+
+    A file is written through a temporary file in the same folder and renamed into place,
+    so a failure never leaves a half-written file; errors name ``path`` with
+    ``option`` (the wording of :func:`check_output_path`).
+    """
+    if path == STDOUT:
+        if isinstance(data, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data)
+            sys.stdout.flush()
+        return
+    p = Path(path)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        with open(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, p)
+        tmp = None
+    except OSError as e:
+        raise _place_error(option, path, e) from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_text_atomic(path: str, text: str, option: str = "") -> None:
+    """:func:`write_output` for text (kept for callers of the older name)."""
+    write_output(path, text, option)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
 
 def add_sampling_options(p: argparse.ArgumentParser) -> None:
@@ -99,20 +184,41 @@ def pct(x: float) -> str:
     return f"{100.0 * x:6.2f}%"
 
 
-def table(rows: list[list[str]], header: list[str]) -> str:
-    """A plain left/right aligned text table (numbers right-aligned)."""
-    cols = list(zip(header, *rows, strict=False)) if rows else [(h,) for h in header]
-    widths = [max(len(str(x)) for x in col) for col in cols]
+_NUMBER = re.compile(r"^[±+-]?\$?(\d[\d,]*(\.\d*)?|\.\d+)(e[+-]?\d+)?"
+                     r"[kMGT]?(\s*[A-Za-zµ%/ ]*)?$")  # a number, then perhaps a unit
+_EMPTY = ("", "-", "–", "—")
+
+
+def is_number_text(x: str) -> bool:
+    """True for a cell that reads as a number, perhaps with a unit (``12``, ``-3.5``,
+    ``46.21%``, ``±0.4%``, ``1,712,304``, ``2.56x``, ``39.5 ms``, ``253M hands/s``); not for
+    labels such as ``2c2d``, ``K-high`` or ``top 20%``."""
+    return bool(_NUMBER.match(x.strip()))
+
+
+def table(rows: list[list[str]], header: list[str], align: str | None = None) -> str:
+    """The one text table of every command: labels left-aligned, numbers right-aligned.
+
+    ``align`` gives each column's alignment, ``"l"`` or ``"r"`` (e.g. ``"llrrr"``); without
+    it a column is right-aligned when every non-empty cell in it reads as a number
+    (:func:`is_number_text`), decided per column, so a label column stays left-aligned
+    whatever its labels start with. Cells are strings; empty cells and ``-`` fit either.
+    """
+    ncol = len(header)
+    rows = [[str(x) for x in r] + [""] * (ncol - len(r)) for r in rows]
+    if align is None:
+        align = "".join(
+            "r" if any(r[i].strip() not in _EMPTY for r in rows)
+            and all(r[i].strip() in _EMPTY or is_number_text(r[i]) for r in rows) else "l"
+            for i in range(ncol))
+    if len(align) != ncol or set(align) - {"l", "r"}:
+        raise ValueError(f"align must give 'l' or 'r' for each of {ncol} columns, got {align!r}")
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
 
     def fmt(row: list[str]) -> str:
-        out = []
-        for i, x in enumerate(row):
-            x = str(x)
-            num = x.replace(".", "").replace("%", "").replace("-", "").replace("±", "").strip()
-            right = num.isdigit() or x.strip() in ("-", "–")
-            out.append(x.rjust(widths[i]) if right else x.ljust(widths[i]))
-        return "  ".join(out).rstrip()
+        return "  ".join(x.rjust(w) if a == "r" else x.ljust(w)
+                         for x, w, a in zip(row, widths, align, strict=True)).rstrip()
 
-    lines = [fmt(header), "  ".join("-" * w for w in widths)]
+    lines = [fmt([str(h) for h in header]), "  ".join("-" * w for w in widths)]
     lines += [fmt(r) for r in rows]
     return "\n".join(lines)

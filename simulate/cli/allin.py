@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(table([[name, str(pot.amount), " ".join(str(s) for s in pot.eligible)]
                  for name, pot in zip(names, r.pots, strict=True)],
-                ["pot", "chips", "eligible seats"]))
+                ["pot", "chips", "eligible seats"], align="lrl"))
     returned = [(p.seat, p.returned) for p in r.players if p.returned]
     for seat, chips in returned:
         print(f"uncalled: {chips} chips returned to seat {seat}")
@@ -96,5 +96,5 @@ def run(args: argparse.Namespace) -> int:
         row += [f"{100 * e:.2f}%" if (i < len(r.pots) and p.seat in r.pots[i].eligible)
                 else "-" for i, e in enumerate(p.pot_equity)]
         rows.append(row)
-    print(table(rows, header))
+    print(table(rows, header, align="rlrrr" + "r" * (len(header) - 5)))
     return 0

@@ -50,7 +50,8 @@ def format_result(res: object) -> str:
         err = "exact" if res.exact else f"±{100 * p.std_error:.3f}%"  # type: ignore[attr-defined]
         rows.append([p.hand, pct(p.equity).strip(), pct(p.win).strip(), pct(p.tie).strip(), err,
                      _top_categories(p.categories)])
-    out = [table(rows, ["hand", "equity", "win", "tie", "std error", "most likely hands"])]
+    out = [table(rows, ["hand", "equity", "win", "tie", "std error", "most likely hands"],
+                 align="lrrrrl")]
     where = []
     if res.board:  # type: ignore[attr-defined]
         where.append(f"board {res.board}")  # type: ignore[attr-defined]

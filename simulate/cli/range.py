@@ -15,7 +15,7 @@ from simulate.cli._util import (
     pct,
     sampling_kwargs,
     table,
-    write_text_atomic,
+    write_output,
 )
 
 NAME = "range"
@@ -39,9 +39,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dead", default="", help="dead cards")
     add_sampling_options(p)
     add_json(p)
-    p.add_argument("--csv", metavar="FILE", help="write the per-combo table (every player)")
-    p.add_argument("--png", metavar="FILE", help="draw the first player's 13x13 grid "
-                   "(needs matplotlib: pip install 'pokerjit[plot]')")
+    p.add_argument("--csv", metavar="FILE",
+                   help="write the per-combo table of every player (- for stdout)")
+    p.add_argument("--png", metavar="FILE", help="draw the first player's 13x13 grid; the "
+                   "format follows the extension (- writes PNG to stdout; needs matplotlib: "
+                   "pip install 'pokerjit[plot]')")
 
 
 def _grid_text(grid: list[list[dict | None]]) -> str:
@@ -70,17 +72,21 @@ def _pyplot():  # noqa: ANN202 - matplotlib.pyplot, imported only for --png
     return plt
 
 
-def _png(path: str, grid: list[list[dict | None]], title: str) -> None:
-    plt = _pyplot()
+def _png_bytes(grid: list[list[dict | None]], title: str, fmt: str) -> bytes:
+    """The first player's 13x13 grid drawn by matplotlib, as the bytes of a ``fmt`` file."""
+    import io
+
     import numpy as np
 
+    from simulate.ranges import grid_names
+
+    plt = _pyplot()
     data = np.full((13, 13), np.nan)
     for i in range(13):
         for j in range(13):
             c = grid[i][j]
             if c is not None and c["equity"] is not None:
                 data[i, j] = 100 * c["equity"]
-    from simulate.ranges import grid_names
     names = grid_names()
     fig, ax = plt.subplots(figsize=(9, 8))
     im = ax.imshow(data, cmap="RdYlGn", vmin=0, vmax=100)
@@ -92,61 +98,75 @@ def _png(path: str, grid: list[list[dict | None]], title: str) -> None:
     ax.set_yticks([])
     ax.set_title(title)
     fig.colorbar(im, ax=ax, label="equity %")
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=120, bbox_inches="tight")
     plt.close(fig)
+    return buf.getvalue()
+
+
+def _png_format(path: str) -> str:
+    """The image format for ``--png PATH``: from the extension (png for ``-`` or none);
+    :class:`UsageError` if matplotlib cannot write it."""
+    _pyplot()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    name = path.rsplit("/", 1)[-1]
+    ext = name.rpartition(".")[2].lower() if path != "-" and "." in name else "png"
+    if ext not in FigureCanvasBase.get_supported_filetypes():
+        raise UsageError(f"--png {path}: matplotlib cannot write .{ext} files")
+    return ext
+
+
+def _csv_text(an: object) -> str:
+    import io
+
+    with io.StringIO(newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["player", "range", "combo", "hand", "weight", "share", "equity"])
+        for p, pr in enumerate(an.result.players):  # type: ignore[attr-defined]
+            for row in an.combos(p):  # type: ignore[attr-defined]
+                w.writerow([p + 1, pr.hand, row["combo"], row["hand"], row["weight"],
+                            f"{row['share']:.8f}",
+                            "" if row["equity"] is None else f"{row['equity']:.8f}"])
+        return f.getvalue()
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.range_equity import analyze_ranges, hand_categories
+    from simulate.range_equity import analyze_ranges
 
     kw = sampling_kwargs(args)
-    # Check the output files before the (possibly long) computation.
+    # Check the output files before the (possibly long) computation. "-" sends that output
+    # to stdout instead of the table (so at most one output may be "-", and not with --json).
+    to_stdout = [opt for opt, path in (("--csv", args.csv), ("--png", args.png)) if path == "-"]
+    if len(to_stdout) > 1 or (to_stdout and args.json):
+        raise UsageError(f"{to_stdout[0]} - and {'--json' if args.json else to_stdout[1]} "
+                         "would both write to standard output; name a file for one of them")
     if args.csv:
-        check_output_path(args.csv, "--csv")
+        check_output_path(args.csv, "--csv", stdout_ok=True)
+    fmt = None
     if args.png:
-        check_output_path(args.png, "--png")
-        _pyplot()
-        from matplotlib.backend_bases import FigureCanvasBase
-
-        ext = args.png.rpartition(".")[2].lower() if "." in args.png else "png"
-        if ext not in FigureCanvasBase.get_supported_filetypes():
-            raise UsageError(f"--png {args.png}: matplotlib cannot write .{ext} files")
-    hands = [args.range, *args.vs]
-    an = analyze_ranges(hands, args.board, args.dead, **kw)
+        check_output_path(args.png, "--png", stdout_ok=True)
+        fmt = _png_format(args.png)
+    an = analyze_ranges([args.range, *args.vs], args.board, args.dead, **kw)
     res = an.result
-    n_board = len(an.board)
-    cats = None
-    if n_board >= 3:
-        cats = [hand_categories(r, an.board, an.dead) for r in an.ranges]
     if args.csv:
-        import io
-
-        with io.StringIO(newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["player", "range", "combo", "hand", "weight", "share", "equity"])
-            for p, pr in enumerate(res.players):
-                for row in an.combos(p):
-                    w.writerow([p + 1, pr.hand, row["combo"], row["hand"], row["weight"],
-                                f"{row['share']:.8f}",
-                                "" if row["equity"] is None else f"{row['equity']:.8f}"])
-            write_text_atomic(args.csv, f.getvalue())
+        write_output(args.csv, _csv_text(an), "--csv")
     if args.png:
-        _png(args.png, an.grid(0), f"{res.players[0].hand} vs "
-             f"{', '.join(p.hand for p in res.players[1:])}"
-             + (f" on {res.board}" if res.board else ""))
+        title = (f"{res.players[0].hand} vs {', '.join(p.hand for p in res.players[1:])}"
+                 + (f" on {res.board}" if res.board else ""))
+        write_output(args.png, _png_bytes(an.grid(0), title, fmt or "png"), "--png")
+    if to_stdout:
+        return 0
     if args.json:
-        d = res.to_dict()
-        d["ranges"] = [{"range": pr.hand, "combos": an.combos(p), "grid": an.grid(p),
-                        "hand_categories": cats[p] if cats else None}
-                       for p, pr in enumerate(res.players)]
-        emit_json(d)
+        emit_json(an.to_dict())
         return 0
     rows = []
     for p, pr in enumerate(res.players):
         se = "" if res.exact else f"±{100 * pr.std_error:.2f}%"
         rows.append([str(p + 1), pr.hand, str(len(an.ranges[p])), pct(pr.equity).strip(),
                      pct(pr.win).strip(), pct(pr.tie).strip(), se])
-    print(table(rows, ["#", "range", "combos", "equity", "win", "tie", "std err"]))
+    print(table(rows, ["#", "range", "combos", "equity", "win", "tie", "std err"],
+                align="rlrrrrr"))
     how = "exact" if res.exact else f"Monte Carlo, {res.samples:,} deals"
     extra = f"board {res.board}" if res.board else "preflop"
     if res.dead:
@@ -154,12 +174,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"({how}; {extra}; {res.elapsed_s:.2f} s)")
     print(f"\nequity % of player 1 ({res.players[0].hand}) by hand class:")
     print(_grid_text(an.grid(0)))
-    if cats:
-        c = cats[0]
+    c = an.categories(0)
+    if c:
         print(f"\nplayer 1 on {c['board']} ({c['combos']:g} combos):")
         crow = [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in c["made"].items()]
         crow += [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in c["draws"].items()
                  if v["combos"] > 0]
-        print(table(crow, ["holding", "combos", "share"]))
+        print(table(crow, ["holding", "combos", "share"], align="lrr"))
     sys.stdout.flush()
     return 0
