@@ -58,6 +58,14 @@ exact limit (:data:`simulate.allin.EXACT_LIMIT` hand evaluations; Omaha
 
 Amounts in the file may be decimal (``1720.35``); the replay works in integer
 units of the smallest decimal place used and converts back for output.
+
+Gaps in real exports: a starting stack written ``inf`` (unknown) is played as
+:data:`UNKNOWN_STACK` chips, its finishing stack is ``None`` and its ``net`` is
+still given. A contested pot where an eligible seat's cards were never shown
+(``????``) cannot be settled: that is not an error, ``outcome_known`` is False and
+the pot's ``winners`` and the payouts, winnings, net and finishing stacks of the
+seats eligible for it are ``None``. Recorded ``winnings`` are kept as information
+and never checked against.
 """
 
 from __future__ import annotations
@@ -94,6 +102,10 @@ VARIANT_NAMES = {
 }
 #: Runouts drawn when the all-in EV walk is larger than the engine's exact limit.
 EV_SAMPLES = 200_000
+#: Chips (in the hand's integer units) a seat whose stack is ``inf`` is played with.
+UNKNOWN_STACK = 10**17
+#: The largest amount (in the hand's integer units) a hand may use.
+MAX_UNITS = 10**17
 
 
 class ReplayError(ValueError):
@@ -129,6 +141,9 @@ class HandReplay:
     allin_error: str | None = None
     recorded_finishing_stacks: list[Any] | None = None
     recorded_winnings: list[Any] | None = None
+    validated: bool = False
+    outcome_known: bool = True
+    big_blind: Any = None
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,13 +151,15 @@ class HandReplay:
         return {
             "source": self.source, "variant": self.variant, "players": self.players,
             "starting_stacks": self.starting_stacks,
-            "finishing_stacks": self.finishing_stacks, "pots": self.pots,
-            "winnings": self.winnings, "net": self.net, "board": self.board,
-            "hole_cards": self.hole_cards, "rake": self.rake,
-            "allin_ev": self.allin_ev, "allin_board": self.allin_board,
+            "finishing_stacks": self.finishing_stacks, "net": self.net, "pots": self.pots,
+            "winnings": self.winnings, "allin_ev": self.allin_ev,
+            "validated": self.validated, "outcome_known": self.outcome_known,
+            "error": self.error,
+            "board": self.board, "hole_cards": self.hole_cards, "rake": self.rake,
+            "big_blind": self.big_blind, "allin_board": self.allin_board,
             "allin_exact": self.allin_exact, "allin_error": self.allin_error,
             "recorded_finishing_stacks": self.recorded_finishing_stacks,
-            "error": self.error,
+            "recorded_winnings": self.recorded_winnings,
         }
 
     @property
@@ -150,8 +167,11 @@ class HandReplay:
         """True/False when the file records finishing stacks, else None."""
         if self.recorded_finishing_stacks is None or self.finishing_stacks is None:
             return None
-        return all(Decimal(str(a)) == Decimal(str(b)) for a, b in
-                   zip(self.finishing_stacks, self.recorded_finishing_stacks, strict=True))
+        pairs = [(a, b) for a, b in zip(self.finishing_stacks, self.recorded_finishing_stacks,
+                                        strict=True) if a is not None and b is not None]
+        if not pairs:
+            return None
+        return all(Decimal(str(a)) == Decimal(str(b)) for a, b in pairs)
 
 
 def _scale_of(hand: HandHistory) -> int:
@@ -161,6 +181,8 @@ def _scale_of(hand: HandHistory) -> int:
     values += [a.amount for a in hand.actions if a.amount is not None]
     places = 0
     for v in values:
+        if not v.is_finite():
+            continue
         exp = v.normalize().as_tuple().exponent
         if isinstance(exp, int) and exp < 0:
             places = max(places, -exp)
@@ -174,9 +196,13 @@ class _Units:
         self.scale = scale
 
     def to_int(self, v: Decimal) -> int:
+        if v.is_infinite():
+            return UNKNOWN_STACK
         x = v * self.scale
         if x != x.to_integral_value():
             raise ReplayError(f"amount {v} has too many decimal places")
+        if abs(x) > MAX_UNITS:
+            raise ReplayError(f"amount {v} is too large")
         return int(x)
 
     def out(self, n: int | float) -> Any:
@@ -357,6 +383,18 @@ def _button(hand: HandHistory) -> int:
     return n - 1 if first is None else (first - 1) % n
 
 
+def _big_blind(hand: HandHistory, u: _Units) -> Any:
+    """The hand's big blind in the file's units (the second blind; the only blind when
+    there is one; else the small bet of a fixed-limit game), or None (for bb/100)."""
+    blinds = [b for b in hand.blinds_or_straddles[:2] if b > 0]
+    if blinds:
+        return u.out(u.to_int(max(blinds)))
+    for v in (hand.small_bet, hand.min_bet, hand.bring_in):
+        if v is not None and v > 0:
+            return u.out(u.to_int(v))
+    return None
+
+
 def _strength(variant: str, hole: list[int | None], board: list[int], who: str) -> int:
     if any(c is None for c in hole) or not hole:
         raise ReplayError(f"{who}'s hole cards are unknown at the showdown")
@@ -405,10 +443,13 @@ def replay(hand: HandHistory | PHHError, source: str | None = None) -> HandRepla
 
 def _replay(hand: HandHistory, out: HandReplay) -> None:
     u = _Units(_scale_of(hand))
-    out.starting_stacks = [u.out(u.to_int(v)) for v in hand.starting_stacks]
+    out.starting_stacks = [None if v.is_infinite() else u.out(u.to_int(v))
+                           for v in hand.starting_stacks]
+    out.big_blind = _big_blind(hand, u)
     if hand.finishing_stacks is not None:
-        out.recorded_finishing_stacks = [u.out(u.to_int(v)) if (v * u.scale) % 1 == 0
-                                         else float(v) for v in hand.finishing_stacks]
+        out.recorded_finishing_stacks = [
+            None if v.is_infinite() else u.out(u.to_int(v)) if (v * u.scale) % 1 == 0
+            else float(v) for v in hand.finishing_stacks]
     if hand.winnings is not None:
         out.recorded_winnings = [float(v) for v in hand.winnings]
     st = _play(hand, u)
@@ -426,16 +467,26 @@ def _replay(hand: HandHistory, out: HandReplay) -> None:
     structure = _take_rake(structure, rake)
     contested = [p for p in structure.pots if len(p.eligible) > 1 and p.amount > 0]
     strengths: list[int | None] = [None] * n
-    if contested:
-        need = sorted({s for p in contested for s in p.eligible})
-        for s in need:
-            strengths[s] = _strength(hand.variant, st.holes[s], st.board,
-                                     f"p{s + 1} ({hand.players[s]})")
+    hidden: set[int] = set()
+    for s in sorted({s for p in contested for s in p.eligible}):
+        if not st.holes[s] or any(c is None for c in st.holes[s]):
+            hidden.add(s)  # never shown: the pots it contests cannot be settled
+            continue
+        strengths[s] = _strength(hand.variant, st.holes[s], st.board,
+                                 f"p{s + 1} ({hand.players[s]})")
+    unknown_pots = [p for p in contested if hidden.intersection(p.eligible)]
+    unknown_seats = {s for p in unknown_pots for s in p.eligible}
+    known = PotStructure(pots=[p for p in structure.pots if p not in unknown_pots],
+                         returned=structure.returned, committed=structure.committed,
+                         live=structure.live)
     button = _button(hand)
-    payouts = settle(structure, [0 if v is None else v for v in strengths], button)
+    payouts = settle(known, [0 if v is None else v for v in strengths], button)
     pots_out = []
     for p in structure.pots:
-        if len(p.eligible) > 1:
+        winners: list[int] | None
+        if p in unknown_pots:
+            winners = None
+        elif len(p.eligible) > 1:
             best = max(strengths[s] or 0 for s in p.eligible)
             winners = [s for s in p.eligible if strengths[s] == best]
         else:
@@ -444,14 +495,22 @@ def _replay(hand: HandHistory, out: HandReplay) -> None:
                          "winners": winners})
     finishing = [st.stack[s] + payouts[s] for s in range(n)]
     start = [u.to_int(v) for v in hand.starting_stacks]
-    if sum(finishing) + rake != sum(start):
+    if not unknown_pots and sum(finishing) + rake != sum(start):
         raise ReplayError("internal error: chips not conserved")
+    inf_stack = [v.is_infinite() for v in hand.starting_stacks]
+
+    def seat_value(s: int, x: int, null_if_inf: bool = False) -> Any:
+        if s in unknown_seats or (null_if_inf and inf_stack[s]):
+            return None
+        return u.out(x)
+
+    out.outcome_known = not unknown_pots
     out.pots = pots_out
     out.rake = u.out(rake)
-    out.payouts = [u.out(x) for x in payouts]
-    out.winnings = [u.out(payouts[s] - structure.returned[s]) for s in range(n)]
-    out.finishing_stacks = [u.out(x) for x in finishing]
-    out.net = [u.out(finishing[s] - start[s]) for s in range(n)]
+    out.payouts = [seat_value(s, payouts[s]) for s in range(n)]
+    out.winnings = [seat_value(s, payouts[s] - structure.returned[s]) for s in range(n)]
+    out.finishing_stacks = [seat_value(s, finishing[s], True) for s in range(n)]
+    out.net = [seat_value(s, finishing[s] - start[s]) for s in range(n)]
     if st.allin_board is not None:
         try:
             _allin(hand, st, trim, u, out)
