@@ -1,4 +1,4 @@
-"""pytest setup for ``benchmarks/``: make ``peers.py`` importable and collect ``bench_*.py``.
+"""pytest setup for ``benchmarks/``: make the ``peers`` package importable, collect ``bench_*``.
 
 The benchmark modules are named ``bench_*.py`` (not ``test_*.py``); this hook collects
 them unless the pytest configuration already does (``python_files`` listing ``bench_*.py``),

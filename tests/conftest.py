@@ -1,4 +1,4 @@
-"""Shared test setup: make benchmarks/peers.py importable; the shared/ folder fixture."""
+"""Shared test setup: make the benchmarks/peers package importable; the shared/ folder fixture."""
 
 from __future__ import annotations
 

@@ -33,16 +33,19 @@ MEMORY_NOTE = ("memory: tracemalloc peak (Python + numpy allocations) and proces
 
 
 def load_peers() -> Any:
-    """``benchmarks/peers.py`` of the source checkout, imported by path, or ``None``."""
+    """The ``benchmarks/peers`` package of the source checkout, imported by path, or ``None``
+    (not a source checkout, or the package fails to import)."""
     name = "pokerjit_bench_peers"
     if name in sys.modules:
         return sys.modules[name]
     import simulate
 
-    path = Path(simulate.__file__).resolve().parents[1] / "benchmarks" / "peers.py"
-    if not path.is_file():
+    folder = Path(simulate.__file__).resolve().parents[1] / "benchmarks" / "peers"
+    init = folder / "__init__.py"
+    if not init.is_file():
         return None
-    spec = importlib.util.spec_from_file_location(name, path)
+    spec = importlib.util.spec_from_file_location(name, init,
+                                                  submodule_search_locations=[str(folder)])
     if spec is None or spec.loader is None:
         return None
     mod = importlib.util.module_from_spec(spec)
@@ -50,7 +53,8 @@ def load_peers() -> Any:
     try:
         spec.loader.exec_module(mod)
     except Exception:
-        del sys.modules[name]
+        for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+            del sys.modules[key]
         return None
     return mod
 
@@ -249,7 +253,7 @@ def run_bench(cases: Sequence[str] | None = None, *, mode: str = "full",
 
     ``cases``: names from :data:`CASE_NAMES` (default: all). ``mode``: ``full``, ``quick`` or
     ``tiny`` (test-suite sizes). ``threads``: the "all threads" count (default: every Numba
-    thread). ``peers``: also run the peer libraries (needs ``benchmarks/peers.py``).
+    thread). ``peers``: also run the peer libraries (needs ``benchmarks/peers/``).
     Returns ``{"machine", "mode", "repeat", "tables_bytes", "peers_available", "notes",
     "cases": [...], "ok"}``; ``ok`` is False when any case FAILED its check.
     """
@@ -271,7 +275,7 @@ def run_bench(cases: Sequence[str] | None = None, *, mode: str = "full",
              "compile_s: first call on a tiny input (JIT compile, or a load from Numba's "
              "cache when warm); excluded from every timing"]
     if peers and P is None:
-        notes.append("peers: benchmarks/peers.py not found (install from a source checkout "
+        notes.append("peers: benchmarks/peers/ not found (install from a source checkout "
                       "with pokerjit[peers] to compare against the peer libraries)")
     cfg = Config(mode=mode, repeat=rep, threads=n_threads, peers=P, progress=progress,
                  min_rep_s={"full": 0.1, "quick": 0.03, "tiny": 0.0}[mode])

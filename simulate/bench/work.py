@@ -57,7 +57,7 @@ class Config:
     mode: str = "full"
     repeat: int = 5
     threads: int = 1  # "all threads" count
-    peers: Any = None  # the benchmarks/peers.py module, or None
+    peers: Any = None  # the benchmarks/peers package, or None
     progress: Callable[[str], None] | None = None
     min_rep_s: float = 0.1  # shortest timed repetition (short work is repeated within one)
 
