@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from evaluator import tablegen
 from evaluator._tables import get_tables, load_arrays
@@ -12,6 +13,7 @@ from evaluator._tables import get_tables, load_arrays
 PINNED = "2f68c25fc032a51b34a56edd015d15d7684642441d1b643573393cfb1f490c6f"
 
 
+@pytest.mark.slow
 def test_generator_reproduces_shipped_tables():
     built = tablegen.build_tables()
     shipped = load_arrays()
