@@ -102,18 +102,35 @@ class PotStructure:
         return {"pots": [p.to_dict() for p in self.pots], "returned": list(self.returned)}
 
 
-def _as_chips(value: Any, seat: int, allow_zero: bool) -> int:
+MAX_CHIPS = 10**15
+"""The most chips one amount may hold (a seat's commitment, dead money, a stack, a blind):
+ten seats' worth plus dead money, and the products the engines form with runout counts
+(checked where they are formed), stay inside int64."""
+
+
+def check_chips(value: Any, what: str, *, allow_zero: bool = False) -> int:
+    """``value`` as a whole number of chips, 1..MAX_CHIPS (0 too with ``allow_zero``).
+
+    The one check of a chip amount: raises ValueError naming ``what`` (``"seat 2:
+    committed chips"``, ``"dead money"``, ``"--stacks"``) for a non-integer, a negative or
+    zero amount, or one the engines cannot represent.
+    """
     if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"seat {seat}: committed chips must be an integer, got {value!r}")
+        raise ValueError(f"{what} must be an integer, got {value!r}")
     try:
         chips = operator.index(value)
     except TypeError:
-        raise ValueError(
-            f"seat {seat}: committed chips must be an integer, got {value!r}"
-        ) from None
+        raise ValueError(f"{what} must be an integer, got {value!r}") from None
     if chips < 0 or (chips == 0 and not allow_zero):
-        raise ValueError(f"seat {seat}: committed chips must be positive, got {chips}")
+        raise ValueError(f"{what} must be {'non-negative' if allow_zero else 'positive'}, "
+                         f"got {chips}")
+    if chips > MAX_CHIPS:
+        raise ValueError(f"{what} must be at most {MAX_CHIPS:.0e}, got {chips}")
     return int(chips)
+
+
+def _as_chips(value: Any, seat: int, allow_zero: bool) -> int:
+    return check_chips(value, f"seat {seat}: committed chips", allow_zero=allow_zero)
 
 
 def _as_live(value: Any, seat: int) -> bool:
@@ -188,14 +205,7 @@ def add_dead_money(structure: PotStructure, amount: int) -> PotStructure:
     ``returned`` are unchanged, so the pots now hold ``amount`` chips more than
     the seats committed. ``amount``: an integer ``>= 0`` (else ``ValueError``).
     """
-    if isinstance(amount, (bool, np.bool_)):
-        raise ValueError(f"dead money must be a non-negative integer, got {amount!r}")
-    try:
-        amount = operator.index(amount)
-    except TypeError:
-        raise ValueError(f"dead money must be a non-negative integer, got {amount!r}") from None
-    if amount < 0:
-        raise ValueError(f"dead money must be a non-negative integer, got {amount}")
+    amount = check_chips(amount, "dead money", allow_zero=True)
     if amount == 0:
         return structure
     everyone = tuple(s for s in range(structure.n_seats) if structure.live[s])
