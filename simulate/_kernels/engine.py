@@ -1,0 +1,598 @@
+"""The rules core of the hand engine: Numba kernels over one hand's integer state.
+
+One implementation of every rule, called by both the interactive
+:class:`simulate.engine.Hand` (one kernel call per action) and the batch
+simulator :func:`simulate.engine.play` (a compiled loop over hands).
+
+State (all arrays, nothing else):
+
+- ``S``: ``ndarray[STATE_SIZE] int64``, a header of scalar fields (indices below)
+  followed by per-seat sections of :data:`MAXS` entries each (``STACK + s``,
+  ``BET + s``, ...). Rules are copied into the header when a hand starts, so every
+  kernel needs only ``S``.
+- ``hole``: ``ndarray[MAXS, MAXH] uint8``, each seat's hole cards (:data:`UNKNOWN`
+  for a card not known, e.g. ``????`` in a hand history).
+- ``board``: ``ndarray[5] uint8``.
+- ``deck``: ``ndarray[52] uint8``, the deck in dealing order (seeded or scripted
+  deals); unused in manual mode, where deals come as actions.
+
+Per-seat status: ``OUT`` (folded), ``ACTIVE`` (holds cards and chips), ``ALLIN``.
+``ACTED + s`` holds the street's bet level when seat ``s`` last acted (-1: not yet
+this street); a seat that already acted may raise again only if the bet has grown
+by at least a full raise since then (so several short all-ins that add up to a full
+raise reopen the betting, as in TDA Rule 47 Example 1, and one short all-in does not).
+
+Error codes returned by :func:`act` (0 = done) are turned into one-line messages by
+the Python layer, which also reads the legal options from :func:`legal`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evaluator._jit import serial
+from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+from evaluator._kernels.omaha import omaha_batch_serial
+from simulate._kernels.rng import below, next_u64, stream_state
+from simulate._kernels.score import settle_kernel
+
+MAXS = 10  # seats
+MAXH = 6  # hole cards per seat
+UNKNOWN = 255  # a card not known (manual deals)
+
+# ---- header fields of S
+N = 0  # seats in the hand
+BUTTON = 1
+STREET = 2  # 0 preflop, 1 flop, 2 turn, 3 river, 4 showdown, 5 done (won without showdown)
+ACTOR = 3  # seat to act, -1 none
+BETLEVEL = 4  # the street's highest bet
+MININC = 5  # size of the last full bet or raise of the street (the minimum raise)
+NRAISES = 6  # bets and raises on the street that count toward a fixed-limit cap
+AGGR = 7  # last seat to bet or raise on this street (-1 none)
+BETTING = 8  # 0 no-limit, 1 pot-limit, 2 fixed-limit
+NHOLE = 9  # hole cards per seat
+GAME = 10  # 0 hold'em, 1 omaha (two plus three)
+SB = 11
+BB = 12
+ANTE = 13
+BBANTE = 14  # 1: the big blind posts the ante alone
+SMALLBET = 15
+BIGBET = 16
+MAXRAISES = 17
+UNCAPPED = 18  # 1: no cap while only two players are left
+MODE = 19  # 0: cards from the deck array, 1: manual (deals come as actions)
+NBOARD = 20  # board cards dealt
+NEED = 21  # manual mode: board cards awaited before the street can start (0 none)
+DPOS = 22  # next deck position
+NSTRAD = 23  # straddles posted after the big blind
+STRAD0 = 24  # ..31: straddle amounts
+MAXSTRAD = 8
+NACTIONS = 32  # betting actions taken (for information)
+HEADER = 40
+
+STACK = HEADER
+BET = STACK + MAXS
+COMM = BET + MAXS  # chips committed this hand (antes, blinds and bets, this street's included)
+STAT = COMM + MAXS
+ACTED = STAT + MAXS
+HOLEN = ACTED + MAXS  # hole cards dealt to each seat
+STATE_SIZE = HOLEN + MAXS
+
+OUT = 0
+ACTIVE = 1
+ALLIN = 2
+
+NO_LIMIT = 0
+POT_LIMIT = 1
+FIXED_LIMIT = 2
+
+# action kinds
+FOLD = 0
+CHECK = 1
+CALL = 2
+CHECK_CALL = 3
+RAISE = 4
+
+# error codes of act() (and reasons a raise is not allowed, from raise_bounds())
+OK = 0
+E_NO_ACTOR = 1  # nobody to act: the hand is over or waits for a deal
+E_FOLD = 2  # nothing to call (check instead)
+E_CHECK = 3  # facing a bet
+E_CALL = 4  # nothing to call
+E_BELOW_MIN = 5
+E_ABOVE_MAX = 6
+E_RAISE_SHORT = 7  # the stack does not cover more than a call
+E_RAISE_ALLIN = 8  # every other live seat is all in (or cannot call more)
+E_RAISE_CLOSED = 9  # already acted and the betting was not reopened by a full raise
+E_RAISE_CAP = 10  # fixed-limit cap reached
+E_BAD_KIND = 11
+
+# legal() output slots
+L_FOLD = 0
+L_CHECK = 1
+L_CALL = 2  # chips a call adds now, -1 when nothing to call
+L_MIN = 3  # minimum raise-to, -1 when no raise is allowed
+L_MAX = 4
+L_WHY = 5  # why no raise is allowed (an E_RAISE_* code), 0 when one is
+LEGAL_SIZE = 6
+
+
+@serial
+def _live_count(S):
+    c = 0
+    for s in range(S[N]):
+        if S[STAT + s] != OUT:
+            c += 1
+    return c
+
+
+@serial
+def _post(S, s, amount, is_bet):
+    """Seat ``s`` puts ``min(amount, stack)`` chips in (into its street bet when ``is_bet``)."""
+    a = min(amount, S[STACK + s])
+    S[STACK + s] -= a
+    S[COMM + s] += a
+    if is_bet:
+        S[BET + s] += a
+    if S[STACK + s] == 0 and S[STAT + s] == ACTIVE:
+        S[STAT + s] = ALLIN
+    return a
+
+
+@serial
+def _has_decision(S, s):
+    """True when seat ``s`` must act now: active, and either not yet acted this street or
+    facing a bet; a seat not facing a bet has no decision when no other live seat has
+    chips left."""
+    if S[STAT + s] != ACTIVE:
+        return False
+    if S[BET + s] < S[BETLEVEL]:
+        return True
+    if S[ACTED + s] >= 0:
+        return False
+    for i in range(S[N]):
+        if i != s and S[STAT + i] == ACTIVE:
+            return True
+    return False
+
+
+@serial
+def _next_actor(S, after):
+    """The first seat clockwise after ``after`` (``after`` itself last) with a decision."""
+    n = S[N]
+    for k in range(1, n + 1):
+        s = (after + k) % n
+        if _has_decision(S, s):
+            return s
+    return -1
+
+
+@serial
+def _bet_size(S):
+    """Fixed-limit bet size on the current street."""
+    return S[SMALLBET] if S[STREET] < 2 else S[BIGBET]
+
+
+@serial
+def raise_bounds(S, s):
+    """``(code, lo, hi)``: may seat ``s`` bet or raise now, and to which street totals.
+
+    ``code`` is 0 when it may (``lo..hi`` raise-to amounts; a short stack's all-in is
+    both) or the ``E_RAISE_*`` reason it may not.
+    """
+    n = S[N]
+    stack = S[STACK + s]
+    bet = S[BET + s]
+    level = S[BETLEVEL]
+    to_call = level - bet
+    if stack <= to_call:
+        return E_RAISE_SHORT, -1, -1
+    other = False
+    for i in range(n):
+        if i != s and S[STAT + i] == ACTIVE and S[STACK + i] + S[BET + i] > level:
+            other = True
+            break
+    if not other:
+        return E_RAISE_ALLIN, -1, -1
+    fixed = S[BETTING] == FIXED_LIMIT
+    size = _bet_size(S)
+    threshold = (size + 1) // 2 if fixed else S[MININC]
+    if S[ACTED + s] >= 0 and level - S[ACTED + s] < threshold:
+        return E_RAISE_CLOSED, -1, -1
+    if fixed and S[NRAISES] >= S[MAXRAISES] and not (S[UNCAPPED] != 0 and _live_count(S) == 2):
+        return E_RAISE_CAP, -1, -1
+    allin = bet + stack
+    if fixed:
+        lo = level + size
+        hi = lo
+    else:
+        lo = level + S[MININC]
+        if S[BETTING] == POT_LIMIT:
+            pot = 0
+            for i in range(n):
+                pot += S[COMM + i]
+            hi = level + pot + to_call
+            if hi < lo:
+                hi = lo
+        else:
+            hi = allin
+    if hi > allin:
+        hi = allin
+    if lo > allin:
+        lo = allin
+    return OK, lo, hi
+
+
+@serial
+def legal(S, out):
+    """Fill ``out`` (``int64[LEGAL_SIZE]``) with the actor's options (all -1/0 when no actor)."""
+    s = S[ACTOR]
+    out[L_FOLD] = 0
+    out[L_CHECK] = 0
+    out[L_CALL] = -1
+    out[L_MIN] = -1
+    out[L_MAX] = -1
+    out[L_WHY] = E_NO_ACTOR
+    if s < 0:
+        return
+    to_call = S[BETLEVEL] - S[BET + s]
+    if to_call > 0:
+        out[L_FOLD] = 1
+        out[L_CALL] = min(to_call, S[STACK + s])
+    else:
+        out[L_CHECK] = 1
+    code, lo, hi = raise_bounds(S, s)
+    out[L_WHY] = code
+    if code == OK:
+        out[L_MIN] = lo
+        out[L_MAX] = hi
+
+
+@serial
+def _deal_board_from_deck(S, board, deck):
+    """Burn one card and turn the street's board cards from the deck."""
+    k = 3 if S[STREET] == 1 else 1
+    p = S[DPOS] + 1  # the burn
+    for j in range(k):
+        board[S[NBOARD] + j] = deck[p + j]
+    S[NBOARD] += k
+    S[DPOS] = p + k
+
+
+@serial
+def _end_street(S, board, deck):
+    """Close the betting round and move on: deal the next street (or wait for its deal in
+    manual mode) and find its first actor, running out streets nobody can bet on, up to
+    the showdown."""
+    n = S[N]
+    while True:
+        for i in range(n):
+            S[BET + i] = 0
+            S[ACTED + i] = -1
+        S[BETLEVEL] = 0
+        S[MININC] = S[BB]
+        S[NRAISES] = 0
+        if S[STREET] >= 3:
+            S[STREET] = 4
+            S[ACTOR] = -1
+            return
+        S[AGGR] = -1
+        S[STREET] += 1
+        if S[MODE] == 1:
+            S[NEED] = 3 if S[STREET] == 1 else 1
+            S[ACTOR] = -1
+            return
+        _deal_board_from_deck(S, board, deck)
+        a = _next_actor(S, S[BUTTON])
+        if a >= 0:
+            S[ACTOR] = a
+            return
+
+
+@serial
+def _after_action(S, s, board, deck):
+    if _live_count(S) == 1:
+        S[STREET] = 5
+        S[ACTOR] = -1
+        return
+    a = _next_actor(S, s)
+    if a >= 0:
+        S[ACTOR] = a
+    else:
+        _end_street(S, board, deck)
+
+
+@serial
+def start(S, hole, board, deck):
+    """Start a hand whose header (rules, ``N``, ``BUTTON``, ``MODE``) and stacks are set:
+    post antes (dead money, before the blinds), blinds and straddles, deal the hole cards
+    from the deck (unless manual) and find the first actor."""
+    n = S[N]
+    b = S[BUTTON]
+    for s in range(n):
+        S[BET + s] = 0
+        S[COMM + s] = 0
+        S[STAT + s] = ACTIVE
+        S[ACTED + s] = -1
+        S[HOLEN + s] = 0
+    S[STREET] = 0
+    S[NBOARD] = 0
+    S[NEED] = 0
+    S[DPOS] = 0
+    S[AGGR] = -1
+    S[NACTIONS] = 0
+    sb = b if n == 2 else (b + 1) % n
+    bb = (sb + 1) % n
+    if S[ANTE] > 0:
+        if S[BBANTE] != 0:
+            _post(S, bb, S[ANTE], False)
+        else:
+            for k in range(n):
+                _post(S, (b + 1 + k) % n, S[ANTE], False)
+    _post(S, sb, S[SB], True)
+    _post(S, bb, S[BB], True)
+    last = bb
+    inc = S[BB]
+    for k in range(S[NSTRAD]):
+        seat = (bb + 1 + k) % n
+        amt = S[STRAD0 + k]
+        _post(S, seat, amt, True)
+        last = seat
+        if amt > inc:
+            inc = amt
+    level = 0
+    for s in range(n):
+        if S[BET + s] > level:
+            level = S[BET + s]
+    S[BETLEVEL] = level
+    S[MININC] = inc
+    S[NRAISES] = 1 + S[NSTRAD]  # the big blind is the opening bet before the flop
+    if S[MODE] == 0:
+        h = S[NHOLE]
+        for r in range(h):
+            for k in range(n):
+                s = (b + 1 + k) % n
+                hole[s, r] = deck[r * n + k]
+        for s in range(n):
+            S[HOLEN + s] = h
+        S[DPOS] = h * n
+    if _live_count(S) < 2:  # cannot happen with two or more seats
+        S[STREET] = 5
+        S[ACTOR] = -1
+        return
+    a = _next_actor(S, last)
+    if a >= 0:
+        S[ACTOR] = a
+    else:
+        S[ACTOR] = -1
+        _end_street(S, board, deck)
+
+
+@serial
+def act(S, kind, amount, board, deck):
+    """Apply the actor's action (``kind`` FOLD/CHECK/CALL/CHECK_CALL/RAISE, ``amount`` the
+    raise-to total) and advance the hand. Returns 0, or an error code with ``S``
+    unchanged."""
+    s = S[ACTOR]
+    if s < 0 or S[NEED] != 0:
+        return E_NO_ACTOR
+    level = S[BETLEVEL]
+    to_call = level - S[BET + s]
+    if kind == CHECK_CALL:
+        kind = CALL if to_call > 0 else CHECK
+    if kind == FOLD:
+        if to_call <= 0:
+            return E_FOLD
+        S[STAT + s] = OUT
+    elif kind == CHECK:
+        if to_call > 0:
+            return E_CHECK
+    elif kind == CALL:
+        if to_call <= 0:
+            return E_CALL
+        _post(S, s, to_call, True)
+    elif kind == RAISE:
+        code, lo, hi = raise_bounds(S, s)
+        if code != OK:
+            return code
+        if amount < lo:
+            return E_BELOW_MIN
+        if amount > hi:
+            return E_ABOVE_MAX
+        inc = amount - level
+        _post(S, s, amount - S[BET + s], True)
+        if S[BETTING] == FIXED_LIMIT:
+            if 2 * inc >= _bet_size(S):
+                S[NRAISES] += 1
+        elif inc >= S[MININC]:
+            S[MININC] = inc
+            S[NRAISES] += 1
+        S[BETLEVEL] = amount
+        S[AGGR] = s
+    else:
+        return E_BAD_KIND
+    S[ACTED + s] = S[BETLEVEL]
+    S[NACTIONS] += 1
+    _after_action(S, s, board, deck)
+    return OK
+
+
+@serial
+def deal_board(S, board, cards):
+    """Manual mode: the awaited board cards ``cards`` (uint8[k]) arrive; start the street's
+    betting (or run on to the next deal or the showdown). Returns 0, or 1 when ``k`` is not
+    the number of cards awaited (``S`` unchanged)."""
+    k = cards.shape[0]
+    if S[NEED] == 0 or k != S[NEED]:
+        return 1
+    for j in range(k):
+        board[S[NBOARD] + j] = cards[j]
+    S[NBOARD] += k
+    S[NEED] = 0
+    a = _next_actor(S, S[BUTTON])
+    if a >= 0:
+        S[ACTOR] = a
+    else:
+        _end_street(S, board, board[:0])
+    return 0
+
+
+@serial
+def build_pots(committed, live, amounts, eligible, returned):
+    """Main and side pots from the chips committed (the rules of :func:`simulate.pots.build_pots`).
+
+    ``committed``: int64[n]; ``live``: bool-like[n] (nonzero while the seat holds cards).
+    Writes ``amounts`` (int64[>= n]), ``eligible`` (bool[>= n, n]) and adds uncalled chips to
+    ``returned`` (int64[n]). Returns the number of pots. Distinct commitment levels cut
+    layers; a layer only one seat reached is returned to it; neighbouring layers with the
+    same eligible seats merge.
+    """
+    n = committed.shape[0]
+    prev = 0
+    n_pots = 0
+    while True:
+        level = -1
+        for s in range(n):
+            c = committed[s]
+            if c > prev and (level < 0 or c < level):
+                level = c
+        if level < 0:
+            break
+        count = 0
+        last = -1
+        for s in range(n):
+            if committed[s] >= level:
+                count += 1
+                last = s
+        amount = (level - prev) * count
+        prev = level
+        if count == 1:
+            returned[last] += amount
+            continue
+        same = n_pots > 0
+        if same:
+            for s in range(n):
+                e = committed[s] >= level and live[s] != 0
+                if e != eligible[n_pots - 1, s]:
+                    same = False
+                    break
+        if same:
+            amounts[n_pots - 1] += amount
+        else:
+            amounts[n_pots] = amount
+            for s in range(n):
+                eligible[n_pots, s] = committed[s] >= level and live[s] != 0
+            n_pots += 1
+    return n_pots
+
+
+@serial
+def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
+    """Showdown strength of each live seat into ``out`` (int64[n]); -1 for a seat whose
+    cards are not all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf``
+    uint8[1, 5] and ``sbuf`` int32[1] are scratch for the Omaha evaluator."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    n = S[N]
+    h = S[NHOLE]
+    nb = S[NBOARD]
+    bkey = KEY_INIT_I64
+    bmask = np.int64(0)
+    board_known = True
+    for j in range(nb):
+        c = board[j]
+        if c == UNKNOWN:
+            board_known = False
+        else:
+            bkey += card_key[c]
+            bmask |= card_mask[c]
+    for s in range(n):
+        if S[STAT + s] == OUT:
+            out[s] = 0
+            continue
+        known = board_known
+        for r in range(h):
+            if hole[s, r] == UNKNOWN:
+                known = False
+        if not known:
+            out[s] = -1
+            continue
+        if S[GAME] == 0:
+            key = bkey
+            mask = bmask
+            for r in range(h):
+                key += card_key[hole[s, r]]
+                mask |= card_mask[hole[s, r]]
+            out[s] = lookup(key, mask, row_offsets, rank_table, flush_table)
+        else:
+            for r in range(h):
+                hbuf[0, r] = hole[s, r]
+            for j in range(nb):
+                bbuf[0, j] = board[j]
+            omaha_batch_serial(hbuf, bbuf, sbuf, tables, otables)
+            out[s] = sbuf[0]
+
+
+@serial
+def settle(S, st, payout, amounts, eligible, order):
+    """Chips each seat takes from the table at the end of the hand, added to ``payout``
+    (int64[n]); ``st`` are the strengths from :func:`strengths`.
+
+    A hand won without a showdown pays every committed chip to the last live seat. At a
+    showdown the pots are built from the commitments and each is settled by
+    :func:`simulate._kernels.score.settle_kernel` (the cardroom odd-chip rule, ``order``
+    int64[n] = seats from the button's left). A pot with two or more eligible seats of
+    which one has an unknown strength (-1) is left unpaid; returns the number of such
+    pots (0 when the outcome is known). ``amounts`` int64[>= n], ``eligible`` bool[>= n, n]
+    are scratch.
+    """
+    n = S[N]
+    if S[STREET] == 5:
+        total = 0
+        w = 0
+        for s in range(n):
+            total += S[COMM + s]
+            if S[STAT + s] != OUT:
+                w = s
+        payout[w] += total
+        return 0
+    committed = S[COMM:COMM + n]
+    live = S[STAT:STAT + n]
+    n_pots = build_pots(committed, live, amounts, eligible, payout)
+    unknown = 0
+    for p in range(n_pots):
+        ne = 0
+        hidden = False
+        for s in range(n):
+            if eligible[p, s]:
+                ne += 1
+                if st[s] < 0:
+                    hidden = True
+        if hidden and ne > 1:
+            unknown += 1
+            continue
+        settle_kernel(st, amounts[p:p + 1], eligible[p:p + 1], order, payout)
+    return unknown
+
+
+@serial
+def shuffle_deal(deck, state, n_cards):
+    """Shuffle the top ``n_cards`` of ``deck`` (any order in, e.g. 0..51) by partial
+    Fisher-Yates from the SplitMix64 ``state``; returns the new state. Position ``i``
+    receives a uniformly chosen card among those not yet placed."""
+    for i in range(n_cards):
+        state, v = next_u64(state)
+        j = i + below(v, 52 - i)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    return state
+
+
+@serial
+def seeded_deck(seed, index, n_cards, deck):
+    """Fill ``deck`` (uint8[52]) with 0..51 and shuffle the top ``n_cards`` from the stream
+    of hand ``index`` under ``seed``; returns the stream state after the deal (policies
+    draw their random numbers from it)."""
+    for c in range(52):
+        deck[c] = c
+    return shuffle_deal(deck, stream_state(seed, index), n_cards)

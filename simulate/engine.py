@@ -1,0 +1,794 @@
+"""Playing whole hands by the rules: :class:`Rules`, :class:`Hand`, :func:`play`.
+
+Seats are numbered ``0..N-1`` clockwise. The small blind is the seat after the button
+and the big blind the next; heads-up the button posts the small blind, acts first
+before the flop and last after it. Every rule lives once, in the Numba kernels of
+:mod:`simulate._kernels.engine`; :class:`Hand` calls one kernel per action and
+:func:`play` runs the same kernels in a compiled loop over many hands.
+
+PHH action strings (``.actions``, ``.act(...)``) name seat ``s`` as player
+``p{s + 1}``.
+
+Example::
+
+    from simulate.engine import Rules, Hand
+    h = Hand(Rules(blinds=(1, 2)), [200] * 6, seed=7)
+    h.actor, h.legal          # 3, Legal(fold=True, check=False, call=2, min_raise_to=4, ...)
+    h.raise_to(6); h.call(); h.fold()
+    h.act("cc")               # PHH-style: "f", "cc", "cbr 300"
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from evaluator.cards import CardError, card_str, check_disjoint, parse_cards
+from simulate.pots import Pot
+
+__all__ = ["Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]
+
+GAMES = {"holdem": 2, "omaha": 4, "omaha5": 5, "omaha6": 6}
+BETTINGS = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
+STREETS = ("preflop", "flop", "turn", "river", "showdown", "done")
+MAX_CHIPS = 10**15  # stacks above this are refused (int64 headroom); use it for unknown stacks
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow; the message is one line naming the reason and
+    the legal options. The hand is left unchanged."""
+
+
+def _resolve_seed(seed: int | None) -> int:
+    """The project's seed rule (0 <= seed < 2**64; None draws a fresh one)."""
+    try:
+        from simulate.sampling import resolve_seed
+    except ImportError:  # older layout
+        from simulate._kernels.rng import resolve_seed  # type: ignore[attr-defined,no-redef]
+    return resolve_seed(seed)
+
+
+def _K() -> Any:
+    from simulate._kernels import engine as K
+
+    return K
+
+
+def _chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{what} must be an integer number of chips, got {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        if isinstance(value, float) and value.is_integer():
+            v = int(value)
+        else:
+            raise ValueError(f"{what} must be an integer number of chips, got {value!r}") from None
+    if v < 0 or (v == 0 and not allow_zero):
+        raise ValueError(f"{what} must be {'non-negative' if allow_zero else 'positive'}, got {v}")
+    if v > MAX_CHIPS:
+        raise ValueError(f"{what} must be at most {MAX_CHIPS}, got {v}")
+    return int(v)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The game and its betting structure (see the module docstring and the README).
+
+    ``game``: ``holdem``, ``omaha``, ``omaha5``, ``omaha6``. ``betting``: ``no-limit``,
+    ``pot-limit`` or ``fixed-limit`` (``small_bet`` before the turn, ``big_bet`` from the
+    turn; default the big blind and twice it; ``max_raises`` counts the opening bet and
+    its raises per street, the big blind being the opening bet before the flop; with
+    ``uncapped_heads_up`` there is no cap while only two players are left). ``ante`` is
+    posted by every seat, or by the big blind alone with ``bb_ante``; antes are dead
+    money, posted before the blinds. ``straddles`` are posted by the seats after the big
+    blind, in order; a straddle sets the new minimum raise (a raise to at least twice
+    the largest straddle).
+    """
+
+    game: str = "holdem"
+    betting: str = "no-limit"
+    blinds: tuple[int, int] = (1, 2)
+    ante: int = 0
+    bb_ante: bool = False
+    straddles: tuple[int, ...] = ()
+    small_bet: int | None = None
+    big_bet: int | None = None
+    max_raises: int = 4
+    uncapped_heads_up: bool = True
+
+    def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}, got {self.game!r}")
+        if self.betting not in BETTINGS:
+            raise ValueError(f"betting must be one of {', '.join(BETTINGS)}, got {self.betting!r}")
+        try:
+            sb, bb = self.blinds
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"blinds must be two amounts (small, big), got {self.blinds!r}") from None
+        sb = _chips(sb, "the small blind")
+        bb = _chips(bb, "the big blind", allow_zero=False)
+        if sb > bb:
+            raise ValueError(f"the small blind ({sb}) is larger than the big blind ({bb})")
+        object.__setattr__(self, "blinds", (sb, bb))
+        object.__setattr__(self, "ante", _chips(self.ante, "ante"))
+        object.__setattr__(self, "bb_ante", bool(self.bb_ante))
+        strad = tuple(_chips(x, "a straddle", allow_zero=False) for x in self.straddles)
+        if len(strad) > 8:
+            raise ValueError("at most 8 straddles")
+        prev = bb
+        for x in strad:
+            if x < prev:
+                raise ValueError(f"a straddle ({x}) must be at least the bet before it ({prev})")
+            prev = x
+        object.__setattr__(self, "straddles", strad)
+        small = (bb if self.small_bet is None
+                 else _chips(self.small_bet, "small_bet", allow_zero=False))
+        big = (2 * small if self.big_bet is None
+               else _chips(self.big_bet, "big_bet", allow_zero=False))
+        object.__setattr__(self, "small_bet", small)
+        object.__setattr__(self, "big_bet", big)
+        mr = self.max_raises
+        if isinstance(mr, bool) or not isinstance(mr, (int, np.integer)) or mr < 1:
+            raise ValueError(f"max_raises must be a positive integer, got {mr!r}")
+        object.__setattr__(self, "max_raises", int(mr))
+        object.__setattr__(self, "uncapped_heads_up", bool(self.uncapped_heads_up))
+
+    @property
+    def n_hole(self) -> int:
+        """Hole cards per seat."""
+        return GAMES[self.game]
+
+    def header(self) -> np.ndarray:
+        """The rule fields of a kernel state (``int64[STATE_SIZE]``, other fields 0)."""
+        K = _K()
+        S = np.zeros(K.STATE_SIZE, np.int64)
+        S[K.BETTING] = BETTINGS[self.betting]
+        S[K.NHOLE] = self.n_hole
+        S[K.GAME] = 0 if self.game == "holdem" else 1
+        S[K.SB], S[K.BB] = self.blinds
+        S[K.ANTE] = self.ante
+        S[K.BBANTE] = int(self.bb_ante)
+        S[K.SMALLBET] = self.small_bet
+        S[K.BIGBET] = self.big_bet
+        S[K.MAXRAISES] = self.max_raises
+        S[K.UNCAPPED] = int(self.uncapped_heads_up)
+        S[K.NSTRAD] = len(self.straddles)
+        for i, x in enumerate(self.straddles):
+            S[K.STRAD0 + i] = x
+        return S
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "betting": self.betting, "blinds": list(self.blinds),
+                "ante": self.ante, "bb_ante": self.bb_ante, "straddles": list(self.straddles),
+                "small_bet": self.small_bet, "big_bet": self.big_bet,
+                "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up}
+
+
+@dataclass(frozen=True)
+class Legal:
+    """The actor's options. ``fold`` only when facing a bet; ``call`` the chips a call adds
+    now (capped at the stack), None when there is nothing to call; ``min_raise_to`` and
+    ``max_raise_to`` street totals, None when no bet or raise is allowed (a short stack's
+    all-in is both)."""
+
+    fold: bool = False
+    check: bool = False
+    call: int | None = None
+    min_raise_to: int | None = None
+    max_raise_to: int | None = None
+
+    @property
+    def raise_allowed(self) -> bool:
+        return self.min_raise_to is not None
+
+    def text(self) -> str:
+        """``fold, call 100, raise to 200..980``."""
+        parts = []
+        if self.fold:
+            parts.append("fold")
+        if self.check:
+            parts.append("check")
+        if self.call is not None:
+            parts.append(f"call {self.call}")
+        if self.min_raise_to is not None:
+            lo, hi = self.min_raise_to, self.max_raise_to
+            parts.append(f"raise to {lo}" if lo == hi else f"raise to {lo}..{hi}")
+        return ", ".join(parts) if parts else "nothing"
+
+
+_WHY = {
+    7: "the stack covers no more than a call",
+    8: "every other live player is all in",
+    9: "the betting was not reopened (an all-in for less than a full raise)",
+    10: "the betting is capped",
+}
+
+_UNKNOWN_CARD = 255
+_ACTION = re.compile(r"^(?:p(\d+)\s+)?(f|cc|cbr|sm|sd)(?:\s+(.*))?$")
+
+
+def _parse_maybe_unknown(text: str, what: str) -> list[int]:
+    """Card text where ``??`` stands for an unknown card (-> 255)."""
+    out: list[int] = []
+    t = re.sub(r"[\s,]+", "", text)
+    i = 0
+    while i < len(t):
+        if t[i:i + 2] == "??":
+            out.append(_UNKNOWN_CARD)
+            i += 2
+            continue
+        j = i + (3 if t[i:i + 2] == "10" else 2)
+        out.extend(parse_cards(t[i:j], what=what))
+        i = j
+    return out
+
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return "".join("??" if c == _UNKNOWN_CARD else card_str(c) for c in cards)
+
+
+class Hand:
+    """One hand of poker played by the rules (see the module docstring).
+
+    ``Hand(rules, stacks, *, button=0, seed=None, hole=None, board=None, deal=None)``:
+    the forced bets are posted and the hole cards dealt, shuffled from ``seed`` by the
+    real procedure (a burn before each street), or scripted (``hole``: one hand per seat,
+    ``board``: the five board cards in order), or ``deal="manual"``: the deals arrive as
+    PHH actions (``act("d dh p1 AhKh")``, ``act("d dh p2 ????")``, ``act("d db Jc3d5c")``)
+    and showdowns as ``act("p1 sm AhKh")``.
+    """
+
+    def __init__(self, rules: Rules, stacks: Sequence[int], *, button: int = 0,
+                 seed: int | None = None, hole: Sequence[str] | None = None,
+                 board: str | None = None, deal: str | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise ValueError("rules must be a simulate.engine.Rules")
+        if isinstance(stacks, (str, bytes)):
+            raise ValueError("stacks must be a list of chip counts, one per seat")
+        stacks = [_chips(x, f"seat {i}'s stack", allow_zero=False) for i, x in enumerate(stacks)]
+        n = len(stacks)
+        if not 2 <= n <= 10:
+            raise ValueError(f"a hand needs 2 to 10 seats, got {n}")
+        if len(rules.straddles) > n - 2 - (1 if n == 2 else 0):
+            raise ValueError(f"{len(rules.straddles)} straddles do not fit {n} seats")
+        if n * rules.n_hole + 8 > 52:
+            raise ValueError(f"{n} seats of {rules.game} need more than 52 cards")
+        if isinstance(button, (bool, np.bool_)) or not isinstance(button, (int, np.integer)) \
+                or not 0 <= button < n:
+            raise ValueError(f"button must be a seat 0..{n - 1}, got {button!r}")
+        K = _K()
+        self.rules = rules
+        self.n = n
+        self.button = int(button)
+        self.starting_stacks = tuple(stacks)
+        S = rules.header()
+        S[K.N] = n
+        S[K.BUTTON] = self.button
+        S[K.STACK:K.STACK + n] = stacks
+        self._S = S
+        self._hole = np.full((K.MAXS, K.MAXH), _UNKNOWN_CARD, np.uint8)
+        self._board = np.full(5, _UNKNOWN_CARD, np.uint8)
+        self._deck = np.arange(52, dtype=np.uint8)
+        self._legal_buf = np.zeros(K.LEGAL_SIZE, np.int64)
+        self._result: tuple[list[int | None], int] | None = None
+        self.seed: int | None = None
+        self.actions: list[str] = []
+        """PHH action strings so far, deals included (seat ``s`` is ``p{s + 1}``)."""
+        h = rules.n_hole
+        if deal not in (None, "manual", "seed", "script"):
+            raise ValueError(f"deal must be 'manual' or None, got {deal!r}")
+        scripted = hole is not None or board is not None
+        if deal == "manual":
+            if scripted or seed is not None:
+                raise ValueError("deal='manual' takes no seed, hole or board")
+            S[K.MODE] = 1
+            self.manual = True
+        else:
+            self.manual = False
+            if scripted:
+                if hole is None or board is None:
+                    raise ValueError("give both hole and board, or neither")
+                self._script(hole, board)
+            else:
+                self.seed = _resolve_seed(seed)
+                K.seeded_deck(np.uint64(self.seed), 0, n * h + 8, self._deck)
+        self._dealt: set[int] = set()
+        K.start(S, self._hole, self._board, self._deck)
+        if not self.manual:
+            for s in range(n):
+                self.actions.append(f"d dh p{s + 1} {_cards_text(self._hole[s, :h])}")
+            self._dealt.update(int(c) for c in self._hole[:n, :h].ravel())
+            self._after(0)
+
+    # ---- construction helpers
+    def _script(self, hole: Sequence[str], board: str) -> None:
+        n, h = self.n, self.rules.n_hole
+        if isinstance(hole, str) or len(hole) != n:
+            raise ValueError(f"hole must give one hand per seat ({n})")
+        hands = [parse_cards(x, what=f"seat {i}'s hole cards") for i, x in enumerate(hole)]
+        for i, x in enumerate(hands):
+            if len(x) != h:
+                raise CardError(f"seat {i}'s hole cards: {self.rules.game} needs {h} cards, "
+                                f"got {len(x)}")
+        b = parse_cards(board, what="board")
+        if len(b) != 5:
+            raise CardError(f"board needs the five cards in order, got {len(b)}")
+        check_disjoint([(f"seat {i}'s hole cards", x) for i, x in enumerate(hands)]
+                       + [("board", b)])
+        used = {c for x in hands for c in x} | set(b)
+        spare = [c for c in range(52) if c not in used]
+        deck = [0] * 52
+        for r in range(h):
+            for k in range(n):
+                deck[r * n + k] = hands[(self.button + 1 + k) % n][r]
+        p = n * h
+        order = [None, b[0], b[1], b[2], None, b[3], None, b[4]]
+        for j, c in enumerate(order):
+            deck[p + j] = spare.pop(0) if c is None else c
+        for j in range(p + 8, 52):
+            deck[j] = spare.pop(0)
+        self._deck[:] = deck
+
+    # ---- state
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, or None (hand over, or a deal awaited in manual mode)."""
+        if self.manual and self._holes_pending():
+            return None
+        a = int(self._S[_K().ACTOR])
+        return None if a < 0 else a
+
+    def _holes_pending(self) -> bool:
+        K = _K()
+        S = self._S
+        return int(S[K.STREET]) == 0 and any(
+            S[K.HOLEN + s] < S[K.NHOLE] for s in range(self.n))
+
+    @property
+    def street(self) -> str:
+        """``preflop``, ``flop``, ``turn``, ``river``; at the end ``showdown`` (decided by a
+        showdown) or ``done`` (won without one)."""
+        return STREETS[int(self._S[_K().STREET])]
+
+    @property
+    def done(self) -> bool:
+        """True when no more betting or deals are expected."""
+        return int(self._S[_K().STREET]) >= 4
+
+    @property
+    def legal(self) -> Legal:
+        """The actor's options (all empty when nobody is to act)."""
+        if self.actor is None:
+            return Legal()
+        K = _K()
+        out = self._legal_buf
+        K.legal(self._S, out)
+        return Legal(bool(out[0]), bool(out[1]), None if out[2] < 0 else int(out[2]),
+                     None if out[3] < 0 else int(out[3]), None if out[4] < 0 else int(out[4]))
+
+    def _seat_array(self, field_: int) -> list[int]:
+        return [int(x) for x in self._S[field_:field_ + self.n]]
+
+    @property
+    def stacks(self) -> list[int]:
+        """Chips behind, per seat (before the pots are paid)."""
+        return self._seat_array(_K().STACK)
+
+    @property
+    def bets(self) -> list[int]:
+        """Chips bet on this street, per seat."""
+        return self._seat_array(_K().BET)
+
+    @property
+    def committed(self) -> list[int]:
+        """Chips put in this hand (antes, blinds and bets), per seat."""
+        return self._seat_array(_K().COMM)
+
+    @property
+    def live(self) -> list[bool]:
+        """Per seat, True while the seat holds cards (not folded)."""
+        return [x != 0 for x in self._seat_array(_K().STAT)]
+
+    @property
+    def all_in(self) -> list[bool]:
+        return [x == 2 for x in self._seat_array(_K().STAT)]
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Main pot and side pots built from the chips committed so far (this street's
+        bets included; uncalled chips are not a pot)."""
+        K = _K()
+        n = self.n
+        amounts = np.zeros(n, np.int64)
+        elig = np.zeros((n, n), np.bool_)
+        ret = np.zeros(n, np.int64)
+        S = self._S
+        m = K.build_pots(S[K.COMM:K.COMM + n], S[K.STAT:K.STAT + n], amounts, elig, ret)
+        return [Pot(int(amounts[p]), tuple(int(s) for s in np.flatnonzero(elig[p])))
+                for p in range(m)]
+
+    @property
+    def board(self) -> str:
+        """The board cards dealt so far (text)."""
+        return _cards_text(self._board[:int(self._S[_K().NBOARD])])
+
+    @property
+    def hole(self) -> list[str]:
+        """Each seat's hole cards (``??`` for a card not known)."""
+        h = self.rules.n_hole
+        K = _K()
+        return [_cards_text(self._hole[s, :h]) if self._S[K.HOLEN + s] else ""
+                for s in range(self.n)]
+
+    # ---- results
+    def _settle(self) -> tuple[list[int | None], int]:
+        if self._result is None:
+            from evaluator._tables import get_tables
+
+            K = _K()
+            n = self.n
+            st = np.zeros(n, np.int64)
+            if int(self._S[K.STREET]) == 4:
+                h = self.rules.n_hole
+                K.strengths(self._S, self._hole, self._board, get_tables().kernel_args,
+                            _omaha_tables(self.rules.game), st, np.zeros((1, h), np.uint8),
+                            np.zeros((1, 5), np.uint8), np.zeros(1, np.int32))
+            pay = np.zeros(n, np.int64)
+            amounts = np.zeros(n, np.int64)
+            elig = np.zeros((n, n), np.bool_)
+            order = (np.arange(1, n + 1, dtype=np.int64) + self.button) % n
+            unknown = int(K.settle(self._S, st, pay, amounts, elig, order))
+            payout: list[int | None] = [int(x) for x in pay]
+            if unknown:
+                # seats that could win a pot whose winner hangs on hidden cards
+                m = K.build_pots(self._S[K.COMM:K.COMM + n], self._S[K.STAT:K.STAT + n],
+                                 amounts, elig, np.zeros(n, np.int64))
+                for p in range(m):
+                    e = np.flatnonzero(elig[p])
+                    if len(e) > 1 and any(st[s] < 0 for s in e):
+                        for s in e:
+                            payout[int(s)] = None
+            self._result = (payout, unknown)
+        return self._result
+
+    @property
+    def payouts(self) -> list[int | None] | None:
+        """Chips each seat takes from the table at the end (pots won plus uncalled chips
+        returned); None before the end; a seat's entry is None when it could win a pot
+        whose winner hangs on cards nobody showed."""
+        if not self.done:
+            return None
+        return list(self._settle()[0])
+
+    @property
+    def outcome_known(self) -> bool:
+        """False when some pot's winner hangs on cards not known (manual deals)."""
+        return self.done and self._settle()[1] == 0
+
+    @property
+    def finishing_stacks(self) -> list[int | None] | None:
+        """Stacks after the pots are paid (None before the end)."""
+        pay = self.payouts
+        if pay is None:
+            return None
+        return [None if p is None else s + p for s, p in zip(self.stacks, pay, strict=True)]
+
+    @property
+    def net(self) -> list[int | None] | None:
+        """Chips won (+) or lost (-) per seat at the end."""
+        fin = self.finishing_stacks
+        if fin is None:
+            return None
+        return [None if f is None else f - s0 for f, s0 in zip(fin, self.starting_stacks,
+                                                               strict=True)]
+
+    # ---- actions
+    def fold(self) -> None:
+        self._do(0, 0)
+
+    def check(self) -> None:
+        self._do(1, 0)
+
+    def call(self) -> None:
+        self._do(2, 0)
+
+    def check_or_call(self) -> None:
+        self._do(3, 0)
+
+    def raise_to(self, total: int) -> None:
+        """Bet or raise to ``total`` chips on this street (also the opening bet)."""
+        if isinstance(total, (bool, np.bool_)) or not isinstance(total, (int, np.integer)):
+            if isinstance(total, float) and total.is_integer():
+                total = int(total)
+            else:
+                raise IllegalAction(f"a raise needs an integer number of chips, got {total!r}")
+        self._do(4, int(total))
+
+    def _do(self, kind: int, amount: int) -> None:
+        K = _K()
+        S = self._S
+        if self.manual and self._holes_pending():
+            raise IllegalAction("the hole cards are not all dealt yet")
+        s = int(S[K.ACTOR])
+        nb = int(S[K.NBOARD])
+        street = int(S[K.STREET])
+        if s >= 0 and S[K.NEED] == 0:
+            lvl = int(S[K.BETLEVEL])
+            to_call = lvl - int(S[K.BET + s])
+            if kind == 3:
+                kind = 2 if to_call > 0 else 1
+            code = K.act(S, kind, amount, self._board, self._deck)
+        else:
+            code = K.E_NO_ACTOR
+        if code:
+            raise IllegalAction(self._message(code, kind, amount, s))
+        self._result = None
+        if kind == 0:
+            self.actions.append(f"p{s + 1} f")
+        elif kind in (1, 2):
+            self.actions.append(f"p{s + 1} cc")
+        else:
+            self.actions.append(f"p{s + 1} cbr {amount}")
+        if not self.manual:
+            self._after(nb, street)
+
+    def _after(self, nb_before: int, street_before: int = 0) -> None:
+        """Record the deals (and the showdown) an action caused, as PHH actions."""
+        K = _K()
+        S = self._S
+        nb = int(S[K.NBOARD])
+        st = int(S[K.STREET])
+        shows = []
+        if st == 4 and street_before < 4:
+            shows = self._show_order()
+        for s in shows:
+            self.actions.append(f"p{s + 1} sm {_cards_text(self._hole[s, :self.rules.n_hole])}")
+        cuts = [0, 3, 4, 5]
+        for a, b in zip(cuts, cuts[1:], strict=False):
+            if nb_before <= a < nb:
+                self.actions.append(f"d db {_cards_text(self._board[a:b])}")
+
+    def _show_order(self) -> list[int]:
+        """Live seats in showdown order: the river's last aggressor first, else the first
+        live seat left of the button, then clockwise."""
+        K = _K()
+        S = self._S
+        n = self.n
+        a = int(S[K.AGGR])
+        first = a if a >= 0 and S[K.STAT + a] else (self.button + 1) % n
+        return [(first + k) % n for k in range(n) if S[K.STAT + (first + k) % n]]
+
+    def _message(self, code: int, kind: int, amount: int, s: int) -> str:
+        K = _K()
+        if code == K.E_NO_ACTOR:
+            if self.done:
+                return "the hand is over"
+            return "no player is to act: a deal is awaited"
+        legal = self.legal.text()
+        verb = {0: "fold", 1: "check", 2: "call", 4: f"raise to {amount}"}.get(kind, "act")
+        if code == K.E_FOLD:
+            why = "there is nothing to call (check instead)"
+        elif code == K.E_CHECK:
+            why = f"facing a bet of {int(self._S[K.BETLEVEL] - self._S[K.BET + s])}"
+        elif code == K.E_CALL:
+            why = "there is nothing to call"
+        elif code == K.E_BELOW_MIN:
+            why = f"the minimum is {self.legal.min_raise_to}"
+        elif code == K.E_ABOVE_MAX:
+            lg = self.legal
+            why = (f"the maximum is {lg.max_raise_to}" if lg.max_raise_to
+                   != int(self._S[K.STACK + s] + self._S[K.BET + s])
+                   else f"the stack allows at most {lg.max_raise_to}")
+        else:
+            why = _WHY.get(code, f"error {code}")
+        return f"seat {s} cannot {verb}: {why} (legal: {legal})"
+
+    def act(self, action: str) -> None:
+        """Apply one PHH action string: ``f``, ``cc``, ``cbr 300`` (optionally prefixed by
+        the actor ``p3``), and in manual mode ``d dh p1 AhKh``, ``d db Jc3d5c`` and
+        ``p1 sm AhKh``. Text after ``#`` is a comment."""
+        if not isinstance(action, str):
+            raise IllegalAction(f"an action must be a string, got {action!r}")
+        text = action.split("#", 1)[0].strip()
+        toks = text.split()
+        if not toks:
+            raise IllegalAction(f"empty action {action!r}")
+        if toks[0] == "d":
+            return self._deal_action(toks, action)
+        m = _ACTION.match(" ".join(toks))
+        if m is None:
+            raise IllegalAction(f"{action!r} is not an action (f, cc, cbr N, sm CARDS)")
+        who, op, arg = m.group(1), m.group(2), m.group(3)
+        seat = None if who is None else int(who) - 1
+        if seat is not None and not 0 <= seat < self.n:
+            raise IllegalAction(f"{action!r}: there is no player p{who}")
+        if op == "sm":
+            if seat is None:
+                raise IllegalAction(f"{action!r}: a show names its player (p1 sm AhKh)")
+            return self._show(seat, arg or "", action)
+        if op == "sd":
+            raise IllegalAction(f"{action!r}: {self.rules.game} has no discards")
+        actor = self.actor
+        if seat is not None and actor is not None and seat != actor:
+            raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is not to act; "
+                                f"seat {actor} is")
+        if op == "f":
+            self.fold()
+        elif op == "cc":
+            self.check_or_call()
+        else:
+            try:
+                amount = int(arg or "")
+            except ValueError:
+                raise IllegalAction(f"{action!r}: cbr needs an integer amount") from None
+            self.raise_to(amount)
+
+    def _deal_action(self, toks: list[str], action: str) -> None:
+        K = _K()
+        S = self._S
+        if not self.manual:
+            raise IllegalAction(f"{action!r}: deals are actions only with deal='manual'")
+        if len(toks) < 3 or toks[1] not in ("dh", "db"):
+            raise IllegalAction(f"{action!r} is not a deal (d dh p1 CARDS, d db CARDS)")
+        if toks[1] == "dh":
+            m = re.fullmatch(r"p(\d+)", toks[2])
+            if m is None or not 1 <= int(m.group(1)) <= self.n or len(toks) < 4:
+                raise IllegalAction(f"{action!r}: a hole deal names a player p1..p{self.n} "
+                                    "and cards")
+            s = int(m.group(1)) - 1
+            cards = self._parse_deal(" ".join(toks[3:]), action)
+            h = self.rules.n_hole
+            if int(S[K.STREET]) != 0 or int(S[K.NACTIONS]) > 0 or S[K.HOLEN + s] != 0:
+                raise IllegalAction(f"{action!r}: hole cards are dealt once per player, "
+                                    "before the betting")
+            if len(cards) != h:
+                raise IllegalAction(f"{action!r}: {self.rules.game} deals {h} hole cards, "
+                                    f"got {len(cards)}")
+            self._hole[s, :h] = cards
+            S[K.HOLEN + s] = h
+            self._mark(cards)
+            self.actions.append(f"d dh p{s + 1} {_cards_text(cards)}")
+            return
+        cards = self._parse_deal(" ".join(toks[2:]), action)
+        need = int(S[K.NEED])
+        if need == 0:
+            raise IllegalAction(f"{action!r}: no board cards are due now"
+                                + (" (the betting is not over)" if not self.done else ""))
+        if len(cards) != need:
+            raise IllegalAction(f"{action!r}: the {STREETS[int(S[K.STREET])]} is {need} "
+                                f"card{'s' if need > 1 else ''}, got {len(cards)}")
+        arr = np.asarray(cards, np.uint8)
+        if K.deal_board(S, self._board, arr):  # pragma: no cover - checked above
+            raise IllegalAction(f"{action!r}: no board cards are due now")
+        self._mark(cards)
+        self._result = None
+        self.actions.append(f"d db {_cards_text(cards)}")
+
+    def _parse_deal(self, text: str, action: str) -> list[int]:
+        try:
+            return _parse_maybe_unknown(text, "the deal")
+        except CardError as e:
+            raise IllegalAction(f"{action!r}: {e}") from None
+
+    def _mark(self, cards: Sequence[int]) -> None:
+        known = [c for c in cards if c != _UNKNOWN_CARD]
+        for c in known:
+            if c in self._dealt:
+                raise IllegalAction(f"card {card_str(c)} is dealt twice")
+        self._dealt.update(known)
+
+    def _show(self, s: int, text: str, action: str) -> None:
+        K = _K()
+        h = self.rules.n_hole
+        if not self.manual:
+            raise IllegalAction(f"{action!r}: the showdown is automatic unless deal='manual'")
+        if not self._S[K.STAT + s]:
+            raise IllegalAction(f"{action!r}: seat {s} has folded")
+        cards = self._parse_deal(text, action) if text.strip() else []
+        if not cards or all(c == _UNKNOWN_CARD for c in cards):
+            self.actions.append(f"p{s + 1} sm {_cards_text(cards) or '????'}")
+            return
+        if len(cards) != h:
+            raise IllegalAction(f"{action!r}: a shown hand is {h} cards, got {len(cards)}")
+        cur = [int(c) for c in self._hole[s, :h]]
+        new_known = []
+        for c in cards:
+            if c == _UNKNOWN_CARD:
+                continue
+            if c in cur:
+                continue
+            new_known.append(c)
+        known_cur = [c for c in cur if c != _UNKNOWN_CARD]
+        if any(c not in cards for c in known_cur) or len(new_known) > cur.count(_UNKNOWN_CARD):
+            raise IllegalAction(f"{action!r}: seat {s} was dealt {_cards_text(cur)}, "
+                                f"not {_cards_text(cards)}")
+        self._mark(new_known)
+        it = iter(new_known)
+        for r in range(h):
+            if cur[r] == _UNKNOWN_CARD:
+                nxt = next(it, None)
+                if nxt is not None:
+                    self._hole[s, r] = nxt
+        self._result = None
+        self.actions.append(f"p{s + 1} sm {_cards_text(cards)}")
+
+    def to_phh(self) -> str:
+        """This hand as a PHH document (written by :func:`simulate.phh.write.hand_to_phh`)."""
+        from simulate.phh.write import hand_to_phh
+
+        return hand_to_phh(self)
+
+    def __repr__(self) -> str:
+        return (f"Hand({self.rules.game} {self.rules.betting}, {self.n} seats, "
+                f"street={self.street}, actor={self.actor}, board={self.board!r})")
+
+
+_OMAHA_DUMMY: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+def _omaha_tables(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Omaha lookup tables for an Omaha game; small placeholders of the same types for
+    Hold'em (the kernels never read them then)."""
+    global _OMAHA_DUMMY
+    if game != "holdem":
+        from evaluator.omaha import omaha_tables
+
+        return omaha_tables()
+    if _OMAHA_DUMMY is None:
+        _OMAHA_DUMMY = (np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.uint16))
+    return _OMAHA_DUMMY
+
+
+# ---------------------------------------------------------------- play (batch simulator)
+
+
+@dataclass
+class PlayResult:
+    """Result of :func:`play`: per seat, net chips, bb/100 and its standard error."""
+
+    hands: int
+    elapsed_s: float
+    policies: list[str]
+    net: list[int]
+    bb_per_100: list[float]
+    std_error: list[float]
+    seed: int | None = None
+    rules: Rules | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+
+    def to_dict(self) -> dict[str, Any]:
+        from simulate.results import json_number
+
+        d: dict[str, Any] = {
+            "hands": self.hands, "elapsed_s": self.elapsed_s,
+            "hands_per_s": json_number(self.hands_per_s), "seed": self.seed,
+            "rules": self.rules.to_dict() if self.rules else None,
+            "players": [{"seat": i, "policy": self.policies[i], "net": self.net[i],
+                         "bb_per_100": self.bb_per_100[i],
+                         "std_error": json_number(self.std_error[i])}
+                        for i in range(len(self.net))],
+        }
+        d.update(self.extra)
+        return d
+
+
+def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *,
+         policy: str | Callable[..., Any] | Sequence[str | Callable[..., Any]] = "call",
+         seed: int | None = None, threads: int | None = None, button: int = 0,
+         progress: bool = False) -> PlayResult:
+    """Play ``hands`` independent hands; see :mod:`simulate.play` (implementation)."""
+    from simulate.play import play as _play
+
+    return _play(rules, stacks, hands, policy=policy, seed=seed, threads=threads,
+                 button=button, progress=progress)
