@@ -1,86 +1,338 @@
-"""``pokerjit hand``: replay PHH hand histories (pots, winners, finishing stacks, all-in EV)."""
+"""``pokerjit hand``: replay PHH hand histories (pots, winners, finishing stacks, all-in EV),
+streamed, on one or more worker processes, with per-player totals."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import Any
 
 NAME = "hand"
-HELP = "replay PHH hand histories (.phh, .phhs or a folder): pots, winners, stacks, all-in EV"
+HELP = "replay PHH hand histories (.phh, .phhs or folders): pots, winners, stacks, all-in EV"
 EXAMPLES = """examples:
   pokerjit hand dwan-ivey-2009.phh
   pokerjit hand hands.phhs --json
-  pokerjit hand data/phh/            (every .phh/.phhs below, sorted)
+  pokerjit hand histories/ --workers 2 --totals-only --png won.png --csv hands.csv
+
+Hold'em and Omaha hands are replayed through the rules engine: an illegal action, a bet
+beyond the stack, a card dealt twice or a shown hand that differs from the dealt one is
+that hand's error. Other variants are replayed by their chip accounting only
+("validated": false). Stacks written 'inf' (unknown): finishing stack null, net given.
+Hole cards '????' that decide a showdown: outcome unknown (not an error). Recorded
+winnings are shown, never trusted.
+
+Input is streamed hand by hand (a folder or .phhs of any size runs in bounded memory).
+Each hand's error is also printed on stderr as 'error: SOURCE: ...'.
+
+exit status: 0 every hand was replayed; 1 some hands had errors; 2 the input could not be
+read at all (no such file, empty, binary, not PHH) or bad options.
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="a .phh file, a .phhs file or a folder")
-    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    p.add_argument("file", metavar="FILE", nargs="+",
+                   help="a .phh file, a .phhs collection or a folder (read recursively)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document on stdout: {hands, totals, summary}")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="replay on N worker processes (chunks of hands; default 1)")
+    p.add_argument("--totals-only", action="store_true",
+                   help="print only the per-player totals and the summary (JSON: no hands)")
+    p.add_argument("--csv", metavar="FILE",
+                   help="write one row per hand and player (net, all-in adjusted net, ...)")
+    p.add_argument("--png", metavar="FILE",
+                   help="draw each player's cumulative won vs all-in EV (needs pokerjit[plot])")
+    p.add_argument("--players", type=int, default=6, metavar="K",
+                   help="--png draws the K players with the most hands (default 6)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
 
 def _num(x: Any) -> str:
+    if x is None:
+        return "?"
     if isinstance(x, float):
         return f"{x:,.2f}"
     return f"{x:,}"
 
 
-def _print_hand(r: Any) -> None:
-    print(f"== {r.source}")
-    if r.error:
-        print(f"   error: {r.error}")
+def _print_hand(r: dict[str, Any], out: Any) -> None:
+    w = out.write
+    w(f"== {r['source']}\n")
+    if r["error"]:
+        w(f"   error: {r['error']}\n")
         return
     from simulate.cli._util import table
 
-    recorded = r.recorded_finishing_stacks
+    recorded = r["recorded_finishing_stacks"]
+    ev = r["allin_ev"]
     rows = []
-    for s, name in enumerate(r.players):
-        row = [f"p{s + 1}", name[:22], r.hole_cards[s] or "-", _num(r.starting_stacks[s]),
-               _num(r.winnings[s]), _num(r.finishing_stacks[s])]
+    for s, name in enumerate(r["players"]):
+        row = [f"p{s + 1}", name[:22], r["hole_cards"][s] or "-",
+               "inf" if r["starting_stacks"][s] is None else _num(r["starting_stacks"][s]),
+               _num(r["winnings"][s]), _num(r["finishing_stacks"][s]), _num(r["net"][s])]
         if recorded is not None:
-            row.append("ok" if recorded[s] == r.finishing_stacks[s]
-                       else f"recorded {_num(recorded[s])}")
-        if r.allin_ev is not None:
-            row.append(f"{r.allin_ev[s]['ev']:+,.2f}")
+            fin, rec = r["finishing_stacks"][s], recorded[s]
+            row.append("-" if fin is None or rec is None else "ok" if rec == fin
+                       else f"recorded {_num(rec)}")
+        if ev is not None:
+            row.append(f"{ev[s]['ev']:+,.2f}")
         rows.append(row)
-    header = ["seat", "player", "cards", "start", "won", "finish"]
+    header = ["seat", "player", "cards", "start", "won", "finish", "net"]
     if recorded is not None:
         header.append("record")
-    if r.allin_ev is not None:
+    if ev is not None:
         header.append("all-in EV")
-    print(f"   {r.variant}  board {r.board or '-'}")
-    for i, p in enumerate(r.pots):
+    how = "validated by the engine" if r["validated"] else "chip accounting only"
+    w(f"   {r['variant']}  board {r['board'] or '-'}  ({how})\n")
+    for i, p in enumerate(r["pots"]):
         kind = "main pot" if i == 0 else f"side pot {i}"
         elig = ", ".join(f"p{s + 1}" for s in p["eligible"])
-        won = ", ".join(f"p{s + 1}" for s in p["winners"])
-        print(f"   {kind}: {_num(p['amount'])} (eligible {elig}; won by {won})")
-    if r.rake:
-        print(f"   rake: {_num(r.rake)}")
-    if r.allin_ev is not None:
-        how = "exact" if r.allin_exact else "sampled"
-        print(f"   all-in with board {r.allin_board or '(none)'}: EV over the runouts ({how})")
-    print("\n".join("   " + line for line in table(rows, header).splitlines()))
+        won = ("unknown (hidden cards)" if p["winners"] is None
+               else ", ".join(f"p{s + 1}" for s in p["winners"]))
+        w(f"   {kind}: {_num(p['amount'])} (eligible {elig}; won by {won})\n")
+    if r["rake"]:
+        w(f"   rake: {_num(r['rake'])}\n")
+    if ev is not None:
+        kind = "exact" if r["allin_exact"] else "sampled"
+        w(f"   all-in with board {r['allin_board'] or '(none)'}: EV over the runouts ({kind})\n")
+    w("\n".join("   " + line for line in table(rows, header).splitlines()) + "\n")
+
+
+CSV_COLUMNS = ["hand", "source", "seat", "player", "net", "allin_adjusted_net", "big_blind",
+               "validated", "outcome_known", "error"]
+
+
+def _csv_rows(i: int, d: dict[str, Any]) -> list[list[Any]]:
+    if d["error"]:
+        return [[i, d["source"], "", "", "", "", "", "", "", d["error"]]]
+    ev = d["allin_ev"]
+    rows = []
+    for s, name in enumerate(d["players"]):
+        net = d["net"][s]
+        adj = None if net is None else (ev[s]["ev"] if ev is not None else net)
+        rows.append([i, d["source"], s + 1, name, "" if net is None else net,
+                     "" if adj is None else adj, d["big_blind"] if d["big_blind"] else "",
+                     d["validated"], d["outcome_known"], ""])
+    return rows
+
+
+class _Series:
+    """Cumulative won and all-in-adjusted won per player, for ``--png``."""
+
+    def __init__(self) -> None:
+        from array import array
+
+        self._array = array
+        self.won: dict[str, Any] = {}
+        self.adj: dict[str, Any] = {}
+
+    def add(self, seats: list[tuple[str, Any, Any]]) -> None:
+        for name, net, adj in seats:
+            if name not in self.won:
+                self.won[name], self.adj[name] = self._array("d"), self._array("d")
+            w, a = self.won[name], self.adj[name]
+            w.append((w[-1] if w else 0.0) + float(net))
+            a.append((a[-1] if a else 0.0) + float(adj))
+
+    def draw(self, path: str, k: int) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        names = sorted(self.won, key=lambda n: -len(self.won[n]))[:k]
+        fig, ax = plt.subplots(figsize=(9, 5))
+        for i, n in enumerate(names):
+            color = f"C{i % 10}"
+            ax.plot(range(1, len(self.won[n]) + 1), self.won[n], color=color, label=f"{n} won")
+            ax.plot(range(1, len(self.adj[n]) + 1), self.adj[n], color=color, linestyle="--",
+                    label=f"{n} all-in EV")
+        ax.axhline(0, color="0.6", linewidth=0.8)
+        ax.set_xlabel("hands played")
+        ax.set_ylabel("cumulative chips")
+        ax.set_title("won (solid) vs all-in adjusted (dashed)")
+        if names:
+            ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        import io
+
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        plt.close(fig)
+        from simulate.cli._util import write_output
+
+        write_output(path, buf.getvalue(), "--png")
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.cli._util import UsageError, emit_json
-    from simulate.phh.parse import load_hands
-    from simulate.phh.replay import replay
+    from simulate.cli._util import UsageError, check_output_path
+    from simulate.phh.analyze import analyze
 
+    if args.workers < 1 or args.workers > 256:
+        raise UsageError(f"--workers must be 1..256, got {args.workers}")
+    if args.players < 1:
+        raise UsageError(f"--players must be at least 1, got {args.players}")
+    if args.png:
+        check_output_path(args.png, "--png")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
+    if args.csv:
+        check_output_path(args.csv, "--csv", stdout_ok=True)
     try:
-        hands = load_hands(args.file)
+        docs = analyze(args.file, workers=args.workers)
+        first = next(docs, None)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
-    if not hands:
-        raise UsageError(f"no .phh or .phhs files in {args.file}")
-    results = [replay(h, src) for src, h in hands]
-    if args.json:
-        emit_json({"hands": [r.to_dict() for r in results]})
-        return 0
-    for r in results:
-        _print_hand(r)
-    n_err = sum(1 for r in results if r.error)
-    checked = [r.matches_record for r in results if r.matches_record is not None]
-    print(f"{len(results)} hands, {n_err} with errors; "
-          f"{sum(checked)}/{len(checked)} match the recorded finishing stacks")
-    return 0
+    if first is None:
+        raise UsageError(f"no .phh or .phhs hands in {' '.join(args.file)}")
+    return _Run(args).go(first, docs)
+
+
+class _Run:
+    """One ``pokerjit hand`` run: holds hands back until one is readable (so an input that
+    is not PHH at all prints nothing but one error line), then streams."""
+
+    HOLD = 1000  # unreadable items held back before deciding the input is PHH after all
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from simulate.phh.analyze import Totals
+
+        self.args = args
+        self.totals = Totals()
+        self.series = _Series() if args.png else None
+        self.started = False
+        self.csv_fh: Any = None
+        self.csv: Any = None
+        self.csv_tmp: str | None = None
+
+    def go(self, first: dict[str, Any], docs: Any) -> int:
+        import itertools
+
+        from simulate.cli._util import UsageError
+        from simulate.progress import progress
+
+        held: list[dict[str, Any]] = []
+        try:
+            with progress(None, "hands", "hands", quiet=self.args.quiet) as bar:
+                for d in itertools.chain([first], docs):
+                    bar.update(1)
+                    if not self.started:
+                        held.append(d)
+                        if d.get("readable") or len(held) >= self.HOLD:
+                            self._start()
+                            for h in held:
+                                self._emit(h)
+                            held = []
+                        continue
+                    self._emit(d)
+        except BaseException:
+            self._drop_csv()
+            raise
+        if not self.started:
+            where = " ".join(self.args.file)
+            raise UsageError(f"{where}: no PHH hand could be read ({held[0]['error']})")
+        return self._finish()
+
+    def _start(self) -> None:
+        self.started = True
+        a = self.args
+        if a.csv:
+            import csv
+            import os
+            import tempfile
+            from pathlib import Path
+
+            if a.csv == "-":
+                self.csv_fh = sys.stdout
+            else:
+                p = Path(a.csv)
+                fd, self.csv_tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp",
+                                                    dir=p.parent)
+                self.csv_fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+            self.csv = csv.writer(self.csv_fh)
+            self.csv.writerow(CSV_COLUMNS)
+        if a.json:
+            sys.stdout.write('{"hands": [' if not a.totals_only else "{")
+
+    def _emit(self, d: dict[str, Any]) -> None:
+        readable = d.pop("readable", True)
+        del readable
+        i = self.totals.hands + 1
+        seats = self.totals.add(d)
+        if d["error"]:
+            sys.stderr.write(f"error: {d['source']}: {d['error']}\n")
+        if self.series is not None and seats:
+            self.series.add(seats)
+        if self.csv is not None:
+            self.csv.writerows(_csv_rows(i, d))
+        a = self.args
+        if a.totals_only:
+            return
+        if a.json:
+            sys.stdout.write(("\n" if i == 1 else ",\n")
+                             + json.dumps(d, allow_nan=False, separators=(",", ":")))
+        else:
+            _print_hand(d, sys.stdout)
+
+    def _drop_csv(self) -> None:
+        import os
+
+        if self.csv_tmp is not None:
+            self.csv_fh.close()
+            os.unlink(self.csv_tmp)
+            self.csv_tmp = None
+
+    def summary(self) -> dict[str, Any]:
+        t = self.totals
+        return {"hands": t.hands, "replayed": t.hands - t.errors, "errors": t.errors,
+                "validated": t.validated, "outcome_unknown": t.outcome_unknown,
+                "recorded_checked": t.checked, "recorded_matched": t.matched}
+
+    def _finish(self) -> int:
+        import os
+
+        a, t = self.args, self.totals
+        if self.csv_fh is not None and self.csv_tmp is not None:
+            self.csv_fh.close()
+            os.replace(self.csv_tmp, a.csv)
+        if self.series is not None:
+            self.series.draw(a.png, a.players)
+        totals = t.to_list()
+        if a.json:
+            body = json.dumps(totals, allow_nan=False)
+            head = "\n], " if not a.totals_only else ""
+            sys.stdout.write(f'{head}"totals": {body}, '
+                             f'"summary": {json.dumps(self.summary())}}}\n')
+        else:
+            self._print_totals(totals)
+            s = self.summary()
+            sys.stdout.write(
+                f"{s['hands']:,} hands: {s['replayed']:,} replayed "
+                f"({s['validated']:,} validated by the engine, {s['outcome_unknown']:,} with "
+                f"an unknown showdown), {s['errors']:,} with errors; "
+                f"{s['recorded_matched']}/{s['recorded_checked']} match the recorded "
+                f"finishing stacks\n")
+        sys.stdout.flush()
+        return 1 if t.errors else 0
+
+    @staticmethod
+    def _print_totals(totals: list[dict[str, Any]]) -> None:
+        from simulate.cli._util import table
+
+        if not totals:
+            return
+        shown = totals[:50]
+
+        def bb(x: Any) -> str:
+            return "-" if x is None else f"{x:+,.2f}"
+
+        rows = [[t["player"][:24], f"{t['hands']:,}", _num(t["net"]),
+                 _num(t["allin_adjusted_net"]), bb(t["bb_per_100"]),
+                 bb(t["allin_adjusted_bb_per_100"])] for t in shown]
+        sys.stdout.write("\ntotals per player" + (f" (50 of {len(totals)} by hands)"
+                                                  if len(totals) > 50 else "") + "\n")
+        sys.stdout.write(table(rows, ["player", "hands", "net", "all-in adj. net", "bb/100",
+                                      "adj. bb/100"]) + "\n")
