@@ -30,6 +30,9 @@ A scorer is a tuple of arrays (Numba passes it as one argument)::
   final hand category, via ``cat_of`` uint8[7463]); with ``stats.shape[0] == 0`` they
   are skipped (all-in EV does not need them).
 
+A parallel walk keeps one scorer row per task: :func:`block_scorer` (Python) gives the
+arrays with a leading row axis and :func:`scorer_row` takes row ``r`` inside the kernel.
+
 For the hand engine, :func:`settle_kernel` settles one showdown in seat space
 (strengths[n_seats], amounts[P], eligible[P, n_seats], odd_order[n_seats] ->
 payout_out[n_seats]); :func:`simulate.pots.settle` wraps it for Python callers.
@@ -207,3 +210,32 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
     split, odd = split_tables(amounts, n_seats)
     win = np.zeros((amounts.shape[0], n_seats), np.int64)
     award(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win, payout_out)
+
+
+def block_scorer(amounts, eligible, order, cat_of, rows, *, stats=False, dtype=np.int64):
+    """A scorer with ``rows`` independent accumulators (one per parallel task or block),
+    built in Python: ``win`` [rows, P, L], ``pay`` [rows, L], and with ``stats`` also
+    ``stats`` int64[rows, L, 2] and ``cats`` int64[rows, L, 9] (else zero-length). A kernel
+    takes row ``r`` with :func:`scorer_row` and Python sums the rows."""
+    n_players = eligible.shape[1]
+    split, odd = split_tables(amounts, n_players)
+    n_st = n_players if stats else 0
+    return (amounts, eligible, order, split, odd,
+            np.zeros((rows, amounts.shape[0], n_players), dtype),
+            np.zeros((rows, n_players), dtype), np.zeros((rows, n_st, 2), np.int64),
+            np.zeros((rows, n_st, 9), np.int64), cat_of)
+
+
+def equity_block_scorer(n_players, cat_of, rows):
+    """:func:`block_scorer` for equity: one pot of :data:`SHARE_UNIT`, everyone eligible,
+    with statistics."""
+    amounts = np.full(1, SHARE_UNIT, np.int64)
+    return block_scorer(amounts, np.ones((1, n_players), np.bool_), np.arange(n_players),
+                        cat_of, rows, stats=True)
+
+
+@inline
+def scorer_row(bsc, r):
+    """Row ``r`` of a :func:`block_scorer` as a plain scorer (views, no copies)."""
+    return (bsc[0], bsc[1], bsc[2], bsc[3], bsc[4], bsc[5][r], bsc[6][r], bsc[7][r], bsc[8][r],
+            bsc[9])
