@@ -25,12 +25,13 @@ import numpy as np
 from evaluator._jit import parallel, serial
 from evaluator._kernels.omaha import best_of_parts, board_triples, hole_pairs
 from simulate._kernels.rng import below, next_u64, stream_state
+from simulate._kernels.score import score_row, scorer_row
 
 POT_UNITS = 2520
 
 
 @serial
-def _fill_player(p, n_players, hand, universe, tables, tri):
+def _fill_player(p, n_players, hand, universe, known, min_known, tables, tri):
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     u = universe.shape[0]
     pk = np.empty(15, np.int64)
@@ -46,7 +47,10 @@ def _fill_player(p, n_players, hand, universe, tables, tri):
         trip[0] = universe[i]
         for j in range(i + 1, u):
             trip[1] = universe[j]
+            kij = known[i] + known[j]
             for k in range(j + 1, u):
+                if kij + known[k] < min_known:
+                    continue  # no runout puts these three cards on one board
                 trip[2] = universe[k]
                 board_triples(trip, card_key, card_mask, tk, tm, tr)
                 s = best_of_parts(pk, pm, pr, n_pairs, n_pr, tk, tm, tr, 1, 1,
@@ -60,11 +64,14 @@ def _fill_player(p, n_players, hand, universe, tables, tri):
 
 
 @parallel
-def fill_triple_table(hands, universe, tables, tri):
+def fill_triple_table(hands, universe, known, min_known, tables, tri):
     """``tri`` (uint16[U**3 * P], zeroed) <- best strength of each player's hole pairs with
-    each triple of ``universe`` (uint8[U] card ids); ``hands``: uint8[P, h]."""
+    each triple of ``universe`` (uint8[U] card ids) holding at least ``min_known`` cards
+    with ``known[i] == 1`` (uint8[U]: the known board; a board that still needs ``k`` cards
+    has ``3 - k`` known cards in every triple, so a flop spot fills a fifth of the table);
+    ``hands``: uint8[P, h]."""
     for p in nb.prange(hands.shape[0]):
-        _fill_player(p, hands.shape[0], hands[p], universe, tables, tri)
+        _fill_player(p, hands.shape[0], hands[p], universe, known, min_known, tables, tri)
 
 
 @serial
@@ -93,10 +100,9 @@ def _settle(s, n_players, cat_of, share, win, tie, cat, sq):
 
 
 @serial
-def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, cat_of,
-                 s, pre, share, win, tie, cat, sq):
+def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, pre, sc):
     """Every runout whose first four board cards are universe indices ``b0..b3`` and whose
-    fifth is ``inner[lo:hi]``."""
+    fifth is ``inner[lo:hi]``, each a strength row for the scorer ``sc``."""
     up = u * n_players
     uup = u * up
     o012 = b0 * uup + b1 * up + b2 * n_players
@@ -144,11 +150,11 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, cat_of,
             if w > v:
                 v = w
             s[p] = v
-        _settle(s, n_players, cat_of, share, win, tie, cat, sq)
+        score_row(s, np.int64(1), sc)
 
 
 @serial
-def _walk_first(first, fixed, deck, k, tri, u, n_players, cat_of, share, win, tie, cat, sq):
+def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
     """Every runout of ``k`` (>= 1) cards from ``deck`` (universe indices, int64[D]) whose
     first drawn card is ``deck[first]`` (any first card when ``k == 1``); ``fixed``: the
     known board cards' universe indices (int64[5 - k])."""
@@ -161,7 +167,7 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, cat_of, share, win, ti
     pre = np.empty(n_players, np.int64)
     if k == 1:
         _walk_prefix(board[0], board[1], board[2], board[3], deck, 0, d, tri, u, n_players,
-                     cat_of, s, pre, share, win, tie, cat, sq)
+                     s, pre, sc)
         return
     m = k - 1  # outer drawn cards (the first is fixed to ``first``)
     idx = np.empty(m, np.int64)
@@ -174,7 +180,7 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, cat_of, share, win, ti
         for i in range(m):
             board[nf + i] = deck[idx[i]]
         _walk_prefix(board[0], board[1], board[2], board[3], deck, idx[m - 1] + 1, d, tri, u,
-                     n_players, cat_of, s, pre, share, win, tie, cat, sq)
+                     n_players, s, pre, sc)
         # advance the odometer of drawn cards 1..m-1 (card 0 stays ``first``)
         i = m - 1
         while i >= 1 and idx[i] >= d - 1 - (m - i):
@@ -187,18 +193,18 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, cat_of, share, win, ti
 
 
 @parallel
-def exact_walk(fixed, deck, tri, u, n_players, cat_of, share, win, tie, cat, sq):
-    """Walk every runout. ``fixed``: known board (universe indices, int64[nb], nb in 0..4);
-    ``deck``: undealt cards (universe indices, int64[D]). Block rows (one per first drawn
-    card): ``share``, ``win``, ``tie``, ``sq`` int64[D, P]; ``cat`` int64[D, P, 9]."""
+def exact_walk(fixed, deck, tri, u, n_players, bsc):
+    """Walk every runout, one strength row each, into the block scorer ``bsc``
+    (:func:`simulate._kernels.score.block_scorer`, equity or the pots of an all-in; one row
+    per first drawn card, ``D`` rows, or one row when ``k == 1``). ``fixed``: known board
+    (universe indices, int64[nb], nb in 0..4); ``deck``: undealt cards (universe indices,
+    int64[D])."""
     k = 5 - fixed.shape[0]
     if k == 1:
-        _walk_first(0, fixed, deck, 1, tri, u, n_players, cat_of, share[0], win[0], tie[0],
-                    cat[0], sq[0])
+        _walk_first(0, fixed, deck, 1, tri, u, n_players, scorer_row(bsc, 0))
         return
     for f in nb.prange(deck.shape[0]):
-        _walk_first(f, fixed, deck, k, tri, u, n_players, cat_of, share[f], win[f], tie[f],
-                    cat[f], sq[f])
+        _walk_first(f, fixed, deck, k, tri, u, n_players, scorer_row(bsc, f))
 
 
 @serial
