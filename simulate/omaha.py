@@ -87,6 +87,7 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     from evaluator._jit import threads as _threads
 
     from ._kernels import omaha as K
+    from ._kernels.score import equity_block_scorer
     from ._kernels.rng import resolve_seed
 
     t0 = time.perf_counter()
@@ -101,16 +102,10 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     n_threads = resolve_threads(threads)
     tables, cat_of = _tables()
 
-    deck_cards = req.remaining_deck().tolist()
-    universe = sorted(req.board + deck_cards)
-    pos = {c: i for i, c in enumerate(universe)}
-    u = len(universe)
     n_players = len(req.hands)
-    fixed = np.array([pos[c] for c in req.board], dtype=np.int64)
-    deck = np.array([pos[c] for c in deck_cards], dtype=np.int64)
     k = 5 - len(req.board)
-    if k == 0:  # complete board: one "runout", walked as its fifth card
-        fixed, deck = fixed[:4].copy(), fixed[4:].copy()
+    fixed, deck, tri, u = triple_walk(req.hands_array(), req.board,
+                                      req.remaining_deck().tolist(), n_threads)
     runouts = math.comb(len(deck), max(k, 1))
 
     if exact is None:
@@ -119,17 +114,14 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     if k == 0:
         exact = True
 
-    tri = np.zeros(u ** 3 * n_players, dtype=np.uint16)
-    with _threads(n_threads):
-        K.fill_triple_table(req.hands_array(), np.array(universe, dtype=np.uint8), tables, tri)
-
     extra: dict[str, object] = {}
     if exact:
         rows = len(deck) if k >= 2 else 1
-        acc = _acc(rows, n_players)
+        bsc = equity_block_scorer(n_players, cat_of, rows)
         with _threads(n_threads):
-            K.exact_walk(fixed, deck, tri, u, n_players, cat_of, *acc)
-        totals = [a.sum(axis=0) for a in acc]
+            K.exact_walk(fixed, deck, tri, u, n_players, bsc)
+        stats, cats = bsc[7].sum(axis=0), bsc[8].sum(axis=0)
+        totals = [bsc[5][:, 0].sum(axis=0), stats[:, 0], stats[:, 1], cats, None]
         n = runouts
         std = [0.0] * n_players
     else:
@@ -148,6 +140,34 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     return EquityResult(players=players, exact=bool(exact), samples=int(n),
                         elapsed_s=time.perf_counter() - t0, game=req.game,
                         board=req.board_text, dead=req.dead_text, extra=extra)
+
+
+def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[int],
+                n_threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Inputs of the triple-table walk (:mod:`simulate._kernels.omaha`):
+    ``(fixed, deck, tri, u)``. ``hands`` uint8[P, h]; ``board`` the known cards;
+    ``deck_cards`` the undealt ones. ``fixed``/``deck``: universe indices (int64) of the
+    known board and of the undealt cards (a complete board is walked as four known cards and
+    one "runout", its fifth); ``tri``: uint16[u**3 * P], each player's best hole pair with
+    every triple of the ``u``-card universe."""
+    from evaluator._jit import threads as _threads
+
+    from ._kernels import omaha as K
+
+    tables, _ = _tables()
+    universe = sorted(list(board) + list(deck_cards))
+    pos = {c: i for i, c in enumerate(universe)}
+    u = len(universe)
+    fixed = np.array([pos[c] for c in board], dtype=np.int64)
+    deck = np.array([pos[c] for c in deck_cards], dtype=np.int64)
+    if len(board) == 5:
+        fixed, deck = fixed[:4].copy(), fixed[4:].copy()
+    tri = np.zeros(u ** 3 * hands.shape[0], dtype=np.uint16)
+    with _threads(n_threads):
+        known = np.array([c in set(board) for c in universe], dtype=np.uint8)
+        K.fill_triple_table(hands, np.array(universe, dtype=np.uint8), known,
+                            max(0, len(board) - 2), tables, tri)
+    return fixed, deck, tri, u
 
 
 def _acc(rows: int, n_players: int) -> tuple[np.ndarray, ...]:
