@@ -291,6 +291,8 @@ class _Engine:
         for c in spot.board:
             mask |= int(card_mask[c])
         self.board_mask = np.int64(mask)
+        self.hands = spot.hands
+        self.board = np.array(spot.board, np.uint8)
         used = set(spot.board) | set(spot.dead)
         self.base_deck = np.array([c for c in range(52) if c not in used], np.uint8)
         for h in spot.hands:
@@ -332,30 +334,29 @@ class _Engine:
                 self.hole_mask, self.amounts, self.members, self.n_members, self.elig,
                 self.order, self.tables)
 
+    def scorer(self, dtype: Any = np.int64) -> tuple[np.ndarray, ...]:
+        """The contested pots as a :mod:`simulate._kernels.score` scorer (live index space)."""
+        from evaluator.hands import category_table
+        from simulate._kernels.score import pots_scorer
+
+        return pots_scorer(self.amounts, self.elig, self.order, category_table(), dtype)
+
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
-        """Walk every runout: ``(win object[P, L] of Python ints, runouts)``."""
-        from evaluator._jit import threads as _threads
-        from simulate._kernels import allin as K
+        """Every runout, through the reduced walk of :mod:`simulate._kernels.holdem_exact`
+        (one weighted strength row per board class) into the pots scorer:
+        ``(win object[P, L] of Python ints, runouts)``. One thread: a 4-way preflop spot
+        takes about as long as its equity (about 1-2 ms)."""
+        from simulate._kernels.holdem_exact import walk
 
         self._check_size(self.n_runouts)
-        m = len(self.deck)
-        if self.k >= 5:
-            n_head = self.k - 3
-            heads = np.array([(i, j) for i in range(m) for j in range(i + 1, m - 3)], np.int64)
-        else:
-            n_head = 0
-            heads = np.zeros((1, 2), np.int64)
-        shape = self.amounts.shape + self.order.shape
-        if n_threads == 1 or self.n_runouts < PARALLEL_MIN_RUNOUTS:
-            win = np.zeros(shape, np.int64)
-            count = K.exact_serial(heads, n_head, *self._common(), win)
-            return win.astype(object), int(count)
-        n_tasks = min(len(heads), 8 * n_threads)
-        wins = np.zeros((n_tasks, *shape), np.int64)
-        counts = np.zeros(n_tasks, np.int64)
-        with _threads(n_threads):
-            K.exact_parallel(heads, n_head, *self._common(), wins, counts)
-        return wins.astype(object).sum(axis=0), int(counts.sum())
+        hole = np.array([self.hands[s] for s in self.live_seats], np.uint8)
+        avail = np.zeros(52, np.uint8)
+        avail[self.deck] = 1
+        sc = self.scorer()
+        total = int(walk(hole, self.board, avail, self.tables, sc))
+        if total != self.n_runouts:  # the weights must cover every runout
+            raise AssertionError(f"exact walk counted {total} runouts, not {self.n_runouts}")
+        return sc[5].astype(object), total
 
     def monte_carlo(self, seed: int, first_block: int, n_samples: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
@@ -522,23 +523,24 @@ class _OmahaEngine(_Engine):
                       win, sumsq)
 
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
-        import itertools
+        """Every runout through Omaha's triple-table walk (:mod:`simulate._kernels.omaha`,
+        the equity engine's) into the pots scorer, one scorer row per first dealt card:
+        ``(win object[P, L] of Python ints, runouts)``."""
+        from evaluator._jit import threads as _threads
+        from evaluator.hands import category_table
+        from simulate._kernels import omaha as KO
+        from simulate._kernels.score import block_scorer
+        from simulate.omaha import triple_walk
 
         self._check_size(self.n_runouts)
-        win = np.zeros(self.amounts.shape + self.order.shape, np.int64)
-        sumsq = np.zeros(len(self.order))
-        combos = itertools.combinations(range(len(self.deck)), self.k)
-        while True:
-            idx = np.fromiter(itertools.chain.from_iterable(itertools.islice(combos,
-                                                                             OMAHA_CHUNK)),
-                              np.int64)
-            if idx.size == 0 and self.k > 0:
-                break
-            runs = self.deck[idx.reshape(-1, self.k)] if self.k else np.zeros((1, 0), np.uint8)
-            self._settle(runs, n_threads, win, sumsq)
-            if self.k == 0:
-                break
-        return win.astype(object), self.n_runouts
+        hands = np.array([self.hands[s] for s in self.live_seats], np.uint8)
+        fixed, deck, tri, u = triple_walk(hands, list(self.board), self.deck.tolist(),
+                                          n_threads)
+        rows = len(deck) if self.k >= 2 else 1
+        bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows)
+        with _threads(n_threads):
+            KO.exact_walk(fixed, deck, tri, u, len(hands), bsc)
+        return bsc[5].astype(object).sum(axis=0), self.n_runouts
 
     def monte_carlo(self, seed: int, first_block: int, n_samples: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
