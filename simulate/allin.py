@@ -54,15 +54,12 @@ from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, odd_chi
 from simulate.ranges import Range, parse_range
 from simulate.request import MAX_PLAYERS, MIN_PLAYERS, parse_board
 from simulate.results import json_number, std_error_of_mean
+from simulate.sampling import CHIPS, Sampling, sampling
 
 __all__ = ["AllinPlayer", "AllinResult", "allin_ev", "parse_seat"]
 
 #: ``exact=None`` walks every runout when (runouts x live hands) is at most this.
 EXACT_LIMIT = 25_000_000
-#: Monte Carlo runouts when neither ``samples`` nor ``target_std_error`` is given.
-DEFAULT_SAMPLES = 1_000_000
-#: Upper bound on runouts drawn while chasing ``target_std_error``.
-MAX_SAMPLES = 50_000_000
 #: Walks at least this big run on several threads.
 PARALLEL_MIN_RUNOUTS = 100_000
 #: Omaha: ``exact=None`` walks every runout when (runouts x live hands) is at most this.
@@ -147,8 +144,6 @@ class AllinResult:
 
 # ----------------------------------------------------------------------------- input
 MAX_CHIPS = 10**15  # per seat: sums stay far inside int64 (chips x runouts is checked later)
-MAX_REQUEST_SAMPLES = 10**15  # the most runouts one may ask for
-MIN_STD_ERROR = 1e-9  # the smallest target_std_error (chips) one may ask for
 
 
 def _chips_from_text(text: str, seat: int) -> int:
@@ -358,21 +353,21 @@ class _Engine:
             raise AssertionError(f"exact walk counted {total} runouts, not {self.n_runouts}")
         return sc[5].astype(object), total
 
-    def monte_carlo(self, seed: int, first_block: int, n_samples: int,
+    def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
-        """``n_samples`` runouts from blocks ``first_block, ...``:
-        ``(win object[P, L], sumsq float64[L])``."""
+        """Blocks ``lo..hi-1`` of a run of ``cap`` runouts (the block plan of
+        :mod:`simulate.sampling`): ``(win object[P, L], sumsq float64[L])``."""
         from evaluator._jit import threads as _threads
         from simulate._kernels import allin as K
 
-        block = K.MC_BLOCK
-        self._check_size(block)
-        n_blocks = -(-n_samples // block)
+        from .sampling import BLOCK
+
+        self._check_size(BLOCK)
         shape = self.amounts.shape + self.order.shape
-        wins = np.zeros((n_blocks, *shape), np.int64)
-        sumsqs = np.zeros((n_blocks, len(self.order)), np.float64)
-        args = (np.uint64(seed), first_block, n_samples, block, *self._common(), wins, sumsqs)
-        if n_threads == 1 or n_blocks == 1:
+        wins = np.zeros((hi - lo, *shape), np.int64)
+        sumsqs = np.zeros((hi - lo, len(self.order)), np.float64)
+        args = (np.uint64(seed), cap, BLOCK, lo, hi, *self._common(), wins, sumsqs)
+        if n_threads == 1 or hi - lo == 1:
             K.mc_serial(*args)
         else:
             with _threads(n_threads):
@@ -471,19 +466,19 @@ class _RangeEngine(_Engine):
         self.deals = n_tuples * self.n_runouts
         return win, self.n_runouts
 
-    def monte_carlo(self, seed: int, first_block: int, n_samples: int,
+    def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
         from evaluator._jit import threads as _threads
         from simulate._kernels import allin as K
 
-        block = K.MC_BLOCK
-        self._check_size(block)
-        n_blocks = -(-n_samples // block)
+        from .sampling import BLOCK
+
+        self._check_size(BLOCK)
         shape = self.amounts.shape + self.order.shape
-        wins = np.zeros((n_blocks, *shape), np.int64)
-        sumsqs = np.zeros((n_blocks, len(self.order)), np.float64)
-        rejected = np.zeros(n_blocks, np.int64)
-        args = (np.uint64(seed), first_block, n_samples, block, *self._arrays(), self.cdf,
+        wins = np.zeros((hi - lo, *shape), np.int64)
+        sumsqs = np.zeros((hi - lo, len(self.order)), np.float64)
+        rejected = np.zeros(hi - lo, np.int64)
+        args = (np.uint64(seed), cap, BLOCK, lo, hi, *self._arrays(), self.cdf,
                 self.ncombo, *self._pots(), 1_000_000, wins, sumsqs, rejected)
         with _threads(n_threads):
             K.mc_range_run(*args)
@@ -542,34 +537,24 @@ class _OmahaEngine(_Engine):
             KO.exact_walk(fixed, deck, tri, u, len(hands), bsc)
         return bsc[5].astype(object).sum(axis=0), self.n_runouts
 
-    def monte_carlo(self, seed: int, first_block: int, n_samples: int,
+    def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
         from evaluator._jit import threads as _threads
         from simulate._kernels import allin as K
 
-        block = K.MC_BLOCK
-        self._check_size(block)
+        from .sampling import BLOCK, deals_in
+
+        self._check_size(BLOCK)
         win = np.zeros(self.amounts.shape + self.order.shape, np.int64)
         sumsq = np.zeros(len(self.order))
-        per_chunk = max(1, OMAHA_CHUNK // block) * block
-        done = 0
-        while done < n_samples:
-            rows = min(per_chunk, n_samples - done)
-            runs = np.empty((rows, self.k), np.uint8)
+        per_chunk = max(1, OMAHA_CHUNK // BLOCK)
+        for b in range(lo, hi, per_chunk):
+            top = min(hi, b + per_chunk)
+            runs = np.empty((deals_in(top, cap) - b * BLOCK, self.k), np.uint8)
             with _threads(n_threads):
-                K.deal_rows(np.uint64(seed), first_block + done // block, block, self.deck,
-                            runs)
+                K.deal_rows(np.uint64(seed), cap, BLOCK, b, top, self.deck, runs)
             self._settle(runs, n_threads, win, sumsq)
-            done += rows
         return win.astype(object), sumsq
-
-
-def _positive_int(value: Any, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    if value <= 0:
-        raise ValueError(f"{name} must be positive, got {value}")
-    return int(value)
 
 
 def allin_ev(
@@ -613,10 +598,11 @@ def allin_ev(
     ``exact=True`` walks every runout (at most C(48, 5) = 1,712,304);
     ``False`` samples ``samples`` runouts (default 1,000,000) or, with
     ``target_std_error``, keeps sampling until every seat's standard error of
-    its expected payout (in chips) is at most that (up to 50,000,000 runouts);
+    its expected payout (in chips) is at most that (with ``samples`` too,
+    whichever comes first; see :mod:`simulate.sampling` for the limits);
     ``None`` walks every runout when that is quick (always, for exact hands)
     unless ``samples`` or ``target_std_error`` is given. The same ``seed``
-    gives the same answer on any thread count.
+    (0 <= seed < 2**64) gives the same answer on any thread count.
 
     Raises ``ValueError`` (:class:`evaluator.cards.CardError` for card
     problems) with a one-line message on bad input.
@@ -624,29 +610,8 @@ def allin_ev(
     t0 = time.perf_counter()
     spot = _parse(players, board, dead, button, game=game, allow_zero=allow_zero,
                   dead_money=dead_money)
-    if exact is not None and not isinstance(exact, (bool, np.bool_)):
-        raise ValueError(f"exact must be True, False or None, got {exact!r}")
-    if samples is not None:
-        samples = _positive_int(samples, "samples")
-        if samples > MAX_REQUEST_SAMPLES:
-            raise ValueError(f"samples must be at most {MAX_REQUEST_SAMPLES:.0e}, got {samples}")
-    if target_std_error is not None:
-        if isinstance(target_std_error, bool) or not isinstance(target_std_error,
-                                                                 (int, float, np.floating)):
-            raise ValueError(f"target_std_error must be a number, got {target_std_error!r}")
-        if not target_std_error > 0 or not math.isfinite(target_std_error):
-            raise ValueError(f"target_std_error must be positive, got {target_std_error}")
-        if target_std_error < MIN_STD_ERROR:  # far below overflows the sample planning
-            raise ValueError(f"target_std_error must be at least {MIN_STD_ERROR:g}, "
-                             f"got {target_std_error}")
-    if exact and (samples is not None or target_std_error is not None):
-        raise ValueError("exact=True cannot be combined with samples or target_std_error")
-    if samples is not None and target_std_error is not None:
-        raise ValueError("give samples or target_std_error, not both")
-    from evaluator._jit import resolve_threads
-    from simulate._kernels.rng import resolve_seed
-
-    n_threads = resolve_threads(threads)
+    opts = sampling(exact, samples, target_std_error, seed, threads, unit=CHIPS)
+    n_threads = opts.n_threads()
     structure = spot.structure
     engine: _Engine
     if spot.game == "omaha":
@@ -663,7 +628,7 @@ def allin_ev(
         mode = "none"
     elif exact or (engine.k == 0 and not spot.ranged):
         mode = "exact"
-    elif exact is None and samples is None and target_std_error is None:
+    elif exact is None and not opts.wants_sampling:
         mode = "exact" if engine.work() <= engine.exact_limit else "mc"
     else:
         mode = "mc"
@@ -676,31 +641,33 @@ def allin_ev(
     elif mode == "exact":
         win, n = engine.exact(n_threads)
     else:
-        used_seed = resolve_seed(seed)
-        from simulate._kernels.allin import MC_BLOCK
-
-        if target_std_error is None:
-            n = samples or DEFAULT_SAMPLES
-            win, sumsq = engine.monte_carlo(used_seed, 0, n, n_threads)
-        else:
-            n, blocks = 0, 0
-            step = 8 * MC_BLOCK
-            while True:
-                w, s = engine.monte_carlo(used_seed, blocks, step, n_threads)
-                win, sumsq = win + w, sumsq + s
-                n += step
-                blocks += step // MC_BLOCK
-                worst = float(max(_std_errors(win, sumsq, n)))
-                if worst <= target_std_error or n >= MAX_SAMPLES:
-                    break
-                want = n * (worst / target_std_error) ** 2 * 1.05
-                step = int(min(max(want - n, MC_BLOCK), MAX_SAMPLES - n))
-                step = -(-step // MC_BLOCK) * MC_BLOCK
+        used_seed = opts.resolved_seed()
+        win, sumsq, n = _monte_carlo(engine, opts, used_seed, n_threads)
     std = _std_errors(win, sumsq, n) if mode == "mc" else [0.0] * n_live
     res = _result(spot, engine, structure, win, n, std, mode != "mc", used_seed, t0)
     if mode == "exact":
         res.samples = getattr(engine, "deals", n)
     return res
+
+
+def _monte_carlo(engine: _Engine, opts: Sampling, seed: int,
+                 n_threads: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Sample by the block plan and round planner of :mod:`simulate.sampling`:
+    ``(win object[P, L], sumsq float64[L], runouts)``."""
+    from .sampling import run_blocks
+
+    cap = opts.cap
+    acc: list[Any] = [np.zeros((len(engine.contested), len(engine.live_seats)), object),
+                      np.zeros(len(engine.live_seats))]
+
+    def run(lo: int, hi: int) -> None:
+        w, s = engine.monte_carlo(seed, cap, lo, hi, n_threads)
+        acc[0] = acc[0] + w
+        acc[1] = acc[1] + s
+
+    n = run_blocks(opts, run, lambda n: np.array(_std_errors(acc[0], acc[1], n)),
+                   min_round=n_threads)
+    return acc[0], acc[1], n
 
 
 def _std_errors(win: np.ndarray, sumsq: np.ndarray, n: int) -> list[float]:

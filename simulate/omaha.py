@@ -19,14 +19,12 @@ from evaluator.tablegen import CATEGORIES
 
 from .request import Request, parse_request
 from .results import EquityResult, PlayerResult, std_error_of_mean
+from .sampling import Sampling, sampling
 
 OMAHA_GAMES = {"omaha": 4, "omaha5": 5, "omaha6": 6}
 #: ``exact=None`` walks every runout when runouts x players is at most this (~0.2 s on one
 #: thread here); with at least two Omaha hands dealt this covers every request.
 EXACT_WORK_LIMIT = 3_000_000
-DEFAULT_SAMPLES = 1_000_000
-MAX_SAMPLES = 500_000_000
-BLOCK = 1 << 14
 POT_UNITS = 2520
 
 _RANGE_HINT = re.compile(r"[+,%:]|random|top|^\s*[2-9tjqka]{2}[so]?\s*$|[2-9tjqka]{2}[so]?-",
@@ -83,23 +81,15 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     ``seed`` gives the same answer on any thread count; the seed used is in
     ``result.extra["seed"]``.
     """
-    from evaluator._jit import resolve_threads
     from evaluator._jit import threads as _threads
 
     from ._kernels import omaha as K
     from ._kernels.score import equity_block_scorer
-    from ._kernels.rng import resolve_seed
 
     t0 = time.perf_counter()
     req = parse_omaha_request(hands, board, dead, game=game)
-    if samples is not None and (isinstance(samples, bool)
-                                or not isinstance(samples, (int, np.integer)) or samples <= 0):
-        raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    if target_std_error is not None and not target_std_error > 0:
-        raise ValueError(f"target_std_error must be positive, got {target_std_error!r}")
-    if exact is True and (samples is not None or target_std_error is not None):
-        raise ValueError("exact=True cannot be combined with samples or target_std_error")
-    n_threads = resolve_threads(threads)
+    opts = sampling(exact, samples, target_std_error, seed, threads)
+    n_threads = opts.n_threads()
     tables, cat_of = _tables()
 
     n_players = len(req.hands)
@@ -109,8 +99,7 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     runouts = math.comb(len(deck), max(k, 1))
 
     if exact is None:
-        exact = samples is None and target_std_error is None and (
-            runouts * n_players <= EXACT_WORK_LIMIT)
+        exact = not opts.wants_sampling and runouts * n_players <= EXACT_WORK_LIMIT
     if k == 0:
         exact = True
 
@@ -125,10 +114,9 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
         n = runouts
         std = [0.0] * n_players
     else:
-        s = resolve_seed(seed)
+        s = opts.resolved_seed()
         extra["seed"] = s
-        totals, n = _sample(K, s, fixed, deck, tri, u, n_players, cat_of, n_threads,
-                            samples, target_std_error)
+        totals, n = _sample(K, s, fixed, deck, tri, u, n_players, cat_of, n_threads, opts)
         std = _std_errors(totals, n)
     share, win, tie, cat, _sq = totals
     players = []
@@ -182,35 +170,23 @@ def _std_errors(totals: Sequence[np.ndarray], n: int) -> list[float]:
 
 
 def _sample(K, seed: int, fixed: np.ndarray, deck: np.ndarray, tri: np.ndarray, u: int,
-            n_players: int, cat_of: np.ndarray, n_threads: int, samples: int | None,
-            target: float | None) -> tuple[list[np.ndarray], int]:
+            n_players: int, cat_of: np.ndarray, n_threads: int,
+            opts: Sampling) -> tuple[list[np.ndarray], int]:
+    """Monte Carlo by the block plan of :mod:`simulate.sampling`: ``(totals, deals)``."""
     from evaluator._jit import threads as _threads
 
-    def run(first_block: int, n: int) -> list[np.ndarray]:
-        n_blocks = -(-n // BLOCK)
-        last = n - (n_blocks - 1) * BLOCK
-        acc = _acc(n_blocks, n_players)
-        with _threads(n_threads):
-            K.sample_blocks(np.uint64(seed), first_block, n_blocks, BLOCK, last, fixed, deck,
-                            tri, u, n_players, cat_of, *acc)
-        return [a.sum(axis=0) for a in acc]
+    from .sampling import BLOCK, run_blocks
 
-    if target is None:
-        n = int(samples or DEFAULT_SAMPLES)
-        return run(0, n), n
-    # rounds of whole blocks until every standard error is at most the target, or until
-    # ``samples`` deals when that is given too (whichever comes first)
-    cap = int(samples) if samples is not None else MAX_SAMPLES
-    n = 0
-    totals: list[np.ndarray] | None = None
-    want = 4 * BLOCK
-    while True:
-        add = min(want, cap - n)
-        part = run(n // BLOCK, add)
-        totals = part if totals is None else [a + b for a, b in zip(totals, part, strict=True)]
-        n += add
-        worst = max(_std_errors(totals, n))
-        if worst <= target or n >= cap:
-            return totals, n
-        need = n * (worst / target) ** 2 * 1.05
-        want = max(BLOCK, -(-int(need - n) // BLOCK) * BLOCK)
+    cap = opts.cap
+    totals = [a[0] for a in _acc(1, n_players)]
+
+    def run(lo: int, hi: int) -> None:
+        acc = _acc(hi - lo, n_players)
+        with _threads(n_threads):
+            K.sample_blocks(np.uint64(seed), cap, BLOCK, lo, hi, fixed, deck, tri, u,
+                            n_players, cat_of, *acc)
+        for t, a in zip(totals, acc, strict=True):
+            t += a.sum(axis=0)
+
+    n = run_blocks(opts, run, lambda n: np.array(_std_errors(totals, n)), min_round=n_threads)
+    return totals, n

@@ -33,10 +33,6 @@ from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import flush_strength, rank_strength
 from simulate._kernels.rng import below, next_u64, stream_state
 
-#: Monte Carlo runouts per random stream (a block); a seed's answer does not
-#: depend on the thread count because block ``b`` always uses stream ``b``.
-MC_BLOCK = 16384
-
 
 # The per-runout helpers are inlined at the Numba IR level: a plain call passes a
 # dozen arrays and pays reference counting on each, which measured about twice the
@@ -223,29 +219,34 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
 
 
 @serial
-def mc_serial(seed, first_block, n_total, block_size, k, board_key, board_mask, deck, hole_key,
+def mc_serial(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask, deck, hole_key,
               hole_mask, amounts, members, n_members, elig, order, tables, wins, sumsqs):
-    """Blocks ``first_block .. first_block + B - 1`` on one thread, where ``B =
-    wins.shape[0]``; block ``b`` (0-based within the call) does ``block_size`` runouts,
-    fewer for the last so that the call does ``n_total`` in all.
+    """Blocks ``b_lo..b_hi-1`` of a run of ``n_total`` runouts in blocks of ``block_size``
+    (the block plan of :mod:`simulate.sampling`: block ``b`` does ``min(block_size, n_total
+    - b * block_size)`` runouts from stream ``b``), on one thread.
 
-    ``wins``: ``int64[B, P, L]``, ``sumsqs``: ``float64[B, L]`` (zeroed), per block.
+    ``wins``: ``int64[B, P, L]``, ``sumsqs``: ``float64[B, L]`` (zeroed), row ``b - b_lo``
+    for block ``b``.
     """
-    for b in range(wins.shape[0]):
+    for i in range(b_hi - b_lo):
+        b = b_lo + i
         n = min(block_size, n_total - b * block_size)
-        mc_block(seed, first_block + b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
-                 amounts, members, n_members, elig, order, tables, wins[b], sumsqs[b])
+        if n > 0:
+            mc_block(seed, b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
+                     amounts, members, n_members, elig, order, tables, wins[i], sumsqs[i])
 
 
 @parallel
-def mc_parallel(seed, first_block, n_total, block_size, k, board_key, board_mask, deck,
+def mc_parallel(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask, deck,
                 hole_key, hole_mask, amounts, members, n_members, elig, order, tables, wins,
                 sumsqs):
     """As :func:`mc_serial`, blocks spread over threads (same answer, any thread count)."""
-    for b in nb.prange(wins.shape[0]):
+    for i in nb.prange(b_hi - b_lo):
+        b = b_lo + i
         n = min(block_size, n_total - b * block_size)
-        mc_block(seed, first_block + b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
-                 amounts, members, n_members, elig, order, tables, wins[b], sumsqs[b])
+        if n > 0:
+            mc_block(seed, b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
+                     amounts, members, n_members, elig, order, tables, wins[i], sumsqs[i])
 
 
 # ----------------------------------------------------------------------------- ranges
@@ -475,17 +476,18 @@ def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, 
 
 
 @parallel
-def mc_range_run(seed, first_block, n_total, block_size, k, board_key, board_mask, base_deck,
+def mc_range_run(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask, base_deck,
                  ccards, cdf, ncombo, amounts, members, n_members, elig, order, tables,
                  max_tries, wins, sumsqs, rejected):
-    """Blocks ``first_block ..`` over threads, as :func:`mc_parallel` (any thread count, same
+    """Blocks ``b_lo..b_hi-1`` over threads, as :func:`mc_parallel` (any thread count, same
     answer); ``rejected``: int64[B], per block (-1: a deal found no card-disjoint tuple)."""
-    for b in nb.prange(wins.shape[0]):
+    for i in nb.prange(b_hi - b_lo):
+        b = b_lo + i
         n = min(block_size, n_total - b * block_size)
-        rejected[b] = mc_range_block(seed, first_block + b, n, k, board_key, board_mask,
-                                     base_deck, ccards, cdf, ncombo, amounts, members,
-                                     n_members, elig, order, tables, max_tries, wins[b],
-                                     sumsqs[b])
+        if n > 0:
+            rejected[i] = mc_range_block(seed, b, n, k, board_key, board_mask, base_deck,
+                                         ccards, cdf, ncombo, amounts, members, n_members,
+                                         elig, order, tables, max_tries, wins[i], sumsqs[i])
 
 
 # ----------------------------------------------------------------------------- strength rows
@@ -510,17 +512,18 @@ def settle_rows(strengths, amounts, members, n_members, elig, order, win, sumsq)
 
 
 @parallel
-def deal_rows(seed, first_block, block_size, deck, out):
-    """Fill ``out`` (uint8[N, k]) with random ``k``-card runouts from ``deck`` (uint8[M]);
-    rows ``b * block_size ..`` come from stream ``first_block + b`` of ``seed``."""
-    n_rows = out.shape[0]
+def deal_rows(seed, n_total, block_size, b_lo, b_hi, deck, out):
+    """Fill ``out`` (uint8[N, k]) with the random ``k``-card runouts from ``deck`` (uint8[M])
+    of blocks ``b_lo..b_hi-1`` of a run of ``n_total`` runouts in blocks of ``block_size``
+    (block ``b``: stream ``b`` of ``seed``, rows from ``(b - b_lo) * block_size``)."""
     k = out.shape[1]
     m = deck.shape[0]
-    n_blocks = -(-n_rows // block_size)
-    for b in nb.prange(n_blocks):
+    for i in nb.prange(b_hi - b_lo):
+        b = b_lo + i
+        n = min(block_size, n_total - b * block_size)
         d = deck.copy()
-        state = stream_state(seed, first_block + b)
-        for row in range(b * block_size, min(n_rows, (b + 1) * block_size)):
+        state = stream_state(seed, b)
+        for row in range(i * block_size, i * block_size + n):
             for j in range(k):
                 state, u = next_u64(state)
                 r = j + below(u, m - j)

@@ -248,13 +248,17 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
 
 
 @parallel
-def sample_blocks(seed, first_block, n_blocks, block_size, last_size, fixed, deck, tri, u,
-                  n_players, cat_of, share, win, tie, cat, sq):
-    """Monte Carlo: block ``first_block + i`` (i < n_blocks) deals ``block_size`` runouts
-    (``last_size`` for the last) from its own RNG stream ``stream_state(seed, block)``, so
-    results do not depend on the thread count. Rows as in :func:`exact_walk`, one per block.
-    ``deck``: undealt cards (universe indices, int64[D]); ``fixed``: known board."""
-    for i in nb.prange(n_blocks):
-        n = last_size if i == n_blocks - 1 else block_size
-        _sample_block(np.uint64(seed), first_block + i, n, fixed, deck, tri, u, n_players,
-                      cat_of, share[i], win[i], tie[i], cat[i], sq[i])
+def sample_blocks(seed, n_total, block_size, b_lo, b_hi, fixed, deck, tri, u, n_players, cat_of,
+                  share, win, tie, cat, sq):
+    """Monte Carlo blocks ``b_lo..b_hi-1`` of a run of ``n_total`` deals in blocks of
+    ``block_size`` (the block plan of :mod:`simulate.sampling`): block ``b`` deals
+    ``min(block_size, n_total - b * block_size)`` runouts from its own RNG stream
+    ``stream_state(seed, b)``, so results do not depend on the thread count. Rows as in
+    :func:`exact_walk`, row ``b - b_lo`` for block ``b``. ``deck``: undealt cards (universe
+    indices, int64[D]); ``fixed``: known board."""
+    for i in nb.prange(b_hi - b_lo):
+        b = b_lo + i
+        n = min(block_size, n_total - b * block_size)
+        if n > 0:
+            _sample_block(np.uint64(seed), b, n, fixed, deck, tri, u, n_players, cat_of,
+                          share[i], win[i], tie[i], cat[i], sq[i])

@@ -726,11 +726,12 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
 
 
 @parallel
-def mc_run(seed, block_lo, n_blocks, block_size, n_total, board, base_bits, cdf, ncombo, cards,
+def mc_run(seed, n_total, block_size, b_lo, b_hi, board, base_bits, cdf, ncombo, cards,
            is_random, cat_of, tables, max_tries, sh, sq, win, tie, cat, combo_n, combo_sh, ok):
-    """Monte Carlo over blocks ``block_lo .. block_lo + n_blocks - 1`` of ``block_size`` deals
-    (the run's deals number ``n_total``, so its last block may be shorter); block ``b`` draws
-    from stream ``stream_state(seed, b)``. Non-random players' combos are
+    """Monte Carlo blocks ``b_lo..b_hi-1`` of a run of ``n_total`` deals in blocks of
+    ``block_size`` (the block plan of :mod:`simulate.sampling`); block ``b`` deals
+    ``min(block_size, n_total - b * block_size)`` times from stream ``stream_state(seed, b)``.
+    Non-random players' combos are
     drawn by weight (``cdf float64[P, M]``, cumulative) all together and the whole draw is
     redrawn on any shared card (exact card removal); players whose range is every live combo
     at one weight (``is_random``) are then dealt from the remaining deck, then the runout.
@@ -739,15 +740,16 @@ def mc_run(seed, block_lo, n_blocks, block_size, n_total, board, base_bits, cdf,
     are in units of 1/2520 of a pot, so sums are exact and independent of the thread count.
     ``ok`` (bool[C]) turns False where a draw failed ``max_tries`` times in a row."""
     C = sh.shape[0]
+    n_blocks = b_hi - b_lo
     per = (n_blocks + C - 1) // C
     for ch in nb.prange(C):
-        b0 = ch * per
-        b1 = min(n_blocks, b0 + per)
-        for b in range(b0, b1):
-            size = min(block_size, n_total - (block_lo + b) * block_size)
+        lo = b_lo + ch * per
+        hi = min(b_hi, lo + per)
+        for b in range(lo, hi):
+            size = min(block_size, n_total - b * block_size)
             if size <= 0:
                 break
-            if not _mc_block(seed, block_lo + b, size, board, base_bits, cdf, ncombo,
+            if not _mc_block(seed, b, size, board, base_bits, cdf, ncombo,
                              cards, is_random, cat_of, tables, max_tries, sh[ch], sq[ch],
                              win[ch], tie[ch], cat[ch], combo_n[ch], combo_sh[ch]):
                 ok[ch] = False

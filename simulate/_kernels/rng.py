@@ -9,8 +9,6 @@ the new state and a 64-bit output.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from evaluator._jit import serial
@@ -53,12 +51,3 @@ def below(value, n):
     The bias is at most n / 2**32, far below Monte Carlo noise for n <= 52.
     """
     return np.int64(((value >> _S32) * np.uint64(n)) >> _S32)
-
-
-def resolve_seed(seed: int | None) -> int:
-    """The seed to use: ``seed`` itself (masked to 64 bits) or a fresh random one."""
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
-    return int(seed) & 0xFFFFFFFFFFFFFFFF
