@@ -19,8 +19,9 @@ Syntax (comma-separated items; spaces are ignored except inside ``top N%``)::
     (QQ+,AKs):0.5         a weight on a parenthesised group (no nesting)
 
 When a combo is named more than once the last mention wins, so ``random,AA:0.25`` is
-every hand with aces at a quarter weight. A weight of 0 removes the combos; weights must
-be finite and non-negative.
+every hand with aces at a quarter weight. A weight of 0 removes the combos; other weights
+run from ``MIN_WEIGHT`` (1e-6) to ``MAX_WEIGHT`` (1e6). One weight per item: ``AK:2:3``,
+or a weighted item inside a weighted group, is an error (not a product).
 """
 
 from __future__ import annotations
@@ -295,17 +296,40 @@ def _split_top(text: str) -> list[str]:
     return parts
 
 
-def _split_weight(part: str) -> tuple[str, float]:
-    body, sep, w = part.rpartition(":")
-    if not sep:
-        return part, 1.0
+MAX_WEIGHT = 1e6
+"""The largest weight: the engines multiply one weight per player (ten at most) and add
+them over every deal, which must stay a finite float64 (and, for whole weights, inside
+int64 where all-in EVs are exact fractions)."""
+MIN_WEIGHT = 1e-6
+"""The smallest positive weight (0 removes combos); smaller ones underflow those products."""
+
+
+def _weight(text: str, item: str, part: str) -> float:
+    """The weight ``text`` given to ``item`` (within ``part``, for messages)."""
+    if ":" in text:
+        raise CardError(f"'{part}' has more than one weight (give one: '{item}:W')")
     try:
-        weight = float(w)
+        weight = float(text)
     except ValueError:
-        raise CardError(f"'{w.strip()}' in '{part.strip()}' is not a weight") from None
+        raise CardError(f"'{text.strip()}' in '{part}' is not a weight") from None
     if not math.isfinite(weight) or weight < 0:
-        raise CardError(f"weight {w.strip()} in '{part.strip()}' must be a finite number >= 0")
-    return body, weight
+        raise CardError(f"weight {text.strip()} for '{item}' must be a finite number >= 0")
+    if weight > MAX_WEIGHT:
+        raise CardError(f"weight {text.strip()} for '{item}' is too large "
+                        f"(at most {MAX_WEIGHT:g})")
+    if 0 < weight < MIN_WEIGHT:
+        raise CardError(f"weight {text.strip()} for '{item}' is too small (at least "
+                        f"{MIN_WEIGHT:g}, or 0 to remove the combos)")
+    return weight
+
+
+def _split_weight(part: str) -> tuple[str, float | None]:
+    """``(item, weight)`` of ``ITEM`` or ``ITEM:W`` (weight None when there is none). One
+    weight per item: ``AK:2:3`` is an error, not a product."""
+    item, sep, w = part.strip().partition(":")
+    if not sep:
+        return item, None
+    return item.strip(), _weight(w, item.strip(), part.strip())
 
 
 def parse_range(text: str) -> Range:
@@ -320,20 +344,28 @@ def parse_range(text: str) -> Range:
     for part in _split_top(text):
         if not part.strip():
             continue
-        body, w = _split_weight(part)
-        body = body.strip()
-        if body.startswith("(") or body.endswith(")"):
-            if not (body.startswith("(") and body.endswith(")")):
-                raise _err(part.strip())
-            items = [x for x in body[1:-1].split(",") if x.strip()]
+        stripped = part.strip()
+        if stripped.startswith("("):  # a group: (ITEM,ITEM...) or (ITEM,ITEM...):W
+            inner, close, after = stripped[1:].partition(")")
+            if not close or (after.strip() and not after.strip().startswith(":")):
+                raise _err(stripped)
+            group = f"({inner})"
+            w = _weight(after.strip()[1:], group, stripped) if after.strip() else None
+            items = [x for x in inner.split(",") if x.strip()]
             if not items:
-                raise _err(part.strip())
+                raise _err(stripped)
         else:
-            items = [body]
+            if ")" in stripped:
+                raise _err(stripped)
+            w, items = None, [part]  # the item's own weight is read below
         for it in items:
             it_body, it_w = _split_weight(it)
+            if it_w is not None and w is not None:
+                raise CardError(f"'{it.strip()}' has a weight inside the weighted group "
+                                f"'{part.strip()}' (weight the item or the group, not both)")
+            weight = next((x for x in (it_w, w) if x is not None), 1.0)
             for lo, hi in _expand_item(it_body):
-                weights[combo_index(lo, hi)] = w * it_w
+                weights[combo_index(lo, hi)] = weight
     idx = np.array(sorted(k for k, v in weights.items() if v > 0), dtype=np.int64)
     if idx.size == 0:
         raise CardError(f"range '{text.strip()}' has no combos")
