@@ -50,7 +50,14 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
-from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, odd_chip_order
+from simulate.pots import (
+    Pot,
+    PotStructure,
+    add_dead_money,
+    build_pots,
+    check_chips,
+    odd_chip_order,
+)
 from simulate.ranges import Range, parse_range
 from simulate.request import MAX_PLAYERS, MIN_PLAYERS, parse_board
 from simulate.results import json_number, std_error_of_mean
@@ -143,7 +150,6 @@ class AllinResult:
 
 
 # ----------------------------------------------------------------------------- input
-MAX_CHIPS = 10**15  # per seat: sums stay far inside int64 (chips x runouts is checked later)
 
 
 def _chips_from_text(text: str, seat: int) -> int:
@@ -180,8 +186,7 @@ def parse_seat(spec: SeatSpec, seat: int, *,
     else:
         raise CardError(f"seat {seat}: expected 'CARDS:CHIPS', 'fold:CHIPS' or a (cards, chips) "
                         f"pair, got {spec!r}")
-    if chips > MAX_CHIPS:  # beyond int64 the pot arrays overflow (a traceback, not an error)
-        raise CardError(f"seat {seat}: chips must be at most {MAX_CHIPS:.0e}, got {chips}")
+    check_chips(chips, f"seat {seat}: chips", allow_zero=True)  # positive: build_pots
     if cards is None or (isinstance(cards, str) and cards.strip().lower() in FOLD_WORDS):
         return None, chips
     ids: list[int] | None = None
@@ -194,7 +199,9 @@ def parse_seat(spec: SeatSpec, seat: int, *,
     if game == "holdem" and isinstance(cards, str) and (ids is None or len(ids) != 2):
         try:  # not two cards: a range (e.g. 'QQ+,AKs' or 'AsAc,AhAd')
             return parse_range(cards), chips
-        except CardError:
+        except CardError as range_error:
+            if ids is None and ":" in cards:  # a weighted range: its own message says why
+                raise CardError(f"seat {seat}: {range_error}") from None
             if ids is None:
                 raise CardError(f"{card_error} (nor is '{cards.strip()}' a range)") from None
     assert ids is not None
