@@ -464,7 +464,8 @@ def test_cli_json(capsys):
     (["AhAs:100", "KdKc:50", "--button", "7"], "button 7 is not a seat"),
     (["AhAs:100", "KdKc:50", "--button", "x"], "--button must be a seat number"),
     (["AhAs:100", "KdKc:50", "--samples", "0"], "--samples must be positive"),
-    (["AhAs:100", "KdKc:50", "--exact", "--samples", "5"], "not allowed with"),
+    (["AhAs:100", "KdKc:50", "--exact", "--samples", "5"],
+     "--exact cannot be combined with --samples"),
 ])
 def test_cli_bad_input_exits_2_with_one_line(capsys, argv, message):
     assert main(["allin", *argv]) == 2

@@ -69,7 +69,7 @@ def test_json_sampling_reproducible(capsys):
     (["2c2d", "2h2s", "3c3d", "3h3s", "4c4d", "4h4s", "5c5d", "5h5s", "6c6d", "6h6s",
       "--dead", "7c7d7h7s8c8d8h8s9c9d9h9sTcTdThTsJcJdJhJsQcQdQhQsKcKdKhKs"], "not enough"),
     (["AhKh", "QsQd", "--samples", "0"], "samples"),
-    (["AhKh", "QsQd", "--exact", "--samples", "10"], "not allowed"),
+    (["AhKh", "QsQd", "--exact", "--samples", "10"], "--exact cannot be combined with --samples"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, needle):
     rc, out, err = run(capsys, "equity", *argv)

@@ -56,13 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    from simulate.sampling import report_progress
+
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "_run", None):
             parser.print_help()
             return 2
-        return int(args._run(args) or 0)
+        with report_progress():  # long runs show progress on stderr
+            return int(args._run(args) or 0)
     except (UsageError, CardError, ValueError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"error: {msg}", file=sys.stderr)

@@ -17,26 +17,25 @@ class UsageError(Exception):
     """Bad input on the command line: printed as one ``error: ...`` line, exit status 2."""
 
 
-MAX_SAMPLES = 10**15  # far beyond any useful run; larger numbers overflow the kernels' int64
+def _check_option(option: str, **kw: Any) -> None:
+    """Check one sampling option by the one rule (:class:`simulate.sampling.Sampling`)."""
+    from simulate.sampling import CLI_NAMES, Sampling
+
+    try:
+        Sampling(**kw).validate({**CLI_NAMES, next(iter(kw)): option})
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def check_samples(n: int | None, option: str = "--samples") -> None:
-    """Raise :class:`UsageError` unless ``n`` is None or 1..MAX_SAMPLES."""
-    if n is not None and n <= 0:
-        raise UsageError(f"{option} must be positive, got {n}")
-    if n is not None and n > MAX_SAMPLES:
-        raise UsageError(f"{option} must be at most {MAX_SAMPLES:.0e}, got {n}")
-
-
-MIN_STD_ERROR = 1e-9  # smaller targets are out of reach and overflow the sample planning
+    """Raise :class:`UsageError` unless ``n`` is None or a sample count the engines take."""
+    _check_option(option, samples=n)
 
 
 def check_std_error(e: float | None, option: str = "--std-error") -> None:
-    """Raise :class:`UsageError` unless ``e`` is None or a number >= MIN_STD_ERROR."""
-    if e is not None and not e > 0:
-        raise UsageError(f"{option} must be positive, got {e}")
-    if e is not None and e < MIN_STD_ERROR:
-        raise UsageError(f"{option} must be at least {MIN_STD_ERROR:g}, got {e:g}")
+    """Raise :class:`UsageError` unless ``e`` is None or a target standard error the
+    engines take."""
+    _check_option(option, target_std_error=e)
 
 
 def json_text(obj: Any) -> str:
@@ -157,27 +156,46 @@ def add_quiet(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
 
-def add_sampling_options(p: argparse.ArgumentParser) -> None:
-    """``--exact | --samples N | --std-error E``, ``--seed``, ``--threads``."""
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--exact", action="store_true", default=None,
+def add_sampling_options(p: argparse.ArgumentParser, unit: str = "pot") -> None:
+    """``--exact | --samples N``, ``--std-error E``, ``--seed``, ``--threads``.
+
+    ``unit``: what the standard error is measured in, ``"pot"`` (a fraction of the pot) or
+    ``"chips"``; the help says so. ``--samples`` with ``--std-error`` stops at whichever
+    comes first.
+    """
+    from simulate.sampling import MAX_SAMPLES, MAX_THREADS, MIN_STD_ERROR, TARGET_CAP
+
+    what = ("in chips" if unit == "chips"
+            else "as a fraction of the pot (0.001 is 0.1%% of the pot)")
+    p.add_argument("--exact", action="store_true", default=None,
                    help="walk every runout (exact answer)")
-    g.add_argument("--samples", type=int, metavar="N", help="Monte Carlo with N samples")
-    g.add_argument("--std-error", type=float, metavar="E", dest="std_error",
-                   help="Monte Carlo until every player's standard error is at most E")
-    p.add_argument("--seed", type=int, default=None, help="random seed (same seed, same answer)")
-    p.add_argument("--threads", type=int, default=None, help="threads to use (default: all)")
+    p.add_argument("--samples", type=int, metavar="N",
+                   help=f"Monte Carlo with N deals (1 to {MAX_SAMPLES:.0e}; default 1,000,000)")
+    p.add_argument("--std-error", type=float, metavar="E", dest="std_error",
+                   help=f"Monte Carlo until every standard error is at most E, {what} "
+                        f"(at least {MIN_STD_ERROR:g}); with --samples, whichever comes first, "
+                        f"else at most {TARGET_CAP:,} deals")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="random seed, 0 <= S < 2**64 (same seed, same answer on any thread "
+                        "count)")
+    p.add_argument("--threads", type=int, default=None, metavar="T",
+                   help=f"threads to use (1 to {MAX_THREADS}; default: all)")
+    p.set_defaults(_std_error_unit=unit)
 
 
 def sampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``exact``/``samples``/``target_std_error``/``seed``/``threads`` keyword arguments."""
-    check_samples(args.samples)
-    check_std_error(args.std_error)
-    if args.threads is not None and args.threads < 1:
-        raise UsageError(f"--threads must be at least 1, got {args.threads}")
+    """The ``exact``/``samples``/``target_std_error``/``seed``/``threads`` keyword arguments,
+    checked by :meth:`simulate.sampling.Sampling.validate` (messages name the options)."""
+    from simulate.sampling import CHIPS, CLI_NAMES, POT_FRACTION, Sampling
+
     exact = True if args.exact else (False if args.samples or args.std_error else None)
-    return {"exact": exact, "samples": args.samples, "target_std_error": args.std_error,
-            "seed": args.seed, "threads": args.threads}
+    unit = CHIPS if getattr(args, "_std_error_unit", "pot") == "chips" else POT_FRACTION
+    try:
+        opts = Sampling(exact, args.samples, args.std_error, args.seed,
+                        args.threads).validate(CLI_NAMES, unit)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return opts.kwargs()
 
 
 def pct(x: float) -> str:

@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="chips in the main pot that no seat has to match, e.g. antes")
     p.add_argument("--game", default="holdem", choices=["holdem", "omaha"],
                    help="holdem (default) or omaha (4 to 6 hole cards, no ranges)")
-    add_sampling_options(p)
+    add_sampling_options(p, unit="chips")
     add_json(p)
 
 
