@@ -256,7 +256,7 @@ class Hand:
         n = len(stacks)
         if not 2 <= n <= 10:
             raise ValueError(f"a hand needs 2 to 10 seats, got {n}")
-        if len(rules.straddles) > n - 2 - (1 if n == 2 else 0):
+        if len(rules.straddles) > (0 if n == 2 else n - 2):
             raise ValueError(f"{len(rules.straddles)} straddles do not fit {n} seats")
         if n * rules.n_hole + 8 > 52:
             raise ValueError(f"{n} seats of {rules.game} need more than 52 cards")
@@ -389,7 +389,14 @@ class Hand:
     @property
     def committed(self) -> list[int]:
         """Chips put in this hand (antes, blinds and bets), per seat."""
-        return self._seat_array(_K().COMM)
+        K = _K()
+        return [a + b for a, b in zip(self._seat_array(K.COMM), self._seat_array(K.ANTEP),
+                                      strict=True)]
+
+    @property
+    def antes(self) -> list[int]:
+        """Antes posted, per seat (dead money in the main pot, not part of any call)."""
+        return self._seat_array(_K().ANTEP)
 
     @property
     def live(self) -> list[bool]:
@@ -403,14 +410,13 @@ class Hand:
     @property
     def pots(self) -> list[Pot]:
         """Main pot and side pots built from the chips committed so far (this street's
-        bets included; uncalled chips are not a pot)."""
+        bets included; uncalled chips are not a pot; antes are dead money in the main pot,
+        which every live seat may win)."""
         K = _K()
         n = self.n
-        amounts = np.zeros(n, np.int64)
-        elig = np.zeros((n, n), np.bool_)
-        ret = np.zeros(n, np.int64)
-        S = self._S
-        m = K.build_pots(S[K.COMM:K.COMM + n], S[K.STAT:K.STAT + n], amounts, elig, ret)
+        amounts = np.zeros(n + 1, np.int64)
+        elig = np.zeros((n + 1, n), np.bool_)
+        m = K.table_pots(self._S, amounts, elig, np.zeros(n, np.int64))
         return [Pot(int(amounts[p]), tuple(int(s) for s in np.flatnonzero(elig[p])))
                 for p in range(m)]
 
@@ -441,15 +447,14 @@ class Hand:
                             _omaha_tables(self.rules.game), st, np.zeros((1, h), np.uint8),
                             np.zeros((1, 5), np.uint8), np.zeros(1, np.int32))
             pay = np.zeros(n, np.int64)
-            amounts = np.zeros(n, np.int64)
-            elig = np.zeros((n, n), np.bool_)
+            amounts = np.zeros(n + 1, np.int64)
+            elig = np.zeros((n + 1, n), np.bool_)
             order = (np.arange(1, n + 1, dtype=np.int64) + self.button) % n
             unknown = int(K.settle(self._S, st, pay, amounts, elig, order))
             payout: list[int | None] = [int(x) for x in pay]
             if unknown:
                 # seats that could win a pot whose winner hangs on hidden cards
-                m = K.build_pots(self._S[K.COMM:K.COMM + n], self._S[K.STAT:K.STAT + n],
-                                 amounts, elig, np.zeros(n, np.int64))
+                m = K.table_pots(self._S, amounts, elig, np.zeros(n, np.int64))
                 for p in range(m):
                     e = np.flatnonzero(elig[p])
                     if len(e) > 1 and any(st[s] < 0 for s in e):

@@ -68,15 +68,17 @@ NSTRAD = 23  # straddles posted after the big blind
 STRAD0 = 24  # ..31: straddle amounts
 MAXSTRAD = 8
 NACTIONS = 32  # betting actions taken (for information)
+DEAD = 33  # antes posted: dead money in the main pot
 HEADER = 40
 
 STACK = HEADER
 BET = STACK + MAXS
-COMM = BET + MAXS  # chips committed this hand (antes, blinds and bets, this street's included)
+COMM = BET + MAXS  # blinds and bets put in this hand (this street's included; antes apart)
 STAT = COMM + MAXS
 ACTED = STAT + MAXS
 HOLEN = ACTED + MAXS  # hole cards dealt to each seat
-STATE_SIZE = HOLEN + MAXS
+ANTEP = HOLEN + MAXS  # ante posted by each seat
+STATE_SIZE = ANTEP + MAXS
 
 OUT = 0
 ACTIVE = 1
@@ -128,12 +130,16 @@ def _live_count(S):
 
 @serial
 def _post(S, s, amount, is_bet):
-    """Seat ``s`` puts ``min(amount, stack)`` chips in (into its street bet when ``is_bet``)."""
+    """Seat ``s`` puts ``min(amount, stack)`` chips in: a bet or blind when ``is_bet``, else
+    an ante (dead money)."""
     a = min(amount, S[STACK + s])
     S[STACK + s] -= a
-    S[COMM + s] += a
     if is_bet:
+        S[COMM + s] += a
         S[BET + s] += a
+    else:
+        S[ANTEP + s] += a
+        S[DEAD] += a
     if S[STACK + s] == 0 and S[STAT + s] == ACTIVE:
         S[STAT + s] = ALLIN
     return a
@@ -197,7 +203,9 @@ def raise_bounds(S, s):
     fixed = S[BETTING] == FIXED_LIMIT
     size = _bet_size(S)
     threshold = (size + 1) // 2 if fixed else S[MININC]
-    if S[ACTED + s] >= 0 and level - S[ACTED + s] < threshold:
+    # a seat that already acted on a bet may raise again only after a full raise (or short
+    # all-ins adding up to one); a seat that only checked faces a fresh bet and may raise
+    if S[ACTED + s] > 0 and level - S[ACTED + s] < threshold:
         return E_RAISE_CLOSED, -1, -1
     if fixed and S[NRAISES] >= S[MAXRAISES] and not (S[UNCAPPED] != 0 and _live_count(S) == 2):
         return E_RAISE_CAP, -1, -1
@@ -208,7 +216,7 @@ def raise_bounds(S, s):
     else:
         lo = level + S[MININC]
         if S[BETTING] == POT_LIMIT:
-            pot = 0
+            pot = S[DEAD]
             for i in range(n):
                 pot += S[COMM + i]
             hi = level + pot + to_call
@@ -315,6 +323,8 @@ def start(S, hole, board, deck):
         S[STAT + s] = ACTIVE
         S[ACTED + s] = -1
         S[HOLEN + s] = 0
+        S[ANTEP + s] = 0
+    S[DEAD] = 0
     S[STREET] = 0
     S[NBOARD] = 0
     S[NEED] = 0
@@ -487,6 +497,37 @@ def build_pots(committed, live, amounts, eligible, returned):
 
 
 @serial
+def table_pots(S, amounts, eligible, returned):
+    """The hand's pots: :func:`build_pots` over the blinds and bets, with the antes (dead
+    money) added to the main pot, which every live seat may win (a pot of their own, placed
+    first, when some live seat is not eligible for the main pot). ``amounts`` int64[>= n+1],
+    ``eligible`` bool[>= n+1, n]; uncalled chips are added to ``returned``. Returns the
+    number of pots."""
+    n = S[N]
+    n_pots = build_pots(S[COMM:COMM + n], S[STAT:STAT + n], amounts, eligible, returned)
+    dead = S[DEAD]
+    if dead == 0:
+        return n_pots
+    every = n_pots > 0
+    if every:
+        for s in range(n):
+            if eligible[0, s] != (S[STAT + s] != OUT):
+                every = False
+                break
+    if every:
+        amounts[0] += dead
+        return n_pots
+    for p in range(n_pots, 0, -1):
+        amounts[p] = amounts[p - 1]
+        for s in range(n):
+            eligible[p, s] = eligible[p - 1, s]
+    amounts[0] = dead
+    for s in range(n):
+        eligible[0, s] = S[STAT + s] != OUT
+    return n_pots + 1
+
+
+@serial
 def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
     """Showdown strength of each live seat into ``out`` (int64[n]); -1 for a seat whose
     cards are not all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf``
@@ -537,17 +578,17 @@ def settle(S, st, payout, amounts, eligible, order):
     """Chips each seat takes from the table at the end of the hand, added to ``payout``
     (int64[n]); ``st`` are the strengths from :func:`strengths`.
 
-    A hand won without a showdown pays every committed chip to the last live seat. At a
-    showdown the pots are built from the commitments and each is settled by
+    A hand won without a showdown pays every chip (antes included) to the last live seat.
+    At a showdown the pots come from :func:`table_pots` and each is settled by
     :func:`simulate._kernels.score.settle_kernel` (the cardroom odd-chip rule, ``order``
     int64[n] = seats from the button's left). A pot with two or more eligible seats of
     which one has an unknown strength (-1) is left unpaid; returns the number of such
-    pots (0 when the outcome is known). ``amounts`` int64[>= n], ``eligible`` bool[>= n, n]
-    are scratch.
+    pots (0 when the outcome is known). ``amounts`` int64[>= n+1], ``eligible``
+    bool[>= n+1, n] are scratch.
     """
     n = S[N]
     if S[STREET] == 5:
-        total = 0
+        total = S[DEAD]
         w = 0
         for s in range(n):
             total += S[COMM + s]
@@ -555,9 +596,7 @@ def settle(S, st, payout, amounts, eligible, order):
                 w = s
         payout[w] += total
         return 0
-    committed = S[COMM:COMM + n]
-    live = S[STAT:STAT + n]
-    n_pots = build_pots(committed, live, amounts, eligible, payout)
+    n_pots = table_pots(S, amounts, eligible, payout)
     unknown = 0
     for p in range(n_pots):
         ne = 0
