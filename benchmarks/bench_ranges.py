@@ -1,69 +1,38 @@
-"""Range equity speed side by side with OMPEval (pokerfast), one thread each, as ratios.
+"""Range equity of one exact hand against a random hand, preflop: pokerjit and OMPEval.
 
-Under the normal ``pytest`` run (``--benchmark-disable``) each case runs once as a smoke test
-on a small spot; ``pytest benchmarks/bench_ranges.py --benchmark-enable`` times the real cases.
-The full 169-hand chart is timed by ``python benchmarks/bench_ranges.py --chart``.
+The range cases ``range-pre`` (AKs vs random) and ``range-flop`` (QQ+,AKs vs random on
+Td9d2c) are ``pokerjit bench`` cases, timed with OMPEval by ``benchmarks/bench_cases.py``;
+this module keeps the one spot that is not among them, AhKh vs random preflop (exact, one
+thread each; answers equal to 1e-9). In the normal test run it runs once on a river board.
 """
 
 from __future__ import annotations
 
-import sys
-import time
-from pathlib import Path
-
+import peers
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import peers  # noqa: E402
+from simulate.range_equity import range_equity
 
-from simulate.range_equity import preflop_vs_random, range_equity  # noqa: E402
-
-CASES = {
-    "QQ+,AKs vs random on Td9d2c": (["QQ+,AKs", "random"], "Td9d2c"),
-    "AKs vs random preflop": (["AKs", "random"], ""),
-    "AhKh vs random preflop": (["AhKh", "random"], ""),
-}
+HANDS = ["AhKh", "random"]
+GROUP = "exact AhKh vs random preflop"
 
 
-def _enabled(request: pytest.FixtureRequest) -> bool:
-    return not request.config.getoption("benchmark_disable", default=True)
+def _board(benchmark) -> str:
+    return "Qc7d2s3h5c" if benchmark.disabled else ""
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_range_equity_exact(benchmark, request, name):
-    hands, board = CASES[name]
-    if not _enabled(request):
-        board = board or "Qc7d2s3h"  # smoke test: keep it quick
-    res = benchmark(lambda: range_equity(hands, board, exact=True, threads=1))
-    if peers.available("ompeval"):
-        theirs = peers.ompeval_equity(hands, board, exact=True, threads=1)
-        assert res.players[0].equity == pytest.approx(theirs.equities[0], abs=1e-9)
+@pytest.mark.benchmark(group=GROUP)
+def test_hand_vs_random_pokerjit(benchmark):
+    board = _board(benchmark)
+    want = peers.ompeval_equity(HANDS, board, exact=True, threads=1).equities[0]
+    range_equity(HANDS, "Qc7d2s3h5c", exact=True, threads=1)  # compile outside the timing
+    res = benchmark(range_equity, HANDS, board, exact=True, threads=1)
+    assert res.players[0].equity == pytest.approx(want, abs=1e-9)
 
 
-def compare(repeats: int = 3) -> list[tuple[str, float, float, float]]:
-    """Seconds for us and OMPEval on each case, runs interleaved: (name, our best, their best,
-    median of the per-run ratios)."""
-    out = []
-    for name, (hands, board) in CASES.items():
-        range_equity(hands, board, exact=True, threads=1)  # compile / warm caches
-        ours, theirs, ratios = [], [], []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            range_equity(hands, board, exact=True, threads=1)
-            ours.append(time.perf_counter() - t0)
-            theirs.append(peers.ompeval_equity(hands, board, exact=True, threads=1).elapsed_s)
-            ratios.append(ours[-1] / theirs[-1])
-        out.append((name, min(ours), min(theirs), sorted(ratios)[len(ratios) // 2]))
-    return out
-
-
-if __name__ == "__main__":
-    if "--chart" in sys.argv:
-        preflop_vs_random(threads=2)
-        t0 = time.perf_counter()
-        preflop_vs_random(threads=2)
-        print(f"169-hand chart vs one random hand, exact, 2 threads: "
-              f"{time.perf_counter() - t0:.1f} s")
-    for name, a, b, med in compare():
-        print(f"{name:32s} pokerjit {a:8.4f} s  ompeval {b:8.4f} s  ratio of bests {a / b:5.2f}"
-              f"  median ratio {med:5.2f}")
+@pytest.mark.benchmark(group=GROUP)
+def test_hand_vs_random_ompeval(benchmark):
+    board = _board(benchmark)
+    want = range_equity(HANDS, board, exact=True, threads=1).players[0].equity
+    res = benchmark(peers.ompeval_equity, HANDS, board, exact=True, threads=1)
+    assert res.equities[0] == pytest.approx(want, abs=1e-9)
