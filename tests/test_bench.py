@@ -43,13 +43,52 @@ def test_report_metadata(tiny_report):
     assert "| case |" in bench.markdown_table(rep)
 
 
-def test_wrong_answer_fails_the_case(monkeypatch):
-    hands, want, runouts = bench.EXACT["hu"]
-    wrong = [want[0] + Fraction(1, 10**6), want[1] - Fraction(1, 10**6)]
-    monkeypatch.setitem(bench.EXACT, "hu", (hands, wrong, runouts))
-    rep = bench.run_bench(["exact-hu"], mode="tiny", repeat=1)
+def _shifted(values, by):
+    """The pinned answers with the first two moved by +by / -by (sums kept)."""
+    return [values[0] + by, values[1] - by, *values[2:]]
+
+
+#: Every case with the pinned answer it is checked against.
+PINNED = {"exact-hu": ("EXACT", "hu"), "exact-3way": ("EXACT", "3way"),
+          "mc-hu": ("EXACT", "hu"), "mc-6way": ("EXACT", "6way"),
+          "mc-6way-mt": ("EXACT", "6way"), "range-pre": ("EXACT", "range-pre"),
+          "range-flop": ("EXACT", "range-flop"), "omaha-exact": ("EXACT", "omaha"),
+          "omaha-mc": ("EXACT", "omaha"), "allin-mc": ("ALLIN", "pre"),
+          "allin-exact": ("ALLIN", "flop"), "walk": ("WALK", 5), "walk-mt": ("WALK", 5),
+          "batch": ("REF", "evaluator.hands.strength_of_ids"),
+          "batch-mt": ("REF", "evaluator.hands.strength_of_ids"),
+          "batch-checked": ("REF", "evaluator.hands.strength_of_ids"),
+          "omaha-eval": ("REF", "evaluator.omaha.omaha_best")}
+
+
+def test_every_case_has_a_pinned_answer():
+    assert sorted(PINNED) == sorted(bench.CASE_NAMES)
+
+
+@pytest.mark.parametrize("name", list(PINNED))
+def test_a_wrong_answer_fails_every_case(monkeypatch, name):
+    """Move the answer a case is checked against: the case must fail its check."""
+    kind, key = PINNED[name]
+    if kind == "EXACT":
+        hands, want, runouts = bench.EXACT[key]
+        by = Fraction(1, 10**6) if name.startswith(("exact", "range", "omaha-exact")) \
+            else Fraction(1, 20)
+        monkeypatch.setitem(bench.EXACT, key, (hands, _shifted(want, by), runouts))
+    elif kind == "ALLIN":
+        specs, board, want, runouts = bench.ALLIN[key]
+        monkeypatch.setitem(bench.ALLIN, key, (specs, board, _shifted(want, 20), runouts))
+    elif kind == "WALK":
+        monkeypatch.setitem(bench.WALK_COUNTS, key, dict(bench.WALK_COUNTS[key], Flush=5_107))
+    else:  # the pure-Python reference the sampled rows are compared with
+        module, fn = key.rsplit(".", 1)
+        real = getattr(__import__(module, fromlist=[fn]), fn)
+        if fn == "omaha_best":
+            monkeypatch.setattr(f"{module}.{fn}", lambda h, b: (real(h, b)[0] + 1, None))
+        else:
+            monkeypatch.setattr(f"{module}.{fn}", lambda ids: real(ids) % 7462 + 1)
+    rep = bench.run_bench([name], mode="tiny", repeat=1)
     (case,) = rep["cases"]
-    assert case["status"] == "FAILED" and not case["check"]["ok"] and not rep["ok"]
+    assert case["status"] == "FAILED" and not case["check"]["ok"] and not rep["ok"], case
 
 
 def test_wrong_walk_counts_fail_and_exit_nonzero(monkeypatch, capsys):
@@ -76,9 +115,9 @@ def test_cli_bad_input(capsys, args):
 
 
 def test_peers_side_by_side():
-    peers = bench.load_peers()
-    if peers is None or not {"ompeval", "phevaluator"} & set(peers.available_peers()):
-        pytest.skip("peer libraries not installed")
+    peers = bench.load_peers()  # the benchmarks/peers package of this checkout
+    assert peers is not None and peers.__name__ == "pokerjit_bench_peers"
+    assert set(peers.available_peers()) == set(peers.PEERS)  # all in the dev extra
     rep = bench.run_bench(["batch", "exact-hu"], mode="tiny", repeat=2, peers=True)
     assert rep["ok"]
     batch = rep["cases"][0]
