@@ -29,7 +29,7 @@ antes = [0, 0]
 blinds_or_straddles = [1, 2]
 min_bet = 2
 starting_stacks = [100, 100]
-actions = ['d dh p1 AcAd', 'd dh p2 KcKd', 'p1 cbr 100', 'p2 cc', 'd db 2d3d4h', 'd db 5s',
+actions = ['d dh p1 AcAd', 'd dh p2 KcKd', 'p2 cbr 100', 'p1 cc', 'd db 2d3d4h', 'd db 5s',
   'd db 9c', 'p1 sm AcAd', 'p2 sm KcKd']
 players = ['a', 'b']
 """

@@ -59,6 +59,17 @@ exact limit (:data:`simulate.allin.EXACT_LIMIT` hand evaluations; Omaha
 Amounts in the file may be decimal (``1720.35``); the replay works in integer
 units of the smallest decimal place used and converts back for output.
 
+Through the engine: Hold'em and Omaha high (:data:`ENGINE_VARIANTS`) are also
+played action by action through :class:`simulate.engine.Hand` (manual deals), so
+an illegal action, a bet beyond the stack, a card dealt twice, a shown hand that
+differs from the dealt one, or a history that stops before the hand is over is
+that hand's ``error``, naming the action; the engine's commitments and (when it
+can settle) finishing stacks must agree with the accounting below, and the hand
+is marked ``validated``. Other variants, and hands whose forced bets the engine
+cannot post (antes that are neither uniform nor a big-blind ante, blinds that are
+not small/big/straddles, a ``min_bet`` other than the big blind, more than 10
+seats), are replayed by the chip accounting only (``validated`` False).
+
 Gaps in real exports: a starting stack written ``inf`` (unknown) is played as
 :data:`UNKNOWN_STACK` chips, its finishing stack is ``None`` and its ``net`` is
 still given. A contested pot where an eligible seat's cards were never shown
@@ -71,12 +82,13 @@ and never checked against.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from evaluator.cards import cards_str
-from simulate.phh.parse import HandHistory, PHHError
+from simulate.phh.parse import Action, HandHistory, PHHError, parse_action
 from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, settle
 
 __all__ = [
@@ -102,10 +114,16 @@ VARIANT_NAMES = {
 }
 #: Runouts drawn when the all-in EV walk is larger than the engine's exact limit.
 EV_SAMPLES = 200_000
-#: Chips (in the hand's integer units) a seat whose stack is ``inf`` is played with.
-UNKNOWN_STACK = 10**17
+#: Chips (in the hand's integer units) a seat whose stack is ``inf`` is played with (the
+#: engine's largest stack, ``simulate.engine.MAX_CHIPS``).
+UNKNOWN_STACK = 10**15
 #: The largest amount (in the hand's integer units) a hand may use.
-MAX_UNITS = 10**17
+MAX_UNITS = 10**15
+#: Variants replayed through :mod:`simulate.engine` (every action validated).
+ENGINE_VARIANTS = {"NT": ("holdem", "no-limit"), "PT": ("holdem", "pot-limit"),
+                   "FT": ("holdem", "fixed-limit"), "NO": ("omaha", "no-limit"),
+                   "PO": ("omaha", "pot-limit"), "FO": ("omaha", "fixed-limit")}
+_OMAHA_GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
 
 
 class ReplayError(ValueError):
@@ -143,6 +161,7 @@ class HandReplay:
     recorded_winnings: list[Any] | None = None
     validated: bool = False
     outcome_known: bool = True
+    repairs: list[str] = field(default_factory=list)
     big_blind: Any = None
     error: str | None = None
 
@@ -159,7 +178,7 @@ class HandReplay:
             "big_blind": self.big_blind, "allin_board": self.allin_board,
             "allin_exact": self.allin_exact, "allin_error": self.allin_error,
             "recorded_finishing_stacks": self.recorded_finishing_stacks,
-            "recorded_winnings": self.recorded_winnings,
+            "recorded_winnings": self.recorded_winnings, "repairs": self.repairs,
         }
 
     @property
@@ -441,8 +460,153 @@ def replay(hand: HandHistory | PHHError, source: str | None = None) -> HandRepla
     return out
 
 
+def _engine_rules(hand: HandHistory, u: _Units) -> Any:
+    """The :class:`simulate.engine.Rules` of ``hand`` (seats in file order, button the last
+    seat), or a string saying why the engine cannot play it."""
+    from simulate.engine import Rules
+
+    game, betting = ENGINE_VARIANTS[hand.variant]
+    n = hand.n_players
+    if n > 10:
+        return f"{n} seats (the engine seats at most 10)"
+    if game == "omaha":
+        sizes = {len(a.cards or []) for a in hand.actions if a.kind == "dh"}
+        if len(sizes) != 1 or next(iter(sizes)) not in _OMAHA_GAMES:
+            return "Omaha hole cards of no single size 4, 5 or 6"
+        game = _OMAHA_GAMES[sizes.pop()]
+    blinds = [u.to_int(b) for b in hand.blinds_or_straddles]
+    if n == 2:
+        sb, bb, straddles = blinds[0], blinds[1], []
+    else:
+        sb, bb = blinds[0], blinds[1]
+        rest = blinds[2:]
+        k = next((i for i, x in enumerate(rest) if x == 0), len(rest))
+        straddles = rest[:k]
+        if any(rest[k:]):
+            return "blinds or straddles out of seat order"
+    if bb <= 0 or sb > bb:
+        return "no big blind"
+    antes = [u.to_int(a) for a in _posted(hand.antes, n)]
+    bb_seat = 0 if n == 2 else 1
+    if all(a == antes[0] for a in antes):
+        ante, bb_ante = antes[0], False
+    elif all(a == 0 for s, a in enumerate(antes) if s != bb_seat):
+        ante, bb_ante = antes[bb_seat], True
+    else:
+        return "antes that differ by seat"
+    kw: dict[str, Any] = {}
+    if betting == "fixed-limit":
+        if hand.small_bet is None or hand.big_bet is None:
+            return "a fixed-limit hand without small_bet and big_bet"
+        kw = {"small_bet": u.to_int(hand.small_bet), "big_bet": u.to_int(hand.big_bet)}
+    elif hand.min_bet is not None and u.to_int(hand.min_bet) != bb:
+        return "a min_bet other than the big blind"
+    try:
+        return Rules(game=game, betting=betting, blinds=(sb, bb), ante=ante, bb_ante=bb_ante,
+                     straddles=tuple(straddles), **kw)
+    except ValueError as exc:
+        return str(exc)
+
+
+def _engine_action(text: str, u: _Units) -> str:
+    """A PHH action in the engine's units (``cbr`` amounts scaled to integers)."""
+    body = text.split("#", 1)[0].strip()
+    toks = body.split()
+    if len(toks) == 3 and toks[1] == "cbr" and u.scale != 1:
+        return f"{toks[0]} cbr {u.to_int(Decimal(toks[2]))}"
+    return body
+
+
+_SEAT_NO = re.compile(r"\bseat (\d+)")
+
+
+def _engine_message(i: int, text: str, msg: str) -> str:
+    """The engine's one-line refusal, in PHH terms: ``action 7 'p2 cbr 500': ...`` with
+    seats named ``p1``, ``p2``, ... like the file."""
+    body = text.split("#", 1)[0].strip()
+    for prefix in (f"{text!r}: ", f"{body!r}: "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix):]
+    msg = re.sub(r" \(seat \d+\)", "", msg)
+    msg = _SEAT_NO.sub(lambda m: f"p{int(m.group(1)) + 1}", msg)
+    return f"action {i} {body!r}: {msg}"
+
+
+def _skipped_seats(h: Any, act: Action) -> list[str]:
+    """Folds for seats a history skipped: when ``act`` names a live seat whose turn comes
+    later in this betting round and every seat before it faces a bet, those seats fold
+    (as a dealer mucks the hand of a player who does not act); [] otherwise (a skipped
+    seat that could check is not guessed at)."""
+    if act.actor is None or act.kind not in ("f", "cc", "cbr") or h.actor is None:
+        return []
+    if h.actor == act.actor or not h.live[act.actor]:
+        return []
+    fixes: list[str] = []
+    seat, n = h.actor, h.n
+    bet = max(h.bets)
+    for _ in range(n):
+        if seat == act.actor:
+            return fixes
+        if h.live[seat] and not h.all_in[seat]:
+            if h.bets[seat] >= bet:
+                return []
+            fixes.append(f"p{seat + 1} f")
+        seat = (seat + 1) % n
+    return []
+
+
+def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay) -> Any:
+    """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand, or a
+    string when the engine cannot play this hand. Raises ReplayError naming the action the
+    rules refuse. A betting action by a seat whose turn comes later in the round is taken
+    as the history having skipped the seats between, when each of them faces a bet: they
+    fold (pokerkit repairs such histories too). The inserted actions are
+    listed in ``out.repairs`` and ``hand.actions`` gets them too."""
+    from simulate.engine import Hand, IllegalAction
+
+    rules = _engine_rules(hand, u)
+    if isinstance(rules, str):
+        return rules
+    n = hand.n_players
+    stacks = [u.to_int(v) for v in hand.starting_stacks]
+    try:
+        h = Hand(rules, stacks, button=n - 1, deal="manual")
+    except ValueError as exc:
+        return str(exc)
+    repaired: list[Action] = []
+    for i, act in enumerate(hand.actions, 1):
+        if act.kind == "sm" and act.cards is None:
+            repaired.append(act)
+            continue  # a muck: gives up the pot (settled by the accounting below)
+        try:
+            h.act(_engine_action(act.text, u))
+        except IllegalAction as exc:
+            fixes = _skipped_seats(h, act)
+            if not fixes:
+                raise ReplayError(_engine_message(i, act.text, str(exc))) from None
+            for fix in fixes:
+                h.act(fix)
+                repaired.append(parse_action(fix, n))
+                out.repairs.append(f"{fix!r} inserted before action {i}")
+            try:
+                h.act(_engine_action(act.text, u))
+            except IllegalAction:
+                raise ReplayError(_engine_message(i, act.text, str(exc))) from None
+        repaired.append(act)
+    if out.repairs:
+        hand.actions = repaired
+    if not h.done:
+        if h.actor is not None:
+            why = f"p{h.actor + 1} is to act"
+        else:
+            why = "board cards are due" if h._holes_pending() is False else "hole cards are due"
+        raise ReplayError(f"the history stops before the hand is over ({why})")
+    return h
+
+
 def _replay(hand: HandHistory, out: HandReplay) -> None:
     u = _Units(_scale_of(hand))
+    engine = _engine_replay(hand, u, out) if hand.variant in ENGINE_VARIANTS else None
     out.starting_stacks = [None if v.is_infinite() else u.out(u.to_int(v))
                            for v in hand.starting_stacks]
     out.big_blind = _big_blind(hand, u)
@@ -511,12 +675,33 @@ def _replay(hand: HandHistory, out: HandReplay) -> None:
     out.winnings = [seat_value(s, payouts[s] - structure.returned[s]) for s in range(n)]
     out.finishing_stacks = [seat_value(s, finishing[s], True) for s in range(n)]
     out.net = [seat_value(s, finishing[s] - start[s]) for s in range(n)]
+    if engine is not None and not isinstance(engine, str):
+        _cross_check(engine, st, finishing, rake or trim, unknown_seats)
+        out.validated = True
     if st.allin_board is not None:
         try:
             _allin(hand, st, trim, u, out)
         except Exception as exc:  # noqa: BLE001 - the stacks stand without the EV
             out.allin_ev = None
             out.allin_error = f"{type(exc).__name__}: {exc}".split("\n")[0]
+
+
+def _cross_check(engine: Any, st: _State, finishing: list[int], skip_settle: Any,
+                 unknown: set[int]) -> None:
+    """The engine and the chip accounting must agree on every seat's commitment and, where
+    both settle the hand alike (no muck, no rake, no trimmed antes), on the finishing
+    stacks."""
+    committed = [st.total[s] + st.ante[s] for s in range(st.n)]
+    if engine.committed != committed:
+        raise ReplayError(f"internal error: the engine commits {engine.committed}, "
+                          f"the accounting {committed}")
+    if skip_settle or any(st.mucked):
+        return
+    fin = engine.finishing_stacks
+    for s in range(st.n):
+        if fin[s] is not None and s not in unknown and fin[s] != finishing[s]:
+            raise ReplayError(f"internal error: the engine pays p{s + 1} {fin[s]}, "
+                              f"the accounting {finishing[s]}")
 
 
 def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay) -> None:
