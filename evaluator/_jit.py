@@ -23,11 +23,153 @@ CACHE = os.environ.get("POKERJIT_CACHE", "1").strip().lower() not in ("0", "fals
 
 
 def _njit(fn: Callable[..., Any] | None, opts: dict[str, Any]) -> Any:
+    numba = _numba()
+    opts.setdefault("cache", CACHE)
+
+    def apply(f: Callable[..., Any]) -> Any:
+        if opts["cache"]:
+            _check_cache_dir()
+            try:
+                return numba.njit(**opts)(f)
+            except RuntimeError as e:  # no writable cache folder anywhere (Numba's locators)
+                if "cannot cache" not in str(e):
+                    raise
+                _warn_once(f"warning: cannot write Numba's cache for {_short(f)} (read-only "
+                           "install and home?); compiling in memory, on every run. Set "
+                           "NUMBA_CACHE_DIR to a writable folder to keep compiled kernels")
+        return numba.njit(**dict(opts, cache=False))(f)
+
+    return apply if fn is None else apply(fn)
+
+
+# ----------------------------------------------------------------------------- the disk cache
+_warned: list[str] = []
+
+
+def _warn_once(line: str) -> None:
+    """A warning line on stderr: the first one of the process only (so a command prints at
+    most one, and keeps working)."""
+    import sys
+
+    if not _warned:
+        print(line, file=sys.stderr)
+    if line not in _warned:
+        _warned.append(line)
+
+
+def _short(f: Callable[..., Any]) -> str:
+    return f"{f.__module__}.{f.__qualname__}"
+
+
+_cache_dir_checked = False
+
+
+def _check_cache_dir() -> None:
+    """Warn once when ``NUMBA_CACHE_DIR`` names a folder that cannot be written (Numba then
+    quietly falls back to its other places, or to no cache at all)."""
+    global _cache_dir_checked
+    if _cache_dir_checked:
+        return
+    _cache_dir_checked = True
+    import tempfile
+
     import numba
 
-    opts.setdefault("cache", CACHE)
-    deco = numba.njit(**opts)
-    return deco if fn is None else deco(fn)
+    where = numba.config.CACHE_DIR
+    if not where:
+        return
+    try:
+        os.makedirs(where, exist_ok=True)
+        tempfile.TemporaryFile(dir=where).close()
+    except OSError as e:
+        _warn_once(f"warning: NUMBA_CACHE_DIR={where} cannot be written "
+                   f"({(e.strerror or str(e)).lower()}); compiled kernels are cached in "
+                   "Numba's default place, if it can be written")
+
+
+def cache_works() -> bool:
+    """False once this process found that compiled kernels cannot be cached on disk."""
+    return CACHE and not any("cannot write Numba's cache" in w for w in _warned)
+
+
+# ----------------------------------------------------------------------------- compile time
+class _CompileClock:
+    """Seconds this process spent compiling kernels or loading them from the disk cache
+    (Numba's compiler lock held: type inference, LLVM, cache reads) and, of those, compiling
+    (cache misses). Fed by Numba's event hooks, installed with the first kernel."""
+
+    def __init__(self) -> None:
+        self.total = 0.0  # compiling + loading
+        self.compiling = 0.0
+        self.on_first_compile: list[Callable[[], None]] = []
+        self._compiled = False
+
+    def install(self, numba: Any) -> None:
+        import time
+
+        from numba.core import event as ev
+
+        clock = self
+
+        class _Timer(ev.Listener):
+            def __init__(self, field: str) -> None:
+                self.field, self.depth, self.t0 = field, 0, 0.0
+
+            def on_start(self, event: Any) -> None:
+                if self.depth == 0:
+                    self.t0 = time.perf_counter()
+                    if self.field == "compiling" and not clock._compiled:
+                        clock._compiled = True
+                        for cb in clock.on_first_compile:
+                            cb()
+                self.depth += 1
+
+            def on_end(self, event: Any) -> None:
+                self.depth -= 1
+                if self.depth == 0:
+                    setattr(clock, self.field,
+                            getattr(clock, self.field) + time.perf_counter() - self.t0)
+
+        ev.register("numba:compiler_lock", _Timer("total"))
+        ev.register("numba:compile", _Timer("compiling"))
+
+
+_clock = _CompileClock()
+_clock_installed = False
+
+
+def _numba() -> Any:
+    """``import numba``, installing the compile clock the first time."""
+    global _clock_installed
+    import numba
+
+    if not _clock_installed:
+        _clock_installed = True
+        _clock.install(numba)
+    return numba
+
+
+def compile_seconds() -> tuple[float, float]:
+    """``(compiling and loading, compiling)``: seconds this process has spent so far getting
+    kernels ready, all of it (a load from the disk cache included) and the compiling part
+    (first runs, or no cache). Results time the work without them (:func:`work_clock`)."""
+    return _clock.total, _clock.compiling
+
+
+def work_clock() -> float:
+    """A clock in seconds (``time.perf_counter()``) that stands still while kernels are
+    compiled or loaded from the cache: ``work_clock() - t0`` is the time of the work itself,
+    what every result's ``elapsed_s`` reports."""
+    import time
+
+    return time.perf_counter() - compile_seconds()[0]
+
+
+def on_first_compile(callback: Callable[[], None]) -> None:
+    """Call ``callback()`` when this process first compiles a kernel (a cache miss), e.g. to
+    tell a waiting user why the first run is slow. (Numba is not imported for this.)"""
+    if callback not in _clock.on_first_compile:
+        _clock.on_first_compile.append(callback)
 
 
 def serial(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:
@@ -47,7 +189,7 @@ def inline(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:
 
 def max_threads() -> int:
     """The most Numba threads this process may use (``NUMBA_NUM_THREADS``)."""
-    import numba
+    numba = _numba()
 
     return int(numba.config.NUMBA_NUM_THREADS)
 

@@ -55,9 +55,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _announce_compiling() -> None:
+    """The one line a first run prints instead of a silent pause (see ``pokerjit warmup``)."""
+    from evaluator._jit import cache_works
+
+    why = ("first run only: later runs load them from Numba's cache" if cache_works()
+           else "Numba's cache cannot be written, so every run compiles")
+    print(f"compiling pokerjit's kernels ({why}) ...", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    from evaluator._jit import on_first_compile
+    from simulate.cli._util import start_load_clock
     from simulate.sampling import report_progress
 
+    on_first_compile(_announce_compiling)
+    start_load_clock()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

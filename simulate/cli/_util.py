@@ -38,6 +38,36 @@ def check_std_error(e: float | None, option: str = "--std-error") -> None:
     _check_option(option, target_std_error=e)
 
 
+_load_mark = (0.0, 0.0)
+
+
+def start_load_clock() -> None:
+    """Mark the start of a command for :func:`load_seconds` (``main`` calls it)."""
+    global _load_mark
+    from evaluator._jit import compile_seconds
+
+    _load_mark = compile_seconds()
+
+
+def load_seconds() -> tuple[float, float]:
+    """``(compiling and loading, compiling)``: seconds this command spent getting compiled
+    kernels ready (kept out of every result's ``elapsed_s``)."""
+    from evaluator._jit import compile_seconds
+
+    total, compiling = compile_seconds()
+    return total - _load_mark[0], compiling - _load_mark[1]
+
+
+def load_note() -> str:
+    """``""``, or a footer note on the time spent compiling or loading kernels."""
+    total, compiling = load_seconds()
+    if total < 0.05:
+        return ""
+    if compiling >= total / 2:
+        return f" (+ {total:.1f} s compiling kernels, first run)"
+    return f" (+ {total:.2f} s loading compiled kernels)"
+
+
 def json_text(obj: Any) -> str:
     """One JSON document as text, as every command writes it (stdout or a file). Numbers
     that JSON cannot hold (NaN, infinities) are refused here rather than written."""
@@ -45,7 +75,10 @@ def json_text(obj: Any) -> str:
 
 
 def emit_json(obj: Any) -> None:
-    """Write one JSON document to stdout."""
+    """Write one JSON document to stdout. A document that times its work (``elapsed_s``)
+    also gets ``load_s``: this command's seconds compiling or loading kernels."""
+    if isinstance(obj, dict) and "elapsed_s" in obj and "load_s" not in obj:
+        obj = {**obj, "load_s": load_seconds()[0]}
     sys.stdout.write(json_text(obj))
 
 

@@ -11,6 +11,7 @@ from simulate.cli._util import (
     add_json,
     add_sampling_options,
     emit_json,
+    load_note,
     pct,
     sampling_kwargs,
     table,
@@ -63,7 +64,7 @@ def format_result(res: object) -> str:
     seed = getattr(res, "extra", {}).get("seed")
     if not res.exact and seed is not None:  # type: ignore[attr-defined]
         how += f", seed {seed}"
-    how += f", {res.elapsed_s:.3f} s"  # type: ignore[attr-defined]
+    how += f", {res.elapsed_s:.3f} s{load_note()}"  # type: ignore[attr-defined]
     out.append("")
     out.append("; ".join([*where, how]))
     return "\n".join(out)
