@@ -42,13 +42,13 @@ from __future__ import annotations
 import math
 import operator
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from evaluator._jit import work_clock
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 from simulate.pots import (
     Pot,
@@ -614,7 +614,7 @@ def allin_ev(
     Raises ``ValueError`` (:class:`evaluator.cards.CardError` for card
     problems) with a one-line message on bad input.
     """
-    t0 = time.perf_counter()
+    t0 = work_clock()
     spot = _parse(players, board, dead, button, game=game, allow_zero=allow_zero,
                   dead_money=dead_money)
     opts = sampling(exact, samples, target_std_error, seed, threads, unit=CHIPS)
@@ -712,6 +712,6 @@ def _result(spot: _Spot, engine: _Engine, structure: PotStructure, win: np.ndarr
             expected_payout=payout, ev=payout - structure.committed[s],
             std_error=std[live_index[s]] if s in live_index else 0.0, pot_equity=equities))
     return AllinResult(pots=list(structure.pots), players=players, exact=exact, samples=n,
-                       elapsed_s=time.perf_counter() - t0, board=cards_str(spot.board),
+                       elapsed_s=work_clock() - t0, board=cards_str(spot.board),
                        dead=cards_str(spot.dead), button=spot.button, seed=seed,
                        game=spot.game, dead_money=spot.dead_money)

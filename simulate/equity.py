@@ -10,12 +10,12 @@ handled here by :mod:`simulate._kernels.holdem_exact` (every runout, integer cou
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 
+from evaluator._jit import work_clock
 from evaluator.cards import CardError, parse_cards
 
 from .request import Request, check_game, parse_request
@@ -136,9 +136,9 @@ def _exact(req: Request) -> EquityResult:
     n = len(req.hands)
     res = np.zeros((n, 3), dtype=np.int64)
     cats = np.zeros((n, 9), dtype=np.int64)
-    t0 = time.perf_counter()
+    t0 = work_clock()
     total = int(ek.exact_walk(hole, board, avail, tables, cat_of, res, cats))
-    elapsed = time.perf_counter() - t0
+    elapsed = work_clock() - t0
     k = 5 - len(req.board)
     if total != math.comb(len(deck), k):  # the weights must cover every runout
         raise AssertionError(f"exact walk counted {total} runouts, "
@@ -199,9 +199,9 @@ def _monte_carlo(req: Request, opts: Sampling) -> EquityResult:
                            accs)
         acc[:] += accs.sum(axis=0)
 
-    t0 = time.perf_counter()
+    t0 = work_clock()
     n = run_blocks(opts, run, lambda n: _std_errors(acc, n), min_round=n_threads)
-    elapsed = time.perf_counter() - t0
+    elapsed = work_clock() - t0
     se = _std_errors(acc, n)
     win, tie, share, _ = _mc_totals(acc)
     players = [PlayerResult(hand=text, equity=int(share[p]) / (SHARE_UNIT * n),

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from collections.abc import Sequence
 
 import numpy as np
 
+from evaluator._jit import work_clock
 from evaluator.cards import CardError, parse_cards
 from evaluator.tablegen import CATEGORIES
 
@@ -86,7 +86,7 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     from ._kernels import omaha as K
     from ._kernels.score import equity_block_scorer
 
-    t0 = time.perf_counter()
+    t0 = work_clock()
     req = parse_omaha_request(hands, board, dead, game=game)
     opts = sampling(exact, samples, target_std_error, seed, threads)
     n_threads = opts.n_threads()
@@ -126,7 +126,7 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
             win=float(win[p]) / n, tie=float(tie[p]) / n, std_error=std[p],
             categories={CATEGORIES[c]: float(cat[p, c]) / n for c in range(9)}))
     return EquityResult(players=players, exact=bool(exact), samples=int(n),
-                        elapsed_s=time.perf_counter() - t0, game=req.game,
+                        elapsed_s=work_clock() - t0, game=req.game,
                         board=req.board_text, dead=req.dead_text, extra=extra)
 
 

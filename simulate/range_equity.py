@@ -32,12 +32,12 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from evaluator._jit import work_clock
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 from evaluator.tablegen import CATEGORIES
 
@@ -352,7 +352,7 @@ def _result(spot: _Spot, eq: np.ndarray, win: np.ndarray, tie: np.ndarray, se: n
             std_error=float(se[p]),
             categories={name: float(cats[p, i]) for i, name in enumerate(CATEGORIES)}))
     return EquityResult(players=players, exact=exact, samples=int(samples),
-                        elapsed_s=time.perf_counter() - t0, game="holdem",
+                        elapsed_s=work_clock() - t0, game="holdem",
                         board=cards_str(spot.board), dead=cards_str(spot.dead))
 
 
@@ -482,7 +482,7 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
     res.extra["boards_walked"] = int(boards.shape[0])
 
     def fill() -> tuple[list[np.ndarray], list[np.ndarray]]:
-        an = _run_exact_generic(spot, threads, time.perf_counter())
+        an = _run_exact_generic(spot, threads, work_clock())
         return an.combo_equity, an.combo_share
 
     return RangeAnalysis(res, spot.ranges, combo_eq, combo_share, spot.board, spot.dead, fill)
@@ -647,7 +647,7 @@ def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
                    seed: int | None = None, threads: int | None = None) -> RangeAnalysis:
     """Range equity with its per-combo breakdown (see :class:`RangeAnalysis`).
     Arguments as :func:`range_equity`."""
-    t0 = time.perf_counter()
+    t0 = work_clock()
     spot = _prepare(hands, board, dead)
     opts = sampling(exact, samples, target_std_error, seed, threads)
     n_threads = opts.n_threads()
@@ -689,7 +689,7 @@ def preflop_vs_random(*, threads: int | None = None,
     from .ranges import HAND_CLASSES, combo_class_index
 
     spot = _prepare(["random", "random"], "", "")
-    an = _run_exact(spot, resolve_threads(threads), time.perf_counter(), progress)
+    an = _run_exact(spot, resolve_threads(threads), work_clock(), progress)
     cls = combo_class_index()[spot.ranges[0].indices]
     num = np.bincount(cls, weights=an.combo_equity[0] * an.combo_share[0], minlength=169)
     den = np.bincount(cls, weights=an.combo_share[0], minlength=169)
