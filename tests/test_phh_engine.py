@@ -1,0 +1,144 @@
+"""PHH histories through the rules engine: every Hold'em/Omaha sample is validated and
+reproduces its record; deliberately broken histories fail naming the action; gaps of real
+exports (inf stacks, hidden cards, decimal amounts, wrong recorded winnings) are handled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simulate.phh.parse import HandHistory, iter_hands, parse_text
+from simulate.phh.replay import ENGINE_VARIANTS, replay
+
+DATA = Path(__file__).resolve().parent / "data" / "phh"
+
+BASE = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [5, 10, 0]
+min_bet = 10
+starting_stacks = [{s1}, {s2}, {s3}]
+actions = [{actions}]
+"""
+DEAL = "'d dh p1 AcAd', 'd dh p2 KcKd', 'd dh p3 7h2s'"
+
+
+def run(actions: str, s1: str = "1000", s2: str = "1000", s3: str = "1000", **extra: str):
+    text = BASE.format(actions=actions, s1=s1, s2=s2, s3=s3)
+    text += "".join(f"{k} = {v}\n" for k, v in extra.items())
+    [(src, h)] = parse_text(text, "t.phh")
+    assert isinstance(h, HandHistory), h
+    return replay(h, src)
+
+
+def test_every_engine_sample_is_validated_and_matches_its_record() -> None:
+    seen = {"NT": 0, "FT": 0, "PO": 0}
+    for src, h in iter_hands(DATA):
+        if not isinstance(h, HandHistory) or h.variant not in ENGINE_VARIANTS:
+            continue
+        r = replay(h, src)
+        assert r.error is None, (src, r.error)
+        assert r.validated, src
+        assert r.matches_record in (True, None), (src, r.finishing_stacks)
+        seen[h.variant] += r.matches_record is True
+    assert seen["NT"] >= 120 and seen["FT"] >= 5 and seen["PO"] >= 5
+
+
+def test_a_good_hand_is_validated() -> None:
+    r = run(f"{DEAL}, 'p3 f', 'p1 cbr 30', 'p2 cc', 'd db 2d3d4h', 'p1 cbr 50', 'p2 f'")
+    assert r.error is None and r.validated and r.outcome_known
+    assert r.finishing_stacks == [1030, 970, 1000] and r.net == [30, -30, 0]
+
+
+@pytest.mark.parametrize("actions, message", [
+    (f"{DEAL}, 'p3 f', 'p1 cbr 2000'", "action 5 'p1 cbr 2000': p1 cannot raise to 2000: "
+                                         "the stack allows at most 1000"),
+    (f"{DEAL}, 'p3 f', 'p1 cbr 12'", "action 5 'p1 cbr 12': p1 cannot raise to 12: "
+                                       "the minimum is 20"),
+    (f"{DEAL}, 'p3 cc', 'p1 f', 'p2 cc', 'd db 2d3d4h', 'p1 cc'", "action 8 'p1 cc'"),
+    (f"{DEAL}, 'p3 f', 'p1 cc', 'p2 cc', 'd db 2d3dAc'", "card Ac is dealt twice"),
+    ("'d dh p1 AcAd', 'd dh p2 AcKd', 'd dh p3 7h2s'", "card Ac is dealt twice"),
+    (f"{DEAL}, 'p3 f', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p1 cc', 'p2 cc', 'd db 5s', "
+     "'p1 cc', 'p2 cc', 'd db 9c', 'p1 cc', 'p2 cc', 'p1 sm AcAh', 'p2 sm KcKd'",
+     "action 16 'p1 sm AcAh': p1 was dealt AcAd, not AcAh"),
+    (f"{DEAL}, 'p3 f', 'p1 cc', 'p2 cc', 'd db 2d3d'", "the flop is 3 cards, got 2"),
+    (f"{DEAL}, 'p3 f', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p2 cc'",
+     "action 8 'p2 cc': player p2 is not to act; p1 is"),
+    (f"{DEAL}, 'p3 cc', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p1 cc', 'p2 cc', 'p3 f'",
+     "action 10 'p3 f': p3 cannot fold: there is nothing to call"),
+    (f"{DEAL}, 'p3 f', 'p1 cbr 30', 'd db 2d3d4h'", "action 6 'd db 2d3d4h': no board cards"),
+    (f"{DEAL}, 'p3 f', 'p1 cbr 30'", "the history stops before the hand is over (p2 is to act)"),
+])
+def test_broken_histories_fail_naming_the_action(actions: str, message: str) -> None:
+    r = run(actions)
+    assert r.error is not None and message in r.error, r.error
+    assert "\n" not in r.error and r.finishing_stacks is None
+
+
+def test_one_broken_hand_does_not_stop_the_others() -> None:
+    good = BASE.format(actions=f"{DEAL}, 'p3 f', 'p1 f'", s1=100, s2=100, s3=100)
+    bad = BASE.format(actions=f"{DEAL}, 'p3 f', 'p1 cbr 500'", s1=100, s2=100, s3=100)
+    items = parse_text(f"[1]\n{good}\n[2]\n{bad}\n[3]\n{good}\n", "c.phhs")
+    out = [replay(h, s) for s, h in items]
+    assert [r.error is None for r in out] == [True, False, True]
+    assert out[2].finishing_stacks == [95, 105, 100]
+
+
+def test_a_skipped_fold_is_repaired_but_a_skipped_check_is_not() -> None:
+    r = run(f"{DEAL}, 'p1 cbr 30', 'p2 f'")          # p3 (first to act) never acted
+    assert r.error is None and r.repairs == ["'p3 f' inserted before action 4"]
+    assert r.finishing_stacks == [1010, 990, 1000]
+    r = run(f"{DEAL}, 'p3 cc', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p2 cc'")
+    assert "not to act" in (r.error or "")
+
+
+def test_unknown_stacks_are_validated_with_null_finishing_stacks() -> None:
+    r = run(f"{DEAL}, 'p3 f', 'p1 cbr 30', 'p2 cbr 90', 'p1 cc', 'd db 2d3d4h', 'p1 cbr 900', "
+            "'p2 f'", s1="inf", s3="inf")
+    assert r.error is None and r.validated
+    assert r.finishing_stacks == [None, 910, None] and r.net == [90, -90, 0]
+    assert r.starting_stacks == [None, 1000, None]
+    r = run(f"{DEAL}, 'p3 f', 'p1 cbr 30', 'p2 cbr 2000'", s1="inf")
+    assert "the stack allows at most 1000" in (r.error or "")
+
+
+def test_hidden_cards_at_showdown_leave_the_outcome_unknown() -> None:
+    deal = "'d dh p1 ????', 'd dh p2 KcKd', 'd dh p3 ????'"
+    play = (f"{deal}, 'p3 cc', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p1 cbr 10', 'p2 cc', 'p3 f', "
+            "'d db 5s', 'p1 cc', 'p2 cc', 'd db 9c', 'p1 cc', 'p2 cc', ")
+    r = run(play + "'p1 sm ????', 'p2 sm KcKd'")
+    assert r.error is None and r.validated and r.outcome_known is False
+    assert r.finishing_stacks == [None, None, 990] and r.net == [None, None, -10]
+    assert r.pots == [{"amount": 50, "eligible": [0, 1], "winners": None}]
+    r = run(play + "'p1 sm 6h7h', 'p2 sm KcKd'")      # a straight: now the outcome is known
+    assert r.outcome_known and r.finishing_stacks == [1030, 980, 990]
+
+
+def test_decimal_amounts_and_untrusted_winnings() -> None:
+    r = run(f"{DEAL}, 'p3 f', 'p1 cbr 30.25', 'p2 f'", s1="1000.50",
+            winnings="[999, 0, 0]", finishing_stacks="[1, 2, 3]")
+    assert r.error is None and r.validated
+    assert r.finishing_stacks == [1010.5, 990, 1000] and r.net == [10, -10, 0]
+    assert r.matches_record is False          # reported, never an error
+
+
+def test_variants_the_engine_does_not_play_are_not_validated() -> None:
+    text = BASE.format(actions=f"{DEAL}, 'p3 f', 'p1 f'", s1=100, s2=100, s3=100)
+    [(_, h)] = parse_text(text.replace("'NT'", "'NS'"))
+    r = replay(h)
+    assert r.error is None and r.validated is False and r.finishing_stacks == [95, 105, 100]
+
+
+def test_omaha_through_the_engine() -> None:
+    text = BASE.replace("'NT'", "'PO'").format(
+        actions="'d dh p1 AcAdKcKd', 'd dh p2 QcQdJcJd', 'd dh p3 7h2s3s4s', 'p3 f', "
+                "'p1 cbr 30', 'p2 cbr 100'", s1=1000, s2=1000, s3=1000)
+    [(_, h)] = parse_text(text)
+    r = replay(h)
+    # pot-limit: facing 30, the pot after calling is 30 + 30 = 60, so at most 30 + 60 = 90
+    assert "p2 cannot raise to 100: the maximum is 90" in (r.error or "")
+    ok = text.replace("'p2 cbr 100'",
+                      "'p2 cbr 90', 'p1 cc', 'd db 2d3d4h', 'p1 cc', 'p2 cbr 60', 'p1 f'")
+    [(_, h)] = parse_text(ok)
+    r = replay(h)
+    assert r.error is None and r.validated and r.finishing_stacks == [910, 1090, 1000]
