@@ -128,6 +128,14 @@ def _as_cards(a: object, name: str, ndim: int) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
+def bad_rows(cards: np.ndarray) -> np.ndarray:
+    """bool[N]: the rows of ``cards`` (int[N, K], every card of a spot) holding a card id
+    outside 0..51 or one card twice (one vectorized pass)."""
+    bad = ((cards < 0) | (cards > 51)).any(axis=1)
+    srt = np.sort(cards, axis=1)
+    return bad | (srt[:, 1:] == srt[:, :-1]).any(axis=1)
+
+
 def check_spots(hands: object, board: object = None, dead: object = None,
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Validate spots; return ``(hands uint8[N, P, 2], board uint8[N, B], dead uint8[N, D],
@@ -154,9 +162,7 @@ def check_spots(hands: object, board: object = None, dead: object = None,
         raise ValueError(f"not enough cards: the board needs {5 - b.shape[1]} more but only "
                          f"{left} remain in the deck")
     cards = np.concatenate([h.reshape(n, -1), b, d], axis=1)
-    bad = ((cards < 0) | (cards > 51)).any(axis=1)
-    srt = np.sort(cards, axis=1)
-    bad |= (srt[:, 1:] == srt[:, :-1]).any(axis=1)
+    bad = bad_rows(cards)
     if bad.any():
         i = int(np.argmax(bad))
         row = cards[i].tolist()

@@ -1,0 +1,44 @@
+"""Many requests at once: ``pokerjit batch IN.jsonl -o OUT.jsonl`` and :func:`run`.
+
+Input: one request a line (JSON lines, or a CSV table for ``*.csv``), ``{"id", "hands",
+"board", "dead", "game", "exact", "samples", "seed", "std_error"}`` for equity (the
+default ``kind``), ``{"kind": "range", "hands", ...}`` for the ``range --json`` document
+and ``{"kind": "allin", "players": [SPEC...], "button", "dead_money", ...}`` for the
+``allin --json`` document (see :mod:`simulate.batch.requests`). Blank lines and lines
+starting with ``#`` are skipped; a byte-order mark at the start of the file is skipped.
+
+Output: one line per input line, ``{"id", "line", "digest", "result": {...}}`` or
+``{"id", "line", "digest", "error": "..."}`` (``id`` null when the line could not be
+read; ``digest`` identifies the request as answered, defaults included). A bad line is
+that line's error and the run goes on.
+
+Rules:
+
+- **Fast.** Consecutive exact-hand Hold'em equity lines are grouped by shape and answered
+  by :func:`simulate.many.equity_many` in one call per group (the same documents as one
+  request at a time); every other line is answered as its single command answers it.
+- **Resume.** Run it again after a stop: lines already answered in OUT (same id, same
+  digest; lines without a usable id by line number) are skipped, a last line cut short
+  by a crash is cut off and redone. A request whose id was answered with another digest
+  (the line or the run's defaults changed) is refused with an error line naming the id,
+  ``"refused": "changed"``; a second line with an id already used in the input gets
+  ``"refused": "duplicate"``.
+- **Safe.** OUT is locked for the whole run (a second run on it stops at once with one
+  line), must be a regular file (a device or pipe is refused before any work), is never
+  the input, and is only appended to in whole lines.
+- **Order.** Lines are written in input order with any backend, and each answer depends
+  only on its line: with seeds, 1 worker, N workers and Dask write the same file
+  (``elapsed_s`` aside).
+- **Backends.** This process (``workers=1``), ``workers=N`` processes, or Dask
+  (``scheduler="local[:N]"`` or ``"tcp://HOST:PORT"``); see :mod:`simulate.batch.runner`.
+"""
+
+from __future__ import annotations
+
+from .chunks import answer_chunk, warm
+from .files import CSV_COLUMNS, Output
+from .requests import FIELDS, KINDS, answer, effective
+from .runner import BatchSummary, parse_scheduler, run, run_batch
+
+__all__ = ["CSV_COLUMNS", "FIELDS", "KINDS", "BatchSummary", "Output", "answer", "answer_chunk",
+           "effective", "parse_scheduler", "run", "run_batch", "warm"]

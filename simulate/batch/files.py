@@ -1,0 +1,390 @@
+"""Batch input and output files: reading lines, the output's lock, resume and format.
+
+**Input** is JSON lines (one request per line) or, for a file named ``*.csv``, a CSV
+table with a header row naming request fields (``id,hands,board,dead,game,exact,
+samples,seed,std_error,kind,players,button,dead_money``; ``hands`` and ``players`` hold
+their items separated by spaces; an empty cell is a missing field; one row per line).
+Lines are read in bounded memory: a line longer than 16 MiB, bytes that are not UTF-8,
+or a byte-order mark anywhere but the start of the file are that line's error.
+
+**Output** is JSON lines, ``{"id", "line", "digest", "result"}`` or ``{"id", "line",
+"digest", "error"}`` (``"refused": "duplicate"`` or ``"changed"`` on a line whose id
+was refused), or, for a file named ``*.csv``, one CSV row per spot with the columns
+:data:`CSV_COLUMNS` (player columns ``hand_k, equity_k, win_k, tie_k, std_error_k`` for
+k = 1..10, empty past the last player; only ``equity`` results fit a row, any other kind
+is that line's error).
+
+The output file is the run's state: :class:`Output` refuses anything but a regular file
+(a device or pipe is never read), takes an exclusive lock on it for the whole run (a
+second run on the same file stops before any work), reads back what earlier runs wrote
+(a last line cut short by a crash is cut off, and its request runs again), and appends
+whole lines.
+"""
+
+from __future__ import annotations
+
+import csv
+import errno
+import fcntl
+import io
+import json
+import os
+import stat
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .requests import MAX_LINE_BYTES, BadRequest, decode_json, id_key
+
+FSYNC_EVERY_S = 1.0
+CSV_PLAYERS = 10
+CSV_BASE = ("id", "line", "digest", "error", "refused", "game", "board", "dead", "exact",
+            "samples", "seed")
+CSV_PLAYER_FIELDS = ("hand", "equity", "win", "tie", "std_error")
+CSV_COLUMNS = CSV_BASE + tuple(f"{f}_{k}" for k in range(1, CSV_PLAYERS + 1)
+                               for f in CSV_PLAYER_FIELDS)
+CSV_INPUT_FIELDS = ("id", "kind", "hands", "players", "board", "dead", "game", "exact",
+                    "samples", "seed", "std_error", "button", "dead_money")
+
+
+def output_format(path: str | Path) -> str:
+    """``"csv"`` for a ``*.csv`` path, else ``"jsonl"``."""
+    return "csv" if str(path).lower().endswith(".csv") else "jsonl"
+
+
+# ----------------------------------------------------------------------------- input
+def raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
+    """``(line number, bytes without the newline)`` for each line of ``path``, in bounded
+    memory; a line longer than :data:`MAX_LINE_BYTES` comes as ``(n, None)``."""
+    with open(path, "rb") as f:
+        n = 0
+        while True:
+            raw = f.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            n += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                while True:  # skip the rest of the long line
+                    more = f.readline(1 << 20)
+                    if not more or more.endswith(b"\n"):
+                        break
+                yield n, None
+                continue
+            yield n, raw.rstrip(b"\r\n")
+
+
+def count_lines(path: Path) -> int:
+    """Lines in ``path`` (newlines, plus a last line without one), in bounded memory."""
+    n, last = 0, b"\n"
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            n += block.count(b"\n")
+            last = block[-1:]
+    return n + (last != b"\n")
+
+
+def read_requests(path: Path) -> Iterator[tuple[int, Any, str | None]]:
+    """``(line number, decoded request or None, error or None)`` for every line of the input
+    that is not blank or a ``#`` comment (JSON lines or CSV, by the file name)."""
+    csv_in = output_format(path) == "csv"
+    header: list[str] | None = None
+    for n, raw in raw_lines(path):
+        if raw is None:
+            yield n, None, f"line longer than {MAX_LINE_BYTES >> 20} MiB"
+            continue
+        if n == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark starts the file
+            raw = raw[3:]
+        s = raw.strip()
+        if not s or s.startswith(b"#"):
+            continue
+        try:
+            value = decode_json(raw, n) if not csv_in else _csv_text(raw, n)
+        except BadRequest as e:
+            yield n, None, str(e)
+            continue
+        if not csv_in:
+            yield n, value, None
+            continue
+        if header is None:
+            header = _csv_header(value, path)
+            continue
+        try:
+            yield n, _csv_request(header, value), None
+        except BadRequest as e:
+            yield n, None, str(e)
+
+
+def _csv_text(raw: bytes, n: int) -> list[str]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadRequest(f"not UTF-8 text: byte 0x{raw[e.start]:02x} at column "
+                         f"{e.start + 1}") from None
+    if n == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    if "\ufeff" in text:
+        raise BadRequest("a byte-order mark (U+FEFF) inside the file (only the very start of "
+                         "a file may have one)")
+    try:
+        return next(csv.reader([text]))
+    except (csv.Error, StopIteration) as e:
+        raise BadRequest(f"bad CSV row: {e}") from None
+
+
+def _csv_header(cells: list[str], path: Path) -> list[str]:
+    names = [c.strip() for c in cells]
+    unknown = [c for c in names if c not in CSV_INPUT_FIELDS]
+    if unknown or "id" not in names:
+        what = f"unknown column {unknown[0]!r}" if unknown else "no 'id' column"
+        raise ValueError(f"{path}: the CSV header has {what} (columns: "
+                         f"{', '.join(CSV_INPUT_FIELDS)})")
+    return names
+
+
+def _csv_request(header: list[str], cells: list[str]) -> dict[str, Any]:
+    if len(cells) > len(header):
+        raise BadRequest(f"{len(cells)} cells but the header has {len(header)} columns")
+    req: dict[str, Any] = {}
+    for name, cell in zip(header, cells, strict=False):
+        cell = cell.strip()
+        if not cell:
+            continue
+        if name == "exact":
+            low = cell.lower()
+            if low not in ("true", "false", "1", "0", "yes", "no"):
+                raise BadRequest(f"exact must be true or false, got {cell!r}")
+            req[name] = low in ("true", "1", "yes")
+        elif name in ("samples", "seed", "button", "dead_money"):
+            try:
+                req[name] = int(cell)
+            except ValueError:
+                raise BadRequest(f"{name} must be a whole number, got {cell[:40]!r}") from None
+        elif name == "std_error":
+            try:
+                req[name] = float(cell)
+            except ValueError:
+                raise BadRequest(f"std_error must be a number, got {cell[:40]!r}") from None
+        elif name in ("hands", "players"):
+            req[name] = cell.split()
+        else:
+            req[name] = cell
+    return req
+
+
+# ----------------------------------------------------------------------------- records
+def format_record(rid: Any, line: int, dg: str | None, ans: dict[str, Any], fmt: str) -> Any:
+    """One output line (with its newline) for the answer ``ans`` (``{"result"}`` or
+    ``{"error"}``, maybe with ``"refused"``) of input line ``line``; ``fmt``: ``"jsonl"``,
+    ``"csv"``, or ``"dict"`` (the record itself, for :func:`simulate.batch.run`)."""
+    if fmt == "csv":
+        return _csv_record(rid, line, dg, ans)
+    rec = {"id": rid, "line": line, "digest": dg, **ans}
+    if fmt == "dict":
+        return rec
+    try:
+        return json.dumps(rec, separators=(",", ":"), allow_nan=False) + "\n"
+    except ValueError:  # never write NaN or Infinity
+        rec = {"id": rid, "line": line, "digest": dg,
+               "error": "internal error: a result held a number JSON cannot write"}
+        return json.dumps(rec, separators=(",", ":")) + "\n"
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    return " ".join(str(v).split())
+
+
+def _id_text(rid: Any) -> str:
+    return rid if isinstance(rid, str) else json.dumps(rid)
+
+
+def _csv_record(rid: Any, line: int, dg: str | None, ans: dict[str, Any]) -> str:
+    row: dict[str, Any] = {"id": None if rid is None else _id_text(rid), "line": line,
+                           "digest": dg, "refused": ans.get("refused")}
+    res = ans.get("result")
+    if res is not None and ("pots" in res or "ranges" in res or "players" not in res):
+        kind = "allin" if "pots" in res else "range"
+        ans = {"error": f"a {kind} result does not fit a CSV row; write JSON lines "
+                        "(an output file not named .csv)"}
+        res = None
+    if res is None:
+        row["error"] = ans.get("error", "internal error: no answer")
+    else:
+        for k in ("game", "board", "dead", "exact", "samples", "seed"):
+            row[k] = res.get(k)
+        for p, pl in enumerate(res["players"], 1):
+            for f in CSV_PLAYER_FIELDS:
+                row[f"{f}_{p}"] = pl.get(f)
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow([_cell(row.get(c)) for c in CSV_COLUMNS])
+    return buf.getvalue()
+
+
+def _csv_header_line() -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(CSV_COLUMNS)
+    return buf.getvalue()
+
+
+# ----------------------------------------------------------------------------- output
+@dataclass
+class Resume:
+    """What earlier runs left in the output: ``answered`` (id key -> (line, digest)) for
+    requests answered, ``acknowledged`` ((id key, digest) pairs written, answers and
+    refusals), ``lines`` (input line numbers written)."""
+
+    answered: dict[str, tuple[int, str | None]] = field(default_factory=dict)
+    acknowledged: set[tuple[str, str | None]] = field(default_factory=set)
+    lines: set[int] = field(default_factory=set)
+    records: int = 0
+
+
+class Output:
+    """The output file of a run, locked for the run (use as a context manager).
+
+    Raises ValueError (naming ``path``) for a folder, a device or pipe, a file that is not
+    a batch output, or a file another run holds; OSError for a place that cannot be
+    written.
+    """
+
+    def __init__(self, path: str | Path, fmt: str | None = None) -> None:
+        self.path = Path(path)
+        self.fmt = fmt or output_format(path)
+        self.fd = -1
+        self.resume = Resume()
+        self._last_sync = time.monotonic()
+
+    def key_of(self, rid: Any) -> str | None:
+        """The id key used to match lines with what the file holds."""
+        key = id_key(rid)
+        if key is None or self.fmt == "jsonl":
+            return key
+        return _id_text(rid)
+
+    def __enter__(self) -> Output:
+        p = self.path
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise ValueError(f"{p}: is a folder, not a file")
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{p}: not a regular file (a device or pipe?); a batch output is "
+                             "read back to resume, so it must be a file")
+        fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o666)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ValueError(f"{p}: not a regular file")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as e:
+                if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise ValueError(f"{p}: another pokerjit batch run is writing this file; "
+                                     "wait for it to end or choose another output") from None
+                raise
+            self.fd = fd
+            self._scan()
+        except BaseException:
+            os.close(fd)
+            self.fd = -1
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd >= 0:
+            try:
+                os.fsync(self.fd)
+            finally:
+                os.close(self.fd)  # closing releases the lock
+                self.fd = -1
+
+    def _scan(self) -> None:
+        """Read what earlier runs wrote; cut off a torn last line; write the CSV header."""
+        r = self.resume
+        pos = good_end = 0
+        n = 0
+        with os.fdopen(os.dup(self.fd), "rb") as f:
+            f.seek(0)
+            raw = f.readline(MAX_LINE_BYTES + 1)
+            while raw:
+                n += 1
+                nxt = f.readline(MAX_LINE_BYTES + 1)
+                rec = self._parse(raw, n) if raw.endswith(b"\n") else None
+                if rec is None:
+                    if nxt:  # only a last line may be cut short
+                        raise ValueError(f"{self.path}: line {n} is not a batch result; not "
+                                         "touching this file (give another output file)")
+                    break
+                if rec is not True:
+                    self._note(rec)
+                pos += len(raw)
+                good_end = pos
+                raw = nxt
+        end = os.lseek(self.fd, 0, os.SEEK_END)
+        if good_end != end:
+            os.ftruncate(self.fd, good_end)
+            os.fsync(self.fd)
+        os.lseek(self.fd, 0, os.SEEK_END)
+        if self.fmt == "csv" and good_end == 0:
+            self.write([_csv_header_line()])
+        r.records = len(r.lines)
+
+    def _parse(self, raw: bytes, n: int) -> dict[str, Any] | bool | None:
+        """A record, True for the CSV header, None for a line that is not a record."""
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if self.fmt == "csv":
+            try:
+                cells = next(csv.reader([text]))
+            except (csv.Error, StopIteration):
+                return None
+            if n == 1:
+                if tuple(cells) != CSV_COLUMNS:
+                    raise ValueError(f"{self.path}: line 1 is not a batch CSV header; not "
+                                     "touching this file (give another output file)")
+                return True
+            if len(cells) != len(CSV_COLUMNS) or not cells[1].isdigit():
+                return None
+            return {"id": cells[0] or None, "line": int(cells[1]), "digest": cells[2] or None,
+                    "refused": cells[4] or None, "ok": True}
+        try:
+            rec = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        if (not isinstance(rec, dict) or ("result" not in rec and "error" not in rec)
+                or not isinstance(rec.get("line"), int)):
+            return None
+        return rec
+
+    def _note(self, rec: dict[str, Any]) -> None:
+        r = self.resume
+        r.lines.add(rec["line"])
+        key = self.key_of(rec.get("id")) if rec.get("id") is not None else None
+        if key is None:
+            return
+        dg = rec.get("digest")
+        r.acknowledged.add((key, dg))
+        if not rec.get("refused") and key not in r.answered:
+            r.answered[key] = (rec["line"], dg)
+
+    def write(self, lines: list[str]) -> None:
+        """Append whole lines (one write), fsync at most every second."""
+        data = "".join(lines).encode("utf-8")
+        view = memoryview(data)
+        while view:
+            k = os.write(self.fd, view)
+            view = view[k:]
+        now = time.monotonic()
+        if now - self._last_sync >= FSYNC_EVERY_S:
+            os.fsync(self.fd)
+            self._last_sync = now
