@@ -24,6 +24,7 @@ import numpy as np
 from evaluator._jit import parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup, rank_strength
 from simulate._kernels.rng import below, next_u64, stream_state
+from simulate._kernels.score import best_and_ties, score_row, scorer_row
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
 SHARE_UNIT = 2520  # lcm(1..10): a split pot's share in integer units
@@ -546,19 +547,23 @@ def hu_random_walk(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, c
 # ----------------------------------------------------------------------------- multiway walk
 @serial
 def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc,
-              cat_acc):
+              cat_acc, sc):
     P, M = ckey.shape
     live = np.empty((P, M), np.int64)
     strength = np.empty((P, M), np.int64)
     nl = np.zeros(P, np.int64)
     at = np.zeros(P, np.int64)
     used = np.zeros(P, np.int64)
-    wprod = np.zeros(P, np.float64)
+    wprod = np.zeros_like(cw[:, 0])  # weight products: int64 (exact) or float64, as cw
+    st = np.empty(P, np.int64)
+    everyone = np.ones(P, np.bool_)
+    pots = sc[0].shape[0] > 0
+    deals = np.int64(0)
     for bi in range(lo, hi):
         if _live_strengths(boards[bi], ckey, cmask, cbits, ncombo, tables, live, strength,
                            nl) == 0:
             continue
-        bw = np.float64(bweights[bi])
+        bw = bweights[bi]
         lvl = 0
         at[0] = -1
         while lvl >= 0:
@@ -578,15 +583,13 @@ def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, 
                 at[lvl] = -1
                 continue
             W = wprod[lvl]
-            best = np.int64(-1)
-            nbest = 0
             for p in range(P):
-                s = strength[p, at[p]]
-                if s > best:
-                    best = s
-                    nbest = 1
-                elif s == best:
-                    nbest += 1
+                st[p] = strength[p, at[p]]
+            deals += bw
+            if pots:  # an all-in: the tuple's pots
+                score_row(st, W, sc)
+                continue
+            best, nbest = best_and_ties(st, everyone)
             for p in range(P):
                 k = at[p]
                 i = live[p, k]
@@ -599,22 +602,29 @@ def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, 
                     else:
                         acc[p, i, 1] += W
                         acc[p, i, 2] += W / nbest
+    return deals
 
 
 @parallel
-def mw_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc, cat_acc):
+def mw_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cat_of, tables, acc, cat_acc, bsc,
+            deals):
     """Exact walk for any number of players: every compatible combination of live combos on
-    every board. Accumulators as in :func:`hu_walk` (``acc[B, P, M, 4]``: win, tie, split
-    share, total; ``cat_acc[B, P, M, 9]``)."""
-    nb_blocks = acc.shape[0]
+    every board, in ``B = deals.shape[0]`` fixed blocks of boards. Range equity: per-combo
+    accumulators as in :func:`hu_walk` (``acc[B, P, M, 4]``: win, tie, split share, total;
+    ``cat_acc[B, P, M, 9]``) and a block scorer ``bsc`` without pots. All-in: ``bsc`` is a
+    pots block scorer (:func:`simulate._kernels.score.block_scorer`, weights of ``cw``'s
+    dtype times the board weights) and ``acc``/``cat_acc`` are not touched. ``deals``
+    int64[B]: the (tuple, runout) pairs walked per block."""
+    nb_blocks = deals.shape[0]
     n = boards.shape[0]
     step = (n + nb_blocks - 1) // nb_blocks
     for blk in nb.prange(nb_blocks):
         lo = blk * step
         hi = min(n, lo + step)
         if lo < hi:
-            _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, tables,
-                      acc[blk], cat_acc[blk])
+            deals[blk] = _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo,
+                                   cat_of, tables, acc[blk], cat_acc[blk],
+                                   scorer_row(bsc, blk))
 
 
 # ----------------------------------------------------------------------------- Monte Carlo
