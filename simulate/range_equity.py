@@ -494,6 +494,7 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
     from evaluator._tables import get_tables
 
     from ._kernels import ranges as K
+    from ._kernels.score import block_scorer
 
     dense = [r.dense() for r in spot.ranges]
     group = _symmetry(spot.board, spot.dead, dense)
@@ -503,6 +504,9 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
     acc = np.zeros((K.N_BLOCKS, P, M, 4))
     cat_acc = np.zeros((K.N_BLOCKS, P, M, 9))
     tables = get_tables().kernel_args
+    no_pots = block_scorer(np.zeros(0, np.int64), np.zeros((0, P), np.bool_), np.arange(P),
+                           _cat_of(), K.N_BLOCKS)
+    deals = np.zeros(K.N_BLOCKS, np.int64)
     n_parts = 1 if progress is None else min(50, len(boards))
     cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
     with _threads(threads):
@@ -514,7 +518,7 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
                           tables, acc, cat_acc, PAIR_FACTOR)
             else:
                 K.mw_walk(bs, ws, arr["ckey"], arr["cmask"], arr["cbits"], arr["cw"],
-                          arr["ncombo"], _cat_of(), tables, acc, cat_acc)
+                          arr["ncombo"], _cat_of(), tables, acc, cat_acc, no_pots, deals)
             if progress is not None:
                 progress(part + 1, n_parts)
     acc = acc.sum(axis=0)
