@@ -416,13 +416,12 @@ class _RangeEngine(_Engine):
                 self.ccards[i, 0] = sorted(h)
                 self.cw[i, 0] = 1.0
                 self.ncombo[i] = 1
+        self.spot = spot
+        self.n_boards = math.comb(len(self.base_deck), self.k)
         self.cdf = np.cumsum(self.cw, axis=1)
         whole = bool(np.all(self.cw == np.round(self.cw))) and float(self.cw.max()) < 2**20
         self.cw_int = self.cw.astype(np.int64) if whole else None
         self.n_tuples_bound = math.prod(int(c) for c in self.ncombo)
-
-    def work(self) -> int:
-        return self.n_tuples_bound * self.n_runouts * len(self.live_seats)
 
     def _arrays(self) -> tuple[Any, ...]:
         return (self.k, self.board_key, self.board_mask, self.base_deck, self.ccards)
@@ -430,47 +429,89 @@ class _RangeEngine(_Engine):
     def _pots(self) -> tuple[Any, ...]:
         return (self.amounts, self.members, self.n_members, self.elig, self.order, self.tables)
 
+    def _walk_inputs(self) -> tuple[Any, ...]:
+        """Combo arrays of the board-major walk (:func:`simulate._kernels.ranges.mw_walk`) and
+        the canonical boards under the spot's suit symmetry: ``(ckey, cmask, cbits, boards,
+        board weights)``."""
+        from simulate.range_equity import _boards, _symmetry
+
+        card_key, card_mask = self.tables[0], self.tables[1]
+        a = self.ccards[:, :, 0].astype(np.int64)
+        b = self.ccards[:, :, 1].astype(np.int64)
+        live = np.arange(self.ccards.shape[1])[None, :] < self.ncombo[:, None]
+        ckey = np.where(live, card_key[a] + card_key[b], 0)
+        cmask = np.where(live, card_mask[a] | card_mask[b], 0)
+        cbits = np.where(live, (np.int64(1) << a) | (np.int64(1) << b), 0)
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        dense = []
+        for i in range(len(self.ncombo)):
+            n = int(self.ncombo[i])
+            v = np.zeros(1326)
+            v[hi[i, :n] * (hi[i, :n] - 1) // 2 + lo[i, :n]] = self.cw[i, :n]
+            dense.append(v)
+        group = _symmetry(self.spot.board, self.spot.dead, dense)
+        boards, bw = _boards(self.spot.board, self.spot.dead, group)
+        return ckey, cmask, cbits, boards, bw
+
+    def work(self) -> int:
+        """Seconds x 1e9 of the exact walk, estimated as range equity does for its
+        multiway walk (per canonical board: the live combos, then every tuple)."""
+        from simulate.range_equity import _symmetry
+
+        n_boards = self.n_boards / max(1, len(_symmetry(self.spot.board, self.spot.dead, [])))
+        sizes = [int(c) for c in self.ncombo]
+        return int(n_boards * (4 * sum(sizes) + 3 * len(sizes) * math.prod(sizes)))
+
+    @property
+    def exact_limit(self) -> int:
+        from simulate.range_equity import AUTO_EXACT_SECONDS
+
+        return int(AUTO_EXACT_SECONDS * 1e9)
+
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
-        """Every card-disjoint tuple and every runout: ``(win object[P, L], runouts)`` where
-        ``win[p, i] / runouts`` is player ``i``'s expected take from pot ``p`` (``win`` holds
-        Fractions when the weights are whole numbers, floats otherwise). Sets
-        ``self.deals`` (tuples x runouts walked)."""
+        """Board-major walk (:func:`simulate._kernels.ranges.mw_walk`, range equity's): for
+        each canonical board, every live combo's strength once, then every card-disjoint
+        tuple into the pots scorer, weighted by the board's orbit size times the tuple's
+        weight product: ``(win object[P, L], runouts)`` where ``win[p, i] / runouts`` is
+        player ``i``'s expected take from pot ``p`` (Fractions when the weights are whole
+        numbers, floats otherwise). Sets ``self.deals`` (tuples x runouts walked)."""
         from fractions import Fraction
 
         from evaluator._jit import threads as _threads
-        from simulate._kernels import allin as K
+        from evaluator.hands import category_table
+        from simulate._kernels import ranges as KR
+        from simulate._kernels.score import block_scorer
 
         self._check_size(self.n_runouts)
         integer = self.cw_int is not None
         cw = self.cw_int if integer else self.cw
         if integer:  # the weighted sums must fit in int64: bound the sum of tuple weights
             bound = math.prod(int(x) for x in cw.sum(axis=1))
-            if int(self.amounts.sum()) * bound * self.n_runouts >= 2**62:
+            if int(self.amounts.sum()) * bound * self.n_boards >= 2**62:
                 integer, cw = False, self.cw
-        f = int(self.ncombo[0])
-        n_pots, n_live = self.amounts.shape[0], len(self.live_seats)
-        accs = np.zeros((f, n_pots, n_live), cw.dtype)
-        wsums = np.zeros(f, cw.dtype)
-        tuples = np.zeros(f, np.int64)
-        args = (*self._arrays(), cw, self.ncombo, *self._pots(), accs, wsums, tuples)
-        if n_threads == 1 or f == 1 or self.work() < PARALLEL_MIN_RUNOUTS:
-            K.range_exact_serial(*args)
-        else:
-            with _threads(n_threads):
-                K.range_exact_parallel(*args)
-        n_tuples = int(tuples.sum())
-        if n_tuples == 0:
+        ckey, cmask, cbits, boards, bw = self._walk_inputs()
+        n_blocks = KR.N_BLOCKS
+        bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), n_blocks,
+                           dtype=cw.dtype)
+        deals = np.zeros(n_blocks, np.int64)
+        with _threads(n_threads):
+            KR.mw_walk(boards, bw, ckey, cmask, cbits, cw, self.ncombo, category_table(),
+                       self.tables, np.zeros((n_blocks, 0, 0, 4)), np.zeros((n_blocks, 0, 0, 9)),
+                       bsc, deals)
+        self.deals = int(deals.sum())
+        if self.deals == 0:
             raise CardError("no deal is possible: every combination of the seats' hands "
                             "shares a card")
+        total = int(self.amounts.sum())
         if integer:
-            acc = accs.astype(object).sum(axis=0)
-            w = int(wsums.astype(object).sum())
-            win = np.array([[Fraction(int(x), w) for x in row] for row in acc], object)
+            acc = bsc[5].astype(object).sum(axis=0)
+            w = int(acc.sum()) // total  # sum over (tuple, runout) of the tuple's weight
+            win = np.array([[Fraction(int(x) * self.n_runouts, w) for x in row] for row in acc],
+                           object)
         else:
-            acc = accs.sum(axis=0)
-            w = float(wsums.sum())
-            win = (acc / w).astype(object)
-        self.deals = n_tuples * self.n_runouts
+            acc = bsc[5].sum(axis=0)
+            w = float(acc.sum()) / total
+            win = (acc * (self.n_runouts / w)).astype(object)
         return win, self.n_runouts
 
     def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
