@@ -156,14 +156,89 @@ def test_exact_ev_with_ties_dead_cards_and_odd_chips():
         assert_matches_reference(res, hands, committed, board, dead, button)
 
 
-def test_parallel_exact_walk_matches_serial_and_brute_force_preflop():
-    # Preflop walks are too long for the Python reference; the parallel walk (heads dealt
-    # round-robin to tasks) must give exactly the serial walk's chip totals.
-    specs = ["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:130", "fold:20"]
-    a = allin_ev(specs, threads=1)
-    b = allin_ev(specs, threads=2, exact=True)
-    assert a.exact and b.exact and a.samples == b.samples == math.comb(52 - 8, 5)
-    assert a.to_dict()["players"] == b.to_dict()["players"]
+def _every_runout_kernel():
+    """A plain Numba walk of every runout (five nested loops, each hand looked up, each pot
+    dealt out chip-share by chip-share in odd-chip order), written apart from the engine's
+    reduced walk and scorer: per-pot chip totals int64[P, L] and the runout count."""
+    from evaluator._jit import serial
+    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+
+    @serial(cache=False)
+    def walk(hole, board, deck, amounts, eligible, order, tables, win):
+        card_key, card_mask, row_offsets, rank_table, flush_table = tables
+        n, m, k = hole.shape[0], deck.shape[0], 5 - board.shape[0]
+        idx = np.arange(5)
+        st = np.zeros(n, np.int64)
+        count = 0
+        while True:
+            key = KEY_INIT_I64
+            mask = np.int64(0)
+            for c in board:
+                key += card_key[c]
+                mask |= card_mask[c]
+            for j in range(k):
+                key += card_key[deck[idx[j]]]
+                mask |= card_mask[deck[idx[j]]]
+            for i in range(n):
+                st[i] = lookup(key + card_key[hole[i, 0]] + card_key[hole[i, 1]],
+                               mask | card_mask[hole[i, 0]] | card_mask[hole[i, 1]],
+                               row_offsets, rank_table, flush_table)
+            for p in range(amounts.shape[0]):
+                top = max([st[i] for i in range(n) if eligible[p, i]])
+                winners = [i for i in order if eligible[p, i] and st[i] == top]
+                for j, i in enumerate(winners):
+                    win[p, i] += amounts[p] // len(winners) + (j < amounts[p] % len(winners))
+            count += 1
+            j = k - 1
+            while j >= 0 and idx[j] == m - k + j:
+                j -= 1
+            if j < 0:
+                return count
+            idx[j] += 1
+            for q in range(j + 1, k):
+                idx[q] = idx[q - 1] + 1
+
+    return walk
+
+
+@pytest.mark.parametrize("specs,board,button", [
+    (["AhAs:60", "KdKc:120", "QhQs:240", "JcTc:500"], "", 0),      # the issue's spot
+    (["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:130", "fold:20"], "", 2),
+    (["Ah2h:75", "Kh3h:75", "9c9d:33", "fold:11", "7h6h:75"], "", 4),  # flush-heavy, odd chips
+    (["AcKc:55", "AdKd:55", "QsJs:21"], "2c7h9d", 1),                # splits on a flop
+])
+def test_exact_walk_equals_every_runout_to_the_chip(specs, board, button):
+    """The reduced walk's chip totals equal a plain walk of every runout exactly, on
+    preflop spots too long for the Python reference (Fractions compared, not floats)."""
+    from fractions import Fraction
+
+    from evaluator._tables import get_tables
+    from simulate.pots import build_pots, odd_chip_order, pots_to_arrays
+
+    res = allin_ev(specs, board, button=button, threads=1)
+    assert res.exact
+    seats = [s.rsplit(":", 1) for s in specs]
+    live = [c != "fold" for c, _ in seats]
+    structure = build_pots([int(x) for _, x in seats], live)
+    live_seats = [s for s in range(len(seats)) if live[s]]
+    amounts, elig = pots_to_arrays(structure)
+    hole = np.array([parse_cards(seats[s][0]) for s in live_seats], np.uint8)
+    b = np.array(parse_cards(board), np.uint8)
+    deck = np.array([c for c in range(52) if c not in set(hole.ravel()) | set(b)], np.uint8)
+    order = np.array([live_seats.index(s) for s in odd_chip_order(len(seats), button)
+                      if live[s]], np.int64)
+    win = np.zeros((len(amounts), len(live_seats)), np.int64)
+    n = _every_runout_kernel()(hole, b, deck, amounts, elig[:, live_seats], order,
+                               get_tables().kernel_args, win)
+    assert res.samples == n == math.comb(len(deck), 5 - len(b))
+    for i, s in enumerate(live_seats):
+        want = Fraction(int(win[:, i].sum()), n) + structure.returned[s]
+        assert math.isclose(res.players[s].expected_payout, want, rel_tol=1e-15)
+        for p, pot in enumerate(structure.pots):  # chip totals: equal to the last chip
+            assert res.players[s].pot_equity[p] == float(Fraction(int(win[p, i]),
+                                                                  n * pot.amount))
+    assert allin_ev(specs, board, button=button, threads=2).to_dict()["players"] == \
+        res.to_dict()["players"]
 
 
 # ---------------------------------------------------------------------------
