@@ -146,7 +146,7 @@ def test_dead_money_joins_the_main_pot():
         assert math.isclose(a.expected_payout, b.expected_payout, rel_tol=1e-12)
     want = ref_range_allin(specs, "Ks8h2c", button=1, dead_money=13)
     assert [p.expected_payout for p in res.players] == pytest.approx(want, rel=1e-12)
-    with pytest.raises(ValueError, match="dead money must be a non-negative integer"):
+    with pytest.raises(ValueError, match="dead money must be non-negative, got -1"):
         allin_ev(specs, dead_money=-1)
 
 
