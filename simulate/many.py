@@ -161,7 +161,7 @@ def check_spots(hands: object, board: object = None, dead: object = None,
     if left < 5 - b.shape[1]:
         raise ValueError(f"not enough cards: the board needs {5 - b.shape[1]} more but only "
                          f"{left} remain in the deck")
-    cards = np.concatenate([h.reshape(n, -1), b, d], axis=1)
+    cards = np.concatenate([h.reshape(n, 2 * n_players), b, d], axis=1)
     bad = bad_rows(cards)
     if bad.any():
         i = int(np.argmax(bad))
