@@ -1,14 +1,19 @@
-"""Slow, obvious reference evaluator, written independently of the lookup tables.
+"""Slow, obvious references the tests compare the fast code with, written from the rules
+and independently of the lookup tables and kernels.
 
-A five-card hand is scored as a tuple ``(category, tiebreak ranks...)`` straight
-from the rules; 6 and 7 cards take the max over every five-card subset.
+* Hands: a five-card hand is scored as a tuple ``(category, tiebreak ranks...)`` straight
+  from the rules (category 0 = high card .. 8 = straight flush); 6 and 7 cards take the max
+  over every five-card subset; Omaha the max over every 2 hole + 3 board choice.
+* Boards: every completion of a board from the cards nobody holds.
+* Pots: built by peeling one chip at a time off every commitment, and settled by dealing
+  chips one at a time round the tied winners starting left of the button (the odd-chip rule).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -60,3 +65,61 @@ def random_hands(n: int, k: int, seed: int) -> np.ndarray:
         hi = min(n, lo + step)
         out[lo:hi] = rng.random((hi - lo, 52)).argpartition(k, axis=1)[:, :k]
     return out
+
+
+def omaha_tuple(hole: Sequence[int], board: Sequence[int]) -> tuple[int, ...]:
+    """Best Omaha hand: max of :func:`five_card_tuple` over exactly 2 hole + 3 board cards."""
+    return max(five_card_tuple(list(p) + list(t)) for p in itertools.combinations(hole, 2)
+               for t in itertools.combinations(board, 3))
+
+
+def runouts(board: Sequence[int], used: Iterable[int]) -> Iterator[list[int]]:
+    """Every five-card completion of ``board`` from the cards not in ``used`` (the board's
+    own cards are excluded too), in ``itertools.combinations`` order."""
+    gone = set(used) | set(board)
+    deck = [c for c in range(52) if c not in gone]
+    for extra in itertools.combinations(deck, 5 - len(board)):
+        yield list(board) + list(extra)
+
+
+def ref_pots(committed: Sequence[int], live: Sequence[bool]
+             ) -> tuple[list[tuple[int, tuple[int, ...]]], list[int]]:
+    """``(pots, returned)``: pots as ``(amount, eligible seats)`` from the bottom up, built by
+    peeling one chip at a time off every commitment (one-chip layers with the same eligible
+    seats merged); a chip nobody else matched goes back to its seat (``returned``)."""
+    left = list(committed)
+    pots: list[list] = []
+    returned = [0] * len(committed)
+    while any(left):
+        payers = [s for s, c in enumerate(left) if c]
+        for s in payers:
+            left[s] -= 1
+        if len(payers) == 1:
+            returned[payers[0]] += 1
+            continue
+        elig = tuple(s for s in payers if live[s])
+        assert elig, "reference: dead money above every live commitment"
+        if pots and pots[-1][1] == elig:
+            pots[-1][0] += len(payers)
+        else:
+            pots.append([len(payers), elig])
+    return [(a, e) for a, e in pots], returned
+
+
+def ref_settle_runout(pots: Sequence[tuple[int, Sequence[int]]], returned: Sequence[int],
+                      strengths: Sequence, button: int) -> tuple[list[int], list[list[int]]]:
+    """Chips back per seat, and per ``[pot][seat]``, for one finished board: each pot is dealt
+    one chip at a time round its best eligible hands, starting left of the ``button``.
+    ``strengths[s]``: any comparable value (higher wins), ``None`` for a folded seat."""
+    n = len(returned)
+    payout = list(returned)
+    per_pot = [[0] * n for _ in pots]
+    order = [(button + 1 + i) % n for i in range(n)]
+    for p, (amount, elig) in enumerate(pots):
+        best = max(strengths[s] for s in elig)
+        winners = [s for s in order if s in elig and strengths[s] == best]
+        for chip in range(amount):
+            w = winners[chip % len(winners)]
+            payout[w] += 1
+            per_pot[p][w] += 1
+    return payout, per_pot

@@ -14,8 +14,7 @@ import json
 import math
 
 import pytest
-from reference import five_card_tuple
-from test_allin import ref_pots, ref_settle_runout
+from reference import five_card_tuple, ref_pots, ref_settle_runout
 
 from evaluator.cards import CardError, parse_cards
 from evaluator.hands import strength_of_ids

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import ref_pots, ref_settle_runout
 
 from simulate._kernels.score import settle_kernel
 from simulate.pots import (
@@ -20,49 +21,14 @@ from simulate.pots import (
 )
 
 # ---------------------------------------------------------------------------
-# Slow, obvious reference: peel one chip at a time off every seat that still
-# has chips in, so each peel is a one-chip-high layer; then merge neighbours
-# with the same eligible seats; pay each pot out one chip at a time, going
-# round the winners starting left of the button.
+# The slow reference (tests/reference.py): pots by peeling one chip at a time,
+# each pot dealt out one chip at a time round its winners left of the button.
 # ---------------------------------------------------------------------------
 
 
-def ref_build(committed, live):
-    remaining = list(committed)
-    layers = []  # (amount, contributors, eligible)
-    while any(remaining):
-        contributors = tuple(s for s, r in enumerate(remaining) if r > 0)
-        for s in contributors:
-            remaining[s] -= 1
-        eligible = tuple(s for s in contributors if live[s])
-        assert eligible, "reference: dead money above every live commitment"
-        layers.append((len(contributors), contributors, eligible))
-    returned = [0] * len(committed)
-    pots = []  # [amount, eligible]
-    for amount, contributors, eligible in layers:
-        if len(contributors) == 1:
-            returned[contributors[0]] += amount
-        elif pots and pots[-1][1] == eligible:
-            pots[-1][0] += amount
-        else:
-            pots.append([amount, eligible])
-    return [(a, e) for a, e in pots], returned
-
-
 def ref_settle(committed, live, strengths, button):
-    pots, returned = ref_build(committed, live)
-    n = len(committed)
-    payout = list(returned)
-    seat_order = [(button + 1 + k) % n for k in range(n)]
-    for amount, eligible in pots:
-        best = max(strengths[s] for s in eligible)
-        winners = [s for s in seat_order if s in eligible and strengths[s] == best]
-        left, i = amount, 0
-        while left:  # deal the pot out chip by chip, round the winners
-            payout[winners[i % len(winners)]] += 1
-            left -= 1
-            i += 1
-    return payout
+    """Chips back per seat for one finished board, by the reference dealer."""
+    return ref_settle_runout(*ref_pots(committed, live), strengths, button)[0]
 
 
 def as_tuples(structure: PotStructure):
@@ -96,7 +62,7 @@ FAST = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCh
 @given(tables())
 def test_build_matches_reference(table):
     committed, live, _, _ = table
-    assert as_tuples(build_pots(committed, live)) == ref_build(committed, live)
+    assert as_tuples(build_pots(committed, live)) == ref_pots(committed, live)
 
 
 @FAST
