@@ -5,6 +5,8 @@ and independently of the lookup tables and kernels.
   from the rules (category 0 = high card .. 8 = straight flush); 6 and 7 cards take the max
   over every five-card subset; Omaha the max over every 2 hole + 3 board choice.
 * Boards: every completion of a board from the cards nobody holds.
+* Equity: pure-Python walks of every runout over the scalar evaluator (Hold'em counts of
+  wins, ties and pot shares; Omaha equities as fractions).
 * Pots: built by peeling one chip at a time off every commitment, and settled by dealing
   chips one at a time round the tied winners starting left of the button (the odd-chip rule).
 """
@@ -14,8 +16,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
 
 import numpy as np
+
+from evaluator import evaluate_batch
+from evaluator.cards import parse_cards
+from evaluator.hands import category, strength_of_ids
+from simulate.equity import SHARE_UNIT, _cat_of
 
 
 def five_card_tuple(cards: Sequence[int]) -> tuple[int, ...]:
@@ -123,3 +131,76 @@ def ref_settle_runout(pots: Sequence[tuple[int, Sequence[int]]], returned: Seque
             payout[w] += 1
             per_pot[p][w] += 1
     return payout, per_pot
+
+
+def omaha_strength(hole: list[int], board: list[int]) -> int:
+    """Best Omaha strength (1..7462) by the scalar evaluator: max over 2 hole x 3 board."""
+    return max(strength_of_ids(p + t) for p in itertools.combinations(hole, 2)
+               for t in itertools.combinations(board, 3))
+
+
+def omaha_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """``ndarray[N]``: max over all 2 x 3 combinations of ``holes[N, h]`` and ``boards[N, b]``,
+    each scored by the five-card batch evaluator (numpy over every combination at once)."""
+    pairs = list(itertools.combinations(range(holes.shape[1]), 2))
+    triples = list(itertools.combinations(range(boards.shape[1]), 3))
+    combos = [np.concatenate([holes[:, list(p)], boards[:, list(t)]], axis=1)
+              for p in pairs for t in triples]
+    five = np.stack(combos, axis=1).reshape(-1, 5)
+    return evaluate_batch(five, check=False).reshape(len(holes), -1).max(axis=1)
+
+
+def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
+    """Pure-Python walk over every runout: (equity, win, tie, categories) as Fractions."""
+    hs = [parse_cards(h) for h in hands]
+    b = parse_cards(board)
+    used = set(b) | set(parse_cards(dead)) | {c for h in hs for c in h}
+    deck = [c for c in range(52) if c not in used]
+    n_p = len(hs)
+    eq = [Fraction(0)] * n_p
+    win = [0] * n_p
+    tie = [0] * n_p
+    cats: list[dict[str, int]] = [{} for _ in hs]
+    runs = list(itertools.combinations(deck, 5 - len(b)))
+    for run in runs:
+        full = b + list(run)
+        s = [omaha_strength(h, full) for h in hs]
+        top = max(s)
+        winners = [i for i, v in enumerate(s) if v == top]
+        for i in range(n_p):
+            c = category(s[i])
+            cats[i][c] = cats[i].get(c, 0) + 1
+        for i in winners:
+            eq[i] += Fraction(1, len(winners))
+            if len(winners) == 1:
+                win[i] += 1
+            else:
+                tie[i] += 1
+    n = len(runs)
+    return ([e / n for e in eq], [Fraction(w, n) for w in win], [Fraction(t, n) for t in tie],
+            [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
+
+
+def holdem_counts(hands, board="", dead=""):
+    """Pure-Python walk of every runout over ``strength_of_ids``: (res int[P,3], cats int[P,9],
+    runouts) with res = wins, ties, pot share in 1/2520 units."""
+    holes = [parse_cards(h) for h in hands]
+    b = parse_cards(board)
+    used = set(b) | set(parse_cards(dead)) | {c for h in holes for c in h}
+    deck = [c for c in range(52) if c not in used]
+    cat_of = _cat_of()
+    res = np.zeros((len(hands), 3), np.int64)
+    cats = np.zeros((len(hands), 9), np.int64)
+    n = 0
+    for extra in itertools.combinations(deck, 5 - len(b)):
+        full = b + list(extra)
+        s = [strength_of_ids(h + full) for h in holes]
+        best = max(s)
+        k = s.count(best)
+        for p, v in enumerate(s):
+            cats[p, cat_of[v]] += 1
+            if v == best:
+                res[p, 0 if k == 1 else 1] += 1
+                res[p, 2] += SHARE_UNIT // k
+        n += 1
+    return res, cats, n

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 
@@ -10,39 +9,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import holdem_counts
 
 from evaluator._tables import get_tables
-from evaluator.cards import CardError, parse_cards
-from evaluator.hands import strength_of_ids
+from evaluator.cards import CardError
 from simulate import equity
 from simulate._kernels import holdem_exact as ek
 from simulate.equity import SHARE_UNIT, _cat_of, exact_work, holdem_equity
 from simulate.request import parse_request
-
-
-def slow_counts(hands, board="", dead=""):
-    """Pure-Python walk of every runout over ``strength_of_ids``: (res int[P,3], cats int[P,9],
-    runouts) with res = wins, ties, pot share in 1/2520 units."""
-    holes = [parse_cards(h) for h in hands]
-    b = parse_cards(board)
-    used = set(b) | set(parse_cards(dead)) | {c for h in holes for c in h}
-    deck = [c for c in range(52) if c not in used]
-    cat_of = _cat_of()
-    res = np.zeros((len(hands), 3), np.int64)
-    cats = np.zeros((len(hands), 9), np.int64)
-    n = 0
-    for extra in itertools.combinations(deck, 5 - len(b)):
-        full = b + list(extra)
-        s = [strength_of_ids(h + full) for h in holes]
-        best = max(s)
-        k = s.count(best)
-        for p, v in enumerate(s):
-            cats[p, cat_of[v]] += 1
-            if v == best:
-                res[p, 0 if k == 1 else 1] += 1
-                res[p, 2] += SHARE_UNIT // k
-        n += 1
-    return res, cats, n
 
 
 def kernel_counts(hands, board="", dead="", naive=False):
@@ -78,7 +52,7 @@ SMALL_SPOTS = [
 @pytest.mark.parametrize("hands,board,dead", SMALL_SPOTS)
 def test_exact_matches_slow_walk(hands, board, dead):
     res, cats, n = kernel_counts(hands, board, dead)
-    ref_res, ref_cats, ref_n = slow_counts(hands, board, dead)
+    ref_res, ref_cats, ref_n = holdem_counts(hands, board, dead)
     assert n == ref_n
     assert np.array_equal(res, ref_res)
     assert np.array_equal(cats, ref_cats)

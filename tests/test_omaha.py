@@ -1,6 +1,6 @@
 """Tests for the Omaha evaluator (evaluator.omaha) and Omaha equity (simulate.omaha).
 
-Slow, obvious references: the best hand is the maximum over every 2-from-hole x
+Slow, obvious references (tests/reference.py): the best hand is the maximum over every 2-from-hole x
 3-from-board choice (pure Python over ``strength_of_ids``, and the same maximum
 computed with the five-card batch evaluator over all combinations with numpy); exact
 equity is a pure-Python walk over every runout with that reference.
@@ -8,16 +8,14 @@ equity is a pure-Python walk over every runout with that reference.
 
 from __future__ import annotations
 
-import itertools
 import random
-from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import omaha_batch, omaha_equity_walk, omaha_strength
 
-from evaluator import evaluate_batch
 from evaluator.cards import CardError, parse_cards
 from evaluator.hands import category, strength_of_ids
 from evaluator.omaha import (
@@ -32,21 +30,6 @@ from simulate.omaha import omaha_equity
 
 
 # ---------------------------------------------------------------- references
-def ref_strength(hole: list[int], board: list[int]) -> int:
-    return max(strength_of_ids(p + t) for p in itertools.combinations(hole, 2)
-               for t in itertools.combinations(board, 3))
-
-
-def ref_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
-    """Max over all 2 x 3 combinations, each scored by the five-card batch evaluator."""
-    pairs = list(itertools.combinations(range(holes.shape[1]), 2))
-    triples = list(itertools.combinations(range(boards.shape[1]), 3))
-    combos = [np.concatenate([holes[:, list(p)], boards[:, list(t)]], axis=1)
-              for p in pairs for t in triples]
-    five = np.stack(combos, axis=1).reshape(-1, 5)
-    return evaluate_batch(five, check=False).reshape(len(holes), -1).max(axis=1)
-
-
 def deals(n: int, n_hole: int = 4, n_board: int = 5, seed: int = 0):
     rng = np.random.default_rng(seed)
     cards = np.argsort(rng.random((n, 52)), axis=1)[:, :n_hole + n_board].astype(np.uint8)
@@ -62,7 +45,7 @@ def test_batch_equals_pure_python_reference():
     for n_hole, n_board in [(4, 5), (4, 3), (4, 4), (5, 5), (6, 5), (6, 3)]:
         holes, boards = deals(400, n_hole, n_board, seed=n_hole * 10 + n_board)
         got = evaluate_omaha_batch(holes, boards)
-        want = [ref_strength(h, b) for h, b in zip(holes.tolist(), boards.tolist(), strict=True)]
+        want = [omaha_strength(h, b) for h, b in zip(holes.tolist(), boards.tolist(), strict=True)]
         assert got.tolist() == want, (n_hole, n_board)
 
 
@@ -71,7 +54,7 @@ def test_batch_equals_max_over_combos_on_a_million_deals():
     for chunk in range(10):
         holes, boards = deals(100_000, seed=100 + chunk)
         got = evaluate_omaha_batch(holes, boards)
-        np.testing.assert_array_equal(got, ref_batch(holes, boards))
+        np.testing.assert_array_equal(got, omaha_batch(holes, boards))
         total += len(holes)
     assert total >= 1_000_000
 
@@ -79,7 +62,7 @@ def test_batch_equals_max_over_combos_on_a_million_deals():
 @pytest.mark.parametrize("n_hole,n_board", [(5, 5), (6, 5), (5, 4), (6, 3)])
 def test_big_omaha_equals_max_over_combos(n_hole, n_board):
     holes, boards = deals(40_000, n_hole, n_board, seed=7 + n_hole + n_board)
-    np.testing.assert_array_equal(evaluate_omaha_batch(holes, boards), ref_batch(holes, boards))
+    np.testing.assert_array_equal(evaluate_omaha_batch(holes, boards), omaha_batch(holes, boards))
 
 
 def test_naive_baseline_and_threads_agree():
@@ -112,7 +95,7 @@ def test_equals_pokerkit_omaha_on_a_few_deals():
 def test_card_order_does_not_matter(perm, n_hole, n_board):
     hole, board = list(perm[:n_hole]), list(perm[n_hole:n_hole + n_board])
     s = evaluate_omaha(hole, board)
-    assert s == evaluate_omaha(hole[::-1], board[::-1]) == ref_strength(hole, board)
+    assert s == evaluate_omaha(hole[::-1], board[::-1]) == omaha_strength(hole, board)
     assert evaluate_omaha_batch(np.array([hole]), np.array([board]))[0] == s
 
 
@@ -189,37 +172,6 @@ def test_batch_bad_input():
 
 
 # ---------------------------------------------------------------- equity
-def brute_equity(hands: list[str], board: str, dead: str = ""):
-    """Pure-Python walk over every runout: (equity, win, tie, categories) as Fractions."""
-    hs = [ids(h) for h in hands]
-    b = ids(board)
-    used = set(b) | set(ids(dead)) | {c for h in hs for c in h}
-    deck = [c for c in range(52) if c not in used]
-    n_p = len(hs)
-    eq = [Fraction(0)] * n_p
-    win = [0] * n_p
-    tie = [0] * n_p
-    cats: list[dict[str, int]] = [{} for _ in hs]
-    runs = list(itertools.combinations(deck, 5 - len(b)))
-    for run in runs:
-        full = b + list(run)
-        s = [ref_strength(h, full) for h in hs]
-        top = max(s)
-        winners = [i for i, v in enumerate(s) if v == top]
-        for i in range(n_p):
-            c = category(s[i])
-            cats[i][c] = cats[i].get(c, 0) + 1
-        for i in winners:
-            eq[i] += Fraction(1, len(winners))
-            if len(winners) == 1:
-                win[i] += 1
-            else:
-                tie[i] += 1
-    n = len(runs)
-    return ([e / n for e in eq], [Fraction(w, n) for w in win], [Fraction(t, n) for t in tie],
-            [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
-
-
 @pytest.mark.parametrize("hands,board,dead", [
     (["AhAsKhKs", "QdJdTc9c"], "2h7c8d", ""),
     (["AhAsKhKs", "QdJdTc9c", "7s6s5d4d"], "2h7c8dJs", ""),
@@ -229,7 +181,7 @@ def brute_equity(hands: list[str], board: str, dead: str = ""):
 ])
 def test_exact_equity_equals_brute_force(hands, board, dead):
     res = omaha_equity(hands, board, dead, exact=True)
-    eq, win, tie, cats, n = brute_equity(hands, board, dead)
+    eq, win, tie, cats, n = omaha_equity_walk(hands, board, dead)
     assert res.exact and res.samples == n and res.game == "omaha"
     for p, e, w, t, c in zip(res.players, eq, win, tie, cats, strict=True):
         assert p.equity == pytest.approx(float(e), abs=1e-12)
@@ -245,7 +197,7 @@ def test_exact_5_and_6_card_omaha_equal_brute_force():
     for game, hands, board in [("omaha5", ["AhAsKhKs2c", "QdJdTc9c3c"], "2h7c8dJs"),
                                ("omaha6", ["AhAsKhKs2c4d", "QdJdTc9c3c5h"], "2h7c8dJs")]:
         res = omaha_equity(hands, board, game=game)
-        eq, _, _, _, n = brute_equity(hands, board)
+        eq, _, _, _, n = omaha_equity_walk(hands, board)
         assert res.exact and res.samples == n and res.game == game
         assert [p.equity for p in res.players] == pytest.approx([float(e) for e in eq],
                                                                 abs=1e-12)
