@@ -63,14 +63,8 @@ from simulate.request import MAX_PLAYERS, MIN_PLAYERS, parse_board
 from simulate.results import json_number, std_error_of_mean
 from simulate.sampling import CHIPS, Sampling, sampling
 
-__all__ = ["AllinPlayer", "AllinResult", "allin_ev", "parse_seat"]
+__all__ = ["AllinPlayer", "AllinResult", "allin_ev", "parse_seat", "walks_exactly"]
 
-#: ``exact=None`` walks every runout when (runouts x live hands) is at most this.
-EXACT_LIMIT = 25_000_000
-#: Walks at least this big run on several threads.
-PARALLEL_MIN_RUNOUTS = 100_000
-#: Omaha: ``exact=None`` walks every runout when (runouts x live hands) is at most this.
-OMAHA_EXACT_LIMIT = 3_000_000
 #: Omaha runouts dealt and evaluated per batch (bounds the memory of a long run).
 OMAHA_CHUNK = 1 << 18
 #: Games ``allin_ev`` plays.
@@ -319,12 +313,17 @@ class _Engine:
         self.n_runouts = math.comb(len(self.base_deck) - n_hole, self.k)
 
     def work(self) -> int:
-        """Hand evaluations of the exact walk (for choosing exact or sampled)."""
-        return self.n_runouts * len(self.live_seats)
+        """Player-evaluations of the reduced walk, bounded as ``equity`` bounds them."""
+        from simulate.equity import reduced_walk_work
+
+        return reduced_walk_work(self.deck.tolist(), self.k, len(self.live_seats))
 
     @property
     def exact_limit(self) -> int:
-        return EXACT_LIMIT
+        """``exact=None`` walks when :meth:`work` is at most this: ``equity``'s budget."""
+        from simulate.equity import EXACT_BUDGET
+
+        return EXACT_BUDGET
 
     def _check_size(self, runouts: int) -> None:
         if int(self.amounts.sum()) * runouts >= 2**63:
@@ -540,9 +539,15 @@ class _OmahaEngine(_Engine):
     :func:`evaluator.omaha.evaluate_omaha_batch`, rows settled by
     :func:`simulate._kernels.allin.settle_rows`."""
 
+    def work(self) -> int:
+        """Runouts x live hands, as Omaha equity counts its walk."""
+        return self.n_runouts * len(self.live_seats)
+
     @property
     def exact_limit(self) -> int:
-        return OMAHA_EXACT_LIMIT
+        from simulate.omaha import EXACT_WORK_LIMIT
+
+        return EXACT_WORK_LIMIT
 
     def __init__(self, spot: _Spot) -> None:
         super().__init__(spot)
@@ -661,23 +666,17 @@ def allin_ev(
     opts = sampling(exact, samples, target_std_error, seed, threads, unit=CHIPS)
     n_threads = opts.n_threads()
     structure = spot.structure
-    engine: _Engine
-    if spot.game == "omaha":
-        engine = _OmahaEngine(spot)
-    elif spot.ranged:
-        engine = _RangeEngine(spot)
-    else:
-        engine = _Engine(spot)
+    engine = _engine(spot)
     n_pots, n_live = len(engine.contested), len(engine.live_seats)
 
     # Decide how to run. With nothing contested, or a complete board and known hands, the
     # answer is exact.
     if n_pots == 0:
         mode = "none"
-    elif exact or (engine.k == 0 and not spot.ranged):
+    elif exact or (exact is None and not opts.wants_sampling and _quick(spot, engine)):
         mode = "exact"
-    elif exact is None and not opts.wants_sampling:
-        mode = "exact" if engine.work() <= engine.exact_limit else "mc"
+    elif engine.k == 0 and not spot.ranged:
+        mode = "exact"
     else:
         mode = "mc"
 
@@ -696,6 +695,31 @@ def allin_ev(
     if mode == "exact":
         res.samples = getattr(engine, "deals", n)
     return res
+
+
+def _engine(spot: _Spot) -> _Engine:
+    if spot.game == "omaha":
+        return _OmahaEngine(spot)
+    if spot.ranged:
+        return _RangeEngine(spot)
+    return _Engine(spot)
+
+
+def _quick(spot: _Spot, engine: _Engine) -> bool:
+    """Whether ``exact=None`` walks every runout: the equity engines' own rule (the reduced
+    walk's board bound, range equity's time estimate, Omaha's runouts x hands)."""
+    return (engine.k == 0 and not spot.ranged) or engine.work() <= engine.exact_limit
+
+
+def walks_exactly(players: Sequence[SeatSpec], board: str | Sequence[int] = "",
+                  dead: str | Sequence[int] = "", *, game: str = "holdem",
+                  dead_money: int = 0, allow_zero: bool = False) -> bool:
+    """True when :func:`allin_ev` with ``exact=None`` and no sampling options walks every
+    runout of this spot (arguments as :func:`allin_ev`): the spots ``equity`` walks
+    exactly. Raises as :func:`allin_ev` on bad input."""
+    spot = _parse(players, board, dead, 0, game=game, allow_zero=allow_zero,
+                  dead_money=dead_money)
+    return _quick(spot, _engine(spot))
 
 
 def _monte_carlo(engine: _Engine, opts: Sampling, seed: int,

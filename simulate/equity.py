@@ -84,13 +84,18 @@ def exact_work(req: Request) -> int:
     The walk visits at most one board per rank multiset of the dealt cards, plus, per
     suit, one per (set of dealt cards of that suit, rank multiset of the rest).
     """
-    k = 5 - len(req.board)
-    deck = req.remaining_deck().tolist()
+    return reduced_walk_work(req.remaining_deck().tolist(), 5 - len(req.board), len(req.hands))
+
+
+def reduced_walk_work(deck: Sequence[int], k: int, n_players: int) -> int:
+    """Upper bound on the player-evaluations of the reduced walk dealing ``k`` cards from
+    ``deck`` to ``n_players`` hands (:func:`exact_work`; ``allin_ev`` uses it too, so a spot
+    exact in ``equity`` is exact in ``allin_ev``)."""
     boards = math.comb(k + 12, k)
     for s in range(4):
         n_s = sum(1 for c in deck if c & 3 == s)
         boards += sum(math.comb(n_s, j) * math.comb(k - j + 12, k - j) for j in range(k + 1))
-    return boards * len(req.hands)
+    return boards * n_players
 
 
 def holdem_equity(req: Request, *, exact: bool | None = None, samples: int | None = None,

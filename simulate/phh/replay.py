@@ -52,8 +52,8 @@ that are not part of the contributions as ``dead_money`` in the main pot,
 the button above for odd chips, and the hole cards of folded seats known
 anywhere in the file as dead cards (they are out of the deck). Rake is not
 taken from the expected payouts. A runout walk larger than the engine's
-exact limit (:data:`simulate.allin.EXACT_LIMIT` hand evaluations; Omaha
-:data:`simulate.allin.OMAHA_EXACT_LIMIT`) is sampled instead
+exact rule (:func:`simulate.allin.walks_exactly`: the spots ``equity`` walks exactly)
+is sampled instead
 (:data:`EV_SAMPLES` runouts, seed 0) and marked ``exact: false``.
 
 Amounts in the file may be decimal (``1720.35``); the replay works in integer
@@ -81,7 +81,6 @@ and never checked against.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -712,19 +711,17 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
     for s in range(n):
         if live[s] and (not st.holes[s] or any(c is None for c in st.holes[s])):
             return  # a live hand is unknown: no EV
-    from simulate.allin import EXACT_LIMIT, OMAHA_EXACT_LIMIT, allin_ev
+    from simulate.allin import allin_ev, walks_exactly
 
     omaha = hand.variant in OMAHA_VARIANTS
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(n)]
     dead_cards = [c for s in range(n) if not live[s] for c in st.holes[s] if c is not None]
-    n_hole = sum(len(st.holes[s]) for s in range(n) if live[s])
-    runouts = math.comb(52 - len(board) - len(dead_cards) - n_hole, 5 - len(board))
-    walk = runouts * sum(live) <= (OMAHA_EXACT_LIMIT if omaha else EXACT_LIMIT)
-    res = allin_ev([(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)],
-                   board, dead_cards, button=_button(hand), exact=walk,
-                   samples=None if walk else EV_SAMPLES, seed=None if walk else 0,
-                   game="omaha" if omaha else "holdem",
-                   dead_money=0 if trim else sum(st.ante), allow_zero=True)
+    seats = [(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)]
+    kw: dict[str, Any] = {"game": "omaha" if omaha else "holdem",
+                          "dead_money": 0 if trim else sum(st.ante), "allow_zero": True}
+    walk = walks_exactly(seats, board, dead_cards, **kw)
+    res = allin_ev(seats, board, dead_cards, button=_button(hand), exact=walk,
+                   samples=None if walk else EV_SAMPLES, seed=None if walk else 0, **kw)
     committed = [st.total[s] + st.ante[s] for s in range(n)]
     out.allin_board = cards_str(board)
     out.allin_exact = res.exact
