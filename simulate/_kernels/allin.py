@@ -17,6 +17,10 @@ numbered ``0..L-1`` in seat order. Shared inputs:
   seat left of the button first).
 - ``tables``: :attr:`evaluator._tables.Tables.kernel_args`.
 
+Exact all-ins do not walk here: they run the equity engines' walks (the reduced Hold'em
+walk, the board-major range walk, Omaha's triple table) into the one scorer,
+:mod:`simulate._kernels.score`. This module holds the Monte Carlo kernels.
+
 Outputs are integer chip totals, summed over runouts: ``win[p, i]`` is what
 live player ``i`` took from pot ``p``. Monte Carlo kernels also return
 ``sumsq[i]`` (float64), the sum over runouts of the square of player ``i``'s
@@ -98,94 +102,6 @@ def _one_runout(bkey, bmask, hole_key, hole_mask, st, amounts, members, n_member
 
 
 @serial
-def _walk_rest(key0, mask0, deck, start, k_rest, hole_key, hole_mask, st, amounts, members,
-               n_members, elig, order, win, pay, tables):
-    """Every way to add ``k_rest`` (0..3) cards from ``deck[start:]`` to a board prefix."""
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
-    m = deck.shape[0]
-    if k_rest == 0:
-        _one_runout(key0, mask0, hole_key, hole_mask, st, amounts, members, n_members, elig,
-                    order, win, pay, row_offsets, rank_table, flush_table)
-        return 1
-    count = 0
-    for a in range(start, m - k_rest + 1):
-        ka = key0 + card_key[deck[a]]
-        ma = mask0 | card_mask[deck[a]]
-        if k_rest == 1:
-            _one_runout(ka, ma, hole_key, hole_mask, st, amounts, members, n_members, elig,
-                        order, win, pay, row_offsets, rank_table, flush_table)
-            count += 1
-            continue
-        for b in range(a + 1, m - k_rest + 2):
-            kb = ka + card_key[deck[b]]
-            mb = ma | card_mask[deck[b]]
-            if k_rest == 2:
-                _one_runout(kb, mb, hole_key, hole_mask, st, amounts, members, n_members, elig,
-                            order, win, pay, row_offsets, rank_table, flush_table)
-                count += 1
-                continue
-            for c in range(b + 1, m):
-                _one_runout(kb + card_key[deck[c]], mb | card_mask[deck[c]], hole_key,
-                            hole_mask, st, amounts, members, n_members, elig, order, win, pay,
-                            row_offsets, rank_table, flush_table)
-                count += 1
-    return count
-
-
-@serial
-def exact_task(task, n_tasks, heads, n_head, k, board_key, board_mask, deck, hole_key, hole_mask,
-               amounts, members, n_members, elig, order, tables, win):
-    """Walk the runouts whose first ``n_head`` new cards are ``heads[h]`` for
-    ``h = task, task + n_tasks, ...``, adding chips to ``win`` (int64[P, L]).
-
-    ``heads``: ``int64[H, 2]`` deck indices (increasing within a row; only the
-    first ``n_head`` columns, 0..2, are used). The remaining ``k - n_head`` cards
-    come from the deck after the head's last index. Returns the runout count.
-    """
-    card_key = tables[0]
-    card_mask = tables[1]
-    n_live = hole_key.shape[0]
-    st = np.zeros(n_live, np.uint16)
-    pay = np.zeros(n_live, np.int64)
-    count = 0
-    for h in range(task, heads.shape[0], n_tasks):
-        key = board_key
-        mask = board_mask
-        start = 0
-        for j in range(n_head):
-            c = deck[heads[h, j]]
-            key += card_key[c]
-            mask |= card_mask[c]
-            start = heads[h, j] + 1
-        count += _walk_rest(key, mask, deck, start, k - n_head, hole_key, hole_mask, st,
-                            amounts, members, n_members, elig, order, win, pay, tables)
-    return count
-
-
-@serial
-def exact_serial(heads, n_head, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
-                 members, n_members, elig, order, tables, win):
-    """Every runout on one thread; ``win``: ``int64[P, L]``. Returns the runout count."""
-    return exact_task(0, 1, heads, n_head, k, board_key, board_mask, deck, hole_key, hole_mask,
-                      amounts, members, n_members, elig, order, tables, win)
-
-
-@parallel
-def exact_parallel(heads, n_head, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
-                   members, n_members, elig, order, tables, wins, counts):
-    """Every runout, heads dealt round-robin to ``wins.shape[0]`` tasks over threads.
-
-    ``wins``: ``int64[T, P, L]`` (zeroed), one accumulator per task;
-    ``counts``: ``int64[T]`` runouts per task.
-    """
-    n_tasks = wins.shape[0]
-    for t in nb.prange(n_tasks):
-        counts[t] = exact_task(t, n_tasks, heads, n_head, k, board_key, board_mask, deck,
-                               hole_key, hole_mask, amounts, members, n_members, elig, order,
-                               tables, wins[t])
-
-
-@serial
 def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
              members, n_members, elig, order, tables, win, sumsq):
     """``n`` random runouts from stream ``block`` of ``seed`` (uint64): deal ``k`` cards
@@ -255,126 +171,6 @@ def mc_parallel(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask,
 # range of one combo of weight 1. ``ccards``: uint8[L, M, 2], ``cw``/``cdf``: [L, M],
 # ``ncombo``: int64[L]. ``base_deck``: uint8[D], every card not on the board or dead (the
 # hands' cards are taken out per deal).
-
-@serial
-def _walk_all(k, key0, mask0, deck, hole_key, hole_mask, st, amounts, members, n_members,
-              elig, order, win, pay, tables):
-    """Every way to add ``k`` (0..5) cards from ``deck`` to a board prefix; returns the count."""
-    if k <= 3:
-        return _walk_rest(key0, mask0, deck, 0, k, hole_key, hole_mask, st, amounts, members,
-                          n_members, elig, order, win, pay, tables)
-    card_key = tables[0]
-    card_mask = tables[1]
-    m = deck.shape[0]
-    count = 0
-    for a in range(m - k + 1):
-        ka = key0 + card_key[deck[a]]
-        ma = mask0 | card_mask[deck[a]]
-        if k == 4:
-            count += _walk_rest(ka, ma, deck, a + 1, 3, hole_key, hole_mask, st, amounts,
-                                members, n_members, elig, order, win, pay, tables)
-            continue
-        for b in range(a + 1, m - 3):
-            count += _walk_rest(ka + card_key[deck[b]], ma | card_mask[deck[b]], deck, b + 1, 3,
-                                hole_key, hole_mask, st, amounts, members, n_members, elig,
-                                order, win, pay, tables)
-    return count
-
-
-@serial
-def range_task(first, k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
-               members, n_members, elig, order, tables, acc, tmp):
-    """Every card-disjoint combo tuple whose live player 0 holds combo ``first``, and every
-    runout of each: ``acc[p, i] += w * chips`` where ``w`` is the product of the tuple's
-    weights (``cw``'s dtype: int64 keeps the sums exact, float64 otherwise) and ``chips``
-    what player ``i`` took from pot ``p`` summed over the tuple's runouts. ``tmp``:
-    int64[P, L] scratch. Returns ``(sum of w, tuples)``; every tuple has the same number of
-    runouts (the deck always loses ``2 L`` cards)."""
-    card_key = tables[0]
-    card_mask = tables[1]
-    n_live = ncombo.shape[0]
-    n_pots = amounts.shape[0]
-    st = np.zeros(n_live, np.uint16)
-    pay = np.zeros(n_live, np.int64)
-    hole_key = np.zeros(n_live, np.int64)
-    hole_mask = np.zeros(n_live, np.int64)
-    idx = np.full(n_live, -1, np.int64)
-    cum = np.zeros(n_live + 1, np.int64)
-    deck = np.empty(base_deck.shape[0], np.uint8)
-    one = np.int64(1)
-    idx[0] = first
-    cum[1] = (one << ccards[0, first, 0]) | (one << ccards[0, first, 1])
-    w_total = cw[0, 0] * 0
-    n_tuples = 0
-    level = 1
-    while level >= 1:
-        if level == n_live:
-            w = cw[0, first]
-            for i in range(n_live):
-                a = ccards[i, idx[i], 0]
-                b = ccards[i, idx[i], 1]
-                hole_key[i] = card_key[a] + card_key[b]
-                hole_mask[i] = card_mask[a] | card_mask[b]
-                if i > 0:
-                    w *= cw[i, idx[i]]
-            bits = cum[n_live]
-            m = 0
-            for c in base_deck:
-                if not (bits >> np.int64(c)) & one:
-                    deck[m] = c
-                    m += 1
-            for p in range(n_pots):
-                for i in range(n_live):
-                    tmp[p, i] = 0
-            _walk_all(k, board_key, board_mask, deck[:m], hole_key, hole_mask, st, amounts,
-                      members, n_members, elig, order, tmp, pay, tables)
-            for p in range(n_pots):
-                for i in range(n_live):
-                    acc[p, i] += w * tmp[p, i]
-            w_total += w
-            n_tuples += 1
-            level -= 1
-            continue
-        j = idx[level] + 1
-        used = cum[level]
-        while j < ncombo[level]:
-            cb = (one << ccards[level, j, 0]) | (one << ccards[level, j, 1])
-            if not cb & used:
-                break
-            j += 1
-        if j >= ncombo[level]:
-            idx[level] = -1
-            level -= 1
-            continue
-        idx[level] = j
-        cum[level + 1] = used | (one << ccards[level, j, 0]) | (one << ccards[level, j, 1])
-        level += 1
-    return w_total, n_tuples
-
-
-@serial
-def range_exact_serial(k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
-                       members, n_members, elig, order, tables, accs, wsums, tuples):
-    """Every tuple and runout on one thread. ``accs``: ``[F, P, L]`` (F = ``ncombo[0]``, one
-    row per combo of player 0, zeroed, dtype of ``cw``), ``wsums``: ``[F]`` (same dtype),
-    ``tuples``: int64[F]."""
-    tmp = np.zeros((amounts.shape[0], ncombo.shape[0]), np.int64)
-    for f in range(ncombo[0]):
-        wsums[f], tuples[f] = range_task(f, k, board_key, board_mask, base_deck, ccards, cw,
-                                         ncombo, amounts, members, n_members, elig, order,
-                                         tables, accs[f], tmp)
-
-
-@parallel
-def range_exact_parallel(k, board_key, board_mask, base_deck, ccards, cw, ncombo, amounts,
-                         members, n_members, elig, order, tables, accs, wsums, tuples):
-    """As :func:`range_exact_serial`, player 0's combos spread over threads (same sums)."""
-    for f in nb.prange(ncombo[0]):
-        tmp = np.zeros((amounts.shape[0], ncombo.shape[0]), np.int64)
-        wsums[f], tuples[f] = range_task(f, k, board_key, board_mask, base_deck, ccards, cw,
-                                         ncombo, amounts, members, n_members, elig, order,
-                                         tables, accs[f], tmp)
-
 
 @serial
 def _pick(cdf, n, u):
