@@ -204,3 +204,78 @@ def holdem_counts(hands, board="", dead=""):
                 res[p, 2] += SHARE_UNIT // k
         n += 1
     return res, cats, n
+
+
+def holdem_equities(hands, board=(), dead=()) -> list[float]:
+    """Pot share per hand over every runout (:func:`holdem_counts` divided out)."""
+    res, _cats, n = holdem_counts(hands, board, dead)
+    return [int(r[2]) / SHARE_UNIT / n for r in res]
+
+
+def allin_totals(hands, committed, board, dead=(), button=0):
+    """Every runout settled by the reference dealer, Hold'em hands by ``strength_of_ids``
+    (``hands[s]``: two card ids, ``None`` for a folded seat): ``(payout sums per seat,
+    per-pot sums [pot][seat], runouts, pots)``."""
+    live = [h is not None for h in hands]
+    pots, returned = ref_pots(committed, live)
+    used = set(board) | set(dead) | {c for h in hands if h for c in h}
+    deck = [c for c in range(52) if c not in used]
+    n = len(hands)
+    totals = [0] * n
+    pot_totals = [[0] * n for _ in pots]
+    runouts = 0
+    for extra in itertools.combinations(deck, 5 - len(board)):
+        full = list(board) + list(extra)
+        strengths = [strength_of_ids(full + h) if h else None for h in hands]
+        pay, per_pot = ref_settle_runout(pots, returned, strengths, button)
+        for s in range(n):
+            totals[s] += pay[s]
+            for p in range(len(pots)):
+                pot_totals[p][s] += per_pot[p][s]
+        runouts += 1
+    return totals, pot_totals, runouts, pots
+
+
+def allin_walk_kernel():
+    """A plain Numba walk of every runout (five nested loops, each hand looked up, each pot
+    dealt out chip-share by chip-share in odd-chip order), written apart from the engine's
+    reduced walk and scorer: per-pot chip totals int64[P, L] and the runout count."""
+    from evaluator._jit import serial
+    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+
+    @serial(cache=False)
+    def walk(hole, board, deck, amounts, eligible, order, tables, win):
+        card_key, card_mask, row_offsets, rank_table, flush_table = tables
+        n, m, k = hole.shape[0], deck.shape[0], 5 - board.shape[0]
+        idx = np.arange(5)
+        st = np.zeros(n, np.int64)
+        count = 0
+        while True:
+            key = KEY_INIT_I64
+            mask = np.int64(0)
+            for c in board:
+                key += card_key[c]
+                mask |= card_mask[c]
+            for j in range(k):
+                key += card_key[deck[idx[j]]]
+                mask |= card_mask[deck[idx[j]]]
+            for i in range(n):
+                st[i] = lookup(key + card_key[hole[i, 0]] + card_key[hole[i, 1]],
+                               mask | card_mask[hole[i, 0]] | card_mask[hole[i, 1]],
+                               row_offsets, rank_table, flush_table)
+            for p in range(amounts.shape[0]):
+                top = max([st[i] for i in range(n) if eligible[p, i]])
+                winners = [i for i in order if eligible[p, i] and st[i] == top]
+                for j, i in enumerate(winners):
+                    win[p, i] += amounts[p] // len(winners) + (j < amounts[p] % len(winners))
+            count += 1
+            j = k - 1
+            while j >= 0 and idx[j] == m - k + j:
+                j -= 1
+            if j < 0:
+                return count
+            idx[j] += 1
+            for q in range(j + 1, k):
+                idx[q] = idx[q - 1] + 1
+
+    return walk

@@ -7,7 +7,6 @@ slow chip-by-chip dealer, then compares chip totals with the Numba engine.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
@@ -16,6 +15,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import (
+    allin_totals,
+    allin_walk_kernel,
+    holdem_equities,
+    ref_pots,
+    ref_settle_runout,
+)
 
 from evaluator.cards import CardError, cards_str, parse_cards
 from evaluator.hands import strength_of_ids
@@ -23,66 +29,9 @@ from simulate import allin_ev
 from simulate.cli import main
 
 # ---------------------------------------------------------------------------
-# Slow reference: pots by peeling one chip at a time, pots settled by dealing
-# chips one at a time round the tied winners starting left of the button.
+# Against the slow reference (tests/reference.py): pots by peeling one chip at a
+# time, settled by dealing chips one at a time round the winners left of the button.
 # ---------------------------------------------------------------------------
-
-
-def ref_pots(committed, live):
-    """[(amount, eligible tuple)], returned list: one-chip layers merged by eligible set."""
-    left = list(committed)
-    pots, returned = [], [0] * len(committed)
-    while any(left):
-        payers = [s for s, c in enumerate(left) if c]
-        for s in payers:
-            left[s] -= 1
-        if len(payers) == 1:
-            returned[payers[0]] += 1
-            continue
-        elig = tuple(s for s in payers if live[s])
-        if pots and pots[-1][1] == elig:
-            pots[-1][0] += len(payers)
-        else:
-            pots.append([len(payers), elig])
-    return [tuple(p) for p in pots], returned
-
-
-def ref_settle_runout(pots, returned, strengths, button):
-    """Chips back per seat, and per (pot, seat), for one finished board."""
-    n = len(returned)
-    payout = list(returned)
-    per_pot = [[0] * n for _ in pots]
-    order = [(button + 1 + i) % n for i in range(n)]
-    for p, (amount, elig) in enumerate(pots):
-        best = max(strengths[s] for s in elig)
-        winners = [s for s in order if s in elig and strengths[s] == best]
-        for chip in range(amount):
-            w = winners[chip % len(winners)]
-            payout[w] += 1
-            per_pot[p][w] += 1
-    return payout, per_pot
-
-
-def ref_allin(hands, committed, board, dead=(), button=0):
-    """Totals over every runout: (payout sums per seat, per-pot sums, runouts)."""
-    live = [h is not None for h in hands]
-    pots, returned = ref_pots(committed, live)
-    used = set(board) | set(dead) | {c for h in hands if h for c in h}
-    deck = [c for c in range(52) if c not in used]
-    n = len(hands)
-    totals = [0] * n
-    pot_totals = [[0] * n for _ in pots]
-    runouts = 0
-    for extra in itertools.combinations(deck, 5 - len(board)):
-        full = list(board) + list(extra)
-        strengths = [strength_of_ids(full + h) if h else None for h in hands]
-        pay, per_pot = ref_settle_runout(pots, returned, strengths, button)
-        for s in range(n):
-            totals[s] += pay[s]
-            for p in range(len(pots)):
-                pot_totals[p][s] += per_pot[p][s]
-        runouts += 1
-    return totals, pot_totals, runouts, pots
 
 
 def specs_of(hands, committed):
@@ -91,7 +40,7 @@ def specs_of(hands, committed):
 
 
 def assert_matches_reference(res, hands, committed, board, dead=(), button=0):
-    totals, pot_totals, runouts, pots = ref_allin(hands, committed, board, dead, button)
+    totals, pot_totals, runouts, pots = allin_totals(hands, committed, board, dead, button)
     assert res.exact and res.samples == runouts
     assert [(p.amount, p.eligible) for p in res.pots] == pots
     for s, player in enumerate(res.players):
@@ -156,51 +105,6 @@ def test_exact_ev_with_ties_dead_cards_and_odd_chips():
         assert_matches_reference(res, hands, committed, board, dead, button)
 
 
-def _every_runout_kernel():
-    """A plain Numba walk of every runout (five nested loops, each hand looked up, each pot
-    dealt out chip-share by chip-share in odd-chip order), written apart from the engine's
-    reduced walk and scorer: per-pot chip totals int64[P, L] and the runout count."""
-    from evaluator._jit import serial
-    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
-
-    @serial(cache=False)
-    def walk(hole, board, deck, amounts, eligible, order, tables, win):
-        card_key, card_mask, row_offsets, rank_table, flush_table = tables
-        n, m, k = hole.shape[0], deck.shape[0], 5 - board.shape[0]
-        idx = np.arange(5)
-        st = np.zeros(n, np.int64)
-        count = 0
-        while True:
-            key = KEY_INIT_I64
-            mask = np.int64(0)
-            for c in board:
-                key += card_key[c]
-                mask |= card_mask[c]
-            for j in range(k):
-                key += card_key[deck[idx[j]]]
-                mask |= card_mask[deck[idx[j]]]
-            for i in range(n):
-                st[i] = lookup(key + card_key[hole[i, 0]] + card_key[hole[i, 1]],
-                               mask | card_mask[hole[i, 0]] | card_mask[hole[i, 1]],
-                               row_offsets, rank_table, flush_table)
-            for p in range(amounts.shape[0]):
-                top = max([st[i] for i in range(n) if eligible[p, i]])
-                winners = [i for i in order if eligible[p, i] and st[i] == top]
-                for j, i in enumerate(winners):
-                    win[p, i] += amounts[p] // len(winners) + (j < amounts[p] % len(winners))
-            count += 1
-            j = k - 1
-            while j >= 0 and idx[j] == m - k + j:
-                j -= 1
-            if j < 0:
-                return count
-            idx[j] += 1
-            for q in range(j + 1, k):
-                idx[q] = idx[q - 1] + 1
-
-    return walk
-
-
 @pytest.mark.parametrize("specs,board,button", [
     (["AhAs:60", "KdKc:120", "QhQs:240", "JcTc:500"], "", 0),      # the issue's spot
     (["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:130", "fold:20"], "", 2),
@@ -228,7 +132,7 @@ def test_exact_walk_equals_every_runout_to_the_chip(specs, board, button):
     order = np.array([live_seats.index(s) for s in odd_chip_order(len(seats), button)
                       if live[s]], np.int64)
     win = np.zeros((len(amounts), len(live_seats)), np.int64)
-    n = _every_runout_kernel()(hole, b, deck, amounts, elig[:, live_seats], order,
+    n = allin_walk_kernel()(hole, b, deck, amounts, elig[:, live_seats], order,
                                get_tables().kernel_args, win)
     assert res.samples == n == math.comb(len(deck), 5 - len(b))
     for i, s in enumerate(live_seats):
@@ -316,22 +220,6 @@ def test_eleven_chips_three_ways_pays_4_4_3_from_the_button():
 # ---------------------------------------------------------------------------
 
 
-def brute_equity(hands, board, dead=()):
-    used = set(board) | set(dead) | {c for h in hands for c in h}
-    deck = [c for c in range(52) if c not in used]
-    eq = [0.0] * len(hands)
-    n = 0
-    for extra in itertools.combinations(deck, 5 - len(board)):
-        full = list(board) + list(extra)
-        s = [strength_of_ids(full + h) for h in hands]
-        best = max(s)
-        winners = [i for i, v in enumerate(s) if v == best]
-        for i in winners:
-            eq[i] += 1 / len(winners)
-        n += 1
-    return [e / n for e in eq]
-
-
 def exact_equities(hands, board="", dead=""):
     """Exact equities from every engine at hand: OMPEval (an outsider) and simulate.equity."""
     answers = []
@@ -360,7 +248,7 @@ def test_heads_up_is_equity_times_pot(hands, board):
     # Equal stacks: one pot of 2 x 150 (even, so a split has no odd chip).
     res = allin_ev([f"{hands[0]}:150", f"{hands[1]}:150"], board)
     ids = [parse_cards(h) for h in hands]
-    eq = brute_equity(ids, parse_cards(board))
+    eq = holdem_equities(ids, parse_cards(board))
     for p, e in zip(res.players, eq, strict=True):
         assert math.isclose(p.expected_payout, 300 * e, rel_tol=1e-12)
     # Unequal stacks: the short stack's amount is at risk, the rest comes back.
