@@ -14,6 +14,7 @@ and independently of the lookup tables and kernels.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
@@ -21,9 +22,10 @@ from fractions import Fraction
 import numpy as np
 
 from evaluator import evaluate_batch
-from evaluator.cards import parse_cards
+from evaluator.cards import CardError, parse_cards
 from evaluator.hands import category, strength_of_ids
 from simulate.equity import SHARE_UNIT, _cat_of
+from simulate.ranges import parse_range
 
 
 def five_card_tuple(cards: Sequence[int]) -> tuple[int, ...]:
@@ -279,3 +281,116 @@ def allin_walk_kernel():
                 idx[q] = idx[q - 1] + 1
 
     return walk
+
+
+_RANKS = "23456789TJQKA"
+
+
+def expand_range(spec: str) -> dict[tuple[int, int], float]:
+    """A tiny independent expander for the few shapes the brute-force spots use: exact hands,
+    pairs 'QQ', classes 'AKs'/'AKo'/'AK', 'random', each optionally ':w', comma-joined."""
+    out: dict[tuple[int, int], float] = {}
+    for item in spec.split(","):
+        body, _, w = item.partition(":")
+        weight = float(w) if w else 1.0
+        if body == "random":
+            out.update({(a, b): weight for a in range(52) for b in range(a + 1, 52)})
+            continue
+        if len(body) == 4:
+            a, b = parse_cards(body)
+            out[(min(a, b), max(a, b))] = weight
+            continue
+        r1, r2 = _RANKS.index(body[0]), _RANKS.index(body[1])
+        kind = body[2:] or "both"
+        for a in range(52):
+            for b in range(a + 1, 52):
+                ra, rb = sorted((a >> 2, b >> 2))
+                if (ra, rb) != tuple(sorted((r1, r2))):
+                    continue
+                suited = (a & 3) == (b & 3)
+                if r1 != r2 and ((kind == "s" and not suited) or (kind == "o" and suited)):
+                    continue
+                out[(a, b)] = weight
+    return out
+
+
+def range_equity_walk(specs, board, dead=""):
+    """Equities by walking every combo tuple and runout, pure Python, reference evaluator."""
+    b = parse_cards(board)
+    d = set(parse_cards(dead))
+    rs = [{c: w for c, w in expand_range(s).items() if not (set(c) & (set(b) | d))} for s in specs]
+    deck = [c for c in range(52) if c not in set(b) | d]
+    eq = [Fraction(0)] * len(specs)
+    total = Fraction(0)
+    memo = {}
+    for tup in itertools.product(*(list(r.items()) for r in rs)):
+        cards = [c for (combo, _) in tup for c in combo]
+        if len(set(cards)) != len(cards):
+            continue
+        w = Fraction(1)
+        for _, x in tup:
+            w *= Fraction(x)
+        rest = [c for c in deck if c not in cards]
+        for run in itertools.combinations(rest, 5 - len(b)):
+            full = tuple(sorted(b + list(run)))
+            vals = []
+            for combo, _ in tup:
+                key = (combo, full)
+                if key not in memo:
+                    memo[key] = best_tuple(list(combo) + list(full))
+                vals.append(memo[key])
+            best = max(vals)
+            winners = [i for i, v in enumerate(vals) if v == best]
+            for i in winners:
+                eq[i] += w / len(winners)
+            total += w
+    return [float(e / total) for e in eq]
+
+
+def range_allin_payouts(specs, board, dead="", button=0, dead_money=0, omaha=False):
+    """Expected payout per seat: (weighted tuple x runout) average, exact floats."""
+    b, d = parse_cards(board), parse_cards(dead)
+    seats = []
+    for spec in specs:
+        cards, chips = spec.rsplit(":", 1)
+        if cards == "fold":
+            seats.append((None, int(chips)))
+            continue
+        try:
+            seats.append(([(tuple(parse_cards(cards)), 1.0)], int(chips)))
+        except CardError:
+            r = parse_range(cards)
+            seats.append(([(tuple(c), w) for c, w in zip(r.combos.tolist(), r.weights.tolist(),
+                                                         strict=True)], int(chips)))
+    committed = [c for _, c in seats]
+    live = [h is not None for h, _ in seats]
+    pots, returned = ref_pots(committed, live)
+    if dead_money:
+        everyone = tuple(s for s in range(len(seats)) if live[s])
+        pots = [(pots[0][0] + dead_money, everyone), *pots[1:]]
+    live_seats = [s for s in range(len(seats)) if live[s]]
+    total = [0.0] * len(seats)
+    weight = 0.0
+    for combo in itertools.product(*[seats[s][0] for s in live_seats]):
+        cards = [c for hand, _ in combo for c in hand]
+        if len(set(cards) | set(b) | set(d)) != len(cards) + len(b) + len(d):
+            continue
+        w = math.prod(wt for _, wt in combo)
+        hands = dict(zip(live_seats, [h for h, _ in combo], strict=True))
+        deck = [c for c in range(52) if c not in set(cards) | set(b) | set(d)]
+        runs = list(itertools.combinations(deck, 5 - len(b)))
+        sums = [0] * len(seats)
+        for extra in runs:
+            full = b + list(extra)
+            if omaha:
+                st = {s: omaha_tuple(h, full) for s, h in hands.items()}
+            else:
+                st = {s: strength_of_ids(full + list(h)) for s, h in hands.items()}
+            pay, _ = ref_settle_runout(pots, returned, [st.get(s) for s in range(len(seats))],
+                                       button)
+            for s in range(len(seats)):
+                sums[s] += pay[s]
+        for s in range(len(seats)):
+            total[s] += w * sums[s] / len(runs)
+        weight += w
+    return [t / weight for t in total]

@@ -3,77 +3,21 @@
 The reference enumerates every card-disjoint tuple of the seats' combos with
 itertools, weights it by the product of the combos' weights, walks every runout,
 scores hands with the pure-Python ``strength_of_ids`` (Hold'em) or the rules-based
-``reference.five_card_tuple`` (Omaha) and settles with the slow chip-by-chip dealer
-of ``test_allin``.
+``reference.omaha_tuple`` (Omaha) and settles with the slow chip-by-chip dealer
+(all in ``tests/reference.py``).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 
 import pytest
-from reference import five_card_tuple, ref_pots, ref_settle_runout
+from reference import range_allin_payouts
 
-from evaluator.cards import CardError, parse_cards
-from evaluator.hands import strength_of_ids
+from evaluator.cards import CardError
 from simulate import allin_ev
 from simulate.cli import main
-from simulate.ranges import parse_range
-
-
-def ref_range_allin(specs, board, dead="", button=0, dead_money=0, omaha=False):
-    """Expected payout per seat: (weighted tuple x runout) average, exact floats."""
-    b, d = parse_cards(board), parse_cards(dead)
-    seats = []
-    for spec in specs:
-        cards, chips = spec.rsplit(":", 1)
-        if cards == "fold":
-            seats.append((None, int(chips)))
-            continue
-        try:
-            seats.append(([(tuple(parse_cards(cards)), 1.0)], int(chips)))
-        except CardError:
-            r = parse_range(cards)
-            seats.append(([(tuple(c), w) for c, w in zip(r.combos.tolist(), r.weights.tolist(),
-                                                         strict=True)], int(chips)))
-    committed = [c for _, c in seats]
-    live = [h is not None for h, _ in seats]
-    pots, returned = ref_pots(committed, live)
-    if dead_money:
-        everyone = tuple(s for s in range(len(seats)) if live[s])
-        pots = [(pots[0][0] + dead_money, everyone), *pots[1:]]
-    live_seats = [s for s in range(len(seats)) if live[s]]
-    total = [0.0] * len(seats)
-    weight = 0.0
-    for combo in itertools.product(*[seats[s][0] for s in live_seats]):
-        cards = [c for hand, _ in combo for c in hand]
-        if len(set(cards) | set(b) | set(d)) != len(cards) + len(b) + len(d):
-            continue
-        w = math.prod(wt for _, wt in combo)
-        hands = dict(zip(live_seats, [h for h, _ in combo], strict=True))
-        deck = [c for c in range(52) if c not in set(cards) | set(b) | set(d)]
-        runs = list(itertools.combinations(deck, 5 - len(b)))
-        sums = [0] * len(seats)
-        for extra in runs:
-            full = b + list(extra)
-            if omaha:
-                st = {s: max(five_card_tuple(list(p) + list(t))
-                             for p in itertools.combinations(h, 2)
-                             for t in itertools.combinations(full, 3))
-                      for s, h in hands.items()}
-            else:
-                st = {s: strength_of_ids(full + list(h)) for s, h in hands.items()}
-            pay, _ = ref_settle_runout(pots, returned, [st.get(s) for s in range(len(seats))],
-                                       button)
-            for s in range(len(seats)):
-                sums[s] += pay[s]
-        for s in range(len(seats)):
-            total[s] += w * sums[s] / len(runs)
-        weight += w
-    return [t / weight for t in total]
-
 
 RANGE_SPOTS = [
     # turn, three seats, two pots; integer weights (exact Fractions inside)
@@ -90,7 +34,7 @@ RANGE_SPOTS = [
 def test_exact_range_ev_matches_brute_force(specs, board, dead, button):
     res = allin_ev(specs, board, dead, button=button, threads=1)
     assert res.exact
-    want = ref_range_allin(specs, board, dead, button)
+    want = range_allin_payouts(specs, board, dead, button)
     for p, w in zip(res.players, want, strict=True):
         assert math.isclose(p.expected_payout, w, rel_tol=1e-9, abs_tol=1e-9), (p, w)
     total = sum(int(s.rsplit(":", 1)[1]) for s in specs)
@@ -143,7 +87,7 @@ def test_dead_money_joins_the_main_pot():
     same = allin_ev([*specs, "fold:13"], "Ks8h2c", button=1)
     for a, b in zip(res.players, same.players[:3], strict=True):
         assert math.isclose(a.expected_payout, b.expected_payout, rel_tol=1e-12)
-    want = ref_range_allin(specs, "Ks8h2c", button=1, dead_money=13)
+    want = range_allin_payouts(specs, "Ks8h2c", button=1, dead_money=13)
     assert [p.expected_payout for p in res.players] == pytest.approx(want, rel=1e-12)
     with pytest.raises(ValueError, match="dead money must be non-negative, got -1"):
         allin_ev(specs, dead_money=-1)
@@ -169,7 +113,7 @@ def test_omaha_side_pots_match_brute_force():
     specs = ["AhAsKhKs:100", "QdJdTc9c:60", "7c7d6s5s:30"]
     res = allin_ev(specs, "2c8h3dKd", button=2, game="omaha", threads=1)
     assert res.exact and res.samples == 52 - 12 - 4
-    want = ref_range_allin(specs, "2c8h3dKd", button=2, omaha=True)
+    want = range_allin_payouts(specs, "2c8h3dKd", button=2, omaha=True)
     assert [p.expected_payout for p in res.players] == pytest.approx(want, rel=1e-12)
 
 

@@ -5,84 +5,18 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import itertools
 import json
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
-from reference import best_tuple
+from reference import range_equity_walk
 
-from evaluator.cards import CardError, parse_cards
+from evaluator.cards import CardError
 from simulate.cli import main
 from simulate.range_equity import analyze_ranges, hand_categories, range_equity
 
-RANKS = "23456789TJQKA"
-
-
 # ----------------------------------------------------------------------------- brute force
-def _expand(spec: str) -> dict[tuple[int, int], float]:
-    """A tiny independent expander for the few shapes the brute-force spots use: exact hands,
-    pairs 'QQ', classes 'AKs'/'AKo'/'AK', 'random', each optionally ':w', comma-joined."""
-    out: dict[tuple[int, int], float] = {}
-    for item in spec.split(","):
-        body, _, w = item.partition(":")
-        weight = float(w) if w else 1.0
-        if body == "random":
-            out.update({(a, b): weight for a in range(52) for b in range(a + 1, 52)})
-            continue
-        if len(body) == 4:
-            a, b = parse_cards(body)
-            out[(min(a, b), max(a, b))] = weight
-            continue
-        r1, r2 = RANKS.index(body[0]), RANKS.index(body[1])
-        kind = body[2:] or "both"
-        for a in range(52):
-            for b in range(a + 1, 52):
-                ra, rb = sorted((a >> 2, b >> 2))
-                if (ra, rb) != tuple(sorted((r1, r2))):
-                    continue
-                suited = (a & 3) == (b & 3)
-                if r1 != r2 and ((kind == "s" and not suited) or (kind == "o" and suited)):
-                    continue
-                out[(a, b)] = weight
-    return out
-
-
-def brute_force(specs, board, dead=""):
-    """Equities by walking every combo tuple and runout, pure Python, reference evaluator."""
-    b = parse_cards(board)
-    d = set(parse_cards(dead))
-    rs = [{c: w for c, w in _expand(s).items() if not (set(c) & (set(b) | d))} for s in specs]
-    deck = [c for c in range(52) if c not in set(b) | d]
-    eq = [Fraction(0)] * len(specs)
-    total = Fraction(0)
-    memo = {}
-    for tup in itertools.product(*(list(r.items()) for r in rs)):
-        cards = [c for (combo, _) in tup for c in combo]
-        if len(set(cards)) != len(cards):
-            continue
-        w = Fraction(1)
-        for _, x in tup:
-            w *= Fraction(x)
-        rest = [c for c in deck if c not in cards]
-        for run in itertools.combinations(rest, 5 - len(b)):
-            full = tuple(sorted(b + list(run)))
-            vals = []
-            for combo, _ in tup:
-                key = (combo, full)
-                if key not in memo:
-                    memo[key] = best_tuple(list(combo) + list(full))
-                vals.append(memo[key])
-            best = max(vals)
-            winners = [i for i, v in enumerate(vals) if v == best]
-            for i in winners:
-                eq[i] += w / len(winners)
-            total += w
-    return [float(e / total) for e in eq]
-
-
 SPOTS = [
     # heavy card removal: AA vs AK vs AhKh, river
     (["AA", "AK", "AhKh"], "Kd8s5c2h3d", ""),
@@ -100,7 +34,7 @@ SPOTS = [
 @pytest.mark.parametrize("specs,board,dead", SPOTS)
 def test_exact_equals_brute_force(specs, board, dead):
     got = range_equity(specs, board, dead, exact=True)
-    want = brute_force(specs, board, dead)
+    want = range_equity_walk(specs, board, dead)
     assert got.exact
     assert [p.equity for p in got.players] == pytest.approx(want, abs=1e-12)
     assert sum(p.equity for p in got.players) == pytest.approx(1.0, abs=1e-12)
@@ -147,7 +81,8 @@ def test_naive_sequential_sampling_would_be_biased():
     specs = ["AhKh,AsAd,AA:0.2", "AK", "AhQh,KK"]
     board = "2c7d9s4h"
     ex = range_equity(specs, board, exact=True)
-    assert [p.equity for p in ex.players] == pytest.approx(brute_force(specs, board), abs=1e-12)
+    want = range_equity_walk(specs, board)
+    assert [p.equity for p in ex.players] == pytest.approx(want, abs=1e-12)
     mc = range_equity(specs, board, samples=300_000, seed=11)
     for e, m in zip(ex.players, mc.players, strict=True):
         assert abs(e.equity - m.equity) <= 4 * m.std_error
@@ -169,7 +104,7 @@ def test_against_ompeval():
 def test_exact_hands_through_range_engine():
     r = range_equity(["AhKh", "QsQd"], "Td9d2c", exact=True)
     assert [p.equity for p in r.players] == pytest.approx(
-        brute_force(["AhKh", "QsQd"], "Td9d2c"), abs=1e-12)
+        range_equity_walk(["AhKh", "QsQd"], "Td9d2c"), abs=1e-12)
 
 
 def test_preflop_symmetry_reduction():
@@ -220,7 +155,7 @@ def test_vs_random_fast_path_equals_generic_walk(specs, board, dead):
 ])
 def test_vs_random_equals_brute_force(specs, board, dead):
     got = range_equity(specs, board, dead, exact=True)
-    assert [p.equity for p in got.players] == pytest.approx(brute_force(specs, board, dead),
+    assert [p.equity for p in got.players] == pytest.approx(range_equity_walk(specs, board, dead),
                                                             abs=1e-12)
 
 
