@@ -1,135 +1,336 @@
-"""``pokerjit batch``: requests per line, bad lines, resume, duplicate ids, workers."""
+"""``pokerjit batch``: every kind of line, bad lines, resume after SIGKILL, the lock, changed
+requests, regular files only, workers and Dask giving the same output, CSV."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from simulate.batch import read_finished, run_batch
+from simulate.batch import run, run_batch
+from simulate.cli import main
 
-REQUESTS = [
-    {"id": "a", "hands": ["AhKh", "QsQd"], "board": "2c7d9h", "exact": True},
-    {"id": 2, "hands": ["AhAs", "KdKc"], "board": "", "dead": "", "game": "holdem",
-     "exact": False, "samples": 20000, "seed": 7},
-    {"id": "c", "hands": "AhKh QsQd JcJd", "board": "2c7d9hTs", "seed": 1},
+ROOT = Path(__file__).resolve().parents[1]
+
+GOOD = [  # (request, the single command's arguments)
+    ({"id": "e1", "hands": ["AhKh", "QsQd"], "board": "2c7d9h", "exact": True},
+     ["equity", "AhKh", "QsQd", "--board", "2c7d9h", "--exact"]),
+    ({"id": 2, "hands": "AhAs KdKc", "samples": 20000, "seed": 7},
+     ["equity", "AhAs", "KdKc", "--samples", "20000", "--seed", "7"]),
+    ({"id": "e3", "hands": ["AhKh", "QsQd", "JcJd"], "board": "2c7d9hTs", "dead": "3c"},
+     ["equity", "AhKh", "QsQd", "JcJd", "--board", "2c7d9hTs", "--dead", "3c"]),
+    ({"id": "e4", "hands": ["AK", "QQ+"], "board": "2c7d9hTs5s"},
+     ["equity", "AK", "QQ+", "--board", "2c7d9hTs5s"]),
+    ({"id": "e5", "hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.01, "seed": 3},
+     ["equity", "AhKh", "QsQd", "--board", "2c7d9h", "--std-error", "0.01", "--seed", "3"]),
+    ({"id": "o1", "hands": ["AhAsKhKs", "QdJdTc9c"], "game": "omaha", "board": "2c7d9h"},
+     ["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--board", "2c7d9h"]),
+    ({"id": "r1", "kind": "range", "hands": ["QQ+,AKs", "random"], "board": "Td9d2c7h"},
+     ["range", "QQ+,AKs", "--vs", "random", "--board", "Td9d2c7h"]),
+    ({"id": "a1", "kind": "allin", "players": ["AhAs:100", "KdKc:60", "QhQs:30"],
+      "board": "2c7d9h", "button": 1},
+     ["allin", "AhAs:100", "KdKc:60", "QhQs:30", "--board", "2c7d9h", "--button", "1"]),
+    ({"id": "a2", "kind": "allin", "players": ["AhAs:100", "KdKc:60", "fold:10"],
+      "samples": 5000, "seed": 1},
+     ["allin", "AhAs:100", "KdKc:60", "fold:10", "--samples", "5000", "--seed", "1"]),
 ]
-BAD_LINES = [
-    "this is not json",
-    json.dumps({"hands": ["AhKh", "QsQd"]}),                         # no id
-    json.dumps({"id": "x1", "hands": ["AhKh", "AhQd"]}),             # repeated card
-    json.dumps({"id": "x2"}),                                        # no hands
-    json.dumps({"id": "x3", "hands": ["AhKh", "QsQd"], "sample": 5}),  # typo field
-    json.dumps({"id": "a", "hands": ["AhKh", "QsQd"]}),              # duplicate id
-    json.dumps([1, 2]),
+
+DEEP = '{"id": "n1", "hands": ' + "[" * 100_000 + "]" * 100_000 + "}"
+BAD: list[tuple[bytes, str]] = [  # (line, a piece of its error)
+    (b"this is not json", "bad JSON"),
+    (b'{"hands": ["AhKh", "QsQd"]}', "missing field 'id'"),
+    (b'{"id": "b1", "hands": ["AhKh", "AhQd"]}', "duplicate card Ah in hand 1 and hand 2"),
+    (b'{"id": "b2"}', "missing field 'hands'"),
+    (b'{"id": "b3", "hands": ["AhKh", "QsQd"], "sample": 5}', "unknown field 'sample'"),
+    (b'{"id": "b4", "kind": "range", "hands": ["AKx", "QQ"]}', "AKx"),
+    (b'{"id": "b5", "kind": "allin", "hands": ["AhKh", "QsQd"]}', "unknown field 'hands'"),
+    (b'{"id": "b6", "kind": "poker", "hands": ["AhKh", "QsQd"]}', "unknown kind"),
+    (b'{"id": "b7", "hands": ["AhAsKhKs", "QdJdTc9c"], "game": "omaha", "board": "2c"}',
+     "board"),
+    (b'{"id": "b8", "hands": ["AhKh", "QsQd"], "samples": 10, "seed": 18446744073709551616}',
+     "seed"),
+    (b'{"id": "b9", "hands": ["AhKh", "QsQd"], "std_error": 1e999}', "too large"),
+    (b'{"id": "b10", "hands": ["AhKh", "QsQd"], "std_error": NaN}', "NaN"),
+    (b'{"id": "b11", "hands": ["AhKh", "QsQd"], "samples": 1' + b"0" * 5000 + b"}", "bad JSON"),
+    (DEEP.encode(), "nested too deeply"),
+    (b'{"id": "b12", "hands": ["AhKh", "Q\xffQd"]}', "not UTF-8"),
+    (b'\xef\xbb\xbf{"id": "b13", "hands": ["AhKh", "QsQd"]}', "byte-order mark"),
+    (b'{"id": "e1", "hands": ["AhKh", "QsQd"]}', "duplicate id 'e1' (first on line 1)"),
+    (b"[1, 2]", "must be a JSON object"),
+    (b'{"id": "b14", "kind": "allin", "players": ["AhAs:100", "KdKc:-5"]}', "-5"),
+    (b'{"id": "b15", "hands": ["AhKh", "QsQd"], "board": "2c7d9h", "exact": true, '
+     b'"samples": 5}', "cannot be combined"),
 ]
-
-
-def _write(path: Path, lines: list[str]) -> None:
-    path.write_text("".join(line + "\n" for line in lines))
 
 
 def _read(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def _fake(req: dict[str, Any], threads: int | None) -> dict[str, Any]:
-    """A stand-in for the equity engine: echoes the hands (tests the file handling only)."""
-    if req.get("hands") == "boom":
-        return {"error": "boom"}
-    return {"result": {"hands": req.get("hands")}}
+def _strip(x: Any) -> Any:
+    """Drop timings (``elapsed_s``, ``load_s``) anywhere in a document."""
+    if isinstance(x, dict):
+        return {k: _strip(v) for k, v in x.items() if k not in ("elapsed_s", "load_s")}
+    if isinstance(x, list):
+        return [_strip(v) for v in x]
+    return x
 
 
-def test_bad_lines_and_duplicates(tmp_path: Path) -> None:
+def _single(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_every_kind_and_every_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    _write(src, [json.dumps(REQUESTS[0]), "", "# a comment", *BAD_LINES])
-    s = run_batch(src, out, progress=None, runner=_fake)
+    lines = [b"\xef\xbb\xbf" + json.dumps(GOOD[0][0]).encode(), b"", b"# a comment"]
+    lines += [json.dumps(r).encode() for r, _ in GOOD[1:]] + [b for b, _ in BAD]
+    src.write_bytes(b"\n".join(lines) + b"\n")
+    assert main(["batch", str(src), "-o", str(out), "--json", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
     recs = _read(out)
-    assert (s.total, s.done, s.skipped) == (8, 8, 0)
-    assert [r["line"] for r in recs] == [1, 4, 5, 6, 7, 8, 9, 10]
-    assert recs[0] == {"id": "a", "line": 1, "result": {"hands": ["AhKh", "QsQd"]}}
-    assert recs[3] == {"id": "x1", "line": 6, "result": {"hands": ["AhKh", "AhQd"]}}
-    errors = {r["line"]: (r["id"], r["error"]) for r in recs if "error" in r}
-    assert sorted(errors) == [4, 5, 7, 8, 9, 10]
-    assert errors[7] == ("x2", "missing field 'hands'")
-    assert errors[4][0] is None and errors[4][1].startswith("bad JSON")
-    assert errors[5] == (None, "missing field 'id'")
-    assert errors[8][1].startswith("unknown field 'sample'")
-    assert errors[9] == ("a", "duplicate id 'a' (first on line 1)")
-    assert errors[10][1] == "a request must be a JSON object"
+    n = len(GOOD) + len(BAD)
+    assert (summary["total"], summary["done"], summary["skipped"]) == (n, n, 0)
+    assert summary["errors"] == len(BAD) == sum("error" in r for r in recs)
+    assert [r["line"] for r in recs] == [1] + list(range(4, 3 + n))
+    for (req, argv), rec in zip(GOOD, recs, strict=False):
+        assert rec["id"] == req["id"] and "error" not in rec, rec
+        assert _strip(rec["result"]) == _strip(_single(capsys, argv)), req["id"]
+    for (raw, piece), rec in zip(BAD, recs[len(GOOD):], strict=True):
+        assert "result" not in rec and piece in rec["error"], (raw[:60], rec["error"])
+        assert "\n" not in rec["error"] and len(rec["error"]) < 400
+    assert recs[len(GOOD)]["id"] is None  # a line that could not be read has no id
 
 
-def test_resume_skips_finished_and_drops_cut_line(tmp_path: Path) -> None:
+def test_resume_cut_line_and_changed_requests(tmp_path: Path) -> None:
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    lines = [json.dumps({"id": f"r{i}", "hands": [f"h{i}"]}) for i in range(6)]
-    _write(src, [*lines, "not json"])
-    run_batch(src, out, progress=None, runner=_fake)
-    full = out.read_text()
-    # Simulate a crash: keep 3 whole lines and half of the 4th.
-    kept = full.splitlines(keepends=True)
-    out.write_text("".join(kept[:3]) + kept[3][: len(kept[3]) // 2])
-    calls: list[str] = []
+    reqs = [{"id": f"r{i}", "hands": ["AhKh", "QsQd"], "board": b, "samples": 2000, "seed": i}
+            for i, b in enumerate(["2c7d9h", "2c7d9s", "2c7d8h", "3c7d9h", "2c6d9h"])]
+    src.write_text("".join(json.dumps(r) + "\n" for r in reqs) + "not json\n")
+    run_batch(src, out, quiet=True, chunk_lines=2)
+    full = _read(out)
+    text = out.read_text()
+    cut = text.index("\n", len(text) // 2) - 40  # three whole lines and a torn one
+    out.write_text(text[:cut])
+    s = run_batch(src, out, quiet=True)
+    assert (s.skipped, s.done) == (sum(1 for c in text[:cut] if c == "\n"),
+                                   6 - sum(1 for c in text[:cut] if c == "\n"))
+    assert _strip(_read(out)) == _strip(full)  # same lines, same order, nothing doubled
+    s = run_batch(src, out, quiet=True)
+    assert (s.skipped, s.done) == (6, 0)
+    # the same id with other contents is refused, once, naming the id
+    reqs[2]["board"] = "2c7d8s"
+    src.write_text("".join(json.dumps(r) + "\n" for r in reqs) + "not json\n")
+    s = run_batch(src, out, quiet=True)
+    assert (s.done, s.errors) == (1, 1)
+    last = _read(out)[-1]
+    assert last["id"] == "r2" and last["refused"] == "changed" and "'r2' changed" in last["error"]
+    assert run_batch(src, out, quiet=True).done == 0
+    # new defaults change every request they fill in
+    s = run_batch(src, out, quiet=True, defaults={"dead": "As"})
+    assert (s.done, s.errors) == (5, 5)
 
-    def counting(req: dict[str, Any], threads: int | None) -> dict[str, Any]:
-        calls.append(req["id"])
-        return _fake(req, threads)
 
-    s = run_batch(src, out, progress=None, runner=counting)
-    assert calls == ["r3", "r4", "r5"]
-    assert (s.skipped, s.done) == (3, 4)
-    assert out.read_text() == full        # same lines, same order, nothing doubled
-    # A third run has nothing left to do, the bad-JSON line included.
-    s = run_batch(src, out, progress=None, runner=counting)
-    assert (s.skipped, s.done) == (7, 0) and len(calls) == 3
-    assert read_finished(out)[0] == {json.dumps(f"r{i}") for i in range(6)}
-
-
-def test_real_equity_results(tmp_path: Path) -> None:
+def test_a_second_run_on_the_same_output_is_refused(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    _write(src, [json.dumps(r) for r in REQUESTS] + BAD_LINES[2:3])
-    s = run_batch(src, out, progress=None)
-    recs = _read(out)
-    assert s.errors == 1 and [r["id"] for r in recs] == ["a", 2, "c", "x1"]
-    from simulate.equity import equity
-
-    want = equity(["AhKh", "QsQd"], board="2c7d9h", exact=True).to_dict()
-    got = recs[0]["result"]
-    assert got["exact"] is True
-    for a, b in zip(got["players"], want["players"], strict=True):
-        assert a["equity"] == pytest.approx(b["equity"], abs=1e-12)
-    assert recs[1]["result"]["samples"] == 20000
-    assert len(recs[2]["result"]["players"]) == 3
-    assert "duplicate card Ah" in recs[3]["error"]
+    src.write_text(json.dumps(GOOD[0][0]) + "\n")
+    out.write_text("")
+    with open(out, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(ValueError, match="another pokerjit batch run"):
+            run_batch(src, out, quiet=True)
+        assert main(["batch", str(src), "-o", str(out), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("error: ") and str(out) in err
+    assert out.read_text() == ""
+    run_batch(src, out, quiet=True)  # released: runs
+    assert len(_read(out)) == 1
 
 
-def _strip(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for r in recs:
-        if "result" in r:
-            r["result"].pop("elapsed_s", None)
-    return recs
-
-
-def test_two_workers_same_results(tmp_path: Path) -> None:
+def test_only_regular_files_are_read_for_resume(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "in.jsonl"
-    reqs = [dict(REQUESTS[1], id=i, seed=100 + i, samples=5000) for i in range(4)]
-    _write(src, [json.dumps(r) for r in reqs] + ["bad"])
-    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
-    run_batch(src, one, workers=1, progress=None)
-    run_batch(src, two, workers=2, progress=None)
-    assert _strip(_read(one)) == _strip(_read(two))
+    src.write_text(json.dumps(GOOD[0][0]) + "\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for target in (fifo, Path("/dev/zero"), Path("/dev/null"), tmp_path):
+        t0 = time.monotonic()
+        assert main(["batch", str(src), "-o", str(target), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1 and str(target) in err
+        assert time.monotonic() - t0 < 5
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\nmore notes\n")
+    assert main(["batch", str(src), "-o", str(notes), "--quiet"]) == 2
+    assert "not a batch result" in capsys.readouterr().err
+    assert notes.read_text() == "my notes\nmore notes\n"
+    assert main(["batch", str(src), "-o", str(src), "--quiet"]) == 2
+    assert "input file" in capsys.readouterr().err
 
 
-def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from simulate.cli import main
+# ----------------------------------------------------------------------------- backends
+MC_LINES = 48
 
+
+def _mc_input(path: Path) -> None:
+    rng = np.random.default_rng(1)
+    reqs = []
+    for i in range(MC_LINES):
+        c = rng.permutation(52)[:7]
+        from evaluator.cards import cards_str
+        r: dict[str, Any] = {"id": i, "hands": [cards_str(c[:2]), cards_str(c[2:4])],
+                             "board": cards_str(c[4:7]), "samples": 150_000, "seed": i}
+        if i % 12 == 5:  # lines answered one at a time, too
+            r = {"id": i, "kind": "range", "hands": ["TT+", "AKs"], "board": cards_str(c[:4])}
+        reqs.append(json.dumps(r))
+    reqs.insert(7, "oops")
+    path.write_text("\n".join(reqs) + "\n")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    """The Monte Carlo input and its output from one uninterrupted in-process run."""
+    d = tmp_path_factory.mktemp("ref")
+    _mc_input(d / "in.jsonl")
+    s = run_batch(d / "in.jsonl", d / "out.jsonl", quiet=True)
+    assert s.done == MC_LINES + 1 and s.errors == 1
+    return d / "in.jsonl", _strip(_read(d / "out.jsonl"))
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "simulate", "batch", *args, "--quiet"]
+
+
+@pytest.mark.parametrize("backend", [
+    ["--workers", "1", "--chunk-lines", "4"],
+    ["--workers", "2", "--chunk-lines", "4"],
+    pytest.param(["--scheduler", "local:2", "--chunk-lines", "4"], marks=pytest.mark.slow),
+], ids=["1-worker", "2-workers", "dask"])
+def test_sigkill_and_resume(tmp_path: Path, reference: tuple[Path, list[dict[str, Any]]],
+                            backend: list[str]) -> None:
+    src, want = reference
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen(_cli(str(src), "-o", str(out), *backend), cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= 6:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    partial = out.read_bytes()
+    assert 0 < partial.count(b"\n") < MC_LINES + 1, "the kill came too late to test anything"
+    if partial.endswith(b"\n"):  # the kill fell between writes: tear the last line ourselves
+        out.write_bytes(partial + b'{"id": 40, "line": 4')
+    done = subprocess.run(_cli(str(src), "-o", str(out), *backend), cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    got = _read(out)
+    assert len({r["line"] for r in got}) == len(got)  # no line twice, none torn
+    assert sorted(_strip(got), key=lambda r: r["line"]) == want
+
+
+def test_dask_and_workers_write_the_same_file(
+        tmp_path: Path, reference: tuple[Path, list[dict[str, Any]]]) -> None:
+    src, want = reference
+    s = run_batch(src, tmp_path / "dask.jsonl", scheduler="local:2", quiet=True, chunk_lines=6)
+    assert s.done == MC_LINES + 1
+    assert _strip(_read(tmp_path / "dask.jsonl")) == want
+
+
+def test_python_api(reference: tuple[Path, list[dict[str, Any]]]) -> None:
+    src, want = reference
+    reqs = []
+    for line in src.read_text().splitlines():
+        try:
+            reqs.append(json.loads(line))
+        except ValueError:
+            reqs.append(line)
+    got = _strip(list(run(reqs)))
+    assert got[7]["error"] == "a request must be a JSON object"  # "oops", not a dict
+    assert got[:7] + got[8:] == want[:7] + want[8:]
+    with pytest.raises(ValueError, match="workers"):
+        list(run(reqs, workers=0))
+
+
+# ----------------------------------------------------------------------------- CSV, CLI
+def test_csv_in_and_out(tmp_path: Path) -> None:
+    src, out, js = tmp_path / "in.csv", tmp_path / "out.csv", tmp_path / "out.jsonl"
+    src.write_bytes(b"\xef\xbb\xbfid,hands,board,dead,samples,seed,kind\n"
+                    b"a,AhKh QsQd,2c7d9h,,,,\n"
+                    b"b,AhKh QsQd JcJd,,,3000,5,\n"
+                    b"c,AhKh AhQd,,,,,\n"
+                    b"d,QQ+ AK,2c7d9hTs,,,,range\n"
+                    b"e,AhKh QsQd,2c7d9h,,many,,\n")
+    run_batch(src, out, quiet=True)
+    run_batch(src, js, quiet=True)
+    import csv
+
+    rows = list(csv.DictReader(out.open()))
+    recs = _read(js)
+    assert [r["id"] for r in rows] == ["a", "b", "c", "d", "e"]
+    a, b = recs[0]["result"], recs[1]["result"]
+    assert float(rows[0]["equity_1"]) == a["players"][0]["equity"]
+    assert rows[0]["exact"] == "true" and rows[0]["hand_3"] == ""
+    assert float(rows[1]["std_error_3"]) == b["players"][2]["std_error"]
+    assert rows[1]["seed"] == "5" and rows[1]["samples"] == "3000"
+    assert "duplicate card Ah" in rows[2]["error"]
+    assert "does not fit a CSV row" in rows[3]["error"] and "result" in recs[3]
+    assert "samples must be a whole number" in rows[4]["error"]
+    s = run_batch(src, out, quiet=True)
+    assert (s.skipped, s.done) == (5, 0)
+
+
+def test_cli_defaults_and_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    _write(src, ["{bad"])
-    assert main(["batch", str(src), "-o", str(out), "--json"]) == 0
-    cap = capsys.readouterr()
-    assert json.loads(cap.out)["errors"] == 1 and "batch:" in cap.err
-    assert _read(out)[0]["error"].startswith("bad JSON")
+    src.write_text(json.dumps({"id": 1, "hands": ["AhKh", "QsQd"]}) + "\n"
+                   + json.dumps({"id": 2, "hands": ["AhKh", "QsQd"], "exact": True}) + "\n")
+    assert main(["batch", str(src), "-o", str(out), "--samples", "1000", "--seed", "3",
+                 "--board", "2c7d9h", "--quiet"]) == 0
+    one, two = (r["result"] for r in _read(out))
+    assert (one["exact"], one["samples"], one["seed"], one["board"]) == (False, 1000, 3, "2c7d9h")
+    assert two["exact"] is True and two["board"] == "2c7d9h"
+    for bad, piece in ((["--workers", "0"], "--workers"), (["--scheduler", "udp"], "scheduler"),
+                       (["--seed", "-1"], "seed"), (["--chunk-lines", "0"], "chunk")):
+        assert main(["batch", str(src), "-o", str(tmp_path / "x.jsonl"), *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and piece in err and err.count("\n") == 1
+    assert not (tmp_path / "x.jsonl").exists()
     assert main(["batch", str(tmp_path / "none.jsonl"), "-o", str(out)]) == 2
     assert "no such input file" in capsys.readouterr().err
-    assert main(["batch", str(src), "-o", str(out), "--workers", "0"]) == 2
+
+
+def test_grouped_lines_match_one_at_a_time() -> None:
+    """The grouped path's JSON text is what json.dumps writes for the one-spot document,
+    and exact-hand lines it walks exactly are the lines ``equity`` walks exactly."""
+    from evaluator.cards import cards_str
+    from simulate.batch.chunks import json_docs
+    from simulate.equity import EXACT_BUDGET, exact_work
+    from simulate.many import equity_many
+    from simulate.request import parse_request
+
+    rng = np.random.default_rng(4)
+    c = np.argsort(rng.random((30, 52)), axis=1)[:, :8].astype(np.uint8)
+    for r in (equity_many(c[:, :4].reshape(30, 2, 2), c[:, 4:7]),
+              equity_many(c[:, :4].reshape(30, 2, 2), c[:, 4:7], dead=c[:, 7:], exact=False,
+                          samples=1, seed=2)):
+        docs = r.to_dicts(elapsed_s=0.5)
+        texts = json_docs(r, 0.5)
+        assert texts == [json.dumps(d, separators=(",", ":"), allow_nan=False) for d in docs]
+    for players in range(2, 11):  # preflop, no dead cards: the largest walks
+        for _ in range(10):
+            deal = rng.permutation(52)[:2 * players]
+            req = parse_request([cards_str(deal[2 * p:2 * p + 2]) for p in range(players)])
+            assert exact_work(req) <= EXACT_BUDGET, players

@@ -135,7 +135,7 @@ def _kind_of(req: Any, defaults: dict[str, Any]) -> str:
 class _Processes(_Windowed):
     """Forked worker processes (one Numba thread each)."""
 
-    def __init__(self, workers: int, defaults: dict[str, Any]) -> None:
+    def __init__(self, workers: int, defaults: dict[str, Any], close_fd: int = -1) -> None:
         import multiprocessing as mp
 
         self.workers, self.defaults = workers, defaults
@@ -144,7 +144,8 @@ class _Processes(_Windowed):
         # Forking a process whose Numba thread pool (OpenMP) has started is unsafe: then
         # (a notebook that ran parallel kernels first) the workers start fresh instead.
         method = "spawn" if _numba_threads_started() else "fork"
-        self.ex = cf.ProcessPoolExecutor(workers, mp_context=mp.get_context(method))
+        self.ex = cf.ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
+                                         initializer=_worker_init, initargs=(close_fd,))
         self.ex.submit(int).result()  # start every worker now, before any other warm-up
 
     def on_items(self, items: list[Item]) -> None:
@@ -162,6 +163,26 @@ class _Processes(_Windowed):
 
     def close(self) -> None:
         self.ex.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_init(close_fd: int) -> None:
+    """In a worker: drop the inherited handle on the output file (so that its lock goes
+    with the main process), and die with the main process (Linux), so that a killed run
+    leaves no workers behind."""
+    import os
+    import signal
+
+    if close_fd >= 0:
+        try:
+            os.close(close_fd)
+        except OSError:
+            pass
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _numba_threads_started() -> bool:
@@ -242,11 +263,11 @@ class _Dask(_Windowed):
 
 
 def _backend(workers: int, scheduler: str | None, threads: int | None,
-             defaults: dict[str, Any]) -> Any:
+             defaults: dict[str, Any], close_fd: int = -1) -> Any:
     if scheduler:
         return _Dask(scheduler, workers, defaults)
     if workers > 1:
-        return _Processes(workers, defaults)
+        return _Processes(workers, defaults, close_fd)
     return _Local(threads)
 
 
@@ -307,7 +328,7 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     n_lines = count_lines(in_path)
     with Output(out_path) as out, progress(n_lines, "batch", "lines", quiet=quiet,
                                            stream=progress_stream) as bar:
-        backend = _backend(workers, scheduler, threads, d)
+        backend = _backend(workers, scheduler, threads, d, out.fd)
         try:
             chunk = chunk_lines or _chunk_size(n_lines, backend.workers)
             items = _items(read_requests(in_path), out, d, summary, bar, str(out_path))
