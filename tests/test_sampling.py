@@ -1,140 +1,450 @@
-"""The cross-engine sampling contract (Hold'em, Omaha, ranges, all-ins).
+"""The cross-engine sampling contract (simulate/sampling.py, simulate/_kernels/rng.py).
 
-* Standard errors are checked against the per-deal variance worked out from the exact
-  answer (heads-up, a deal's pot share is 0, 1/2 or 1, so ``E[X^2] = win + tie / 4``),
-  not only by "the estimate lands within 4 of its own standard errors" -- a test that an
-  inflated standard error would pass.
-* z-scores of Monte Carlo against exact over many seeds: mean near 0, spread near 1.
-* Omaha: ``samples`` with ``target_std_error`` stops at whichever comes first (it used to
-  ignore ``samples`` and draw up to 500,000,000 deals); ``exact=True`` with a sample
-  size is refused as it is for Hold'em.
+One parametrised set of checks for every Monte Carlo engine -- Hold'em hands, ranges,
+Omaha, and all-ins (exact hands, ranges, Omaha) -- instead of a copy per engine:
+
+* the same seed gives the same bits on 1 and 2 threads, and however the blocks are grouped
+  into rounds; another seed gives other bits;
+* exactly the samples asked for; one draw has an unknown (null) standard error;
+* standard errors against the per-deal variance worked out from the exact answer
+  (heads-up a deal's pot share is 0, 1/2 or 1, so ``E[X^2] = win + tie / 4``), not only
+  "the estimate lands within 4 of its own standard errors" -- which an inflated standard
+  error would pass -- and z-scores over many seeds (mean near 0, spread near 1);
+* ``samples`` with ``target_std_error``: whichever comes first;
+* one set of limits, every bad option refused by name;
+* the shared draws: the exactly uniform deal (chi-square), its in-place and read-only forms
+  agree, and the weighted combo-tuple draw deals each card-disjoint tuple in proportion to
+  its weight product;
+* long runs: rounds between which Ctrl-C stops a real ``pokerjit equity`` process (exit 130,
+  ``error: interrupted``) and progress is reported.
 """
 
 from __future__ import annotations
 
+import io
+import itertools
+import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 from simulate import allin_ev, equity
-from simulate.omaha import omaha_equity
+from simulate import sampling as S
+from simulate.sampling import BLOCK, MAX_SAMPLES, Sampling
 
 
-def _heads_up_se(exact, n: int, scale: float = 1.0) -> list[float]:
-    """Standard error of the mean pot share over ``n`` deals, from exact win/tie/equity."""
-    out = []
-    for p in exact.players:
+# ----------------------------------------------------------------------------- the engines
+@dataclass
+class Engine:
+    """One Monte Carlo engine on one spot: ``run(**opts)`` -> (values, std errors, samples,
+    result), ``exact()`` -> values; ``scale`` turns a pot share into the engine's unit."""
+
+    name: str
+    call: Callable[..., object]
+    kind: str  # "equity" or "allin"
+    scale: float = 1.0
+
+    def run(self, **kw: object) -> tuple[list[float], list[float | None], int, object]:
+        r = self.call(**kw)
+        if self.kind == "equity":
+            vals = [p.equity for p in r.players]
+            ses = [p.std_error for p in r.players]
+        else:
+            vals = [p.expected_payout for p in r.players if p.live]
+            ses = [p.std_error for p in r.players if p.live]
+        return vals, ses, r.samples, r
+
+    def exact(self) -> list[float]:
+        return self.run(exact=True)[0]
+
+
+def _eq(hands: list[str], board: str = "", game: str = "holdem") -> Callable[..., object]:
+    return lambda **kw: equity(hands, board, game=game, **kw)
+
+
+def _allin(specs: list[str], board: str = "", game: str = "holdem") -> Callable[..., object]:
+    return lambda **kw: allin_ev(specs, board, game=game, **kw)
+
+
+ENGINES = [
+    Engine("holdem", _eq(["AhKh", "QsQd", "7c7d"], "Ks8h2c"), "equity"),
+    Engine("ranges", _eq(["AA,KK,AKs", "AK:0.5,QQ", "random"], "Qd7d2c"), "equity"),
+    Engine("omaha", _eq(["AhAsKhKs", "QdJdTc9c", "8c8d7h6s"], "2c5h9s", "omaha"), "equity"),
+    Engine("allin", _allin(["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:130", "fold:25"]),
+           "allin"),
+    Engine("allin-ranges", _allin(["QQ+:100", "AhKh:60", "random:30", "fold:10"], "Ks8h2c4d"),
+           "allin"),
+    Engine("allin-omaha", _allin(["AhAsKhKs:100", "QdJdTc9c:60", "8c8d7h6s:60"], "2c5h9s",
+                                 "omaha"), "allin"),
+]
+# heads-up spots with one pot (300 chips for the all-ins: payout = 300 x pot share), with
+# the same spot as an equity request for the exact win/tie/equity
+HEADS_UP = [
+    (Engine("holdem", _eq(["AcKd", "AdKc"], "Qh7s2d"), "equity"),  # many split pots
+     (["AcKd", "AdKc"], "Qh7s2d", "holdem")),
+    (Engine("ranges", _eq(["QQ+,AKs", "random"], "Td9d2c"), "equity"),
+     (["QQ+,AKs", "random"], "Td9d2c", "holdem")),
+    (Engine("omaha", _eq(["AhKh2c3d", "AdKd2h3s"], "QcJs9h", "omaha"), "equity"),
+     (["AhKh2c3d", "AdKd2h3s"], "QcJs9h", "omaha")),
+    (Engine("allin", _allin(["AhKh:150", "QsQd:150"], "Ks8h2c"), "allin", 300.0),
+     (["AhKh", "QsQd"], "Ks8h2c", "holdem")),
+    (Engine("allin-ranges", _allin(["QQ+,AKs:150", "random:150"], "Td9d2c"), "allin", 300.0),
+     (["QQ+,AKs", "random"], "Td9d2c", "holdem")),
+    (Engine("allin-omaha", _allin(["AhKh2c3d:150", "AdKd2h3s:150"], "QcJs9h", "omaha"),
+            "allin", 300.0),
+     (["AhKh2c3d", "AdKd2h3s"], "QcJs9h", "omaha")),
+]
+IDS = [e.name for e in ENGINES]
+
+
+def _bits(r: object) -> object:
+    d = r.to_dict()  # type: ignore[attr-defined]
+    d.pop("elapsed_s")
+    return d
+
+
+# ----------------------------------------------------------------------------- determinism
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_same_seed_same_bits_on_any_thread_count(eng):
+    n = 2 * BLOCK + 7  # the last block cut short
+    a = eng.run(samples=n, seed=42, threads=1)[3]
+    b = eng.run(samples=n, seed=42, threads=2)[3]
+    c = eng.run(samples=n, seed=43, threads=2)[3]
+    assert _bits(a) == _bits(b)
+    assert _bits(a) != _bits(c)
+    assert a.samples == n  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_rounds_do_not_change_the_bits(eng, monkeypatch):
+    """One block per round (a round ends after any time) gives the bits of the default."""
+    n = 3 * BLOCK + 11
+    a = eng.run(samples=n, seed=7, threads=2)[3]
+    monkeypatch.setattr(S, "ROUND_S", 0.0)
+    b = eng.run(samples=n, seed=7, threads=2)[3]
+    assert _bits(a) == _bits(b)
+
+
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_target_std_error_reproduces_on_any_thread_count(eng):
+    target = 0.004 if eng.kind == "equity" else 0.25
+    a = eng.run(target_std_error=target, seed=9, threads=1)
+    b = eng.run(target_std_error=target, seed=9, threads=2)
+    assert max(a[1]) <= target
+    assert a[2] == b[2] and a[2] % BLOCK == 0
+    assert _bits(a[3]) == _bits(b[3])
+
+
+def test_seed_is_reported_and_drawn_when_omitted():
+    r = equity(["AhKh", "QsQd"], samples=1000)
+    assert 0 <= r.extra["seed"] < 2**64
+    again = equity(["AhKh", "QsQd"], samples=1000, seed=r.extra["seed"])
+    assert _bits(again) == _bits(r)
+
+
+# ----------------------------------------------------------------------------- sample counts
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_exactly_the_samples_asked_for_and_null_error_for_one_draw(eng):
+    for n in (1, 10_001, BLOCK + 1):
+        vals, ses, samples, r = eng.run(samples=n, seed=5)
+        assert samples == n and not r.exact  # type: ignore[attr-defined]
+        d = json.loads(json.dumps(r.to_dict(), allow_nan=False))  # type: ignore[attr-defined]
+        live = [p for p in d["players"] if p.get("hand") != "fold"]
+        if n == 1:
+            assert all(p["std_error"] is None for p in live)
+        else:
+            assert all(p["std_error"] > 0 for p in live)
+
+
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_samples_and_target_whichever_comes_first(eng):
+    tiny = 1e-6 if eng.kind == "equity" else 1e-4
+    assert eng.run(samples=20_000, target_std_error=tiny, seed=1)[2] == 20_000
+    loose = 0.01 if eng.kind == "equity" else 1.5
+    vals, ses, n, _ = eng.run(samples=10_000_000, target_std_error=loose, seed=1)
+    assert n < 10_000_000 and max(ses) <= loose
+
+
+# ----------------------------------------------------------------------------- std errors
+@pytest.mark.parametrize("eng,spot", HEADS_UP, ids=[e.name for e, _ in HEADS_UP])
+def test_std_error_is_the_per_deal_standard_error(eng, spot):
+    n = 100_000
+    hands, board, game = spot
+    ex = equity(hands, board, game=game, exact=True)
+    assert ex.players[0].tie > 0 or eng.name != "holdem"
+    vals, ses, _, _ = eng.run(samples=n, seed=3, threads=1)
+    for p, se in zip(ex.players, ses, strict=True):
         var = p.win + p.tie / 4 - p.equity**2
-        out.append(scale * math.sqrt(var / n))
-    return out
+        assert se == pytest.approx(eng.scale * math.sqrt(var / n), rel=0.03)
 
 
-@pytest.mark.parametrize("hands,board", [(["AhKh", "QsQd"], ""), (["AcKd", "AdKc"], "Qh7s2d"),
-                                         (["7c7d", "AsKd"], "Td9d2c")])
-def test_holdem_std_error_is_the_per_deal_standard_error(hands, board):
-    n = 100_000
-    ex = equity(hands, board, exact=True)
-    mc = equity(hands, board, samples=n, seed=3, threads=1)
-    for want, p in zip(_heads_up_se(ex, n), mc.players, strict=True):
-        assert p.std_error == pytest.approx(want, rel=0.03)
-
-
-def test_omaha_std_error_is_the_per_deal_standard_error():
-    n = 100_000
-    hands, board = ["AhKh2c3d", "AdKd2h3s"], "QcJs9h"  # many split pots
-    ex = omaha_equity(hands, board, exact=True)
-    mc = omaha_equity(hands, board, exact=False, samples=n, seed=3, threads=1)
-    assert ex.players[0].tie > 0.2
-    for want, p in zip(_heads_up_se(ex, n), mc.players, strict=True):
-        assert p.std_error == pytest.approx(want, rel=0.03)
-
-
-def test_allin_std_error_is_the_per_runout_standard_error():
-    # equal stacks, one pot of 300 chips (even: no odd chip): payout = 300 x pot share
-    n = 5 * 16_384
-    ex = equity(["AhKh", "QsQd"], "Ks8h2c", exact=True)
-    mc = allin_ev(["AhKh:150", "QsQd:150"], "Ks8h2c", samples=n, seed=3, threads=1)
-    for want, p in zip(_heads_up_se(ex, n, scale=300.0), mc.players, strict=True):
-        assert p.std_error == pytest.approx(want, rel=0.03)
-
-
-def _z_scores(exact: list[float], runs) -> np.ndarray:
-    """``ndarray[seeds, players]`` of (estimate - exact) / std_error."""
-    return np.array([[(v - e) / s for e, (v, s) in zip(exact, run, strict=True)]
-                     for run in runs])
-
-
-def _check_z(z: np.ndarray) -> None:
+def _check_z(exact: list[float], runs: list[tuple[list[float], list[float]]]) -> None:
+    z = np.array([[(v - e) / s for e, v, s in zip(exact, vals, ses, strict=True)]
+                  for vals, ses in runs])
     n_seeds = z.shape[0]
     # per player: the mean of n_seeds z-scores has standard error 1/sqrt(n_seeds)
     assert np.all(np.abs(z.mean(axis=0)) < 4 / math.sqrt(n_seeds)), z.mean(axis=0)
     assert 0.7 < z.std() < 1.3, z.std()
 
 
-def test_holdem_monte_carlo_z_scores_over_seeds():
-    hands, board = ["AhAs", "KdKc", "7c2d", "JhTh"], "9h8c2s"
-    exact = [p.equity for p in equity(hands, board, exact=True).players]
-    runs = [[(p.equity, p.std_error) for p in
-             equity(hands, board, samples=4_000, seed=s, threads=1).players]
-            for s in range(40)]
-    _check_z(_z_scores(exact, runs))
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_z_scores_over_seeds(eng):
+    exact = eng.exact()
+    runs = [eng.run(samples=4_000, seed=s, threads=1)[:2] for s in range(40)]
+    _check_z(exact, runs)
 
 
-def test_omaha_and_allin_monte_carlo_z_scores_over_seeds():
-    hands, board = ["AhAsKhKs", "QdJdTc9c", "8c8d7h6s"], "2c5h9s"
-    exact = [p.equity for p in omaha_equity(hands, board, exact=True).players]
-    runs = [[(p.equity, p.std_error) for p in
-             omaha_equity(hands, board, exact=False, samples=4_000, seed=s, threads=1).players]
-            for s in range(40)]
-    _check_z(_z_scores(exact, runs))
-    spec = ["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:130", "fold:25"]
-    exact = [p.expected_payout for p in allin_ev(spec, "Ks8h2c").players if p.live]
-    runs = [[(p.expected_payout, p.std_error) for p in
-             allin_ev(spec, "Ks8h2c", samples=4_000, seed=s, threads=1).players if p.live]
-            for s in range(40)]
-    _check_z(_z_scores(exact, runs))
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_monte_carlo_within_four_standard_errors_of_exact(eng):
+    exact = eng.exact()
+    vals, ses, _, _ = eng.run(samples=200_000, seed=11)
+    for e, v, s in zip(exact, vals, ses, strict=True):
+        assert 0 < s and abs(e - v) <= 4 * s
 
 
-def test_omaha_samples_and_target_whichever_comes_first():
-    hands = ["AhAsKhKs", "QdJdTc9c"]
-    r = omaha_equity(hands, exact=False, samples=20_000, target_std_error=1e-5, seed=1)
-    assert r.samples == 20_000 and not r.exact
-    via = equity(hands, game="omaha", samples=20_000, target_std_error=1e-5, seed=1)
-    assert via.samples == 20_000
-    # the target reached first: stops before the sample cap (as Hold'em does)
-    r = omaha_equity(hands, exact=False, samples=10_000_000, target_std_error=0.004, seed=1)
-    assert r.samples < 100_000 and max(p.std_error for p in r.players) <= 0.004
+# ----------------------------------------------------------------------------- limits
+BAD = [
+    ({"samples": 0}, "samples must be positive"),
+    ({"samples": -5}, "samples must be positive"),
+    ({"samples": MAX_SAMPLES + 1}, "samples must be at most 1e+12"),
+    ({"samples": True}, "samples must be a whole number"),
+    ({"samples": 1.5}, "samples must be a whole number"),
+    ({"samples": "100"}, "samples must be a whole number"),
+    ({"target_std_error": 0}, "target_std_error must be positive"),
+    ({"target_std_error": -1.0}, "target_std_error must be positive"),
+    ({"target_std_error": float("nan")}, "target_std_error must be positive"),
+    ({"target_std_error": float("inf")}, "target_std_error must be positive"),
+    ({"target_std_error": 1e-12}, "target_std_error must be at least 1e-09"),
+    ({"target_std_error": "0.01"}, "target_std_error must be a number"),
+    ({"target_std_error": True}, "target_std_error must be a number"),
+    ({"seed": -1}, "seed must be at least 0 and below 2**64"),
+    ({"seed": 2**64}, "seed must be at least 0 and below 2**64"),
+    ({"seed": 1.0}, "seed must be a whole number"),
+    ({"seed": True}, "seed must be a whole number"),
+    ({"seed": "7"}, "seed must be a whole number"),
+    ({"threads": 0}, "threads must be positive"),
+    ({"threads": 5000}, "threads must be at most 1024"),
+    ({"threads": 1.5}, "threads must be a whole number"),
+    ({"exact": "yes"}, "exact must be true, false or null"),
+    ({"exact": True, "samples": 10}, "exact=True cannot be combined"),
+    ({"exact": True, "target_std_error": 0.01}, "exact=True cannot be combined"),
+]
 
 
-@pytest.mark.parametrize("kw", [{"samples": 10}, {"target_std_error": 0.01}])
-def test_omaha_exact_with_sampling_options_is_refused(kw):
-    with pytest.raises(ValueError, match="exact=True cannot be combined"):
-        omaha_equity(["AhAsKhKs", "QdJdTc9c"], "2c5h9s", exact=True, **kw)
-    with pytest.raises(ValueError, match="exact=True cannot be combined"):
-        equity(["AhKh", "QsQd"], "2c5h9s", exact=True, **kw)
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+@pytest.mark.parametrize("kw,message", BAD, ids=[str(k) for k, _ in BAD])
+def test_bad_sampling_options_are_refused_by_name(eng, kw, message):
+    with pytest.raises(ValueError) as info:
+        eng.run(**kw)
+    assert message in str(info.value) and "\n" not in str(info.value)
 
 
-def test_omaha_samples_must_not_be_a_bool():
-    with pytest.raises(ValueError, match="samples"):
-        omaha_equity(["AhAsKhKs", "QdJdTc9c"], exact=False, samples=True)
+def test_std_error_messages_state_the_unit():
+    with pytest.raises(ValueError, match="fraction of the pot"):
+        equity(["AhKh", "QsQd"], target_std_error=-1)
+    with pytest.raises(ValueError, match=r"\(chips\)"):
+        allin_ev(["AhAs:10", "KdKc:10"], target_std_error=-1)
 
 
-def test_every_engine_deals_exactly_the_samples_asked_for_and_nulls_unknown_errors():
-    import json
+def test_largest_seed_and_numpy_integers_are_accepted():
+    a = equity(["AhKh", "QsQd"], samples=1000, seed=2**64 - 1)
+    b = equity(["AhKh", "QsQd"], samples=np.int64(1000), seed=np.uint64(2**64 - 1),
+               threads=np.int32(1))
+    assert _bits(a) == _bits(b) and a.extra["seed"] == 2**64 - 1
 
-    from simulate import allin_ev, equity
 
-    for hands, game in ((["AKs", "random"], "holdem"), (["AhKh", "QsQd"], "holdem"),
-                        (["AhAsKhKs", "QdJdTc9c"], "omaha")):
-        for n in (1, 10_001):
-            r = equity(hands, game=game, samples=n, seed=5)
-            assert r.samples == n
-            d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
-            if n == 1:
-                assert all(p["std_error"] is None for p in d["players"])
-            else:
-                assert all(p["std_error"] > 0 for p in d["players"])
-    a = allin_ev(["AhAs:10", "KdKc:10"], samples=1, seed=5)
-    d = json.loads(json.dumps(a.to_dict(), allow_nan=False))
-    assert all(p["std_error"] is None for p in d["players"])
+def test_validate_returns_plain_numbers_and_one_set_of_names():
+    s = Sampling(None, np.int64(10), np.float32(0.5), np.uint64(3), np.int8(2)).validate()
+    assert s == Sampling(None, 10, 0.5, 3, 2)
+    assert type(s.samples) is int and type(s.seed) is int and type(s.threads) is int
+    assert s.cap == 10 and Sampling(target_std_error=0.1).cap == S.TARGET_CAP
+    assert Sampling().cap == S.DEFAULT_SAMPLES
+    with pytest.raises(ValueError, match="^--std-error must be positive"):
+        Sampling(target_std_error=0).validate(S.CLI_NAMES)
+    with pytest.raises(ValueError, match="^std_error must be positive"):
+        Sampling(target_std_error=0).validate(S.BATCH_NAMES)
+
+
+def test_round_planner_checks_only_at_planned_block_counts():
+    assert S.next_check(BLOCK * 4, 0.002, 0.001, 4, 10_000) == math.ceil(4 * 4 * 1.05)
+    assert S.next_check(BLOCK * 4, 0.0010001, 0.001, 10, 10_000) == 11  # at least one more
+    assert S.next_check(BLOCK * 4, 1.0, 1e-9, 4, 77) == 77  # never past the cap
+    assert S.next_check(1, math.inf, 0.1, 1, 100) == 2  # unknown error: double
+
+
+# ----------------------------------------------------------------------------- the draws
+def test_uniform_deal_deals_every_runout_equally_often():
+    """The read-only deal (draw5 + pick5) and the in-place deal (deal) give the same cards
+    from the same draws; each 5-card subset of a 9-card deck, and each first card, comes
+    equally often (chi-square bound)."""
+    from evaluator._jit import serial
+    from simulate._kernels.rng import deal, deal_setup, draw5, pick5, stream_state
+
+    @serial(cache=False)
+    def deal_counts(deck, n):
+        m = deck.shape[0]
+        mul = np.empty(5, np.uint64)
+        thr = np.empty(5, np.uint64)
+        deal_setup(m, 5, mul, thr)
+        subsets = np.zeros(1 << m, np.int64)
+        first = np.zeros(m, np.int64)
+        state = stream_state(np.uint64(12345), 0)
+        same = True
+        for _ in range(n):
+            s0 = state
+            state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+            c = pick5(deck, deck[0], deck[1], deck[2], deck[3], r0, r1, r2, r3, r4)
+            d = deck.copy()
+            s1 = deal(s0, d, 0, 5, mul, thr)
+            same &= s1 == state
+            bits = 0
+            for i, x in enumerate(c):
+                same &= d[i] == x
+                bits |= 1 << np.int64(x)
+            subsets[bits] += 1
+            first[c[0]] += 1
+        return subsets, first, same
+
+    n = 252_000
+    subsets, first, same = deal_counts(np.arange(9, dtype=np.uint8), n)
+    assert same
+    sizes = np.array([bin(b).count("1") for b in range(1 << 9)])
+    assert subsets[sizes != 5].sum() == 0  # five distinct cards every time
+    for counts in (subsets[sizes == 5], first):
+        want = n / len(counts)
+        chi2 = float(((counts - want) ** 2 / want).sum())
+        dof = len(counts) - 1
+        assert chi2 < dof + 6 * math.sqrt(2 * dof), (chi2, dof)
+
+
+def test_in_place_deal_of_more_than_five_cards_is_uniform():
+    """``deal`` of 7 ordered cards from 10 at an offset: every card equally often at every
+    dealt position; the cards before the offset are never touched."""
+    from evaluator._jit import serial
+    from simulate._kernels.rng import deal, deal_setup, stream_state
+
+    @serial(cache=False)
+    def counts(n):
+        d = np.arange(12, dtype=np.int64)
+        mul = np.empty(10, np.uint64)
+        thr = np.empty(10, np.uint64)
+        deal_setup(10, 7, mul, thr)
+        out = np.zeros((7, 12), np.int64)
+        state = stream_state(np.uint64(99), 3)
+        for _ in range(n):
+            state = deal(state, d, 2, 7, mul, thr)
+            for i in range(7):
+                out[i, d[2 + i]] += 1
+        return out, d[:2].copy()
+
+    n = 100_000
+    out, head = counts(n)
+    assert head.tolist() == [0, 1]
+    assert out[:, :2].sum() == 0
+    want = n / 10
+    chi2 = float(((out[:, 2:] - want) ** 2 / want).sum())
+    dof = 7 * 9
+    assert chi2 < dof + 6 * math.sqrt(2 * dof), chi2
+
+
+def test_weighted_tuple_draw_is_proportional_to_weight_products():
+    """Three players, overlapping combos with weights: every card-disjoint tuple comes in
+    proportion to the product of its weights (no bias towards combos that conflict less)."""
+    from evaluator._jit import serial
+    from simulate._kernels.rng import draw_tuple, stream_state
+
+    combos = [[(0, 1), (0, 2), (3, 4)], [(1, 2), (3, 5)], [(4, 5), (0, 6), (2, 7)]]
+    weights = [[1.0, 2.0, 0.5], [1.0, 3.0], [2.0, 1.0, 1.0]]
+    P, M = 3, 3
+    cards = np.zeros((P, M, 2), np.uint8)
+    cdf = np.zeros((P, M))
+    ncombo = np.array([len(c) for c in combos], np.int64)
+    for p in range(P):
+        cards[p, :len(combos[p])] = combos[p]
+        cdf[p, :len(combos[p])] = np.cumsum(weights[p])
+
+    @serial(cache=False)
+    def draw(n):
+        idx = np.zeros(P, np.int64)
+        skip = np.zeros(P, np.bool_)
+        out = np.zeros((M, M, M), np.int64)
+        state = stream_state(np.uint64(5), 0)
+        for _ in range(n):
+            state, used, rej = draw_tuple(state, cdf, ncombo, cards, skip, np.int64(0), idx,
+                                          1000)
+            out[idx[0], idx[1], idx[2]] += 1
+        return out
+
+    n = 200_000
+    got = draw(n)
+    want = np.zeros((M, M, M))
+    for t in itertools.product(*(range(len(c)) for c in combos)):
+        cs = [set(combos[p][t[p]]) for p in range(P)]
+        if all(not (cs[i] & cs[j]) for i in range(P) for j in range(i + 1, P)):
+            want[t] = math.prod(weights[p][t[p]] for p in range(P))
+    assert got[want == 0].sum() == 0
+    want = want / want.sum() * n
+    mask = want > 0
+    chi2 = float(((got[mask] - want[mask]) ** 2 / want[mask]).sum())
+    dof = int(mask.sum()) - 1
+    assert chi2 < dof + 6 * math.sqrt(2 * dof), chi2
+
+
+# ----------------------------------------------------------------------------- long runs
+def test_progress_is_reported_between_rounds(monkeypatch):
+    from simulate import progress as P
+
+    monkeypatch.setattr(S, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(S, "ROUND_S", 0.0)
+    monkeypatch.setattr(P, "PLAIN_EVERY_S", 0.0)
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with S.report_progress():
+        equity(["AhKh", "QsQd"], samples=4 * BLOCK, seed=1, threads=1)
+    lines = err.getvalue().splitlines()
+    assert lines and lines[-1].startswith(f"Monte Carlo: {4 * BLOCK:,}/{4 * BLOCK:,} deals")
+    err.truncate(0)
+    equity(["AhKh", "QsQd"], samples=4 * BLOCK, seed=1, threads=1)  # library calls: silent
+    assert err.getvalue() == ""
+
+
+def test_interrupt_between_rounds_stops_the_run():
+    calls = []
+
+    def run(lo: int, hi: int) -> None:
+        calls.append((lo, hi))
+        time.sleep(0.01)  # rounds of about ROUND_S: 25 blocks each
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        S.run_blocks(Sampling(samples=10**9), run, lambda n: np.zeros(2))
+    assert len(calls) == 3 and calls[0][0] == 0 and calls[1][0] == calls[0][1]
+
+
+def test_ctrl_c_stops_a_long_equity_run_within_two_seconds():
+    """A real process: a Monte Carlo run of 10**12 deals gets SIGINT, exits 130 with
+    ``error: interrupted`` on its own line and nothing on stdout."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "simulate", "equity", "AhKh", "QsQd",
+                             "--samples", str(10**12), "--threads", "1", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    time.sleep(1.5)
+    assert proc.poll() is None, proc.communicate()
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    took = time.monotonic() - t0
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert out == ""
+    assert err.splitlines()[-1] == "error: interrupted"
+    assert took < 2.0, took
