@@ -53,6 +53,17 @@ def _resolve_seed(seed: int | None) -> int:
     return resolve_seed(seed)
 
 
+def deal_tables(n_cards: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(mul, thr)`` uint64 arrays for dealing ``n_cards`` from a 52-card deck."""
+    from simulate._kernels.rng import deal_setup
+
+    size = -(-n_cards // 5) * 5
+    mul = np.empty(size, np.uint64)
+    thr = np.empty(size, np.uint64)
+    deal_setup(52, n_cards, mul, thr)
+    return mul, thr
+
+
 def _K() -> Any:
     from simulate._kernels import engine as K
 
@@ -242,12 +253,14 @@ class Hand:
     real procedure (a burn before each street), or scripted (``hole``: one hand per seat,
     ``board``: the five board cards in order), or ``deal="manual"``: the deals arrive as
     PHH actions (``act("d dh p1 AhKh")``, ``act("d dh p2 ????")``, ``act("d db Jc3d5c")``)
-    and showdowns as ``act("p1 sm AhKh")``.
+    and showdowns as ``act("p1 sm AhKh")``. With a seed, ``hand_index=i`` deals hand ``i``
+    of a :func:`play` run with that seed (hand 0 by default).
     """
 
     def __init__(self, rules: Rules, stacks: Sequence[int], *, button: int = 0,
                  seed: int | None = None, hole: Sequence[str] | None = None,
-                 board: str | None = None, deal: str | None = None) -> None:
+                 board: str | None = None, deal: str | None = None,
+                 hand_index: int = 0) -> None:
         if not isinstance(rules, Rules):
             raise ValueError("rules must be a simulate.engine.Rules")
         if isinstance(stacks, (str, bytes)):
@@ -298,7 +311,10 @@ class Hand:
                 self._script(hole, board)
             else:
                 self.seed = _resolve_seed(seed)
-                K.seeded_deck(np.uint64(self.seed), 0, n * h + 8, self._deck)
+                self.hand_index = int(hand_index)
+                mul, thr = deal_tables(n * h + 8)
+                self._rng_state = K.seeded_deck(np.uint64(self.seed), self.hand_index,
+                                                n * h + 8, self._deck, mul, thr)
         self._dealt: set[int] = set()
         K.start(S, self._hole, self._board, self._deck)
         if not self.manual:
@@ -450,7 +466,10 @@ class Hand:
             amounts = np.zeros(n + 1, np.int64)
             elig = np.zeros((n + 1, n), np.bool_)
             order = (np.arange(1, n + 1, dtype=np.int64) + self.button) % n
-            unknown = int(K.settle(self._S, st, pay, amounts, elig, order))
+            unknown = int(K.settle(self._S, st, pay, amounts, elig, order,
+                                   np.zeros((n + 1, n + 1), np.int64),
+                                   np.zeros((n + 1, n + 1), np.int64),
+                                   np.zeros((n + 1, n), np.int64)))
             payout: list[int | None] = [int(x) for x in pay]
             if unknown:
                 # seats that could win a pot whose winner hangs on hidden cards

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import serial
+from evaluator._jit import inline, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup
 from evaluator._kernels.omaha import omaha_batch_serial
-from simulate._kernels.rng import below, next_u64, stream_state
-from simulate._kernels.score import settle_kernel
+from simulate._kernels.rng import deal, stream_state
+from simulate._kernels.score import award
 
 MAXS = 10  # seats
 MAXH = 6  # hole cards per seat
@@ -119,7 +119,7 @@ L_WHY = 5  # why no raise is allowed (an E_RAISE_* code), 0 when one is
 LEGAL_SIZE = 6
 
 
-@serial
+@inline
 def _live_count(S):
     c = 0
     for s in range(S[N]):
@@ -128,7 +128,7 @@ def _live_count(S):
     return c
 
 
-@serial
+@inline
 def _post(S, s, amount, is_bet):
     """Seat ``s`` puts ``min(amount, stack)`` chips in: a bet or blind when ``is_bet``, else
     an ante (dead money)."""
@@ -145,7 +145,7 @@ def _post(S, s, amount, is_bet):
     return a
 
 
-@serial
+@inline
 def _has_decision(S, s):
     """True when seat ``s`` must act now: active, and either not yet acted this street or
     facing a bet; a seat not facing a bet has no decision when no other live seat has
@@ -162,7 +162,7 @@ def _has_decision(S, s):
     return False
 
 
-@serial
+@inline
 def _next_actor(S, after):
     """The first seat clockwise after ``after`` (``after`` itself last) with a decision."""
     n = S[N]
@@ -173,7 +173,7 @@ def _next_actor(S, after):
     return -1
 
 
-@serial
+@inline
 def _bet_size(S):
     """Fixed-limit bet size on the current street."""
     return S[SMALLBET] if S[STREET] < 2 else S[BIGBET]
@@ -256,7 +256,7 @@ def legal(S, out):
         out[L_MAX] = hi
 
 
-@serial
+@inline
 def _deal_board_from_deck(S, board, deck):
     """Burn one card and turn the street's board cards from the deck."""
     k = 3 if S[STREET] == 1 else 1
@@ -297,7 +297,7 @@ def _end_street(S, board, deck):
             return
 
 
-@serial
+@inline
 def _after_action(S, s, board, deck):
     if _live_count(S) == 1:
         S[STREET] = 5
@@ -574,17 +574,18 @@ def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
 
 
 @serial
-def settle(S, st, payout, amounts, eligible, order):
+def settle(S, st, payout, amounts, eligible, order, split, odd, win):
     """Chips each seat takes from the table at the end of the hand, added to ``payout``
     (int64[n]); ``st`` are the strengths from :func:`strengths`.
 
     A hand won without a showdown pays every chip (antes included) to the last live seat.
-    At a showdown the pots come from :func:`table_pots` and each is settled by
-    :func:`simulate._kernels.score.settle_kernel` (the cardroom odd-chip rule, ``order``
-    int64[n] = seats from the button's left). A pot with two or more eligible seats of
-    which one has an unknown strength (-1) is left unpaid; returns the number of such
-    pots (0 when the outcome is known). ``amounts`` int64[>= n+1], ``eligible``
-    bool[>= n+1, n] are scratch.
+    At a showdown the pots come from :func:`table_pots` and are settled by the project's
+    one pot rule, :func:`simulate._kernels.score.award` (each pot on its own, odd chips one
+    at a time to the tied winners in ``order`` int64[n] = seats from the button's left). A
+    pot with two or more eligible seats of which one has an unknown strength (-1) is left
+    unpaid; returns the number of such pots (0 when the outcome is known). Scratch:
+    ``amounts`` int64[n+1], ``eligible`` bool[n+1, n], ``split``/``odd`` int64[n+1, n+1],
+    ``win`` int64[n+1, n].
     """
     n = S[N]
     if S[STREET] == 5:
@@ -606,32 +607,24 @@ def settle(S, st, payout, amounts, eligible, order):
                 ne += 1
                 if st[s] < 0:
                     hidden = True
+        a = amounts[p]
         if hidden and ne > 1:
             unknown += 1
-            continue
-        settle_kernel(st, amounts[p:p + 1], eligible[p:p + 1], order, payout)
+            a = 0
+        for k in range(1, n + 1):
+            q = a // k
+            split[p, k] = q
+            odd[p, k] = a - q * k
+    award(st, np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win, payout)
     return unknown
 
 
 @serial
-def shuffle_deal(deck, state, n_cards):
-    """Shuffle the top ``n_cards`` of ``deck`` (any order in, e.g. 0..51) by partial
-    Fisher-Yates from the SplitMix64 ``state``; returns the new state. Position ``i``
-    receives a uniformly chosen card among those not yet placed."""
-    for i in range(n_cards):
-        state, v = next_u64(state)
-        j = i + below(v, 52 - i)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
-    return state
-
-
-@serial
-def seeded_deck(seed, index, n_cards, deck):
-    """Fill ``deck`` (uint8[52]) with 0..51 and shuffle the top ``n_cards`` from the stream
-    of hand ``index`` under ``seed``; returns the stream state after the deal (policies
-    draw their random numbers from it)."""
+def seeded_deck(seed, index, n_cards, deck, mul, thr):
+    """Fill ``deck`` (uint8[52]) with 0..51 and deal its top ``n_cards`` uniformly (the
+    project's one deal, :func:`simulate._kernels.rng.deal`) from the stream of hand
+    ``index`` under ``seed``; ``mul``, ``thr``: :func:`simulate._kernels.rng.deal_setup` of
+    ``(52, n_cards)``. Returns the stream state after the deal (policies draw from it)."""
     for c in range(52):
         deck[c] = c
-    return shuffle_deal(deck, stream_state(seed, index), n_cards)
+    return deal(stream_state(seed, index), deck, 0, n_cards, mul, thr)

@@ -1,0 +1,125 @@
+"""The compiled play loop of :func:`simulate.engine.play`: many hands, one kernel.
+
+Hand ``i`` of a run is dealt from its own random stream ``stream_state(seed, i)``
+(:mod:`simulate._kernels.rng`) by the real procedure (:func:`engine.seeded_deck`), with the
+button on seat ``(button + i) % n`` and every stack reset; the policies draw from the same
+stream after the deal. So a hand does not depend on which block or thread plays it: a seed
+gives the same bits on any thread count, and :class:`simulate.engine.Hand` replays any hand.
+
+Work is cut into blocks of hands; each block adds its seats' net chips (int64) and squared
+net chips (float64) into its own row of the accumulators, summed in block order by Python.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from evaluator._jit import parallel, serial
+from simulate._kernels import engine as E
+from simulate._kernels.policies import CUSTOM_POLICY, decide
+from simulate._kernels.rng import deal_setup, next_u64
+
+
+@serial
+def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, deck, mul, thr,
+             lg, st, pay, amounts, elig, order, split, odd, win, hbuf, bbuf, sbuf, charts,
+             cat_start, tables, otables, custom):
+    """Play hand ``index`` (see the module docstring) in the scratch arrays; ``pay`` gets
+    each seat's net chips. ``S0``: the rules header; ``stacks`` int64[n]; ``codes``,
+    ``params`` int64[n]: each seat's policy. Returns the number of actions taken."""
+    n = stacks.shape[0]
+    S[:] = S0
+    for s in range(n):
+        S[E.STACK + s] = stacks[s]
+    b = (button + index) % n
+    S[E.BUTTON] = b
+    state = E.seeded_deck(seed, index, n * S[E.NHOLE] + 8, deck, mul, thr)
+    E.start(S, hole, board, deck)
+    acts = 0
+    while S[E.ACTOR] >= 0:
+        s = S[E.ACTOR]
+        E.legal(S, lg)
+        code = codes[s]
+        if code == CUSTOM_POLICY:
+            state, v = next_u64(state)
+            if custom is not None:
+                kind, amount = custom(s, S, hole, board, lg, v)
+            else:
+                kind, amount = E.CHECK_CALL, 0
+        else:
+            kind, amount, state = decide(code, params[s], S, s, hole, board, lg, state, charts,
+                                         cat_start, tables)
+        if E.act(S, kind, amount, board, deck) != 0:
+            E.act(S, E.CHECK_CALL, 0, board, deck)  # a policy's illegal choice: check or call
+        acts += 1
+    for s in range(n):
+        pay[s] = 0
+        order[s] = (b + 1 + s) % n
+    if S[E.STREET] == 4:
+        E.strengths(S, hole, board, tables, otables, st, hbuf, bbuf, sbuf)
+    E.settle(S, st, pay, amounts, elig, order, split, odd, win)
+    for s in range(n):
+        pay[s] -= S[E.COMM + s] + S[E.ANTEP + s]
+    return acts
+
+
+@serial
+def play_block(S0, stacks, first, count, seed, button, codes, params, charts, cat_start,
+               tables, otables, custom, net, sq):
+    """Hands ``first .. first+count-1``; adds each seat's net chips to ``net`` (int64[n]) and
+    their squares to ``sq`` (float64[n])."""
+    n = stacks.shape[0]
+    S = np.empty(S0.shape[0], np.int64)
+    hole = np.full((E.MAXS, E.MAXH), E.UNKNOWN, np.uint8)
+    board = np.full(5, E.UNKNOWN, np.uint8)
+    deck = np.empty(52, np.uint8)
+    k = n * S0[E.NHOLE] + 8
+    mul = np.empty((k + 4) // 5 * 5, np.uint64)
+    thr = np.empty((k + 4) // 5 * 5, np.uint64)
+    deal_setup(52, k, mul, thr)
+    lg = np.empty(E.LEGAL_SIZE, np.int64)
+    st = np.zeros(n, np.int64)
+    pay = np.zeros(n, np.int64)
+    amounts = np.zeros(n + 1, np.int64)
+    elig = np.zeros((n + 1, n), np.bool_)
+    order = np.zeros(n, np.int64)
+    split = np.zeros((n + 1, n + 1), np.int64)
+    odd = np.zeros((n + 1, n + 1), np.int64)
+    win = np.zeros((n + 1, n), np.int64)
+    hbuf = np.zeros((1, S0[E.NHOLE]), np.uint8)
+    bbuf = np.zeros((1, 5), np.uint8)
+    sbuf = np.zeros(1, np.int32)
+    for i in range(first, first + count):
+        play_one(S0, stacks, i, seed, button, codes, params, S, hole, board, deck, mul, thr, lg,
+                 st, pay, amounts, elig, order, split, odd, win, hbuf, bbuf, sbuf, charts,
+                 cat_start, tables, otables, custom)
+        for s in range(n):
+            x = pay[s]
+            net[s] += x
+            sq[s] += np.float64(x) * np.float64(x)
+
+
+@serial
+def play_serial(S0, stacks, first_block, n_blocks, block, total, seed, button, codes, params,
+                charts, cat_start, tables, otables, net, sq):
+    """Blocks ``first_block ..`` (``block`` hands each, the run ending at hand ``total``)
+    on one thread; block ``k`` of the call adds into row ``k`` of ``net``/``sq``."""
+    for k in range(n_blocks):
+        lo = (first_block + k) * block
+        cnt = min(block, total - lo)
+        if cnt > 0:
+            play_block(S0, stacks, lo, cnt, seed, button, codes, params, charts, cat_start,
+                       tables, otables, None, net[k], sq[k])
+
+
+@parallel
+def play_parallel(S0, stacks, first_block, n_blocks, block, total, seed, button, codes,
+                  params, charts, cat_start, tables, otables, net, sq):
+    """As :func:`play_serial`, blocks spread over threads."""
+    for k in nb.prange(n_blocks):
+        lo = (first_block + k) * block
+        cnt = min(block, total - lo)
+        if cnt > 0:
+            play_block(S0, stacks, lo, cnt, seed, button, codes, params, charts, cat_start,
+                       tables, otables, None, net[k], sq[k])

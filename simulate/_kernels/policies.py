@@ -1,0 +1,133 @@
+"""Built-in playing policies for :func:`simulate.engine.play`, as one Numba kernel.
+
+:func:`decide` is called by the compiled play loop and by the Python loop alike, so a
+seed gives the same hands on either path. A policy sees the hand's state ``S`` (see
+:mod:`simulate._kernels.engine`), the cards, the actor's legal options ``lg``
+(``int64[LEGAL_SIZE]`` from :func:`simulate._kernels.engine.legal`) and the hand's random
+stream ``state`` (uint64), and returns ``(kind, amount, state)``.
+
+Codes (``POLICY_CODES``):
+
+- ``call``: check or call, always.
+- ``random``: facing a bet or not, 15 % fold (a check when there is nothing to call), 65 %
+  check or call, 20 % raise, half of those to the minimum and half all in (the maximum
+  raise), a call when raising is not allowed. One 64-bit draw per decision.
+- ``allin``: before the flop, raise to the maximum (all in, in no-limit) whenever a raise
+  is allowed, else check or call; after the flop check or call.
+- ``top N%``: before the flop a hand in the chart (``charts[param]``, one flag per combo
+  index) raises to three times the current bet (clamped to the legal sizes) while fewer
+  than three bets and raises are in, else calls; any other hand checks or folds. After the
+  flop two pair or better bets or raises (to the current bet plus the pot after calling,
+  clamped) while fewer than two bets and raises are in this street, else calls; one pair
+  checks or calls; less checks or folds.
+- ``custom``: a user's compiled function (see :func:`simulate.play.compiled_policy`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evaluator._jit import serial
+from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+from simulate._kernels.engine import (
+    BETLEVEL,
+    CHECK,
+    CHECK_CALL,
+    COMM,
+    DEAD,
+    FOLD,
+    L_CALL,
+    L_FOLD,
+    L_MAX,
+    L_MIN,
+    NBOARD,
+    NRAISES,
+    RAISE,
+    STREET,
+    N,
+)
+from simulate._kernels.rng import next_u64
+
+CALL_POLICY = 0
+RANDOM_POLICY = 1
+ALLIN_POLICY = 2
+CHART_POLICY = 3
+CUSTOM_POLICY = 9
+
+@serial
+def _clamp(x, lg):
+    if x < lg[L_MIN]:
+        return lg[L_MIN]
+    if x > lg[L_MAX]:
+        return lg[L_MAX]
+    return x
+
+
+@serial
+def _check_or_fold(lg):
+    return FOLD if lg[L_FOLD] != 0 else CHECK
+
+
+@serial
+def _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_table,
+                   flush_table):
+    key = KEY_INIT_I64 + card_key[hole[s, 0]] + card_key[hole[s, 1]]
+    mask = card_mask[hole[s, 0]] | card_mask[hole[s, 1]]
+    for j in range(S[NBOARD]):
+        key += card_key[board[j]]
+        mask |= card_mask[board[j]]
+    return lookup(key, mask, row_offsets, rank_table, flush_table)
+
+
+@serial
+def decide(code, param, S, s, hole, board, lg, state, charts, cat_start, tables):
+    """The built-in policy ``code`` (with ``param``) for seat ``s``: ``(kind, amount, state)``.
+
+    ``charts``: bool[K, 1326] preflop charts (``top N%``), ``cat_start``: int32[10] first
+    strength of each hand category, ``tables``: the evaluator's kernel tables.
+    """
+    can_raise = lg[L_MIN] >= 0
+    if code == CALL_POLICY:
+        return CHECK_CALL, 0, state
+    if code == RANDOM_POLICY:
+        state, v = next_u64(state)
+        u = ((v >> np.uint64(32)) * np.uint64(100)) >> np.uint64(32)  # 0..99
+        if u < 15:
+            return _check_or_fold(lg), 0, state
+        if u < 80 or not can_raise:
+            return CHECK_CALL, 0, state
+        if v & np.uint64(1):
+            return RAISE, lg[L_MAX], state
+        return RAISE, lg[L_MIN], state
+    if code == ALLIN_POLICY:
+        if S[STREET] == 0 and can_raise:
+            return RAISE, lg[L_MAX], state
+        return CHECK_CALL, 0, state
+    if code == CHART_POLICY:
+        level = S[BETLEVEL]
+        if S[STREET] == 0:
+            a = np.int64(hole[s, 0])
+            b = np.int64(hole[s, 1])
+            lo = min(a, b)
+            hi = max(a, b)
+            if charts[param, hi * (hi - 1) // 2 + lo]:
+                if can_raise and S[NRAISES] < 3:
+                    return RAISE, _clamp(3 * level, lg), state
+                return CHECK_CALL, 0, state
+            return _check_or_fold(lg), 0, state
+        card_key, card_mask, row_offsets, rank_table, flush_table = tables
+        st = _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_table,
+                            flush_table)
+        if st >= cat_start[2]:
+            if can_raise and S[NRAISES] < 2:
+                pot = S[DEAD]
+                for i in range(S[N]):
+                    pot += S[COMM + i]
+                to_call = lg[L_CALL] if lg[L_CALL] > 0 else 0
+                return RAISE, _clamp(level + pot + to_call, lg), state
+            return CHECK_CALL, 0, state
+        if st >= cat_start[1]:
+            return CHECK_CALL, 0, state
+        return _check_or_fold(lg), 0, state
+    return CHECK_CALL, 0, state
+

@@ -1,0 +1,129 @@
+"""``pokerjit play``: many hands played out by the engine, each seat's result."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from simulate.cli._util import UsageError, add_json, add_quiet, emit_json, table
+
+NAME = "play"
+HELP = "simulate many hands played by the rules: net chips and bb/100 per seat"
+EXAMPLES = """Every hand starts from the same stacks; the button moves one seat a hand. Hand i
+is dealt from its own random stream under the seed (the real procedure, burns
+included), so a seed gives the same result on any number of threads.
+
+policies (one for every seat, or one per seat separated by commas):
+  call      always check or call
+  random    15% fold (check when free), 65% check/call, 20% raise (half min, half all in)
+  allin     raise all in (the maximum) before the flop, then check or call
+  top N%    raise the top N% of starting hands before the flop, else check or fold; after
+            the flop bet two pair or better, call with a pair, else check or fold
+
+examples:
+  pokerjit play --players 6 --stacks 400 --blinds 1/2 --hands 1000000
+  pokerjit play --players 2 --hands 1000000 --policy random,call --seed 7 --threads 2
+  pokerjit play --players 6 --policy 'top 15%,call,call,call,call,random' --json
+  pokerjit play --players 3 --betting pot-limit --game omaha --ante 1 --hands 100000
+  pokerjit play --players 2 --hands 1000 --phh hands.phhs
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=2, metavar="N", help="seats, 2..10 (default 2)")
+    p.add_argument("--stacks", default=None, metavar="S",
+                   help="every seat's starting stack in chips (default 200 big blinds), or one "
+                        "per seat separated by commas")
+    p.add_argument("--blinds", default="1/2", metavar="SB/BB", help="blinds (default 1/2)")
+    p.add_argument("--hands", type=int, default=100_000, metavar="H",
+                   help="hands to play (default 100000)")
+    p.add_argument("--ante", type=int, default=0, metavar="A", help="ante posted by every seat")
+    p.add_argument("--bb-ante", action="store_true",
+                   help="the big blind posts the ante alone (a big-blind ante)")
+    p.add_argument("--straddle", default="", metavar="X[,X...]",
+                   help="straddles posted by the seats after the big blind")
+    p.add_argument("--betting", default="no-limit",
+                   choices=["no-limit", "pot-limit", "fixed-limit"], help="betting structure")
+    p.add_argument("--game", default="holdem", choices=["holdem", "omaha", "omaha5", "omaha6"],
+                   help="game (default holdem)")
+    p.add_argument("--policy", default="call", metavar="P[,P...]",
+                   help="call, random, allin or 'top N%%': one for all seats or one per seat")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+    p.add_argument("--threads", type=int, default=None, metavar="T",
+                   help="Numba threads (default all)")
+    p.add_argument("--button", type=int, default=0, metavar="I",
+                   help="the first hand's button seat (default 0)")
+    p.add_argument("--phh", default=None, metavar="FILE",
+                   help="also write hands as a .phhs collection (the first --phh-hands)")
+    p.add_argument("--phh-hands", type=int, default=1000, metavar="N",
+                   help="how many hands --phh writes (default 1000; the first N)")
+    add_quiet(p)
+    add_json(p)
+
+
+def _ints(text: str, option: str) -> list[int]:
+    parts = [x for x in re.split(r"[,\s]+", text.strip()) if x]
+    if not parts or not all(x.isdigit() for x in parts):
+        raise UsageError(f"{option} must be whole numbers of chips, got '{text}'")
+    return [int(x) for x in parts]
+
+
+def run(args: argparse.Namespace) -> int:
+    from simulate.cli._util import check_output_path
+    from simulate.engine import Rules, play
+
+    n = args.players
+    if not 2 <= n <= 10:
+        raise UsageError(f"--players must be 2..10, got {n}")
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", args.blinds)
+    if not m:
+        raise UsageError(f"--blinds must be SB/BB in chips, e.g. 1/2, got '{args.blinds}'")
+    sb, bb = int(m.group(1)), int(m.group(2))
+    if args.hands < 1:
+        raise UsageError(f"--hands must be positive, got {args.hands}")
+    stacks = [200 * bb] * n if args.stacks is None else _ints(args.stacks, "--stacks")
+    if len(stacks) == 1:
+        stacks = stacks * n
+    if len(stacks) != n:
+        raise UsageError(f"--stacks gives {len(stacks)} stacks for {n} players")
+    straddles = tuple(_ints(args.straddle, "--straddle")) if args.straddle.strip() else ()
+    policies = [x.strip() for x in args.policy.split(",")]
+    if len(policies) == 1:
+        policies = policies * n
+    if len(policies) != n:
+        raise UsageError(f"--policy gives {len(policies)} policies for {n} players")
+    if args.phh:
+        check_output_path(args.phh, "--phh")
+        if args.phh_hands < 1:
+            raise UsageError(f"--phh-hands must be positive, got {args.phh_hands}")
+    rules = Rules(game=args.game, betting=args.betting, blinds=(sb, bb), ante=args.ante,
+                  bb_ante=args.bb_ante, straddles=straddles)
+    r = play(rules, stacks, args.hands, policy=policies, seed=args.seed, threads=args.threads,
+             button=args.button, progress=not args.quiet)
+    if args.phh:
+        import io
+
+        from simulate.cli._util import write_output
+        from simulate.phh.write import write_phhs
+        from simulate.play import replay_hands
+
+        k = min(args.phh_hands, args.hands)
+        buf = io.StringIO()
+        write_phhs(replay_hands(rules, stacks, k, policy=policies, seed=r.seed,
+                                button=args.button), buf)
+        write_output(args.phh, buf.getvalue(), "--phh")
+        r.extra["phh"] = {"path": args.phh, "hands": k}
+    if args.json:
+        emit_json(r.to_dict())
+        return 0
+    print(f"{rules.game} {rules.betting}, blinds {sb}/{bb}"
+          + (f", ante {rules.ante}" + (" (big blind)" if rules.bb_ante else "")
+             if rules.ante else "")
+          + f", {n} players, {r.hands:,} hands, seed {r.seed}, "
+          f"{r.elapsed_s:.2f} s ({r.hands_per_s:,.0f} hands/s)")
+    rows = [[str(i), r.policies[i], str(stacks[i]), str(r.net[i]), f"{r.bb_per_100[i]:.2f}",
+             f"{r.std_error[i]:.2f}"] for i in range(n)]
+    print(table(rows, ["seat", "policy", "stack", "net", "bb/100", "std err"], "llrrrr"))
+    if args.phh:
+        print(f"wrote the first {r.extra['phh']['hands']:,} hands to {args.phh}")
+    return 0
