@@ -1,0 +1,173 @@
+"""simulate/cli/_util.py: the one table formatter and the one way every command writes a file.
+
+* Tables: a label column stays left-aligned whatever its labels start with (``99``, ``2c2d``);
+  number columns are right-aligned, decided per column (the old formatter decided per cell,
+  so a range named ``99`` jumped to the right).
+* Output files (``range --csv/--png``, ``chart -o``): one wording for a missing folder, a
+  folder given as the file, a read-only place and a special file, always naming the user's
+  path (never an internal temporary file), checked before the work, nothing half-written;
+  ``-`` writes to standard output.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from simulate.cli import main
+from simulate.cli._util import is_number_text, table
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def one_error(rc: int, out: str, err: str) -> str:
+    assert rc == 2 and out == "", (rc, out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+# ----------------------------------------------------------------------------- tables
+def _cols(text: str, row: int) -> list[str]:
+    return text.splitlines()[row].split("  ")
+
+
+def test_labels_stay_left_whatever_they_start_with():
+    t = table([["99", "6", "81.5%"], ["2c2d", "1", "51.2%"], ["AKs", "4", "46.0%"]],
+              ["range", "combos", "equity"])
+    lines = t.splitlines()
+    assert [ln[:4] for ln in lines[2:]] == ["99  ", "2c2d", "AKs "]  # labels: left
+    end = lines[0].index("combos") + len("combos") - 1  # numbers: right-aligned
+    assert lines[2][end] == "6" and lines[3][end] == "1" and lines[4][end] == "4"
+    assert all(ln.endswith("%") and len(ln) == len(lines[0]) for ln in lines[2:])
+    assert lines[0].startswith("range ") and lines[0].endswith("equity")
+
+
+def test_a_column_of_number_like_labels_is_left_when_told():
+    t = table([["99", "81.5%"], ["88", "1.5%"]], ["range", "equity"], align="lr")
+    assert [ln.split()[0] for ln in t.splitlines()[2:]] == ["99", "88"]
+    assert t.splitlines()[2:] == ["99      81.5%", "88       1.5%"]
+    with pytest.raises(ValueError, match="align"):
+        table([["a"]], ["x"], align="lr")
+
+
+@pytest.mark.parametrize("text,number", [
+    ("12", True), ("-3.5", True), ("46.21%", True), ("±0.41%", True), ("1,712,304", True),
+    ("2.56x", True), ("39.5 ms", True), ("253M hands/s", True), ("1e-05", True),
+    ("2c2d", False), ("AKs", False), ("top 20%", False), ("K-high", False), ("QQ+", False),
+])
+def test_number_cells(text, number):
+    assert is_number_text(text) is number
+
+
+def test_cli_tables_keep_their_columns(capsys):
+    rc, out, _ = run(capsys, "range", "99", "--vs", "3c3d", "--board", "Ks8h2c7d")
+    assert rc == 0
+    rows = out.splitlines()
+    head = rows[0]
+    assert head.index("range") == rows[2].index("99") == rows[3].index("3c3d")
+
+
+# ----------------------------------------------------------------------------- output places
+@pytest.fixture
+def read_only(tmp_path: Path):
+    """A folder nothing can be created in, even by root (modes, else the immutable bit,
+    else /sys, which refuses new files on Linux)."""
+    d = tmp_path / "ro"
+    d.mkdir()
+    d.chmod(0o555)
+    immutable = False
+    if _writable(d) and shutil.which("chattr"):
+        immutable = subprocess.run(["chattr", "+i", str(d)], capture_output=True).returncode == 0
+    place = d if not _writable(d) else Path("/sys")
+    assert not _writable(place), "no read-only place on this machine"
+    yield place
+    if immutable:
+        subprocess.run(["chattr", "-i", str(d)], check=True)
+    d.chmod(0o755)
+
+
+def _writable(d: Path) -> bool:
+    try:
+        (d / ".probe").write_text("x")
+    except OSError:
+        return False
+    (d / ".probe").unlink()
+    return True
+
+
+def _commands(path: str) -> list[tuple[list[str], str]]:
+    return [
+        (["range", "AKs", "--vs", "QQ", "--board", "Ks8h2c7d", "--csv", path], "--csv"),
+        (["range", "AKs", "--vs", "QQ", "--board", "Ks8h2c7d", "--png", path], "--png"),
+        (["chart", "--opponents", "2", "--samples", "10", "-q", "-o", path], "-o"),
+        (["chart", "--opponents", "2", "--samples", "10", "-q", "--json", "-o", path], "-o"),
+    ]
+
+
+def test_one_wording_for_every_bad_place(capsys, tmp_path: Path, read_only: Path):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "file").write_text("x")
+    cases = {
+        "missing folder": (tmp_path / "no" / "out.csv", "no such folder '{}'".format(
+            tmp_path / "no")),
+        "folder as file": (tmp_path, "is a folder, not a file"),
+        "parent is a file": (tmp_path / "file" / "out.csv", "is not a folder"),
+        "read-only place": (read_only / "out.csv", "cannot write there ("),
+        "special file": (Path(os.devnull), "not a regular file"),
+    }
+    for what, (path, reason) in cases.items():
+        for argv, option in _commands(str(path)):
+            msg = one_error(*run(capsys, *argv))
+            assert msg.startswith(f"error: {option} {path}: "), (what, msg)
+            assert reason in msg, (what, msg)
+            assert ".tmp" not in msg
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "ro"]
+    assert Path(os.devnull).is_char_device()
+
+
+def test_errors_name_the_users_path_not_a_temporary_file(capsys):
+    # /proc takes no new files: the write used to fail on '/proc/.x.csv.<pid>.tmp'
+    msg = one_error(*run(capsys, "range", "AKs", "--vs", "QQ", "--board", "Ks8h2c7d",
+                         "--csv", "/proc/x.csv"))
+    assert msg.startswith("error: --csv /proc/x.csv: cannot write there") and ".tmp" not in msg
+
+
+@pytest.fixture
+def two_hands(monkeypatch):
+    """The chart over two hands instead of 169 (each sampled hand is one run)."""
+    import simulate.ranges
+
+    monkeypatch.setattr(simulate.ranges, "HAND_CLASSES", ("AA", "72o"))
+
+
+def test_dash_writes_to_standard_output(capsys, two_hands):
+    rc, out, err = run(capsys, "chart", "--opponents", "2", "--samples", "10", "--seed", "1",
+                       "-q", "-o", "-")
+    assert rc == 0 and err == ""
+    assert out.startswith("hand,opponents,equity,std_error,exact\nAA,2,")
+    rc, out, _ = run(capsys, "range", "AKs", "--vs", "QQ", "--board", "Ks8h2c7d", "--csv", "-")
+    assert rc == 0
+    assert out.splitlines()[0] == "player,range,combo,hand,weight,share,equity"
+    assert len(out.splitlines()) == 1 + 3 + 6  # the live combos only, no table
+    msg = one_error(*run(capsys, "range", "AKs", "--vs", "QQ", "--csv", "-", "--json"))
+    assert "standard output" in msg
+
+
+def test_files_are_written_whole(capsys, tmp_path: Path, two_hands):
+    out = tmp_path / "chart.csv"
+    out.write_text("old contents\n")
+    rc, _, err = run(capsys, "chart", "--opponents", "2", "--samples", "10", "--seed", "1",
+                     "-q", "-o", str(out))
+    assert rc == 0 and f"wrote {out}" in err
+    assert out.read_text().splitlines()[0] == "hand,opponents,equity,std_error,exact"
+    assert [ln.split(",")[0] for ln in out.read_text().splitlines()[1:]] == ["AA", "72o"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chart.csv"]  # no temporary left
