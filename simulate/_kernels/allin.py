@@ -35,7 +35,7 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import flush_strength, rank_strength
-from simulate._kernels.rng import below, next_u64, stream_state
+from simulate._kernels.rng import deal_setup, draw5, draw_tuple, pick5, stream_state, to_front
 
 
 # The per-runout helpers are inlined at the Numba IR level: a plain call passes a
@@ -105,26 +105,40 @@ def _one_runout(bkey, bmask, hole_key, hole_mask, st, amounts, members, n_member
 def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
              members, n_members, elig, order, tables, win, sumsq):
     """``n`` random runouts from stream ``block`` of ``seed`` (uint64): deal ``k`` cards
-    without replacement from ``deck`` (partial Fisher-Yates on a private copy), settle,
-    add to ``win`` (int64[P, L]) and ``sumsq`` (float64[L])."""
+    from ``deck`` by the exactly uniform deal of :mod:`simulate._kernels.rng` (``deck`` is
+    only read), settle, add to ``win`` (int64[P, L]) and ``sumsq`` (float64[L])."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_live = hole_key.shape[0]
     m = deck.shape[0]
-    d = deck.copy()
+    d = np.zeros(max(m, 5), np.uint8)
+    d[:m] = deck
+    d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    deal_setup(m, k, mul, thr)
     st = np.zeros(n_live, np.uint16)
     pay = np.zeros(n_live, np.int64)
     state = stream_state(seed, block)
     for _ in range(n):
+        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+        c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
         key = board_key
         mask = board_mask
-        for j in range(k):
-            state, u = next_u64(state)
-            r = j + below(u, m - j)
-            c = d[r]
-            d[r] = d[j]
-            d[j] = c
-            key += card_key[c]
-            mask |= card_mask[c]
+        if k >= 1:
+            key += card_key[c0]
+            mask |= card_mask[c0]
+        if k >= 2:
+            key += card_key[c1]
+            mask |= card_mask[c1]
+        if k >= 3:
+            key += card_key[c2]
+            mask |= card_mask[c2]
+        if k >= 4:
+            key += card_key[c3]
+            mask |= card_mask[c3]
+        if k >= 5:
+            key += card_key[c4]
+            mask |= card_mask[c4]
         for i in range(n_live):
             pay[i] = 0
         _one_runout(key, mask, hole_key, hole_mask, st, amounts, members, n_members, elig,
@@ -173,94 +187,73 @@ def mc_parallel(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask,
 # hands' cards are taken out per deal).
 
 @serial
-def _pick(cdf, n, u):
-    """Index ``j`` in ``0..n-1`` with probability proportional to ``cdf[j] - cdf[j - 1]``."""
-    x = np.float64(u >> np.uint64(11)) * (1.0 / 9007199254740992.0) * cdf[n - 1]
-    lo = 0
-    hi = n - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if cdf[mid] > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-@serial
 def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, cdf, ncombo,
                    amounts, members, n_members, elig, order, tables, max_tries, win, sumsq):
     """``n`` random deals from stream ``block`` of ``seed``: every live player's combo drawn
-    by weight, all together, the whole tuple drawn again if two combos share a card; then
-    ``k`` board cards from what is left. Adds to ``win`` (int64[P, L]) and ``sumsq``
-    (float64[L]) as :func:`mc_block`. Returns the number of rejected tuples, or -1 when
-    one deal needed more than ``max_tries`` draws."""
+    by weight, all together, the whole tuple drawn again if two combos share a card
+    (:func:`simulate._kernels.rng.draw_tuple`); then ``k`` board cards from what is left
+    (the exactly uniform deal). Adds to ``win`` (int64[P, L]) and ``sumsq`` (float64[L]) as
+    :func:`mc_block`. ``base_deck``: uint8[D], every card not on the board or dead. Returns
+    the number of rejected tuples, or -1 when one deal needed more than ``max_tries``
+    draws."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_live = ncombo.shape[0]
-    m = base_deck.shape[0]
-    d = base_deck.copy()
+    one = np.int64(1)
+    out = one << np.int64(52)
+    out -= one
+    for i in range(base_deck.shape[0]):
+        out &= ~(one << np.int64(base_deck[i]))  # cards out of the deck: board and dead
+    m = base_deck.shape[0] - 2 * n_live  # cards left once the hands are dealt
+    d = np.zeros(max(base_deck.shape[0], 2 * n_live + 5), np.uint8)
+    d[:base_deck.shape[0]] = base_deck
     pos = np.full(52, -1, np.int64)
-    for i in range(m):
-        pos[d[i]] = i
+    for i in range(base_deck.shape[0]):
+        pos[base_deck[i]] = i
+    top = 2 * n_live
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    deal_setup(m, k, mul, thr)
     st = np.zeros(n_live, np.uint16)
     pay = np.zeros(n_live, np.int64)
     hole_key = np.zeros(n_live, np.int64)
     hole_mask = np.zeros(n_live, np.int64)
     idx = np.zeros(n_live, np.int64)
-    one = np.int64(1)
+    skip = np.zeros(n_live, np.bool_)
     rejected = 0
     state = stream_state(seed, block)
     for _ in range(n):
-        tries = 0
-        while True:
-            bits = np.int64(0)
-            ok = True
-            for i in range(n_live):
-                j = 0
-                if ncombo[i] > 1:
-                    state, u = next_u64(state)
-                    j = _pick(cdf[i], ncombo[i], u)
-                cb = (one << ccards[i, j, 0]) | (one << ccards[i, j, 1])
-                if cb & bits:
-                    ok = False
-                    break
-                bits |= cb
-                idx[i] = j
-            if ok:
-                break
-            rejected += 1
-            tries += 1
-            if tries >= max_tries:
-                return -1
-        # the hands' cards to the front of the deck copy; deal the board from the rest
-        top = 0
-        for i in range(n_live):
+        state, _used, rej = draw_tuple(state, cdf, ncombo, ccards, skip, out, idx, max_tries)
+        if rej < 0:
+            return -1
+        rejected += rej
+        for i in range(n_live):  # the hands' cards to the front; deal from the rest
             a = ccards[i, idx[i], 0]
             b = ccards[i, idx[i], 1]
             hole_key[i] = card_key[a] + card_key[b]
             hole_mask[i] = card_mask[a] | card_mask[b]
-            for c in (a, b):
-                p = pos[c]
-                if p >= 0:
-                    other = d[top]
-                    d[p] = other
-                    pos[other] = p
-                    d[top] = c
-                    pos[c] = top
-                    top += 1
+            to_front(d, pos, a, 2 * i)
+            to_front(d, pos, b, 2 * i + 1)
+        rest = d[top:]
+        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+        c0, c1, c2, c3, c4 = pick5(rest, rest[0], rest[1], rest[2], rest[3], r0, r1, r2, r3,
+                                   r4)
         key = board_key
         mask = board_mask
-        for j in range(k):
-            state, u = next_u64(state)
-            r = top + j + below(u, m - top - j)
-            c = d[r]
-            other = d[top + j]
-            d[r] = other
-            pos[other] = r
-            d[top + j] = c
-            pos[c] = top + j
-            key += card_key[c]
-            mask |= card_mask[c]
+        if k >= 1:
+            key += card_key[c0]
+            mask |= card_mask[c0]
+        if k >= 2:
+            key += card_key[c1]
+            mask |= card_mask[c1]
+        if k >= 3:
+            key += card_key[c2]
+            mask |= card_mask[c2]
+        if k >= 4:
+            key += card_key[c3]
+            mask |= card_mask[c3]
+        if k >= 5:
+            key += card_key[c4]
+            mask |= card_mask[c4]
         for i in range(n_live):
             pay[i] = 0
         _one_runout(key, mask, hole_key, hole_mask, st, amounts, members, n_members, elig,
@@ -311,19 +304,29 @@ def settle_rows(strengths, amounts, members, n_members, elig, order, win, sumsq)
 def deal_rows(seed, n_total, block_size, b_lo, b_hi, deck, out):
     """Fill ``out`` (uint8[N, k]) with the random ``k``-card runouts from ``deck`` (uint8[M])
     of blocks ``b_lo..b_hi-1`` of a run of ``n_total`` runouts in blocks of ``block_size``
-    (block ``b``: stream ``b`` of ``seed``, rows from ``(b - b_lo) * block_size``)."""
+    (block ``b``: stream ``b`` of ``seed``, rows from ``(b - b_lo) * block_size``), dealt by
+    the exactly uniform deal of :mod:`simulate._kernels.rng`."""
     k = out.shape[1]
     m = deck.shape[0]
     for i in nb.prange(b_hi - b_lo):
         b = b_lo + i
         n = min(block_size, n_total - b * block_size)
-        d = deck.copy()
+        d = np.zeros(max(m, 5), np.uint8)
+        d[:m] = deck
+        mul = np.empty(5, np.uint64)
+        thr = np.empty(5, np.uint64)
+        deal_setup(m, k, mul, thr)
         state = stream_state(seed, b)
         for row in range(i * block_size, i * block_size + n):
-            for j in range(k):
-                state, u = next_u64(state)
-                r = j + below(u, m - j)
-                c = d[r]
-                d[r] = d[j]
-                d[j] = c
-                out[row, j] = c
+            state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+            c0, c1, c2, c3, c4 = pick5(d, d[0], d[1], d[2], d[3], r0, r1, r2, r3, r4)
+            if k >= 1:
+                out[row, 0] = c0
+            if k >= 2:
+                out[row, 1] = c1
+            if k >= 3:
+                out[row, 2] = c2
+            if k >= 4:
+                out[row, 3] = c3
+            if k >= 5:
+                out[row, 4] = c4

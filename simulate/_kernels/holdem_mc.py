@@ -6,11 +6,9 @@ given, so its counts do not depend on which thread ran it. Counts are integers,
 and integer sums do not depend on the order they are added in, so the totals are
 the same on any thread count.
 
-Each deal is a partial Fisher-Yates shuffle of the deck with exact uniform draws
-(Lemire's multiply-shift with rejection), so every runout is equally likely. The
-shuffle is tracked in registers and the deck array is never written: writing it
-made each deal wait on the previous deal's stores, which cost more than all the
-hand evaluations of a heads-up deal.
+Each deal is the exactly uniform deal of :mod:`simulate._kernels.rng` (``draw5`` +
+``pick5``: a partial Fisher-Yates shuffle tracked in registers, the deck never written),
+so every runout is equally likely.
 
 Per player the accumulator ``acc`` (int64[P, N_FIELDS]) holds the nine category
 counts (columns 0..8), then at column ``TIED + k`` (k = 1..10) the deals on which
@@ -26,84 +24,11 @@ import numpy as np
 
 from evaluator._jit import parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
-from simulate._kernels.rng import mix64, stream_state
+from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
 
 MAX_PLAYERS = 10
 TIED = 8  # acc[p, TIED + k]: deals on which player p was one of k best hands (k = 1..10)
 N_FIELDS = TIED + MAX_PLAYERS + 1
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_BITS = 12  # bits per draw: five draws from one 64-bit output
-_CHUNK = np.uint64((1 << _BITS) - 1)
-_SH1 = np.uint64(_BITS)
-_SH2 = np.uint64(2 * _BITS)
-_SH3 = np.uint64(3 * _BITS)
-_SH4 = np.uint64(4 * _BITS)
-
-
-@serial
-def _draw(state, mul, thr):
-    """``(state, r0, .., r4)``: five independent exact uniform draws, ``r_i`` in ``0..mul[i]-1``.
-
-    ``state`` uint64; ``mul`` uint64[5] (each >= 1), ``thr`` uint64[5] with
-    ``thr[i] = 4096 % mul[i]``. Draw i is multiply-shift on 12-bit chunk i of one
-    SplitMix64 output, rejected (Lemire) where the low 12 bits of the product fall
-    below ``thr[i]``; then the whole output is thrown away and the next one tried,
-    so each accepted ``r_i`` is exactly uniform. Rejection odds are below
-    ``sum(thr) / 4096``, about 1% for a 48-card deck.
-    """
-    while True:
-        state = state + _GOLDEN
-        z = mix64(state)
-        p0 = (z & _CHUNK) * mul[0]
-        p1 = ((z >> _SH1) & _CHUNK) * mul[1]
-        p2 = ((z >> _SH2) & _CHUNK) * mul[2]
-        p3 = ((z >> _SH3) & _CHUNK) * mul[3]
-        p4 = ((z >> _SH4) & _CHUNK) * mul[4]
-        bad = (((p0 & _CHUNK) < thr[0]) | ((p1 & _CHUNK) < thr[1]) | ((p2 & _CHUNK) < thr[2])
-               | ((p3 & _CHUNK) < thr[3]) | ((p4 & _CHUNK) < thr[4]))
-        if not bad:
-            return (state, np.int64(p0 >> _SH1), np.int64(p1 >> _SH1), np.int64(p2 >> _SH1),
-                    np.int64(p3 >> _SH1), np.int64(p4 >> _SH1))
-
-
-@serial
-def _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4):
-    """Cards 0..4 (uint8) of a partial Fisher-Yates shuffle of ``d`` swapping i and i + r_i.
-
-    ``d`` uint8[>= 5] is only read: the card at a position is the last one swapped
-    into it, tracked in registers (``v_i``: the card position i held before its
-    swap, now at ``j_i``). ``d0..d3`` are ``d[0..3]``, hoisted by the caller.
-    """
-    j0 = r0
-    c0 = d[j0]
-    v0 = d0
-    j1 = 1 + r1
-    c1 = d[j1]
-    c1 = v0 if j1 == j0 else c1
-    v1 = v0 if j0 == 1 else d1
-    j2 = 2 + r2
-    c2 = d[j2]
-    c2 = v0 if j2 == j0 else c2
-    c2 = v1 if j2 == j1 else c2
-    v2 = v0 if j0 == 2 else d2
-    v2 = v1 if j1 == 2 else v2
-    j3 = 3 + r3
-    c3 = d[j3]
-    c3 = v0 if j3 == j0 else c3
-    c3 = v1 if j3 == j1 else c3
-    c3 = v2 if j3 == j2 else c3
-    v3 = v0 if j0 == 3 else d3
-    v3 = v1 if j1 == 3 else v3
-    v3 = v2 if j2 == 3 else v3
-    j4 = 4 + r4
-    c4 = d[j4]
-    c4 = v0 if j4 == j0 else c4
-    c4 = v1 if j4 == j1 else c4
-    c4 = v2 if j4 == j2 else c4
-    c4 = v3 if j4 == j3 else c4
-    return c0, c1, c2, c3, c4
-
-
 @serial
 def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
     """Deal ``n_deals`` random runouts for block ``block`` and add the outcome to ``acc``.
@@ -120,11 +45,9 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
     d = np.zeros(max(m, 5), np.uint8)
     d[:m] = deck
     d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
-    mul = np.ones(5, np.uint64)  # draws past the k needed are 0 (and unused)
-    thr = np.zeros(5, np.uint64)
-    for i in range(k):
-        mul[i] = m - i
-        thr[i] = np.uint64((1 << _BITS) % (m - i))
+    mul = np.empty(5, np.uint64)  # draws past the k needed are 0 (and unused)
+    thr = np.empty(5, np.uint64)
+    deal_setup(m, k, mul, thr)
     hk = np.empty(n_players, np.int64)
     hm = np.empty(n_players, np.int64)
     for p in range(n_players):
@@ -142,8 +65,8 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
         hu = np.zeros((3, 9, 9), np.int64)
         hk0, hk1, hm0, hm1 = hk[0], hk[1], hm[0], hm[1]
         for _ in range(n_deals):
-            state, r0, r1, r2, r3, r4 = _draw(state, mul, thr)
-            c0, c1, c2, c3, c4 = _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+            state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+            c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
             key = bk0
             mask = bm0
             if k == 5:
@@ -179,8 +102,8 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
         return
     st = np.empty(n_players, np.int64)
     for _ in range(n_deals):
-        state, r0, r1, r2, r3, r4 = _draw(state, mul, thr)
-        c0, c1, c2, c3, c4 = _pick(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+        c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
         key = bk0
         mask = bm0
         if k == 5:

@@ -24,7 +24,7 @@ import numpy as np
 
 from evaluator._jit import parallel, serial
 from evaluator._kernels.omaha import best_of_parts, board_triples, hole_pairs
-from simulate._kernels.rng import below, next_u64, stream_state
+from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
 from simulate._kernels.score import score_row, scorer_row
 
 POT_UNITS = 2520
@@ -210,11 +210,17 @@ def exact_walk(fixed, deck, tri, u, n_players, bsc):
 @serial
 def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
                   share, win, tie, cat, sq):
+    """``n`` runouts from stream ``block``, dealt by the exactly uniform deal of
+    :mod:`simulate._kernels.rng` (``deck_init`` is only read)."""
     state = stream_state(seed, block)
-    deck = deck_init.copy()
-    d = deck.shape[0]
+    d = np.zeros(max(deck_init.shape[0], 5), np.int64)
+    d[:deck_init.shape[0]] = deck_init
+    d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
     nf = fixed.shape[0]
     k = 5 - nf
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    deal_setup(deck_init.shape[0], k, mul, thr)
     board = np.empty(5, np.int64)
     for i in range(nf):
         board[i] = fixed[i]
@@ -223,13 +229,18 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     up = u * n_players
     uup = u * up
     for _ in range(n):
-        for j in range(k):
-            state, x = next_u64(state)
-            r = j + below(x, d - j)
-            c = deck[r]
-            deck[r] = deck[j]
-            deck[j] = c
-            board[nf + j] = c
+        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+        c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+        if k >= 1:
+            board[nf] = c0
+        if k >= 2:
+            board[nf + 1] = c1
+        if k >= 3:
+            board[nf + 2] = c2
+        if k >= 4:
+            board[nf + 3] = c3
+        if k >= 5:
+            board[4] = c4
         t = 0
         for a in range(5):
             for b in range(a + 1, 5):

@@ -23,7 +23,7 @@ import numpy as np
 
 from evaluator._jit import parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup, rank_strength
-from simulate._kernels.rng import below, next_u64, stream_state
+from simulate._kernels.rng import cards_left, deal, deal_setup, draw_tuple, stream_state
 from simulate._kernels.score import best_and_ties, score_row, scorer_row
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
@@ -631,6 +631,9 @@ def mw_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cat_of, tables, ac
 @serial
 def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_random,
               cat_of, tables, max_tries, sh, sq, win, tie, cat, combo_n, combo_sh):
+    """``block_size`` deals from stream ``block``: the non-random players' combos by the
+    weighted tuple draw, then the random players' hole cards and the runout by the exactly
+    uniform deal from the cards left (both in :mod:`simulate._kernels.rng`)."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     P = ncombo.shape[0]
     k = board.shape[0]
@@ -640,71 +643,45 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
         bkey0 += card_key[board[j]]
         bmask0 |= card_mask[board[j]]
     hole = np.empty((P, 2), np.int64)
-    deck = np.empty(52, np.int64)
+    idx = np.zeros(P, np.int64)
+    deck = np.empty(64, np.int64)
     strength = np.empty(P, np.int64)
+    n_random = 0
+    for p in range(P):
+        n_random += is_random[p]
+    n_out = 0
+    for c in range(52):
+        n_out += (base_bits >> c) & 1
+    n_deal = 2 * n_random + 5 - k  # random players' cards, then the runout
+    m = 52 - n_out - 2 * (P - n_random)
+    mul = np.empty(n_deal + 5 - n_deal % 5, np.uint64)
+    thr = np.empty(mul.shape[0], np.uint64)
+    deal_setup(m, n_deal, mul, thr)
     state = stream_state(np.uint64(seed), block)
     for _ in range(block_size):
-        tries = 0
-        while True:
-            used = base_bits
-            ok = True
-            for p in range(P):
-                if is_random[p]:
-                    continue
-                state, u = next_u64(state)
-                x = np.float64(u >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-                x *= cdf[p, ncombo[p] - 1]
-                lo = 0
-                hi = ncombo[p] - 1
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    if cdf[p, mid] > x:
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                a = np.int64(cards[p, lo, 0])
-                b = np.int64(cards[p, lo, 1])
-                bits = (np.int64(1) << a) | (np.int64(1) << b)
-                if bits & used:
-                    ok = False
-                    break
-                used |= bits
-                hole[p, 0] = a
-                hole[p, 1] = b
-            if ok:
-                break
-            tries += 1
-            if tries >= max_tries:
-                return False
-        nd = 0
-        for c in range(52):
-            if not (used >> c) & 1:
-                deck[nd] = c
-                nd += 1
+        state, used, rej = draw_tuple(state, cdf, ncombo, cards, is_random, base_bits, idx,
+                                      max_tries)
+        if rej < 0:
+            return False
         for p in range(P):
             if not is_random[p]:
-                continue
-            for t in range(2):
-                state, u = next_u64(state)
-                j = below(u, nd)
-                c = deck[j]
-                deck[j] = deck[nd - 1]
-                nd -= 1
-                hole[p, t] = c
-            if hole[p, 0] > hole[p, 1]:
-                c = hole[p, 0]
-                hole[p, 0] = hole[p, 1]
-                hole[p, 1] = c
+                hole[p, 0] = cards[p, idx[p], 0]
+                hole[p, 1] = cards[p, idx[p], 1]
+        cards_left(used, deck)
+        state = deal(state, deck, 0, n_deal, mul, thr)
+        t = 0
+        for p in range(P):
+            if is_random[p]:
+                a = deck[t]
+                b = deck[t + 1]
+                hole[p, 0] = min(a, b)
+                hole[p, 1] = max(a, b)
+                t += 2
         bkey = bkey0
         bmask = bmask0
-        for _t in range(5 - k):
-            state, u = next_u64(state)
-            j = below(u, nd)
-            c = deck[j]
-            deck[j] = deck[nd - 1]
-            nd -= 1
-            bkey += card_key[c]
-            bmask |= card_mask[c]
+        for j in range(t, n_deal):
+            bkey += card_key[deck[j]]
+            bmask |= card_mask[deck[j]]
         best = np.int64(-1)
         nbest = 0
         for p in range(P):
