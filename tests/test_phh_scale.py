@@ -1,0 +1,159 @@
+"""Hand histories at scale: streamed in bounded memory, the same answers on worker processes,
+per-player totals, and the ``pokerjit hand`` exit statuses, CSV and PNG outputs."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from simulate.phh.analyze import Totals, analyze
+from simulate.phh.synth import synthetic_hands, write_synthetic_phhs
+
+DATA = Path(__file__).resolve().parent / "data" / "phh"
+
+
+def peak_bytes(path: Path) -> tuple[int, Totals]:
+    """Peak traced memory while analysing every hand of ``path``."""
+    totals = Totals()
+    tracemalloc.start()
+    try:
+        for d in analyze(path):
+            totals.add(d)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak, totals
+
+
+def test_memory_does_not_grow_with_the_number_of_hands(tmp_path: Path) -> None:
+    small, big = tmp_path / "small.phhs", tmp_path / "big.phhs"
+    write_synthetic_phhs(str(small), 30, seed=1)
+    write_synthetic_phhs(str(big), 150, seed=2)
+    for _ in analyze(small):   # warm up: imports, compiled kernels, caches
+        pass
+    p_small, t_small = peak_bytes(small)
+    p_big, t_big = peak_bytes(big)
+    assert t_small.hands == 30 and t_big.hands == 150 and t_big.errors == 0
+    assert p_big < p_small + 256 * 1024, (p_small, p_big)   # not 5x the small run
+
+
+@pytest.mark.slow
+def test_a_100000_hand_collection_in_bounded_memory(tmp_path: Path) -> None:
+    """The CLI on 100,000 hands: its peak RSS stays within a few MB of a 1,000-hand run."""
+    def rss_of_run(path: Path) -> tuple[int, dict]:
+        code = ("import resource, sys; from simulate.cli import main; "
+                "rc = main(['hand', sys.argv[1], '--json', '--totals-only', '-q']); "
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); "
+                "sys.exit(rc)")
+        p = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                           text=True, timeout=3600)
+        assert p.returncode == 0, p.stderr[-2000:]
+        return int(p.stderr.strip().splitlines()[-1]), json.loads(p.stdout)
+
+    small, big = tmp_path / "s.phhs", tmp_path / "b.phhs"
+    write_synthetic_phhs(str(small), 1_000, seed=3)
+    write_synthetic_phhs(str(big), 100_000, seed=4)
+    assert big.stat().st_size > 50_000_000
+    rss_small, _ = rss_of_run(small)
+    rss_big, doc = rss_of_run(big)
+    assert doc["summary"]["hands"] == 100_000 and doc["summary"]["errors"] == 0
+    assert sum(t["hands"] for t in doc["totals"]) == 600_000
+    assert rss_big - rss_small < 20 * 1024, (rss_small, rss_big)   # ru_maxrss is in KiB
+
+
+def test_workers_give_the_same_answers_in_the_same_order(tmp_path: Path) -> None:
+    f = tmp_path / "c.phhs"
+    write_synthetic_phhs(str(f), 60, seed=5)
+    paths = [f, DATA / "vendor/phh-curated/wsop"]
+    one = list(analyze(paths, workers=1))
+    two = list(analyze(paths, workers=2, chunk=7))
+    assert len(one) == 60 + 83 and one == two
+
+
+def test_totals_add_up() -> None:
+    texts = list(synthetic_hands(40, seed=6))
+    t = Totals()
+    nets = [0] * 6
+    from simulate.phh.parse import parse_text
+    from simulate.phh.replay import replay
+
+    for text in texts:
+        [(_, h)] = parse_text(text)
+        d = replay(h).to_dict()
+        t.add(d)
+        nets = [a + b for a, b in zip(nets, d["net"], strict=True)]
+    rows = {r["player"]: r for r in t.to_list()}
+    assert [rows[f"player{s + 1}"]["net"] for s in range(6)] == nets
+    assert sum(nets) == 0
+    for s in range(6):
+        r = rows[f"player{s + 1}"]
+        assert r["hands"] == 40
+        assert r["bb_per_100"] == pytest.approx(100 * nets[s] / 2 / 40)
+        assert r["allin_adjusted_net"] == r["net"]        # nobody is ever all in
+
+
+def test_allin_adjusted_totals_use_the_expected_value() -> None:
+    t = Totals()
+    for src, h in [(s, h) for s, h in __import__("simulate.phh.parse", fromlist=["x"])
+                   .iter_hands(DATA / "vendor/phh-curated/dwan-ivey-2009.phh")]:
+        from simulate.phh.replay import replay
+
+        d = replay(h, src).to_dict()
+        t.add(d)
+    rows = {r["player"]: r for r in t.to_list()}
+    dwan = rows["Tom Dwan"]
+    assert dwan["net"] == 556_000                      # a lock on the turn: EV = result
+    assert dwan["allin_adjusted_net"] == pytest.approx(556_000)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from simulate.cli import main
+
+    rc = main(["hand", *argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_cli_exit_statuses_csv_and_png(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.phhs"
+    write_synthetic_phhs(str(good), 5, seed=7)
+    bad = tmp_path / "mixed.phhs"
+    text = good.read_text()
+    bad.write_text(text.replace("'p3 cc'", "'p3 cbr 999'", 1))
+    empty = tmp_path / "empty.phh"
+    empty.write_text("")
+    garbage = tmp_path / "garbage.phh"
+    garbage.write_bytes(bytes(range(256)) * 8)
+
+    rc, out, err = run_cli(capsys, str(good), "--csv", str(tmp_path / "h.csv"),
+                           "--png", str(tmp_path / "h.png"))
+    assert rc == 0, err
+    assert "5 hands: 5 replayed (5 validated by the engine" in out
+    rows = list(csv.DictReader((tmp_path / "h.csv").open()))
+    assert len(rows) == 30 and rows[0]["player"] == "player1"
+    assert sum(int(r["net"]) for r in rows) == 0
+    assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+
+    rc, out, err = run_cli(capsys, str(bad), "--json")
+    assert rc == 1
+    doc = json.loads(out)
+    errs = [h for h in doc["hands"] if h["error"]]
+    assert len(errs) == 1 and doc["summary"]["errors"] == 1
+    assert err.count("error: ") == 1 and "cbr 999" in err
+    assert "cannot raise to 999" in errs[0]["error"]
+
+    for f in (empty, garbage):
+        rc, out, err = run_cli(capsys, str(f), "--json")
+        assert rc == 2 and out == ""
+        assert err.startswith("error: ") and err.count("\n") == 1
+    rc, out, err = run_cli(capsys, str(tmp_path / "missing.phhs"))
+    assert rc == 2 and "no such file" in err
+    rc, out, err = run_cli(capsys, str(good), "--workers", "0")
+    assert rc == 2 and "--workers" in err
