@@ -59,6 +59,67 @@ def test_weights_and_groups():
     assert R.parse_range("AKs:2").weights.tolist() == [2.0] * 4
 
 
+def test_an_unweighted_group_may_weight_its_items():
+    r = R.parse_range("(QQ+:0.5,AKs)")
+    d = dict(zip(map(tuple, r.combos.tolist()), r.weights.tolist(), strict=True))
+    assert len(d) == 22 and sorted(set(d.values())) == [0.5, 1.0]
+    assert all(d[c] == 1.0 for c in R.class_combos("AKs"))
+
+
+@pytest.mark.parametrize("text,message", [
+    # one weight per item: these used to multiply (AK:2:3 was AK at weight 6)
+    ("AK:2:3", r"^'AK:2:3' has more than one weight"),
+    ("QQ+,AK:0.5:0.5", r"^'AK:0.5:0.5' has more than one weight"),
+    ("(QQ+,AKs):2:3", r"^'\(QQ\+,AKs\):2:3' has more than one weight"),
+    ("(QQ+:0.5,AKs):0.5", r"^'QQ\+:0.5' has a weight inside the weighted group"),
+    # weights the engines cannot carry through ten players' products: refused by name
+    ("AK:1e300", r"^weight 1e300 for 'AK' is too large \(at most 1e\+06\)$"),
+    ("(QQ+,AKs):5e6", r"^weight 5e6 for '\(QQ\+,AKs\)' is too large"),
+    ("AK:1e-320", r"^weight 1e-320 for 'AK' is too small \(at least 1e-06, or 0"),
+    ("AK:inf", r"^weight inf for 'AK' must be a finite number"),
+])
+def test_weights_out_of_reach_or_repeated_are_errors(text, message):
+    with pytest.raises(CardError, match=message):
+        R.parse_range(text)
+
+
+def test_weight_limits_are_inclusive():
+    assert R.parse_range(f"AK:{R.MAX_WEIGHT:g}").weights.max() == R.MAX_WEIGHT
+    assert R.parse_range(f"AK:{R.MIN_WEIGHT:g}").weights.min() == R.MIN_WEIGHT
+
+
+def test_weight_errors_reach_every_command_as_one_line(capsys):
+    from simulate.cli import main
+
+    for argv, needle in [
+        (["range", "AK:1e300", "--vs", "QQ"], "weight 1e300 for 'AK' is too large"),
+        (["equity", "AK:2:3", "QQ"], "'AK:2:3' has more than one weight"),
+        (["allin", "AK:2:3:100", "random:30"], "seat 0: 'AK:2:3' has more than one weight"),
+        (["allin", "QQ+,AKs:1e300:100", "random:30"], "seat 0: weight 1e300 for 'AKs'"),
+        (["allin", "AhAs:100", "KdKc:100", "--dead-money", "9" * 25],
+         "dead money must be at most"),
+    ]:
+        rc = main(argv)
+        out, err = capsys.readouterr()
+        assert rc == 2 and out == "" and len(err.splitlines()) == 1, (argv, err)
+        assert err.startswith("error: ") and needle in err, (argv, err)
+
+
+def test_chip_amounts_have_one_limit():
+    import simulate
+    from simulate.pots import MAX_CHIPS, add_dead_money, build_pots, check_chips
+
+    assert check_chips(MAX_CHIPS, "x") == MAX_CHIPS
+    for value, needle in [(MAX_CHIPS + 1, "at most"), (0, "positive"), (-1, "positive"),
+                          (2.5, "integer"), (True, "integer")]:
+        with pytest.raises(ValueError, match=f"^stack {needle}|^stack must be .*{needle}"):
+            check_chips(value, "stack")
+    with pytest.raises(ValueError, match="dead money must be at most"):
+        add_dead_money(build_pots([10, 10], [True, True]), 10**30)
+    with pytest.raises(ValueError, match="seat 1: chips must be at most"):
+        simulate.allin_ev([("AhAs", 100), ("KdKc", 10**30)])
+
+
 def test_top_percent():
     order = R.preflop_order()
     assert order[0][0] == "AA" and len(order) == 169
