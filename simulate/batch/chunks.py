@@ -46,6 +46,7 @@ def _token_ids() -> dict[str, int]:
 _TOKEN_IDS = _token_ids()  # "Ah", "ah", "AH", ... -> card id
 
 
+@lru_cache(maxsize=1 << 17)
 def _cards(text: str) -> tuple[int, ...]:
     """Card ids of ``text``: two-character cards written end to end (``AhKh``) by table
     lookup, anything else (spaces, ``10h``, suit symbols) by

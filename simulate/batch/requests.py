@@ -55,6 +55,9 @@ def _finite(text: str) -> float:
     return x
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
 def decode_json(raw: bytes, lineno: int) -> Any:
     """The JSON value of one input line (``raw`` without its newline).
 
@@ -73,7 +76,7 @@ def decode_json(raw: bytes, lineno: int) -> Any:
         raise BadRequest("a byte-order mark (U+FEFF) inside the file (only the very start of "
                          "a file may have one)")
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        return _DECODER.decode(text)
     except BadRequest:
         raise
     except RecursionError:
@@ -130,7 +133,9 @@ def effective(req: dict[str, Any], defaults: dict[str, Any] | None = None) -> di
         raise BadRequest(f"unknown field {unknown[0]!r} for kind {kind!r} "
                          f"(fields: {', '.join(fields)})")
     out: dict[str, Any] = {"kind": kind}
-    line_sets_mode = any(req.get(k) is not None for k in ("exact", "samples", "std_error"))
+    get = req.get
+    line_sets_mode = (get("exact") is not None or get("samples") is not None
+                      or get("std_error") is not None)
     for f in fields:
         if f in ("id", "kind"):
             continue
