@@ -675,9 +675,9 @@ class Hand:
             if len(cards) != h:
                 raise IllegalAction(f"{action!r}: {self.rules.game} deals {h} hole cards, "
                                     f"got {len(cards)}")
+            self._mark(cards)
             self._hole[s, :h] = cards
             S[K.HOLEN + s] = h
-            self._mark(cards)
             self.actions.append(f"d dh p{s + 1} {_cards_text(cards)}")
             return
         cards = self._parse_deal(" ".join(toks[2:]), action)
