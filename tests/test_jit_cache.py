@@ -1,0 +1,124 @@
+"""evaluator/_jit.py and Numba's disk cache: nowhere to write it is a warning, not a crash;
+compile and cache-load time is measured apart from the work.
+
+* A process that can write no cache folder (read-only install and home) used to die with
+  Numba's ``RuntimeError: cannot cache function ...`` at the first kernel import; now it
+  prints one warning line and compiles in memory. Simulated for real with Numba's own
+  settings: only the user-provided locator (``NUMBA_CACHE_LOCATOR_CLASSES``), pointed under a
+  regular file (``NUMBA_CACHE_DIR``), which no one, root included, can create folders in.
+* A ``NUMBA_CACHE_DIR`` that cannot be written is named in one warning line.
+* The compile clock (Numba's event hooks) counts compiling and loading; ``work_clock``
+  stands still meanwhile; the first compile calls the CLI's one-line notice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ("import evaluator._kernels.holdem, simulate._kernels.holdem_exact, "
+           "simulate._kernels.score, simulate._kernels.ranges, simulate._kernels.omaha")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CACHE")}
+    env.update(extra)
+    return env
+
+
+def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture
+def nowhere(tmp_path: Path) -> dict[str, str]:
+    """An environment in which Numba finds no writable cache folder."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    return _env(NUMBA_CACHE_LOCATOR_CLASSES="UserProvidedCacheLocator",
+                NUMBA_CACHE_DIR=str(blocker / "cache"))
+
+
+def test_no_writable_cache_is_one_warning_not_a_crash(nowhere):
+    p = _python(f"{KERNELS}; print('imported')", nowhere)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "imported\n"
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warning: "), p.stderr
+    assert "NUMBA_CACHE_DIR" in lines[0]
+
+
+def test_no_cache_anywhere_still_answers(tmp_path: Path):
+    """A kernel compiled and run with no cache at all, through the places Numba tries for a
+    read-only install with a read-only home (the home here is a regular file)."""
+    home = tmp_path / "home"
+    home.write_text("not a folder")
+    env = _env(NUMBA_CACHE_LOCATOR_CLASSES="UserWideCacheLocator", HOME=str(home),
+               XDG_CACHE_HOME=str(home / "cache"))
+    p = _python("import numpy as np, evaluator as E\n"
+                "print(int(E.evaluate_batch(np.array([[48, 44, 40, 36, 32]], np.uint8), "
+                "threads=1, check=False)[0]))", env)
+    assert p.returncode == 0 and p.stdout == "7462\n", p.stderr
+    [line] = p.stderr.splitlines()
+    assert line.startswith("warning: cannot write Numba's cache") and "NUMBA_CACHE_DIR" in line
+
+
+def test_an_unwritable_numba_cache_dir_is_named(tmp_path: Path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    p = _python(f"{KERNELS}; print('imported')",
+                _env(NUMBA_CACHE_DIR=str(blocker / "cache")))
+    assert p.returncode == 0 and p.stdout == "imported\n", p.stderr
+    [line] = p.stderr.splitlines()
+    assert line.startswith(f"warning: NUMBA_CACHE_DIR={blocker / 'cache'} cannot be written")
+
+
+def test_compile_clock_and_work_clock():
+    import time
+
+    import numba
+
+    from evaluator import _jit
+
+    clock = _jit._CompileClock()
+    clock.install(numba)
+    calls = []
+    clock.on_first_compile.append(lambda: calls.append(1))
+
+    @_jit.serial(cache=False)
+    def fresh(n):  # a kernel no other test compiles
+        s = 0.0
+        for i in range(n):
+            s += (i * 0.5) % 3.0
+        return s
+
+    t0, w0 = time.perf_counter(), _jit.work_clock()
+    fresh(10)
+    wall, work = time.perf_counter() - t0, _jit.work_clock() - w0
+    assert calls == [1] and clock.compiling > 0 and clock.total >= clock.compiling
+    assert work < 0.5 * wall  # the compile is not the work
+    before = clock.total
+    fresh(20)
+    assert calls == [1] and clock.total == before  # compiled once, nothing more to do
+
+
+@pytest.mark.slow
+def test_first_run_says_it_compiles_and_times_the_work_apart(tmp_path: Path):
+    env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    argv = [sys.executable, "-m", "simulate", "equity", "AhKh", "QsQd", "--json"]
+    first = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    second = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert first.stderr.startswith("compiling pokerjit's kernels (first run only")
+    assert len(first.stderr.splitlines()) == 1 and second.stderr == ""
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert a["players"] == b["players"]
+    assert a["load_s"] > 1.0 and a["elapsed_s"] < a["load_s"] / 10
+    assert b["load_s"] < a["load_s"] / 3
