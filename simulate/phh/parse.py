@@ -143,23 +143,32 @@ _HEADER_RE = re.compile(rb"^[ \t]*\[[ \t]*([A-Za-z0-9_-]+|\"[^\"\r\n]*\"|'[^'\r\
                         rb"[ \t]*(?:#[^\r\n]*)?\r?\n?$")
 
 
+_CARD_IDS: dict[str, int | None] = {"??": None}
+for _r, _rc in enumerate(RANKS):
+    for _s, _sc in enumerate(SUITS):
+        for _t in {_rc + _sc, _rc.lower() + _sc, _rc + _sc.upper(), _rc.lower() + _sc.upper()}:
+            _CARD_IDS[_t] = 4 * _r + _s
+
+
 def parse_card_text(text: str, what: str = "cards") -> CardSlots:
     """``"AcKd"`` -> ``[48, 45]``; ``"????"`` -> ``[None, None]``; ``"-"`` -> ``[]``."""
     s = text.strip()
     if s in ("", "-"):
         return []
+    s = s.replace(" ", "")
+    ids = _CARD_IDS
+    try:
+        if len(s) % 2 == 0:
+            return [ids[s[i:i + 2]] for i in range(0, len(s), 2)]
+    except KeyError:
+        pass
     out: CardSlots = []
     pos = 0
-    s = s.replace(" ", "")
     while pos < len(s):
         m = _CARD_RE.match(s, pos)
         if m is None:
             raise PHHError(f"bad {what} {text!r}: cannot read {s[pos:pos + 2]!r}")
-        tok = m.group(0)
-        if tok == "??":
-            out.append(None)
-        else:
-            out.append(4 * RANKS.index(tok[0].upper()) + SUITS.index(tok[1].lower()))
+        out.append(ids[m.group(0)])  # every spelling of every card is in the table
         pos = m.end()
     return out
 
