@@ -57,9 +57,10 @@ class _Local:
         self.threads = threads
         self.workers = 1
 
-    def map_ordered(self, chunks: Iterable[list[Item]], args: tuple) -> Iterator[tuple]:
+    def map_ordered(self, chunks: Iterable[list[Any]], args: tuple,
+                    fn: Any = answer_chunk) -> Iterator[tuple]:
         for items in chunks:
-            yield items, answer_chunk(items, *args, threads=self.threads)
+            yield items, fn(items, *args, threads=self.threads)
 
     def close(self) -> None:
         pass
@@ -71,7 +72,7 @@ class _Windowed:
 
     workers = 1
 
-    def submit(self, items: list[Item], args: tuple) -> Any:
+    def submit(self, fn: Any, items: list[Any], args: tuple) -> Any:
         raise NotImplementedError
 
     def wait_some(self, pending: dict[Any, int]) -> list[Any]:
@@ -80,7 +81,10 @@ class _Windowed:
     def on_items(self, items: list[Item]) -> None:
         """Called in the main process before a chunk is submitted."""
 
-    def map_ordered(self, chunks: Iterable[list[Item]], args: tuple) -> Iterator[tuple]:
+    def map_ordered(self, chunks: Iterable[list[Any]], args: tuple,
+                    fn: Any = answer_chunk) -> Iterator[tuple]:
+        """``(chunk, fn(chunk, *args, threads=1))`` for every chunk, in order; ``fn`` must
+        be a module-level function (it is pickled to the workers)."""
         window = 3 * self.workers
         pending: dict[Any, int] = {}
         ready: dict[int, tuple] = {}
@@ -94,8 +98,9 @@ class _Windowed:
                 if items is None:
                     exhausted = True
                     break
-                self.on_items(items)
-                pending[self.submit(items, args)] = seq
+                if fn is answer_chunk:
+                    self.on_items(items)
+                pending[self.submit(fn, items, args)] = seq
                 queued[seq] = items
                 seq += 1
             if not pending and not ready:
@@ -154,8 +159,8 @@ class _Processes(_Windowed):
             warm(tuple(sorted(need - self.warmed)))
             self.warmed |= need
 
-    def submit(self, items: list[Item], args: tuple) -> cf.Future:
-        return self.ex.submit(answer_chunk, items, *args, threads=1)
+    def submit(self, fn: Any, items: list[Any], args: tuple) -> cf.Future:
+        return self.ex.submit(fn, items, *args, threads=1)
 
     def wait_some(self, pending: dict[Any, int]) -> list[Any]:
         done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
@@ -246,8 +251,8 @@ class _Dask(_Windowed):
             self.client.run(warm, new)
             self.warmed |= need
 
-    def submit(self, items: list[Item], args: tuple) -> Any:
-        fut = self.client.submit(answer_chunk, items, *args, threads=1, pure=False)
+    def submit(self, fn: Any, items: list[Any], args: tuple) -> Any:
+        fut = self.client.submit(fn, items, *args, threads=1, pure=False)
         self.ac.add(fut)
         return fut
 

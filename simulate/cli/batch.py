@@ -79,10 +79,14 @@ def run(args: argparse.Namespace) -> int:
     defaults = {"kind": args.kind, "game": args.game, "board": args.board, "dead": args.dead,
                 "exact": args.exact, "samples": args.samples, "std_error": args.std_error,
                 "seed": args.seed}
+    from simulate.cli.equity import skip_blas_probe
+
     try:
-        summary = run_batch(args.input, args.output, workers=args.workers,
-                            scheduler=args.scheduler, defaults=defaults, threads=args.threads,
-                            quiet=args.quiet, chunk_lines=args.chunk_lines)
+        with skip_blas_probe():
+            summary = run_batch(args.input, args.output, workers=args.workers,
+                                scheduler=args.scheduler, defaults=defaults,
+                                threads=args.threads, quiet=args.quiet,
+                                chunk_lines=args.chunk_lines)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
