@@ -273,6 +273,17 @@ def test_fixed_limit_half_bet_all_in_counts_as_a_full_raise():
     assert h.actor == 3 and h.legal.call == 1 and h.legal.min_raise_to is None
 
 
+def test_fixed_limit_short_all_in_is_not_a_raise():
+    """An all-in of less than half a bet is not a raise: it does not count toward the cap
+    (pokerkit counts it)."""
+    rules = Rules(betting="fixed-limit", blinds=(2, 4))
+    h = hand([1000, 1000, 1000, 1000, 9, 1000], rules=rules, button=0)
+    play(h, "s3 cbr 8, s4 cbr 9, s5 cbr 13")  # the big blind, 8 and 13 are three bets
+    assert h.actor == 0 and h.legal.min_raise_to == 17
+    h.raise_to(17)
+    assert h.actor == 1 and h.legal.min_raise_to is None  # four bets: capped
+
+
 # --------------------------------------------------------------------------- forced bets
 def test_antes_are_dead_money_posted_before_the_blinds():
     """rules: "Each player pays the ante into the pot before then hand is dealt";
