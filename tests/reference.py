@@ -28,6 +28,7 @@ from simulate.equity import SHARE_UNIT, _cat_of
 from simulate.ranges import parse_range
 
 
+# -------------------- hands
 def five_card_tuple(cards: Sequence[int]) -> tuple[int, ...]:
     ranks = sorted((c // 4 for c in cards), reverse=True)
     suits = {c % 4 for c in cards}
@@ -66,6 +67,29 @@ def best_tuple(cards: Sequence[int]) -> tuple[int, ...]:
     return max(five_card_tuple(f) for f in itertools.combinations(cards, 5))
 
 
+def omaha_tuple(hole: Sequence[int], board: Sequence[int]) -> tuple[int, ...]:
+    """Best Omaha hand: max of :func:`five_card_tuple` over exactly 2 hole + 3 board cards."""
+    return max(five_card_tuple(list(p) + list(t)) for p in itertools.combinations(hole, 2)
+               for t in itertools.combinations(board, 3))
+
+
+def omaha_strength(hole: list[int], board: list[int]) -> int:
+    """Best Omaha strength (1..7462) by the scalar evaluator: max over 2 hole x 3 board."""
+    return max(strength_of_ids(p + t) for p in itertools.combinations(hole, 2)
+               for t in itertools.combinations(board, 3))
+
+
+def omaha_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """``ndarray[N]``: max over all 2 x 3 combinations of ``holes[N, h]`` and ``boards[N, b]``,
+    each scored by the five-card batch evaluator (numpy over every combination at once)."""
+    pairs = list(itertools.combinations(range(holes.shape[1]), 2))
+    triples = list(itertools.combinations(range(boards.shape[1]), 3))
+    combos = [np.concatenate([holes[:, list(p)], boards[:, list(t)]], axis=1)
+              for p in pairs for t in triples]
+    five = np.stack(combos, axis=1).reshape(-1, 5)
+    return evaluate_batch(five, check=False).reshape(len(holes), -1).max(axis=1)
+
+
 def random_hands(n: int, k: int, seed: int) -> np.ndarray:
     """``ndarray[n, k] uint8`` of random distinct cards per row."""
     rng = np.random.default_rng(seed)
@@ -77,12 +101,7 @@ def random_hands(n: int, k: int, seed: int) -> np.ndarray:
     return out
 
 
-def omaha_tuple(hole: Sequence[int], board: Sequence[int]) -> tuple[int, ...]:
-    """Best Omaha hand: max of :func:`five_card_tuple` over exactly 2 hole + 3 board cards."""
-    return max(five_card_tuple(list(p) + list(t)) for p in itertools.combinations(hole, 2)
-               for t in itertools.combinations(board, 3))
-
-
+# -------------------- boards and equity walks
 def runouts(board: Sequence[int], used: Iterable[int]) -> Iterator[list[int]]:
     """Every five-card completion of ``board`` from the cards not in ``used`` (the board's
     own cards are excluded too), in ``itertools.combinations`` order."""
@@ -92,6 +111,65 @@ def runouts(board: Sequence[int], used: Iterable[int]) -> Iterator[list[int]]:
         yield list(board) + list(extra)
 
 
+def holdem_counts(hands, board="", dead=""):
+    """Pure-Python walk of every runout over ``strength_of_ids``: (res int[P,3], cats int[P,9],
+    runouts) with res = wins, ties, pot share in 1/2520 units."""
+    holes = [parse_cards(h) for h in hands]
+    b = parse_cards(board)
+    used = set(parse_cards(dead)) | {c for h in holes for c in h}
+    cat_of = _cat_of()
+    res = np.zeros((len(hands), 3), np.int64)
+    cats = np.zeros((len(hands), 9), np.int64)
+    n = 0
+    for full in runouts(b, used):
+        s = [strength_of_ids(h + full) for h in holes]
+        best = max(s)
+        k = s.count(best)
+        for p, v in enumerate(s):
+            cats[p, cat_of[v]] += 1
+            if v == best:
+                res[p, 0 if k == 1 else 1] += 1
+                res[p, 2] += SHARE_UNIT // k
+        n += 1
+    return res, cats, n
+
+
+def holdem_equities(hands, board=(), dead=()) -> list[float]:
+    """Pot share per hand over every runout (:func:`holdem_counts` divided out)."""
+    res, _cats, n = holdem_counts(hands, board, dead)
+    return [int(r[2]) / SHARE_UNIT / n for r in res]
+
+
+def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
+    """Pure-Python walk over every runout: (equity, win, tie, categories) as Fractions."""
+    hs = [parse_cards(h) for h in hands]
+    b = parse_cards(board)
+    used = set(parse_cards(dead)) | {c for h in hs for c in h}
+    n_p = len(hs)
+    eq = [Fraction(0)] * n_p
+    win = [0] * n_p
+    tie = [0] * n_p
+    cats: list[dict[str, int]] = [{} for _ in hs]
+    runs = list(runouts(b, used))
+    for full in runs:
+        s = [omaha_strength(h, full) for h in hs]
+        top = max(s)
+        winners = [i for i, v in enumerate(s) if v == top]
+        for i in range(n_p):
+            c = category(s[i])
+            cats[i][c] = cats[i].get(c, 0) + 1
+        for i in winners:
+            eq[i] += Fraction(1, len(winners))
+            if len(winners) == 1:
+                win[i] += 1
+            else:
+                tie[i] += 1
+    n = len(runs)
+    return ([e / n for e in eq], [Fraction(w, n) for w in win], [Fraction(t, n) for t in tie],
+            [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
+
+
+# -------------------- pots and all-in walks
 def ref_pots(committed: Sequence[int], live: Sequence[bool]
              ) -> tuple[list[tuple[int, tuple[int, ...]]], list[int]]:
     """``(pots, returned)``: pots as ``(amount, eligible seats)`` from the bottom up, built by
@@ -135,107 +213,26 @@ def ref_settle_runout(pots: Sequence[tuple[int, Sequence[int]]], returned: Seque
     return payout, per_pot
 
 
-def omaha_strength(hole: list[int], board: list[int]) -> int:
-    """Best Omaha strength (1..7462) by the scalar evaluator: max over 2 hole x 3 board."""
-    return max(strength_of_ids(p + t) for p in itertools.combinations(hole, 2)
-               for t in itertools.combinations(board, 3))
-
-
-def omaha_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
-    """``ndarray[N]``: max over all 2 x 3 combinations of ``holes[N, h]`` and ``boards[N, b]``,
-    each scored by the five-card batch evaluator (numpy over every combination at once)."""
-    pairs = list(itertools.combinations(range(holes.shape[1]), 2))
-    triples = list(itertools.combinations(range(boards.shape[1]), 3))
-    combos = [np.concatenate([holes[:, list(p)], boards[:, list(t)]], axis=1)
-              for p in pairs for t in triples]
-    five = np.stack(combos, axis=1).reshape(-1, 5)
-    return evaluate_batch(five, check=False).reshape(len(holes), -1).max(axis=1)
-
-
-def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
-    """Pure-Python walk over every runout: (equity, win, tie, categories) as Fractions."""
-    hs = [parse_cards(h) for h in hands]
-    b = parse_cards(board)
-    used = set(b) | set(parse_cards(dead)) | {c for h in hs for c in h}
-    deck = [c for c in range(52) if c not in used]
-    n_p = len(hs)
-    eq = [Fraction(0)] * n_p
-    win = [0] * n_p
-    tie = [0] * n_p
-    cats: list[dict[str, int]] = [{} for _ in hs]
-    runs = list(itertools.combinations(deck, 5 - len(b)))
-    for run in runs:
-        full = b + list(run)
-        s = [omaha_strength(h, full) for h in hs]
-        top = max(s)
-        winners = [i for i, v in enumerate(s) if v == top]
-        for i in range(n_p):
-            c = category(s[i])
-            cats[i][c] = cats[i].get(c, 0) + 1
-        for i in winners:
-            eq[i] += Fraction(1, len(winners))
-            if len(winners) == 1:
-                win[i] += 1
-            else:
-                tie[i] += 1
-    n = len(runs)
-    return ([e / n for e in eq], [Fraction(w, n) for w in win], [Fraction(t, n) for t in tie],
-            [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
-
-
-def holdem_counts(hands, board="", dead=""):
-    """Pure-Python walk of every runout over ``strength_of_ids``: (res int[P,3], cats int[P,9],
-    runouts) with res = wins, ties, pot share in 1/2520 units."""
-    holes = [parse_cards(h) for h in hands]
-    b = parse_cards(board)
-    used = set(b) | set(parse_cards(dead)) | {c for h in holes for c in h}
-    deck = [c for c in range(52) if c not in used]
-    cat_of = _cat_of()
-    res = np.zeros((len(hands), 3), np.int64)
-    cats = np.zeros((len(hands), 9), np.int64)
-    n = 0
-    for extra in itertools.combinations(deck, 5 - len(b)):
-        full = b + list(extra)
-        s = [strength_of_ids(h + full) for h in holes]
-        best = max(s)
-        k = s.count(best)
-        for p, v in enumerate(s):
-            cats[p, cat_of[v]] += 1
-            if v == best:
-                res[p, 0 if k == 1 else 1] += 1
-                res[p, 2] += SHARE_UNIT // k
-        n += 1
-    return res, cats, n
-
-
-def holdem_equities(hands, board=(), dead=()) -> list[float]:
-    """Pot share per hand over every runout (:func:`holdem_counts` divided out)."""
-    res, _cats, n = holdem_counts(hands, board, dead)
-    return [int(r[2]) / SHARE_UNIT / n for r in res]
-
-
 def allin_totals(hands, committed, board, dead=(), button=0):
     """Every runout settled by the reference dealer, Hold'em hands by ``strength_of_ids``
     (``hands[s]``: two card ids, ``None`` for a folded seat): ``(payout sums per seat,
     per-pot sums [pot][seat], runouts, pots)``."""
     live = [h is not None for h in hands]
     pots, returned = ref_pots(committed, live)
-    used = set(board) | set(dead) | {c for h in hands if h for c in h}
-    deck = [c for c in range(52) if c not in used]
+    used = set(dead) | {c for h in hands if h for c in h}
     n = len(hands)
     totals = [0] * n
     pot_totals = [[0] * n for _ in pots]
-    runouts = 0
-    for extra in itertools.combinations(deck, 5 - len(board)):
-        full = list(board) + list(extra)
+    n_runs = 0
+    for full in runouts(board, used):
         strengths = [strength_of_ids(full + h) if h else None for h in hands]
         pay, per_pot = ref_settle_runout(pots, returned, strengths, button)
         for s in range(n):
             totals[s] += pay[s]
             for p in range(len(pots)):
                 pot_totals[p][s] += per_pot[p][s]
-        runouts += 1
-    return totals, pot_totals, runouts, pots
+        n_runs += 1
+    return totals, pot_totals, n_runs, pots
 
 
 def allin_walk_kernel():
@@ -283,6 +280,7 @@ def allin_walk_kernel():
     return walk
 
 
+# -------------------- ranges
 _RANKS = "23456789TJQKA"
 
 
@@ -319,7 +317,6 @@ def range_equity_walk(specs, board, dead=""):
     b = parse_cards(board)
     d = set(parse_cards(dead))
     rs = [{c: w for c, w in expand_range(s).items() if not (set(c) & (set(b) | d))} for s in specs]
-    deck = [c for c in range(52) if c not in set(b) | d]
     eq = [Fraction(0)] * len(specs)
     total = Fraction(0)
     memo = {}
@@ -330,9 +327,8 @@ def range_equity_walk(specs, board, dead=""):
         w = Fraction(1)
         for _, x in tup:
             w *= Fraction(x)
-        rest = [c for c in deck if c not in cards]
-        for run in itertools.combinations(rest, 5 - len(b)):
-            full = tuple(sorted(b + list(run)))
+        for run in runouts(b, d | set(cards)):
+            full = tuple(sorted(run))
             vals = []
             for combo, _ in tup:
                 key = (combo, full)
@@ -377,11 +373,9 @@ def range_allin_payouts(specs, board, dead="", button=0, dead_money=0, omaha=Fal
             continue
         w = math.prod(wt for _, wt in combo)
         hands = dict(zip(live_seats, [h for h, _ in combo], strict=True))
-        deck = [c for c in range(52) if c not in set(cards) | set(b) | set(d)]
-        runs = list(itertools.combinations(deck, 5 - len(b)))
+        runs = list(runouts(b, set(cards) | set(d)))
         sums = [0] * len(seats)
-        for extra in runs:
-            full = b + list(extra)
+        for full in runs:
             if omaha:
                 st = {s: omaha_tuple(h, full) for s, h in hands.items()}
             else:
