@@ -169,6 +169,59 @@ def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
             [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
 
 
+def holdem_walk_kernel():
+    """A plain Numba walk of every runout (no reductions: each hand of each runout looked up),
+    written apart from the engine's reduced walk and scorer. The returned kernel
+    ``walk(hole uint8[P, 2], board uint8[B], deck uint8[M], tables, cat_of, res int64[P, 3],
+    cats int64[P, 9]) -> runouts`` adds per player wins, ties and pot share in
+    ``SHARE_UNIT`` units to ``res`` and a count per category to ``cats``."""
+    from evaluator._jit import serial
+    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+
+    unit = SHARE_UNIT
+
+    @serial(cache=False)
+    def walk(hole, board, deck, tables, cat_of, res, cats):
+        card_key, card_mask, row_offsets, rank_table, flush_table = tables
+        n, m, k = hole.shape[0], deck.shape[0], 5 - board.shape[0]
+        idx = np.arange(5)
+        st = np.zeros(n, np.int64)
+        count = 0
+        while True:
+            key = KEY_INIT_I64
+            mask = np.int64(0)
+            for c in board:
+                key += card_key[c]
+                mask |= card_mask[c]
+            for j in range(k):
+                key += card_key[deck[idx[j]]]
+                mask |= card_mask[deck[idx[j]]]
+            for i in range(n):
+                st[i] = lookup(key + card_key[hole[i, 0]] + card_key[hole[i, 1]],
+                               mask | card_mask[hole[i, 0]] | card_mask[hole[i, 1]],
+                               row_offsets, rank_table, flush_table)
+            top = st.max()
+            ties = 0
+            for i in range(n):
+                ties += st[i] == top
+            for i in range(n):
+                cats[i, cat_of[st[i]]] += 1
+                if st[i] == top:
+                    res[i, 0 if ties == 1 else 1] += 1
+                    res[i, 2] += unit // ties
+            count += 1
+            j = k - 1
+            while j >= 0 and idx[j] == m - k + j:
+                j -= 1
+            if j < 0:
+                return count
+            idx[j] += 1
+            for q in range(j + 1, k):
+                idx[q] = idx[q - 1] + 1
+
+    return walk
+
+
 # -------------------- pots and all-in walks
 def ref_pots(committed: Sequence[int], live: Sequence[bool]
              ) -> tuple[list[tuple[int, tuple[int, ...]]], list[int]]:
