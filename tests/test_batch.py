@@ -175,6 +175,10 @@ def test_only_regular_files_are_read_for_resume(tmp_path: Path,
     assert main(["batch", str(src), "-o", str(notes), "--quiet"]) == 2
     assert "not a batch result" in capsys.readouterr().err
     assert notes.read_text() == "my notes\nmore notes\n"
+    notes.write_text("one line, no newline")  # not a cut-short record either
+    assert main(["batch", str(src), "-o", str(notes), "--quiet"]) == 2
+    assert "not a batch result" in capsys.readouterr().err
+    assert notes.read_text() == "one line, no newline"
     assert main(["batch", str(src), "-o", str(src), "--quiet"]) == 2
     assert "input file" in capsys.readouterr().err
 

@@ -322,7 +322,7 @@ class Output:
                 nxt = f.readline(MAX_LINE_BYTES + 1)
                 rec = self._parse(raw, n) if raw.endswith(b"\n") else None
                 if rec is None:
-                    if nxt:  # only a last line may be cut short
+                    if nxt or not self._torn(raw, n):  # only our last line may be cut short
                         raise ValueError(f"{self.path}: line {n} is not a batch result; not "
                                          "touching this file (give another output file)")
                     break
@@ -339,6 +339,14 @@ class Output:
         if self.fmt == "csv" and good_end == 0:
             self.write([_csv_header_line()])
         r.records = len(r.lines)
+
+    def _torn(self, raw: bytes, n: int) -> bool:
+        """True if ``raw``, the last line, can be the start of a record this module wrote
+        (so cutting it off loses nothing of anyone else's)."""
+        if self.fmt == "csv":
+            return n > 1  # line 1 was our header
+        head = raw[:6]
+        return b'{"id":'.startswith(head) if len(head) < 6 else head == b'{"id":'
 
     def _parse(self, raw: bytes, n: int) -> dict[str, Any] | bool | None:
         """A record, True for the CSV header, None for a line that is not a record."""
