@@ -589,7 +589,7 @@ def _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cat_of, 
             if pots:  # an all-in: the tuple's pots
                 score_row(st, W, sc)
                 continue
-            best, nbest = best_and_ties(st, everyone)
+            best, nbest, _ = best_and_ties(st, everyone)
             for p in range(P):
                 k = at[p]
                 i = live[p, k]
