@@ -435,3 +435,34 @@ def test_payoffs_match_pokerkit():
     assert compared >= 150
     assert even_ties >= 20
     assert odd_ties >= 20
+
+
+# ---------------------------------------------------------------------------
+# The scorer on pots that are not nested (any eligibility), as the hand engine may pass
+# ---------------------------------------------------------------------------
+
+
+@FAST
+@given(st.integers(2, 7).flatmap(lambda n: st.tuples(
+    st.lists(st.tuples(st.integers(0, 50), st.lists(st.booleans(), min_size=n, max_size=n)),
+             min_size=1, max_size=5),
+    st.lists(st.integers(1, 4), min_size=n, max_size=n),
+    st.integers(0, n - 1))))
+def test_kernel_any_eligibility_matches_chip_by_chip(spot):
+    """Pots with any eligible sets (a later pot's players need not be a subset of the last
+    one's): each pot dealt chip by chip round its winners from the button."""
+    pots, strengths, button = spot
+    pots = [(a, e) for a, e in pots if any(e)]
+    n = len(strengths)
+    order = odd_chip_order(n, button)
+    want = [0] * n
+    for amount, elig in pots:
+        best = max(strengths[s] for s in range(n) if elig[s])
+        winners = [s for s in order.tolist() if elig[s] and strengths[s] == best]
+        for chip in range(amount):
+            want[winners[chip % len(winners)]] += 1
+    out = np.zeros(n, np.int64)
+    amounts = np.array([a for a, _ in pots], np.int64)
+    eligible = np.array([e for _, e in pots], np.bool_).reshape(len(pots), n)
+    settle_kernel(np.array(strengths, np.int32), amounts, eligible, order, out)
+    assert out.tolist() == want
