@@ -204,26 +204,6 @@ def test_monte_carlo_within_four_standard_errors(data):
     assert math.isclose(sum(p.equity for p in mc.players), 1.0, abs_tol=1e-12)
 
 
-def test_monte_carlo_reproducible_across_threads():
-    args = (["AhKh", "QsQd", "7c7d"], "Ks8h2c")
-    a = equity(*args, samples=300_001, seed=42, threads=1).to_dict()
-    b = equity(*args, samples=300_001, seed=42, threads=2).to_dict()
-    c = equity(*args, samples=300_001, seed=43, threads=2).to_dict()
-    for d in (a, b, c):
-        d.pop("elapsed_s")
-    assert a == b
-    assert a != c
-
-
-def test_target_std_error_stops_and_reproduces():
-    a = equity(["AhKh", "QsQd"], target_std_error=0.0015, seed=9, threads=1)
-    b = equity(["AhKh", "QsQd"], target_std_error=0.0015, seed=9, threads=2)
-    assert max(p.std_error for p in a.players) <= 0.0015
-    assert a.samples == b.samples
-    assert [p.equity for p in a.players] == [p.equity for p in b.players]
-    assert abs(a.players[0].equity - 0.46214457) < 4 * 0.0015
-
-
 def test_omaha_is_dispatched():
     r = equity(["AhAsKhKs", "QdJdTc9c"], "2c7h8d", game="omaha")
     assert len(r.players) == 2
@@ -238,42 +218,6 @@ def test_five_and_six_card_omaha_route_through_equity():
         b = omaha_equity(hands, board="2d4h5s", game=game).to_dict()
         a.pop("elapsed_s"), b.pop("elapsed_s")
         assert a == b and a["game"] == game
-
-
-def test_monte_carlo_deals_every_runout_equally_often():
-    """The dealing kernel (exact draws, register-tracked partial Fisher-Yates) against a
-    chi-square bound: each 5-card subset of a 9-card deck, and each ordered first card."""
-    from evaluator._jit import serial
-    from simulate._kernels.holdem_mc import _draw, _pick
-    from simulate._kernels.rng import stream_state
-
-    @serial(cache=False)
-    def deal_counts(deck, n):
-        m = deck.shape[0]
-        mul = np.array([m - i for i in range(5)], np.uint64)
-        thr = np.array([4096 % (m - i) for i in range(5)], np.uint64)
-        subsets = np.zeros(1 << m, np.int64)
-        first = np.zeros(m, np.int64)
-        state = stream_state(np.uint64(12345), 0)
-        for _ in range(n):
-            state, r0, r1, r2, r3, r4 = _draw(state, mul, thr)
-            c = _pick(deck, deck[0], deck[1], deck[2], deck[3], r0, r1, r2, r3, r4)
-            bits = 0
-            for x in c:
-                bits |= 1 << np.int64(x)
-            subsets[bits] += 1
-            first[c[0]] += 1
-        return subsets, first
-
-    n = 252_000
-    subsets, first = deal_counts(np.arange(9, dtype=np.uint8), n)
-    sizes = np.array([bin(b).count("1") for b in range(1 << 9)])
-    assert subsets[sizes != 5].sum() == 0  # five distinct cards every time
-    for counts in (subsets[sizes == 5], first):
-        want = n / len(counts)
-        chi2 = float(((counts - want) ** 2 / want).sum())
-        dof = len(counts) - 1
-        assert chi2 < dof + 6 * math.sqrt(2 * dof), (chi2, dof)
 
 
 def test_reduced_walk_equals_plain_walk_on_crowded_tables_and_preflop_dead_cards():

@@ -61,20 +61,6 @@ def test_monte_carlo_within_4_std_errors(specs, board, dead):
         assert abs(e.equity - m.equity) <= 4 * m.std_error
 
 
-def test_monte_carlo_reproducible_across_threads():
-    args = (["AA,KK,AKs", "AK:0.5,QQ", "random"], "Qd7d2c")
-    a = range_equity(*args, samples=50_000, seed=3, threads=1)
-    b = range_equity(*args, samples=50_000, seed=3, threads=2)
-    assert [p.equity for p in a.players] == [p.equity for p in b.players]
-    assert [p.std_error for p in a.players] == [p.std_error for p in b.players]
-
-
-def test_target_std_error():
-    r = range_equity(["QQ+", "random"], "Td9d2c", target_std_error=0.004, seed=1)
-    assert not r.exact
-    assert all(p.std_error <= 0.004 for p in r.players)
-
-
 def test_naive_sequential_sampling_would_be_biased():
     """The spot is chosen so per-player rejection would give a visibly different answer:
     exact and Monte Carlo agree; the brute force confirms the exact value."""

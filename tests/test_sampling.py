@@ -143,6 +143,17 @@ def test_target_std_error_reproduces_on_any_thread_count(eng):
     assert _bits(a[3]) == _bits(b[3])
 
 
+@pytest.mark.parametrize("eng", ENGINES, ids=IDS)
+def test_target_run_draws_about_the_deals_the_target_needs(eng):
+    _, ses, n0, _ = eng.run(samples=200_000, seed=2, threads=1)
+    sd = max(ses) * math.sqrt(n0)  # the worst player's per-deal standard deviation
+    need = 300_000
+    target = sd / math.sqrt(need)
+    _, ses, n, _ = eng.run(target_std_error=target, seed=4)
+    assert max(ses) <= target
+    assert 0.8 * need <= n <= 1.3 * need + BLOCK, (n, need)
+
+
 def test_seed_is_reported_and_drawn_when_omitted():
     r = equity(["AhKh", "QsQd"], samples=1000)
     assert 0 <= r.extra["seed"] < 2**64
