@@ -157,3 +157,14 @@ def test_cli_exit_statuses_csv_and_png(tmp_path: Path,
     assert rc == 2 and "no such file" in err
     rc, out, err = run_cli(capsys, str(good), "--workers", "0")
     assert rc == 2 and "--workers" in err
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_gives_the_same_answers(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    f = tmp_path / "c.phhs"
+    write_synthetic_phhs(str(f), 40, seed=8)
+    one = list(analyze(f))
+    assert list(analyze(f, scheduler="local:2", chunk=9)) == one
+    with pytest.raises(ValueError, match="--scheduler"):
+        analyze(f, scheduler="bogus")

@@ -14,6 +14,7 @@ EXAMPLES = """examples:
   pokerjit hand dwan-ivey-2009.phh
   pokerjit hand hands.phhs --json
   pokerjit hand histories/ --workers 2 --totals-only --png won.png --csv hands.csv
+  pokerjit hand big.phhs --scheduler local:4 --json > out.json
 
 Hold'em and Omaha hands are replayed through the rules engine: an illegal action, a bet
 beyond the stack, a card dealt twice or a shown hand that differs from the dealt one is
@@ -37,6 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="print one JSON document on stdout: {hands, totals, summary}")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="replay on N worker processes (chunks of hands; default 1)")
+    p.add_argument("--scheduler", metavar="SPEC",
+                   help="replay on a Dask cluster instead: local, local:N or tcp://HOST:PORT "
+                        "(needs pokerjit[distributed])")
     p.add_argument("--totals-only", action="store_true",
                    help="print only the per-player totals and the summary (JSON: no hands)")
     p.add_argument("--csv", metavar="FILE",
@@ -182,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         check_output_path(args.csv, "--csv", stdout_ok=True)
     try:
-        docs = analyze(args.file, workers=args.workers)
+        docs = analyze(args.file, workers=args.workers, scheduler=args.scheduler)
         first = next(docs, None)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None

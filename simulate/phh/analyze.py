@@ -79,11 +79,14 @@ def _chunks(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
 
 
 def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
-            chunk: int = CHUNK) -> Iterator[dict[str, Any]]:
+            chunk: int = CHUNK, scheduler: str | None = None) -> Iterator[dict[str, Any]]:
     """Replay every hand under ``paths`` (files or folders), yielding each hand's document
     in input order. ``workers`` > 1 replays on that many processes (spawned, one chunk of
-    ``chunk`` hands per task, a bounded number of tasks in flight). Raises
-    FileNotFoundError (before yielding anything) for a path that does not exist."""
+    ``chunk`` hands per task, a bounded number of tasks in flight); ``scheduler``
+    (``local``, ``local:N`` or ``tcp://HOST:PORT``) sends the chunks to a Dask cluster
+    instead, through the batch runner's Dask backend (:mod:`simulate.batch.runner`; needs
+    ``pokerjit[distributed]``). Raises FileNotFoundError (before yielding anything) for a
+    path that does not exist, ValueError for bad options."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     paths = list(paths)
@@ -92,6 +95,15 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
             raise FileNotFoundError(f"no such file or folder: {p}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if scheduler is not None:
+        from simulate.batch.runner import parse_scheduler
+
+        parse_scheduler(scheduler)
+        return _dask(_chunks(_items(paths), chunk), scheduler, workers)
+    return _analyze(paths, workers, chunk)
+
+
+def _analyze(paths: list[str | Path], workers: int, chunk: int) -> Iterator[dict[str, Any]]:
     items = _items(paths)
     if workers == 1:
         for it in items:
@@ -113,6 +125,26 @@ def _pool(chunks: Iterator[list[Item]], workers: int) -> Iterator[dict[str, Any]
                 yield from window.popleft().result()
         while window:
             yield from window.popleft().result()
+
+
+def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int,
+          ) -> Iterator[dict[str, Any]]:
+    """Chunks as Dask tasks on the batch runner's cluster/client, results in input order."""
+    from simulate.batch.runner import _Dask
+
+    backend = _Dask(scheduler, workers, {})
+    try:
+        client = backend.client
+        client.run(_warm)
+        window: deque[Any] = deque()
+        for c in chunks:
+            window.append(client.submit(_replay_chunk, c, pure=False))
+            while len(window) > 4 * backend.workers:
+                yield from window.popleft().result()
+        while window:
+            yield from window.popleft().result()
+    finally:
+        backend.close()
 
 
 def _warm() -> None:
