@@ -44,7 +44,7 @@ from evaluator.tablegen import CATEGORIES
 from .ranges import ALL_COMBOS, N_COMBOS, Range, combo_class, grid_cell, is_exact_hand, parse_range
 from .request import check_player_count, parse_board
 from .results import EquityResult, PlayerResult, std_error_of_mean
-from .sampling import Sampling, sampling
+from .sampling import Sampling, sampling, walk_parts, walk_progress
 
 AUTO_EXACT_SECONDS = 0.25
 PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0 + n1)
@@ -436,7 +436,8 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
     vacc = np.zeros((K.N_BLOCKS, 4))
     vcat = np.zeros((K.N_BLOCKS, 9))
     tables = t.kernel_args
-    n_parts = 1 if progress is None else min(50, len(boards))
+    n_parts = 1 if progress is None else walk_parts(_estimate_exact_seconds(spot) / threads,
+                                                    len(boards), 50)
     cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
     sorted_from = SORTED_FROM if sorted_from is None else sorted_from
     with _threads(threads):
@@ -507,7 +508,8 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
     no_pots = block_scorer(np.zeros(0, np.int64), np.zeros((0, P), np.bool_), np.arange(P),
                            _cat_of(), K.N_BLOCKS)
     deals = np.zeros(K.N_BLOCKS, np.int64)
-    n_parts = 1 if progress is None else min(50, len(boards))
+    n_parts = 1 if progress is None else walk_parts(_estimate_exact_seconds(spot) / threads,
+                                                    len(boards), 50)
     cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
     with _threads(threads):
         for part in range(n_parts):
@@ -655,14 +657,19 @@ def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
     spot = _prepare(hands, board, dead)
     opts = sampling(exact, samples, target_std_error, seed, threads)
     n_threads = opts.n_threads()
+    estimate = None
+    if exact is not False and not opts.wants_sampling:
+        estimate = _estimate_exact_seconds(spot) / n_threads
     if exact is None:
-        if opts.wants_sampling:
-            exact = False
-        else:
-            exact = _estimate_exact_seconds(spot) / n_threads <= AUTO_EXACT_SECONDS
+        exact = estimate is not None and estimate <= AUTO_EXACT_SECONDS
     if exact:
-        return _run_exact(spot, n_threads, t0)
-    return _run_mc(spot, opts, n_threads, t0)
+        # a long walk (the user insisted) runs in parts: Ctrl-C and progress between them
+        with walk_progress(estimate or 0.0, "exact walk", "parts") as report:
+            return _run_exact(spot, n_threads, t0, report)
+    an = _run_mc(spot, opts, n_threads, t0)
+    if estimate is not None:  # switched to sampling: say how long the walk would take
+        an.result.extra["exact_estimate_s"] = float(f"{estimate:.2g}")
+    return an
 
 
 def range_equity(hands: Sequence[str], board: str | Sequence[int] = "",

@@ -218,6 +218,16 @@ def next_check(n: int, worst: float, target: float, done: int, last: int) -> int
     return min(last, max(done + 1, need_blocks))
 
 
+def switched_note(extra: dict[str, object]) -> str:
+    """For result texts: why a request the engine chose to sample was not walked exactly
+    (``extra["exact_estimate_s"]``, set when the walk looked too long), else ``""``."""
+    est = extra.get("exact_estimate_s")
+    if not isinstance(est, (int, float)):
+        return ""
+    when = f"{est:,.0f} s" if est < 7200 else f"{est / 3600:,.0f} hours"
+    return f" (the exact walk would take about {when}: --exact to insist)"
+
+
 # ----------------------------------------------------------------------------- rounds
 _PROGRESS: contextvars.ContextVar[bool] = contextvars.ContextVar("pokerjit_progress",
                                                                  default=False)
@@ -232,6 +242,40 @@ def report_progress(on: bool = True) -> Iterator[None]:
         yield
     finally:
         _PROGRESS.reset(token)
+
+
+def walk_parts(estimate_s: float, n_items: int, least: int = 1) -> int:
+    """Into how many calls to cut an exact walk of ``n_items`` (boards, heads...) expected to
+    take ``estimate_s`` seconds, so each takes about :data:`ROUND_S` (at least ``least``
+    parts, at most one item each)."""
+    want = math.ceil(estimate_s / ROUND_S) if math.isfinite(estimate_s) else n_items
+    return max(1, min(n_items, max(least, want)))
+
+
+@contextlib.contextmanager
+def walk_progress(estimate_s: float, desc: str = "exact walk",
+                  unit: str = "parts") -> Iterator[Callable[[int, int], None] | None]:
+    """A ``report(done, total)`` callback for an exact walk expected to take ``estimate_s``
+    seconds, or None when it is quick (one call). The walk runs in parts and calls it
+    between them: Python gets control back (Ctrl-C works), and a bar or plain lines show on
+    stderr when :func:`report_progress` is on and the walk is long."""
+    if estimate_s < ROUND_S:
+        yield None
+        return
+    with contextlib.ExitStack() as stack:
+        bar: Any = None
+
+        def report(done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                if not _PROGRESS.get() or estimate_s < PROGRESS_AFTER_S:
+                    return
+                from .progress import progress
+
+                bar = stack.enter_context(progress(total, desc, unit))
+            bar.update(done - bar.done)
+
+        yield report
 
 
 class Rounds:

@@ -427,6 +427,37 @@ def test_progress_is_reported_between_rounds(monkeypatch):
     assert err.getvalue() == ""
 
 
+def test_long_exact_walk_is_switched_to_sampling_with_an_estimate():
+    r = equity(["QQ+", "random", "random"], "Td9d2c", samples=None, seed=1)
+    assert not r.exact and r.extra["exact_estimate_s"] > 1
+    assert "--exact to insist" in S.switched_note(r.extra)
+    assert "exact_estimate_s" not in equity(["QQ+", "random"], "Td9d2c", samples=1000).extra
+    assert S.switched_note({}) == ""
+
+
+def test_long_exact_walk_runs_in_parts_with_progress(monkeypatch):
+    """An exact range walk expected to take longer than a round is cut into parts (Python
+    gets control back between them) and reports progress; the answer is the one-call answer."""
+    from simulate import progress as P
+    from simulate.range_equity import _estimate_exact_seconds, _prepare, _run_exact
+
+    spot = _prepare(["QQ+,AKs", "random"], "", "")
+    assert _estimate_exact_seconds(spot) > S.ROUND_S
+    assert S.walk_parts(100.0, 10**6) == 400 and S.walk_parts(0.01, 10**6, 50) == 50
+    assert S.walk_parts(1e9, 30) == 30 and S.walk_parts(math.inf, 7) == 7
+    monkeypatch.setattr(S, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(P, "PLAIN_EVERY_S", 0.0)
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with S.report_progress():
+        walked = equity(["QQ+,AKs", "random"], exact=True)
+    lines = err.getvalue().splitlines()
+    assert len(lines) >= 50 and lines[-1].startswith("exact walk: 50/50 parts"), lines[-3:]
+    one_call = _run_exact(spot, 2, 0.0).result
+    assert [p.equity for p in walked.players] == pytest.approx(
+        [p.equity for p in one_call.players], rel=1e-12)
+
+
 def test_interrupt_between_rounds_stops_the_run():
     calls = []
 

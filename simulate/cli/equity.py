@@ -46,6 +46,8 @@ def _top_categories(cats: dict[str, float], n: int = 3) -> str:
 
 def format_result(res: object) -> str:
     """The human-readable table of an :class:`~simulate.results.EquityResult`."""
+    from simulate.sampling import switched_note
+
     rows = []
     for p in res.players:  # type: ignore[attr-defined]
         err = "exact" if res.exact else f"±{100 * p.std_error:.3f}%"  # type: ignore[attr-defined]
@@ -61,6 +63,7 @@ def format_result(res: object) -> str:
     how = (("exact: the board is complete" if res.samples == 1  # type: ignore[attr-defined]
             else f"exact: every one of {res.samples:,} runouts") if res.exact  # type: ignore
            else f"Monte Carlo: {res.samples:,} deals")  # type: ignore[attr-defined]
+    how += switched_note(getattr(res, "extra", {}))
     seed = getattr(res, "extra", {}).get("seed")
     if not res.exact and seed is not None:  # type: ignore[attr-defined]
         how += f", seed {seed}"

@@ -133,6 +133,7 @@ def _csv_text(an: object) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from simulate.range_equity import analyze_ranges
+    from simulate.sampling import switched_note
 
     kw = sampling_kwargs(args)
     # Check the output files before the (possibly long) computation. "-" sends that output
@@ -168,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
     print(table(rows, ["#", "range", "combos", "equity", "win", "tie", "std err"],
                 align="rlrrrrr"))
     how = "exact" if res.exact else f"Monte Carlo, {res.samples:,} deals"
+    how += switched_note(res.extra)
     extra = f"board {res.board}" if res.board else "preflop"
     if res.dead:
         extra += f", dead {res.dead}"
