@@ -35,6 +35,9 @@ FIELDS = {
 }
 #: Fields a run may give defaults for (``pokerjit batch --game omaha --samples 100000``).
 DEFAULTABLE = ("kind", "game", "board", "dead", *SAMPLING_FIELDS, "button", "dead_money")
+_FIELD_SETS = {k: frozenset(v) for k, v in FIELDS.items()}
+_PLAN = {k: [(f, f in DEFAULTABLE, f in ("exact", "samples", "std_error")) for f in v
+             if f not in ("id", "kind")] for k, v in FIELDS.items()}
 MAX_LINE_BYTES = 16 << 20  # a longer input line is that line's error (read in bounded memory)
 _BOM = "\ufeff"
 
@@ -127,21 +130,18 @@ def effective(req: dict[str, Any], defaults: dict[str, Any] | None = None) -> di
         kind = d.get("kind") or "equity"
     if kind not in KINDS:
         raise BadRequest(f"unknown kind {_short(kind)} (kinds: {', '.join(KINDS)})")
-    fields = FIELDS[kind]
-    unknown = sorted(str(k) for k in req if k not in fields)
-    if unknown:
+    allowed = _FIELD_SETS[kind]
+    if not allowed.issuperset(req):
+        unknown = sorted(str(k) for k in req if k not in allowed)
         raise BadRequest(f"unknown field {unknown[0]!r} for kind {kind!r} "
-                         f"(fields: {', '.join(fields)})")
+                         f"(fields: {', '.join(FIELDS[kind])})")
     out: dict[str, Any] = {"kind": kind}
     get = req.get
     line_sets_mode = (get("exact") is not None or get("samples") is not None
                       or get("std_error") is not None)
-    for f in fields:
-        if f in ("id", "kind"):
-            continue
-        v = req.get(f)
-        if v is None and f in DEFAULTABLE and not (line_sets_mode and f in ("exact", "samples",
-                                                                            "std_error")):
+    for f, can_default, is_mode in _PLAN[kind]:
+        v = get(f)
+        if v is None and can_default and not (line_sets_mode and is_mode):
             v = d.get(f)
         out[f] = v
     need = "players" if kind == "allin" else "hands"
@@ -196,7 +196,7 @@ def _cards_text(v: Any, name: str) -> str:
 def digest(eff: dict[str, Any]) -> str:
     """A short digest of an effective request (16 hex digits): a line whose id was
     answered before with another digest is a changed request."""
-    text = repr(sorted(eff.items()))  # str, int, float, bool, None and lists of str only
+    text = repr(list(eff.items()))  # fields in a fixed order; str, numbers, None, lists
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
