@@ -1,0 +1,281 @@
+"""Hand engine speed: ``simulate.engine.play`` against the ACPC dealer's C engine, and the
+interactive ``Hand`` against pokerkit.
+
+Workloads (the ACPC dealer's own game definitions: no-limit Hold'em, blinds 50/100, stacks
+20,000 = 200 big blinds):
+
+* ``play`` on one thread, heads-up and 6-max, policies ``call`` (always check or call)
+  and ``random`` (the contract's: 15 % fold -- a check when there is nothing to call --,
+  65 % check or call, 20 % raise, half to the minimum and half all in). The C column is
+  ``benchmarks/acpc_driver.cc`` (pokerjit's own driver) built in a temporary folder against
+  ``game.cc``/``rng.cc``/``net.cc`` from ``../shared/peers/acpc/`` (or ``$POKERJIT_ACPC``):
+  it plays each hand as the dealer does (``initState``, ``dealCards``, ``isValidAction``
+  before every ``doAction``, ``valueOfState`` for every seat). Without a C++ compiler or
+  the ACPC sources that column is skipped; none of the ACPC code is part of pokerjit.
+* ``play`` on two threads: the scaling over one thread (target >= 1.8x).
+* ``Hand``: a scripted 6-max hand with 20 actions, built and played to the end (target
+  <= 0.5 ms and >= 50x pokerkit playing the same script).
+* a fresh ``pokerjit play --players 2 --hands 1000000`` process after a first run
+  (target < 3 s wall).
+
+``pytest benchmarks/bench_engine.py --benchmark-enable`` times each piece with
+pytest-benchmark; in the normal test run (``--benchmark-disable``) each runs once, small,
+as a smoke test. ``python benchmarks/bench_engine.py [--json] [--quick]`` prints the
+side-by-side rates and ratios (best of several repeats in one run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from simulate.engine import Hand, Rules, play
+
+HERE = Path(__file__).resolve().parent
+RULES = Rules(blinds=(50, 100))
+STACK = 20_000
+WORKLOADS = {  # name: (seats, ACPC game file, policy)
+    "hu-call": (2, "holdem.nolimit.2p.reverse_blinds.game", "call"),
+    "hu-random": (2, "holdem.nolimit.2p.reverse_blinds.game", "random"),
+    "6max-call": (6, "holdem.nolimit.6p.game", "call"),
+    "6max-random": (6, "holdem.nolimit.6p.game", "random"),
+}
+TARGETS = {"hu": 2_000_000, "6max": 400_000}  # hands/s on one thread (issue 11)
+
+
+# ---------------------------------------------------------------- the ACPC dealer (C)
+def acpc_dir() -> Path | None:
+    """The ACPC dealer's sources: ``$POKERJIT_ACPC`` or ``../shared/peers/acpc``."""
+    env = os.environ.get("POKERJIT_ACPC")
+    d = Path(env) if env else HERE.parent.parent / "shared" / "peers" / "acpc"
+    return d if (d / "game.cc").is_file() else None
+
+
+def compiler() -> str | None:
+    return shutil.which(os.environ.get("CXX", "g++")) or shutil.which("c++") \
+        or shutil.which("clang++")
+
+
+@functools.lru_cache(maxsize=1)
+def acpc_driver() -> tuple[Path, Path] | None:
+    """Build the driver once per process in a temporary folder; (binary, sources) or None."""
+    src, cxx = acpc_dir(), compiler()
+    if src is None or cxx is None:
+        return None
+    out = Path(tempfile.mkdtemp(prefix="pokerjit-acpc-")) / "acpc_driver"
+    cmd = [cxx, "-O2", "-w", "-I", str(src), "-o", str(out), str(HERE / "acpc_driver.cc"),
+           str(src / "game.cc"), str(src / "rng.cc"), str(src / "net.cc")]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=300)
+    return out, src
+
+
+def acpc_run(workload: str, hands: int, seed: int = 1) -> dict:
+    """One driver run: ``{"hands", "actions", "seconds", "hands_per_s", "net"}``."""
+    built = acpc_driver()
+    if built is None:
+        raise RuntimeError("no ACPC sources or no C++ compiler")
+    binary, src = built
+    _, game, policy = WORKLOADS[workload]
+    p = subprocess.run([str(binary), str(src / game), str(hands), policy, str(seed)],
+                       check=True, capture_output=True, text=True, timeout=600)
+    return json.loads(p.stdout)
+
+
+def _need_acpc() -> None:
+    if acpc_dir() is None:
+        pytest.skip("the ACPC sources (../shared/peers/acpc) are not here")
+    if compiler() is None:
+        pytest.skip("no C++ compiler")
+
+
+# ---------------------------------------------------------------- pokerjit
+def ours_run(workload: str, hands: int, threads: int = 1, seed: int = 1):
+    n, _, policy = WORKLOADS[workload]
+    return play(RULES, [STACK] * n, hands, policy=policy, seed=seed, threads=threads)
+
+
+# a 6-max hand with 20 actions (blinds 1/2, 400 chips each, button on seat 0): PHH actions
+# in the engine's seat numbers (seat s = player p{s+1}); pokerkit's players start at the
+# small blind, so its player i is seat i + 1.
+SCRIPT = ["p4 cbr 6", "p5 cc", "p6 cc", "p1 f", "p2 cc", "p3 cbr 20", "p4 cc", "p5 f",
+          "p6 cc", "p2 f",                               # preflop
+          "p3 cc", "p4 cbr 30", "p6 cc", "p3 cc",        # flop
+          "p3 cc", "p4 cbr 80", "p6 cc", "p3 f",         # turn
+          "p4 cc", "p6 cc"]                              # river
+SCRIPT_HOLE = ["2c3d", "4h5s", "7c7d", "AhKh", "9s9d", "QcJc"]
+SCRIPT_BOARD = "Kd8s2h5c3s"
+
+
+def ours_scripted_hand() -> list[int]:
+    h = Hand(Rules(), [400] * 6, button=0, hole=SCRIPT_HOLE, board=SCRIPT_BOARD)
+    for a in SCRIPT:
+        h.act(a)
+    assert h.done
+    return h.finishing_stacks
+
+
+def pokerkit_scripted_hand() -> list[int]:
+    from pokerkit import Automation, NoLimitTexasHoldem
+
+    auto = (Automation.ANTE_POSTING, Automation.BET_COLLECTION,
+            Automation.BLIND_OR_STRADDLE_POSTING,
+            Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+            Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    st = NoLimitTexasHoldem.create_state(auto, True, 0, (1, 2), 2, [400] * 6, 6)
+    for i in range(6):
+        st.deal_hole(SCRIPT_HOLE[(i + 1) % 6])
+    board = [SCRIPT_BOARD[:6], SCRIPT_BOARD[6:8], SCRIPT_BOARD[8:]]
+    for a in SCRIPT:
+        while st.can_burn_card():
+            st.burn_card("??")
+            st.deal_board(board.pop(0))
+        who, *rest = a.split()
+        assert st.actor_index == (int(who[1:]) - 2) % 6
+        if rest[0] == "f":
+            st.fold()
+        elif rest[0] == "cc":
+            st.check_or_call()
+        else:
+            st.complete_bet_or_raise_to(int(rest[1]))
+    assert not st.status
+    return [st.stacks[(s - 1) % 6] for s in range(6)]
+
+
+# ---------------------------------------------------------------- pytest-benchmark
+SMOKE_HANDS = 20_000
+
+
+@pytest.mark.parametrize("workload", list(WORKLOADS))
+def test_play_one_thread(benchmark, workload):
+    ours_run(workload, 2_048)  # compile / load outside the timing
+    benchmark.group = f"engine-play-{workload}"
+    r = benchmark.pedantic(ours_run, args=(workload, SMOKE_HANDS), rounds=3, iterations=1)
+    assert r.hands == SMOKE_HANDS and sum(r.net) == 0
+
+
+@pytest.mark.parametrize("workload", list(WORKLOADS))
+def test_acpc_dealer(benchmark, workload):
+    _need_acpc()
+    benchmark.group = f"engine-play-{workload}"
+    r = benchmark.pedantic(acpc_run, args=(workload, SMOKE_HANDS), rounds=3, iterations=1)
+    assert r["hands"] == SMOKE_HANDS and abs(sum(r["net"])) < 1e-6
+
+
+def test_play_two_threads(benchmark):
+    benchmark.group = "engine-play-6max-random-2-threads"
+    r = benchmark.pedantic(ours_run, args=("6max-random", SMOKE_HANDS, 2), rounds=3,
+                           iterations=1)
+    assert r.net == ours_run("6max-random", SMOKE_HANDS, 1).net  # same bits
+
+
+def test_hand_api_ours(benchmark):
+    benchmark.group = "engine-hand-6max-20-actions"
+    got = benchmark(ours_scripted_hand)
+    assert sum(got) == 2400 and got[3] > 400  # AhKh wins with a pair of kings
+
+
+def test_hand_api_pokerkit(benchmark):
+    benchmark.group = "engine-hand-6max-20-actions"
+    got = benchmark.pedantic(pokerkit_scripted_hand, rounds=5, iterations=1)
+    assert got == ours_scripted_hand()
+
+
+# ---------------------------------------------------------------- side-by-side report
+def _best(fn: Callable[[], float], repeats: int) -> float:
+    """The best (largest) rate of ``repeats`` runs of ``fn`` (which returns a rate)."""
+    return max(fn() for _ in range(repeats))
+
+
+def _time_per_call(fn: Callable[[], object], min_s: float = 0.3) -> float:
+    fn()
+    n, t = 0, 0.0
+    best = float("inf")
+    while t < min_s or n < 5:
+        t0 = time.perf_counter()
+        fn()
+        dt = time.perf_counter() - t0
+        best, n, t = min(best, dt), n + 1, t + dt
+    return best
+
+
+def fresh_play_wall(hands: int = 1_000_000, runs: int = 3) -> float | None:
+    """Best wall time of a fresh ``pokerjit play --players 2 --hands N`` process (after one
+    warm-up run that fills the compile cache)."""
+    cmd = [sys.executable, "-m", "simulate", "play", "--players", "2", "--hands", str(hands),
+           "--stacks", str(STACK), "--blinds", "50/100", "--seed", "1", "--json"]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=600)
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, timeout=600)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def report(quick: bool = False, repeats: int = 3) -> dict:
+    """Rates (hands/s) of every workload: the C dealer, ours on 1 and 2 threads; ratios."""
+    out: dict = {"workloads": {}, "acpc": acpc_dir() is not None and compiler() is not None}
+    for w, (n, _, _) in WORKLOADS.items():
+        hands = (200_000 if n == 2 else 50_000) if quick else \
+            (2_000_000 if n == 2 else 500_000)
+        ours_run(w, 4_096)  # compile / load
+        row: dict = {"hands": hands}
+        row["pokerjit_1t"] = _best(lambda w=w, k=hands: ours_run(w, k, 1).hands_per_s, repeats)
+        row["pokerjit_2t"] = _best(lambda w=w, k=hands: ours_run(w, k, 2).hands_per_s, repeats)
+        row["scaling_2t"] = row["pokerjit_2t"] / row["pokerjit_1t"]
+        if out["acpc"]:
+            row["acpc"] = _best(lambda w=w, k=hands: acpc_run(w, k)["hands_per_s"], repeats)
+            row["ratio_1t"] = row["pokerjit_1t"] / row["acpc"]
+            row["ratio_2t"] = row["pokerjit_2t"] / row["acpc"]
+        row["target"] = TARGETS[w.split("-")[0]]
+        out["workloads"][w] = row
+    ours_ms = _time_per_call(ours_scripted_hand) * 1e3
+    pk_ms = _time_per_call(pokerkit_scripted_hand, 1.0) * 1e3
+    out["hand_api"] = {"pokerjit_ms": ours_ms, "pokerkit_ms": pk_ms,
+                       "speedup": pk_ms / ours_ms, "target_ms": 0.5, "target_speedup": 50}
+    out["fresh_play_hu_1m_wall_s"] = None if quick else fresh_play_wall()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="small runs, no fresh-process timing")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    res = report(args.quick, args.repeats)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    print("play, hands/s (no-limit 50/100, 200 BB stacks)"
+          + ("" if res["acpc"] else "  [no ACPC column: sources or compiler missing]"))
+    print(f"  {'workload':12s} {'ACPC C':>12s} {'ours 1T':>12s} {'ours 2T':>12s} "
+          f"{'1T/C':>6s} {'2T/C':>6s} {'2T/1T':>6s} {'target 1T':>10s}")
+    for w, r in res["workloads"].items():
+        c = f"{r['acpc']:12,.0f}" if "acpc" in r else f"{'-':>12s}"
+        r1 = f"{r['ratio_1t']:6.2f}" if "acpc" in r else f"{'-':>6s}"
+        r2 = f"{r['ratio_2t']:6.2f}" if "acpc" in r else f"{'-':>6s}"
+        print(f"  {w:12s} {c} {r['pokerjit_1t']:12,.0f} {r['pokerjit_2t']:12,.0f} "
+              f"{r1} {r2} {r['scaling_2t']:6.2f} {r['target']:10,d}")
+    h = res["hand_api"]
+    print(f"Hand, scripted 6-max hand of 20 actions: {h['pokerjit_ms']:.3f} ms "
+          f"(pokerkit {h['pokerkit_ms']:.2f} ms, {h['speedup']:.0f}x)")
+    if res["fresh_play_hu_1m_wall_s"] is not None:
+        print(f"fresh `pokerjit play --players 2 --hands 1000000`: "
+              f"{res['fresh_play_hu_1m_wall_s']:.2f} s wall")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
