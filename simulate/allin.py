@@ -325,6 +325,10 @@ class _Engine:
 
         return EXACT_BUDGET
 
+    def quick(self, n_threads: int) -> bool:
+        """Whether ``exact=None`` walks every runout (the equity engine's own rule)."""
+        return self.k == 0 or self.work() <= self.exact_limit
+
     def _check_size(self, runouts: int) -> None:
         if int(self.amounts.sum()) * runouts >= 2**63:
             raise ValueError("chip counts too large: use smaller units (total chips x runouts "
@@ -452,20 +456,47 @@ class _RangeEngine(_Engine):
         boards, bw = _boards(self.spot.board, self.spot.dead, group)
         return ckey, cmask, cbits, boards, bw
 
-    def work(self) -> int:
-        """Seconds x 1e9 of the exact walk, estimated as range equity does for its
-        multiway walk (per canonical board: the live combos, then every tuple)."""
-        from simulate.range_equity import _symmetry
+    def _texts(self) -> list[str]:
+        """The live seats' hands as range-equity input (exact cards or range text)."""
+        hands = [self.spot.hands[s] for s in self.live_seats]
+        return [h.text if isinstance(h, Range) else cards_str(h) for h in hands]
 
-        n_boards = self.n_boards / max(1, len(_symmetry(self.spot.board, self.spot.dead, [])))
-        sizes = [int(c) for c in self.ncombo]
-        return int(n_boards * (4 * sum(sizes) + 3 * len(sizes) * math.prod(sizes)))
+    def quick(self, n_threads: int) -> bool:
+        """Range equity's rule: its estimate of the walk's seconds on ``n_threads`` at most
+        :data:`simulate.range_equity.AUTO_EXACT_SECONDS`. Heads-up that is range equity's
+        own walk (the one this engine runs); with more seats, its multiway walk."""
+        from simulate.range_equity import AUTO_EXACT_SECONDS, _estimate_exact_seconds, _prepare
 
-    @property
-    def exact_limit(self) -> int:
-        from simulate.range_equity import AUTO_EXACT_SECONDS
+        if len(self.live_seats) == 2:
+            est = _estimate_exact_seconds(_prepare(self._texts(), self.spot.board,
+                                                   self.spot.dead))
+        else:
+            from simulate.range_equity import _symmetry
 
-        return int(AUTO_EXACT_SECONDS * 1e9)
+            n_boards = self.n_boards / max(1, len(_symmetry(self.spot.board, self.spot.dead,
+                                                            [])))
+            sizes = [int(c) for c in self.ncombo]
+            est = n_boards * (4e-9 * sum(sizes) + 3e-9 * len(sizes) * math.prod(sizes))
+        return est / n_threads <= AUTO_EXACT_SECONDS
+
+    def _heads_up_exact(self, n_threads: int) -> tuple[np.ndarray, int]:
+        """Two live seats: every contested pot is between them, so range equity's exact
+        walk (its heads-up and versus-random walks) gives each seat's win and tie shares,
+        and pot ``p`` pays ``amount x win + tie x (amount // 2, the odd chip to the first
+        of the two left of the button)``. Floats (the walk sums weights in float64)."""
+        from simulate.range_equity import analyze_ranges
+
+        an = analyze_ranges(self._texts(), self.spot.board, self.spot.dead, exact=True,
+                            threads=n_threads)
+        res = an.result
+        self.deals = res.samples
+        win = np.zeros((len(self.amounts), 2), object)
+        for p, a in enumerate(self.amounts.tolist()):
+            for i in range(2):
+                odd = a % 2 if int(self.order[0]) == i else 0
+                pl = res.players[i]
+                win[p, i] = (a * pl.win + pl.tie * (a // 2 + odd)) * self.n_runouts
+        return win, self.n_runouts
 
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
         """Board-major walk (:func:`simulate._kernels.ranges.mw_walk`, range equity's): for
@@ -473,7 +504,8 @@ class _RangeEngine(_Engine):
         tuple into the pots scorer, weighted by the board's orbit size times the tuple's
         weight product: ``(win object[P, L], runouts)`` where ``win[p, i] / runouts`` is
         player ``i``'s expected take from pot ``p`` (Fractions when the weights are whole
-        numbers, floats otherwise). Sets ``self.deals`` (tuples x runouts walked)."""
+        numbers, floats otherwise). Sets ``self.deals`` (tuples x runouts walked).
+        Two live seats go through :meth:`_heads_up_exact`."""
         from fractions import Fraction
 
         from evaluator._jit import threads as _threads
@@ -481,6 +513,8 @@ class _RangeEngine(_Engine):
         from simulate._kernels import ranges as KR
         from simulate._kernels.score import block_scorer
 
+        if len(self.live_seats) == 2:
+            return self._heads_up_exact(n_threads)
         self._check_size(self.n_runouts)
         integer = self.cw_int is not None
         cw = self.cw_int if integer else self.cw
@@ -673,7 +707,7 @@ def allin_ev(
     # answer is exact.
     if n_pots == 0:
         mode = "none"
-    elif exact or (exact is None and not opts.wants_sampling and _quick(spot, engine)):
+    elif exact or (exact is None and not opts.wants_sampling and engine.quick(n_threads)):
         mode = "exact"
     elif engine.k == 0 and not spot.ranged:
         mode = "exact"
@@ -705,21 +739,19 @@ def _engine(spot: _Spot) -> _Engine:
     return _Engine(spot)
 
 
-def _quick(spot: _Spot, engine: _Engine) -> bool:
-    """Whether ``exact=None`` walks every runout: the equity engines' own rule (the reduced
-    walk's board bound, range equity's time estimate, Omaha's runouts x hands)."""
-    return (engine.k == 0 and not spot.ranged) or engine.work() <= engine.exact_limit
-
-
 def walks_exactly(players: Sequence[SeatSpec], board: str | Sequence[int] = "",
                   dead: str | Sequence[int] = "", *, game: str = "holdem",
-                  dead_money: int = 0, allow_zero: bool = False) -> bool:
+                  dead_money: int = 0, allow_zero: bool = False,
+                  threads: int | None = None) -> bool:
     """True when :func:`allin_ev` with ``exact=None`` and no sampling options walks every
-    runout of this spot (arguments as :func:`allin_ev`): the spots ``equity`` walks
-    exactly. Raises as :func:`allin_ev` on bad input."""
+    runout of this spot (arguments as :func:`allin_ev`): the equity engines' own rule (the
+    reduced walk's board bound, range equity's time estimate, Omaha's runouts x hands), so
+    the spots ``equity`` walks exactly. Raises as :func:`allin_ev` on bad input."""
+    from evaluator._jit import resolve_threads
+
     spot = _parse(players, board, dead, 0, game=game, allow_zero=allow_zero,
                   dead_money=dead_money)
-    return _quick(spot, _engine(spot))
+    return _engine(spot).quick(resolve_threads(threads))
 
 
 def _monte_carlo(engine: _Engine, opts: Sampling, seed: int,
