@@ -212,8 +212,13 @@ def _scale_of(hand: HandHistory) -> int:
 class _Units:
     def __init__(self, scale: int) -> None:
         self.scale = scale
+        self._seen: dict[Decimal, int] = {}
 
     def to_int(self, v: Decimal) -> int:
+        """``v`` in integer units (an unknown stack: :data:`UNKNOWN_STACK`)."""
+        got = self._seen.get(v)
+        if got is not None:
+            return got
         if v.is_infinite():
             return UNKNOWN_STACK
         x = v * self.scale
@@ -221,7 +226,8 @@ class _Units:
             raise ReplayError(f"amount {v} has too many decimal places")
         if abs(x) > MAX_UNITS:
             raise ReplayError(f"amount {v} is too large")
-        return int(x)
+        self._seen[v] = out = int(x)
+        return out
 
     def out(self, n: int | float) -> Any:
         if self.scale == 1:
