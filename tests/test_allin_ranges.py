@@ -27,6 +27,11 @@ RANGE_SPOTS = [
      "Ks8h2c4dJc", "", 3),
     # turn, the ranged seat last, dead cards
     (["AcAd:80", "7s7h:50", "88+,ATs+:0.75:80"], "Td9d2c5h", "3s3h", 0),
+    # heads-up (range equity's walk), an odd pot: the odd chip left of the button
+    (["QQ+,AKs:0.5:100", "fold:7", "AhKh:60"], "Ks8h2c4d", "", 1),
+    (["QQ+,AKs:0.5:100", "fold:7", "AhKh:60"], "Ks8h2c4d", "", 2),
+    # heads-up against random on the river (range equity's versus-random walk)
+    (["random:50", "fold:3", "AhKh:50"], "Ks8h2c4dJc", "", 0),
 ]
 
 
