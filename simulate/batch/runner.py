@@ -62,7 +62,7 @@ class _Local:
         for items in chunks:
             yield items, fn(items, *args, threads=self.threads)
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         pass
 
 
@@ -166,8 +166,13 @@ class _Processes(_Windowed):
         done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
         return list(done)
 
-    def close(self) -> None:
-        self.ex.shutdown(wait=True, cancel_futures=True)
+    def close(self, abort: bool = False) -> None:
+        """Stop the workers: after the last chunk, or at once (``abort``: Ctrl-C, an error),
+        without waiting for the chunks they are on."""
+        if abort:
+            for proc in list(getattr(self.ex, "_processes", {}).values()):
+                proc.terminate()
+        self.ex.shutdown(wait=not abort, cancel_futures=True)
 
 
 def _worker_init(close_fd: int) -> None:
@@ -261,7 +266,7 @@ class _Dask(_Windowed):
         done += [f for f in self.ac.next_batch(block=False)] if self.ac.count() else []
         return [f for f in done if f in pending]
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
@@ -343,8 +348,10 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
                 summary.done += len(done)
                 summary.errors += errors
                 bar.update(len(done))
-        finally:
-            backend.close()
+        except BaseException:
+            backend.close(abort=True)
+            raise
+        backend.close()
     summary.elapsed_s = time.perf_counter() - t0
     return summary
 
@@ -455,6 +462,8 @@ def run(requests: Iterable[dict[str, Any]], *, workers: int = 1, scheduler: str 
         size = chunk_lines if backend.workers == 1 else max(1, chunk_lines // 4)
         for _, (recs, _) in backend.map_ordered(_chunked(items(), size), (d, "dict")):
             yield from recs
-    finally:
-        backend.close()
+    except BaseException:
+        backend.close(abort=True)
+        raise
+    backend.close()
 
