@@ -127,6 +127,10 @@ def test_variants_the_engine_does_not_play_are_not_validated() -> None:
     [(_, h)] = parse_text(text.replace("'NT'", "'NS'"))
     r = replay(h)
     assert r.error is None and r.validated is False and r.finishing_stacks == [95, 105, 100]
+    assert r.not_validated == "variant NS (no-limit short-deck hold'em) is not played by the engine"
+    [(_, h)] = parse_text(text.replace("antes = [0, 0, 0]", "antes = [1, 2, 3]"))
+    r = replay(h)
+    assert r.error is None and not r.validated and "antes that differ by seat" in r.not_validated
 
 
 def test_omaha_through_the_engine() -> None:

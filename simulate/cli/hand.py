@@ -87,7 +87,8 @@ def _print_hand(r: dict[str, Any], out: Any) -> None:
         header.append("record")
     if ev is not None:
         header.append("all-in EV")
-    how = "validated by the engine" if r["validated"] else "chip accounting only"
+    how = ("validated by the engine" if r["validated"]
+           else f"chip accounting only: {r['not_validated'] or 'not validated'}")
     w(f"   {r['variant']}  board {r['board'] or '-'}  ({how})\n")
     for i, p in enumerate(r["pots"]):
         kind = "main pot" if i == 0 else f"side pot {i}"

@@ -159,6 +159,7 @@ class HandReplay:
     recorded_finishing_stacks: list[Any] | None = None
     recorded_winnings: list[Any] | None = None
     validated: bool = False
+    not_validated: str | None = None
     outcome_known: bool = True
     repairs: list[str] = field(default_factory=list)
     big_blind: Any = None
@@ -171,7 +172,8 @@ class HandReplay:
             "starting_stacks": self.starting_stacks,
             "finishing_stacks": self.finishing_stacks, "net": self.net, "pots": self.pots,
             "winnings": self.winnings, "allin_ev": self.allin_ev,
-            "validated": self.validated, "outcome_known": self.outcome_known,
+            "validated": self.validated, "not_validated": self.not_validated,
+            "outcome_known": self.outcome_known,
             "error": self.error,
             "board": self.board, "hole_cards": self.hole_cards, "rake": self.rake,
             "big_blind": self.big_blind, "allin_board": self.allin_board,
@@ -611,7 +613,15 @@ def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay) -> Any:
 
 def _replay(hand: HandHistory, out: HandReplay) -> None:
     u = _Units(_scale_of(hand))
-    engine = _engine_replay(hand, u, out) if hand.variant in ENGINE_VARIANTS else None
+    if hand.variant in ENGINE_VARIANTS:
+        engine = _engine_replay(hand, u, out)
+        if isinstance(engine, str):
+            out.not_validated = f"the engine cannot post this hand's forced bets: {engine}"
+    else:
+        engine = None
+        name = VARIANT_NAMES.get(hand.variant)
+        out.not_validated = (f"variant {hand.variant}" + (f" ({name})" if name else "")
+                             + " is not played by the engine")
     out.starting_stacks = [None if v.is_infinite() else u.out(u.to_int(v))
                            for v in hand.starting_stacks]
     out.big_blind = _big_blind(hand, u)
