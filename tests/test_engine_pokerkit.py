@@ -359,8 +359,8 @@ def play_one(seed: int, betting: str, spots: Counter) -> None:
         if st.street_index != street:
             street, short_open, short_raises = st.street_index, False, 0
         preflop = street == 0
-        if pk.actor is not None and pk.legal()[1] and pk.legal()[3] is None \
-                and pk.others_all_in():
+        b = pk.legal() if pk.actor is not None else None
+        if b is not None and b[1] and b[3] is None and pk.others_all_in():
             # check_only: pokerkit's check-only turn; the engine gives none
             assert ours.actor != pk.actor, f"engine gave a check-only turn; {where()}"
             spots["check_only"] += 1
@@ -371,7 +371,7 @@ def play_one(seed: int, betting: str, spots: Counter) -> None:
         if ours.actor is None:
             break
         assert list(ours.stacks) == pk.stacks(), f"stacks; {where()}"
-        a, b = ours_legal(ours), pk.legal()
+        a = ours_legal(ours)
         raise_ok = a[3] is not None
         lo, hi = a[3], a[4]
         spot = None
