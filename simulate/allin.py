@@ -299,16 +299,14 @@ class _Engine:
         self.contested = [p for p, pot in enumerate(spot.structure.pots) if len(pot.eligible) > 1]
         pots = [spot.structure.pots[p] for p in self.contested]
         self.amounts = np.array([pot.amount for pot in pots], np.int64)
-        self.members = np.zeros((len(pots), n_live), np.int64)
-        self.n_members = np.zeros(len(pots), np.int64)
         self.elig = np.zeros((len(pots), n_live), np.bool_)
         for p, pot in enumerate(pots):
-            idx = [live_index[s] for s in pot.eligible]
-            self.members[p, : len(idx)] = idx
-            self.n_members[p] = len(idx)
-            self.elig[p, idx] = True
+            self.elig[p, [live_index[s] for s in pot.eligible]] = True
         self.order = np.array([live_index[s] for s in spot.order.tolist() if s in live_index],
                               np.int64)
+        from simulate._kernels.score import split_tables
+
+        self.split, self.odd = split_tables(self.amounts, self.elig)
         n_hole = sum(2 if isinstance(h, Range) else len(h) for h in spot.hands if h is not None)
         self.n_runouts = math.comb(len(self.base_deck) - n_hole, self.k)
 
@@ -336,7 +334,7 @@ class _Engine:
 
     def _common(self) -> tuple[Any, ...]:
         return (self.k, self.board_key, self.board_mask, self.deck, self.hole_key,
-                self.hole_mask, self.amounts, self.members, self.n_members, self.elig,
+                self.hole_mask, self.amounts, self.split, self.odd, self.elig,
                 self.order, self.tables)
 
     def scorer(self, dtype: Any = np.int64) -> tuple[np.ndarray, ...]:
@@ -430,7 +428,7 @@ class _RangeEngine(_Engine):
         return (self.k, self.board_key, self.board_mask, self.base_deck, self.ccards)
 
     def _pots(self) -> tuple[Any, ...]:
-        return (self.amounts, self.members, self.n_members, self.elig, self.order, self.tables)
+        return (self.amounts, self.split, self.odd, self.elig, self.order, self.tables)
 
     def _walk_inputs(self) -> tuple[Any, ...]:
         """Combo arrays of the board-major walk (:func:`simulate._kernels.ranges.mw_walk`) and
@@ -601,7 +599,7 @@ class _OmahaEngine(_Engine):
         for i, hole in enumerate(self.holes):
             holes = np.ascontiguousarray(np.broadcast_to(hole, (m, hole.size)))
             st[:, i] = evaluate_omaha_batch(holes, boards, threads=n_threads, check=False)
-        K.settle_rows(st, self.amounts, self.members, self.n_members, self.elig, self.order,
+        K.settle_rows(st, self.amounts, self.split, self.odd, self.elig, self.order,
                       win, sumsq)
 
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:

@@ -10,9 +10,8 @@ numbered ``0..L-1`` in seat order. Shared inputs:
 - ``deck``: ``uint8[M]``, the cards that can still come (not in a hand, on the
   board or dead); ``k``: how many board cards are still to come (0..5).
 - ``amounts``: ``int64[P]`` chips of each *contested* pot (two or more
-  eligible players); ``members``: ``int64[P, L]``, row ``p`` lists the live
-  indices eligible for pot ``p`` in its first ``n_members[p]`` entries
-  (``int64[P]``); ``elig``: ``bool[P, L]``, the same as a mask.
+  eligible players); ``elig``: ``bool[P, L]``, who may win each; ``split``,
+  ``odd``: ``int64[P, L + 1]`` from :func:`simulate._kernels.score.split_tables`.
 - ``order``: ``int64[L]``, the live indices in odd-chip order (first live
   seat left of the button first).
 - ``tables``: :attr:`evaluator._tables.Tables.kernel_args`.
@@ -36,6 +35,7 @@ import numpy as np
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import flush_strength, rank_strength
 from simulate._kernels.rng import deal_setup, draw5, draw_tuple, pick5, stream_state, to_front
+from simulate._kernels.score import award
 
 
 # The per-runout helpers are inlined at the Numba IR level: a plain call passes a
@@ -53,57 +53,22 @@ def _strengths(bkey, bmask, hole_key, hole_mask, st, row_offsets, rank_table, fl
 
 
 @inline
-def _settle(st, amounts, members, n_members, elig, order, win, pay):
-    """Award every contested pot on one runout: add to ``win[p, i]`` and ``pay[i]``.
-
-    Each pot goes to the best strength among its members; a split is even and the
-    odd chips go one each to the tied winners in ``order``.
-    """
-    for p in range(amounts.shape[0]):
-        best = st[members[p, 0]]
-        n_win = 1
-        w0 = members[p, 0]
-        for j in range(1, n_members[p]):
-            i = members[p, j]
-            v = st[i]
-            if v > best:
-                best = v
-                n_win = 1
-                w0 = i
-            elif v == best:
-                n_win += 1
-        amount = amounts[p]
-        if n_win == 1:
-            win[p, w0] += amount
-            pay[w0] += amount
-            continue
-        share = amount // n_win
-        odd = amount - share * n_win
-        for j in range(n_members[p]):
-            i = members[p, j]
-            if st[i] == best:
-                win[p, i] += share
-                pay[i] += share
-        for j in range(order.shape[0]):
-            if odd == 0:
-                break
-            i = order[j]
-            if elig[p, i] and st[i] == best:
-                win[p, i] += 1
-                pay[i] += 1
-                odd -= 1
+def _settle(st, amounts, split, odd, elig, order, win, pay):
+    """Award every contested pot on one runout (:func:`simulate._kernels.score.award`, the
+    one pot rule): add to ``win[p, i]`` and ``pay[i]``."""
+    award(st, np.int64(1), amounts, elig, order, split, odd, win, pay)
 
 
 @inline
-def _one_runout(bkey, bmask, hole_key, hole_mask, st, amounts, members, n_members, elig, order,
+def _one_runout(bkey, bmask, hole_key, hole_mask, st, amounts, split, odd, elig, order,
                 win, pay, row_offsets, rank_table, flush_table):
     _strengths(bkey, bmask, hole_key, hole_mask, st, row_offsets, rank_table, flush_table)
-    _settle(st, amounts, members, n_members, elig, order, win, pay)
+    _settle(st, amounts, split, odd, elig, order, win, pay)
 
 
 @serial
 def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask, amounts,
-             members, n_members, elig, order, tables, win, sumsq):
+             split, odd, elig, order, tables, win, sumsq):
     """``n`` random runouts from stream ``block`` of ``seed`` (uint64): deal ``k`` cards
     from ``deck`` by the exactly uniform deal of :mod:`simulate._kernels.rng` (``deck`` is
     only read), settle, add to ``win`` (int64[P, L]) and ``sumsq`` (float64[L])."""
@@ -141,7 +106,7 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
             mask |= card_mask[c4]
         for i in range(n_live):
             pay[i] = 0
-        _one_runout(key, mask, hole_key, hole_mask, st, amounts, members, n_members, elig,
+        _one_runout(key, mask, hole_key, hole_mask, st, amounts, split, odd, elig,
                     order, win, pay, row_offsets, rank_table, flush_table)
         for i in range(n_live):
             x = np.float64(pay[i])
@@ -150,7 +115,7 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
 
 @serial
 def mc_serial(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask, deck, hole_key,
-              hole_mask, amounts, members, n_members, elig, order, tables, wins, sumsqs):
+              hole_mask, amounts, split, odd, elig, order, tables, wins, sumsqs):
     """Blocks ``b_lo..b_hi-1`` of a run of ``n_total`` runouts in blocks of ``block_size``
     (the block plan of :mod:`simulate.sampling`: block ``b`` does ``min(block_size, n_total
     - b * block_size)`` runouts from stream ``b``), on one thread.
@@ -163,12 +128,12 @@ def mc_serial(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask, d
         n = min(block_size, n_total - b * block_size)
         if n > 0:
             mc_block(seed, b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
-                     amounts, members, n_members, elig, order, tables, wins[i], sumsqs[i])
+                     amounts, split, odd, elig, order, tables, wins[i], sumsqs[i])
 
 
 @parallel
 def mc_parallel(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask, deck,
-                hole_key, hole_mask, amounts, members, n_members, elig, order, tables, wins,
+                hole_key, hole_mask, amounts, split, odd, elig, order, tables, wins,
                 sumsqs):
     """As :func:`mc_serial`, blocks spread over threads (same answer, any thread count)."""
     for i in nb.prange(b_hi - b_lo):
@@ -176,7 +141,7 @@ def mc_parallel(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask,
         n = min(block_size, n_total - b * block_size)
         if n > 0:
             mc_block(seed, b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
-                     amounts, members, n_members, elig, order, tables, wins[i], sumsqs[i])
+                     amounts, split, odd, elig, order, tables, wins[i], sumsqs[i])
 
 
 # ----------------------------------------------------------------------------- ranges
@@ -188,7 +153,7 @@ def mc_parallel(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask,
 
 @serial
 def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, cdf, ncombo,
-                   amounts, members, n_members, elig, order, tables, max_tries, win, sumsq):
+                   amounts, split, odd, elig, order, tables, max_tries, win, sumsq):
     """``n`` random deals from stream ``block`` of ``seed``: every live player's combo drawn
     by weight, all together, the whole tuple drawn again if two combos share a card
     (:func:`simulate._kernels.rng.draw_tuple`); then ``k`` board cards from what is left
@@ -256,7 +221,7 @@ def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, 
             mask |= card_mask[c4]
         for i in range(n_live):
             pay[i] = 0
-        _one_runout(key, mask, hole_key, hole_mask, st, amounts, members, n_members, elig,
+        _one_runout(key, mask, hole_key, hole_mask, st, amounts, split, odd, elig,
                     order, win, pay, row_offsets, rank_table, flush_table)
         for i in range(n_live):
             x = np.float64(pay[i])
@@ -266,7 +231,7 @@ def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, 
 
 @parallel
 def mc_range_run(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask, base_deck,
-                 ccards, cdf, ncombo, amounts, members, n_members, elig, order, tables,
+                 ccards, cdf, ncombo, amounts, split, odd, elig, order, tables,
                  max_tries, wins, sumsqs, rejected):
     """Blocks ``b_lo..b_hi-1`` over threads, as :func:`mc_parallel` (any thread count, same
     answer); ``rejected``: int64[B], per block (-1: a deal found no card-disjoint tuple)."""
@@ -275,7 +240,7 @@ def mc_range_run(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask
         n = min(block_size, n_total - b * block_size)
         if n > 0:
             rejected[i] = mc_range_block(seed, b, n, k, board_key, board_mask, base_deck,
-                                         ccards, cdf, ncombo, amounts, members, n_members,
+                                         ccards, cdf, ncombo, amounts, split, odd,
                                          elig, order, tables, max_tries, wins[i], sumsqs[i])
 
 
@@ -284,7 +249,7 @@ def mc_range_run(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask
 # rows, evaluates every live hand on every row, and settles the rows here.
 
 @serial
-def settle_rows(strengths, amounts, members, n_members, elig, order, win, sumsq):
+def settle_rows(strengths, amounts, split, odd, elig, order, win, sumsq):
     """Settle each row of ``strengths`` (int32[N, L]): add to ``win`` (int64[P, L]) and
     ``sumsq`` (float64[L], the squares of each row's chips per player)."""
     n_live = strengths.shape[1]
@@ -294,7 +259,7 @@ def settle_rows(strengths, amounts, members, n_members, elig, order, win, sumsq)
         for i in range(n_live):
             st[i] = strengths[r, i]
             pay[i] = 0
-        _settle(st, amounts, members, n_members, elig, order, win, pay)
+        _settle(st, amounts, split, odd, elig, order, win, pay)
         for i in range(n_live):
             x = np.float64(pay[i])
             sumsq[i] += x * x
