@@ -456,9 +456,14 @@ def test_random_play_invariants(data):
     its edges are accepted and a chip past them refused, and the finishing stacks add up."""
     n = data.draw(st.integers(2, 9), label="seats")
     betting = data.draw(st.sampled_from(["no-limit", "pot-limit", "fixed-limit"]))
-    rules = Rules(game="omaha" if betting == "pot-limit" else "holdem", betting=betting,
-                  ante=data.draw(st.sampled_from([0, 0, 1])))
-    stacks = data.draw(st.lists(st.integers(1, 400), min_size=n, max_size=n), label="stacks")
+    game = data.draw(st.sampled_from(["holdem", "omaha", "omaha5"] if n <= 7 else ["holdem"]))
+    ante = data.draw(st.sampled_from([0, 0, 1, 3]))
+    straddles = data.draw(st.sampled_from([(), (), (4,), (4, 8)][:1 if n == 2 else
+                                                                   2 if n == 3 else 4]))
+    rules = Rules(game=game, betting=betting, ante=ante, straddles=straddles,
+                  bb_ante=data.draw(st.booleans()) if ante else False)
+    stack = st.one_of(st.integers(1, 6), st.integers(1, 400))  # short stacks often
+    stacks = data.draw(st.lists(stack, min_size=n, max_size=n), label="stacks")
     h = Hand(rules, stacks, button=data.draw(st.integers(0, n - 1)),
              seed=data.draw(st.integers(0, 2**32)))
     total = sum(stacks)
@@ -488,4 +493,8 @@ def test_random_play_invariants(data):
     fin = h.finishing_stacks
     assert sum(fin) == total and min(fin) >= 0
     assert all(p >= 0 for p in h.payouts)
-    assert sum(p.amount for p in h.pots) <= total
+    assert [f - x for f, x in zip(fin, h.stacks, strict=True)] == h.payouts
+    in_pots = sum(p.amount for p in h.pots)
+    assert in_pots <= sum(h.committed) and sum(h.payouts) == sum(h.committed)
+    for p in h.pots:
+        assert p.eligible and all(h.live[s] for s in p.eligible)
