@@ -52,7 +52,9 @@ def run_cli(path: Path, workers: int) -> tuple[float, dict]:
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, "-m", "simulate", "hand", str(path), "--json",
                         "--totals-only", "-q", "--workers", str(workers)],
-                       capture_output=True, text=True, check=True)
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"pokerjit hand exited {p.returncode}: {p.stderr[:500]}")
     return time.perf_counter() - t0, json.loads(p.stdout)
 
 

@@ -116,15 +116,27 @@ def _pool(chunks: Iterator[list[Item]], workers: int) -> Iterator[dict[str, Any]
     import multiprocessing as mp
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    window: deque[Future[list[dict[str, Any]]]] = deque()
+    window: deque[tuple[list[Item], Future[list[dict[str, Any]]]]] = deque()
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
                              initializer=_warm) as ex:
         for c in chunks:
-            window.append(ex.submit(_replay_chunk, c))
+            window.append((c, ex.submit(_replay_chunk, c)))
             while len(window) > 4 * workers:
-                yield from window.popleft().result()
+                yield from _collect(*window.popleft())
         while window:
-            yield from window.popleft().result()
+            yield from _collect(*window.popleft())
+
+
+def _collect(items: list[Item], fut: Any) -> list[dict[str, Any]]:
+    """A chunk's documents; a worker that died makes each of its hands an error."""
+    try:
+        return fut.result()
+    except Exception as exc:  # noqa: BLE001 - a lost worker is an error per hand, not a crash
+        from simulate.phh.replay import HandReplay
+
+        why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
+        return [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(), readable=True)
+                for src, _, _ in items]
 
 
 def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int,
@@ -138,11 +150,11 @@ def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int,
         client.run(_warm)
         window: deque[Any] = deque()
         for c in chunks:
-            window.append(client.submit(_replay_chunk, c, pure=False))
+            window.append((c, client.submit(_replay_chunk, c, pure=False)))
             while len(window) > 4 * backend.workers:
-                yield from window.popleft().result()
+                yield from _collect(*window.popleft())
         while window:
-            yield from window.popleft().result()
+            yield from _collect(*window.popleft())
     finally:
         backend.close()
 
