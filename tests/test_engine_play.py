@@ -94,3 +94,52 @@ def test_compiled_and_python_loops_play_the_same_hands():
     # a plain Python callable takes the Python loop: 'cc' is the call policy
     assert play(rules, stacks, 300, policy=lambda h: "cc", seed=3).net == \
         play(rules, stacks, 300, policy="call", seed=3).net
+
+
+def test_random_policy_is_the_contracts():
+    """Contract: ``random`` (facing a bet or not: 15 % fold -- a check when there is
+    nothing to call --, 65 % check or call, 20 % raise, half to the minimum and half all
+    in, a call when raising is not allowed). Each decision of a run is replayed on a fresh
+    hand dealt from the same seed, so the legal set it faced is known."""
+    import math
+
+    from simulate.engine import Hand
+
+    rules, stacks, seed = Rules(), [120, 400, 60, 250, 400, 90], 21
+    counts = {"bet": [0, 0, 0, 0], "free": [0, 0, 0, 0], "no_raise": [0, 0, 0]}
+    # [fold, check or call, raise to the minimum, all in]; no_raise: facing a bet, no raise
+    for i, h in enumerate(replay_hands(rules, stacks, 1500, policy="random", seed=seed)):
+        r = Hand(rules, stacks, button=h.button, seed=seed, hand_index=i)
+        assert r.hole == h.hole
+        for a in h.actions:
+            if a.startswith("d ") or " sm " in a:
+                continue
+            lg = r.legal
+            kind = a.split()[1]
+            if lg.min_raise_to is None:
+                if lg.call is not None:
+                    counts["no_raise"][{"f": 0, "cc": 1, "cbr": 2}[kind]] += 1
+                else:
+                    assert kind == "cc"
+            elif lg.min_raise_to < lg.max_raise_to:
+                c = counts["bet" if lg.call is not None else "free"]
+                if kind == "cbr":
+                    c[2 if int(a.split()[2]) == lg.min_raise_to else 3] += 1
+                else:
+                    c[0 if kind == "f" else 1] += 1
+            r.act(a)
+        assert r.finishing_stacks == h.finishing_stacks
+    assert counts["no_raise"][2] == 0 and counts["free"][0] == 0  # no raise, no free fold
+
+    def near(k: int, n: int, p: float) -> bool:
+        return abs(k - n * p) <= 5 * math.sqrt(n * p * (1 - p))
+
+    bet, free = counts["bet"], counts["free"]
+    n_bet, n_free = sum(bet), sum(free)
+    assert n_bet > 1000 and n_free > 1000
+    assert near(bet[0], n_bet, 0.15) and near(bet[1], n_bet, 0.65)
+    assert near(bet[2], n_bet, 0.10) and near(bet[3], n_bet, 0.10)
+    assert near(free[1], n_free, 0.80)  # the 15 % fold is a check
+    assert near(free[2], n_free, 0.10) and near(free[3], n_free, 0.10)
+    nr = counts["no_raise"]
+    assert nr[0] + nr[1] > 200 and near(nr[0], nr[0] + nr[1], 0.15)  # the raise is a call
