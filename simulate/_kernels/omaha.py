@@ -10,11 +10,13 @@ player instead of 60 five-card evaluations; walking boards ``a<b<c<d<e`` in orde
 the four triples without ``e`` are maxed once per prefix and only six reads per
 player remain in the inner loop.
 
-Results are integer counts per block (per first card when walking, per RNG block
-when sampling): ``share`` in units of 1/2520 of a pot (2520 is divisible by every
-split count 1..10), ``win`` (deals won alone), ``tie`` (deals split), ``cat``
-(deals ending in each category), ``sq`` (sum of squared shares, for the standard
-error). Kernels take only arrays and ints.
+Every runout's strength row goes to the one scorer (:mod:`simulate._kernels.score`):
+the exact walk feeds a block scorer (equity, or an all-in's pots; one row per first
+dealt card), the Monte Carlo blocks an equity scorer whose totals land in integer rows
+per RNG block: ``share`` in units of 1/2520 of a pot (2520 is divisible by every split
+count 1..10), ``win`` (deals won alone), ``tie`` (deals split), ``cat`` (deals ending in
+each category), ``sq`` (sum of squared shares, for the standard error). Kernels take
+only arrays and ints.
 """
 
 from __future__ import annotations
@@ -25,9 +27,7 @@ import numpy as np
 from evaluator._jit import parallel, serial
 from evaluator._kernels.omaha import best_of_parts, board_triples, hole_pairs
 from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
-from simulate._kernels.score import score_row, scorer_row
-
-POT_UNITS = 2520
+from simulate._kernels.score import equity_scorer, score_row, scorer_row
 
 
 @serial
@@ -72,31 +72,6 @@ def fill_triple_table(hands, universe, known, min_known, tables, tri):
     ``hands``: uint8[P, h]."""
     for p in nb.prange(hands.shape[0]):
         _fill_player(p, hands.shape[0], hands[p], universe, known, min_known, tables, tri)
-
-
-@serial
-def _settle(s, n_players, cat_of, share, win, tie, cat, sq):
-    """Score one deal from the players' strengths ``s`` (int64[P]) into the block's rows."""
-    top = 0
-    n_top = 0
-    for p in range(n_players):
-        v = s[p]
-        if v > top:
-            top = v
-            n_top = 1
-        elif v == top:
-            n_top += 1
-    part = POT_UNITS // n_top
-    for p in range(n_players):
-        v = s[p]
-        cat[p, cat_of[v]] += 1
-        if v == top:
-            share[p] += part
-            sq[p] += part * part
-            if n_top == 1:
-                win[p] += 1
-            else:
-                tie[p] += 1
 
 
 @serial
@@ -228,6 +203,8 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     s = np.empty(n_players, np.int64)
     up = u * n_players
     uup = u * up
+    sc = equity_scorer(n_players, cat_of)  # the one scorer: a pot of 2520 units
+    pay = sc[6]
     for _ in range(n):
         state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
         c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
@@ -255,7 +232,17 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
                 if w > v:
                     v = w
             s[p] = v
-        _settle(s, n_players, cat_of, share, win, tie, cat, sq)
+        for p in range(n_players):
+            pay[p] = 0
+        score_row(s, np.int64(1), sc)
+        for p in range(n_players):
+            sq[p] += pay[p] * pay[p]
+    for p in range(n_players):
+        share[p] += sc[5][0, p]
+        win[p] += sc[7][p, 0]
+        tie[p] += sc[7][p, 1]
+        for c in range(9):
+            cat[p, c] += sc[8][p, c]
 
 
 @parallel

@@ -23,7 +23,15 @@ import numpy as np
 
 from evaluator._jit import parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup, rank_strength
-from simulate._kernels.rng import cards_left, deal, deal_setup, draw_tuple, stream_state
+from simulate._kernels.rng import (
+    cards_left,
+    deal,
+    deal_setup,
+    draw5,
+    draw_tuple,
+    pick5,
+    stream_state,
+)
 from simulate._kernels.score import best_and_ties, score_row, scorer_row
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
@@ -646,6 +654,7 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
     idx = np.zeros(P, np.int64)
     deck = np.empty(64, np.int64)
     strength = np.empty(P, np.int64)
+    everyone = np.ones(P, np.bool_)
     n_random = 0
     for p in range(P):
         n_random += is_random[p]
@@ -668,7 +677,12 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
                 hole[p, 0] = cards[p, idx[p], 0]
                 hole[p, 1] = cards[p, idx[p], 1]
         cards_left(used, deck)
-        state = deal(state, deck, 0, n_deal, mul, thr)
+        if n_deal <= 5:  # the same deal, tracked in registers (no stores)
+            state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+            deck[0], deck[1], deck[2], deck[3], deck[4] = pick5(
+                deck, deck[0], deck[1], deck[2], deck[3], r0, r1, r2, r3, r4)
+        else:
+            state = deal(state, deck, 0, n_deal, mul, thr)
         t = 0
         for p in range(P):
             if is_random[p]:
@@ -682,19 +696,13 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
         for j in range(t, n_deal):
             bkey += card_key[deck[j]]
             bmask |= card_mask[deck[j]]
-        best = np.int64(-1)
-        nbest = 0
         for p in range(P):
             a = hole[p, 0]
             b = hole[p, 1]
-            s = lookup(bkey + card_key[a] + card_key[b], bmask | card_mask[a] | card_mask[b],
-                          row_offsets, rank_table, flush_table)
-            strength[p] = s
-            if s > best:
-                best = s
-                nbest = 1
-            elif s == best:
-                nbest += 1
+            strength[p] = lookup(bkey + card_key[a] + card_key[b],
+                                 bmask | card_mask[a] | card_mask[b], row_offsets, rank_table,
+                                 flush_table)
+        best, nbest, _ = best_and_ties(strength, everyone)
         share = SHARE_UNIT // nbest
         for p in range(P):
             s = strength[p]
