@@ -22,13 +22,20 @@ import numpy as np
 
 from evaluator.cards import CardError, parse_cards
 
-from .files import format_record
-from .requests import BadRequest, answer, digest, effective
+from .files import Input, format_record, key_of
+from .requests import BadRequest, answer, check_id, digest, effective
 
-#: One input line of a chunk: ``(line number, id, request dict or None, answer or None)``;
-#: an answer given up front (a line that could not be read, a refused id) is written as is
-#: (its ``"digest"`` key, if any, goes to the record's digest).
-Item = tuple[int, Any, "dict[str, Any] | None", "dict[str, Any] | None"]
+#: One input line of a chunk: ``(line number, payload)``, the payload being the line's
+#: bytes, a request dict (the Python API), an error message (a line that could not be
+#: read), or ``Resumed(...)`` (a line an earlier run answered: passed through).
+Item = tuple[int, Any]
+#: What a chunk gives back for each line: ``(line, id, id key, digest, output line,
+#: is error)``; the output line is None for a resumed line (nothing to write).
+Answer = tuple[int, Any, "str | None", "str | None", Any, bool]
+
+
+class Resumed(tuple):
+    """The payload of a line answered by an earlier run: ``(id, id key, digest)``."""
 
 
 def _token_ids() -> dict[str, int]:
@@ -85,20 +92,29 @@ def fast_spot(eff: dict[str, Any]) -> tuple[tuple, list, list, list, int | None]
 
 
 def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt: str = "jsonl",
-                 threads: int | None = None) -> tuple[list[str], int]:
-    """The output lines (``fmt``: ``"jsonl"`` or ``"csv"``, each ending in a newline) of
-    ``items``, in order, and how many of them are errors."""
-    answers: list[Any] = [None] * len(items)  # an answer dict, or a result's JSON text
-    digests: list[str | None] = [None] * len(items)
+                 header: list[str] | None = None, threads: int | None = None
+                 ) -> list[Answer]:
+    """Answer ``items``: one :data:`Answer` per item, in order. ``fmt``: ``"jsonl"`` or
+    ``"csv"`` output lines (ending in a newline), or ``"dict"`` records; ``header``: the
+    CSV input's header (None for JSON lines)."""
+    n = len(items)
+    answers: list[Any] = [None] * n  # an answer dict, or a result's JSON text
+    rids: list[Any] = [None] * n
+    keys: list[str | None] = [None] * n
+    digests: list[str | None] = [None] * n
     groups: dict[tuple, list[tuple[int, list, list, list, int | None]]] = {}
     effs: dict[int, dict[str, Any]] = {}
-    for i, (_line, _rid, req, ready) in enumerate(items):
-        if ready is not None or req is None:
-            ready = dict(ready or {"error": "internal error: no request"})
-            digests[i] = ready.pop("digest", None)
-            answers[i] = ready
+    for i, (line, payload) in enumerate(items):
+        if isinstance(payload, Resumed):
+            rids[i], keys[i], digests[i] = payload
+            continue
+        if isinstance(payload, str):
+            answers[i] = {"error": payload}
             continue
         try:
+            req = payload if isinstance(payload, dict) else Input.decode(payload, line, header)
+            rids[i], _ = check_id(req)
+            keys[i] = key_of(rids[i], fmt)
             eff = effective(req, defaults)
         except BadRequest as e:
             answers[i] = {"error": str(e)}
@@ -112,19 +128,18 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
             groups.setdefault(spot[0], []).append((i, *spot[1:]))
     for key, members in groups.items():
         _answer_group(key, members, effs, answers, threads, fmt)
-    out: list[str] = []
-    errors = 0
-    for i, (line, rid, _req, _ready) in enumerate(items):
-        ans = answers[i]
-        assert ans is not None
-        if isinstance(ans, str):  # a result already written as JSON text (fast path)
-            rid_text = json.dumps(rid)
-            out.append(f'{{"id":{rid_text},"line":{line},"digest":"{digests[i]}",'
-                       f'"result":{ans}}}\n')
-            continue
-        errors += "error" in ans
-        out.append(format_record(rid, line, digests[i], ans, fmt))
-    return out, errors
+    out: list[Answer] = []
+    for i, (line, _payload) in enumerate(items):
+        ans, rid, dg = answers[i], rids[i], digests[i]
+        if ans is None:  # resumed
+            out.append((line, rid, keys[i], dg, None, False))
+        elif isinstance(ans, str):  # a result already written as JSON text (fast path)
+            out.append((line, rid, keys[i], dg, f'{{"id":{json.dumps(rid)},"line":{line},'
+                        f'"digest":"{dg}","result":{ans}}}\n', False))
+        else:
+            out.append((line, rid, keys[i], dg, format_record(rid, line, dg, ans, fmt),
+                        "error" in ans))
+    return out
 
 
 def _answer_group(key: tuple, members: list[tuple[int, list, list, list, int | None]],
@@ -224,5 +239,5 @@ def warm(kinds: tuple[str, ...] = ("fast",)) -> None:
     }
     for k in kinds:
         for r in reqs[k]:
-            items.append((len(items) + 1, len(items), r, None))
+            items.append((len(items) + 1, dict(r, id=len(items))))
     answer_chunk(items, threads=1)

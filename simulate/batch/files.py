@@ -85,35 +85,60 @@ def count_lines(path: Path) -> int:
     return n + (last != b"\n")
 
 
-def read_requests(path: Path) -> Iterator[tuple[int, Any, str | None]]:
-    """``(line number, decoded request or None, error or None)`` for every line of the input
-    that is not blank or a ``#`` comment (JSON lines or CSV, by the file name)."""
-    csv_in = output_format(path) == "csv"
-    header: list[str] | None = None
-    for n, raw in raw_lines(path):
-        if raw is None:
-            yield n, None, f"line longer than {MAX_LINE_BYTES >> 20} MiB"
-            continue
-        if n == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark starts the file
-            raw = raw[3:]
-        s = raw.strip()
-        if not s or s.startswith(b"#"):
-            continue
-        try:
-            value = decode_json(raw, n) if not csv_in else _csv_text(raw, n)
-        except BadRequest as e:
-            yield n, None, str(e)
-            continue
-        if not csv_in:
-            yield n, value, None
-            continue
+class Input:
+    """The input file: :meth:`lines` yields ``(line number, payload)`` for every line that
+    is not blank or a ``#`` comment, the payload being the line's bytes (decoded later, by
+    whoever answers it, with :meth:`decode`) or an error message (a line too long to read).
+    For a CSV input the first such line is the header (a bad header is a ValueError)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.csv = output_format(path) == "csv"
+        self.header: list[str] | None = None
+        self._header_line = 0
+        if self.csv:
+            for n, raw in self._lines():
+                if isinstance(raw, str):
+                    raise ValueError(f"{path}: line {n} (the CSV header): {raw}")
+                try:
+                    cells = _csv_text(raw, n)
+                except BadRequest as e:
+                    raise ValueError(f"{path}: line {n} (the CSV header): {e}") from None
+                self.header, self._header_line = _csv_header(cells, path), n
+                break
+
+    def _lines(self) -> Iterator[tuple[int, bytes | str]]:
+        for n, raw in raw_lines(self.path):
+            if raw is None:
+                yield n, f"line longer than {MAX_LINE_BYTES >> 20} MiB"
+                continue
+            if n == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark starts the file
+                raw = raw[3:]
+            s = raw.strip()
+            if s and not s.startswith(b"#"):
+                yield n, raw
+
+    def lines(self) -> Iterator[tuple[int, bytes | str]]:
+        for n, payload in self._lines():
+            if n != self._header_line:
+                yield n, payload
+
+    @staticmethod
+    def decode(raw: bytes, n: int, header: list[str] | None) -> Any:
+        """The request of one line: a JSON value, or for a CSV input (``header`` given) a
+        dict. Raises :class:`BadRequest` for a line that cannot be read."""
         if header is None:
-            header = _csv_header(value, path)
-            continue
-        try:
-            yield n, _csv_request(header, value), None
-        except BadRequest as e:
-            yield n, None, str(e)
+            return decode_json(raw, n)
+        return _csv_request(header, _csv_text(raw, n))
+
+
+def key_of(rid: Any, fmt: str) -> str | None:
+    """The key that matches a request id with what an output of format ``fmt`` holds:
+    :func:`~simulate.batch.requests.id_key`, or for CSV the id's text as written there."""
+    key = id_key(rid)
+    if key is None or fmt != "csv":
+        return key
+    return _id_text(rid)
 
 
 def _csv_text(raw: bytes, n: int) -> list[str]:
@@ -266,10 +291,7 @@ class Output:
 
     def key_of(self, rid: Any) -> str | None:
         """The id key used to match lines with what the file holds."""
-        key = id_key(rid)
-        if key is None or self.fmt == "jsonl":
-            return key
-        return _id_text(rid)
+        return key_of(rid, self.fmt)
 
     def __enter__(self) -> Output:
         p = self.path

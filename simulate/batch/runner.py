@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .chunks import Item, answer_chunk, warm
-from .files import Output, count_lines, read_requests
+from .chunks import Answer, Item, Resumed, answer_chunk, warm
+from .files import Input, Output, Resume, count_lines, format_record
 from .requests import DEFAULTABLE, BadRequest, check_id, digest, effective
 
 MAX_CHUNK_LINES = 4096  # lines per chunk at most (a chunk is one task)
@@ -113,28 +113,25 @@ class _Windowed:
                 nxt += 1
 
 
-def _kind_of(req: Any, defaults: dict[str, Any]) -> str:
-    """Which warm-up a line needs (see :func:`simulate.batch.chunks.warm`); a guess is fine."""
-    if not isinstance(req, dict):
+def _kind_of(payload: Any, defaults: dict[str, Any]) -> str:
+    """Which warm-up a line needs (see :func:`simulate.batch.chunks.warm`), guessed from its
+    bytes without reading them as JSON (a wrong guess costs a compile in a worker, no
+    more)."""
+    if isinstance(payload, dict):
+        payload = repr(payload).encode()
+    if not isinstance(payload, bytes):
         return "fast"
-    kind = req.get("kind") or defaults.get("kind") or "equity"
-    if kind in ("range", "allin"):
-        return str(kind)
-    game = req.get("game") or defaults.get("game") or "holdem"
-    if isinstance(game, str) and game.lower().startswith("omaha"):
+    raw = payload.lower()
+    kind = defaults.get("kind") or "equity"
+    if b'"allin"' in raw or (kind == "allin" and b'"kind"' not in raw):
+        return "allin"
+    if b'"range"' in raw or (kind == "range" and b'"kind"' not in raw):
+        return "range"
+    if b"omaha" in raw or str(defaults.get("game", "")).lower().startswith("omaha"):
         return "omaha"
-    hands = req.get("hands")
-    if isinstance(hands, str):
-        hands = hands.split()
-    if not isinstance(hands, list) or req.get("std_error") is not None:
+    if any(t in raw for t in (b"+", b"%", b"random", b"any", b"std_error", b"-", b":")):
         return "equity"
-    from .chunks import _cards
-
-    try:
-        return "fast" if all(isinstance(h, str) and len(_cards(h)) == 2 for h in hands) \
-            else "equity"
-    except ValueError:
-        return "equity"
+    return "fast"
 
 
 class _Processes(_Windowed):
@@ -154,7 +151,7 @@ class _Processes(_Windowed):
         self.ex.submit(int).result()  # start every worker now, before any other warm-up
 
     def on_items(self, items: list[Item]) -> None:
-        need = {_kind_of(it[2], self.defaults) for it in items if it[2] is not None}
+        need = {_kind_of(payload, self.defaults) for _, payload in items}
         if need - self.warmed:
             warm(tuple(sorted(need - self.warmed)))
             self.warmed |= need
@@ -248,7 +245,7 @@ class _Dask(_Windowed):
         self.ac = as_completed()
 
     def on_items(self, items: list[Item]) -> None:
-        need = {_kind_of(it[2], self.defaults) for it in items if it[2] is not None}
+        need = {_kind_of(payload, self.defaults) for _, payload in items}
         if need - self.warmed:
             new = tuple(sorted(need - self.warmed))
             if self.cluster is not None:
@@ -336,18 +333,23 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     t0 = time.perf_counter()
     summary = BatchSummary()
     n_lines = count_lines(in_path)
+    inp = Input(in_path)
     with Output(out_path) as out, progress(n_lines, "batch", "lines", quiet=quiet,
                                            stream=progress_stream) as bar:
         backend = _backend(workers, scheduler, threads, d, out.fd)
         try:
             chunk = chunk_lines or _chunk_size(n_lines, backend.workers)
-            items = _items(read_requests(in_path), out, d, summary, bar, str(out_path))
-            for done, (lines, errors) in backend.map_ordered(_chunked(items, chunk),
-                                                             (d, out.fmt)):
+            payloads = _payloads(inp, out, d)
+            settle = _Settler(out.resume, out.fmt, str(out_path))
+            for _, answers in backend.map_ordered(_chunked(payloads, chunk),
+                                                  (d, out.fmt, inp.header)):
+                lines, errors, skipped = settle(answers)
                 out.write(lines)
-                summary.done += len(done)
+                summary.total += len(answers)
+                summary.done += len(lines)
                 summary.errors += errors
-                bar.update(len(done))
+                summary.skipped += skipped
+                bar.update(len(answers))
         except BaseException:
             backend.close(abort=True)
             raise
@@ -373,58 +375,71 @@ def _chunked(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield buf
 
 
-def _items(lines: Iterable[tuple[int, Any, str | None]], out: Output, defaults: dict[str, Any],
-           summary: BatchSummary, bar: Any, out_name: str) -> Iterator[Item]:
-    """The input lines still to answer, with the answers known up front (unreadable lines,
-    duplicate ids, changed requests); counts the rest as skipped."""
-    resume = out.resume
-    seen: dict[str, int] = {}
+def _payloads(inp: Input, out: Output, defaults: dict[str, Any]) -> Iterator[Item]:
+    """Every input line as a chunk item: its bytes, to be answered, or for a line an
+    earlier run answered, ``Resumed(id, key, digest)`` (read here, in this process)."""
+    done = out.resume.lines
+    for lineno, payload in inp.lines():
+        if lineno not in done or isinstance(payload, str):
+            yield lineno, payload
+            continue
+        rid = key = dg = None
+        try:
+            req = Input.decode(payload, lineno, inp.header)
+            rid, _ = check_id(req)
+            key = out.key_of(rid)
+            dg = digest(effective(req, defaults))
+        except BadRequest:
+            pass
+        if key is not None and key not in out.resume.answered:
+            yield lineno, payload  # a new request where an old one was: answer it
+        else:
+            yield lineno, Resumed((rid, key, dg))
 
-    def skip() -> None:
-        summary.skipped += 1
-        bar.update(1)
 
-    for lineno, req, err in lines:
-        summary.total += 1
-        rid = None
-        if err is None:
-            try:
-                rid, _ = check_id(req)
-                key = out.key_of(rid)
-                assert key is not None
-            except BadRequest as e:
-                err = str(e)
-                rid = None
-        if err is not None:
-            if lineno in resume.lines:
-                skip()
+class _Settler:
+    """Decides, in input order, what of each answered line is written: the id bookkeeping
+    (duplicates, lines answered before, changed requests) happens here, once per line."""
+
+    def __init__(self, resume: Resume, fmt: str, out_name: str) -> None:
+        self.resume, self.fmt, self.out_name = resume, fmt, out_name
+        self.seen: dict[str, int] = {}
+
+    def __call__(self, answers: list[Answer]) -> tuple[list[Any], int, int]:
+        """``(output lines, errors among them, lines skipped)`` for a chunk's answers."""
+        out: list[Any] = []
+        errors = skipped = 0
+        r, seen = self.resume, self.seen
+        for line, rid, key, dg, text, is_error in answers:
+            refusal = None
+            if key is None:
+                if text is None:  # an unreadable line answered before
+                    skipped += 1
+                    continue
+            elif key in seen:
+                if text is None:
+                    skipped += 1
+                    continue
+                refusal = {"error": f"duplicate id {rid!r} (first on line {seen[key]})",
+                           "refused": "duplicate"}
             else:
-                yield lineno, None, None, {"error": err}
-            continue
-        if key in seen:
-            if lineno in resume.lines:
-                skip()
-            else:
-                yield lineno, rid, None, {"error": f"duplicate id {rid!r} (first on line "
-                                                   f"{seen[key]})", "refused": "duplicate"}
-            continue
-        seen[key] = lineno
-        if key in resume.answered:
-            try:
-                dg = digest(effective(req, defaults))
-            except BadRequest:
-                dg = None
-            if (key, dg) in resume.acknowledged:
-                skip()
-                continue
-            first = resume.answered[key][0]
-            yield lineno, rid, None, {
-                "digest": dg,
-                "error": f"request {rid!r} changed since it was answered (line {first} of the "
-                         f"input, in {out_name}); give it a new id or write to another output",
-                "refused": "changed"}
-            continue
-        yield lineno, rid, req, None
+                seen[key] = line
+                if key in r.answered:
+                    if (key, dg) in r.acknowledged:
+                        skipped += 1
+                        continue
+                    refusal = {"error": f"request {rid!r} changed since it was answered (line "
+                                        f"{r.answered[key][0]} of the input, in "
+                                        f"{self.out_name}); give it a new id or write to "
+                                        "another output", "refused": "changed"}
+                elif text is None:  # answered before under a key no record holds now
+                    skipped += 1
+                    continue
+            if refusal is not None:
+                text, is_error = format_record(rid, line, dg, refusal, self.fmt), True
+            out.append(text)
+            errors += is_error
+        return out, errors, skipped
 
 
 # ----------------------------------------------------------------------------- Python API
@@ -442,28 +457,14 @@ def run(requests: Iterable[dict[str, Any]], *, workers: int = 1, scheduler: str 
     """
     d = check_options(workers, scheduler, defaults)
     backend = _backend(workers, scheduler, threads, d)
-
-    def items() -> Iterator[Item]:
-        seen: dict[str, int] = {}
-        for n, req in enumerate(requests, 1):
-            try:
-                rid, key = check_id(req)
-            except BadRequest as e:
-                yield n, None, None, {"error": str(e)}
-                continue
-            if key in seen:
-                yield n, rid, None, {"error": f"duplicate id {rid!r} (first on line "
-                                              f"{seen[key]})", "refused": "duplicate"}
-                continue
-            seen[key] = n
-            yield n, rid, req, None
-
+    settle = _Settler(Resume(), "dict", "")
     try:
         size = chunk_lines if backend.workers == 1 else max(1, chunk_lines // 4)
-        for _, (recs, _) in backend.map_ordered(_chunked(items(), size), (d, "dict")):
-            yield from recs
+        items = ((n, req if isinstance(req, dict) else "a request must be a JSON object")
+                 for n, req in enumerate(requests, 1))
+        for _, answers in backend.map_ordered(_chunked(items, size), (d, "dict", None)):
+            yield from settle(answers)[0]
     except BaseException:
         backend.close(abort=True)
         raise
     backend.close()
-
