@@ -1,9 +1,10 @@
 """Running a batch: chunks of lines on this process, on worker processes, or on Dask.
 
-The main process reads the input, keeps the id bookkeeping (duplicates, resume, changed
-requests) and writes the output in input order; the work is
-:func:`simulate.batch.chunks.answer_chunk` on chunks of consecutive lines, run by one of
-three backends:
+The main process splits the input into chunks of consecutive lines (reading only the
+lines an earlier run answered) and writes the answers in input order, settling the ids
+as it writes (duplicates, lines answered before, changed requests). The work, reading and
+answering the lines, is :func:`simulate.batch.chunks.answer_chunk`, run by one of three
+backends:
 
 * in this process, with all Numba threads (``workers=1``, the default);
 * ``workers=N`` forked processes, one Numba thread each. The main process loads the
