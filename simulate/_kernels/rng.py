@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import serial
+from evaluator._jit import inline, serial
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -155,24 +155,34 @@ def pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4):
     return c0, c1, c2, c3, c4
 
 
-@serial
+@inline
 def deal(state, d, lo, k, mul, thr):
     """Deal ``k`` cards uniformly from ``d[lo:]`` into ``d[lo:lo + k]`` (partial Fisher-Yates
     in place, draws from :func:`draw5`); returns the new state. ``mul``, ``thr``:
     :func:`deal_setup` of ``(d.shape[0] - lo, k)``."""
     for g in range(0, k, 5):
         state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, g)
-        for i in range(min(5, k - g)):
-            r = r0 if i == 0 else r1 if i == 1 else r2 if i == 2 else r3 if i == 3 else r4
-            a = lo + g + i
-            b = a + r
-            c = d[b]
-            d[b] = d[a]
-            d[a] = c
+        a = lo + g
+        _swap(d, a, a + r0)
+        if g + 1 < k:
+            _swap(d, a + 1, a + 1 + r1)
+        if g + 2 < k:
+            _swap(d, a + 2, a + 2 + r2)
+        if g + 3 < k:
+            _swap(d, a + 3, a + 3 + r3)
+        if g + 4 < k:
+            _swap(d, a + 4, a + 4 + r4)
     return state
 
 
-@serial
+@inline
+def _swap(d, a, b):
+    c = d[b]
+    d[b] = d[a]
+    d[a] = c
+
+
+@inline
 def draw_combo(state, cdf, n):
     """``(state, j)``: ``j`` in ``0..n-1`` with probability proportional to
     ``cdf[j] - cdf[j - 1]`` (``cdf`` float64, cumulative weights); no draw when ``n == 1``."""
@@ -191,7 +201,7 @@ def draw_combo(state, cdf, n):
     return state, lo
 
 
-@serial
+@inline
 def draw_tuple(state, cdf, ncombo, cards, skip, used0, idx, max_tries):
     """Draw one combo per player (``idx`` int64[P] <- indices into ``cards[p]``) by weight,
     all together, again from the start whenever two combos (or a combo and ``used0``, an
@@ -224,7 +234,7 @@ def draw_tuple(state, cdf, ncombo, cards, skip, used0, idx, max_tries):
             return state, used, -1
 
 
-@serial
+@inline
 def to_front(d, pos, c, top):
     """Swap card ``c`` of the deck ``d`` to position ``top`` (``pos``: int64[52], where each
     card of ``d`` is; kept up to date). Dealing known cards this way leaves the cards left in
@@ -237,7 +247,7 @@ def to_front(d, pos, c, top):
     pos[c] = top
 
 
-@serial
+@inline
 def cards_left(used, out):
     """Write the cards (0..51, ascending) not in the bit set ``used`` to ``out``
     (uint8[>= 52]); returns how many."""
