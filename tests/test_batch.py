@@ -333,6 +333,19 @@ def test_grouped_lines_match_one_at_a_time() -> None:
         docs = r.to_dicts(elapsed_s=0.5)
         texts = json_docs(r, 0.5)
         assert texts == [json.dumps(d, separators=(",", ":"), allow_nan=False) for d in docs]
+    from evaluator.cards import parse_cards
+    from simulate.batch.chunks import _cards
+
+    for text in ["AhKh", "ahkH", "2c3d4h5s6c", "10h Jd", "Ah,Kh", "♠A", "", "AhAh", "Xx"]:
+        try:
+            want: Any = tuple(parse_cards(text))
+        except ValueError:
+            want = ValueError
+        try:
+            got: Any = _cards(text)
+        except ValueError:
+            got = ValueError
+        assert got == want or (text == "AhAh" and got == (50, 50)), text  # repeats: bad_rows
     for players in range(2, 11):  # preflop, no dead cards: the largest walks
         for _ in range(10):
             deal = rng.permutation(52)[:2 * players]

@@ -63,11 +63,6 @@ def _cards(text: str) -> tuple[int, ...]:
             return tuple([_TOKEN_IDS[text[i:i + 2]] for i in range(0, len(text), 2)])
         except KeyError:
             pass
-    return _parse(text)
-
-
-@lru_cache(maxsize=1 << 12)
-def _parse(text: str) -> tuple[int, ...]:
     return tuple(parse_cards(text))
 
 
