@@ -14,7 +14,7 @@ import sys
 from evaluator.cards import CardError
 from simulate.cli._util import UsageError
 
-COMMANDS = ("equity", "eval", "range", "chart", "allin", "hand", "batch", "bench")
+COMMANDS = ("equity", "eval", "range", "chart", "allin", "hand", "batch", "bench", "warmup", "play")
 
 EPILOG = """examples:
   pokerjit equity AhKh QsQd

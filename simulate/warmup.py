@@ -1,0 +1,127 @@
+"""Compile every kernel once, so that no later command pauses to compile.
+
+Numba compiles a kernel the first time it is called with new argument types and keeps the
+result in its disk cache (``NUMBA_CACHE_DIR``, or ``__pycache__`` beside the sources). Each
+step below makes one tiny call per engine and path (exact and sampled, ranges, Omaha,
+all-ins, the hand engine), which is what ``pokerjit warmup`` runs after an install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+BIG_BATCH = 60_000  # rows enough for the parallel batch kernels (smaller batches run serially)
+
+
+def _evaluator() -> None:
+    import numpy as np
+
+    import evaluator as E
+
+    hand = np.array([[0, 4, 8, 12, 17, 30, 51]], np.uint8)
+    for rows in (hand, np.repeat(hand, BIG_BATCH, axis=0)):
+        E.evaluate_batch(rows, threads=1)
+        E.evaluate_batch(rows)
+        E.evaluate_batch(rows, check=False)
+    E.count_categories(5)
+
+
+def _omaha_eval() -> None:
+    import numpy as np
+
+    from evaluator.omaha import evaluate_omaha_batch
+
+    for n in (1, BIG_BATCH):
+        evaluate_omaha_batch(np.repeat(np.array([[0, 4, 8, 12]], np.uint8), n, axis=0),
+                             np.repeat(np.array([[20, 24, 28, 33, 46]], np.uint8), n, axis=0))
+
+
+def _equity() -> None:
+    from simulate.equity import equity
+
+    equity(["AhKh", "QsQd"])
+    equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c")
+    equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c", samples=1000, seed=1)
+    equity(["AhKh", "QsQd"], samples=1000, seed=1, threads=1)
+
+
+def _ranges() -> None:
+    from simulate.range_equity import analyze_ranges, range_equity
+
+    range_equity(["QQ+,AKs", "random"], "Td9d2c", exact=True)
+    range_equity(["AKs", "random"], "Td9d2c7h", exact=True)
+    range_equity(["QQ+,AKs", "JJ", "AhKx"], "Td9d2c4s", exact=True)
+    range_equity(["QQ+,AKs", "random", "AhKx"], "Td9d2c", samples=1000, seed=1)
+    an = analyze_ranges(["QQ+,AKs", "random"], "Td9d2c", exact=True)
+    an.to_dict()
+
+
+def _omaha() -> None:
+    from simulate.equity import equity
+
+    equity(["AhAsKhKs", "QdJdTc9c"], "2c7d8h3s", game="omaha")
+    equity(["AhAsKhKs", "QdJdTc9c"], game="omaha", samples=1000, seed=1)
+
+
+def _allin() -> None:
+    from simulate.allin import allin_ev
+
+    allin_ev(["AhAs:100", "KdKc:60", "QhQs:30", "fold:10"])
+    allin_ev(["AhAs:100", "KdKc:60", "QhQs:30"], samples=1000, seed=1)
+    allin_ev(["QQ+:100", "AhKh:60", "random:30"], "Ks8h2c4d")
+    allin_ev(["QQ+:100", "AhKh:60", "random:30"], "Ks8h2c", samples=1000, seed=1)
+    allin_ev(["AhAsKhKs:100", "QdJdTc9c:60"], "7s8h2c", game="omaha")
+    allin_ev(["AhAsKhKs:100", "QdJdTc9c:60"], game="omaha", samples=1000, seed=1)
+
+
+def _engine() -> None:
+    from simulate.engine import Hand, Rules, play
+
+    rules = Rules()
+    play(rules, [200, 200], 10, seed=1)
+    play(rules, [200] * 6, 10, policy="random", seed=1)
+    hand = Hand(rules, [200, 200], seed=1)
+    while hand.actor is not None:
+        hand.check() if hand.legal.check else hand.call()
+
+
+@dataclass
+class Step:
+    """One warm-up step: ``name`` and the function making its calls."""
+
+    name: str
+    run: Callable[[], None]
+    needs: str | None = None  # a module that must exist for the step to apply
+
+
+STEPS = (
+    Step("evaluator", _evaluator),
+    Step("omaha evaluator", _omaha_eval),
+    Step("equity", _equity),
+    Step("ranges", _ranges),
+    Step("omaha equity", _omaha),
+    Step("all-in EV", _allin),
+    Step("hand engine", _engine, needs="simulate.engine"),
+)
+
+
+def warmup(report: Callable[[str, float], None] | None = None) -> list[dict[str, object]]:
+    """Run every step; returns ``[{"name", "seconds", "compile_s"}...]`` (``compile_s``: the
+    part spent compiling or loading kernels). ``report(name, seconds)`` is called after
+    each step."""
+    from evaluator._jit import compile_seconds
+
+    out: list[dict[str, object]] = []
+    for step in STEPS:
+        if step.needs and importlib.util.find_spec(step.needs) is None:
+            continue
+        c0, t0 = compile_seconds()[0], time.perf_counter()
+        step.run()
+        dt = time.perf_counter() - t0
+        out.append({"name": step.name, "seconds": dt, "compile_s": compile_seconds()[0] - c0})
+        if report is not None:
+            report(step.name, dt)
+    return out
