@@ -81,8 +81,10 @@ def _chunks(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
 def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
             chunk: int = CHUNK, scheduler: str | None = None) -> Iterator[dict[str, Any]]:
     """Replay every hand under ``paths`` (files or folders), yielding each hand's document
-    in input order. ``workers`` > 1 replays on that many processes (spawned, one chunk of
-    ``chunk`` hands per task, a bounded number of tasks in flight); ``scheduler``
+    (:meth:`HandReplay.to_dict` plus ``readable``: False when the hand's text could not
+    be read as PHH at all) in input order. ``workers`` > 1 replays on that many processes
+    (spawned, one chunk of ``chunk`` hands per task, a bounded number of tasks in flight);
+    ``scheduler``
     (``local``, ``local:N`` or ``tcp://HOST:PORT``) sends the chunks to a Dask cluster
     instead, through the batch runner's Dask backend (:mod:`simulate.batch.runner`; needs
     ``pokerjit[distributed]``). Raises FileNotFoundError (before yielding anything) for a
