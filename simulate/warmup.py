@@ -77,6 +77,19 @@ def _allin() -> None:
     allin_ev(["AhAsKhKs:100", "QdJdTc9c:60"], game="omaha", samples=1000, seed=1)
 
 
+def _many() -> None:
+    import numpy as np
+
+    from simulate.batch import warm
+    from simulate.many import equity_many
+
+    warm(("fast",))  # the serial many-spot kernels (pokerjit batch)
+    spots = np.repeat(np.array([[[51, 50], [47, 46]]], np.uint8), 64, axis=0)
+    board = np.repeat(np.array([[0, 5, 10]], np.uint8), 64, axis=0)
+    equity_many(spots, board)
+    equity_many(spots, board, exact=False, samples=10, seed=1)
+
+
 def _engine() -> None:
     from simulate.engine import Hand, Rules, play
 
@@ -104,6 +117,7 @@ STEPS = (
     Step("ranges", _ranges),
     Step("omaha equity", _omaha),
     Step("all-in EV", _allin),
+    Step("many spots and batch", _many),
     Step("hand engine", _engine, needs="simulate.engine"),
 )
 
