@@ -11,6 +11,10 @@ deals each pot its own runouts (three pots = three times the deals).
   exact enumeration per pot;
 * three-way all in on the flop (``SPOT3``), exact: ours (target <= 10 ms) vs OMPEval
   and poker-equity exact per pot;
+* the issue's spots: ``SPOT4X`` exact preflop (target <= 2 ms on one thread, against
+  OMPEval's exact call per pot), ``SPOTRX`` ranged on the turn (exact, within 2x of
+  ``equity`` on the same ranges), and 120 synthetic all-in hand histories (2 to 6
+  players, side pots) replayed in process (target <= 0.25 s);
 * ranges (``SPOTR``: ``QQ+`` vs ``AhKh`` vs ``random``, equal stacks, so one pot and the
   peers' range equity x pot is the same answer): exact on the turn (397,320 deals) vs
   OMPEval and poker-equity exact, and 1,000,000 Monte Carlo deals preflop vs
@@ -134,6 +138,86 @@ def pe_range_mc() -> list[float]:
 
 
 EXACT4 = [188.2039, 39.4274, 17.1203, 45.2484]
+
+# ---------------------------------------------------------------- the issue's spots
+SPOT4X = ["AhAs:60", "KdKc:120", "QhQs:240", "JcTc:500"]  # 3 pots, 260 returned to JcTc
+SPOTRX = ["QQ+,AKs:100", "AhKh:60", "random:30"]          # ranged, on TURN
+
+
+def ours_exact4x() -> list[float]:
+    """Exact, one thread: the reduced walk into the pots scorer (target <= 2 ms)."""
+    return [p.expected_payout for p in allin_ev(SPOT4X, exact=True, threads=1).players]
+
+
+def omp_exact4x() -> list[float]:
+    return per_pot_ev(SPOT4X, "", lambda h, b, d: peers.ompeval_equity(h, b, d, exact=True,
+                                                                       threads=1))
+
+
+def ours_ranged_x() -> list[float]:
+    """Exact (the default picks it), one thread; target: within 2x of ``equity``."""
+    r = allin_ev(SPOTRX, TURN, threads=1)
+    assert r.exact
+    return [p.expected_payout for p in r.players]
+
+
+def equity_ranged_x() -> list[float]:
+    from simulate import equity
+
+    r = equity([s.rsplit(":", 1)[0] for s in SPOTRX], TURN, threads=1)
+    assert r.exact
+    return [p.equity for p in r.players]
+
+
+def allin_hand_texts(count: int = 120, seed: int = 12) -> list[str]:
+    """``count`` PHH no-limit hold'em hands, 2 to 6 players, all in before the flop with
+    different stacks (side pots), every hole card known, the board run out and shown.
+    The biggest stack to act first shoves, the others fold or call (for less)."""
+    import random
+
+    from evaluator.cards import cards_str
+
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        n = rng.randint(2, 6)
+        deck = rng.sample(range(52), 2 * n + 5)
+        holes = [cards_str(deck[2 * s: 2 * s + 2]) for s in range(n)]
+        board = cards_str(deck[2 * n:])
+        stacks = rng.sample(range(40, 400), n)
+        order = [*range(2, n), 0, 1] if n > 2 else [1, 0]
+        fold = [rng.random() < 0.25 for _ in range(n)]
+        fold[order[-1]] = False
+        first = next(s for s in order if not fold[s])
+        top = max(range(n), key=lambda s: stacks[s])
+        stacks[first], stacks[top] = stacks[top], stacks[first]
+        acts = [f"d dh p{s + 1} {holes[s]}" for s in range(n)]
+        for s in order:
+            acts.append(f"p{s + 1} f" if fold[s] else
+                        f"p{s + 1} cbr {stacks[s]}" if s == first else f"p{s + 1} cc")
+        if sum(not f for f in fold) < 2:
+            continue
+        acts += [f"d db {board[:6]}", f"d db {board[6:8]}", f"d db {board[8:]}"]
+        acts += [f"p{s + 1} sm {holes[s]}" for s in range(n) if not fold[s]]
+        out.append(f"variant = 'NT'\nante_trimming_status = false\nantes = {[0] * n}\n"
+                   f"blinds_or_straddles = {[1, 2] + [0] * (n - 2)}\nmin_bet = 2\n"
+                   f"starting_stacks = {stacks}\nactions = {acts!r}\nhand = {len(out) + 1}\n"
+                   f"players = {[f'p{s + 1}' for s in range(n)]!r}\n")
+    return out
+
+
+def replay_hands(hands: list[object]) -> int:
+    """Replay parsed hands in process (``pokerjit hand``'s work without the process start);
+    returns how many got an exact all-in EV."""
+    from simulate.phh.replay import replay
+
+    return sum(bool(replay(h, "bench").allin_exact) for h in hands)  # type: ignore[arg-type]
+
+
+def parsed_allin_hands(count: int = 120) -> list[object]:
+    from simulate.phh.parse import parse_text
+
+    return [parse_text(t)[0][1] for t in allin_hand_texts(count)]
 RANGE_PREFLOP = [166.2, 91.5, 42.3]  # about: 300 x range equity preflop
 
 
@@ -210,6 +294,37 @@ def test_range_preflop_mc_poker_equity(benchmark):
     assert got == pytest.approx(RANGE_PREFLOP, abs=0.6)
 
 
+@pytest.mark.benchmark(group="allin-preflop-4way-exact-issue")
+def test_issue_spot_exact_ours(benchmark):
+    got = benchmark(ours_exact4x)
+    assert sum(got) == pytest.approx(920)
+
+
+@pytest.mark.benchmark(group="allin-preflop-4way-exact-issue")
+def test_issue_spot_exact_ompeval_per_pot(benchmark):
+    _need("ompeval")
+    got = benchmark.pedantic(omp_exact4x, rounds=3, iterations=1)
+    assert got == pytest.approx(ours_exact4x(), abs=0.01)  # odd chips aside
+
+
+@pytest.mark.benchmark(group="allin-ranged-turn-issue")
+def test_issue_ranged_ours(benchmark):
+    got = benchmark(ours_ranged_x)
+    assert sum(got) == pytest.approx(190)
+
+
+@pytest.mark.benchmark(group="allin-ranged-turn-issue")
+def test_issue_ranged_equity(benchmark):
+    got = benchmark(equity_ranged_x)
+    assert sum(got) == pytest.approx(1)
+
+
+@pytest.mark.benchmark(group="allin-replay-120")
+def test_replay_120_allin_hands(benchmark):
+    hands = parsed_allin_hands(120)
+    assert benchmark.pedantic(replay_hands, (hands,), rounds=3, iterations=1) == 120
+
+
 # ---------------------------------------------------------------- side-by-side report
 def _best(fn: Callable[[], object], repeats: int) -> float:
     fn()  # warm up (JIT cache load, peer library load)
@@ -223,7 +338,15 @@ def _best(fn: Callable[[], object], repeats: int) -> float:
 
 def report(repeats: int = 5) -> dict[str, dict[str, float]]:
     """Best-of-``repeats`` seconds per case, ours and each available peer."""
+    hands = parsed_allin_hands(120)
     cases: dict[str, list[tuple[str, Callable[[], object], str | None]]] = {
+        "issue spot AhAs:60 KdKc:120 QhQs:240 JcTc:500, exact (target <= 2 ms)": [
+            ("pokerjit", ours_exact4x, None), ("ompeval (per pot)", omp_exact4x, "ompeval")],
+        "QQ+,AKs:100 AhKh:60 random:30 on Ks8h2c4d, exact (target <= 2x equity)": [
+            ("pokerjit", ours_ranged_x, None), ("pokerjit equity, same ranges",
+                                                equity_ranged_x, None)],
+        "replay 120 all-in hand histories in process (target <= 0.25 s)": [
+            ("pokerjit", lambda: replay_hands(hands), None)],
         "preflop 4-way, 2 side pots, 1M Monte Carlo runouts": [
             ("pokerjit", ours_mc4, None), ("poker_equity (1M per pot)", pe_mc4, "poker_equity")],
         "preflop 4-way, 2 side pots, exact (1,086,008 runouts)": [
