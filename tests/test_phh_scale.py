@@ -168,3 +168,23 @@ def test_dask_local_cluster_gives_the_same_answers(tmp_path: Path) -> None:
     assert list(analyze(f, scheduler="local:2", chunk=9)) == one
     with pytest.raises(ValueError, match="--scheduler"):
         analyze(f, scheduler="bogus")
+
+
+def test_played_hands_replay_to_the_players_totals(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``pokerjit play --phh`` then ``pokerjit hand``: every hand validated, matching its
+    recorded stacks, and the per-seat totals equal ``play``'s net per seat."""
+    from simulate.cli import main
+
+    f = tmp_path / "played.phhs"
+    assert main(["play", "--players", "6", "--hands", "120", "--policy", "random",
+                 "--seed", "3", "--stacks", "100", "--blinds", "1/2", "--phh", str(f),
+                 "--phh-hands", "120", "-q", "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    rc, out, err = run_cli(capsys, str(f), "--json", "--totals-only", "-q")
+    assert rc == 0, err
+    doc = json.loads(out)
+    s = doc["summary"]
+    assert s["hands"] == s["validated"] == s["recorded_matched"] == 120
+    totals = {t["player"]: t["net"] for t in doc["totals"]}
+    assert [totals[f"seat {i}"] for i in range(6)] == [p["net"] for p in played["players"]]

@@ -112,7 +112,9 @@ def _amount(x: Any, scale: int) -> int | Decimal:
 def _fields_of_hand(hand: Any) -> dict[str, Any]:
     """The PHH fields of a :class:`simulate.engine.Hand` (duck-typed: ``rules``,
     ``starting_stacks``, ``actions``, ``finishing_stacks`` when done, optional
-    ``scale`` for decimal amounts, ``players`` names, ``unknown_stacks``)."""
+    ``scale`` for decimal amounts, ``players`` names (default ``seat 0``, ``seat 1``, ...
+    by engine seat, so totals over many hands follow the seats as the button moves),
+    ``unknown_stacks``)."""
     rules = hand.rules
     game = rules.game
     betting = rules.betting
@@ -168,9 +170,8 @@ def _fields_of_hand(hand: Any) -> dict[str, Any]:
     if getattr(hand, "done", False) and not any(unknown):
         fields["finishing_stacks"] = [_amount(x, scale)
                                       for x in per_seat(list(hand.finishing_stacks))]
-    names = getattr(hand, "players", None)
-    if names:
-        fields["players"] = per_seat(list(names))
+    names = getattr(hand, "players", None) or [f"seat {s}" for s in range(n)]
+    fields["players"] = per_seat(list(names))
     return fields
 
 
