@@ -51,10 +51,10 @@ def test_all_five_card_hands(all_five):
     assert int((s == 7462).sum()) == 4
 
 
+@pytest.mark.slow
 def test_all_five_card_hands_match_phevaluator(all_five):
     peers = pytest.importorskip("peers")
-    if not peers.available("phevaluator"):
-        pytest.skip("phevaluator not installed")
+    assert peers.available("phevaluator"), "phevaluator not installed (pip install -e '.[dev]')"
     ours = E.evaluate_batch(all_five)
     theirs = peers.peer_contract_strengths("phevaluator", all_five)
     assert np.array_equal(ours, theirs)
