@@ -129,6 +129,72 @@ def test_bench_json(capsys):
     assert d["ok"] is True and d["cases"][0]["name"] == "batch"
 
 
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out == f"pokerjit {simulate.__version__}\n"
+
+
+def test_the_same_key_for_the_same_thing(capsys, monkeypatch):
+    """``game``, ``board`` and ``dead`` (canonical compact card text) in every document that
+    has them; ``seed`` exactly where something was sampled; ``samples`` the deals covered;
+    ``elapsed_s`` the work and ``load_s`` the compile or cache load, side by side."""
+    import simulate.ranges
+
+    monkeypatch.setattr(simulate.ranges, "HAND_CLASSES", ["AA", "72o"])
+    board, dead = "Ks 8h 2c", "2d"
+    sampled = ["--samples", "2000", "--seed", "5"]
+    docs = {
+        "equity": run_json(capsys, "equity", "AhKh", "QsQd", "--board", board, "--dead", dead),
+        "equity mc": run_json(capsys, "equity", "AhKh", "QsQd", "--board", board, "--dead",
+                              dead, *sampled),
+        "omaha": run_json(capsys, "equity", "AhAsKhKd", "QdJdTc9c", "--game", "omaha",
+                          "--board", board, "--dead", dead),
+        "range": run_json(capsys, "range", "AKs", "--vs", "QQ", "--board", board, "--dead",
+                          dead),
+        "range mc": run_json(capsys, "range", "AKs", "--vs", "QQ", "--board", board, "--dead",
+                             dead, *sampled),
+        "allin": run_json(capsys, "allin", "AhKh:100", "QsQd:60", "--board", board, "--dead",
+                          dead),
+        "allin mc": run_json(capsys, "allin", "AhKh:100", "QsQd:60", "--board", board,
+                             "--dead", dead, *sampled),
+    }
+    for name, d in docs.items():
+        assert d["board"] == "Ks8h2c" and d["dead"] == "2d", name
+        assert d["game"] == ("omaha" if name == "omaha" else "holdem"), name
+        assert ("seed" in d) == name.endswith(" mc"), name
+        assert d.get("seed", 5) == 5 and isinstance(d["samples"], int), name
+        assert d["elapsed_s"] >= 0 and d["load_s"] >= 0, name
+        assert d["samples"] == (2000 if name.endswith(" mc") else d["samples"]), name
+    assert docs["equity"]["samples"] == 946  # C(44, 2) runouts
+    assert docs["range"]["samples"] == 3 * 6 * 946  # live AKs x QQ combos x runouts
+    ev = run_json(capsys, "eval", "AsKsQs", "--board", "Js Ts")
+    assert ev["game"] == "holdem" and ev["board"] == "JsTs"
+    om = run_json(capsys, "eval", "--game", "omaha", "AhKhQd2c", "--board", "Jh 9h 3h")
+    assert om["game"] == "omaha" and om["board"] == "Jh9h3h" and om["hole"] == "AhKhQd2c"
+    chart = run_json(capsys, "chart", "--opponents", "2", "--samples", "100", "--seed", "9",
+                     "-q")
+    assert (chart["game"], chart["board"], chart["dead"]) == ("holdem", "", "")
+    assert [(r["exact"], r["samples"], r["seed"]) for r in chart["rows"]] == [
+        (False, 100, 9 + 2000), (False, 100, 9 + 2001)]  # each hand reproducible on its own
+
+
+def test_public_names_and_a_light_import():
+    import subprocess
+    import sys
+
+    for name in simulate.__all__:
+        assert getattr(simulate, name) is not None, name
+    assert simulate.equity.__module__ == "simulate.equity" and callable(simulate.equity)
+    assert callable(simulate.allin_ev) and callable(simulate.range_equity)
+    p = subprocess.run([sys.executable, "-c", "import sys, simulate; "
+                        "print(sorted(m for m in ('numba', 'simulate.allin', 'scipy') "
+                        "if m in sys.modules))"], capture_output=True, text=True, check=True,
+                       cwd=Path(__file__).resolve().parent.parent)
+    assert p.stdout == "[]\n"
+
+
 @pytest.mark.parametrize("cmd", COMMANDS)
 def test_every_command_has_help_with_examples(capsys, cmd):
     with pytest.raises(SystemExit) as e:
