@@ -115,17 +115,20 @@ SCRIPT = ["p4 cbr 6", "p5 cc", "p6 cc", "p1 f", "p2 cc", "p3 cbr 20", "p4 cc", "
           "p4 cc", "p6 cc"]                              # river
 SCRIPT_HOLE = ["2c3d", "4h5s", "7c7d", "AhKh", "9s9d", "QcJc"]
 SCRIPT_BOARD = "Kd8s2h5c3s"
+# the same table played as a call-down (24 actions, a six-way showdown): pokerkit's slow case
+CALL_DOWN = [f"p{(3 + k) % 6 + 1} cc" for k in range(6)] + \
+    [f"p{(1 + k) % 6 + 1} cc" for k in range(18)]
 
 
-def ours_scripted_hand() -> list[int]:
+def ours_scripted_hand(script: list[str] = SCRIPT) -> list[int]:
     h = Hand(Rules(), [400] * 6, button=0, hole=SCRIPT_HOLE, board=SCRIPT_BOARD)
-    for a in SCRIPT:
+    for a in script:
         h.act(a)
     assert h.done
     return h.finishing_stacks
 
 
-def pokerkit_scripted_hand() -> list[int]:
+def pokerkit_scripted_hand(script: list[str] = SCRIPT) -> list[int]:
     from pokerkit import Automation, NoLimitTexasHoldem
 
     auto = (Automation.ANTE_POSTING, Automation.BET_COLLECTION,
@@ -136,7 +139,7 @@ def pokerkit_scripted_hand() -> list[int]:
     for i in range(6):
         st.deal_hole(SCRIPT_HOLE[(i + 1) % 6])
     board = [SCRIPT_BOARD[:6], SCRIPT_BOARD[6:8], SCRIPT_BOARD[8:]]
-    for a in SCRIPT:
+    for a in script:
         while st.can_burn_card():
             st.burn_card("??")
             st.deal_board(board.pop(0))
@@ -189,6 +192,10 @@ def test_hand_api_pokerkit(benchmark):
     benchmark.group = "engine-hand-6max-20-actions"
     got = benchmark.pedantic(pokerkit_scripted_hand, rounds=5, iterations=1)
     assert got == ours_scripted_hand()
+
+
+def test_call_down_hand_ours_and_pokerkit_agree():
+    assert ours_scripted_hand(CALL_DOWN) == pokerkit_scripted_hand(CALL_DOWN)
 
 
 # ---------------------------------------------------------------- side-by-side report
@@ -244,6 +251,10 @@ def report(quick: bool = False, repeats: int = 3) -> dict:
     pk_ms = _time_per_call(pokerkit_scripted_hand, 1.0) * 1e3
     out["hand_api"] = {"pokerjit_ms": ours_ms, "pokerkit_ms": pk_ms,
                        "speedup": pk_ms / ours_ms, "target_ms": 0.5, "target_speedup": 50}
+    cd_ours = _time_per_call(lambda: ours_scripted_hand(CALL_DOWN)) * 1e3
+    cd_pk = _time_per_call(lambda: pokerkit_scripted_hand(CALL_DOWN), 1.0) * 1e3
+    out["hand_api_call_down"] = {"pokerjit_ms": cd_ours, "pokerkit_ms": cd_pk,
+                                 "speedup": cd_pk / cd_ours}
     out["fresh_play_hu_1m_wall_s"] = None if quick else fresh_play_wall()
     return out
 
@@ -270,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{r1} {r2} {r['scaling_2t']:6.2f} {r['target']:10,d}")
     h = res["hand_api"]
     print(f"Hand, scripted 6-max hand of 20 actions: {h['pokerjit_ms']:.3f} ms "
+          f"(pokerkit {h['pokerkit_ms']:.2f} ms, {h['speedup']:.0f}x)")
+    h = res["hand_api_call_down"]
+    print(f"Hand, 6-max call-down (24 actions, six-way showdown): {h['pokerjit_ms']:.3f} ms "
           f"(pokerkit {h['pokerkit_ms']:.2f} ms, {h['speedup']:.0f}x)")
     if res["fresh_play_hu_1m_wall_s"] is not None:
         print(f"fresh `pokerjit play --players 2 --hands 1000000`: "
