@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from evaluator._jit import serial
-from evaluator._kernels.holdem import KEY_INIT_I64, rank_strength
+from evaluator._kernels.holdem import rank_strength
 from simulate._kernels.score import equity_counts, equity_scorer, score_row
 
 _LOW32 = np.int64(0xFFFFFFFF)
@@ -311,58 +311,4 @@ def walk(hole, board0, avail_cards, tables, sc):
                 idx[i] += 1
                 for q in range(i + 1, j):
                     idx[q] = idx[q - 1] + 1
-    return total
-
-
-@serial
-def naive_walk(hole, board0, deck, tables, cat_of, res, cats):
-    """Plain walk of every runout (no reductions), for tests and benchmarks.
-
-    ``deck`` uint8[M] are the cards left; other arguments as :func:`exact_walk`.
-    Returns the number of runouts.
-    """
-    sc = equity_scorer(hole.shape[0], cat_of)
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
-    n_players = hole.shape[0]
-    k = 5 - board0.shape[0]
-    m = deck.shape[0]
-    hk = np.empty(n_players, np.int64)
-    hm = np.empty(n_players, np.int64)
-    for p in range(n_players):
-        hk[p] = card_key[hole[p, 0]] + card_key[hole[p, 1]]
-        hm[p] = card_mask[hole[p, 0]] | card_mask[hole[p, 1]]
-    bk = KEY_INIT_I64
-    bm = np.int64(0)
-    for i in range(board0.shape[0]):
-        bk += card_key[board0[i]]
-        bm |= card_mask[board0[i]]
-    st = np.empty(n_players, np.int64)
-    total = np.int64(0)
-    idx = np.arange(k)
-    while True:
-        key = bk
-        mask = bm
-        for i in range(k):
-            key += card_key[deck[idx[i]]]
-            mask |= card_mask[deck[idx[i]]]
-        for p in range(n_players):
-            kk = key + hk[p]
-            if (kk >> 32) & 0x8888:
-                mm = mask | hm[p]
-                f = (kk >> 32) & 0x8888
-                sh = 0 if f & 0x8 else (16 if f & 0x80 else (32 if f & 0x800 else 48))
-                st[p] = flush_table[(mm >> sh) & 0x1FFF]
-            else:
-                st[p] = rank_strength(kk, row_offsets, rank_table)
-        score_row(st, np.int64(1), sc)
-        total += 1
-        i = k - 1
-        while i >= 0 and idx[i] == m - k + i:
-            i -= 1
-        if i < 0:
-            break
-        idx[i] += 1
-        for q in range(i + 1, k):
-            idx[q] = idx[q - 1] + 1
-    equity_counts(sc, res, cats)
     return total
