@@ -52,6 +52,13 @@ class Progress:
                 self._stream.write(self.line(now) + "\n")
                 self._stream.flush()
 
+    def note(self, text: str) -> None:
+        """Show ``text`` as what is being done now (the bar's label, the plain line's
+        prefix)."""
+        self.desc = text
+        if self._bar is not None:
+            self._bar.set_description_str(text)
+
     def callback(self) -> Callable[[int, int], None]:
         """A ``report(done, total)`` function, the form the library's long walks call
         between rounds of work: it moves this reporter to ``done`` of ``total``."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from simulate.cli._util import UsageError, add_json, emit_json
 
@@ -61,15 +60,22 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown case {name!r}; choose from {', '.join(CASE_NAMES)}")
     mode = "tiny" if args.tiny else ("quick" if args.quick else "full")
 
-    def progress(msg: str) -> None:
-        if sys.stderr.isatty():
-            sys.stderr.write(f"\r\033[K{msg}")
-            sys.stderr.flush()
+    from simulate.progress import progress
 
-    rep = run_bench(args.cases, mode=mode, repeat=args.repeat, threads=args.threads,
-                    peers=args.peers, progress=progress)
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K")
+    names = args.cases or CASE_NAMES
+    with progress(len(names), "bench", "cases") as bar:
+        started: list[str] = []
+
+        def report(msg: str) -> None:  # "CASE: first call", "CASE: repetition 2/5", ...
+            case = msg.partition(":")[0]
+            if case not in started:
+                if started:
+                    bar.update(1)
+                started.append(case)
+            bar.note(msg)
+
+        rep = run_bench(args.cases, mode=mode, repeat=args.repeat, threads=args.threads,
+                        peers=args.peers, progress=report)
     if args.json:
         emit_json(rep)
     else:
