@@ -160,17 +160,6 @@ def _as_cards(a: np.ndarray, what: str) -> np.ndarray:
     return np.ascontiguousarray(arr)
 
 
-def omaha_naive_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
-    """The baseline the fast kernel is measured against: every 2 x 3 five-card hand summed
-    from card keys and looked up (serial, no checks). Same shapes as
-    :func:`evaluate_omaha_batch`."""
-    hs = _as_cards(holes, "holes")
-    bs = _as_cards(boards, "boards")
-    out = np.empty(hs.shape[0], dtype=np.int32)
-    _omaha_kernels_module().omaha_naive_batch(hs, bs, out, get_tables().kernel_args)
-    return out
-
-
 @dataclass(frozen=True)
 class OmahaDescription:
     """The best Omaha hand: ``strength`` 1..7462, ``category``, ``best_five`` and ``text``,

@@ -140,6 +140,39 @@ def holdem_equities(hands, board=(), dead=()) -> list[float]:
     return [int(r[2]) / SHARE_UNIT / n for r in res]
 
 
+def omaha_naive_kernel():
+    """The plain Omaha batch as a Numba kernel: every 2-of-hole x 3-of-board five-card hand
+    summed from card keys and looked up (60 evaluations for 4 + 5 cards), apart from the
+    suited-triple kernel. ``naive(holes uint8[N, h], boards uint8[N, b], out int32[N],
+    tables)`` writes each row's best strength to ``out``."""
+    from evaluator._jit import serial
+    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+
+    @serial(cache=False)
+    def naive(holes, boards, out, tables):
+        card_key, card_mask, row_offsets, rank_table, flush_table = tables
+        h, b = holes.shape[1], boards.shape[1]
+        for r in range(holes.shape[0]):
+            best = 0
+            for i in range(h):
+                for j in range(i + 1, h):
+                    for x in range(b):
+                        for y in range(x + 1, b):
+                            for z in range(y + 1, b):
+                                cs = (holes[r, i], holes[r, j], boards[r, x], boards[r, y],
+                                      boards[r, z])
+                                key = KEY_INIT_I64
+                                mask = np.int64(0)
+                                for c in cs:
+                                    key += card_key[c]
+                                    mask |= card_mask[c]
+                                best = max(best, lookup(key, mask, row_offsets, rank_table,
+                                                        flush_table))
+            out[r] = best
+
+    return naive
+
+
 def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
     """Pure-Python walk over every runout: (equity, win, tie, categories) as Fractions."""
     hs = [parse_cards(h) for h in hands]

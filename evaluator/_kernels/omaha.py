@@ -203,36 +203,6 @@ def omaha_batch_parallel(holes, boards, out, tables, otables, n_blocks):
 
 
 @serial
-def omaha_naive_batch(holes, boards, out, tables):
-    """The baseline: every 2-of-hole x 3-of-board five-card hand summed from card keys
-    and looked up (60 full evaluations for 4 + 5 cards). Same shapes as
-    :func:`omaha_batch_serial`."""
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
-    h = holes.shape[1]
-    b = boards.shape[1]
-    for r in range(holes.shape[0]):
-        best = 0
-        for i in range(h):
-            for j in range(i + 1, h):
-                ci, cj = holes[r, i], holes[r, j]
-                for x in range(b):
-                    for y in range(x + 1, b):
-                        for z in range(y + 1, b):
-                            cx, cy, cz = boards[r, x], boards[r, y], boards[r, z]
-                            key = (KEY_INIT_I64 + card_key[ci] + card_key[cj] + card_key[cx]
-                                   + card_key[cy] + card_key[cz])
-                            if (key >> 32) & 0x8888:
-                                mask = (card_mask[ci] | card_mask[cj] | card_mask[cx]
-                                        | card_mask[cy] | card_mask[cz])
-                                s = flush_strength(key, mask, flush_table)
-                            else:
-                                s = rank_strength(key, row_offsets, rank_table)
-                            if s > best:
-                                best = s
-        out[r] = best
-
-
-@serial
 def first_bad_omaha_row(holes, boards):
     """Index of the first row whose hole + board cards hold an id > 51 or a repeat, or -1."""
     for i in range(holes.shape[0]):
