@@ -98,7 +98,10 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
     ``w``: each winner of pot ``p`` gets ``w * split[p, k]`` (k tied winners), and the
     ``odd[p, k]`` odd chips go ``w`` each to the tied winners in ``order``. Adds to ``win``
     [P, L] and ``pay`` [L]; returns pot 0's ``(best, n_best)``. A pot nobody is eligible for
-    is skipped (callers never build one holding chips)."""
+    is skipped (callers never build one holding chips). The split tables alone say what a
+    pot pays (``amounts`` is not read), so a caller may zero a pot's columns to pay nothing;
+    ``split[p, 0]`` must be 0 unless pot ``p``'s players are a subset of pot ``p - 1``'s
+    (:func:`split_tables` sets it)."""
     best0 = np.int64(-1)
     n0 = 0
     best = np.int64(-1)
@@ -113,7 +116,7 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
             best0 = best
             n0 = n_best
         if n_best == 1:  # one winner takes the pot (most rows): no split, no odd chips
-            x = w * amounts[p]
+            x = w * split[p, 1]
             win[p, first] += x
             pay[first] += x
             continue
