@@ -126,9 +126,10 @@ def _tda_flop(d_stack: int) -> Hand:
 
 
 def test_tda_47_example_1_short_all_ins_add_up_to_a_full_raise():
-    """TDA 47, Example 1: "A bets 100, B goes all in for 125, C calls, D goes all in for
-    200, E calls": B's 25 and D's 75 add up to a full raise of 100, so A (who faces it)
-    may re-raise; C, who called after B and faces only D's 75, may not."""
+    """TDA Rule 47, Example 1 (as the issue states it: "A bets 100, B all-in 125, C calls,
+    D all-in 200, E calls — A may raise"): B's 25 and D's 75 add up to a full raise of
+    100, so A, facing it, may re-raise; C, who called after B and faces only D's 75, may
+    not."""
     h = _tda_flop(200)
     play(h, "s0 cbr 100, s1 cbr 125, s2 cc, s3 cbr 200, s4 cc")
     assert h.actor == 0 and h.legal.call == 100 and h.legal.min_raise_to == 300
@@ -145,9 +146,10 @@ def test_short_all_ins_short_of_a_full_raise_do_not_reopen():
 
 
 def test_minimum_raise_after_a_short_all_in():
-    """TDA: "A bets 100, B is all in for 140, C may raise to 240": the minimum raise is the
-    last full bet or raise (100) added to the all-in (rules: "the amount you raise by must
-    be at least the last full bet or raise on that street")."""
+    """The issue's "100-bet / 140-all-in / raise-to-240 example": A bets 100, B is all in
+    for 140, C's minimum raise is to 240, the last full bet (100) added to the all-in
+    (rules: "the amount you raise by must be at least the last full bet or raise on that
+    street")."""
     h = hand([1000, 142, 1000], button=2)  # A = seat 0, B = seat 1 (140 behind), C = seat 2
     play(h, "s2 cc, s0 cc, s1 cc")
     play(h, "s0 cbr 100, s1 cbr 140")
