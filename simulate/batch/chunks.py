@@ -66,24 +66,34 @@ def _cards(text: str) -> tuple[int, ...]:
     return tuple(parse_cards(text))
 
 
-def fast_spot(eff: dict[str, Any]) -> tuple[tuple, list, list, list, int | None] | None:
-    """``(group key, hands, board, dead, seed)`` if ``eff`` can go through
+def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
+    """``(group key, every card of the spot, seed)`` if ``eff`` can go through
     :func:`~simulate.many.equity_many`, else None. The key is ``(players, board cards,
-    dead cards, exact, samples)``."""
-    if eff["kind"] != "equity" or eff["game"].strip().lower() != "holdem":
+    dead cards, exact, samples)``; the cards are the hands', then the board's, then the
+    dead cards' ids."""
+    if eff["kind"] != "equity" or eff["std_error"] is not None:
         return None
-    if eff["std_error"] is not None or not 2 <= len(eff["hands"]) <= 10:
+    game = eff["game"]
+    if game != "holdem" and game.strip().lower() != "holdem":
+        return None
+    hands = eff["hands"]
+    if not 2 <= len(hands) <= 10:
         return None
     try:
-        hands = [_cards(h) for h in eff["hands"]]
+        cards = ()
+        for h in hands:
+            c = _cards(h)
+            if len(c) != 2:
+                return None
+            cards += c
         board, dead = _cards(eff["board"]), _cards(eff["dead"])
     except CardError:
         return None
-    if any(len(h) != 2 for h in hands) or len(board) not in (0, 3, 4, 5):
+    if len(board) not in (0, 3, 4, 5):
         return None
     exact = eff["exact"] is True or (eff["exact"] is None and eff["samples"] is None)
     key = (len(hands), len(board), len(dead), exact, None if exact else eff["samples"])
-    return key, hands, list(board), list(dead), eff["seed"]
+    return key, cards + board + dead, eff["seed"]
 
 
 def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt: str = "jsonl",
@@ -97,7 +107,7 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     rids: list[Any] = [None] * n
     keys: list[str | None] = [None] * n
     digests: list[str | None] = [None] * n
-    groups: dict[tuple, list[tuple[int, list, list, list, int | None]]] = {}
+    groups: dict[tuple, list[tuple[int, tuple, int | None]]] = {}
     effs: dict[int, dict[str, Any]] = {}
     for i, (line, payload) in enumerate(items):
         if isinstance(payload, Resumed):
@@ -137,7 +147,7 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     return out
 
 
-def _answer_group(key: tuple, members: list[tuple[int, list, list, list, int | None]],
+def _answer_group(key: tuple, members: list[tuple[int, tuple, int | None]],
                   effs: dict[int, dict[str, Any]], answers: list[Any], threads: int | None,
                   fmt: str) -> None:
     from simulate.many import bad_rows, equity_many
@@ -146,10 +156,12 @@ def _answer_group(key: tuple, members: list[tuple[int, list, list, list, int | N
     t0 = time.perf_counter()
     n_players, n_board, n_dead, exact, samples = key
     n = len(members)
-    h = np.array([m[1] for m in members], np.int64).reshape(n, n_players, 2)
-    b = np.array([m[2] for m in members], np.int64).reshape(n, n_board)
-    d = np.array([m[3] for m in members], np.int64).reshape(n, n_dead)
-    bad = bad_rows(np.concatenate([h.reshape(n, -1), b, d], axis=1))
+    width = 2 * n_players + n_board + n_dead
+    cards = np.fromiter((c for m in members for c in m[1]), np.int64, n * width)
+    cards = cards.reshape(n, width)
+    h = cards[:, :2 * n_players].reshape(n, n_players, 2)
+    b, d = cards[:, 2 * n_players:2 * n_players + n_board], cards[:, 2 * n_players + n_board:]
+    bad = bad_rows(cards)
     if 2 * n_players + n_dead > 47:  # too few cards left: let the one-spot path say so
         bad[:] = True
     for j in np.flatnonzero(bad).tolist():  # a repeated card: the one-spot path names it
@@ -161,7 +173,7 @@ def _answer_group(key: tuple, members: list[tuple[int, list, list, list, int | N
     if exact:
         res = equity_many(h[good], b[good], dead=d[good], threads=threads)
     else:
-        seeds = np.array([resolve_seed(members[j][4]) for j in good.tolist()], np.uint64)
+        seeds = np.array([resolve_seed(members[j][2]) for j in good.tolist()], np.uint64)
         res = equity_many(h[good], b[good], dead=d[good], exact=False, samples=samples,
                           seed=seeds, threads=threads)
     el = (time.perf_counter() - t0) / n

@@ -165,8 +165,14 @@ def effective(req: dict[str, Any], defaults: dict[str, Any] | None = None) -> di
     return out
 
 
+_NO_OPTIONS = Sampling()
+
+
 def sampling_of(eff: dict[str, Any], threads: int | None = None) -> Sampling:
     """The checked :class:`Sampling` of an effective request (BadRequest if invalid)."""
+    if (threads is None and eff["exact"] is None and eff["samples"] is None
+            and eff["std_error"] is None and eff["seed"] is None):
+        return _NO_OPTIONS  # nothing to check
     unit = CHIPS if eff["kind"] == "allin" else POT_FRACTION
     try:
         return Sampling(eff.get("exact"), eff.get("samples"), eff.get("std_error"),
@@ -196,7 +202,7 @@ def _cards_text(v: Any, name: str) -> str:
 def digest(eff: dict[str, Any]) -> str:
     """A short digest of an effective request (16 hex digits): a line whose id was
     answered before with another digest is a changed request."""
-    text = repr(list(eff.items()))  # fields in a fixed order; str, numbers, None, lists
+    text = repr(tuple(eff.values()))  # kind first, then its fields in a fixed order
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
