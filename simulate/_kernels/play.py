@@ -15,13 +15,13 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import parallel, serial
+from evaluator._jit import inline, parallel, serial
 from simulate._kernels import engine as E
 from simulate._kernels.policies import CUSTOM_POLICY, decide
 from simulate._kernels.rng import deal_setup, next_u64
 
 
-@serial
+@inline
 def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, deck, mul, thr,
              lg, st, pay, amounts, elig, order, split, odd, win, hbuf, bbuf, sbuf, charts,
              cat_start, tables, otables, custom):
@@ -39,8 +39,12 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
     acts = 0
     while S[E.ACTOR] >= 0:
         s = S[E.ACTOR]
-        E.legal(S, lg)
         code = codes[s]
+        if code == 0:  # call: no need for the legal options
+            E.act(S, E.CHECK_CALL, 0, board, deck)
+            acts += 1
+            continue
+        E.legal(S, lg)
         if code == CUSTOM_POLICY:
             state, v = next_u64(state)
             if custom is not None:
