@@ -199,11 +199,6 @@ def test_call_down_hand_ours_and_pokerkit_agree():
 
 
 # ---------------------------------------------------------------- side-by-side report
-def _best(fn: Callable[[], float], repeats: int) -> float:
-    """The best (largest) rate of ``repeats`` runs of ``fn`` (which returns a rate)."""
-    return max(fn() for _ in range(repeats))
-
-
 def _time_per_call(fn: Callable[[], object], min_s: float = 0.3) -> float:
     fn()
     n, t = 0, 0.0
@@ -231,20 +226,31 @@ def fresh_play_wall(hands: int = 1_000_000, runs: int = 3) -> float | None:
 
 
 def report(quick: bool = False, repeats: int = 3) -> dict:
-    """Rates (hands/s) of every workload: the C dealer, ours on 1 and 2 threads; ratios."""
+    """Rates (hands/s) of every workload: the C dealer, ours on 1 and 2 threads, and the
+    ratios. The runs alternate (ours 1T, C, ours 2T, again ...) and each ratio is the median
+    of the per-round ratios, so a machine whose speed drifts (shared cores) still gives a
+    fair comparison; the rates are each column's best round."""
+    import statistics
+
     out: dict = {"workloads": {}, "acpc": acpc_dir() is not None and compiler() is not None}
     for w, (n, _, _) in WORKLOADS.items():
         hands = (200_000 if n == 2 else 50_000) if quick else \
             (2_000_000 if n == 2 else 500_000)
         ours_run(w, 4_096)  # compile / load
-        row: dict = {"hands": hands}
-        row["pokerjit_1t"] = _best(lambda w=w, k=hands: ours_run(w, k, 1).hands_per_s, repeats)
-        row["pokerjit_2t"] = _best(lambda w=w, k=hands: ours_run(w, k, 2).hands_per_s, repeats)
-        row["scaling_2t"] = row["pokerjit_2t"] / row["pokerjit_1t"]
+        rounds = []
+        for _ in range(repeats):
+            one = ours_run(w, hands, 1).hands_per_s
+            c = acpc_run(w, hands)["hands_per_s"] if out["acpc"] else None
+            two = ours_run(w, hands, 2).hands_per_s
+            rounds.append((one, c, two))
+        row: dict = {"hands": hands, "rounds": rounds,
+                     "pokerjit_1t": max(r[0] for r in rounds),
+                     "pokerjit_2t": max(r[2] for r in rounds),
+                     "scaling_2t": statistics.median(r[2] / r[0] for r in rounds)}
         if out["acpc"]:
-            row["acpc"] = _best(lambda w=w, k=hands: acpc_run(w, k)["hands_per_s"], repeats)
-            row["ratio_1t"] = row["pokerjit_1t"] / row["acpc"]
-            row["ratio_2t"] = row["pokerjit_2t"] / row["acpc"]
+            row["acpc"] = max(r[1] for r in rounds)
+            row["ratio_1t"] = statistics.median(r[0] / r[1] for r in rounds)
+            row["ratio_2t"] = statistics.median(r[2] / r[1] for r in rounds)
         row["target"] = TARGETS[w.split("-")[0]]
         out["workloads"][w] = row
     ours_ms = _time_per_call(ours_scripted_hand) * 1e3
