@@ -226,7 +226,7 @@ def test_sigkill_and_resume(tmp_path: Path, reference: tuple[Path, list[dict[str
     src, want = reference
     out = tmp_path / "out.jsonl"
     proc = subprocess.Popen(_cli(str(src), "-o", str(out), *backend), cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         if out.exists() and out.read_bytes().count(b"\n") >= 6:
