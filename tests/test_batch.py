@@ -282,7 +282,8 @@ def test_csv_in_and_out(tmp_path: Path) -> None:
     run_batch(src, js, quiet=True)
     import csv
 
-    rows = list(csv.DictReader(out.open()))
+    with out.open() as f:
+        rows = list(csv.DictReader(f))
     recs = _read(js)
     assert [r["id"] for r in rows] == ["a", "b", "c", "d", "e"]
     a, b = recs[0]["result"], recs[1]["result"]
