@@ -9,6 +9,7 @@ from simulate.cli._util import (
     add_json,
     add_sampling_options,
     emit_json,
+    load_note,
     sampling_kwargs,
     table,
 )
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             else f"Monte Carlo, {r.samples:,} runouts, seed {r.seed}")
     game = "" if r.game == "holdem" else f"{r.game}   "
     print(f"{game}board: {r.board or '-'}   dead: {r.dead or '-'}   button: seat {r.button}   "
-          f"{mode}   {r.elapsed_s:.3f} s")
+          f"{mode}   {r.elapsed_s:.3f} s{load_note()}")
     if r.dead_money:
         print(f"dead money: {r.dead_money} chips in the main pot")
     names = ["main pot"] + [f"side pot {i}" for i in range(1, len(r.pots))]

@@ -12,6 +12,7 @@ from simulate.cli._util import (
     add_sampling_options,
     check_output_path,
     emit_json,
+    load_note,
     pct,
     sampling_kwargs,
     table,
@@ -173,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     extra = f"board {res.board}" if res.board else "preflop"
     if res.dead:
         extra += f", dead {res.dead}"
-    print(f"({how}; {extra}; {res.elapsed_s:.2f} s)")
+    print(f"({how}; {extra}; {res.elapsed_s:.2f} s{load_note()})")
     print(f"\nequity % of player 1 ({res.players[0].hand}) by hand class:")
     print(_grid_text(an.grid(0)))
     c = an.categories(0)
