@@ -38,7 +38,7 @@ from __future__ import annotations
 from .chunks import answer_chunk, warm
 from .files import CSV_COLUMNS, Output
 from .requests import FIELDS, KINDS, answer, effective
-from .runner import BatchSummary, parse_scheduler, run, run_batch
+from .runner import BatchSummary, executor, parse_scheduler, run, run_batch
 
 __all__ = ["CSV_COLUMNS", "FIELDS", "KINDS", "BatchSummary", "Output", "answer", "answer_chunk",
-           "effective", "parse_scheduler", "run", "run_batch", "warm"]
+           "effective", "executor", "parse_scheduler", "run", "run_batch", "warm"]

@@ -270,6 +270,17 @@ class _Dask(_Windowed):
             self.cluster.close()
 
 
+def executor(workers: int = 1, scheduler: str | None = None, threads: int | None = None,
+             defaults: dict[str, Any] | None = None, close_fd: int = -1) -> Any:
+    """The backend batch runs on, for other commands' chunked work: an object with
+    ``map_ordered(chunks, args, fn)`` (yields ``(chunk, fn(chunk, *args, threads=T))`` in
+    order; ``fn`` a module-level function) and ``close(abort=False)``. ``workers=1``: this
+    process (``threads`` Numba threads); ``workers=N``: N processes; ``scheduler``: Dask.
+    ``close_fd``: a file descriptor worker processes must not keep open (a locked output).
+    """
+    return _backend(workers, scheduler, threads, defaults or {}, close_fd)
+
+
 def _backend(workers: int, scheduler: str | None, threads: int | None,
              defaults: dict[str, Any], close_fd: int = -1) -> Any:
     if scheduler:
@@ -342,6 +353,7 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
             chunk = chunk_lines or _chunk_size(n_lines, backend.workers)
             payloads = _payloads(inp, out, d)
             settle = _Settler(out.resume, out.fmt, str(out_path))
+            last = 0
             for _, answers in backend.map_ordered(_chunked(payloads, chunk),
                                                   (d, out.fmt, inp.header)):
                 lines, errors, skipped = settle(answers)
@@ -350,7 +362,8 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
                 summary.done += len(lines)
                 summary.errors += errors
                 summary.skipped += skipped
-                bar.update(len(answers))
+                bar.update(answers[-1][0] - last)  # physical lines, as counted for the total
+                last = answers[-1][0]
         except BaseException:
             backend.close(abort=True)
             raise
