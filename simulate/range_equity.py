@@ -44,7 +44,7 @@ from evaluator.tablegen import CATEGORIES
 from .ranges import ALL_COMBOS, N_COMBOS, Range, combo_class, grid_cell, is_exact_hand, parse_range
 from .request import check_player_count, parse_board
 from .results import EquityResult, PlayerResult, std_error_of_mean
-from .sampling import Sampling, sampling, walk_parts, walk_progress
+from .sampling import Sampling, check_walk, sampling, walk_parts, walk_progress
 
 AUTO_EXACT_SECONDS = 0.25
 PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0 + n1)
@@ -664,6 +664,7 @@ def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
         exact = estimate is not None and estimate <= AUTO_EXACT_SECONDS
     if exact:
         # a long walk (the user insisted) runs in parts: Ctrl-C and progress between them
+        check_walk(estimate or 0.0, n_threads)
         with walk_progress(estimate or 0.0, "exact walk", "parts") as report:
             return _run_exact(spot, n_threads, t0, report)
     an = _run_mc(spot, opts, n_threads, t0)

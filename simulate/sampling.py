@@ -52,6 +52,9 @@ FIRST_CHECK_BLOCKS = 4
 ROUND_S = 0.25
 #: Show progress when the work left is expected to take longer than this (seconds).
 PROGRESS_AFTER_S = 2.0
+#: An exact walk expected to take longer than this (seconds) is refused even with
+#: ``exact=True``: sample instead.
+MAX_WALK_S = 3600.0
 
 #: Option names as the API spells them; the command line and batch pass their own.
 API_NAMES = {"exact": "exact", "exact_true": "exact=True", "samples": "samples",
@@ -242,6 +245,16 @@ def report_progress(on: bool = True) -> Iterator[None]:
         yield
     finally:
         _PROGRESS.reset(token)
+
+
+def check_walk(estimate_s: float, threads: int) -> None:
+    """Refuse (ValueError) an exact walk expected to take longer than :data:`MAX_WALK_S`."""
+    if estimate_s > MAX_WALK_S:
+        hours = estimate_s / 3600
+        size = f"{hours:,.0f} hours" if hours < 48 else f"{hours / 24:,.0f} days"
+        raise ValueError(f"the exact walk would take about {size} on {threads} "
+                         f"thread{'s' if threads != 1 else ''}, over the "
+                         f"{MAX_WALK_S / 3600:g}-hour limit for exact walks: sample instead")
 
 
 def walk_parts(estimate_s: float, n_items: int, least: int = 1) -> int:

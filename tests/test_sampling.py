@@ -435,6 +435,12 @@ def test_long_exact_walk_is_switched_to_sampling_with_an_estimate():
     assert S.switched_note({}) == ""
 
 
+def test_exact_walk_beyond_the_limit_is_refused_with_its_size():
+    with pytest.raises(ValueError, match=r"exact walk would take about \d+ days on 1 thread, "
+                                         r"over the 1-hour limit"):
+        equity(["random", "random", "random"], exact=True, threads=1)
+
+
 def test_long_exact_walk_runs_in_parts_with_progress(monkeypatch):
     """An exact range walk expected to take longer than a round is cut into parts (Python
     gets control back between them) and reports progress; the answer is the one-call answer."""
