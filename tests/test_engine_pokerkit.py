@@ -216,9 +216,9 @@ class PokerkitHand:
     def advance(self) -> None:
         st = self.state
         while st.status and st.actor_index is None:
-            if st.can_deal_hole():
+            if st.can_deal_hole():  # a player's cards in one go (the order is not compared)
                 i = st.hole_dealee_index
-                st.deal_hole(self._hole[i][len(st.hole_cards[i])])
+                st.deal_hole("".join(self._hole[i][len(st.hole_cards[i]):]))
             elif st.can_burn_card():
                 st.burn_card("??")
             elif st.can_deal_board():
