@@ -271,7 +271,8 @@ def test_cli_range_png(tmp_path, capsys):
     assert rc == 0 and png.stat().st_size > 1000
 
 
-def test_cli_chart_monte_carlo(tmp_path, capsys):
+def test_cli_chart_monte_carlo(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("simulate.progress.PLAIN_EVERY_S", 0.0)  # a progress line per hand
     out = tmp_path / "chart.json"
     assert main(["chart", "--opponents", "2", "--samples", "2000", "--seed", "1", "--json",
                  "-o", str(out)]) == 0
@@ -280,5 +281,5 @@ def test_cli_chart_monte_carlo(tmp_path, capsys):
     assert all(not r["exact"] and r["std_error"] > 0 for r in rows)
     aa = rows[0]["equity"]
     assert abs(aa - 0.7349) < 4 * rows[0]["std_error"] + 1e-3
-    assert "hands (2 opponents)" in capsys.readouterr().err
+    assert "chart, 2 opponents: 169/169 hands (100%)" in capsys.readouterr().err
     assert main(["chart", "--opponents", "10"]) == 2
