@@ -18,12 +18,12 @@ depend on the thread count.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from evaluator._jit import work_clock
 from evaluator.cards import CardError, card_str, check_disjoint
 
 __all__ = ["EquityArrays", "equity_many"]
@@ -222,7 +222,7 @@ def equity_many(hands: object, board: object = None, *, exact: bool | None = Tru
     n, n_players = h.shape[0], h.shape[1]
     tables, cat_of = get_tables().kernel_args, category_table()
     k = 5 - b.shape[1]
-    t0 = time.perf_counter()
+    t0 = work_clock()
     if exact:
         res = np.zeros((n, n_players, 3), np.int64)
         cats = np.zeros((n, n_players, 9), np.int64)
@@ -245,7 +245,7 @@ def equity_many(hands: object, board: object = None, *, exact: bool | None = Tru
         return EquityArrays(
             equity=shares / (SHARE_UNIT * tot), win=res[:, :, 0] / tot, tie=res[:, :, 1] / tot,
             std_error=None, categories=cats / tot[:, :, None], samples=totals, exact=True,
-            seeds=None, elapsed_s=time.perf_counter() - t0, hands=h, board=b, dead=d,
+            seeds=None, elapsed_s=work_clock() - t0, hands=h, board=b, dead=d,
             shares=shares)
     n_samples = opts.cap
     if isinstance(seed, np.ndarray):
@@ -277,7 +277,7 @@ def equity_many(hands: object, board: object = None, *, exact: bool | None = Tru
     return EquityArrays(
         equity=mean, win=by_k[:, :, 0] / nf, tie=by_k[:, :, 1:].sum(axis=2) / nf,
         std_error=se, categories=acc[:, :, :9] / nf, samples=samp, exact=False, seeds=seeds,
-        elapsed_s=time.perf_counter() - t0, hands=h, board=b, dead=d, shares=shares)
+        elapsed_s=work_clock() - t0, hands=h, board=b, dead=d, shares=shares)
 
 
 def _rounds(n: int, step: int, n_threads: int, progress: Callable[[int], None] | None,

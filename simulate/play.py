@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from evaluator._jit import work_clock
 from simulate.engine import Hand, PlayResult, Rules, _chips, _omaha_tables, _resolve_seed
 
 __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "compiled_policy", "play",
@@ -228,7 +229,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     seed = _resolve_seed(seed)
     n_threads = resolve_threads(threads)
     pol = _Policies(policy, n, rules.game)
-    t0 = time.perf_counter()
+    t0 = work_clock()
     net = np.zeros(n, np.int64)
     sq = np.zeros(n, np.float64)
     if pol.python:
@@ -267,7 +268,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
                     per_round *= 2
                 elif dt > ROUND_S and per_round > n_threads:
                     per_round = max(n_threads, per_round // 2)
-    elapsed = time.perf_counter() - t0
+    elapsed = work_clock() - t0
     bb = rules.blinds[1]
     se = std_error_of_mean(net.astype(np.float64), sq, hands) * 100.0 / bb
     return PlayResult(
