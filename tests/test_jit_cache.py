@@ -109,16 +109,57 @@ def test_compile_clock_and_work_clock():
     assert calls == [1] and clock.total == before  # compiled once, nothing more to do
 
 
+def test_the_compile_notice_is_for_a_terminal(monkeypatch, capsys):
+    import io
+
+    from simulate.cli import _announce_compiling
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    _announce_compiling()
+    assert tty.getvalue().startswith("compiling pokerjit's kernels (")
+    assert tty.getvalue().count("\n") == 1
+    monkeypatch.undo()
+    _announce_compiling()  # stderr is not a terminal here: scripts and logs stay quiet
+    assert capsys.readouterr().err == ""
+
+
+def _on_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """Run ``argv`` with stderr on a pseudo-terminal: (exit status, stdout, stderr)."""
+    import pty
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=slave,
+                         text=True)
+    os.close(slave)
+    out, _ = p.communicate(timeout=900)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    return p.returncode, out, err.decode().replace("\r\n", "\n")
+
+
 @pytest.mark.slow
 def test_first_run_says_it_compiles_and_times_the_work_apart(tmp_path: Path):
     env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     argv = [sys.executable, "-m", "simulate", "equity", "AhKh", "QsQd", "--json"]
-    first = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    second = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
-    assert first.stderr.startswith("compiling pokerjit's kernels (first run only")
-    assert len(first.stderr.splitlines()) == 1 and second.stderr == ""
-    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    rc1, out1, err1 = _on_a_terminal(argv, env)
+    rc2, out2, err2 = _on_a_terminal(argv, env)
+    assert rc1 == 0 and rc2 == 0, err1 + err2
+    assert err1.startswith("compiling pokerjit's kernels (first run only")
+    assert len(err1.splitlines()) == 1 and err2 == ""
+    a, b = json.loads(out1), json.loads(out2)
     assert a["players"] == b["players"]
     assert a["load_s"] > 1.0 and a["elapsed_s"] < a["load_s"] / 10
     assert b["load_s"] < a["load_s"] / 3

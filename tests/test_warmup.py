@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from simulate.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_warmup_runs_every_step(capsys):
@@ -45,16 +42,16 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CACHE")}
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
 
-    def cli(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "simulate", *argv], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=1800)
+    from test_jit_cache import _on_a_terminal  # stderr on a terminal shows the compile notice
 
-    w = cli("warmup", "-q")
-    assert w.returncode == 0 and w.stderr.startswith("compiling pokerjit's kernels"), w.stderr
+    rc, _, err = _on_a_terminal([sys.executable, "-m", "simulate", "warmup", "-q"], env)
+    assert rc == 0 and err.startswith("compiling pokerjit's kernels"), err
     for argv in (["equity", "AhKh", "QsQd"], ["equity", "AhKh", "QsQd", "--samples", "1000"],
                  ["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--board", "2c7d8h"],
                  ["range", "QQ+,AKs", "--vs", "random", "--board", "Td9d2c"],
-                 ["allin", "AhAs:100", "KdKc:60", "QhQs:30"]):
-        p = cli(*argv, "--json")
-        assert p.returncode == 0 and p.stderr == "", (argv, p.stderr)
-        assert json.loads(p.stdout)["load_s"] < 5
+                 ["allin", "AhAs:100", "KdKc:60", "QhQs:30"],
+                 ["play", "--players", "2", "--stacks", "200", "--blinds", "1/2", "--hands",
+                  "100"]):
+        rc, out, err = _on_a_terminal([sys.executable, "-m", "simulate", *argv, "--json"], env)
+        assert rc == 0 and err == "", (argv, err)
+        assert json.loads(out)["load_s"] < 5

@@ -56,9 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _announce_compiling() -> None:
-    """The one line a first run prints instead of a silent pause (see ``pokerjit warmup``)."""
+    """The one line a first run prints on a terminal instead of a silent pause (see
+    ``pokerjit warmup``); scripts and logs, which nobody watches wait, are left alone."""
     from evaluator._jit import cache_works
 
+    try:
+        if not sys.stderr.isatty():
+            return
+    except (AttributeError, ValueError):
+        return
     why = ("first run only: later runs load them from Numba's cache" if cache_works()
            else "Numba's cache cannot be written, so every run compiles")
     print(f"compiling pokerjit's kernels ({why}) ...", file=sys.stderr, flush=True)
