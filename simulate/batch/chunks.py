@@ -203,12 +203,20 @@ def json_docs(res: Any, elapsed_s: float) -> list[str]:
     cat_keys = [json.dumps(c) + ":" for c in CATEGORY_NAMES]
     el = repr(float(elapsed_s))
     exact = "true" if res.exact else "false"
+    texts: dict[float, str] = {}  # category shares repeat a lot (counts over one total)
+
+    def text(v: float) -> str:
+        t = texts.get(v)
+        if t is None:
+            t = texts[v] = repr(v)
+        return t
+
     out = []
     for i in range(len(samples)):
         players = []
         for p, hand in enumerate(hand_txt[i]):
             c = cats[i][p]
-            cat = ",".join([k + repr(v) for k, v in zip(cat_keys, c, strict=True)])
+            cat = ",".join([k + text(v) for k, v in zip(cat_keys, c, strict=True)])
             players.append(f'{{"hand":"{hand}","equity":{eq[i][p]!r},"win":{win[i][p]!r},'
                            f'"tie":{tie[i][p]!r},"std_error":'
                            f'{"0.0" if se is None else _num(se[i][p])},"categories":{{{cat}}}}}')
