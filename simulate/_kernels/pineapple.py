@@ -1,0 +1,398 @@
+"""Pineapple kernels (private; arrays and ints only): the discard policies and the equity
+of three-card hands before the discard.
+
+**Policies.** At the discard point a player sees only their three cards and the board so
+far (``nb`` = 0, 3 or 4 cards). Each of the three pairs they could keep gets an int64
+score and the best score is kept (ties: the first pair in the order (c0, c1), (c0, c2),
+(c1, c2) of the three cards sorted by id). Every score ends with the pair's preflop class
+score (0..168, higher better, from the shipped 169-hand order) as the last tie-break:
+
+* :data:`MADE` (cheap): no board -> the preflop order; a board -> the made hand of the
+  pair plus the board (strength 1..7462), then the preflop order.
+* :data:`EQUITY` (strong): the pair's equity against one random hand on the board so far,
+  as integer counts over every (opponent hand, runout): with no board the preflop order
+  (itself exact equity against a random hand), on a flop the cached flop table
+  (:func:`fill_flop_table`, one row per suit-class of flops), on a turn computed on the
+  spot (:func:`vs_random_counts`, every river).
+
+Cards are ids 0..51 (rank ``c >> 2``, suit ``c & 3``); a combo of ``lo < hi`` has index
+``hi * (hi - 1) // 2 + lo`` (:func:`simulate.ranges.combo_index`).
+
+**Equity before the discard.** The board is completed to the discard point (``dlen`` cards),
+every player keeps a pair by the policy, and the rest is Hold'em with the discards dead.
+:func:`exact_pre` walks every completion and hands the rest to the reduced Hold'em walk
+(:func:`simulate._kernels.holdem_exact.walk`); :func:`sample_pre` deals whole boards with
+the exactly uniform deal of :mod:`simulate._kernels.rng` (the discards are out of the deck
+either way, so the board cards are a uniform draw from the cards nobody holds).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from evaluator._jit import inline, parallel, serial
+from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
+from simulate._kernels.holdem_exact import walk
+from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
+from simulate._kernels.score import equity_scorer, score_row, scorer_row
+
+MADE = 0
+EQUITY = 1
+N_COMBOS = 1326
+PRE_SHIFT = 256  # score = main score * PRE_SHIFT + preflop class score (0..168)
+
+
+@inline
+def _combo(a, b):
+    lo = min(a, b)
+    hi = max(a, b)
+    return np.int64(hi) * (np.int64(hi) - 1) // 2 + np.int64(lo)
+
+
+@inline
+def _strength(cards, n, tables):
+    """Strength of the ``n`` (5..7) cards ``cards[:n]``."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    key = KEY_INIT_I64
+    mask = np.int64(0)
+    for i in range(n):
+        key += card_key[cards[i]]
+        mask |= card_mask[cards[i]]
+    if (key >> 32) & 0x8888:
+        return np.int64(flush_strength(key, mask, flush_table))
+    return np.int64(rank_strength(key, row_offsets, rank_table))
+
+
+@serial
+def vs_random_counts(board, nb_, tables, out):
+    """For every combo disjoint from ``board[:nb_]`` (``nb_`` 3 or 4 cards), add to ``out``
+    (int64[1326]) twice its wins plus its ties against one random hand over every runout
+    and every opponent hand disjoint from both (so each such combo gets the same number of
+    (runout, opponent) pairs). Per complete board the combos are sorted by strength and
+    swept once, card removal by inclusion-exclusion on per-card counts."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    used = np.zeros(52, np.bool_)
+    for i in range(nb_):
+        used[board[i]] = True
+    rest = np.empty(52, np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            rest[m] = c
+            m += 1
+    full = np.empty(5, np.int64)
+    for i in range(nb_):
+        full[i] = board[i]
+    keys = np.empty(N_COMBOS, np.int64)
+    lo_c = np.empty(N_COMBOS, np.int64)
+    hi_c = np.empty(N_COMBOS, np.int64)
+    below = np.zeros(52, np.int64)
+    group = np.zeros(52, np.int64)
+    k = 5 - nb_
+    idx = np.arange(k)
+    while True:
+        for i in range(k):
+            full[nb_ + i] = rest[idx[i]]
+        bk = KEY_INIT_I64
+        bm = np.int64(0)
+        onb = np.int64(0)
+        for i in range(5):
+            bk += card_key[full[i]]
+            bm |= card_mask[full[i]]
+            onb |= np.int64(1) << full[i]
+        n = 0
+        for hi in range(52):
+            if (onb >> hi) & 1:
+                continue
+            for lo in range(hi):
+                if (onb >> lo) & 1:
+                    continue
+                kk = bk + card_key[lo] + card_key[hi]
+                if (kk >> 32) & 0x8888:
+                    s = flush_strength(kk, bm | card_mask[lo] | card_mask[hi], flush_table)
+                else:
+                    s = rank_strength(kk, row_offsets, rank_table)
+                keys[n] = (np.int64(s) << 11) | n
+                lo_c[n] = lo
+                hi_c[n] = hi
+                n += 1
+        srt = np.sort(keys[:n])
+        for c in range(52):
+            below[c] = 0
+            group[c] = 0
+        n_below = 0
+        i = 0
+        while i < n:
+            s = srt[i] >> 11
+            j = i
+            while j < n and (srt[j] >> 11) == s:
+                h = srt[j] & 2047
+                group[lo_c[h]] += 1
+                group[hi_c[h]] += 1
+                j += 1
+            g = j - i
+            for q in range(i, j):
+                h = srt[q] & 2047
+                a = lo_c[h]
+                b = hi_c[h]
+                wins = n_below - below[a] - below[b]
+                ties = g - group[a] - group[b] + 1
+                out[_combo(a, b)] += 2 * wins + ties
+            for q in range(i, j):
+                h = srt[q] & 2047
+                a = lo_c[h]
+                b = hi_c[h]
+                below[a] += 1
+                below[b] += 1
+                group[a] = 0
+                group[b] = 0
+            n_below += g
+            i = j
+        # next k-subset of rest[:m]
+        i = k - 1
+        while i >= 0 and idx[i] == m - k + i:
+            i -= 1
+        if i < 0:
+            break
+        idx[i] += 1
+        for q in range(i + 1, k):
+            idx[q] = idx[q - 1] + 1
+
+
+@parallel
+def fill_flop_table(flops, tables, out):
+    """Row ``i`` of ``out`` (int32[F, 1326]) <- :func:`vs_random_counts` of the flop
+    ``flops[i]`` (uint8[F, 3]); combos touching the flop stay 0. One flop per task."""
+    for i in nb.prange(flops.shape[0]):
+        cnt = np.zeros(N_COMBOS, np.int64)
+        vs_random_counts(flops[i], 3, tables, cnt)
+        for h in range(N_COMBOS):
+            out[i, h] = np.int32(cnt[h])
+
+
+@inline
+def _flop_score(a, b, board, ptab):
+    """Flop-table score of keeping ``a, b`` on the flop ``board[:3]``; ``ptab`` is
+    ``(pre, flop_id, flop_class, flop_perm, flop_table)``."""
+    pre, flop_id, flop_class, flop_perm, flop_table = ptab
+    f = flop_id[(np.int64(board[0]) * 52 + board[1]) * 52 + board[2]]
+    cls = flop_class[f]
+    pa = (a & ~3) | flop_perm[f, a & 3]
+    pb = (b & ~3) | flop_perm[f, b & 3]
+    return np.int64(flop_table[cls, _combo(pa, pb)])
+
+
+@inline
+def keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards):
+    """Which card of ``c`` (int64[3], sorted ascending) to throw away (index 0..2) under
+    ``policy``, seeing only ``c`` and ``board[:nb_]`` (``nb_`` 0, 3 or 4). ``turn_cnt``:
+    :func:`vs_random_counts` of this board when ``policy == EQUITY`` and ``nb_ == 4`` (the
+    same for every player); ``cards``: int64[>= 6] scratch."""
+    pre = ptab[0]
+    best = np.int64(-1)
+    throw = 0
+    for t in range(3):  # throw c[2], c[1], c[0]: keep (c0, c1), (c0, c2), (c1, c2)
+        d = 2 - t
+        a = c[0] if d != 0 else c[1]
+        b = c[2] if d != 2 else c[1]
+        h = _combo(a, b)
+        if nb_ == 0:
+            main = np.int64(0)
+        elif policy == MADE:
+            cards[0] = a
+            cards[1] = b
+            for i in range(nb_):
+                cards[2 + i] = board[i]
+            main = _strength(cards, 2 + nb_, tables)
+        elif nb_ == 3:
+            main = _flop_score(a, b, board, ptab)
+        else:
+            main = turn_cnt[h]
+        score = main * PRE_SHIFT + pre[h]
+        if score > best:
+            best = score
+            throw = d
+    return throw
+
+
+@serial
+def choose_discards(hands, board, nb_, policy, ptab, tables, out):
+    """``out[p]`` (int64[P]) <- the card id player ``p`` throws away: ``hands`` uint8[P, 3],
+    ``board`` the first ``nb_`` cards seen at the discard point."""
+    turn_cnt = np.zeros(N_COMBOS, np.int64)
+    if policy == EQUITY and nb_ == 4:
+        vs_random_counts(board, 4, tables, turn_cnt)
+    c = np.empty(3, np.int64)
+    cards = np.empty(7, np.int64)
+    for p in range(hands.shape[0]):
+        for i in range(3):
+            c[i] = hands[p, i]
+        c.sort()
+        out[p] = c[keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards)]
+
+
+@serial
+def _walk_completion(hands, board, nb_, avail, policy, ptab, tables, sc, hole2, c, cards,
+                     turn_cnt):
+    """Discard by the policy on ``board[:nb_]`` (the board at the discard point) and walk
+    every runout of the rest (cards with ``avail[c] == 1``) into the scorer ``sc``."""
+    if policy == EQUITY and nb_ == 4:
+        turn_cnt[:] = 0
+        vs_random_counts(board, 4, tables, turn_cnt)
+    for p in range(hands.shape[0]):
+        for i in range(3):
+            c[i] = hands[p, i]
+        c.sort()
+        d = keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards)
+        j = 0
+        for i in range(3):
+            if i != d:
+                hole2[p, j] = c[i]
+                j += 1
+    b = np.empty(nb_, np.uint8)
+    for i in range(nb_):
+        b[i] = board[i]
+    return walk(hole2, b, avail, tables, sc)
+
+
+@parallel
+def exact_pre(hands, board0, deck, dlen, policy, ptab, tables, bsc):
+    """Every completion of ``board0`` (uint8[b]) to ``dlen`` cards from ``deck`` (uint8[M],
+    the cards nobody holds), the policy's discards on it, then every runout by the reduced
+    Hold'em walk, into the block scorer ``bsc`` (row ``f`` for completions whose first new
+    card is ``deck[f]``; one row, 0, when ``dlen == b``). ``hands`` uint8[P, 3]. Returns
+    int64[M]: the runouts walked per row."""
+    b0 = board0.shape[0]
+    f = dlen - b0
+    m = deck.shape[0]
+    n_players = hands.shape[0]
+    totals = np.zeros(m, np.int64)
+    n_first = m if f > 0 else 1
+    for first in nb.prange(n_first):
+        sc = scorer_row(bsc, first)
+        board = np.empty(5, np.int64)
+        for i in range(b0):
+            board[i] = board0[i]
+        avail = np.zeros(52, np.uint8)
+        for i in range(m):
+            avail[deck[i]] = 1
+        hole2 = np.empty((n_players, 2), np.uint8)
+        c = np.empty(3, np.int64)
+        cards = np.empty(7, np.int64)
+        turn_cnt = np.zeros(N_COMBOS, np.int64)
+        if f == 0:
+            totals[0] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables, sc,
+                                          hole2, c, cards, turn_cnt)
+            continue
+        # completions with first new card deck[first], the rest later in the deck
+        if m - first < f:
+            continue
+        idx = np.empty(f, np.int64)
+        for i in range(f):
+            idx[i] = first + i
+        while True:
+            for i in range(f):
+                board[b0 + i] = deck[idx[i]]
+                avail[deck[idx[i]]] = 0
+            totals[first] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables,
+                                              sc, hole2, c, cards, turn_cnt)
+            for i in range(f):
+                avail[deck[idx[i]]] = 1
+            i = f - 1
+            while i >= 1 and idx[i] == m - f + i:
+                i -= 1
+            if i < 1:
+                break
+            idx[i] += 1
+            for q in range(i + 1, f):
+                idx[q] = idx[q - 1] + 1
+    return totals
+
+
+@serial
+def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, tables,
+                  cat_of, share, win, tie, cat, sq):
+    """``n`` deals from stream ``block``: the board completed by the exactly uniform deal
+    (its first ``dlen - b`` new cards complete the board the players see at the discard),
+    the policy's discards, then every kept pair scored on the full board."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    n_players = hands.shape[0]
+    b0 = board0.shape[0]
+    k = 5 - b0
+    m = deck_init.shape[0]
+    state = stream_state(seed, block)
+    d = np.zeros(max(m, 5), np.int64)
+    d[:m] = deck_init
+    d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    deal_setup(m, k, mul, thr)
+    board = np.empty(5, np.int64)
+    for i in range(b0):
+        board[i] = board0[i]
+    cs = np.empty((n_players, 3), np.int64)
+    for p in range(n_players):
+        for i in range(3):
+            cs[p, i] = hands[p, i]
+        cs[p].sort()
+    turn_cnt = np.zeros(N_COMBOS, np.int64)
+    cards = np.empty(7, np.int64)
+    st = np.empty(n_players, np.int64)
+    sc = equity_scorer(n_players, cat_of)
+    pay = sc[6]
+    for _ in range(n):
+        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+        c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+        if k >= 1:
+            board[b0] = c0
+        if k >= 2:
+            board[b0 + 1] = c1
+        if k >= 3:
+            board[b0 + 2] = c2
+        if k >= 4:
+            board[b0 + 3] = c3
+        if k >= 5:
+            board[4] = c4
+        if policy == EQUITY and dlen == 4:
+            turn_cnt[:] = 0
+            vs_random_counts(board, 4, tables, turn_cnt)
+        bk = KEY_INIT_I64
+        bm = np.int64(0)
+        for i in range(5):
+            bk += card_key[board[i]]
+            bm |= card_mask[board[i]]
+        for p in range(n_players):
+            t = keep_pair(cs[p], board, dlen, policy, ptab, tables, turn_cnt, cards)
+            a = cs[p, 0] if t != 0 else cs[p, 1]
+            b = cs[p, 2] if t != 2 else cs[p, 1]
+            kk = bk + card_key[a] + card_key[b]
+            if (kk >> 32) & 0x8888:
+                st[p] = flush_strength(kk, bm | card_mask[a] | card_mask[b], flush_table)
+            else:
+                st[p] = rank_strength(kk, row_offsets, rank_table)
+        for p in range(n_players):
+            pay[p] = 0
+        score_row(st, np.int64(1), sc)
+        for p in range(n_players):
+            sq[p] += pay[p] * pay[p]
+    for p in range(n_players):
+        share[p] += sc[5][0, p]
+        win[p] += sc[7][p, 0]
+        tie[p] += sc[7][p, 1]
+        for c in range(9):
+            cat[p, c] += sc[8][p, c]
+
+
+@parallel
+def sample_pre(seed, n_total, block_size, b_lo, b_hi, hands, board0, deck, dlen, policy, ptab,
+               tables, cat_of, share, win, tie, cat, sq):
+    """Monte Carlo blocks ``b_lo..b_hi-1`` (the block plan of :mod:`simulate.sampling`),
+    block ``b`` into row ``b - b_lo`` of ``share``, ``win``, ``tie``, ``sq`` (int64[R, P])
+    and ``cat`` (int64[R, P, 9])."""
+    for i in nb.prange(b_hi - b_lo):
+        b = b_lo + i
+        n = min(block_size, n_total - b * block_size)
+        if n > 0:
+            _sample_block(np.uint64(seed), b, n, hands, board0, deck, dlen, policy, ptab,
+                          tables, cat_of, share[i], win[i], tie[i], cat[i], sq[i])

@@ -1,0 +1,402 @@
+"""Pineapple and Crazy Pineapple equity: three hole cards, one discarded.
+
+Every player is dealt three cards and, after the betting round the rules name
+(``discard_after``: ``"preflop"``, ``"flop"`` or ``"turn"``), throws one away, dead; the rest
+is Hold'em with two. ``pineapple`` discards after the preflop round and ``crazy_pineapple``
+after the flop round by default (the standard references); the rule text in the project's
+rules (002) reads one street later: pass ``discard_after="flop"`` / ``"turn"`` for that.
+
+* **After the discards** (two cards each; the discards as ``dead`` or ``discards``): exactly
+  Hold'em with the discards dead -- routed to :func:`simulate.equity.holdem_equity`.
+* **Before the discards** (three cards each): each player's discard is chosen by a policy
+  (:data:`POLICIES`) that sees only that player's three cards and the board at the discard
+  point. When the board is already at the discard point the discards are fixed and the
+  rest is Hold'em again; otherwise :mod:`simulate._kernels.pineapple` walks every
+  completion of the board to the discard point (exact) or samples whole boards.
+
+Policies: ``made`` (cheap, the default): no board -> keep the best pair by the shipped
+preflop 169 order; a board -> keep the pair making the best hand with it (ties by the
+preflop order). ``equity`` (strong): keep the pair with the highest equity against one
+random hand on the board so far (exact: preflop by the 169 order, which is exactly that
+equity; a flop from the flop table, built once -- 1,755 flop classes x 1,326 pairs, int32,
+9.3 MB, cached on disk -- a turn computed on the spot).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from evaluator._jit import work_clock
+from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
+
+from .request import check_player_count, parse_board, parse_request
+from .results import EquityResult, PlayerResult
+from .sampling import Sampling, sampling
+
+PINEAPPLE_GAMES = ("pineapple", "crazy_pineapple")
+#: Cards on the board when the discard happens, by ``discard_after``.
+DISCARD_AFTER = {"preflop": 0, "flop": 3, "turn": 4}
+#: The standard references' timing of each game (the rule text 002 reads one street later).
+DEFAULT_DISCARD_AFTER = {"pineapple": "preflop", "crazy_pineapple": "flop"}
+#: Discard policies by name (``made`` is the default).
+POLICIES = {"made": 0, "equity": 1}
+DEFAULT_POLICY = "made"
+POLICY_RULES = {
+    "made": "keep the pair making the best hand with the board at the discard (no board: "
+            "the best pair by the preflop 169 order); ties by the preflop order",
+    "equity": "keep the pair with the highest exact equity against one random hand on the "
+              "board at the discard (no board: the preflop 169 order, which is that equity)",
+}
+#: ``exact=None`` walks every deal when the estimated player-evaluations are at most this
+#: (about a second on one thread).
+EXACT_BUDGET = 60_000_000
+#: Extra work per completion when the strong policy needs a turn computed on the spot.
+_TURN_EQUITY_WORK = 50_000
+
+_STREET_TEXT = {"preflop": "the preflop betting", "flop": "the flop betting",
+                "turn": "the turn betting"}
+
+
+def is_pineapple(game: str) -> bool:
+    return str(game).strip().lower() in PINEAPPLE_GAMES
+
+
+def resolve_discard_after(game: str, discard_after: str | None) -> str:
+    """The betting round after which ``game`` discards: ``discard_after`` checked, or the
+    game's standard timing when None."""
+    g = str(game).strip().lower()
+    if g not in PINEAPPLE_GAMES:
+        if discard_after is not None:
+            raise CardError(f"discard_after applies to pineapple and crazy_pineapple only, "
+                            f"not {game}")
+        raise CardError(f"'{game}' is not a pineapple game")
+    if discard_after is None:
+        return DEFAULT_DISCARD_AFTER[g]
+    d = str(discard_after).strip().lower()
+    if d not in DISCARD_AFTER:
+        raise CardError(f"unknown discard_after '{discard_after}' (expected one of: "
+                        f"{', '.join(DISCARD_AFTER)})")
+    return d
+
+
+def check_policy(name: str) -> str:
+    p = str(name).strip().lower()
+    if p not in POLICIES:
+        raise CardError(f"unknown discard policy '{name}' (expected one of: "
+                        f"{', '.join(POLICIES)})")
+    return p
+
+
+# ----------------------------------------------------------------------------- policy tables
+@functools.lru_cache(maxsize=1)
+def preflop_scores() -> np.ndarray:
+    """``int64[1326]``: each combo's preflop class score, 168 (AA) .. 0 (the worst class),
+    from the shipped 169 order (:func:`simulate.ranges.preflop_order`)."""
+    from .ranges import HAND_CLASSES, combo_class_index, preflop_order
+
+    rank = {h: r for h, _e, r in preflop_order()}
+    by_class = np.array([169 - rank[n] for n in HAND_CLASSES], dtype=np.int64)
+    return by_class[combo_class_index().astype(np.int64)]
+
+
+@functools.lru_cache(maxsize=1)
+def flop_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Flops up to suit permutation: ``(flop_id, flop_class, flop_perm, canon)``.
+
+    ``flop_id`` int32[52**3]: index 0..22099 of the flop ``(a, b, c)`` in any order at
+    ``(a * 52 + b) * 52 + c``; ``flop_class`` int32[22100]: its class 0..1754;
+    ``flop_perm`` uint8[22100, 4]: the suit map taking it to its class's canonical flop;
+    ``canon`` uint8[1755, 3]: the canonical flop of each class."""
+    import itertools
+
+    trip = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int64)  # [22100, 3]
+    perms = np.array(list(itertools.permutations(range(4))), dtype=np.int64)  # [24, 4]
+    mapped = (trip[None] & ~3) | perms[np.arange(24)[:, None, None], (trip & 3)[None]]
+    mapped = np.sort(mapped, axis=2)
+    codes = (mapped[..., 0] * 52 + mapped[..., 1]) * 52 + mapped[..., 2]  # [24, 22100]
+    best = codes.argmin(axis=0)
+    canon_code = codes[best, np.arange(trip.shape[0])]
+    uniq, cls = np.unique(canon_code, return_inverse=True)
+    flop_id = np.full(52 ** 3, -1, dtype=np.int32)
+    for order in itertools.permutations(range(3)):
+        t = trip[:, list(order)]
+        flop_id[(t[:, 0] * 52 + t[:, 1]) * 52 + t[:, 2]] = np.arange(trip.shape[0])
+    canon = np.stack([uniq // 2704, uniq // 52 % 52, uniq % 52], axis=1).astype(np.uint8)
+    return (flop_id, cls.astype(np.int32), perms[best].astype(np.uint8), canon)
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("POKERJIT_DATA_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pokerjit")
+    return Path(base) / "pineapple_flop_v1.npz"
+
+
+_FLOP_TABLE: dict[str, np.ndarray] = {}
+
+
+def flop_table(classes: Sequence[int] | None = None, *, threads: int | None = None
+               ) -> np.ndarray:
+    """``int32[1755, 1326]``: twice the wins plus the ties of each pair against one random
+    hand over every (opponent, turn, river) on each flop class (:func:`flop_classes`), rows
+    filled for ``classes`` (None: all). Rows are computed once (about 30 ms each on one
+    thread) and kept in memory and in a cache file (``$POKERJIT_DATA_CACHE`` or
+    ``~/.cache/pokerjit``; unwritable: memory only)."""
+    from evaluator._jit import resolve_threads
+    from evaluator._jit import threads as _threads
+    from evaluator._tables import get_tables
+
+    from ._kernels.pineapple import fill_flop_table
+
+    canon = flop_classes()[3]
+    if not _FLOP_TABLE:
+        table = np.zeros((canon.shape[0], 1326), dtype=np.int32)
+        done = np.zeros(canon.shape[0], dtype=np.bool_)
+        try:
+            with np.load(_cache_file()) as z:
+                if z["table"].shape == table.shape:
+                    table, done = z["table"].copy(), z["done"].copy()
+        except (OSError, KeyError, ValueError):
+            pass
+        _FLOP_TABLE.update(table=table, done=done)
+    table, done = _FLOP_TABLE["table"], _FLOP_TABLE["done"]
+    want = np.arange(canon.shape[0]) if classes is None else np.asarray(classes, np.int64)
+    missing = np.unique(want[~done[want]])
+    if missing.size:
+        rows = np.zeros((missing.size, 1326), dtype=np.int32)
+        with _threads(resolve_threads(threads)):
+            fill_flop_table(canon[missing], get_tables().kernel_args, rows)
+        table[missing] = rows
+        done[missing] = True
+        path = _cache_file()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+            np.savez(tmp, table=table, done=done)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return table
+
+
+def _policy_tables(policy: int, flops: Sequence[Sequence[int]] | None,
+                   threads: int | None) -> tuple[np.ndarray, ...]:
+    """The ``ptab`` tuple of the kernels: ``(pre, flop_id, flop_class, flop_perm, table)``,
+    the flop table rows filled for ``flops`` (None: every flop)."""
+    flop_id, flop_class, flop_perm, _canon = flop_classes()
+    if policy == POLICIES["equity"]:
+        if flops is None:
+            table = flop_table(None, threads=threads)
+        else:
+            cls = [int(flop_class[flop_id[(f[0] * 52 + f[1]) * 52 + f[2]]]) for f in flops]
+            table = flop_table(cls, threads=threads) if cls else np.zeros((1, 1326), np.int32)
+    else:
+        table = np.zeros((1, 1326), np.int32)
+    return (preflop_scores(), flop_id, flop_class, flop_perm, table)
+
+
+def choose_discards(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",
+                    *, discard_after: str = "preflop", policy: str = DEFAULT_POLICY,
+                    threads: int | None = None) -> list[int]:
+    """The card id each three-card hand throws away under ``policy``, seeing only its own
+    cards and the first 0, 3 or 4 cards of ``board`` (by ``discard_after``): cards of the
+    board past the discard point are never read. ``board`` must reach the discard point."""
+    from evaluator._tables import get_tables
+
+    from ._kernels.pineapple import choose_discards as kernel
+
+    dlen = DISCARD_AFTER[resolve_discard_after("pineapple", discard_after)]
+    pol = POLICIES[check_policy(policy)]
+    b = parse_cards(board or "", what="board")
+    if len(b) < dlen:
+        raise CardError(f"a discard after {discard_after} sees {dlen} board cards, "
+                        f"got {len(b)}")
+    seen = b[:dlen]
+    arr = np.array([parse_cards(h, what=f"hand {i}") for i, h in enumerate(hands, 1)],
+                   dtype=np.uint8).reshape(len(hands), -1)
+    if arr.shape[1] != 3:
+        raise CardError("choose_discards takes three-card hands")
+    ptab = _policy_tables(pol, [seen] if dlen == 3 else [], threads)
+    out = np.zeros(len(hands), dtype=np.int64)
+    kernel(arr, np.array(seen + [0] * (5 - dlen), dtype=np.int64), dlen, pol, ptab,
+           get_tables().kernel_args, out)
+    return [int(c) for c in out]
+
+
+# ----------------------------------------------------------------------------- equity
+def _parse_hands(hands: Sequence[str | Sequence[int]], game: str, da: str,
+                 n_board: int) -> tuple[list[list[int]], int]:
+    """Parse ``hands``; all must hold 3 cards before the discard point, 2 after it, the same
+    count at it. Returns ``(ids, cards per hand)``."""
+    if isinstance(hands, str):
+        raise CardError("hands must be a list, e.g. ['AhKhQd', 'QsQdJc']")
+    check_player_count(len(hands))
+    dlen = DISCARD_AFTER[da]
+    parsed = [parse_cards(h, what=f"hand {i}") for i, h in enumerate(hands, 1)]
+    when = _STREET_TEXT[da]
+    for i, ids in enumerate(parsed, 1):
+        n = len(ids)
+        if n not in (2, 3):
+            raise CardError(f"hand {i} has {n} cards; {game} hands have 3 before the discard "
+                            f"(after {when}) and 2 after it")
+        if n == 2 and n_board < dlen:
+            raise CardError(f"hand {i} has 2 cards but the board ({n_board} cards) is before "
+                            f"the discard (after {when}): {game} hands have 3 there")
+        if n == 3 and n_board > dlen:
+            raise CardError(f"hand {i} has 3 cards but the board ({n_board} cards) is past "
+                            f"the discard (after {when}): {game} hands have 2 there")
+    counts = {len(ids) for ids in parsed}
+    if len(counts) > 1:
+        raise CardError(f"hands have 2 and 3 cards: at the discard either every {game} hand "
+                        "has discarded (2 cards) or none has (3)")
+    return parsed, counts.pop()
+
+
+def pineapple_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",
+                     dead: str | Sequence[int] = "", *, game: str = "pineapple",
+                     discard_after: str | None = None, discards: str | Sequence[int] = "",
+                     discard_policy: str = DEFAULT_POLICY, exact: bool | None = None,
+                     samples: int | None = None, target_std_error: float | None = None,
+                     seed: int | None = None, threads: int | None = None) -> EquityResult:
+    """Equity of 2..10 Pineapple or Crazy Pineapple hands (see the module docstring).
+
+    ``hands``: three cards each before the discard, two after; ``discards``: cards thrown
+    away (after the discard; the same as adding them to ``dead``); ``discard_policy``:
+    ``made`` or ``equity`` (:data:`POLICY_RULES`). Sampling options as
+    :func:`simulate.equity`. ``extra`` holds ``discard_after``, ``discard_policy`` (three-card
+    hands), ``discards`` (each player's discard, when the board shows it is fixed)."""
+    g = str(game).strip().lower()
+    da = resolve_discard_after(g, discard_after)
+    pol_name = check_policy(discard_policy)
+    opts = sampling(exact, samples, target_std_error, seed, threads)
+    b = parse_board(board)
+    parsed, n_hole = _parse_hands(hands, g, da, len(b))
+    d = parse_cards(dead or "", what="dead cards")
+    disc = parse_cards(discards or "", what="discards")
+    if disc and n_hole == 3:
+        raise CardError("discards are given after the discard: hands then have 2 cards")
+    check_disjoint([*[(f"hand {i}", h) for i, h in enumerate(parsed, 1)], ("board", b),
+                    ("dead cards", d), ("discards", disc)])
+    dlen = DISCARD_AFTER[da]
+    extra: dict[str, object] = {"discard_after": da}
+    if n_hole == 2:
+        res = _holdem(parsed, b, d + disc, opts)
+        return _relabel(res, g, [cards_str(h) for h in parsed], b, d + disc, extra)
+    extra["discard_policy"] = pol_name
+    pol = POLICIES[pol_name]
+    if len(b) == dlen:  # at the discard point: the discards are fixed, the rest is Hold'em
+        thrown = choose_discards(parsed, b, discard_after=da, policy=pol_name,
+                                 threads=threads)
+        kept = [[c for c in h if c != t] for h, t in zip(parsed, thrown, strict=True)]
+        extra["discards"] = [cards_str([t]) for t in thrown]
+        res = _holdem(kept, b, d + thrown, opts)
+        return _relabel(res, g, [cards_str(h) for h in parsed], b, d, extra)
+    return _before_discard(parsed, b, d, dlen, pol, opts, g, extra)
+
+
+def _holdem(hands: list[list[int]], board: list[int], dead: list[int],
+            opts: Sampling) -> EquityResult:
+    from .equity import holdem_equity
+
+    req = parse_request(hands, board, dead, game="holdem")
+    return holdem_equity(req, **opts.kwargs())
+
+
+def _relabel(res: EquityResult, game: str, texts: list[str], board: list[int],
+             dead: list[int], extra: dict[str, object]) -> EquityResult:
+    players = [replace(p, hand=t) for p, t in zip(res.players, texts, strict=True)]
+    return replace(res, players=players, game=game, board=cards_str(board),
+                   dead=cards_str(dead), extra={**res.extra, **extra})
+
+
+def exact_work(n_players: int, n_board: int, deck_size: int, dlen: int, policy: int) -> int:
+    """Estimated player-evaluations of the exact walk before the discard (completions to
+    the discard point x the reduced Hold'em walk of each)."""
+    from .equity import reduced_walk_work
+
+    f = dlen - n_board
+    rest = deck_size - f
+    per = reduced_walk_work([c for c in range(rest)], 5 - dlen, n_players)
+    if policy == POLICIES["equity"] and dlen == 4:
+        per += _TURN_EQUITY_WORK
+    return math.comb(deck_size, f) * per
+
+
+def _before_discard(hands: list[list[int]], board: list[int], dead: list[int], dlen: int,
+                    pol: int, opts: Sampling, game: str,
+                    extra: dict[str, object]) -> EquityResult:
+    from evaluator._jit import threads as _threads
+    from evaluator._tables import get_tables
+
+    from ._kernels import pineapple as K
+    from ._kernels.score import equity_block_scorer
+    from .equity import SHARE_UNIT, _cat_of, _categories
+    from .omaha import _acc
+    from .omaha import _std_errors as omaha_std_errors
+
+    n_players = len(hands)
+    used = set(board) | set(dead) | {c for h in hands for c in h}
+    deck = np.array([c for c in range(52) if c not in used], dtype=np.uint8)
+    if len(deck) < 5 - len(board):
+        raise CardError(f"not enough cards: the board needs {5 - len(board)} more but only "
+                        f"{len(deck)} remain in the deck")
+    exact = opts.exact
+    if exact is None:
+        exact = (not opts.wants_sampling
+                 and exact_work(n_players, len(board), len(deck), dlen, pol) <= EXACT_BUDGET)
+    n_threads = opts.n_threads()
+    t0 = work_clock()
+    ptab = _policy_tables(pol, None if dlen == 3 else [], opts.threads)
+    tables = get_tables().kernel_args
+    cat_of = _cat_of()
+    hand_arr = np.array(hands, dtype=np.uint8)
+    board_arr = np.array(board, dtype=np.uint8)
+    if exact:
+        rows = len(deck) if dlen > len(board) else 1
+        bsc = equity_block_scorer(n_players, cat_of, rows)
+        with _threads(n_threads):
+            per_row = K.exact_pre(hand_arr, board_arr, deck, dlen, pol, ptab, tables, bsc)
+        total = int(per_row.sum())
+        f = dlen - len(board)
+        expect = math.comb(len(deck), f) * math.comb(len(deck) - f, 5 - dlen)
+        if total != expect:
+            raise AssertionError(f"pineapple walk counted {total} deals, expected {expect}")
+        share = bsc[5][:, 0].sum(axis=0)
+        stats, cats = bsc[7].sum(axis=0), bsc[8].sum(axis=0)
+        players = [PlayerResult(hand=cards_str(h), equity=int(share[p]) / (SHARE_UNIT * total),
+                                win=int(stats[p, 0]) / total, tie=int(stats[p, 1]) / total,
+                                std_error=0.0, categories=_categories(cats[p], total, True))
+                   for p, h in enumerate(hands)]
+        n = total
+    else:
+        from .sampling import BLOCK, run_blocks
+
+        s = opts.resolved_seed()
+        extra["seed"] = s
+        totals = [a[0] for a in _acc(1, n_players)]
+
+        def run(lo: int, hi: int) -> None:
+            acc = _acc(hi - lo, n_players)
+            with _threads(n_threads):
+                K.sample_pre(np.uint64(s), opts.cap, BLOCK, lo, hi, hand_arr, board_arr, deck,
+                             dlen, pol, ptab, tables, cat_of, *acc)
+            for t, a in zip(totals, acc, strict=True):
+                t += a.sum(axis=0)
+
+        n = run_blocks(opts, run, lambda n: np.array(omaha_std_errors(totals, n)),
+                       min_round=n_threads)
+        se = omaha_std_errors(totals, n)
+        share, win, tie, cat, _sq = totals
+        players = [PlayerResult(hand=cards_str(h), equity=int(share[p]) / (SHARE_UNIT * n),
+                                win=int(win[p]) / n, tie=int(tie[p]) / n, std_error=se[p],
+                                categories=_categories(cat[p], n, False))
+                   for p, h in enumerate(hands)]
+    return EquityResult(players=players, exact=bool(exact), samples=int(n),
+                        elapsed_s=work_clock() - t0, game=game, board=cards_str(board),
+                        dead=cards_str(dead), extra=extra)
