@@ -33,8 +33,8 @@ def chart_rows(opponents: Sequence[int] = (1,), *, samples: int | None = None,
     """Rows ``{"hand", "opponents", "equity", "std_error", "exact", "samples"}`` (plus
     ``"seed"`` when sampled), the 169 hands in grid order for each count in ``opponents``.
 
-    ``samples`` / ``target_std_error`` (a fraction of the pot) / ``seed`` apply to the
-    sampled counts (2+); hand ``k`` against ``n`` opponents uses seed
+    ``samples`` / ``target_std_error`` (a fraction of the pot; with both, whichever comes
+    first) / ``seed`` apply to the sampled counts (2+); hand ``k`` against ``n`` opponents uses seed
     ``seed + 1000 n + k`` (mod 2**64), so every row is reproducible on its own. Progress
     goes to stderr through :mod:`simulate.progress` unless ``quiet``.
     """
@@ -58,7 +58,7 @@ def chart_rows(opponents: Sequence[int] = (1,), *, samples: int | None = None,
                 hand_seed = None if seed is None else (seed + SEED_STRIDE * n + k) % 2**64
                 r = range_equity(
                     [cards_str([hi, lo])] + ["random"] * n, exact=False,
-                    samples=None if target_std_error else (samples or DEFAULT_SAMPLES),
+                    samples=samples or (None if target_std_error else DEFAULT_SAMPLES),
                     target_std_error=target_std_error, seed=hand_seed, threads=threads)
                 rows.append({"hand": h, "opponents": n, "equity": r.players[0].equity,
                              "std_error": json_number(r.players[0].std_error), "exact": False,

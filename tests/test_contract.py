@@ -216,6 +216,8 @@ def test_every_command_has_help_with_examples(capsys, cmd):
     (["allin", "AhAs:100", "KdKc:-5"], "seat 1"),
     (["allin", "fold:10", "fold:20"], "no live player"),
     (["chart", "--opponents", "10"], "--opponents"),
+    (["chart", "--opponents", "2", "--seed", "-1"], "--seed"),  # used to be taken mod 2**64
+    (["chart", "--opponents", "2", "--threads", "0"], "--threads"),
     (["bench", "--case", "nope"], "nope"),
     (["equity", "AhKh", "QsQd", "--bogus"], "--bogus"),
     # numbers too big for the kernels used to end in an OverflowError/TypeError traceback

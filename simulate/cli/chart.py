@@ -10,10 +10,9 @@ from simulate.cli._util import (
     add_json,
     add_quiet,
     check_output_path,
-    check_samples,
-    check_std_error,
     emit_json,
     json_text,
+    sampling_kwargs,
     write_output,
 )
 
@@ -35,12 +34,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="numbers of random opponents, 1..9 (default 1)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the chart to FILE (CSV, or JSON with --json; - for stdout)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--samples", type=int, default=None, metavar="N",
+    p.add_argument("--samples", type=int, default=None, metavar="N",
                    help=f"Monte Carlo deals per hand for 2+ opponents (default {DEFAULT_SAMPLES})")
-    g.add_argument("--std-error", type=float, default=None, dest="std_error", metavar="E",
+    p.add_argument("--std-error", type=float, default=None, dest="std_error", metavar="E",
                    help="Monte Carlo until each hand's standard error is at most E "
-                        "(a fraction of the pot)")
+                        "(a fraction of the pot); with --samples, whichever comes first")
     p.add_argument("--seed", type=int, default=None, help="random seed (2+ opponents)")
     p.add_argument("--threads", type=int, default=None, help="threads to use (default: all)")
     add_quiet(p)
@@ -53,14 +51,13 @@ def run(args: argparse.Namespace) -> int:
     for n in args.opponents:
         if not 1 <= n <= MAX_OPPONENTS:
             raise UsageError(f"--opponents must be 1..{MAX_OPPONENTS}, got {n}")
-    check_samples(args.samples)
-    check_std_error(args.std_error)
-    if args.threads is not None and args.threads < 1:
-        raise UsageError(f"--threads must be at least 1, got {args.threads}")
+    args.exact = None  # one opponent is exact, more are sampled: the options apply to those
+    kw = sampling_kwargs(args)  # samples, std error, seed, threads: the one check
     out = args.output or "-"
     check_output_path(out, "-o", stdout_ok=True)
-    rows = chart_rows(args.opponents, samples=args.samples, target_std_error=args.std_error,
-                      seed=args.seed, threads=args.threads, quiet=args.quiet)
+    rows = chart_rows(args.opponents, samples=kw["samples"],
+                      target_std_error=kw["target_std_error"], seed=kw["seed"],
+                      threads=kw["threads"], quiet=args.quiet)
     if args.json:
         doc = {"game": "holdem", "board": "", "dead": "", "rows": rows}
         if out == "-":
