@@ -302,12 +302,13 @@ class Rounds:
     """
 
     def __init__(self, run: Callable[[int, int], None], *, min_round: int = 1,
-                 desc: str = "Monte Carlo", unit: str = "deals", deals_per_block: int = BLOCK
+                 desc: str = "Monte Carlo", unit: str = "deals", cap: int | None = None
                  ) -> None:
         self._run = run
         self._min = max(1, int(min_round))
         self._size = self._min
-        self._desc, self._unit, self._per = desc, unit, deals_per_block
+        self._desc, self._unit = desc, unit
+        self._cap = cap  # deals in the whole run (progress counts deals, not blocks)
         self._bar: Any = None
         self._stack = contextlib.ExitStack()
 
@@ -339,9 +340,11 @@ class Rounds:
             from .progress import progress
 
             self._bar = self._stack.enter_context(progress(
-                None if total is None else total * self._per, self._desc, self._unit))
-            self._bar.update((done - step) * self._per)
-        self._bar.update(step * self._per)
+                None if total is None else self._deals(total), self._desc, self._unit))
+        self._bar.update(self._deals(done) - self._bar.done)
+
+    def _deals(self, blocks: int) -> int:
+        return blocks * BLOCK if self._cap is None else deals_in(blocks, self._cap)
 
 
 def run_blocks(opts: Sampling, run: Callable[[int, int], None],
@@ -357,7 +360,7 @@ def run_blocks(opts: Sampling, run: Callable[[int, int], None],
     cap = opts.cap
     last = n_blocks(cap)
     target = opts.target_std_error
-    with Rounds(run, min_round=min_round, desc=desc) as rounds:
+    with Rounds(run, min_round=min_round, desc=desc, cap=cap) as rounds:
         if target is None:
             rounds.run(0, last, last)
             return cap

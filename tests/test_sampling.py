@@ -265,6 +265,56 @@ def test_std_error_messages_state_the_unit():
         allin_ev(["AhAs:10", "KdKc:10"], target_std_error=-1)
 
 
+CLI_BAD = [
+    (["equity", "AhKh", "QsQd", "--seed", "-1"], "--seed must be at least 0 and below 2**64"),
+    (["equity", "AhKh", "QsQd", "--seed", str(2**64)], "--seed must be at least 0"),
+    (["equity", "AhKh", "QsQd", "--samples", "0"], "--samples must be positive (deals)"),
+    (["equity", "AhKh", "QsQd", "--samples", str(10**13)], "--samples must be at most 1e+12"),
+    (["equity", "AhKh", "QsQd", "--threads", "0"], "--threads must be positive (threads)"),
+    (["equity", "AhKh", "QsQd", "--threads", "4096"], "--threads must be at most 1024 threads"),
+    (["equity", "AhKh", "QsQd", "--std-error", "0"], "(a fraction of the pot: 0.001 is 0.1%)"),
+    (["equity", "AhKh", "QsQd", "--std-error", "1e-12"], "--std-error must be at least 1e-09"),
+    (["equity", "AhKh", "QsQd", "--exact", "--std-error", "0.1"],
+     "--exact cannot be combined with --samples or --std-error"),
+    (["range", "AA", "--vs", "KK", "--std-error", "nan"], "--std-error must be positive"),
+    (["allin", "AhAs:10", "KdKc:10", "--std-error", "-2"], "(chips)"),
+    (["allin", "AhAs:10", "KdKc:10", "--seed", "-3"], "--seed must be at least 0"),
+]
+
+
+@pytest.mark.parametrize("argv,message", CLI_BAD, ids=[" ".join(a[3:]) for a, _ in CLI_BAD])
+def test_cli_sampling_options_one_line_error_exit_2(capsys, argv, message):
+    from simulate.cli import main
+
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("error: ")
+    assert message in err
+
+
+def test_cli_samples_with_std_error_is_whichever_first(capsys):
+    from simulate.cli import main
+
+    assert main(["equity", "AhKh", "QsQd", "--samples", "30000", "--std-error", "1e-6",
+                 "--seed", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["samples"] == 30_000
+    assert main(["allin", "AhAs:10", "KdKc:10", "--samples", "30000", "--std-error", "1e-6",
+                 "--seed", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["samples"] == 30_000
+
+
+@pytest.mark.parametrize("cmd,unit", [("equity", "fraction of the pot"), ("range",
+                                                                         "fraction of the pot"),
+                                      ("allin", "in chips")])
+def test_cli_help_states_the_std_error_unit_and_limits(capsys, cmd, unit):
+    from simulate.cli import main
+
+    with pytest.raises(SystemExit):
+        main([cmd, "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert unit in text and "2**64" in text and "1 to 1024" in text and "1e+12" in text
+
+
 def test_largest_seed_and_numpy_integers_are_accepted():
     a = equity(["AhKh", "QsQd"], samples=1000, seed=2**64 - 1)
     b = equity(["AhKh", "QsQd"], samples=np.int64(1000), seed=np.uint64(2**64 - 1),
@@ -419,9 +469,10 @@ def test_progress_is_reported_between_rounds(monkeypatch):
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     with S.report_progress():
-        equity(["AhKh", "QsQd"], samples=4 * BLOCK, seed=1, threads=1)
+        equity(["AhKh", "QsQd"], samples=4 * BLOCK - 5, seed=1, threads=1)
     lines = err.getvalue().splitlines()
-    assert lines and lines[-1].startswith(f"Monte Carlo: {4 * BLOCK:,}/{4 * BLOCK:,} deals")
+    n = 4 * BLOCK - 5
+    assert len(lines) >= 3 and lines[-1].startswith(f"Monte Carlo: {n:,}/{n:,} deals (100%)")
     err.truncate(0)
     equity(["AhKh", "QsQd"], samples=4 * BLOCK, seed=1, threads=1)  # library calls: silent
     assert err.getvalue() == ""
