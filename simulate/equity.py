@@ -45,7 +45,9 @@ def _is_exact_hand(entry: str | Sequence[int]) -> bool:
 def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequence[int] = "",
            *, game: str = "holdem", exact: bool | None = None, samples: int | None = None,
            target_std_error: float | None = None, seed: int | None = None,
-           threads: int | None = None) -> EquityResult:
+           threads: int | None = None, discard_after: str | None = None,
+           discards: str | Sequence[int] = "", discard_policy: str | None = None
+           ) -> EquityResult:
     """Each player's share of the pot, ties split.
 
     ``hands``: 2..10 entries, each an exact hand (``"AhKh"``; four cards for Omaha) or,
@@ -57,11 +59,26 @@ def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequen
     and samples otherwise. ``seed``: the same seed gives the same answer on any thread
     count (a random one is drawn and reported in ``extra["seed"]`` when omitted).
     ``threads``: Numba threads (default all).
+
+    ``game="pineapple"`` / ``"crazy_pineapple"``: three cards each before the discard, two
+    after; ``discard_after`` (``"preflop"``, ``"flop"``, ``"turn"``; default the game's
+    standard timing), ``discards`` (cards thrown away, after the discard) and
+    ``discard_policy`` (``"made"``, default, or ``"equity"``): see :mod:`simulate.pineapple`.
     """
     g = check_game(game)
     if isinstance(hands, str) or not isinstance(hands, (Sequence, np.ndarray)):
         raise CardError("hands must be a list, e.g. ['AhKh', 'QsQd']")
     sampling(exact, samples, target_std_error, seed, threads)
+    if g in ("pineapple", "crazy_pineapple"):
+        from .pineapple import DEFAULT_POLICY, pineapple_equity
+
+        return pineapple_equity(hands, board, dead, game=g, discard_after=discard_after,
+                                discards=discards, discard_policy=discard_policy or DEFAULT_POLICY,
+                                exact=exact, samples=samples, target_std_error=target_std_error,
+                                seed=seed, threads=threads)
+    if discard_after is not None or len(discards or "") or discard_policy is not None:
+        raise CardError(f"discard_after, discards and discard_policy are for pineapple and "
+                        f"crazy_pineapple, not {g}")
     if g.startswith("omaha"):
         from .omaha import omaha_equity
 
