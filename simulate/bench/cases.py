@@ -8,7 +8,6 @@ the function to time, a tiny first call (the compile), the check of its answer a
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -25,34 +24,18 @@ from .answers import (
     passed,
     peer_equity_check,
 )
-from .work import Case, Config, PeerWork, Unavailable, Work, timed
-
-
-def _module(name: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (exc.name == name or name.startswith(exc.name + ".")):
-            raise Unavailable(f"{name} is not built yet") from exc
-        raise
+from .work import Case, Config, PeerWork, Work, timed
 
 
 def _equity_fn() -> Callable[..., Any]:
-    fn = getattr(_module("simulate.equity"), "equity", None)
-    if fn is None:
-        raise Unavailable("simulate.equity has no equity() yet")
-    return fn
+    from simulate.equity import equity
+
+    return equity
 
 
 def _omaha_equity_fn() -> Callable[..., Any]:
-    try:
-        eq = _equity_fn()
-        return lambda hands, **kw: eq(hands, game="omaha", **kw)
-    except Unavailable:
-        fn = getattr(_module("simulate.omaha"), "omaha_equity", None)
-        if fn is None:
-            raise Unavailable("simulate.omaha has no omaha_equity() yet") from None
-        return fn
+    eq = _equity_fn()
+    return lambda hands, **kw: eq(hands, game="omaha", **kw)
 
 
 def _random_cards(n: int, k: int, seed: int) -> np.ndarray:
@@ -271,7 +254,7 @@ def _make_mc(cfg: Config, key: str, all_threads: bool = False) -> Work:
 
 
 def _make_omaha_eval(cfg: Config) -> Work:
-    om = _module("evaluator.omaha")
+    import evaluator.omaha as om
     n = cfg.size(2_000_000, 300_000, 5_000)
     cards = _random_cards(n, 9, 99)
     holes = np.ascontiguousarray(cards[:, :4])
@@ -361,9 +344,8 @@ def _make_omaha_mc(cfg: Config) -> Work:
 
 
 def _make_allin_mc(cfg: Config) -> Work:
-    allin_ev = getattr(_module("simulate.allin"), "allin_ev", None)
-    if allin_ev is None:
-        raise Unavailable("simulate.allin has no allin_ev() yet")
+    from simulate.allin import allin_ev
+
     specs, board, _want, _ = ALLIN["pre"]
     n = cfg.size(1_000_000, 200_000, 20_000)
     return Work(compile=lambda: allin_ev(specs, board="2c3d4h5s", threads=1),
@@ -375,9 +357,8 @@ def _make_allin_mc(cfg: Config) -> Work:
 
 
 def _make_allin_exact(cfg: Config) -> Work:
-    allin_ev = getattr(_module("simulate.allin"), "allin_ev", None)
-    if allin_ev is None:
-        raise Unavailable("simulate.allin has no allin_ev() yet")
+    from simulate.allin import allin_ev
+
     specs, board, _want, runouts = ALLIN["flop"]
     return Work(compile=lambda: allin_ev(specs, board=board + "5s4s", threads=1),
                 run=lambda: allin_ev(specs, board, exact=True, threads=1),
