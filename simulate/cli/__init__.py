@@ -23,6 +23,9 @@ EPILOG = """examples:
   pokerjit range 'QQ+,AKs' --vs random --board Td9d2c
   pokerjit allin AhAs:100 KdKc:60 QhQs:30 --button 0
   pokerjit bench --quick
+  pokerjit warmup            compile every kernel once, e.g. after installing
+
+Compiled kernels are cached by Numba (NUMBA_CACHE_DIR chooses the folder).
 """
 
 
