@@ -474,3 +474,76 @@ def range_allin_payouts(specs, board, dead="", button=0, dead_money=0, omaha=Fal
             total[s] += w * sums[s] / len(runs)
         weight += w
     return [t / weight for t in total]
+
+
+# -------------------- pineapple
+def preflop_class_rank() -> dict[str, int]:
+    """Rank 1..169 of each hand class by the shipped preflop order (1 = AA)."""
+    from simulate.ranges import preflop_order
+
+    return {h: r for h, _e, r in preflop_order()}
+
+
+def pineapple_keep_made(hand: Sequence[int], seen: Sequence[int]) -> int:
+    """The card the cheap ``made`` policy throws away, from the rules: among the pairs
+    (c0, c1), (c0, c2), (c1, c2) of the sorted cards keep the best five-card hand (rules
+    tuple, :func:`best_tuple`) with the board seen, then the better preflop class, then the
+    first in that order."""
+    from simulate.ranges import combo_class
+
+    rank = preflop_class_rank()
+    c = sorted(hand)
+    best_key, throw = None, None
+    for keep, t in (((c[0], c[1]), c[2]), ((c[0], c[2]), c[1]), ((c[1], c[2]), c[0])):
+        made = best_tuple(list(keep) + list(seen)) if seen else ()
+        key = (made, -rank[combo_class(*keep)])
+        if best_key is None or key > best_key:
+            best_key, throw = key, t
+    return throw
+
+
+def vs_random_twice_wins_ties(hand: Sequence[int], board: Sequence[int]) -> int:
+    """2 x wins + ties of ``hand`` against every opponent hand over every runout of
+    ``board`` (3 or 4 cards), the opponent drawn from the cards not in the hand, the board or
+    the runout; every 7-card hand of a runout scored in one numpy batch."""
+    used = set(hand) | set(board)
+    deck = [c for c in range(52) if c not in used]
+    k = 5 - len(board)
+    total = 0
+    for run in itertools.combinations(deck, k):
+        full = list(board) + list(run)
+        rest = [c for c in deck if c not in run]
+        opp = np.array(list(itertools.combinations(rest, 2)), dtype=np.uint8)
+        rows = np.concatenate([opp, np.tile(np.array(full, np.uint8), (len(opp), 1))], axis=1)
+        theirs = evaluate_batch(rows, check=False)
+        mine = strength_of_ids(list(hand) + full)
+        total += 2 * int((theirs < mine).sum()) + int((theirs == mine).sum())
+    return total
+
+
+def pineapple_walk(hands: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[int],
+                   dlen: int, discard) -> tuple[list[Fraction], int]:
+    """Pot share of each three-card hand over every deal: every completion of ``board`` to
+    ``dlen`` cards, each player's discard ``discard(hand, seen_board)``, then every runout;
+    scored by :func:`strength_of_ids`. Returns ``(equities, deals)``."""
+    used = set(board) | set(dead) | {c for h in hands for c in h}
+    deck = [c for c in range(52) if c not in used]
+    share = [0] * len(hands)
+    n = 0
+    for first in itertools.combinations(deck, dlen - len(board)):
+        seen = list(board) + list(first)
+        kept = []
+        for h in hands:
+            t = discard(list(h), seen)
+            kept.append([c for c in h if c != t])
+        rest = [c for c in deck if c not in first]
+        for run in itertools.combinations(rest, 5 - dlen):
+            full = seen + list(run)
+            s = [strength_of_ids(k + full) for k in kept]
+            best = max(s)
+            w = s.count(best)
+            for p, v in enumerate(s):
+                if v == best:
+                    share[p] += SHARE_UNIT // w
+            n += 1
+    return [Fraction(x, SHARE_UNIT * n) for x in share], n
