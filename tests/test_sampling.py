@@ -26,6 +26,7 @@ import itertools
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -76,7 +77,7 @@ def _allin(specs: list[str], board: str = "", game: str = "holdem") -> Callable[
 
 ENGINES = [
     Engine("holdem", _eq(["AhKh", "QsQd", "7c7d"], "Ks8h2c"), "equity"),
-    Engine("ranges", _eq(["AA,KK,AKs", "AK:0.5,QQ", "random"], "Qd7d2c"), "equity"),
+    Engine("ranges", _eq(["AA,KK,AKs", "AK:0.5,QQ", "random"], "Qd7d2c5h"), "equity"),
     Engine("omaha", _eq(["AhAsKhKs", "QdJdTc9c", "8c8d7h6s"], "2c5h9s", "omaha"), "equity"),
     Engine("allin", _allin(["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:130", "fold:25"]),
            "allin"),
@@ -498,18 +499,20 @@ def test_long_exact_walk_runs_in_parts_with_progress(monkeypatch):
     from simulate import progress as P
     from simulate.range_equity import _estimate_exact_seconds, _prepare, _run_exact
 
-    spot = _prepare(["QQ+,AKs", "random"], "", "")
+    monkeypatch.setattr(S, "ROUND_S", 1e-5)  # a small walk stands in for a long one
+    spot = _prepare(["QQ+,AKs", "random"], "Td9d2c", "")
     assert _estimate_exact_seconds(spot) > S.ROUND_S
-    assert S.walk_parts(100.0, 10**6) == 400 and S.walk_parts(0.01, 10**6, 50) == 50
+    assert S.walk_parts(0.004, 10**6) == 400 and S.walk_parts(1e-7, 10**6, 50) == 50
     assert S.walk_parts(1e9, 30) == 30 and S.walk_parts(math.inf, 7) == 7
     monkeypatch.setattr(S, "PROGRESS_AFTER_S", 0.0)
     monkeypatch.setattr(P, "PLAIN_EVERY_S", 0.0)
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     with S.report_progress():
-        walked = equity(["QQ+,AKs", "random"], exact=True)
+        walked = equity(["QQ+,AKs", "random"], "Td9d2c", exact=True)
     lines = err.getvalue().splitlines()
-    assert len(lines) >= 50 and lines[-1].startswith("exact walk: 50/50 parts"), lines[-3:]
+    last = re.match(r"exact walk: (\d+)/(\d+) parts \(100%\)", lines[-1])
+    assert last and last[1] == last[2] and int(last[1]) >= 50 and len(lines) >= 50, lines[-3:]
     one_call = _run_exact(spot, 2, 0.0).result
     assert [p.equity for p in walked.players] == pytest.approx(
         [p.equity for p in one_call.players], rel=1e-12)
