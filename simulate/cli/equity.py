@@ -25,6 +25,8 @@ EXAMPLES = """examples:
   pokerjit equity AhAs KdKc QhQs JcJd --samples 2000000 --seed 7
   pokerjit equity AhKh QsQd --dead 2c3d --std-error 0.0005
   pokerjit equity AhAsKhKs QdJdTc9c --game omaha
+  pokerjit equity AhKh2c 7s7d8c --game crazy_pineapple --discard-policy equity
+  pokerjit equity AhKh 7s7d --game pineapple --board Ks8h2c --discards 3c8c
 """
 
 
@@ -33,8 +35,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a hand (AhKh; four cards for Omaha) or, for Hold'em, a range")
     p.add_argument("--board", default="", help="board cards: 0, 3, 4 or 5 (e.g. Ks8h2c)")
     p.add_argument("--dead", default="", help="cards out of the deck (e.g. 2c3d)")
-    p.add_argument("--game", default="holdem", choices=("holdem", "omaha", "omaha5", "omaha6"),
-                   help="holdem (default), omaha (4 hole cards), omaha5 or omaha6")
+    p.add_argument("--game", default="holdem",
+                   choices=("holdem", "omaha", "omaha5", "omaha6", "pineapple",
+                            "crazy_pineapple"),
+                   help="holdem (default), omaha (4 hole cards), omaha5 or omaha6, pineapple "
+                        "or crazy_pineapple (3 hole cards before the discard, 2 after)")
+    p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
+                   help="pineapple games: the betting round after which each player "
+                        "discards (default: preflop for pineapple, flop for crazy_pineapple)")
+    p.add_argument("--discards", default="",
+                   help="pineapple games after the discard: the cards thrown away (dead)")
+    p.add_argument("--discard-policy", default=None, choices=("made", "equity"),
+                   help="pineapple games before the discard: how each player discards: made "
+                        "(default; best made hand with the board, else the preflop order) or "
+                        "equity (best equity against a random hand on the board)")
     add_sampling_options(p)
     add_json(p)
 
@@ -64,6 +78,7 @@ def format_result(res: object) -> str:
             else f"exact: every one of {res.samples:,} runouts") if res.exact  # type: ignore
            else f"Monte Carlo: {res.samples:,} deals")  # type: ignore[attr-defined]
     how += switched_note(getattr(res, "extra", {}))
+    how += _discard_note(getattr(res, "extra", {}))
     seed = getattr(res, "extra", {}).get("seed")
     if not res.exact and seed is not None:  # type: ignore[attr-defined]
         how += f", seed {seed}"
@@ -71,6 +86,19 @@ def format_result(res: object) -> str:
     out.append("")
     out.append("; ".join([*where, how]))
     return "\n".join(out)
+
+
+def _discard_note(extra: dict[str, object]) -> str:
+    """Pineapple results: when the discard is and how it was chosen."""
+    if "discard_after" not in extra:
+        return ""
+    note = f", discard after the {extra['discard_after']} betting"
+    if "discards" in extra:
+        note += f" (discards {' '.join(str(d) for d in extra['discards'])}"
+        note += f" by the {extra['discard_policy']} policy)"
+    elif "discard_policy" in extra:
+        note += f" by the {extra['discard_policy']} policy"
+    return note
 
 
 @contextlib.contextmanager
@@ -94,12 +122,25 @@ def skip_blas_probe() -> Iterator[None]:
             del sys.modules["scipy.linalg"]
 
 
+def _discard_kwargs(args: argparse.Namespace) -> dict[str, object]:
+    """The pineapple options given (none for other games, so their errors name them)."""
+    kw: dict[str, object] = {}
+    if args.discard_after is not None:
+        kw["discard_after"] = args.discard_after
+    if args.discards:
+        kw["discards"] = args.discards
+    if args.discard_policy is not None:
+        kw["discard_policy"] = args.discard_policy
+    return kw
+
+
 def run(args: argparse.Namespace) -> int:
     from simulate.equity import equity
 
     kw = sampling_kwargs(args)
     with skip_blas_probe():
-        res = equity(args.hands, args.board, args.dead, game=args.game, **kw)
+        res = equity(args.hands, args.board, args.dead, game=args.game, **kw,
+                     **_discard_kwargs(args))
     if args.json:
         emit_json(res.to_dict())
     else:
