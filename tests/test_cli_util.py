@@ -171,3 +171,13 @@ def test_files_are_written_whole(capsys, tmp_path: Path, two_hands):
     assert out.read_text().splitlines()[0] == "hand,opponents,equity,std_error,exact"
     assert [ln.split(",")[0] for ln in out.read_text().splitlines()[1:]] == ["AA", "72o"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chart.csv"]  # no temporary left
+
+
+def test_a_link_is_written_through(capsys, tmp_path: Path, two_hands):
+    target = tmp_path / "real.csv"
+    target.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    rc, _, _ = run(capsys, "chart", "--opponents", "2", "--samples", "10", "-q", "-o", str(link))
+    assert rc == 0 and link.is_symlink()
+    assert target.read_text().startswith("hand,opponents,")

@@ -119,6 +119,8 @@ def check_output_path(path: str, option: str, *, stdout_ok: bool = False) -> Non
             return
         raise UsageError(f"{option} -: standard output is not possible here; name a file")
     p = Path(path)
+    if p.is_symlink():
+        p = p.resolve()
     if p.is_dir():
         raise _place_error(option, path, reason="is a folder, not a file")
     parent = p.parent
@@ -155,6 +157,8 @@ def write_output(path: str, data: str | bytes, option: str = "") -> None:
             sys.stdout.flush()
         return
     p = Path(path)
+    if p.is_symlink():  # write where the link points, and keep the link
+        p = p.resolve()
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
