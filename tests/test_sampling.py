@@ -536,16 +536,24 @@ def test_ctrl_c_stops_a_long_equity_run_within_two_seconds():
     """A real process: a Monte Carlo run of 10**12 deals gets SIGINT, exits 130 with
     ``error: interrupted`` on its own line and nothing on stdout."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # a test run started in the background has SIGINT ignored, and children inherit that:
+    # give the command Python's usual Ctrl-C, as a terminal would
     proc = subprocess.Popen([sys.executable, "-m", "simulate", "equity", "AhKh", "QsQd",
                              "--samples", str(10**12), "--threads", "1", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
-    time.sleep(1.5)
-    assert proc.poll() is None, proc.communicate()
-    t0 = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    took = time.monotonic() - t0
+                            env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(1.5)
+        assert proc.poll() is None, proc.communicate()
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, (proc.returncode, err)
     assert out == ""
     assert err.splitlines()[-1] == "error: interrupted"
