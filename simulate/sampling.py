@@ -227,7 +227,10 @@ def switched_note(extra: dict[str, object]) -> str:
     est = extra.get("exact_estimate_s")
     if not isinstance(est, (int, float)):
         return ""
-    when = f"{est:,.0f} s" if est < 7200 else f"{est / 3600:,.0f} hours"
+    when = (f"{est:.1f} s" if est < 10 else f"{est:,.0f} s" if est < 7200
+            else f"{est / 3600:,.0f} hours" if est < 48 * 3600 else f"{est / 86400:,.0f} days")
+    if est > MAX_WALK_S:
+        return f" (the exact walk would take about {when}, too long to walk)"
     return f" (the exact walk would take about {when}: --exact to insist)"
 
 

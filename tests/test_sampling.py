@@ -485,6 +485,8 @@ def test_long_exact_walk_is_switched_to_sampling_with_an_estimate():
     assert "--exact to insist" in S.switched_note(r.extra)
     assert "exact_estimate_s" not in equity(["QQ+", "random"], "Td9d2c", samples=1000).extra
     assert S.switched_note({}) == ""
+    assert "about 0.4 s: --exact to insist" in S.switched_note({"exact_estimate_s": 0.42})
+    assert "about 13 days, too long to walk" in S.switched_note({"exact_estimate_s": 1.1e6})
 
 
 def test_exact_walk_beyond_the_limit_is_refused_with_its_size():
