@@ -178,22 +178,24 @@ def _exact(req: Request) -> EquityResult:
                                           "shares": res[:, 2].tolist()}})
 
 
-def _mc_totals(acc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per player from the Monte Carlo counts ``acc`` (int64[P, N_FIELDS], see
-    :mod:`simulate._kernels.holdem_mc`): wins, ties and pot share in units of 1/2520 (int64[P]),
-    and the sum of squared shares in pot units (float64[P]: a k-way split's share is 1/k)."""
+def mc_totals(acc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per player from the Monte Carlo counts ``acc`` (int64[..., P, N_FIELDS], see
+    :mod:`simulate._kernels.holdem_mc`; any leading axes, e.g. one per spot): wins, ties and
+    pot share in units of 1/2520 (int64[..., P]), and the sum of squared shares in pot units
+    (float64[..., P]: a k-way split's share is 1/k)."""
     from ._kernels.holdem_mc import MAX_PLAYERS, TIED
 
     k = np.arange(1, MAX_PLAYERS + 1)
-    by_k = acc[:, TIED + 1:TIED + 1 + MAX_PLAYERS]  # int64[P, 10]: deals in a k-way split
+    by_k = acc[..., TIED + 1:TIED + 1 + MAX_PLAYERS]  # int64[..., P, 10]: k-way splits
     share = by_k @ (SHARE_UNIT // k)
     share_sq = by_k @ (1.0 / (k * k))
-    return by_k[:, 0], by_k[:, 1:].sum(axis=1), share, share_sq
+    return by_k[..., 0], by_k[..., 1:].sum(axis=-1), share, share_sq
 
 
-def _std_errors(acc: np.ndarray, n: int) -> np.ndarray:
-    """Standard error of each player's equity from the counts in ``acc`` (int64[P, N_FIELDS])."""
-    _, _, share, share_sq = _mc_totals(acc)
+def mc_std_errors(acc: np.ndarray, n: int) -> np.ndarray:
+    """Standard error of each player's equity after ``n`` deals from the counts in ``acc``
+    (int64[..., P, N_FIELDS]): the one formula, :func:`simulate.results.std_error_of_mean`."""
+    _, _, share, share_sq = mc_totals(acc)
     return std_error_of_mean(share / SHARE_UNIT, share_sq, n)
 
 
@@ -222,10 +224,10 @@ def _monte_carlo(req: Request, opts: Sampling) -> EquityResult:
         acc[:] += accs.sum(axis=0)
 
     t0 = work_clock()
-    n = run_blocks(opts, run, lambda n: _std_errors(acc, n), min_round=n_threads)
+    n = run_blocks(opts, run, lambda n: mc_std_errors(acc, n), min_round=n_threads)
     elapsed = work_clock() - t0
-    se = _std_errors(acc, n)
-    win, tie, share, _ = _mc_totals(acc)
+    se = mc_std_errors(acc, n)
+    win, tie, share, _ = mc_totals(acc)
     players = [PlayerResult(hand=text, equity=int(share[p]) / (SHARE_UNIT * n),
                             win=int(win[p]) / n, tie=int(tie[p]) / n,
                             std_error=float(se[p]),

@@ -211,7 +211,8 @@ def equity_many(hands: object, board: object = None, *, exact: bool | None = Tru
     from evaluator.hands import category_table
 
     from ._kernels import many as mk
-    from ._kernels.holdem_mc import N_FIELDS, TIED
+    from ._kernels.holdem_mc import N_FIELDS
+    from .equity import mc_std_errors, mc_totals
     from .sampling import BLOCK, Sampling
 
     opts = Sampling(exact, samples, None, None if isinstance(seed, np.ndarray) else seed,
@@ -262,20 +263,12 @@ def equity_many(hands: object, board: object = None, *, exact: bool | None = Tru
                                       acc),
             lambda lo, hi: mk.mc_rows_parallel(h, b, avail, samp, seeds, BLOCK, lo, hi, 1,
                                                tables, cat_of, acc))
-    kk = np.arange(1, 11)
-    by_k = acc[:, :, TIED + 1:TIED + 11]  # int64[N, P, 10]: deals in a k-way split
-    shares = by_k @ (SHARE_UNIT // kk)
-    share_sq = by_k @ (1.0 / (kk * kk))
+    wins, ties, shares, _ = mc_totals(acc)  # per spot and player
     nf = float(n_samples)
     mean = shares / (SHARE_UNIT * nf)
-    if n_samples < 2:
-        se = np.full(mean.shape, math.inf)
-    else:
-        total = shares / SHARE_UNIT
-        var = np.maximum(share_sq - total * total / n_samples, 0.0) / (n_samples - 1)
-        se = np.sqrt(var / n_samples)
+    se = mc_std_errors(acc, n_samples)
     return EquityArrays(
-        equity=mean, win=by_k[:, :, 0] / nf, tie=by_k[:, :, 1:].sum(axis=2) / nf,
+        equity=mean, win=wins / nf, tie=ties / nf,
         std_error=se, categories=acc[:, :, :9] / nf, samples=samp, exact=False, seeds=seeds,
         elapsed_s=work_clock() - t0, hands=h, board=b, dead=d, shares=shares)
 
