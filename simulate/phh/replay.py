@@ -86,6 +86,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+import numpy as np
+
 from evaluator.cards import cards_str
 from simulate.phh.parse import Action, HandHistory, PHHError, parse_action
 from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, settle
@@ -123,6 +125,11 @@ ENGINE_VARIANTS = {"NT": ("holdem", "no-limit"), "PT": ("holdem", "pot-limit"),
                    "FT": ("holdem", "fixed-limit"), "NO": ("omaha", "no-limit"),
                    "PO": ("omaha", "pot-limit"), "FO": ("omaha", "fixed-limit")}
 _OMAHA_GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
+# Action codes of simulate._kernels.replay (kept here so that the encoder needs no import).
+_FK_FOLD, _FK_CC, _FK_RAISE, _FK_HOLE, _FK_BOARD, _FK_SHOW, _FK_SHOW_NOTHING, _FK_SKIP = range(8)
+_FAST_KINDS = {"f": _FK_FOLD, "cc": _FK_CC, "cbr": _FK_RAISE}
+_UNKNOWN_ID = 255
+_PAD = (_UNKNOWN_ID,) * 6
 
 
 class ReplayError(ValueError):
@@ -448,14 +455,17 @@ def _strength(variant: str, hole: list[int | None], board: list[int], who: str) 
     raise ReplayError(f"{label} is not supported at a contested showdown")
 
 
-def replay(hand: HandHistory | PHHError, source: str | None = None) -> HandReplay:
-    """Play ``hand`` through; never raises for a bad hand: ``.error`` says what went wrong."""
+def replay(hand: HandHistory | PHHError, source: str | None = None, *,
+           fast: bool = True) -> HandReplay:
+    """Play ``hand`` through; never raises for a bad hand: ``.error`` says what went wrong.
+    ``fast=False`` plays every action through the engine one call at a time (the reference
+    the compiled fast path is tested against; same results, slower)."""
     if isinstance(hand, PHHError):
         return HandReplay(source=source or "<hand>", error=str(hand))
     out = HandReplay(source=source or hand.source, variant=hand.variant,
                      players=list(hand.players))
     try:
-        _replay(hand, out)
+        _replay(hand, out, fast)
     except (ReplayError, PHHError) as exc:
         out.error = str(exc)
         out.finishing_stacks = None
@@ -562,13 +572,77 @@ def _skipped_seats(h: Any, act: Action) -> list[str]:
     return []
 
 
-def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay) -> Any:
+def _encode(hand: HandHistory, u: _Units) -> tuple[np.ndarray, ...] | None:
+    """``hand.actions`` as the arrays of :func:`simulate._kernels.replay.replay_actions`
+    (``kinds``, ``seats``, ``amounts``, ``cards``, ``ncards``), or None when some action
+    is one the fast path never takes (the per-action path plays the hand then)."""
+    acts = hand.actions
+    m = len(acts)
+    kinds: list[int] = []
+    seats: list[int] = []
+    amounts: list[int] = []
+    ncards: list[int] = []
+    flat: list[int] = []
+    code = _FAST_KINDS
+    for a in acts:
+        k = a.kind
+        cs = a.cards
+        amount = 0
+        if k == "dh" or k == "db":
+            if not cs or len(cs) > 6:
+                return None
+            kind = _FK_HOLE if k == "dh" else _FK_BOARD
+            seat = -1 if a.target is None else a.target
+        elif k == "sm":
+            seat = a.actor  # type: ignore[assignment]
+            if cs is None:
+                kind = _FK_SKIP
+            elif len(cs) > 6:
+                return None
+            elif None not in cs:
+                kind = _FK_SHOW
+            elif all(c is None for c in cs):
+                kind, cs = _FK_SHOW_NOTHING, None
+            else:
+                return None
+        else:
+            kind = code.get(k, -1)
+            if kind < 0:
+                return None
+            seat = a.actor  # type: ignore[assignment]
+            if kind == _FK_RAISE:
+                assert a.amount is not None
+                if u.scale == 1:
+                    tok = a.text.split("#", 1)[0].split()[2]
+                    if not (tok.isascii() and tok.isdigit()):
+                        return None  # the engine reads the token itself: let it judge
+                amount = u.to_int(a.amount)
+        kinds.append(kind)
+        seats.append(seat)
+        amounts.append(amount)
+        if cs:
+            ncards.append(len(cs))
+            flat.extend(_UNKNOWN_ID if c is None else c for c in cs)
+            flat.extend(_PAD[len(cs):])
+        else:
+            ncards.append(0)
+            flat.extend(_PAD)
+    return (np.array(kinds, np.int8), np.array(seats, np.int64), np.array(amounts, np.int64),
+            np.array(flat, np.uint8).reshape(m, 6), np.array(ncards, np.int64))
+
+
+def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay, fast: bool = True) -> Any:
     """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand, or a
     string when the engine cannot play this hand. Raises ReplayError naming the action the
     rules refuse. A betting action by a seat whose turn comes later in the round is taken
     as the history having skipped the seats between, when each of them faces a bet: they
     fold (pokerkit repairs such histories too). The inserted actions are
-    listed in ``out.repairs`` and ``hand.actions`` gets them too."""
+    listed in ``out.repairs`` and ``hand.actions`` gets them too.
+
+    ``fast``: first apply every action in one compiled call
+    (:func:`simulate._kernels.replay.replay_actions`, the engine's own kernels); on the
+    first action it does not take (an illegal one, an unusual card or show), the hand is
+    played again from the start one action at a time, which gives the message or repair."""
     from simulate.engine import Hand, IllegalAction
 
     rules = _engine_rules(hand, u)
@@ -580,6 +654,14 @@ def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay) -> Any:
         h = Hand(rules, stacks, button=n - 1, deal="manual")
     except ValueError as exc:
         return str(exc)
+    if fast:
+        from simulate._kernels.replay import DONE, replay_actions
+
+        enc = _encode(hand, u)
+        if enc is not None and replay_actions(h._S, h._hole, h._board, h._deck, *enc) == DONE:
+            h._result = None
+            return h
+        h = Hand(rules, stacks, button=n - 1, deal="manual")
     repaired: list[Action] = []
     for i, act in enumerate(hand.actions, 1):
         if act.kind == "sm" and act.cards is None:
@@ -611,10 +693,10 @@ def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay) -> Any:
     return h
 
 
-def _replay(hand: HandHistory, out: HandReplay) -> None:
+def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
     u = _Units(_scale_of(hand))
     if hand.variant in ENGINE_VARIANTS:
-        engine = _engine_replay(hand, u, out)
+        engine = _engine_replay(hand, u, out, fast)
         if isinstance(engine, str):
             out.not_validated = f"the engine cannot post this hand's forced bets: {engine}"
     else:

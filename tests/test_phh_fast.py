@@ -1,0 +1,145 @@
+"""The compiled fast path of the PHH replay (simulate._kernels.replay) against the
+per-action path through simulate.engine.Hand: identical documents (errors and repairs
+included) on every vendored sample, on synthetic hands and on deliberately broken ones."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import simulate._kernels.replay as KR
+from simulate.phh import replay as R
+from simulate.phh.parse import HandHistory, PHHError, decode_toml, iter_hands, parse_hand
+from simulate.phh.synth import synthetic_hands
+
+DATA = Path(__file__).resolve().parent / "data" / "phh"
+
+
+@pytest.fixture()
+def fast_results(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every result of the compiled kernel in this test (DONE or the action it stopped at)."""
+    seen: list[int] = []
+    kernel = KR.replay_actions
+
+    def spy(*args: Any) -> int:
+        r = int(kernel(*args))
+        seen.append(r)
+        return r
+
+    monkeypatch.setattr(KR, "replay_actions", spy)
+    return seen
+
+
+def both(fields: dict[str, Any], source: str = "t") -> tuple[dict | None, dict | None]:
+    """The replay document and the (possibly repaired) action list by each path."""
+    out = []
+    for fast in (True, False):
+        try:
+            h = parse_hand(dict(fields), source)
+        except PHHError:
+            return None, None
+        d = R.replay(h, source, fast=fast).to_dict()
+        d["_actions"] = [a.text for a in h.actions]
+        out.append(d)
+    return out[0], out[1]
+
+
+def test_action_codes_match_the_kernel() -> None:
+    assert (R._FK_FOLD, R._FK_CC, R._FK_RAISE, R._FK_HOLE, R._FK_BOARD, R._FK_SHOW,
+            R._FK_SHOW_NOTHING, R._FK_SKIP) == (
+        KR.FOLD, KR.CHECK_CALL, KR.RAISE, KR.DEAL_HOLE, KR.DEAL_BOARD, KR.SHOW,
+        KR.SHOW_NOTHING, KR.SKIP)
+    assert R._UNKNOWN_ID == KR.K.UNKNOWN
+
+
+def test_every_vendored_sample_same_both_ways(fast_results: list[int]) -> None:
+    engine_hands = 0
+    for src, h in iter_hands(DATA):
+        if not isinstance(h, HandHistory):
+            continue
+        a, b = both(h.fields, src)
+        assert a == b, src
+        engine_hands += h.variant in R.ENGINE_VARIANTS
+    assert engine_hands >= 130
+    assert fast_results.count(KR.DONE) >= 100  # most samples take the fast path
+
+
+def test_synthetic_hands_take_the_fast_path(fast_results: list[int]) -> None:
+    for i, text in enumerate(synthetic_hands(150, players=3, seed=5)):
+        a, b = both(decode_toml(text), f"s{i}")
+        assert a == b and a is not None and a["validated"] and a["error"] is None
+    for i, text in enumerate(synthetic_hands(60, players=10, seed=6)):
+        a, b = both(decode_toml(text), f"t{i}")
+        assert a == b
+    assert fast_results and all(r == KR.DONE for r in fast_results)
+
+
+def _mutate(rng: random.Random, acts: list[str], n: int) -> list[str]:
+    acts = list(acts)
+    i = rng.randrange(len(acts))
+    op = rng.randrange(13)
+    toks = acts[i].split()
+    card = rng.choice(["Ac", "2d", "??", "Kh", "7s", "9c", "Td"])
+    seat = f"p{rng.randrange(1, n + 1)}"
+    if op == 0:
+        del acts[i]
+    elif op == 1 and i + 1 < len(acts):
+        acts[i], acts[i + 1] = acts[i + 1], acts[i]
+    elif op == 2:
+        acts.insert(i, acts[i])
+    elif op == 3 and len(toks) == 3 and toks[1] == "cbr":
+        v = int(float(toks[2]))
+        toks[2] = rng.choice([str(v + 1), str(max(v - 1, 0)), str(3 * v), "1", f"{v}.0",
+                              f"{v}e0", f"+{v}", "10000000"])
+        acts[i] = " ".join(toks)
+    elif op == 4 and toks[0] == "d":
+        cards = toks[-1]
+        j = 2 * rng.randrange(len(cards) // 2)
+        acts[i] = " ".join(toks[:-1] + [cards[:j] + card + cards[j + 2:]])
+    elif op == 5 and len(toks) == 3 and toks[1] == "sm":
+        cards = toks[2]
+        j = 2 * rng.randrange(len(cards) // 2)
+        acts[i] = " ".join(toks[:2] + [rng.choice([cards[:j] + card + cards[j + 2:],
+                                                   cards[2:] + cards[:2], "????", cards[:2]])])
+    elif op == 6:
+        del acts[i:]
+        if not acts:
+            acts = ["p1 f"]
+    elif op == 7 and toks[0] != "d":
+        acts[i] = " ".join([seat] + toks[1:])
+    elif op == 8:
+        acts.insert(i, rng.choice([f"{seat} sm ????", f"{seat} sm", f"{seat} pb", f"{seat} sd",
+                                   f"{seat} cc", f"{seat} f", f"{seat} cbr 50", "d db 2c"]))
+    elif op == 9 and len(toks) == 4 and toks[1] == "dh":
+        acts[i] = " ".join(toks[:3] + [rng.choice(["????", "??" + toks[3][2:], toks[3].lower(),
+                                                   toks[3][:2] * 2])])
+    elif op == 10:
+        acts[i] = acts[i] + " # a comment"
+    elif op == 11 and len(toks) == 3 and toks[1] == "db":
+        acts[i] = " ".join(toks[:2] + [toks[2][:2]])
+    elif op == 12:
+        rng.shuffle(acts)
+    return acts
+
+
+def test_broken_hands_same_both_ways(fast_results: list[int]) -> None:
+    rng = random.Random(2026)
+    bases = [decode_toml(t) for t in synthetic_hands(40, players=4, seed=9)]
+    bases += [h.fields for _, h in iter_hands(DATA / "derived") if isinstance(h, HandHistory)][:40]
+    errors = 0
+    for k in range(700):
+        f = dict(rng.choice(bases))
+        n = len(f["starting_stacks"])
+        acts = f["actions"]
+        for _ in range(rng.randrange(1, 3)):
+            acts = _mutate(rng, acts, n)
+        f["actions"] = acts
+        a, b = both(f, f"m{k}")
+        assert a == b, (k, acts)
+        errors += a is not None and a["error"] is not None
+    stopped = [r for r in fast_results if r != KR.DONE]
+    assert errors >= 150 and len(stopped) >= 200  # the fallback is exercised, and often
+    assert fast_results.count(KR.DONE) >= 100
