@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import inline
+from evaluator._jit import inline, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup
 from evaluator._kernels.omaha import omaha_batch_serial
 from simulate._kernels.rng import deal, stream_state
@@ -179,7 +179,7 @@ def _bet_size(S):
     return S[SMALLBET] if S[STREET] < 2 else S[BIGBET]
 
 
-@inline
+@serial
 def raise_bounds(S, s):
     """``(code, lo, hi)``: may seat ``s`` bet or raise now, and to which street totals.
 
@@ -231,7 +231,7 @@ def raise_bounds(S, s):
     return OK, lo, hi
 
 
-@inline
+@serial
 def legal(S, out):
     """Fill ``out`` (``int64[LEGAL_SIZE]``) with the actor's options (all -1/0 when no actor)."""
     s = S[ACTOR]
@@ -267,7 +267,7 @@ def _deal_board_from_deck(S, board, deck):
     S[DPOS] = p + k
 
 
-@inline
+@serial
 def _end_street(S, board, deck):
     """Close the betting round and move on: deal the next street (or wait for its deal in
     manual mode) and find its first actor, running out streets nobody can bet on, up to
@@ -310,7 +310,7 @@ def _after_action(S, s, board, deck):
         _end_street(S, board, deck)
 
 
-@inline
+@serial
 def start(S, hole, board, deck):
     """Start a hand whose header (rules, ``N``, ``BUTTON``, ``MODE``) and stacks are set:
     post antes (dead money, before the blinds), blinds and straddles, deal the hole cards
@@ -378,7 +378,7 @@ def start(S, hole, board, deck):
         _end_street(S, board, deck)
 
 
-@inline
+@serial
 def act(S, kind, amount, board, deck):
     """Apply the actor's action (``kind`` FOLD/CHECK/CALL/CHECK_CALL/RAISE, ``amount`` the
     raise-to total) and advance the hand. Returns 0, or an error code with ``S``
@@ -427,7 +427,7 @@ def act(S, kind, amount, board, deck):
     return OK
 
 
-@inline
+@serial
 def deal_board(S, board, cards):
     """Manual mode: the awaited board cards ``cards`` (uint8[k]) arrive; start the street's
     betting (or run on to the next deal or the showdown). Returns 0, or 1 when ``k`` is not
@@ -447,7 +447,7 @@ def deal_board(S, board, cards):
     return 0
 
 
-@inline
+@serial
 def build_pots(committed, live, amounts, eligible, returned):
     """Main and side pots from the chips committed (the rules of :func:`simulate.pots.build_pots`).
 
@@ -496,7 +496,7 @@ def build_pots(committed, live, amounts, eligible, returned):
     return n_pots
 
 
-@inline
+@serial
 def table_pots(S, amounts, eligible, returned):
     """The hand's pots: :func:`build_pots` over the blinds and bets, with the antes (dead
     money) added to the main pot, which every live seat may win (a pot of their own, placed
@@ -527,7 +527,7 @@ def table_pots(S, amounts, eligible, returned):
     return n_pots + 1
 
 
-@inline
+@serial
 def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
     """Showdown strength of each live seat into ``out`` (int64[n]); -1 for a seat whose
     cards are not all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf``
@@ -573,7 +573,7 @@ def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
             out[s] = sbuf[0]
 
 
-@inline
+@serial
 def settle(S, st, payout, amounts, eligible, order, split, odd, win):
     """Chips each seat takes from the table at the end of the hand, added to ``payout``
     (int64[n]); ``st`` are the strengths from :func:`strengths`.
@@ -619,7 +619,7 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
     return unknown
 
 
-@inline
+@serial
 def seeded_deck(seed, index, n_cards, deck, mul, thr):
     """Fill ``deck`` (uint8[52]) with 0..51 and deal its top ``n_cards`` uniformly (the
     project's one deal, :func:`simulate._kernels.rng.deal`) from the stream of hand

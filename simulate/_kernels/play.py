@@ -15,13 +15,13 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import inline, parallel, serial
+from evaluator._jit import parallel, serial
 from simulate._kernels import engine as E
 from simulate._kernels.policies import CUSTOM_POLICY, decide
 from simulate._kernels.rng import deal_setup, next_u64
 
 
-@inline
+@serial
 def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, deck, mul, thr,
              lg, st, pay, amounts, elig, order, split, odd, win, hbuf, bbuf, sbuf, charts,
              cat_start, tables, otables, custom):

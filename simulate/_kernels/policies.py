@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import inline
+from evaluator._jit import serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup
 from simulate._kernels.engine import (
     BETLEVEL,
@@ -54,7 +54,7 @@ ALLIN_POLICY = 2
 CHART_POLICY = 3
 CUSTOM_POLICY = 9
 
-@inline
+@serial
 def _clamp(x, lg):
     if x < lg[L_MIN]:
         return lg[L_MIN]
@@ -63,12 +63,12 @@ def _clamp(x, lg):
     return x
 
 
-@inline
+@serial
 def _check_or_fold(lg):
     return FOLD if lg[L_FOLD] != 0 else CHECK
 
 
-@inline
+@serial
 def _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_table,
                    flush_table):
     key = KEY_INIT_I64 + card_key[hole[s, 0]] + card_key[hole[s, 1]]
@@ -79,7 +79,7 @@ def _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_tab
     return lookup(key, mask, row_offsets, rank_table, flush_table)
 
 
-@inline
+@serial
 def decide(code, param, S, s, hole, board, lg, state, charts, cat_start, tables):
     """The built-in policy ``code`` (with ``param``) for seat ``s``: ``(kind, amount, state)``.
 
