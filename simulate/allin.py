@@ -61,7 +61,7 @@ from simulate.pots import (
 from simulate.ranges import Range, parse_range
 from simulate.request import MAX_PLAYERS, MIN_PLAYERS, parse_board
 from simulate.results import json_number, std_error_of_mean
-from simulate.sampling import CHIPS, Sampling, sampling
+from simulate.sampling import CHIPS, Sampling, check_walk, sampling, walk_parts, walk_progress
 
 __all__ = ["AllinPlayer", "AllinResult", "allin_ev", "parse_seat", "walks_exactly"]
 
@@ -463,7 +463,13 @@ class _RangeEngine(_Engine):
         """Range equity's rule: its estimate of the walk's seconds on ``n_threads`` at most
         :data:`simulate.range_equity.AUTO_EXACT_SECONDS`. Heads-up that is range equity's
         own walk (the one this engine runs); with more seats, its multiway walk."""
-        from simulate.range_equity import AUTO_EXACT_SECONDS, _estimate_exact_seconds, _prepare
+        from simulate.range_equity import AUTO_EXACT_SECONDS
+
+        return self.estimate_s(n_threads) <= AUTO_EXACT_SECONDS
+
+    def estimate_s(self, n_threads: int) -> float:
+        """Range equity's estimate of the exact walk's seconds on ``n_threads``."""
+        from simulate.range_equity import _estimate_exact_seconds, _prepare
 
         if len(self.live_seats) == 2:
             est = _estimate_exact_seconds(_prepare(self._texts(), self.spot.board,
@@ -475,7 +481,7 @@ class _RangeEngine(_Engine):
                                                             [])))
             sizes = [int(c) for c in self.ncombo]
             est = n_boards * (4e-9 * sum(sizes) + 3e-9 * len(sizes) * math.prod(sizes))
-        return est / n_threads <= AUTO_EXACT_SECONDS
+        return est / n_threads
 
     def _heads_up_exact(self, n_threads: int) -> tuple[np.ndarray, int]:
         """Two live seats: every contested pot is between them, so range equity's exact
@@ -520,15 +526,26 @@ class _RangeEngine(_Engine):
             bound = math.prod(int(x) for x in cw.sum(axis=1))
             if int(self.amounts.sum()) * bound * self.n_boards >= 2**62:
                 integer, cw = False, self.cw
+        est = self.estimate_s(n_threads)
+        check_walk(est, n_threads)  # over the limit even when asked for
         ckey, cmask, cbits, boards, bw = self._walk_inputs()
         n_blocks = KR.N_BLOCKS
         bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), n_blocks,
                            dtype=cw.dtype)
         deals = np.zeros(n_blocks, np.int64)
-        with _threads(n_threads):
-            KR.mw_walk(boards, bw, ckey, cmask, cbits, cw, self.ncombo, category_table(),
-                       self.tables, np.zeros((n_blocks, 0, 0, 4)), np.zeros((n_blocks, 0, 0, 9)),
-                       bsc, deals)
+        # a long walk runs in parts of boards: Ctrl-C and progress between them
+        with walk_progress(est) as report, _threads(n_threads):
+            n_parts = 1 if report is None else walk_parts(est, len(boards))
+            cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
+            for part in range(n_parts):
+                lo, hi = cuts[part], cuts[part + 1]
+                part_deals = np.zeros(n_blocks, np.int64)  # set (not added) per call
+                KR.mw_walk(boards[lo:hi], bw[lo:hi], ckey, cmask, cbits, cw, self.ncombo,
+                           category_table(), self.tables, np.zeros((n_blocks, 0, 0, 4)),
+                           np.zeros((n_blocks, 0, 0, 9)), bsc, part_deals)
+                deals += part_deals
+                if report is not None:
+                    report(part + 1, n_parts)
         self.deals = int(deals.sum())
         if self.deals == 0:
             raise CardError("no deal is possible: every combination of the seats' hands "

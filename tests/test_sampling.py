@@ -520,6 +520,18 @@ def test_long_exact_walk_runs_in_parts_with_progress(monkeypatch):
         [p.equity for p in one_call.players], rel=1e-12)
 
 
+def test_ranged_allin_walk_runs_in_parts_and_refuses_the_huge(monkeypatch):
+    spec, board = ["QQ+,AKs:100", "AhKh:60", "random:30", "fold:10"], "Ks8h2c4d"
+    one_call = allin_ev(spec, board, exact=True)
+    monkeypatch.setattr(S, "ROUND_S", 1e-7)  # every board its own part
+    parts = allin_ev(spec, board, exact=True)
+    assert parts.exact and parts.samples == one_call.samples
+    assert [p.expected_payout for p in parts.players] == pytest.approx(
+        [p.expected_payout for p in one_call.players], rel=1e-12)
+    with pytest.raises(ValueError, match="exact walk would take about .* over the 1-hour"):
+        allin_ev(["random:10", "random:20", "random:30"], exact=True, threads=1)
+
+
 def test_interrupt_between_rounds_stops_the_run():
     calls = []
 
