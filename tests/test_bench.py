@@ -21,7 +21,7 @@ def test_every_case_runs_and_passes_its_check(tiny_report):
     assert rep["ok"], [c for c in rep["cases"] if c["status"] == "FAILED"]
     assert [c["name"] for c in rep["cases"]] == list(bench.CASE_NAMES)
     for c in rep["cases"]:
-        # every module a case needs is part of the project: "unavailable" would hide a break
+        # every case runs and passes (a case that raises is FAILED with the error)
         assert c["status"] == "ok", c
         assert c["check"]["ok"] and c["check"]["runs_checked"] >= 2
         assert c["seconds"]["min"] <= c["seconds"]["median"] <= c["seconds"]["max"]
@@ -89,6 +89,24 @@ def test_a_wrong_answer_fails_every_case(monkeypatch, name):
     rep = bench.run_bench([name], mode="tiny", repeat=1)
     (case,) = rep["cases"]
     assert case["status"] == "FAILED" and not case["check"]["ok"] and not rep["ok"], case
+
+
+def test_a_case_that_raises_fails_alone(monkeypatch):
+    import dataclasses
+
+    from simulate.bench import runner
+
+    def broken(cfg):
+        raise RuntimeError("kernel exploded")
+
+    cases = tuple(dataclasses.replace(c, make=broken) if c.name == "exact-hu" else c
+                  for c in runner.CASES)
+    monkeypatch.setattr(runner, "CASES", cases)
+    rep = bench.run_bench(["walk", "exact-hu"], mode="tiny", repeat=1)
+    walk, hu = rep["cases"]
+    assert walk["status"] == "ok" and hu["status"] == "FAILED" and not rep["ok"]
+    assert hu["check"]["detail"] == "error: RuntimeError: kernel exploded"
+    assert "FAILED" in bench.format_report(rep)
 
 
 def test_wrong_walk_counts_fail_and_exit_nonzero(monkeypatch, capsys):

@@ -38,10 +38,10 @@ from .answers import ALLIN, EXACT, WALK_COUNTS, WALK_DISTINCT
 from .cases import CASE_NAMES, CASES
 from .report import format_report, markdown_table
 from .runner import DEFAULT_REPEAT, MODES, load_peers, machine_info, run_bench
-from .work import Case, Config, PeerWork, Unavailable, Work
+from .work import Case, Config, PeerWork, Work
 
 __all__ = [
     "ALLIN", "CASES", "CASE_NAMES", "DEFAULT_REPEAT", "EXACT", "MODES", "WALK_COUNTS",
-    "WALK_DISTINCT", "Case", "Config", "PeerWork", "Unavailable", "Work", "format_report",
+    "WALK_DISTINCT", "Case", "Config", "PeerWork", "Work", "format_report",
     "load_peers", "machine_info", "markdown_table", "run_bench",
 ]

@@ -27,15 +27,10 @@ from .answers import (
 from .work import Case, Config, PeerWork, Work, timed
 
 
-def _equity_fn() -> Callable[..., Any]:
+def _omaha_equity(hands: list[str], **kw: Any) -> Any:
     from simulate.equity import equity
 
-    return equity
-
-
-def _omaha_equity_fn() -> Callable[..., Any]:
-    eq = _equity_fn()
-    return lambda hands, **kw: eq(hands, game="omaha", **kw)
+    return equity(hands, game="omaha", **kw)
 
 
 def _random_cards(n: int, k: int, seed: int) -> np.ndarray:
@@ -158,7 +153,8 @@ RANGE_BOARDS = {"range-pre": "", "range-flop": "Td9d2c"}
 def _make_exact(cfg: Config, key: str) -> Work:
     if key in RANGE_BOARDS:
         return _make_range_exact(cfg, key)
-    equity = _equity_fn()
+    from simulate.equity import equity
+
     hands, want, runouts = EXACT[key]
 
     def check(res: Any) -> tuple[bool, str]:
@@ -191,7 +187,8 @@ def _make_exact(cfg: Config, key: str) -> Work:
 
 
 def _make_range_exact(cfg: Config, key: str) -> Work:
-    equity = _equity_fn()
+    from simulate.equity import equity
+
     hands, want, deals = EXACT[key]
     board = RANGE_BOARDS[key]
 
@@ -212,7 +209,8 @@ def _make_range_exact(cfg: Config, key: str) -> Work:
 
 
 def _make_mc(cfg: Config, key: str, all_threads: bool = False) -> Work:
-    equity = _equity_fn()
+    from simulate.equity import equity
+
     hands, want, _ = EXACT[key]
     full = 2_000_000 if key == "hu" else 1_000_000
     n = cfg.size(full, 200_000, 20_000) * (4 if all_threads else 1)
@@ -300,7 +298,7 @@ def _make_omaha_eval(cfg: Config) -> Work:
 
 
 def _make_omaha_exact(cfg: Config) -> Work:
-    equity = _omaha_equity_fn()
+    equity = _omaha_equity
     hands, want, runouts = EXACT["omaha"]
     peers: list[PeerWork] = []
     P = cfg.peers
@@ -316,7 +314,7 @@ def _make_omaha_exact(cfg: Config) -> Work:
 
 
 def _make_omaha_mc(cfg: Config) -> Work:
-    equity = _omaha_equity_fn()
+    equity = _omaha_equity
     hands, want, _ = EXACT["omaha"]
     n = cfg.size(1_000_000, 100_000, 10_000)
     peers: list[PeerWork] = []

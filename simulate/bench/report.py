@@ -41,10 +41,6 @@ def format_report(rep: dict[str, Any]) -> str:
              f"lookup tables: {rep['tables_bytes']:,} bytes", ""]
     rows = []
     for c in rep["cases"]:
-        if c["status"] == "unavailable":
-            rows.append([c["name"], "-", "-", "-", "-", "-", "-", "-",
-                         f"unavailable: {c.get('reason', '')}"])
-            continue
         s, r, mem = c.get("seconds"), c.get("rate"), c.get("memory") or {}
         rss = _mb(mem.get("rss_peak_bytes"))
         if mem.get("rss_peak_bytes") and mem.get("rss_start_bytes"):

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .cases import CASE_NAMES, CASES
-from .work import Case, Config, PeerWork, Unavailable, Work, timed
+from .work import Case, Config, PeerWork, Work, timed
 
 #: Sizes of each mode. ``tiny`` is for the test suite (timings meaningless, checks real).
 MODES = ("full", "quick", "tiny")
@@ -118,11 +118,7 @@ def _run_case(case: Case, cfg: Config) -> dict[str, Any]:
     say = cfg.progress or (lambda s: None)
     try:
         w = case.make(cfg)
-    except Unavailable as exc:
-        row.update(status="unavailable", reason=str(exc))
-        return row
-    row.update(detail=w.detail, work=w.work, threads=w.threads)
-    try:
+        row.update(detail=w.detail, work=w.work, threads=w.threads)
         say(f"{case.name}: first call")
         row["compile_s"], _ = timed(w.compile)
         say(f"{case.name}: warm-up run")

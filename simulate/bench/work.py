@@ -12,10 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-class Unavailable(Exception):
-    """The case cannot run here (a module it needs is not built or installed yet)."""
-
-
 @dataclass
 class PeerWork:
     """One peer's version of a case's work.
@@ -67,7 +63,7 @@ class Config:
 
 @dataclass(frozen=True)
 class Case:
-    """A benchmark case: ``make(cfg) -> Work`` (raises :class:`Unavailable`)."""
+    """A benchmark case: ``make(cfg) -> Work``."""
 
     name: str
     title: str
