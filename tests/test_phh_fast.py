@@ -143,3 +143,69 @@ def test_broken_hands_same_both_ways(fast_results: list[int]) -> None:
     stopped = [r for r in fast_results if r != KR.DONE]
     assert errors >= 150 and len(stopped) >= 200  # the fallback is exercised, and often
     assert fast_results.count(KR.DONE) >= 100
+
+
+# ---- the fast TOML reader against tomllib
+
+def _tomllib(text: str) -> Any:
+    import sys
+    from decimal import Decimal
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except Exception as exc:  # noqa: BLE001 - any refusal
+        return exc
+
+
+def test_fast_toml_equals_tomllib_on_every_sample() -> None:
+    from simulate.phh.parse import _fast_toml, iter_hand_files, iter_sections
+
+    fast = 0
+    for f in iter_hand_files(DATA):
+        with open(f, "rb") as fh:
+            for _, _, data in iter_sections(fh, str(f)):
+                if isinstance(data, PHHError):
+                    continue
+                text = data.decode("utf-8")
+                got = _fast_toml(text)
+                if got is not None:
+                    fast += 1
+                    assert repr(got) == repr(_tomllib(text)), f
+    assert fast >= 50
+    for text in synthetic_hands(20, seed=3):
+        assert repr(_fast_toml(text)) == repr(_tomllib(text))
+
+
+_LINES = [
+    "variant = 'NT'", 'variant = "NT"', "a = 1", "a = -0", "a = 01", "a = +1", "a = 1.5",
+    "a = -0.0", "a = 1.", "a = .5", "a = 1e3", "a = 1_000", "a = inf", "a = nan",
+    "a = 12345678901234567890", "b = true", "b = false", "b = True", "s = ''", 's = ""',
+    "s = 'it''s'", 's = "a\\"b"', 's = "a\\tb"', "s = 'a\tb'", "s = 'a\x01b'", "s = 'é ü'",
+    "x = [1, 2, 3]", "x = [1,2]", "x = [1, 2,]", "x = []", "x = [ ]", "x = [1.5, 2, -3]",
+    "x = ['a', 'b']", 'x = ["a", "b"]', "x = ['a', \"b\"]", "x = ['a' , 'b']",
+    "x = ['a', 'b', ]", "x = [['a']]", "x = ['p1 cc', 'd db AcKd2h']", "  y = 2  ", "y=2",
+    "y\t=\t2", "# comment", "  # indented comment", "#bad\x7f", "", "   ", "a = 1 # c",
+    "a.b = 1", "'a' = 1", "[table]", "a = 1\r", "a = '\r'", "k-e_y9 = 1", "= 1", "a =",
+    "t = 12:30:00", "d = 2019-06-28", "a = 0x1f", "x = [1, 'a']", "a = 'x' 'y'",
+]
+
+
+def test_fast_toml_never_disagrees_with_tomllib() -> None:
+    from simulate.phh.parse import _fast_toml
+
+    rng = random.Random(7)
+    fast = 0
+    for _ in range(3000):
+        lines = rng.sample(_LINES, rng.randrange(1, 6))
+        text = rng.choice(["\n", "\r\n"]).join(lines) + rng.choice(["", "\n"])
+        want = _tomllib(text)
+        got = _fast_toml(text)
+        if got is not None:
+            fast += 1
+            assert not isinstance(want, Exception), (text, want)
+            assert repr(got) == repr(want), text  # values, types and decimal digits
+    assert fast >= 300
