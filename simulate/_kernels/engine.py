@@ -447,7 +447,7 @@ def deal_board(S, board, cards):
     return 0
 
 
-@serial
+@inline
 def build_pots(committed, live, amounts, eligible, returned):
     """Main and side pots from the chips committed (the rules of :func:`simulate.pots.build_pots`).
 
@@ -496,7 +496,7 @@ def build_pots(committed, live, amounts, eligible, returned):
     return n_pots
 
 
-@serial
+@inline
 def table_pots(S, amounts, eligible, returned):
     """The hand's pots: :func:`build_pots` over the blinds and bets, with the antes (dead
     money) added to the main pot, which every live seat may win (a pot of their own, placed
@@ -527,12 +527,10 @@ def table_pots(S, amounts, eligible, returned):
     return n_pots + 1
 
 
-@serial
-def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
-    """Showdown strength of each live seat into ``out`` (int64[n]); -1 for a seat whose
-    cards are not all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf``
-    uint8[1, 5] and ``sbuf`` int32[1] are scratch for the Omaha evaluator."""
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+@inline
+def holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table, flush_table,
+                     out):
+    """Hold'em showdown strengths into ``out`` (see :func:`strengths`)."""
     n = S[N]
     h = S[NHOLE]
     nb = S[NBOARD]
@@ -550,27 +548,50 @@ def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
         if S[STAT + s] == OUT:
             out[s] = 0
             continue
+        key = bkey
+        mask = bmask
         known = board_known
         for r in range(h):
+            c = hole[s, r]
+            if c == UNKNOWN:
+                known = False
+            else:
+                key += card_key[c]
+                mask |= card_mask[c]
+        out[s] = lookup(key, mask, row_offsets, rank_table, flush_table) if known else -1
+
+
+@serial
+def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
+    """Showdown strength of each live seat into ``out`` (int64[n]); -1 for a seat whose
+    cards are not all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf``
+    uint8[1, 5] and ``sbuf`` int32[1] are scratch for the Omaha evaluator."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    if S[GAME] == 0:
+        holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
+                         flush_table, out)
+        return
+    n = S[N]
+    h = S[NHOLE]
+    nb = S[NBOARD]
+    for s in range(n):
+        if S[STAT + s] == OUT:
+            out[s] = 0
+            continue
+        known = True
+        for r in range(h):
+            hbuf[0, r] = hole[s, r]
             if hole[s, r] == UNKNOWN:
+                known = False
+        for j in range(nb):
+            bbuf[0, j] = board[j]
+            if board[j] == UNKNOWN:
                 known = False
         if not known:
             out[s] = -1
             continue
-        if S[GAME] == 0:
-            key = bkey
-            mask = bmask
-            for r in range(h):
-                key += card_key[hole[s, r]]
-                mask |= card_mask[hole[s, r]]
-            out[s] = lookup(key, mask, row_offsets, rank_table, flush_table)
-        else:
-            for r in range(h):
-                hbuf[0, r] = hole[s, r]
-            for j in range(nb):
-                bbuf[0, j] = board[j]
-            omaha_batch_serial(hbuf, bbuf, sbuf, tables, otables)
-            out[s] = sbuf[0]
+        omaha_batch_serial(hbuf, bbuf, sbuf, tables, otables)
+        out[s] = sbuf[0]
 
 
 @serial

@@ -15,13 +15,13 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import parallel, serial
+from evaluator._jit import inline, parallel, serial
 from simulate._kernels import engine as E
 from simulate._kernels.policies import CUSTOM_POLICY, decide
 from simulate._kernels.rng import deal_setup, next_u64
 
 
-@serial
+@inline
 def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, deck, mul, thr,
              lg, st, pay, amounts, elig, order, split, odd, win, hbuf, bbuf, sbuf, charts,
              cat_start, tables, otables, custom):
@@ -61,7 +61,12 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
         pay[s] = 0
         order[s] = (b + 1 + s) % n
     if S[E.STREET] == 4:
-        E.strengths(S, hole, board, tables, otables, st, hbuf, bbuf, sbuf)
+        if S[E.GAME] == 0:
+            card_key, card_mask, row_offsets, rank_table, flush_table = tables
+            E.holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
+                               flush_table, st)
+        else:
+            E.strengths(S, hole, board, tables, otables, st, hbuf, bbuf, sbuf)
     E.settle(S, st, pay, amounts, elig, order, split, odd, win)
     for s in range(n):
         pay[s] -= S[E.COMM + s] + S[E.ANTEP + s]
