@@ -208,8 +208,9 @@ def _scale_of(hand: HandHistory) -> int:
     values += [a.amount for a in hand.actions if a.amount is not None]
     places = 0
     for v in values:
-        if not v.is_finite():
-            continue
+        exp = v.as_tuple().exponent
+        if not isinstance(exp, int) or exp >= 0:
+            continue  # an integer (normalizing keeps the exponent >= 0), or inf
         exp = v.normalize().as_tuple().exponent
         if isinstance(exp, int) and exp < 0:
             places = max(places, -exp)
@@ -240,6 +241,8 @@ class _Units:
 
     def out(self, n: int | float) -> Any:
         if self.scale == 1:
+            if type(n) is int:
+                return n
             return int(n) if float(n).is_integer() else float(n)
         return round(n / self.scale, 6 + len(str(self.scale)))
 
@@ -518,11 +521,22 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
         kw = {"small_bet": u.to_int(hand.small_bet), "big_bet": u.to_int(hand.big_bet)}
     elif hand.min_bet is not None and u.to_int(hand.min_bet) != bb:
         return "a min_bet other than the big blind"
-    try:
-        return Rules(game=game, betting=betting, blinds=(sb, bb), ante=ante, bb_ante=bb_ante,
-                     straddles=tuple(straddles), **kw)
-    except ValueError as exc:
-        return str(exc)
+    key = (game, betting, sb, bb, ante, bb_ante, tuple(straddles), tuple(kw.items()))
+    got = _RULES_CACHE.get(key)
+    if got is None:
+        try:
+            got = Rules(game=game, betting=betting, blinds=(sb, bb), ante=ante,
+                        bb_ante=bb_ante, straddles=tuple(straddles), **kw)
+        except ValueError as exc:
+            got = str(exc)
+        if len(_RULES_CACHE) >= 4096:
+            _RULES_CACHE.clear()
+        _RULES_CACHE[key] = got
+    return got
+
+
+#: Rules (immutable) or the reason there are none, by their fields: hands share them.
+_RULES_CACHE: dict[tuple[Any, ...], Any] = {}
 
 
 def _engine_action(text: str, u: _Units) -> str:
@@ -578,57 +592,72 @@ def _encode(hand: HandHistory, u: _Units) -> tuple[np.ndarray, ...] | None:
     is one the fast path never takes (the per-action path plays the hand then)."""
     acts = hand.actions
     m = len(acts)
-    kinds: list[int] = []
-    seats: list[int] = []
-    amounts: list[int] = []
-    ncards: list[int] = []
-    flat: list[int] = []
-    code = _FAST_KINDS
+    if m == 0:
+        return None
+    rows = []
+    cache = _ENCODED
+    scale = u.scale
     for a in acts:
-        k = a.kind
-        cs = a.cards
-        amount = 0
-        if k == "dh" or k == "db":
-            if not cs or len(cs) > 6:
+        key = (a.text, scale)
+        row = cache.get(key)
+        if row is None:
+            try:
+                row = _encode_one(a, u)
+            except ReplayError:
+                return None  # e.g. an amount too large: the per-action path says where
+            if row is None:
                 return None
-            kind = _FK_HOLE if k == "dh" else _FK_BOARD
-            seat = -1 if a.target is None else a.target
-        elif k == "sm":
-            seat = a.actor  # type: ignore[assignment]
-            if cs is None:
-                kind = _FK_SKIP
-            elif len(cs) > 6:
-                return None
-            elif None not in cs:
-                kind = _FK_SHOW
-            elif all(c is None for c in cs):
-                kind, cs = _FK_SHOW_NOTHING, None
-            else:
-                return None
-        else:
-            kind = code.get(k, -1)
-            if kind < 0:
-                return None
-            seat = a.actor  # type: ignore[assignment]
-            if kind == _FK_RAISE:
-                assert a.amount is not None
-                if u.scale == 1:
-                    tok = a.text.split("#", 1)[0].split()[2]
-                    if not (tok.isascii() and tok.isdigit()):
-                        return None  # the engine reads the token itself: let it judge
-                amount = u.to_int(a.amount)
-        kinds.append(kind)
-        seats.append(seat)
-        amounts.append(amount)
-        if cs:
-            ncards.append(len(cs))
-            flat.extend(_UNKNOWN_ID if c is None else c for c in cs)
-            flat.extend(_PAD[len(cs):])
-        else:
-            ncards.append(0)
-            flat.extend(_PAD)
+            if len(cache) >= 1 << 16:
+                cache.clear()
+            cache[key] = row
+        rows.append(row)
+    kinds, seats, amounts, ncards, flat = zip(*rows, strict=True)
     return (np.array(kinds, np.int8), np.array(seats, np.int64), np.array(amounts, np.int64),
             np.array(flat, np.uint8).reshape(m, 6), np.array(ncards, np.int64))
+
+
+#: One action's row of :func:`_encode` by ``(text, scale)``.
+_ENCODED: dict[tuple[str, int], tuple[int, int, int, int, tuple[int, ...]]] = {}
+
+
+def _encode_one(a: Action, u: _Units) -> tuple[int, int, int, int, tuple[int, ...]] | None:
+    """``(kind, seat, amount, ncards, cards)`` of one action (cards padded to 6), or None."""
+    k = a.kind
+    cs = a.cards
+    amount = 0
+    if k == "dh" or k == "db":
+        if not cs or len(cs) > 6:
+            return None
+        kind = _FK_HOLE if k == "dh" else _FK_BOARD
+        seat = -1 if a.target is None else a.target
+    elif k == "sm":
+        seat = a.actor  # type: ignore[assignment]
+        if cs is None:
+            kind = _FK_SKIP
+        elif len(cs) > 6:
+            return None
+        elif None not in cs:
+            kind = _FK_SHOW
+        elif all(c is None for c in cs):
+            kind, cs = _FK_SHOW_NOTHING, None
+        else:
+            return None
+    else:
+        kind = _FAST_KINDS.get(k, -1)
+        if kind < 0:
+            return None
+        seat = a.actor  # type: ignore[assignment]
+        if kind == _FK_RAISE:
+            assert a.amount is not None
+            if u.scale == 1:
+                tok = a.text.split("#", 1)[0].split()[2]
+                if not (tok.isascii() and tok.isdigit()):
+                    return None  # the engine reads the token itself: let it judge
+            amount = u.to_int(a.amount)
+    if cs:
+        return (kind, seat, amount, len(cs),
+                tuple(_UNKNOWN_ID if c is None else c for c in cs) + _PAD[len(cs):])
+    return (kind, seat, amount, 0, _PAD)
 
 
 def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay, fast: bool = True) -> Any:
