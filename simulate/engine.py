@@ -64,10 +64,17 @@ def deal_tables(n_cards: int) -> tuple[np.ndarray, np.ndarray]:
     return mul, thr
 
 
-def _K() -> Any:
-    from simulate._kernels import engine as K
+_KERNELS: Any = None
 
-    return K
+
+def _K() -> Any:
+    """The kernel module, imported on first use (Numba loads only when a hand is played)."""
+    global _KERNELS
+    if _KERNELS is None:
+        from simulate._kernels import engine as K
+
+        _KERNELS = K
+    return _KERNELS
 
 
 def _chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
