@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -256,14 +255,14 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
                 k = min(per_round, total_blocks - done_blocks)
                 bnet = np.zeros((k, n), np.int64)
                 bsq = np.zeros((k, n), np.float64)
-                r0 = time.perf_counter()
+                r0 = work_clock()
                 _run_blocks(P, pol, n_threads, use_threads, S0, st, done_blocks, k, hands, seed,
                             button, args, bnet, bsq)
                 net += bnet.sum(axis=0)
                 sq += bsq.sum(axis=0)
                 done_blocks += k
                 bar.update(min(hands, done_blocks * BLOCK) - bar.done)
-                dt = time.perf_counter() - r0
+                dt = work_clock() - r0
                 if dt < ROUND_S / 4:
                     per_round *= 2
                 elif dt > ROUND_S and per_round > n_threads:
