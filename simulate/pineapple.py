@@ -37,7 +37,7 @@ from evaluator._jit import work_clock
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 
 from .request import check_player_count, parse_board, parse_request
-from .results import EquityResult, PlayerResult
+from .results import EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, sampling
 
 PINEAPPLE_GAMES = ("pineapple", "crazy_pineapple")
@@ -351,8 +351,6 @@ def _before_discard(hands: list[list[int]], board: list[int], dead: list[int], d
     from ._kernels import pineapple as K
     from ._kernels.score import equity_block_scorer
     from .equity import SHARE_UNIT, _cat_of, _categories
-    from .omaha import _acc
-    from .omaha import _std_errors as omaha_std_errors
 
     n_players = len(hands)
     used = set(board) | set(dead) | {c for h in hands for c in h}
@@ -393,22 +391,33 @@ def _before_discard(hands: list[list[int]], board: list[int], dead: list[int], d
 
         s = opts.resolved_seed()
         extra["seed"] = s
-        totals = [a[0] for a in _acc(1, n_players)]
+        share = np.zeros(n_players, np.int64)
+        win = np.zeros(n_players, np.int64)
+        tie = np.zeros(n_players, np.int64)
+        cat = np.zeros((n_players, 9), np.int64)
+        sq = np.zeros(n_players, np.int64)
 
         def run(lo: int, hi: int) -> None:
-            acc = _acc(hi - lo, n_players)
+            bsc = equity_block_scorer(n_players, cat_of, hi - lo)
+            rsq = np.zeros((hi - lo, n_players), np.int64)
             with _threads(n_threads):
                 K.sample_pre(np.uint64(s), opts.cap, BLOCK, lo, hi, hand_arr, board_arr, deck,
-                             dlen, pol, ptab, tables, cat_of, *acc)
-            for t, a in zip(totals, acc, strict=True):
-                t += a.sum(axis=0)
+                             dlen, pol, ptab, tables, bsc, rsq)
+            share[:] += bsc[5][:, 0].sum(axis=0)
+            stats = bsc[7].sum(axis=0)
+            win[:] += stats[:, 0]
+            tie[:] += stats[:, 1]
+            cat[:] += bsc[8].sum(axis=0)
+            sq[:] += rsq.sum(axis=0)
 
-        n = run_blocks(opts, run, lambda n: np.array(omaha_std_errors(totals, n)),
-                       min_round=n_threads)
-        se = omaha_std_errors(totals, n)
-        share, win, tie, cat, _sq = totals
+        def errors(n: int) -> np.ndarray:
+            return std_error_of_mean(share / SHARE_UNIT, sq / SHARE_UNIT ** 2, n)
+
+        n = run_blocks(opts, run, errors, min_round=n_threads)
+        se = errors(n)
         players = [PlayerResult(hand=cards_str(h), equity=int(share[p]) / (SHARE_UNIT * n),
-                                win=int(win[p]) / n, tie=int(tie[p]) / n, std_error=se[p],
+                                win=int(win[p]) / n, tie=int(tie[p]) / n,
+                                std_error=float(se[p]),
                                 categories=_categories(cat[p], n, False))
                    for p, h in enumerate(hands)]
     return EquityResult(players=players, exact=bool(exact), samples=int(n),

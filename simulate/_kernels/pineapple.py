@@ -35,7 +35,7 @@ from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
 from simulate._kernels.holdem_exact import walk
 from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
-from simulate._kernels.score import equity_scorer, score_row, scorer_row
+from simulate._kernels.score import score_row, scorer_row
 
 MADE = 0
 EQUITY = 1
@@ -172,24 +172,29 @@ def fill_flop_table(flops, tables, out):
 
 
 @inline
-def _flop_score(a, b, board, ptab):
-    """Flop-table score of keeping ``a, b`` on the flop ``board[:3]``; ``ptab`` is
-    ``(pre, flop_id, flop_class, flop_perm, flop_table)``."""
-    pre, flop_id, flop_class, flop_perm, flop_table = ptab
+def flop_row(board, nb_, policy, ptab):
+    """``(class, suit map)`` of the flop ``board[:3]`` for the flop table when the strong
+    policy discards on a flop (``nb_ == 3``), else ``(0, 0)``. The suit map is packed: suit
+    ``s`` goes to ``(perm >> 2 * s) & 3``. ``ptab`` is ``(pre, flop_id, flop_class,
+    flop_perm, flop_table)``."""
+    flop_id, flop_class, flop_perm = ptab[1], ptab[2], ptab[3]
+    if policy != EQUITY or nb_ != 3:
+        return np.int64(0), np.int64(0)
     f = flop_id[(np.int64(board[0]) * 52 + board[1]) * 52 + board[2]]
-    cls = flop_class[f]
-    pa = (a & ~3) | flop_perm[f, a & 3]
-    pb = (b & ~3) | flop_perm[f, b & 3]
-    return np.int64(flop_table[cls, _combo(pa, pb)])
+    perm = (np.int64(flop_perm[f, 0]) | (np.int64(flop_perm[f, 1]) << 2)
+            | (np.int64(flop_perm[f, 2]) << 4) | (np.int64(flop_perm[f, 3]) << 6))
+    return np.int64(flop_class[f]), perm
 
 
 @inline
-def keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards):
+def keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm):
     """Which card of ``c`` (int64[3], sorted ascending) to throw away (index 0..2) under
     ``policy``, seeing only ``c`` and ``board[:nb_]`` (``nb_`` 0, 3 or 4). ``turn_cnt``:
     :func:`vs_random_counts` of this board when ``policy == EQUITY`` and ``nb_ == 4`` (the
-    same for every player); ``cards``: int64[>= 6] scratch."""
+    same for every player); ``cls``, ``perm``: :func:`flop_row` of this board when
+    ``policy == EQUITY`` and ``nb_ == 3``; ``cards``: int64[>= 6] scratch."""
     pre = ptab[0]
+    flop_table = ptab[4]
     best = np.int64(-1)
     throw = 0
     for t in range(3):  # throw c[2], c[1], c[0]: keep (c0, c1), (c0, c2), (c1, c2)
@@ -206,7 +211,9 @@ def keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards):
                 cards[2 + i] = board[i]
             main = _strength(cards, 2 + nb_, tables)
         elif nb_ == 3:
-            main = _flop_score(a, b, board, ptab)
+            pa = (a & ~3) | ((perm >> (2 * (a & 3))) & 3)
+            pb = (b & ~3) | ((perm >> (2 * (b & 3))) & 3)
+            main = np.int64(flop_table[cls, _combo(pa, pb)])
         else:
             main = turn_cnt[h]
         score = main * PRE_SHIFT + pre[h]
@@ -223,13 +230,14 @@ def choose_discards(hands, board, nb_, policy, ptab, tables, out):
     turn_cnt = np.zeros(N_COMBOS, np.int64)
     if policy == EQUITY and nb_ == 4:
         vs_random_counts(board, 4, tables, turn_cnt)
+    cls, perm = flop_row(board, nb_, policy, ptab)
     c = np.empty(3, np.int64)
     cards = np.empty(7, np.int64)
     for p in range(hands.shape[0]):
         for i in range(3):
             c[i] = hands[p, i]
         c.sort()
-        out[p] = c[keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards)]
+        out[p] = c[keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm)]
 
 
 @serial
@@ -240,11 +248,12 @@ def _walk_completion(hands, board, nb_, avail, policy, ptab, tables, sc, hole2, 
     if policy == EQUITY and nb_ == 4:
         turn_cnt[:] = 0
         vs_random_counts(board, 4, tables, turn_cnt)
+    cls, perm = flop_row(board, nb_, policy, ptab)
     for p in range(hands.shape[0]):
         for i in range(3):
             c[i] = hands[p, i]
         c.sort()
-        d = keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards)
+        d = keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm)
         j = 0
         for i in range(3):
             if i != d:
@@ -311,11 +320,13 @@ def exact_pre(hands, board0, deck, dlen, policy, ptab, tables, bsc):
 
 
 @serial
-def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, tables,
-                  cat_of, share, win, tie, cat, sq):
+def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, tables, sc,
+                  sq):
     """``n`` deals from stream ``block``: the board completed by the exactly uniform deal
     (its first ``dlen - b`` new cards complete the board the players see at the discard),
-    the policy's discards, then every kept pair scored on the full board."""
+    the policy's discards, then every kept pair scored on the full board into the scorer
+    ``sc`` (:mod:`simulate._kernels.score`: equity, or the pots of an all-in), ``sq[p]``
+    adding each deal's payout to player ``p`` squared (for the standard error)."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_players = hands.shape[0]
     b0 = board0.shape[0]
@@ -339,7 +350,6 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
     turn_cnt = np.zeros(N_COMBOS, np.int64)
     cards = np.empty(7, np.int64)
     st = np.empty(n_players, np.int64)
-    sc = equity_scorer(n_players, cat_of)
     pay = sc[6]
     for _ in range(n):
         state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
@@ -357,13 +367,14 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
         if policy == EQUITY and dlen == 4:
             turn_cnt[:] = 0
             vs_random_counts(board, 4, tables, turn_cnt)
+        cls, perm = flop_row(board, dlen, policy, ptab)
         bk = KEY_INIT_I64
         bm = np.int64(0)
         for i in range(5):
             bk += card_key[board[i]]
             bm |= card_mask[board[i]]
         for p in range(n_players):
-            t = keep_pair(cs[p], board, dlen, policy, ptab, tables, turn_cnt, cards)
+            t = keep_pair(cs[p], board, dlen, policy, ptab, tables, turn_cnt, cards, cls, perm)
             a = cs[p, 0] if t != 0 else cs[p, 1]
             b = cs[p, 2] if t != 2 else cs[p, 1]
             kk = bk + card_key[a] + card_key[b]
@@ -376,23 +387,18 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
         score_row(st, np.int64(1), sc)
         for p in range(n_players):
             sq[p] += pay[p] * pay[p]
-    for p in range(n_players):
-        share[p] += sc[5][0, p]
-        win[p] += sc[7][p, 0]
-        tie[p] += sc[7][p, 1]
-        for c in range(9):
-            cat[p, c] += sc[8][p, c]
 
 
 @parallel
 def sample_pre(seed, n_total, block_size, b_lo, b_hi, hands, board0, deck, dlen, policy, ptab,
-               tables, cat_of, share, win, tie, cat, sq):
+               tables, bsc, sq):
     """Monte Carlo blocks ``b_lo..b_hi-1`` (the block plan of :mod:`simulate.sampling`),
-    block ``b`` into row ``b - b_lo`` of ``share``, ``win``, ``tie``, ``sq`` (int64[R, P])
-    and ``cat`` (int64[R, P, 9])."""
+    block ``b`` into row ``b - b_lo`` of the block scorer ``bsc``
+    (:func:`simulate._kernels.score.block_scorer`) and of ``sq`` ([R, P], the squared
+    payouts)."""
     for i in nb.prange(b_hi - b_lo):
         b = b_lo + i
         n = min(block_size, n_total - b * block_size)
         if n > 0:
             _sample_block(np.uint64(seed), b, n, hands, board0, deck, dlen, policy, ptab,
-                          tables, cat_of, share[i], win[i], tie[i], cat[i], sq[i])
+                          tables, scorer_row(bsc, i), sq[i])
