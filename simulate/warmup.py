@@ -101,6 +101,16 @@ def _engine() -> None:
         hand.check() if hand.legal.check else hand.call()
 
 
+def _pineapple() -> None:
+    from simulate.equity import equity
+
+    equity(["AhKhQd", "7c7d2s"], game="pineapple", samples=1000, seed=1)
+    equity(["AhKhQd", "7c7d2s"], "Ks8h2c", game="crazy_pineapple", samples=1000, seed=1)
+    equity(["AhKhQd", "7c7d2s"], game="crazy_pineapple", samples=1000, seed=1,
+           discard_policy="equity")
+    equity(["AhKh", "7c7d"], "Ks8h2c", game="pineapple", discards="Qd2s")
+
+
 @dataclass
 class Step:
     """One warm-up step: ``name`` and the function making its calls."""
@@ -117,6 +127,7 @@ STEPS = (
     Step("ranges", _ranges),
     Step("omaha equity", _omaha),
     Step("all-in EV", _allin),
+    Step("pineapple equity", _pineapple, needs="simulate.pineapple"),
     Step("many spots and batch", _many),
     Step("hand engine", _engine, needs="simulate.engine"),
 )
