@@ -202,11 +202,12 @@ def _decimal(tok: str, text: str) -> Decimal:
     return _check_amount(value, f"bad action {text!r}")
 
 
-#: Parsed actions by ``(text, players)`` (an :class:`Action` is immutable, so hands share
-#: them): most actions of a large collection repeat. Emptied when it reaches
-#: :data:`_ACTION_CACHE_SIZE` entries.
+#: Parsed actions that name no cards (``p3 cc``, ``p1 cbr 40``: most actions of a large
+#: collection repeat) by ``(text, players)``; an :class:`Action` is immutable, so hands
+#: share them. Emptied when it reaches :data:`_ACTION_CACHE_SIZE` entries (memory stays
+#: bounded; deals, which seldom repeat, are not kept).
 _ACTION_CACHE: dict[tuple[str, int], Action] = {}
-_ACTION_CACHE_SIZE = 1 << 16
+_ACTION_CACHE_SIZE = 4096
 
 
 def parse_action(text: str, n_players: int) -> Action:
@@ -217,9 +218,10 @@ def parse_action(text: str, n_players: int) -> Action:
     except (KeyError, TypeError):  # TypeError: not a string (unhashable): the check below
         pass
     act = _parse_action(text, n_players)
-    if len(_ACTION_CACHE) >= _ACTION_CACHE_SIZE:
-        _ACTION_CACHE.clear()
-    _ACTION_CACHE[key] = act
+    if act.cards is None:
+        if len(_ACTION_CACHE) >= _ACTION_CACHE_SIZE:
+            _ACTION_CACHE.clear()
+        _ACTION_CACHE[key] = act
     return act
 
 

@@ -129,6 +129,7 @@ _OMAHA_GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
 _FK_FOLD, _FK_CC, _FK_RAISE, _FK_HOLE, _FK_BOARD, _FK_SHOW, _FK_SHOW_NOTHING, _FK_SKIP = range(8)
 _FAST_KINDS = {"f": _FK_FOLD, "cc": _FK_CC, "cbr": _FK_RAISE}
 _UNKNOWN_ID = 255
+_CARD_TXT = tuple(cards_str([c]) for c in range(52))
 _PAD = (_UNKNOWN_ID,) * 6
 
 
@@ -607,16 +608,17 @@ def _encode(hand: HandHistory, u: _Units) -> tuple[np.ndarray, ...] | None:
                 return None  # e.g. an amount too large: the per-action path says where
             if row is None:
                 return None
-            if len(cache) >= 1 << 16:
-                cache.clear()
-            cache[key] = row
+            if a.cards is None:  # deals seldom repeat: not kept (bounded memory)
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[key] = row
         rows.append(row)
     kinds, seats, amounts, ncards, flat = zip(*rows, strict=True)
     return (np.array(kinds, np.int8), np.array(seats, np.int64), np.array(amounts, np.int64),
             np.array(flat, np.uint8).reshape(m, 6), np.array(ncards, np.int64))
 
 
-#: One action's row of :func:`_encode` by ``(text, scale)``.
+#: The row of :func:`_encode` of an action naming no cards, by ``(text, scale)``.
 _ENCODED: dict[tuple[str, int], tuple[int, int, int, int, tuple[int, ...]]] = {}
 
 
@@ -744,9 +746,9 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
         out.recorded_winnings = [float(v) for v in hand.winnings]
     st = _play(hand, u)
     n = st.n
-    out.board = cards_str(st.board)
-    out.hole_cards = ["".join("??" if c is None else cards_str([c]) for c in h)
-                      for h in st.holes]
+    txt = _CARD_TXT
+    out.board = "".join([txt[c] for c in st.board])
+    out.hole_cards = ["".join(["??" if c is None else txt[c] for c in h]) for h in st.holes]
     trim = _trimmed(hand)
     live = [not (st.folded[s] or st.mucked[s]) for s in range(n)]
     if not any(live) and any(not f for f in st.folded):
