@@ -77,6 +77,15 @@ def test_synthetic_hands_take_the_fast_path(fast_results: list[int]) -> None:
     assert fast_results and all(r == KR.DONE for r in fast_results)
 
 
+def test_allin_hands_same_both_ways(fast_results: list[int]) -> None:
+    from bench_allin import allin_hand_texts  # benchmarks/ (on the path: conftest.py)
+
+    for i, text in enumerate(allin_hand_texts(30, seed=4)):
+        a, b = both(decode_toml(text), f"a{i}")
+        assert a == b and a is not None and a["allin_ev"] is not None
+    assert fast_results.count(KR.DONE) == 30
+
+
 def _mutate(rng: random.Random, acts: list[str], n: int) -> list[str]:
     acts = list(acts)
     i = rng.randrange(len(acts))
@@ -129,6 +138,9 @@ def test_broken_hands_same_both_ways(fast_results: list[int]) -> None:
     rng = random.Random(2026)
     bases = [decode_toml(t) for t in synthetic_hands(40, players=4, seed=9)]
     bases += [h.fields for _, h in iter_hands(DATA / "derived") if isinstance(h, HandHistory)][:40]
+    from bench_allin import allin_hand_texts
+
+    bases += [decode_toml(t) for t in allin_hand_texts(15, seed=8)]
     errors = 0
     for k in range(700):
         f = dict(rng.choice(bases))
