@@ -68,7 +68,7 @@ __all__ = ["AllinPlayer", "AllinResult", "allin_ev", "parse_seat", "walks_exactl
 #: Omaha runouts dealt and evaluated per batch (bounds the memory of a long run).
 OMAHA_CHUNK = 1 << 18
 #: Games ``allin_ev`` plays.
-GAMES = ("holdem", "omaha")
+GAMES = ("holdem", "omaha", "pineapple", "crazy_pineapple")
 
 _CHIPS = re.compile(r"\d+")
 FOLD_WORDS = ("fold", "folded")
@@ -199,6 +199,8 @@ def parse_seat(spec: SeatSpec, seat: int, *,
             if ids is None:
                 raise CardError(f"{card_error} (nor is '{cards.strip()}' a range)") from None
     assert ids is not None
+    if game in ("pineapple", "crazy_pineapple"):
+        return ids, chips  # 2 or 3 cards, checked against the board in _parse
     if game == "omaha":
         if not 4 <= len(ids) <= 6:
             raise CardError(f"seat {seat} has {len(ids)} cards; Omaha hands have 4 to 6")
@@ -217,6 +219,9 @@ class _Spot:
     order: np.ndarray
     game: str = "holdem"
     dead_money: int = 0
+    discard_after: str = ""  # pineapple games before the discard: when, and by which policy
+    discard_policy: str = ""
+    discards: list[int] | None = None  # pineapple at the discard point: each seat's discard
 
     @property
     def ranged(self) -> bool:
@@ -224,7 +229,12 @@ class _Spot:
 
 
 def _parse(players: Sequence[SeatSpec], board: Any, dead: Any, button: Any, *,
-           game: str = "holdem", allow_zero: bool = False, dead_money: Any = 0) -> _Spot:
+           game: str = "holdem", allow_zero: bool = False, dead_money: Any = 0,
+           discard_after: str | None = None, discard_policy: str | None = None) -> _Spot:
+    if game not in ("pineapple", "crazy_pineapple") and (discard_after is not None
+                                                         or discard_policy is not None):
+        raise CardError(f"discard_after and discard_policy are for pineapple and "
+                        f"crazy_pineapple, not {game}")
     if game not in GAMES:
         raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
@@ -257,9 +267,45 @@ def _parse(players: Sequence[SeatSpec], board: Any, dead: Any, button: Any, *,
     if left < need:
         raise CardError(f"not enough cards: the board needs {need} more but only {left} remain "
                         "in the deck")
-    return _Spot(hands, structure, b, d, int(operator.index(button)), order, game,
+    spot = _Spot(hands, structure, b, d, int(operator.index(button)), order, game,
                  sum(p.amount for p in structure.pots) + sum(structure.returned)
                  - sum(structure.committed))
+    if game in ("pineapple", "crazy_pineapple"):
+        _pineapple_spot(spot, discard_after, discard_policy)
+    return spot
+
+
+def _pineapple_spot(spot: _Spot, discard_after: str | None, discard_policy: str | None
+                    ) -> None:
+    """Pineapple seats: two cards (after the discard) are Hold'em as they stand; three at
+    the discard point discard now by the policy (kept pair live, discard dead); three
+    before it leave ``discard_after``/``discard_policy`` set for :class:`_PineappleEngine`."""
+    from simulate.pineapple import (
+        DEFAULT_POLICY,
+        DISCARD_AFTER,
+        check_hole_counts,
+        check_policy,
+        choose_discards,
+        resolve_discard_after,
+    )
+
+    da = resolve_discard_after(spot.game, discard_after)
+    policy = check_policy(discard_policy or DEFAULT_POLICY)
+    hands = spot.hands
+    n_hole = check_hole_counts([h if isinstance(h, list) else None for h in hands], spot.game,
+                               da, len(spot.board), what="seat", first=0)
+    if n_hole == 2:
+        return
+    if len(spot.board) < DISCARD_AFTER[da]:
+        spot.discard_after, spot.discard_policy = da, policy
+        return
+    live = [s for s, h in enumerate(hands) if isinstance(h, list)]
+    thrown = choose_discards([hands[s] for s in live], spot.board, discard_after=da,
+                             policy=policy)
+    for s, t in zip(live, thrown, strict=True):
+        hands[s] = [c for c in hands[s] if c != t]  # type: ignore[union-attr]
+    spot.dead = spot.dead + thrown
+    spot.discards = thrown
 
 
 # ----------------------------------------------------------------------------- engine
@@ -673,6 +719,8 @@ def allin_ev(
     game: str = "holdem",
     dead_money: int = 0,
     allow_zero: bool = False,
+    discard_after: str | None = None,
+    discard_policy: str | None = None,
 ) -> AllinResult:
     """Expected payout of every seat when the money is in and the board runs out.
 
@@ -706,12 +754,20 @@ def allin_ev(
     unless ``samples`` or ``target_std_error`` is given. The same ``seed``
     (0 <= seed < 2**64) gives the same answer on any thread count.
 
+    ``game="pineapple"`` / ``"crazy_pineapple"``: exact hands of three cards
+    before the discard (each seat's discard chosen by ``discard_policy``,
+    ``"made"`` or ``"equity"``, as :mod:`simulate.pineapple` states; at the
+    discard point the discards are made at once and are dead), two after it
+    (the discards given as ``dead``); ``discard_after``: ``"preflop"``,
+    ``"flop"`` or ``"turn"`` (default: the game's standard timing).
+
     Raises ``ValueError`` (:class:`evaluator.cards.CardError` for card
     problems) with a one-line message on bad input.
     """
     t0 = work_clock()
     spot = _parse(players, board, dead, button, game=game, allow_zero=allow_zero,
-                  dead_money=dead_money)
+                  dead_money=dead_money, discard_after=discard_after,
+                  discard_policy=discard_policy)
     opts = sampling(exact, samples, target_std_error, seed, threads, unit=CHIPS)
     n_threads = opts.n_threads()
     structure = spot.structure
@@ -747,11 +803,81 @@ def allin_ev(
 
 
 def _engine(spot: _Spot) -> _Engine:
+    if spot.discard_after:
+        return _PineappleEngine(spot)
     if spot.game == "omaha":
         return _OmahaEngine(spot)
     if spot.ranged:
         return _RangeEngine(spot)
     return _Engine(spot)
+
+
+class _PineappleEngine(_Engine):
+    """Three-card Pineapple hands before the discard: the board completed to the discard
+    point, each seat's discard by the policy, then the runout (the kernels of
+    :mod:`simulate._kernels.pineapple`, into the pots scorer)."""
+
+    def __init__(self, spot: _Spot) -> None:
+        from simulate.pineapple import DISCARD_AFTER, POLICIES
+
+        super().__init__(spot)
+        self.dlen = DISCARD_AFTER[spot.discard_after]
+        self.policy = POLICIES[spot.discard_policy]
+        self.hole3 = np.array([self.hands[s] for s in self.live_seats], np.uint8)
+        f = self.dlen - len(spot.board)
+        m = len(self.deck)
+        self.n_runouts = math.comb(m, f) * math.comb(m - f, 5 - self.dlen)
+
+    def _ptab(self) -> tuple[np.ndarray, ...]:
+        from simulate.pineapple import _policy_tables
+
+        return _policy_tables(self.policy, None if self.dlen == 3 else [], None)
+
+    def work(self) -> int:
+        from simulate.pineapple import exact_work
+
+        return exact_work(len(self.live_seats), len(self.board), len(self.deck), self.dlen,
+                          self.policy)
+
+    @property
+    def exact_limit(self) -> int:
+        from simulate.pineapple import EXACT_BUDGET
+
+        return EXACT_BUDGET
+
+    def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
+        from evaluator._jit import threads as _threads
+        from evaluator.hands import category_table
+        from simulate._kernels import pineapple as K
+        from simulate._kernels.score import block_scorer
+
+        self._check_size(self.n_runouts)
+        rows = len(self.deck) if self.dlen > len(self.board) else 1
+        bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows)
+        with _threads(n_threads):
+            per_row = K.exact_pre(self.hole3, self.board, self.deck, self.dlen, self.policy,
+                                  self._ptab(), self.tables, bsc)
+        total = int(per_row.sum())
+        if total != self.n_runouts:
+            raise AssertionError(f"pineapple walk counted {total} deals, not {self.n_runouts}")
+        return bsc[5].astype(object).sum(axis=0), total
+
+    def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
+                    n_threads: int) -> tuple[np.ndarray, np.ndarray]:
+        from evaluator._jit import threads as _threads
+        from evaluator.hands import category_table
+        from simulate._kernels import pineapple as K
+        from simulate._kernels.score import block_scorer
+
+        from .sampling import BLOCK
+
+        self._check_size(BLOCK)
+        bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), hi - lo)
+        sq = np.zeros((hi - lo, len(self.order)), np.float64)
+        with _threads(n_threads):
+            K.sample_pre(np.uint64(seed), cap, BLOCK, lo, hi, self.hole3, self.board,
+                         self.deck, self.dlen, self.policy, self._ptab(), self.tables, bsc, sq)
+        return bsc[5].astype(object).sum(axis=0), sq.sum(axis=0)
 
 
 def walks_exactly(players: Sequence[SeatSpec], board: str | Sequence[int] = "",

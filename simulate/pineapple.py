@@ -246,30 +246,41 @@ def choose_discards(hands: Sequence[str | Sequence[int]], board: str | Sequence[
 # ----------------------------------------------------------------------------- equity
 def _parse_hands(hands: Sequence[str | Sequence[int]], game: str, da: str,
                  n_board: int) -> tuple[list[list[int]], int]:
-    """Parse ``hands``; all must hold 3 cards before the discard point, 2 after it, the same
-    count at it. Returns ``(ids, cards per hand)``."""
+    """Parse ``hands`` and check their card counts (:func:`check_hole_counts`). Returns
+    ``(ids, cards per hand)``."""
     if isinstance(hands, str):
         raise CardError("hands must be a list, e.g. ['AhKhQd', 'QsQdJc']")
     check_player_count(len(hands))
-    dlen = DISCARD_AFTER[da]
     parsed = [parse_cards(h, what=f"hand {i}") for i, h in enumerate(hands, 1)]
+    return parsed, check_hole_counts(parsed, game, da, n_board)
+
+
+def check_hole_counts(hands: Sequence[Sequence[int] | None], game: str, da: str,
+                      n_board: int, what: str = "hand", first: int = 1) -> int:
+    """All hands (None: a folded seat, skipped) must hold 3 cards before the discard point,
+    2 after it, and the same count at it; returns that count. ``what``/``first``: how
+    messages name the hands (``hand 1``, ``seat 0``)."""
+    dlen = DISCARD_AFTER[da]
     when = _STREET_TEXT[da]
-    for i, ids in enumerate(parsed, 1):
+    counts = set()
+    for i, ids in enumerate(hands, first):
+        if ids is None:
+            continue
         n = len(ids)
         if n not in (2, 3):
-            raise CardError(f"hand {i} has {n} cards; {game} hands have 3 before the discard "
+            raise CardError(f"{what} {i} has {n} cards; {game} hands have 3 before the discard "
                             f"(after {when}) and 2 after it")
         if n == 2 and n_board < dlen:
-            raise CardError(f"hand {i} has 2 cards but the board ({n_board} cards) is before "
+            raise CardError(f"{what} {i} has 2 cards but the board ({n_board} cards) is before "
                             f"the discard (after {when}): {game} hands have 3 there")
         if n == 3 and n_board > dlen:
-            raise CardError(f"hand {i} has 3 cards but the board ({n_board} cards) is past "
+            raise CardError(f"{what} {i} has 3 cards but the board ({n_board} cards) is past "
                             f"the discard (after {when}): {game} hands have 2 there")
-    counts = {len(ids) for ids in parsed}
+        counts.add(n)
     if len(counts) > 1:
         raise CardError(f"hands have 2 and 3 cards: at the discard either every {game} hand "
                         "has discarded (2 cards) or none has (3)")
-    return parsed, counts.pop()
+    return counts.pop() if counts else 2
 
 
 def pineapple_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",

@@ -223,3 +223,41 @@ def test_errors_are_one_line(hands, board, kw, msg):
 def test_discard_options_rejected_for_other_games():
     with pytest.raises(CardError, match="pineapple"):
         equity(["AhKh", "7s7d"], discard_after="flop")
+
+
+# ----------------------------------------------------------------------------- all in
+def test_allin_before_discard_heads_up_is_pot_times_equity():
+    from simulate import allin_ev
+
+    dead = "2s3s4s5s6s8s9sTsJsQsKsAs"
+    for policy in ("made", "equity"):
+        kw = dict(game="crazy_pineapple", discard_after="turn", discard_policy=policy)
+        r = allin_ev(["AhKh2c:100", "7s7d8c:100"], "Qh9c3d", dead, **kw)
+        e = equity(["AhKh2c", "7s7d8c"], "Qh9c3d", dead, **kw)
+        assert r.exact and r.samples == e.samples
+        for p, q in zip(r.players, e.players, strict=True):
+            assert p.expected_payout == pytest.approx(200 * q.equity, abs=1e-9)
+
+
+def test_allin_side_pots_sampled_thread_independent_and_complete():
+    from simulate import allin_ev
+
+    seats = ["AhKh2c:100", "7s7d8c:50", "QcJc3d:100"]
+    a = allin_ev(seats, game="crazy_pineapple", samples=40_000, seed=9, threads=1)
+    b = allin_ev(seats, game="crazy_pineapple", samples=40_000, seed=9, threads=2)
+    assert [p.expected_payout for p in a.players] == [p.expected_payout for p in b.players]
+    assert sum(p.expected_payout for p in a.players) == pytest.approx(250)
+    assert a.game == "crazy_pineapple" and not a.exact
+
+
+def test_allin_at_and_after_discard_is_holdem():
+    from simulate import allin_ev
+
+    at = allin_ev(["AhKh2c:100", "7s7d8c:60"], "Ks8h3c", game="crazy_pineapple")
+    ref = allin_ev(["AhKh:100", "7d8c:60"], "Ks8h3c", "2c7s")
+    assert at.dead == ref.dead == "2c7s"
+    assert [p.expected_payout for p in at.players] == [p.expected_payout for p in ref.players]
+    after = allin_ev(["AhKh:100", "7d8c:60"], "Ks8h3c", "2c7s", game="crazy_pineapple")
+    assert [p.expected_payout for p in after.players] == [p.expected_payout for p in ref.players]
+    with pytest.raises(CardError, match="seat 1 has 2 cards but the board"):
+        allin_ev(["AhKh2c:100", "7s7d:60"], game="crazy_pineapple")

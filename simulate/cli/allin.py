@@ -31,6 +31,7 @@ examples:
   pokerjit allin AhKh:500 QsQd:320 7c7d:500 --board Ks8h2c --json
   pokerjit allin 'QQ+:100' AhKh:60 random:30 --board Ks8h2c4d
   pokerjit allin AhAsKhKs:100 QdJdTc9c:60 --game omaha --board 7s8h2c --dead-money 12
+  pokerjit allin AhKh2c:100 7s7d8c:60 QcJc3d:100 --game crazy_pineapple --discard-policy equity
 """
 
 
@@ -43,8 +44,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the button's seat (default 0); fixes who gets odd chips")
     p.add_argument("--dead-money", default="0", metavar="N",
                    help="chips in the main pot that no seat has to match, e.g. antes")
-    p.add_argument("--game", default="holdem", choices=["holdem", "omaha"],
-                   help="holdem (default) or omaha (4 to 6 hole cards, no ranges)")
+    p.add_argument("--game", default="holdem",
+                   choices=["holdem", "omaha", "pineapple", "crazy_pineapple"],
+                   help="holdem (default), omaha (4 to 6 hole cards, no ranges), pineapple or "
+                        "crazy_pineapple (3 cards before the discard, 2 after; no ranges)")
+    p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
+                   help="pineapple games: the betting round after which each seat discards "
+                        "(default: preflop for pineapple, flop for crazy_pineapple)")
+    p.add_argument("--discard-policy", default=None, choices=("made", "equity"),
+                   help="pineapple games before the discard: made (default) or equity")
     add_sampling_options(p, unit="chips")
     add_json(p)
 
@@ -64,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     if not dead_money.isdigit():
         raise UsageError(f"--dead-money must be a whole number of chips, got '{args.dead_money}'")
     r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
-                 game=args.game, dead_money=int(dead_money), **kw)
+                 game=args.game, dead_money=int(dead_money), discard_after=args.discard_after,
+                 discard_policy=args.discard_policy, **kw)
     if args.json:
         emit_json(r.to_dict())
         return 0
