@@ -106,8 +106,11 @@ def _pineapple() -> None:
 
     equity(["AhKhQd", "7c7d2s"], game="pineapple", samples=1000, seed=1)
     equity(["AhKhQd", "7c7d2s"], "Ks8h2c", game="crazy_pineapple", samples=1000, seed=1)
-    equity(["AhKhQd", "7c7d2s"], game="crazy_pineapple", samples=1000, seed=1,
-           discard_policy="equity")
+    # the strong policy at the discard point (one flop-table row, not the whole table) and
+    # the exact walk before the discard (the rule text's turn discard, a small deck)
+    equity(["AhKhQd", "7c7d2s"], "Ks8h3c", game="crazy_pineapple", discard_policy="equity")
+    equity(["AhKhQd", "7c7d2s"], "Ks8h3c", "3s4s5s6s8s9sTsJsQs", game="crazy_pineapple",
+           discard_after="turn", exact=True)
     equity(["AhKh", "7c7d"], "Ks8h2c", game="pineapple", discards="Qd2s")
 
 
