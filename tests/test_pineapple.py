@@ -261,3 +261,43 @@ def test_allin_at_and_after_discard_is_holdem():
     assert [p.expected_payout for p in after.players] == [p.expected_payout for p in ref.players]
     with pytest.raises(CardError, match="seat 1 has 2 cards but the board"):
         allin_ev(["AhKh2c:100", "7s7d:60"], game="crazy_pineapple")
+
+
+# ----------------------------------------------------------------------------- command line
+def _cli(capsys, *argv):
+    from simulate.cli import main
+
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_cli_equity_before_and_after_discard(capsys):
+    import json
+
+    rc, out, err = _cli(capsys, "equity", "AhKh2c", "7s7d8c", "--game", "crazy_pineapple",
+                        "--board", "Ks8h3c", "--discard-policy", "equity", "--json")
+    assert rc == 0 and err == ""
+    d = json.loads(out)
+    assert d["game"] == "crazy_pineapple" and d["discard_after"] == "flop"
+    assert d["discard_policy"] == "equity" and len(d["discards"]) == 2
+    assert [p["hand"] for p in d["players"]] == ["AhKh2c", "7s7d8c"]
+    rc, out, _ = _cli(capsys, "equity", "AhKh", "7d8c", "--game", "pineapple", "--board",
+                      "Ks8h3c", "--discards", "2c7s")
+    assert rc == 0 and "dead 2c7s" in out and "discard after the preflop betting" in out
+    rc, out, _ = _cli(capsys, "equity", "AhKh2c", "7s7d8c", "--game", "crazy_pineapple",
+                      "--discard-after", "turn", "--samples", "20000", "--seed", "4")
+    assert rc == 0 and "discard after the turn betting by the made policy" in out
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["equity", "AhKh", "7s7d8c", "--game", "crazy_pineapple"], "hand 1 has 2 cards"),
+    (["equity", "AhKh2c", "7s7d8c", "--game", "pineapple", "--discards", "3c"],
+     "discards are given after the discard"),
+    (["equity", "AhKh", "7s7d", "--discard-policy", "equity"], "not holdem"),
+    (["allin", "AhKh2c3c4c:100", "7s7d8c:100", "--game", "pineapple"], "seat 0 has 5 cards"),
+])
+def test_cli_errors(capsys, argv, msg):
+    rc, out, err = _cli(capsys, *argv)
+    assert rc == 2 and out == ""
+    assert err.startswith("error: ") and msg in err and err.count("\n") == 1
