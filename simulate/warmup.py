@@ -101,6 +101,17 @@ def _engine() -> None:
         hand.check() if hand.legal.check else hand.call()
 
 
+def _phh() -> None:
+    from simulate.phh.parse import parse_text
+    from simulate.phh.replay import replay
+
+    text = ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+            "starting_stacks = [200, 200]\nactions = ['d dh p1 AhKh', 'd dh p2 7c7d', "
+            "'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', "
+            "'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKh', 'p2 sm 7c7d']\n")
+    replay(parse_text(text)[0][1])  # type: ignore[arg-type]  # the compiled replay
+
+
 def _pineapple() -> None:
     from simulate.equity import equity
 
@@ -133,6 +144,7 @@ STEPS = (
     Step("pineapple equity", _pineapple, needs="simulate.pineapple"),
     Step("many spots and batch", _many),
     Step("hand engine", _engine, needs="simulate.engine"),
+    Step("hand histories", _phh, needs="simulate.phh.replay"),
 )
 
 
