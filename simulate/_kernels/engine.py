@@ -594,7 +594,7 @@ def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
         out[s] = sbuf[0]
 
 
-@serial
+@inline
 def settle(S, st, payout, amounts, eligible, order, split, odd, win):
     """Chips each seat takes from the table at the end of the hand, added to ``payout``
     (int64[n]); ``st`` are the strengths from :func:`strengths`.

@@ -17,7 +17,7 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from simulate._kernels import engine as E
-from simulate._kernels.policies import CUSTOM_POLICY, decide
+from simulate._kernels.policies import CHART_POLICY, CUSTOM_POLICY, decide, decide_simple
 from simulate._kernels.rng import deal_setup, next_u64
 
 
@@ -51,6 +51,8 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
                 kind, amount = custom(s, S, hole, board, lg, v)
             else:
                 kind, amount = E.CHECK_CALL, 0
+        elif code < CHART_POLICY:
+            kind, amount, state = decide_simple(code, S, lg, state)
         else:
             kind, amount, state = decide(code, params[s], S, s, hole, board, lg, state, charts,
                                          cat_start, tables)

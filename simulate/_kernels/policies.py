@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import serial
+from evaluator._jit import inline, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup
 from simulate._kernels.engine import (
     BETLEVEL,
@@ -79,13 +79,10 @@ def _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_tab
     return lookup(key, mask, row_offsets, rank_table, flush_table)
 
 
-@serial
-def decide(code, param, S, s, hole, board, lg, state, charts, cat_start, tables):
-    """The built-in policy ``code`` (with ``param``) for seat ``s``: ``(kind, amount, state)``.
-
-    ``charts``: bool[K, 1326] preflop charts (``top N%``), ``cat_start``: int32[10] first
-    strength of each hand category, ``tables``: the evaluator's kernel tables.
-    """
+@inline
+def decide_simple(code, S, lg, state):
+    """The policies that need no cards (``call``, ``random``, ``allin``): ``(kind, amount,
+    state)``; :func:`decide` for every built-in."""
     can_raise = lg[L_MIN] >= 0
     if code == CALL_POLICY:
         return CHECK_CALL, 0, state
@@ -102,7 +99,19 @@ def decide(code, param, S, s, hole, board, lg, state, charts, cat_start, tables)
     if code == ALLIN_POLICY:
         if S[STREET] == 0 and can_raise:
             return RAISE, lg[L_MAX], state
-        return CHECK_CALL, 0, state
+    return CHECK_CALL, 0, state
+
+
+@serial
+def decide(code, param, S, s, hole, board, lg, state, charts, cat_start, tables):
+    """The built-in policy ``code`` (with ``param``) for seat ``s``: ``(kind, amount, state)``.
+
+    ``charts``: bool[K, 1326] preflop charts (``top N%``), ``cat_start``: int32[10] first
+    strength of each hand category, ``tables``: the evaluator's kernel tables.
+    """
+    if code != CHART_POLICY:
+        return decide_simple(code, S, lg, state)
+    can_raise = lg[L_MIN] >= 0
     if code == CHART_POLICY:
         level = S[BETLEVEL]
         if S[STREET] == 0:
