@@ -112,31 +112,29 @@ def decide(code, param, S, s, hole, board, lg, state, charts, cat_start, tables)
     if code != CHART_POLICY:
         return decide_simple(code, S, lg, state)
     can_raise = lg[L_MIN] >= 0
-    if code == CHART_POLICY:
-        level = S[BETLEVEL]
-        if S[STREET] == 0:
-            a = np.int64(hole[s, 0])
-            b = np.int64(hole[s, 1])
-            lo = min(a, b)
-            hi = max(a, b)
-            if charts[param, hi * (hi - 1) // 2 + lo]:
-                if can_raise and S[NRAISES] < 3:
-                    return RAISE, _clamp(3 * level, lg), state
-                return CHECK_CALL, 0, state
-            return _check_or_fold(lg), 0, state
-        card_key, card_mask, row_offsets, rank_table, flush_table = tables
-        st = _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_table,
-                            flush_table)
-        if st >= cat_start[2]:
-            if can_raise and S[NRAISES] < 2:
-                pot = S[DEAD]
-                for i in range(S[N]):
-                    pot += S[COMM + i]
-                to_call = lg[L_CALL] if lg[L_CALL] > 0 else 0
-                return RAISE, _clamp(level + pot + to_call, lg), state
-            return CHECK_CALL, 0, state
-        if st >= cat_start[1]:
+    level = S[BETLEVEL]
+    if S[STREET] == 0:
+        a = np.int64(hole[s, 0])
+        b = np.int64(hole[s, 1])
+        lo = min(a, b)
+        hi = max(a, b)
+        if charts[param, hi * (hi - 1) // 2 + lo]:
+            if can_raise and S[NRAISES] < 3:
+                return RAISE, _clamp(3 * level, lg), state
             return CHECK_CALL, 0, state
         return _check_or_fold(lg), 0, state
-    return CHECK_CALL, 0, state
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    st = _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_table,
+                        flush_table)
+    if st >= cat_start[2]:
+        if can_raise and S[NRAISES] < 2:
+            pot = S[DEAD]
+            for i in range(S[N]):
+                pot += S[COMM + i]
+            to_call = lg[L_CALL] if lg[L_CALL] > 0 else 0
+            return RAISE, _clamp(level + pot + to_call, lg), state
+        return CHECK_CALL, 0, state
+    if st >= cat_start[1]:
+        return CHECK_CALL, 0, state
+    return _check_or_fold(lg), 0, state
 
