@@ -221,3 +221,17 @@ def test_fast_toml_never_disagrees_with_tomllib() -> None:
             assert not isinstance(want, Exception), (text, want)
             assert repr(got) == repr(want), text  # values, types and decimal digits
     assert fast >= 300
+
+
+def test_holdem_allin_spots_are_always_walked() -> None:
+    """The replay walks Hold'em all-ins without asking walks_exactly (exact hands are
+    always walked): the largest such spot, ten live hands before the flop, and a few
+    usual ones are indeed walked by that rule."""
+    from simulate.allin import walks_exactly
+
+    ten = [(h, 100 + 10 * i) for i, h in enumerate(
+        ["AhAs", "KdKc", "QhQs", "JcTc", "9d9s", "8h7h", "6c6d", "5s4s", "3h3d", "2c2h"])]
+    assert walks_exactly(ten, "", "", allow_zero=True)
+    assert walks_exactly([("AhKh", 50), (None, 2), ("7c7d", 80)], "", "AsAd", allow_zero=True,
+                         dead_money=3)
+    assert walks_exactly([("AhKh", 50), ("7c7d", 80)], "Ks8h2c", "", allow_zero=True)

@@ -848,7 +848,9 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
     seats = [(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)]
     kw: dict[str, Any] = {"game": "omaha" if omaha else "holdem",
                           "dead_money": 0 if trim else sum(st.ante), "allow_zero": True}
-    walk = walks_exactly(seats, board, dead_cards, **kw)
+    # Hold'em seats here are exact hands, which allin_ev always walks (its exact=None rule;
+    # tests/test_phh_fast.py checks the largest spot): only Omaha needs the walk-size test.
+    walk = True if not omaha else walks_exactly(seats, board, dead_cards, **kw)
     res = allin_ev(seats, board, dead_cards, button=_button(hand), exact=walk,
                    samples=None if walk else EV_SAMPLES, seed=None if walk else 0, **kw)
     committed = [st.total[s] + st.ante[s] for s in range(n)]
