@@ -85,9 +85,9 @@ def report() -> dict[str, object]:
     spots = []
     for hands, board, game, after in POLICY_SPOTS:
         made = equity(hands, board, game=game, discard_after=after, discard_policy="made",
-                      samples=4_000_000, seed=3)
+                      samples=1_000_000, seed=3)
         strong = equity(hands, board, game=game, discard_after=after, discard_policy="equity",
-                        samples=4_000_000, seed=3)
+                        samples=1_000_000, seed=3)
         spots.append({"hands": hands, "board": board, "game": game, "discard_after": after,
                       "made": [round(p.equity, 4) for p in made.players],
                       "equity": [round(p.equity, 4) for p in strong.players],

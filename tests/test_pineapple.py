@@ -301,3 +301,14 @@ def test_cli_errors(capsys, argv, msg):
     rc, out, err = _cli(capsys, *argv)
     assert rc == 2 and out == ""
     assert err.startswith("error: ") and msg in err and err.count("\n") == 1
+
+
+def test_monte_carlo_strong_turn_discard_agrees_with_exact():
+    """The sampled strong policy on the turn (count rows kept per turn card in each block)."""
+    hands = ["AhKh2c", "7s7d8c", "QcJc3d"]
+    dead = "2s3s4s5s6s8s9sTsJsQsKs"
+    kw = dict(game="crazy_pineapple", discard_after="turn", discard_policy="equity")
+    ex = equity(hands, "Qh9c3h", dead, exact=True, **kw)
+    mc = equity(hands, "Qh9c3h", dead, samples=40_000, seed=2, **kw)
+    for e, m in zip(ex.players, mc.players, strict=True):
+        assert abs(e.equity - m.equity) < 5 * m.std_error

@@ -348,6 +348,11 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
             cs[p, i] = hands[p, i]
         cs[p].sort()
     turn_cnt = np.zeros(N_COMBOS, np.int64)
+    # strong policy discarding on the turn from a known flop: one count row per turn card,
+    # computed the first time this block deals it
+    memo_turn = policy == EQUITY and dlen == 4 and b0 == 3
+    memo = np.zeros((52 if memo_turn else 1, N_COMBOS), np.int64)
+    memo_done = np.zeros(52, np.bool_)
     cards = np.empty(7, np.int64)
     st = np.empty(n_players, np.int64)
     pay = sc[6]
@@ -364,7 +369,14 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
             board[b0 + 3] = c3
         if k >= 5:
             board[4] = c4
-        if policy == EQUITY and dlen == 4:
+        tcnt = turn_cnt
+        if memo_turn:
+            tc = board[3]
+            if not memo_done[tc]:
+                vs_random_counts(board, 4, tables, memo[tc])
+                memo_done[tc] = True
+            tcnt = memo[tc]
+        elif policy == EQUITY and dlen == 4:
             turn_cnt[:] = 0
             vs_random_counts(board, 4, tables, turn_cnt)
         cls, perm = flop_row(board, dlen, policy, ptab)
@@ -374,7 +386,7 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
             bk += card_key[board[i]]
             bm |= card_mask[board[i]]
         for p in range(n_players):
-            t = keep_pair(cs[p], board, dlen, policy, ptab, tables, turn_cnt, cards, cls, perm)
+            t = keep_pair(cs[p], board, dlen, policy, ptab, tables, tcnt, cards, cls, perm)
             a = cs[p, 0] if t != 0 else cs[p, 1]
             b = cs[p, 2] if t != 2 else cs[p, 1]
             kk = bk + card_key[a] + card_key[b]
