@@ -13,6 +13,7 @@ and independently of the lookup tables and kernels.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -140,6 +141,7 @@ def holdem_equities(hands, board=(), dead=()) -> list[float]:
     return [int(r[2]) / SHARE_UNIT / n for r in res]
 
 
+@functools.cache
 def omaha_naive_kernel():
     """The plain Omaha batch as a Numba kernel: every 2-of-hole x 3-of-board five-card hand
     summed from card keys and looked up (60 evaluations for 4 + 5 cards), apart from the
@@ -202,6 +204,7 @@ def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
             [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
 
 
+@functools.cache
 def holdem_walk_kernel():
     """A plain Numba walk of every runout (no reductions: each hand of each runout looked up),
     written apart from the engine's reduced walk and scorer. The returned kernel
@@ -321,6 +324,7 @@ def allin_totals(hands, committed, board, dead=(), button=0):
     return totals, pot_totals, n_runs, pots
 
 
+@functools.cache
 def allin_walk_kernel():
     """A plain Numba walk of every runout (five nested loops, each hand looked up, each pot
     dealt out chip-share by chip-share in odd-chip order), written apart from the engine's
