@@ -235,3 +235,16 @@ def test_holdem_allin_spots_are_always_walked() -> None:
     assert walks_exactly([("AhKh", 50), (None, 2), ("7c7d", 80)], "", "AsAd", allow_zero=True,
                          dead_money=3)
     assert walks_exactly([("AhKh", 50), ("7c7d", 80)], "Ks8h2c", "", allow_zero=True)
+
+
+def test_seat_shortcut_matches_the_player_rule() -> None:
+    from simulate.phh.parse import _PLAYER_RE, _SEAT_TOKENS, MAX_PLAYERS, parse_action
+
+    assert len(_SEAT_TOKENS) == MAX_PLAYERS
+    for tok, seat in _SEAT_TOKENS.items():
+        m = _PLAYER_RE.match(tok)
+        assert m is not None and int(m.group(1)) - 1 == seat
+    with pytest.raises(PHHError, match="there are only 3 players"):
+        parse_action("p4 f", 3)
+    with pytest.raises(PHHError, match="is not a player"):
+        parse_action("p0 f", 3)

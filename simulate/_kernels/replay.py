@@ -10,10 +10,10 @@ The caller then replays the whole hand action by action through
 :class:`simulate.engine.Hand`, which builds the one-line message (or repairs the
 history), so results and errors are those of the per-action path by construction.
 
-Action codes (``kinds``, ``int8[m]``), ``seats`` (``int64[m]``, the actor or the seat
-dealt to, -1 for the board), ``amounts`` (``int64[m]``, the ``cbr`` total in the hand's
-integer units), ``cards`` (``uint8[m, 6]``, :data:`~simulate._kernels.engine.UNKNOWN`
-for ``??``) and ``ncards`` (``int64[m]``):
+One row per action in ``rows`` (``int64[m, 10]``): the action code (below), the seat
+(the actor or the seat dealt to, -1 for the board), the ``cbr`` total in the hand's
+integer units (else 0), the number of cards, then six card slots
+(:data:`~simulate._kernels.engine.UNKNOWN` for ``??`` and for unused slots). Codes:
 """
 
 from __future__ import annotations
@@ -38,20 +38,24 @@ DONE = -1
 
 
 @serial
-def replay_actions(S, hole, board, deck, kinds, seats, amounts, cards, ncards):
+def replay_actions(S, hole, board, deck, rows):
     """Apply the actions to a started manual-deal hand (``S``, ``hole``, ``board``,
     ``deck`` as :mod:`simulate._kernels.engine` keeps them). Returns :data:`DONE`, or the
     0-based index of the first action not taken (``m`` when every action was taken but
     the hand is not over); the state is then partly advanced and must be thrown away."""
-    m = kinds.shape[0]
+    m = rows.shape[0]
     n = S[K.N]
     h = S[K.NHOLE]
     used = np.zeros(52, np.bool_)
+    cards = np.empty((m, 6), np.uint8)
+    for i in range(m):
+        for r in range(6):
+            cards[i, r] = rows[i, 4 + r]
     dealt = 0  # seats whose hole cards are dealt
     for i in range(m):
-        kind = kinds[i]
-        s = seats[i]
-        k = ncards[i]
+        kind = rows[i, 0]
+        s = rows[i, 1]
+        k = rows[i, 3]
         if kind == SKIP:
             continue
         if kind == DEAL_HOLE:
@@ -107,7 +111,7 @@ def replay_actions(S, hole, board, deck, kinds, seats, amounts, cards, ncards):
             elif kind == CHECK_CALL:
                 code = K.act(S, K.CHECK_CALL, 0, board, deck)
             else:
-                code = K.act(S, K.RAISE, amounts[i], board, deck)
+                code = K.act(S, K.RAISE, rows[i, 2], board, deck)
             if code != K.OK:
                 return i
             continue

@@ -151,6 +151,9 @@ for _r, _rc in enumerate(RANKS):
             _CARD_IDS[_t] = 4 * _r + _s
 
 
+_SEAT_TOKENS = {f"p{i + 1}": i for i in range(23)}  # the usual spellings (see _PLAYER_RE)
+
+
 def parse_card_text(text: str, what: str = "cards") -> CardSlots:
     """``"AcKd"`` -> ``[48, 45]``; ``"????"`` -> ``[None, None]``; ``"-"`` -> ``[]``."""
     s = text.strip()
@@ -175,6 +178,9 @@ def parse_card_text(text: str, what: str = "cards") -> CardSlots:
 
 
 def _seat(tok: str, n: int, text: str) -> int:
+    seat = _SEAT_TOKENS.get(tok)
+    if seat is not None and seat < n:
+        return seat
     m = _PLAYER_RE.match(tok)
     if m is None:
         raise PHHError(f"bad action {text!r}: {tok!r} is not a player (p1, p2, ...)")

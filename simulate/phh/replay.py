@@ -587,10 +587,10 @@ def _skipped_seats(h: Any, act: Action) -> list[str]:
     return []
 
 
-def _encode(hand: HandHistory, u: _Units) -> tuple[np.ndarray, ...] | None:
-    """``hand.actions`` as the arrays of :func:`simulate._kernels.replay.replay_actions`
-    (``kinds``, ``seats``, ``amounts``, ``cards``, ``ncards``), or None when some action
-    is one the fast path never takes (the per-action path plays the hand then)."""
+def _encode(hand: HandHistory, u: _Units) -> np.ndarray | None:
+    """``hand.actions`` as the rows (``int64[m, 10]``) of
+    :func:`simulate._kernels.replay.replay_actions`, or None when some action is one the
+    fast path never takes (the per-action path plays the hand then)."""
     acts = hand.actions
     m = len(acts)
     if m == 0:
@@ -613,17 +613,15 @@ def _encode(hand: HandHistory, u: _Units) -> tuple[np.ndarray, ...] | None:
                     cache.clear()
                 cache[key] = row
         rows.append(row)
-    kinds, seats, amounts, ncards, flat = zip(*rows, strict=True)
-    return (np.array(kinds, np.int8), np.array(seats, np.int64), np.array(amounts, np.int64),
-            np.array(flat, np.uint8).reshape(m, 6), np.array(ncards, np.int64))
+    return np.array(rows, np.int64)
 
 
 #: The row of :func:`_encode` of an action naming no cards, by ``(text, scale)``.
-_ENCODED: dict[tuple[str, int], tuple[int, int, int, int, tuple[int, ...]]] = {}
+_ENCODED: dict[tuple[str, int], tuple[int, ...]] = {}
 
 
-def _encode_one(a: Action, u: _Units) -> tuple[int, int, int, int, tuple[int, ...]] | None:
-    """``(kind, seat, amount, ncards, cards)`` of one action (cards padded to 6), or None."""
+def _encode_one(a: Action, u: _Units) -> tuple[int, ...] | None:
+    """``(kind, seat, amount, ncards, card * 6)`` of one action (cards padded), or None."""
     k = a.kind
     cs = a.cards
     amount = 0
@@ -658,8 +656,8 @@ def _encode_one(a: Action, u: _Units) -> tuple[int, int, int, int, tuple[int, ..
             amount = u.to_int(a.amount)
     if cs:
         return (kind, seat, amount, len(cs),
-                tuple(_UNKNOWN_ID if c is None else c for c in cs) + _PAD[len(cs):])
-    return (kind, seat, amount, 0, _PAD)
+                *[_UNKNOWN_ID if c is None else c for c in cs], *_PAD[len(cs):])
+    return (kind, seat, amount, 0, *_PAD)
 
 
 def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay, fast: bool = True) -> Any:
@@ -689,7 +687,7 @@ def _engine_replay(hand: HandHistory, u: _Units, out: HandReplay, fast: bool = T
         from simulate._kernels.replay import DONE, replay_actions
 
         enc = _encode(hand, u)
-        if enc is not None and replay_actions(h._S, h._hole, h._board, h._deck, *enc) == DONE:
+        if enc is not None and replay_actions(h._S, h._hole, h._board, h._deck, enc) == DONE:
             h._result = None
             return h
         h = Hand(rules, stacks, button=n - 1, deal="manual")
