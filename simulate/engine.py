@@ -33,7 +33,13 @@ from simulate.pots import Pot
 
 __all__ = ["Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]
 
-GAMES = {"holdem": 2, "omaha": 4, "omaha5": 5, "omaha6": 6}
+GAMES = {"holdem": 2, "omaha": 4, "omaha5": 5, "omaha6": 6, "pineapple": 3,
+         "crazy_pineapple": 3}
+#: Games evaluated as Hold'em at the showdown (Pineapple: the two cards kept).
+HOLDEM_LIKE = ("holdem", "pineapple", "crazy_pineapple")
+#: Pineapple discard timing: the betting round after which every live seat discards.
+DISCARD_STREETS = ("preflop", "flop", "turn")
+DEFAULT_DISCARD_AFTER = {"pineapple": "preflop", "crazy_pineapple": "flop"}
 BETTINGS = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
 STREETS = ("preflop", "flop", "turn", "river", "showdown", "done")
 MAX_CHIPS = 10**15  # stacks above this are refused (int64 headroom); use it for unknown stacks
@@ -106,7 +112,10 @@ class Rules:
     posted by every seat, or by the big blind alone with ``bb_ante``; antes are dead
     money, posted before the blinds. ``straddles`` are posted by the seats after the big
     blind, in order; a straddle sets the new minimum raise (a raise to at least twice
-    the largest straddle).
+    the largest straddle). ``pineapple`` and ``crazy_pineapple`` deal three hole cards;
+    after the betting round ``discard_after`` (``preflop``, ``flop`` or ``turn``; default
+    ``preflop`` for ``pineapple`` and ``flop`` for ``crazy_pineapple``, the standard
+    timings) every live seat discards one, then the hand is Hold'em with the two kept.
     """
 
     game: str = "holdem"
@@ -119,10 +128,21 @@ class Rules:
     big_bet: int | None = None
     max_raises: int = 4
     uncapped_heads_up: bool = True
+    discard_after: str | None = None
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}, got {self.game!r}")
+        if self.game in DEFAULT_DISCARD_AFTER:
+            da = DEFAULT_DISCARD_AFTER[self.game] if self.discard_after is None \
+                else self.discard_after
+            if da not in DISCARD_STREETS:
+                raise ValueError(f"discard_after must be one of {', '.join(DISCARD_STREETS)}, "
+                                 f"got {da!r}")
+            object.__setattr__(self, "discard_after", da)
+        elif self.discard_after is not None:
+            raise ValueError(f"discard_after is for pineapple and crazy_pineapple, not "
+                             f"{self.game}")
         if self.betting not in BETTINGS:
             raise ValueError(f"betting must be one of {', '.join(BETTINGS)}, got {self.betting!r}")
         try:
@@ -169,7 +189,9 @@ class Rules:
         S = np.zeros(K.STATE_SIZE, np.int64)
         S[K.BETTING] = BETTINGS[self.betting]
         S[K.NHOLE] = self.n_hole
-        S[K.GAME] = 0 if self.game == "holdem" else 1
+        S[K.GAME] = 0 if self.game in HOLDEM_LIKE else 1
+        if self.discard_after is not None:
+            S[K.DISCAT] = DISCARD_STREETS.index(self.discard_after) + 1
         S[K.SB], S[K.BB] = self.blinds
         S[K.ANTE] = self.ante
         S[K.BBANTE] = int(self.bb_ante)
@@ -186,7 +208,8 @@ class Rules:
         return {"game": self.game, "betting": self.betting, "blinds": list(self.blinds),
                 "ante": self.ante, "bb_ante": self.bb_ante, "straddles": list(self.straddles),
                 "small_bet": self.small_bet, "big_bet": self.big_bet,
-                "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up}
+                "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up,
+                **({"discard_after": self.discard_after} if self.discard_after else {})}
 
 
 @dataclass(frozen=True)
@@ -194,13 +217,15 @@ class Legal:
     """The actor's options. ``fold`` only when facing a bet; ``call`` the chips a call adds
     now (capped at the stack), None when there is nothing to call; ``min_raise_to`` and
     ``max_raise_to`` street totals, None when no bet or raise is allowed (a short stack's
-    all-in is both)."""
+    all-in is both). ``discard`` (Pineapple): the actor must discard one hole card now (the
+    others are then all False/None)."""
 
     fold: bool = False
     check: bool = False
     call: int | None = None
     min_raise_to: int | None = None
     max_raise_to: int | None = None
+    discard: bool = False
 
     @property
     def raise_allowed(self) -> bool:
@@ -209,6 +234,8 @@ class Legal:
     def text(self) -> str:
         """``fold, call 100, raise to 200..980``."""
         parts = []
+        if self.discard:
+            parts.append("discard one hole card")
         if self.fold:
             parts.append("fold")
         if self.check:
@@ -301,6 +328,8 @@ class Hand:
         self.seed: int | None = None
         self.actions: list[str] = []
         """PHH action strings so far, deals included (seat ``s`` is ``p{s + 1}``)."""
+        self.discards: list[str | None] = [None] * n
+        """Pineapple: each seat's discarded card (text; ``??`` unknown), None before it."""
         h = rules.n_hole
         if deal not in (None, "manual", "seed", "script"):
             raise ValueError(f"deal must be 'manual' or None, got {deal!r}")
@@ -371,8 +400,9 @@ class Hand:
     def _holes_pending(self) -> bool:
         K = _K()
         S = self._S
-        return int(S[K.STREET]) == 0 and any(
-            S[K.HOLEN + s] < S[K.NHOLE] for s in range(self.n))
+        return int(S[K.STREET]) == 0 and S[K.DISCING] == 0 \
+            and int(S[K.NHOLE]) == self.rules.n_hole and any(
+                S[K.HOLEN + s] < S[K.NHOLE] for s in range(self.n))
 
     @property
     def street(self) -> str:
@@ -391,6 +421,8 @@ class Hand:
         if self.actor is None:
             return Legal()
         K = _K()
+        if self._S[K.DISCING]:
+            return Legal(discard=True)
         out = self._legal_buf
         K.legal(self._S, out)
         return Legal(bool(out[0]), bool(out[1]), None if out[2] < 0 else int(out[2]),
@@ -450,11 +482,10 @@ class Hand:
 
     @property
     def hole(self) -> list[str]:
-        """Each seat's hole cards (``??`` for a card not known)."""
-        h = self.rules.n_hole
+        """Each seat's hole cards (``??`` for a card not known; Pineapple: the two kept
+        after the seat's discard)."""
         K = _K()
-        return [_cards_text(self._hole[s, :h]) if self._S[K.HOLEN + s] else ""
-                for s in range(self.n)]
+        return [_cards_text(self._hole[s, :int(self._S[K.HOLEN + s])]) for s in range(self.n)]
 
     # ---- results
     def _settle(self) -> tuple[list[int | None], int]:
@@ -465,7 +496,7 @@ class Hand:
             n = self.n
             st = np.zeros(n, np.int64)
             if int(self._S[K.STREET]) == 4:
-                h = self.rules.n_hole
+                h = int(self._S[K.NHOLE])
                 K.strengths(self._S, self._hole, self._board, get_tables().kernel_args,
                             _omaha_tables(self.rules.game), st, np.zeros((1, h), np.uint8),
                             np.zeros((1, 5), np.uint8), np.zeros(1, np.int32))
@@ -542,6 +573,53 @@ class Hand:
                 raise IllegalAction(f"a raise needs an integer number of chips, got {total!r}")
         self._do(4, int(total))
 
+    def discard(self, card: str | int) -> None:
+        """Pineapple: the actor throws away ``card`` (text such as ``"Ah"``, or a card id),
+        one of its hole cards; it is dead. ``"??"`` discards an unknown card (manual
+        deals)."""
+        K = _K()
+        S = self._S
+        s = self.actor
+        if s is None or not S[K.DISCING]:
+            why = ("the hand is over" if self.done else
+                   f"{self.rules.game} has no discards" if self.rules.discard_after is None
+                   else "no discard is due now"
+                   + (f" (legal: {self.legal.text()})" if s is not None else ""))
+            raise IllegalAction(f"cannot discard {card!r}: {why}")
+        if isinstance(card, (int, np.integer)) and not isinstance(card, (bool, np.bool_)):
+            cards = [int(card)] if 0 <= int(card) < 52 else None
+        elif isinstance(card, str):
+            try:
+                cards = _parse_maybe_unknown(card, "the discard")
+            except CardError as e:
+                raise IllegalAction(f"seat {s} cannot discard {card!r}: {e}") from None
+        else:
+            cards = None
+        if cards is None or len(cards) != 1:
+            raise IllegalAction(f"seat {s} cannot discard {card!r}: a discard is one card")
+        c = cards[0]
+        h = int(S[K.HOLEN + s])
+        cur = [int(x) for x in self._hole[s, :h]]
+        if c in cur:
+            slot = cur.index(c)
+        elif _UNKNOWN_CARD in cur and (c == _UNKNOWN_CARD or c not in self._dealt):
+            slot = cur.index(_UNKNOWN_CARD)
+        else:
+            raise IllegalAction(f"seat {s} cannot discard {_cards_text([c])}: it is not one of "
+                                f"its cards {_cards_text(cur)}")
+        if c != _UNKNOWN_CARD and c not in cur:
+            self._mark([c])
+        nb = int(S[K.NBOARD])
+        street = int(S[K.STREET])
+        code = K.discard(S, slot, self._hole, self._board, self._deck)
+        if code:  # pragma: no cover - checked above
+            raise IllegalAction(f"seat {s} cannot discard: error {code}")
+        self._result = None
+        self.discards[s] = _cards_text([c])
+        self.actions.append(f"p{s + 1} sd {_cards_text([c])}")
+        if not self.manual:
+            self._after(nb, street)
+
     def _do(self, kind: int, amount: int) -> None:
         K = _K()
         S = self._S
@@ -580,7 +658,7 @@ class Hand:
         if st == 4 and street_before < 4:
             shows = self._show_order()
         for s in shows:
-            self.actions.append(f"p{s + 1} sm {_cards_text(self._hole[s, :self.rules.n_hole])}")
+            self.actions.append(f"p{s + 1} sm {_cards_text(self._hole[s, :int(S[K.HOLEN + s])])}")
         cuts = [0, 3, 4, 5]
         for a, b in zip(cuts, cuts[1:], strict=False):
             if nb_before <= a < nb:
@@ -602,6 +680,10 @@ class Hand:
             if self.done:
                 return "the hand is over"
             return "no player is to act: a deal is awaited"
+        if code == K.E_DISCARD:
+            verb = {0: "fold", 1: "check", 2: "call", 4: f"raise to {amount}"}.get(kind, "act")
+            return (f"seat {s} cannot {verb}: it must discard one of "
+                    f"{self.hole[s]} first (legal: discard one hole card)")
         legal = self.legal.text()
         verb = {0: "fold", 1: "check", 2: "call", 4: f"raise to {amount}"}.get(kind, "act")
         if code == K.E_FOLD:
@@ -644,12 +726,17 @@ class Hand:
             if seat is None:
                 raise IllegalAction(f"{action!r}: a show names its player (p1 sm AhKh)")
             return self._show(seat, arg or "", action)
-        if op == "sd":
-            raise IllegalAction(f"{action!r}: {self.rules.game} has no discards")
         actor = self.actor
         if seat is not None and actor is not None and seat != actor:
             raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is not to act; "
                                 f"seat {actor} is")
+        if op == "sd":
+            if self.rules.discard_after is None:
+                raise IllegalAction(f"{action!r}: {self.rules.game} has no discards")
+            try:
+                return self.discard(arg or "")
+            except IllegalAction as e:
+                raise IllegalAction(f"{action!r}: {e}") from None
         if op == "f":
             self.fold()
         elif op == "cc":
@@ -717,7 +804,7 @@ class Hand:
 
     def _show(self, s: int, text: str, action: str) -> None:
         K = _K()
-        h = self.rules.n_hole
+        h = int(self._S[K.HOLEN + s])
         if not self.manual:
             raise IllegalAction(f"{action!r}: the showdown is automatic unless deal='manual'")
         if not self._S[K.STAT + s]:
@@ -768,7 +855,7 @@ def _omaha_tables(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The Omaha lookup tables for an Omaha game; small placeholders of the same types for
     Hold'em (the kernels never read them then)."""
     global _OMAHA_DUMMY
-    if game != "holdem":
+    if game not in HOLDEM_LIKE:
         from evaluator.omaha import omaha_tables
 
         return omaha_tables()

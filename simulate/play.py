@@ -32,7 +32,15 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
-from simulate.engine import Hand, PlayResult, Rules, _chips, _omaha_tables, _resolve_seed
+from simulate.engine import (
+    HOLDEM_LIKE,
+    Hand,
+    PlayResult,
+    Rules,
+    _chips,
+    _omaha_tables,
+    _resolve_seed,
+)
 
 __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "compiled_policy", "play",
            "replay_hands"]
@@ -120,6 +128,25 @@ class _Policies:
         self.charts = np.array(charts, np.bool_) if charts else np.zeros((1, 1326), np.bool_)
 
 
+_DISCARD_TABLES: dict[bool, tuple[np.ndarray, ...]] = {}
+
+
+def _discard_tables(rules: Rules) -> tuple[np.ndarray, ...]:
+    """The ``ptab`` argument of the play kernels: the Pineapple policy tables the built-in
+    discard rule reads (only the preflop scores, :func:`simulate.pineapple.preflop_scores`);
+    placeholders of the same types for the other games."""
+    pine = rules.discard_after is not None
+    if pine not in _DISCARD_TABLES:
+        pre = np.zeros(1326, np.int64)
+        if pine:
+            from simulate.pineapple import preflop_scores
+
+            pre = np.ascontiguousarray(preflop_scores(), np.int64)
+        _DISCARD_TABLES[pine] = (pre, np.zeros(1, np.int32), np.zeros(1, np.int32),
+                                 np.zeros((1, 4), np.uint8), np.zeros((1, 1326), np.int32))
+    return _DISCARD_TABLES[pine]
+
+
 def _chart(pct: float) -> np.ndarray:
     from simulate.ranges import combo_index, parse_range
 
@@ -162,12 +189,13 @@ def _play_python(rules: Rules, stacks: list[int], index: int, seed: int, button:
                  pol: _Policies) -> Hand:
     from evaluator._tables import get_tables
     from simulate._kernels import engine as K
-    from simulate._kernels.policies import decide
+    from simulate._kernels.policies import decide, discard_slot
     from simulate._kernels.rng import next_u64
 
     n = len(stacks)
     h = Hand(rules, stacks, button=(button + index) % n, seed=seed, hand_index=index)
     tables = get_tables()
+    ptab = None
     state = np.uint64(h._rng_state)
     lg = h._legal_buf
     while not h.done:
@@ -175,6 +203,12 @@ def _play_python(rules: Rules, stacks: list[int], index: int, seed: int, button:
         if s is None:  # pragma: no cover - seeded hands never wait for a deal
             break
         code = int(pol.codes[s])
+        if h._S[K.DISCING] and code != -1:  # Pineapple: the built-in discard rule
+            if ptab is None:
+                ptab = _discard_tables(rules)
+            slot = discard_slot(h._S, s, h._hole, h._board, ptab, tables.kernel_args)
+            h.discard(int(h._hole[s, slot]))
+            continue
         K.legal(h._S, lg)
         if code == -1:
             text = pol.python[s](h)
@@ -246,7 +280,9 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
         S0[0] = n  # N
         st = np.asarray(stacks, np.int64)
         tables = get_tables()
-        args = (pol.charts, tables.category_start, tables.kernel_args, _omaha_tables(rules.game))
+        otables = None if rules.game in HOLDEM_LIKE else _omaha_tables(rules.game)
+        args = (pol.charts, tables.category_start, tables.kernel_args, otables,
+                _discard_tables(rules))
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0
         per_round = max(1, n_threads)
@@ -290,13 +326,13 @@ def _custom_kernel(fn: Any) -> Any:
 
         @serial(cache=False)
         def run(S0, stacks, first_block, n_blocks, block, total, seed, button, codes, params,
-                charts, cat_start, tables, otables, net, sq):
+                charts, cat_start, tables, otables, ptab, net, sq):
             for k in range(n_blocks):
                 lo = (first_block + k) * block
                 cnt = min(block, total - lo)
                 if cnt > 0:
                     play_block(S0, stacks, lo, cnt, seed, button, codes, params, charts,
-                               cat_start, tables, otables, fn, net[k], sq[k])
+                               cat_start, tables, otables, fn, ptab, net[k], sq[k])
 
         _CUSTOM_KERNELS[key] = (fn, run)
     return _CUSTOM_KERNELS[key][1]

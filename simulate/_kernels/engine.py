@@ -69,6 +69,8 @@ STRAD0 = 24  # ..31: straddle amounts
 MAXSTRAD = 8
 NACTIONS = 32  # betting actions taken (for information)
 DEAD = 33  # antes posted: dead money in the main pot
+DISCAT = 34  # Pineapple: 1 + the street after whose betting every live seat discards (0 none)
+DISCING = 35  # 1 while the discards are being made (the actor is the next seat to discard)
 HEADER = 40
 
 STACK = HEADER
@@ -108,6 +110,8 @@ E_RAISE_ALLIN = 8  # every other live seat is all in (or cannot call more)
 E_RAISE_CLOSED = 9  # already acted and the betting was not reopened by a full raise
 E_RAISE_CAP = 10  # fixed-limit cap reached
 E_BAD_KIND = 11
+E_DISCARD = 12  # a discard is due (no betting until every live seat has discarded)
+E_NO_DISCARD = 13  # no discard is due now
 
 # legal() output slots
 L_FOLD = 0
@@ -166,9 +170,27 @@ def _has_decision(S, s):
 def _next_actor(S, after):
     """The first seat clockwise after ``after`` (``after`` itself last) with a decision."""
     n = S[N]
-    for k in range(1, n + 1):
-        s = (after + k) % n
+    s = after
+    for _ in range(n):
+        s += 1  # (after + k) % n without a division: ``after`` is a seat, 0..n-1
+        if s == n:
+            s = 0
         if _has_decision(S, s):
+            return s
+    return -1
+
+
+@inline
+def _next_discarder(S, after):
+    """The first live seat clockwise after ``after`` still holding all its hole cards while
+    the discards are due (-1: none left)."""
+    n = S[N]
+    s = after
+    for _ in range(n):
+        s += 1
+        if s == n:
+            s = 0
+        if S[STAT + s] != OUT and S[HOLEN + s] == S[NHOLE]:
             return s
     return -1
 
@@ -243,6 +265,9 @@ def legal(S, out):
     out[L_WHY] = E_NO_ACTOR
     if s < 0:
         return
+    if S[DISCING] != 0:
+        out[L_WHY] = E_DISCARD
+        return
     to_call = S[BETLEVEL] - S[BET + s]
     if to_call > 0:
         out[L_FOLD] = 1
@@ -283,6 +308,10 @@ def _end_street(S, board, deck):
         if S[STREET] >= 3:
             S[STREET] = 4
             S[ACTOR] = -1
+            return
+        if S[DISCAT] == S[STREET] + 1 and S[NHOLE] == 3:  # Pineapple: the discards first
+            S[DISCING] = 1
+            S[ACTOR] = _next_discarder(S, S[BUTTON])
             return
         S[AGGR] = -1
         S[STREET] += 1
@@ -325,6 +354,7 @@ def start(S, hole, board, deck):
         S[HOLEN + s] = 0
         S[ANTEP + s] = 0
     S[DEAD] = 0
+    S[DISCING] = 0
     S[STREET] = 0
     S[NBOARD] = 0
     S[NEED] = 0
@@ -360,8 +390,11 @@ def start(S, hole, board, deck):
     if S[MODE] == 0:
         h = S[NHOLE]
         for r in range(h):
+            s = b
             for k in range(n):
-                s = (b + 1 + k) % n
+                s += 1  # (b + 1 + k) % n
+                if s == n:
+                    s = 0
                 hole[s, r] = deck[r * n + k]
         for s in range(n):
             S[HOLEN + s] = h
@@ -386,6 +419,8 @@ def act(S, kind, amount, board, deck):
     s = S[ACTOR]
     if s < 0 or S[NEED] != 0:
         return E_NO_ACTOR
+    if S[DISCING] != 0:
+        return E_DISCARD
     level = S[BETLEVEL]
     to_call = level - S[BET + s]
     if kind == CHECK_CALL:
@@ -424,6 +459,33 @@ def act(S, kind, amount, board, deck):
     S[ACTED + s] = S[BETLEVEL]
     S[NACTIONS] += 1
     _after_action(S, s, board, deck)
+    return OK
+
+
+@serial
+def discard(S, slot, hole, board, deck):
+    """Pineapple: the actor throws away its hole card in slot ``slot`` (0..2; the kept
+    cards move up, the last slot becomes :data:`UNKNOWN`); after the last live seat's
+    discard the hand goes on (the next street is dealt, or awaited in manual mode). Returns
+    0, or :data:`E_NO_DISCARD` / :data:`E_BAD_KIND` with ``S`` unchanged."""
+    s = S[ACTOR]
+    if s < 0 or S[DISCING] == 0:
+        return E_NO_DISCARD
+    h = S[HOLEN + s]
+    if slot < 0 or slot >= h:
+        return E_BAD_KIND
+    for r in range(slot, h - 1):
+        hole[s, r] = hole[s, r + 1]
+    hole[s, h - 1] = UNKNOWN
+    S[HOLEN + s] = h - 1
+    a = _next_discarder(S, s)
+    if a >= 0:
+        S[ACTOR] = a
+        return OK
+    S[DISCING] = 0
+    S[NHOLE] = h - 1
+    S[ACTOR] = -1
+    _end_street(S, board, deck)
     return OK
 
 

@@ -17,17 +17,28 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from simulate._kernels import engine as E
-from simulate._kernels.policies import CHART_POLICY, CUSTOM_POLICY, decide, decide_simple
+from simulate._kernels.policies import (
+    CHART_POLICY,
+    CUSTOM_POLICY,
+    decide,
+    decide_simple,
+    discard_slot,
+)
 from simulate._kernels.rng import deal_setup, next_u64
 
 
 @inline
 def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, deck, mul, thr,
-             lg, st, pay, amounts, elig, order, split, odd, win, hbuf, bbuf, sbuf, charts,
-             cat_start, tables, otables, custom):
+             lg, st, pay, amounts, elig, order, split, odd, win, obuf, charts, cat_start, tables,
+             otables, ptab, custom):
     """Play hand ``index`` (see the module docstring) in the scratch arrays; ``pay`` gets
     each seat's net chips. ``S0``: the rules header; ``stacks`` int64[n]; ``codes``,
-    ``params`` int64[n]: each seat's policy. Returns the number of actions taken."""
+    ``params`` int64[n]: each seat's policy; ``otables``: the Omaha tables, or None in a
+    Hold'em-like run (then the Omaha evaluator is not compiled in: a faster loop);
+    ``obuf``: ``(hbuf, bbuf, sbuf)``, the Omaha evaluator's scratch (one argument, as Numba
+    inlines functions of at most 30 arguments); ``ptab``: the Pineapple policy tables (every
+    seat discards by :func:`simulate._kernels.policies.discard_slot`). Returns the number
+    of actions taken."""
     n = stacks.shape[0]
     S[:] = S0
     for s in range(n):
@@ -39,6 +50,10 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
     acts = 0
     while S[E.ACTOR] >= 0:
         s = S[E.ACTOR]
+        if S[E.DISCING] != 0:  # Pineapple
+            E.discard(S, discard_slot(S, s, hole, board, ptab, tables), hole, board, deck)
+            acts += 1
+            continue
         code = codes[s]
         if code == 0:  # call: no need for the legal options
             E.act(S, E.CHECK_CALL, 0, board, deck)
@@ -63,11 +78,12 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
         pay[s] = 0
         order[s] = (b + 1 + s) % n
     if S[E.STREET] == 4:
-        if S[E.GAME] == 0:
+        if otables is None:  # a Hold'em-like run: no Omaha evaluator compiled in (faster)
             card_key, card_mask, row_offsets, rank_table, flush_table = tables
             E.holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
                                flush_table, st)
         else:
+            hbuf, bbuf, sbuf = obuf
             E.strengths(S, hole, board, tables, otables, st, hbuf, bbuf, sbuf)
     E.settle(S, st, pay, amounts, elig, order, split, odd, win)
     for s in range(n):
@@ -77,7 +93,7 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
 
 @serial
 def play_block(S0, stacks, first, count, seed, button, codes, params, charts, cat_start,
-               tables, otables, custom, net, sq):
+               tables, otables, custom, ptab, net, sq):
     """Hands ``first .. first+count-1``; adds each seat's net chips to ``net`` (int64[n]) and
     their squares to ``sq`` (float64[n])."""
     n = stacks.shape[0]
@@ -101,10 +117,11 @@ def play_block(S0, stacks, first, count, seed, button, codes, params, charts, ca
     hbuf = np.zeros((1, S0[E.NHOLE]), np.uint8)
     bbuf = np.zeros((1, 5), np.uint8)
     sbuf = np.zeros(1, np.int32)
+    obuf = (hbuf, bbuf, sbuf)
     for i in range(first, first + count):
         play_one(S0, stacks, i, seed, button, codes, params, S, hole, board, deck, mul, thr, lg,
-                 st, pay, amounts, elig, order, split, odd, win, hbuf, bbuf, sbuf, charts,
-                 cat_start, tables, otables, custom)
+                 st, pay, amounts, elig, order, split, odd, win, obuf, charts, cat_start,
+                 tables, otables, ptab, custom)
         for s in range(n):
             x = pay[s]
             net[s] += x
@@ -113,7 +130,7 @@ def play_block(S0, stacks, first, count, seed, button, codes, params, charts, ca
 
 @serial
 def play_serial(S0, stacks, first_block, n_blocks, block, total, seed, button, codes, params,
-                charts, cat_start, tables, otables, net, sq):
+                charts, cat_start, tables, otables, ptab, net, sq):
     """Blocks ``first_block ..`` (``block`` hands each, the run ending at hand ``total``)
     on one thread; block ``k`` of the call adds into row ``k`` of ``net``/``sq``."""
     for k in range(n_blocks):
@@ -121,16 +138,16 @@ def play_serial(S0, stacks, first_block, n_blocks, block, total, seed, button, c
         cnt = min(block, total - lo)
         if cnt > 0:
             play_block(S0, stacks, lo, cnt, seed, button, codes, params, charts, cat_start,
-                       tables, otables, None, net[k], sq[k])
+                       tables, otables, None, ptab, net[k], sq[k])
 
 
 @parallel
 def play_parallel(S0, stacks, first_block, n_blocks, block, total, seed, button, codes,
-                  params, charts, cat_start, tables, otables, net, sq):
+                  params, charts, cat_start, tables, otables, ptab, net, sq):
     """As :func:`play_serial`, blocks spread over threads."""
     for k in nb.prange(n_blocks):
         lo = (first_block + k) * block
         cnt = min(block, total - lo)
         if cnt > 0:
             play_block(S0, stacks, lo, cnt, seed, button, codes, params, charts, cat_start,
-                       tables, otables, None, net[k], sq[k])
+                       tables, otables, None, ptab, net[k], sq[k])

@@ -21,6 +21,11 @@ Codes (``POLICY_CODES``):
   clamped) while fewer than two bets and raises are in this street, else calls; one pair
   checks or calls; less checks or folds.
 - ``custom``: a user's compiled function (see :func:`simulate.play.compiled_policy`).
+
+Pineapple discards (:func:`discard_slot`) are the same for every built-in: the cheap
+``made`` rule of :mod:`simulate.pineapple` (keep the pair making the best hand with the
+board so far; no board: the best pair by the preflop 169 order; ties by that order). It is
+deterministic (no random draw) and sees only the seat's three cards and the board.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from simulate._kernels.engine import (
     STREET,
     N,
 )
+from simulate._kernels.pineapple import MADE, keep_pair
 from simulate._kernels.rng import next_u64
 
 CALL_POLICY = 0
@@ -77,6 +83,25 @@ def _hand_strength(S, s, hole, board, card_key, card_mask, row_offsets, rank_tab
         key += card_key[board[j]]
         mask |= card_mask[board[j]]
     return lookup(key, mask, row_offsets, rank_table, flush_table)
+
+
+@serial
+def discard_slot(S, s, hole, board, ptab, tables):
+    """Pineapple: the slot (0..2) of the hole card seat ``s`` throws away, by the ``made``
+    rule (:func:`simulate._kernels.pineapple.keep_pair`), seeing only ``hole[s, :3]`` and the
+    board dealt so far. ``ptab``: the pineapple policy tables (only the preflop scores are
+    read)."""
+    c = np.empty(3, np.int64)
+    for i in range(3):
+        c[i] = hole[s, i]
+    c.sort()
+    cards = np.empty(7, np.int64)
+    throw = keep_pair(c, board, S[NBOARD], MADE, ptab, tables, cards, cards, np.int64(0),
+                      np.int64(0))
+    for r in range(3):
+        if hole[s, r] == c[throw]:
+            return r
+    return 0
 
 
 @inline

@@ -124,6 +124,18 @@ MAX_UNITS = 10**15
 ENGINE_VARIANTS = {"NT": ("holdem", "no-limit"), "PT": ("holdem", "pot-limit"),
                    "FT": ("holdem", "fixed-limit"), "NO": ("omaha", "no-limit"),
                    "PO": ("omaha", "pot-limit"), "FO": ("omaha", "fixed-limit")}
+#: Pineapple (three hole cards, one discarded with ``pN sd CARD``): the project's own variant
+#: codes (PHH has none; pokerkit cannot read them). The discard timing is read from the
+#: actions (the board cards dealt before the first ``sd``). No all-in EV is computed.
+PINEAPPLE_VARIANTS = {"NP": ("pineapple", "no-limit"), "PP": ("pineapple", "pot-limit"),
+                      "FP": ("pineapple", "fixed-limit"),
+                      "NCP": ("crazy_pineapple", "no-limit"),
+                      "PCP": ("crazy_pineapple", "pot-limit"),
+                      "FCP": ("crazy_pineapple", "fixed-limit")}
+ENGINE_VARIANTS.update(PINEAPPLE_VARIANTS)
+VARIANT_NAMES.update({"NP": "no-limit pineapple", "PP": "pot-limit pineapple",
+                      "FP": "fixed-limit pineapple", "NCP": "no-limit crazy pineapple",
+                      "PCP": "pot-limit crazy pineapple", "FCP": "fixed-limit crazy pineapple"})
 _OMAHA_GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
 # Action codes of simulate._kernels.replay (kept here so that the encoder needs no import).
 _FK_FOLD, _FK_CC, _FK_RAISE, _FK_HOLE, _FK_BOARD, _FK_SHOW, _FK_SHOW_NOTHING, _FK_SKIP = range(8)
@@ -436,7 +448,7 @@ def _strength(variant: str, hole: list[int | None], board: list[int], who: str) 
     if any(c is None for c in hole) or not hole:
         raise ReplayError(f"{who}'s hole cards are unknown at the showdown")
     cards = [int(c) for c in hole if c is not None]
-    if variant in HOLDEM_VARIANTS:
+    if variant in HOLDEM_VARIANTS or variant in PINEAPPLE_VARIANTS:
         from evaluator.hands import strength_of_ids
 
         if len(board) != 5 or len(cards) != 2:
@@ -495,6 +507,17 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
         if len(sizes) != 1 or next(iter(sizes)) not in _OMAHA_GAMES:
             return "Omaha hole cards of no single size 4, 5 or 6"
         game = _OMAHA_GAMES[sizes.pop()]
+    discard_after = None
+    if hand.variant in PINEAPPLE_VARIANTS:  # timing: the board cards before the first discard
+        nb = 0
+        for a in hand.actions:
+            if a.kind == "sd":
+                discard_after = {0: "preflop", 3: "flop", 4: "turn"}.get(nb)
+                if discard_after is None:
+                    return f"a discard after {nb} board cards"
+                break
+            if a.kind == "db":
+                nb += len(a.cards or [])
     blinds = [u.to_int(b) for b in hand.blinds_or_straddles]
     if n == 2:
         sb, bb, straddles = blinds[0], blinds[1], []
@@ -522,6 +545,8 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
         kw = {"small_bet": u.to_int(hand.small_bet), "big_bet": u.to_int(hand.big_bet)}
     elif hand.min_bet is not None and u.to_int(hand.min_bet) != bb:
         return "a min_bet other than the big blind"
+    if discard_after is not None:
+        kw["discard_after"] = discard_after
     key = (game, betting, sb, bb, ante, bb_ante, tuple(straddles), tuple(kw.items()))
     got = _RULES_CACHE.get(key)
     if got is None:

@@ -98,7 +98,11 @@ def history_to_phh(hand: Any) -> str:
 
 _VARIANTS = {("holdem", "no-limit"): "NT", ("holdem", "pot-limit"): "PT",
              ("holdem", "fixed-limit"): "FT", ("omaha", "no-limit"): "NO",
-             ("omaha", "pot-limit"): "PO", ("omaha", "fixed-limit"): "FO"}
+             ("omaha", "pot-limit"): "PO", ("omaha", "fixed-limit"): "FO",
+             # Pineapple: the project's own codes (PHH has none; see simulate.phh.replay)
+             ("pineapple", "no-limit"): "NP", ("pineapple", "pot-limit"): "PP",
+             ("pineapple", "fixed-limit"): "FP", ("crazy_pineapple", "no-limit"): "NCP",
+             ("crazy_pineapple", "pot-limit"): "PCP", ("crazy_pineapple", "fixed-limit"): "FCP"}
 
 
 def _amount(x: Any, scale: int) -> int | Decimal:
