@@ -44,8 +44,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="straddles posted by the seats after the big blind")
     p.add_argument("--betting", default="no-limit",
                    choices=["no-limit", "pot-limit", "fixed-limit"], help="betting structure")
-    p.add_argument("--game", default="holdem", choices=["holdem", "omaha", "omaha5", "omaha6"],
-                   help="game (default holdem)")
+    p.add_argument("--game", default="holdem",
+                   choices=["holdem", "omaha", "omaha5", "omaha6", "pineapple",
+                            "crazy_pineapple"], help="game (default holdem)")
+    p.add_argument("--discard-after", default=None, choices=["preflop", "flop", "turn"],
+                   help="pineapple games: the betting round after which every live seat "
+                        "discards (default preflop for pineapple, flop for crazy_pineapple)")
     p.add_argument("--policy", default="call", metavar="P[,P...]",
                    help="call, random, allin or 'top N%%': one for all seats or one per seat")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         if args.phh_hands < 1:
             raise UsageError(f"--phh-hands must be positive, got {args.phh_hands}")
     rules = Rules(game=args.game, betting=args.betting, blinds=(sb, bb), ante=args.ante,
-                  bb_ante=args.bb_ante, straddles=straddles)
+                  bb_ante=args.bb_ante, straddles=straddles, discard_after=args.discard_after)
     r = play(rules, stacks, args.hands, policy=policies, seed=args.seed, threads=args.threads,
              button=args.button, progress=not args.quiet)
     if args.phh:
