@@ -19,7 +19,12 @@ Policies (one for every seat, or one per seat):
   :data:`CHECK_CALL`, :data:`RAISE` with ``amount`` the raise-to total). An illegal choice
   is played as a check or call.
 - any other callable: ``fn(hand) -> str``, given the :class:`simulate.engine.Hand` and
-  returning a PHH action (``"f"``, ``"cc"``, ``"cbr 300"``); the slower Python loop.
+  returning a PHH action (``"f"``, ``"cc"``, ``"cbr 300"``; in Pineapple games, when
+  ``hand.legal.discard``, ``"sd CARD"``); the slower Python loop.
+
+Pineapple discards: every seat whose policy is a built-in or a compiled policy discards by
+the cheap ``made`` rule (:func:`simulate._kernels.policies.discard_slot`), with no random
+draw.
 """
 
 from __future__ import annotations
