@@ -260,3 +260,30 @@ def test_play_discard_rule_is_made():
             assert strength_of_ids(kept + flop) == best
     h = next(replay_hands(Rules(game="pineapple"), [200] * 2, [0], policy="call", seed=5))
     assert h.street == "showdown"
+
+
+def test_python_policy_answers_the_discard():
+    seen = []
+
+    def keep_first_two(hand):
+        if hand.legal.discard:
+            seen.append(hand.hole[hand.actor])
+            return f"sd {hand.hole[hand.actor][4:]}"
+        return "cc"
+
+    r = play(Rules(game="pineapple"), [100, 100], 40, policy=[keep_first_two, "call"], seed=3,
+             threads=1)
+    assert sum(r.net) == 0 and len(seen) == 40 and all(len(x) == 6 for x in seen)
+
+
+def test_cli_play_pineapple(capsys, tmp_path):
+    from simulate.cli import main
+
+    out = tmp_path / "h.phhs"
+    assert main(["play", "--players", "3", "--game", "crazy_pineapple", "--discard-after",
+                 "turn", "--hands", "200", "--seed", "1", "--threads", "1", "--policy",
+                 "random", "--phh", str(out), "--phh-hands", "3", "--quiet", "--json"]) == 0
+    text = out.read_text()
+    assert 'variant = "NCP"' in text
+    assert main(["play", "--players", "2", "--discard-after", "flop", "--hands", "10"]) == 2
+    assert "discard_after" in capsys.readouterr().err
