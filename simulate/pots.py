@@ -5,7 +5,8 @@ integers and are never created or lost: for any valid input,
 ``sum(pot.amount for pot in pots) + sum(returned) == sum(committed)``, and
 :func:`settle` pays out exactly ``sum(committed)``.
 
-How pots are built (:func:`build_pots`):
+How pots are built (:func:`build_pots`, a wrapper of the project's one pot builder, the
+kernel :func:`simulate._kernels.engine.build_pots` that the hand engine uses too):
 
 - The distinct commitment levels ``c1 < c2 < ...`` cut the money into
   layers. Layer ``k`` holds ``(ck - c(k-1))`` chips from every seat that
@@ -175,22 +176,19 @@ def build_pots(
             f"{chips[dead_top]} but no live seat committed more than {max_live}"
         )
 
-    pots: list[Pot] = []
-    returned = [0] * n
-    previous = 0
-    for level in sorted({c for c in chips if c > 0}):
-        contributors = [s for s in range(n) if chips[s] >= level]
-        amount = (level - previous) * len(contributors)
-        eligible = tuple(s for s in contributors if alive[s])
-        previous = level
-        if len(contributors) == 1:
-            # Only this (live) seat reached the level: its uncalled chips go back.
-            returned[contributors[0]] += amount
-        elif pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
-        else:
-            pots.append(Pot(amount, eligible))
-    return PotStructure(pots=pots, returned=returned, committed=tuple(chips), live=tuple(alive))
+    # the one pot builder: the hand engine's kernel (at most one pot per distinct level);
+    # imported here so that importing this module does not load the engine's kernels
+    from simulate._kernels.engine import build_pots as _build_pots_kernel
+
+    amounts = np.zeros(n, np.int64)
+    eligible = np.zeros((n, n), np.bool_)
+    returned = np.zeros(n, np.int64)
+    n_pots = _build_pots_kernel(np.array(chips, np.int64), np.array(alive, np.bool_), amounts,
+                                eligible, returned)
+    pots = [Pot(int(amounts[p]), tuple(int(s) for s in np.flatnonzero(eligible[p])))
+            for p in range(n_pots)]
+    return PotStructure(pots=pots, returned=[int(x) for x in returned], committed=tuple(chips),
+                        live=tuple(alive))
 
 
 def add_dead_money(structure: PotStructure, amount: int) -> PotStructure:

@@ -17,7 +17,6 @@ from evaluator import evaluate
 from evaluator.cards import card_str
 from simulate.engine import Hand, IllegalAction, Rules, play
 from simulate.play import CHECK_CALL, RAISE, compiled_policy, replay_hands
-from simulate.pots import build_pots
 
 HOLE6 = ["AhKh", "QsQd", "2c3c", "7d8d", "9s9h", "JcTc"]
 BOARD = "Ks8h2d4d5s"
@@ -259,7 +258,11 @@ def test_bad_rules_and_tables():
         Hand(Rules(), [100, 100], hole=["AhKh", "AhQd"], board=BOARD)
 
 
-def test_build_pots_kernel_matches_simulate_pots():
+def test_build_pots_kernel_matches_reference():
+    """The one pot builder (simulate.pots.build_pots wraps it) against the chip-by-chip
+    reference, with ``live`` as int64 (the engine's state) rather than bool."""
+    from reference import ref_pots
+
     from simulate._kernels.engine import build_pots as kernel_build_pots
 
     rng = random.Random(5)
@@ -269,7 +272,7 @@ def test_build_pots_kernel_matches_simulate_pots():
         live = [rng.random() < 0.7 for _ in range(n)]
         top = max(range(n), key=lambda s: committed[s])
         live[top] = True
-        want = build_pots(committed, live)
+        want_pots, want_returned = ref_pots(committed, live)
         amounts = np.zeros(n, np.int64)
         elig = np.zeros((n, n), np.bool_)
         ret = np.zeros(n, np.int64)
@@ -277,8 +280,8 @@ def test_build_pots_kernel_matches_simulate_pots():
                               elig, ret)
         got = [(int(amounts[p]), tuple(int(s) for s in np.flatnonzero(elig[p])))
                for p in range(m)]
-        assert got == [(p.amount, p.eligible) for p in want.pots]
-        assert list(ret) == want.returned
+        assert got == want_pots
+        assert list(ret) == want_returned
 
 
 def test_play_same_bits_any_threads_and_replays():
