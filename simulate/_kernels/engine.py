@@ -253,7 +253,7 @@ def raise_bounds(S, s):
     return OK, lo, hi
 
 
-@serial
+@inline
 def legal(S, out):
     """Fill ``out`` (``int64[LEGAL_SIZE]``) with the actor's options (all -1/0 when no actor)."""
     s = S[ACTOR]
@@ -511,7 +511,9 @@ def deal_board(S, board, cards):
 
 @inline
 def build_pots(committed, live, amounts, eligible, returned):
-    """Main and side pots from the chips committed (the rules of :func:`simulate.pots.build_pots`).
+    """Main and side pots from the chips committed: the project's one pot builder (the rules
+    are stated in :mod:`simulate.pots`, whose :func:`simulate.pots.build_pots` validates and
+    wraps this kernel).
 
     ``committed``: int64[n]; ``live``: bool-like[n] (nonzero while the seat holds cards).
     Writes ``amounts`` (int64[>= n]), ``eligible`` (bool[>= n, n]) and adds uncalled chips to
@@ -694,7 +696,11 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
         if hidden and ne > 1:
             unknown += 1
             a = 0
-        for k in range(1, n + 1):
+        # award reads split/odd of pot p only at k = the number of tied winners <= ne;
+        # k = 1 needs no division (the common case: one winner)
+        split[p, 1] = a
+        odd[p, 1] = 0
+        for k in range(2, ne + 1):
             q = a // k
             split[p, k] = q
             odd[p, k] = a - q * k

@@ -40,7 +40,7 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
     seat discards by :func:`simulate._kernels.policies.discard_slot`). Returns the number
     of actions taken."""
     n = stacks.shape[0]
-    S[:] = S0
+    S[:E.HEADER] = S0[:E.HEADER]  # the rules; start() sets every per-seat field of seats < n
     for s in range(n):
         S[E.STACK + s] = stacks[s]
     b = (button + index) % n
@@ -74,9 +74,13 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
         if E.act(S, kind, amount, board, deck) != 0:
             E.act(S, E.CHECK_CALL, 0, board, deck)  # a policy's illegal choice: check or call
         acts += 1
+    o = b
     for s in range(n):
         pay[s] = 0
-        order[s] = (b + 1 + s) % n
+        o += 1  # order[s] = (b + 1 + s) % n, without a division
+        if o == n:
+            o = 0
+        order[s] = o
     if S[E.STREET] == 4:
         if otables is None:  # a Hold'em-like run: no Omaha evaluator compiled in (faster)
             card_key, card_mask, row_offsets, rank_table, flush_table = tables
