@@ -239,3 +239,23 @@ def test_batch_check_finds_the_first_bad_row(k, threads, bad_value):
         bad[row + 1:row + 3, 1] = bad[row + 1:row + 3, 0]  # later bad rows are not reported
         with pytest.raises(ValueError, match=f"^row {row} of cards has a repeated"):
             E.evaluate_batch(bad, threads=threads)
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_batch_check_catches_every_position_and_block_edge(k):
+    # The check runs on groups of rows (evaluator._kernels.holdem._CHECK_ROWS) before they
+    # are evaluated: a bad card in any column, on either side of a group edge, in a group
+    # that also holds a later bad row of the other kind, is reported by its own row.
+    cards = random_hands(2_100, k, seed=10 + k)
+    for row in (0, 1023, 1024, 2099):
+        for p in range(k):
+            for q in range(k):
+                bad = cards.copy()
+                if p == q:
+                    bad[row, p] = (52, 63, 64, 200, 255)[(row + p) % 5]
+                else:
+                    bad[row, q] = bad[row, p]
+                if row + 1 < len(bad):
+                    bad[row + 1, 0] = 255 if p != q else bad[row + 1, 1]
+                with pytest.raises(ValueError, match=f"^row {row} of cards has a repeated"):
+                    E.evaluate_batch(bad, threads=1)

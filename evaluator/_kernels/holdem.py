@@ -54,7 +54,7 @@ def lookup(key, mask, row_offsets, rank_table, flush_table):
 
 @serial
 def _bad_cards(cs):
-    """Nonzero when the card ids in the tuple ``cs`` repeat or exceed 51 (branch-free).
+    """Nonzero when the card ids in ``cs`` (a tuple or 1-D array) repeat or exceed 51.
 
     Distinct ids give distinct bits, whose sum equals their OR; a repeat carries.
     """
@@ -69,13 +69,74 @@ def _bad_cards(cs):
     return (total ^ either) | (over >> 6)
 
 
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_ONE = np.uint64(1)
+
+
 @serial
-def _batch7(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
-    for i in range(cards.shape[0]):
+def _popcount(x):
+    """Set bits of the uint64 ``x`` (LLVM turns this pattern into ``popcnt``)."""
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return (x * _H01) >> np.uint64(56)
+
+
+@serial
+def _max_id(flat, lo, hi):
+    """Largest of ``flat[lo:hi]`` (uint8); a plain max loop, which LLVM vectorizes."""
+    part = flat[lo:hi]  # indices from 0 up: no negative-index code, so it vectorizes
+    mx = np.uint8(0)
+    for j in range(part.shape[0]):
+        mx = max(mx, part[j])
+    return mx
+
+
+@serial
+def _repeats(flat, lo, hi, k):
+    """Nonzero when a row ``lo..hi-1`` of ``flat`` (uint8, ``k`` ids a row, row ``i`` at
+    ``flat[k*i:k*i+k]``) repeats a card. Every id must already be known to be <= 51.
+
+    One bit per id, OR-ed: a repeat collapses two bits, so the row's popcount falls below
+    ``k``. The fixed stride lets LLVM vectorize the loop over rows (interleaved loads).
+    """
+    acc = np.uint64(0)
+    flat = flat[k * lo:k * hi]  # indices from 0 up: no negative-index code
+    hi -= lo
+    lo = 0
+    if k == 7:
+        for i in range(lo, hi):
+            b = 7 * i
+            bits = ((_ONE << np.uint64(flat[b])) | (_ONE << np.uint64(flat[b + 1]))
+                    | (_ONE << np.uint64(flat[b + 2])) | (_ONE << np.uint64(flat[b + 3]))
+                    | (_ONE << np.uint64(flat[b + 4])) | (_ONE << np.uint64(flat[b + 5]))
+                    | (_ONE << np.uint64(flat[b + 6])))
+            acc |= _popcount(bits) ^ np.uint64(7)
+    elif k == 6:
+        for i in range(lo, hi):
+            b = 6 * i
+            bits = ((_ONE << np.uint64(flat[b])) | (_ONE << np.uint64(flat[b + 1]))
+                    | (_ONE << np.uint64(flat[b + 2])) | (_ONE << np.uint64(flat[b + 3]))
+                    | (_ONE << np.uint64(flat[b + 4])) | (_ONE << np.uint64(flat[b + 5])))
+            acc |= _popcount(bits) ^ np.uint64(6)
+    else:
+        for i in range(lo, hi):
+            b = 5 * i
+            bits = ((_ONE << np.uint64(flat[b])) | (_ONE << np.uint64(flat[b + 1]))
+                    | (_ONE << np.uint64(flat[b + 2])) | (_ONE << np.uint64(flat[b + 3]))
+                    | (_ONE << np.uint64(flat[b + 4])))
+            acc |= _popcount(bits) ^ np.uint64(5)
+    return acc
+
+
+@serial
+def _batch7(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
+    for i in range(lo, hi):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
         c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
-        if check and _bad_cards((c0, c1, c2, c3, c4, c5, c6)):
-            return i
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
                + card_key[c4] + card_key[c5] + card_key[c6])
         if (key >> 32) & 0x8888:
@@ -84,16 +145,13 @@ def _batch7(cards, out, check, card_key, card_mask, row_offsets, rank_table, flu
             out[i] = flush_strength(key, mask, flush_table)
         else:
             out[i] = rank_strength(key, row_offsets, rank_table)
-    return -1
 
 
 @serial
-def _batch6(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
-    for i in range(cards.shape[0]):
+def _batch6(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
+    for i in range(lo, hi):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
         c4, c5 = cards[i, 4], cards[i, 5]
-        if check and _bad_cards((c0, c1, c2, c3, c4, c5)):
-            return i
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
                + card_key[c4] + card_key[c5])
         if (key >> 32) & 0x8888:
@@ -102,15 +160,12 @@ def _batch6(cards, out, check, card_key, card_mask, row_offsets, rank_table, flu
             out[i] = flush_strength(key, mask, flush_table)
         else:
             out[i] = rank_strength(key, row_offsets, rank_table)
-    return -1
 
 
 @serial
-def _batch5(cards, out, check, card_key, card_mask, row_offsets, rank_table, flush_table):
-    for i in range(cards.shape[0]):
+def _batch5(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
+    for i in range(lo, hi):
         c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
-        if check and _bad_cards((c0, c1, c2, c3, c4)):
-            return i
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
                + card_key[c4])
         if (key >> 32) & 0x8888:
@@ -119,28 +174,57 @@ def _batch5(cards, out, check, card_key, card_mask, row_offsets, rank_table, flu
             out[i] = flush_strength(key, mask, flush_table)
         else:
             out[i] = rank_strength(key, row_offsets, rank_table)
+
+
+@serial
+def _eval_rows(cards, out, lo, hi, tables):
+    """Rows ``lo..hi-1`` of ``cards``, unchecked, by the loop unrolled for their ``k``."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    k = cards.shape[1]
+    if k == 7:
+        _batch7(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table)
+    elif k == 6:
+        _batch6(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table)
+    else:
+        _batch5(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table)
+
+
+#: Rows checked at a time before they are evaluated (their 7 KB of ids stay in L1).
+_CHECK_ROWS = 1024
+
+
+@serial
+def eval_rows(cards, out, lo, hi, tables, check):
+    """Strength of rows ``lo..hi-1`` of ``cards`` (C-contiguous uint8[N, k], 5 <= k <= 7)
+    into ``out`` (int32[N]).
+
+    Row loads are unrolled per ``k`` and the rank-set mask is only built when the suit
+    counters show a flush. With ``check``, each group of ``_CHECK_ROWS`` rows is first
+    tested, before any table is read with its ids: one vectorized max over its bytes
+    (an id over 51) and one vectorized popcount per row of the OR of ``1 << id`` (a
+    repeat). Returns the index of the first bad row (rows before it are evaluated, later
+    ones may not be), else -1.
+    """
+    if not check:
+        _eval_rows(cards, out, lo, hi, tables)
+        return -1
+    k = cards.shape[1]
+    flat = cards.reshape(cards.shape[0] * k)
+    for blo in range(lo, hi, _CHECK_ROWS):
+        bhi = min(hi, blo + _CHECK_ROWS)
+        if _max_id(flat, k * blo, k * bhi) > 51 or _repeats(flat, blo, bhi, k):
+            for i in range(blo, bhi):
+                if _bad_cards(cards[i]):
+                    return i
+        _eval_rows(cards, out, blo, bhi, tables)
     return -1
 
 
 @serial
 def eval_batch_serial(cards, out, tables, check):
-    """Strength of each row of ``cards`` (uint8[N, k], 5 <= k <= 7) into ``out`` (int32[N]).
-
-    Row loads are unrolled per ``k`` and the rank-set mask is only built when the
-    suit counters show a flush. With ``check`` each row is first tested for a
-    repeated or out-of-range card (branch-free, before any table is read); the index
-    of the first bad row is returned (evaluation stops there), else -1.
-    """
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
-    k = cards.shape[1]
-    if k == 7:
-        return _batch7(cards, out, check, card_key, card_mask, row_offsets, rank_table,
-                       flush_table)
-    if k == 6:
-        return _batch6(cards, out, check, card_key, card_mask, row_offsets, rank_table,
-                       flush_table)
-    return _batch5(cards, out, check, card_key, card_mask, row_offsets, rank_table,
-                   flush_table)
+    """Strength of each row of ``cards`` (C-contiguous uint8[N, k], 5 <= k <= 7) into
+    ``out`` (int32[N]); see :func:`eval_rows`. Returns the first bad row, else -1."""
+    return eval_rows(cards, out, 0, cards.shape[0], tables, check)
 
 
 @parallel
@@ -154,9 +238,7 @@ def eval_batch_parallel(cards, out, tables, check, n_blocks):
         lo = b * step
         hi = min(n, lo + step)
         if lo < hi:
-            r = eval_batch_serial(cards[lo:hi], out[lo:hi], tables, check)
-            if r >= 0:
-                bad[b] = lo + r
+            bad[b] = eval_rows(cards, out, lo, hi, tables, check)
     for b in range(n_blocks):
         if bad[b] >= 0:
             return bad[b]
