@@ -245,9 +245,15 @@ def eval_batch_parallel(cards, out, tables, check, n_blocks):
     return -1
 
 
+#: One more card in every suit counter: a prefix plus one card can show a flush only if
+#: the prefix's key plus this does (some suit already holds four cards).
+_ONE_EACH_SUIT = np.int64(0x1111 << 32)
+
+
 @serial
-def _last_card_loop(key, mask, lo, tables, hist4):
-    """Add the strengths of the hands ``prefix + g`` for every card ``g`` in ``lo..51``.
+def _flush_card_loop(key, mask, lo, tables, hist4):
+    """Add the strengths of the hands ``prefix + g`` for every card ``g`` in ``lo..51``
+    (the prefix's ``key`` and ``mask``), flushes included.
 
     ``hist4`` is int64[4, 7463]; the row is picked by ``g & 3`` so consecutive
     increments of one strength do not wait on each other.
@@ -260,6 +266,15 @@ def _last_card_loop(key, mask, lo, tables, hist4):
         else:
             s = rank_strength(k, row_offsets, rank_table)
         hist4[g & 3, s] += 1
+
+
+@serial
+def _rank_card_loop(key, lo, tables, hist4):
+    """As :func:`_flush_card_loop` for a prefix with no suit of four: no ``g`` can make a
+    flush, so each hand is the rank lookup alone (no flush test, no branch)."""
+    card_key, row_offsets, rank_table = tables[0], tables[2], tables[3]
+    for g in range(lo, 52):
+        hist4[g & 3, rank_strength(key + card_key[g], row_offsets, rank_table)] += 1
 
 
 @serial
@@ -281,16 +296,21 @@ def walk_prefix2(n_cards, a, b, tables, hist4):
             kd = kc + card_key[d]
             md = mc | card_mask[d]
             if n_cards == 5:
-                _last_card_loop(kd, md, d + 1, tables, hist4)
+                _flush_card_loop(kd, md, d + 1, tables, hist4)
                 continue
             for e in range(d + 1, top + 5):
                 ke = kd + card_key[e]
                 me = md | card_mask[e]
                 if n_cards == 6:
-                    _last_card_loop(ke, me, e + 1, tables, hist4)
+                    _flush_card_loop(ke, me, e + 1, tables, hist4)
                     continue
                 for f in range(e + 1, top + 6):
-                    _last_card_loop(ke + card_key[f], me | card_mask[f], f + 1, tables, hist4)
+                    kf = ke + card_key[f]
+                    # Most 6-card prefixes hold no suit of four: no 7th card makes a flush
+                    if ((kf + _ONE_EACH_SUIT) >> 32) & 0x8888:
+                        _flush_card_loop(kf, me | card_mask[f], f + 1, tables, hist4)
+                    else:
+                        _rank_card_loop(kf, f + 1, tables, hist4)
 
 
 @serial
