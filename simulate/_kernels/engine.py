@@ -22,6 +22,13 @@ this street); a seat that already acted may raise again only if the bet has grow
 by at least a full raise since then (so several short all-ins that add up to a full
 raise reopen the betting, as in TDA Rule 47 Example 1, and one short all-in does not).
 
+Pineapple (``DISCAT`` set): three hole cards; when the betting round ``DISCAT - 1`` is
+over, :func:`_end_street` sets ``DISCING`` and the actor becomes the next live seat to
+discard (from the button's left); betting is refused (:data:`E_DISCARD`) until
+:func:`discard` has taken one card from every live seat (``HOLEN + s`` drops to 2); then
+``NHOLE`` becomes 2 and the hand goes on as Hold'em. Games without discards pay one
+comparison per street for this.
+
 Error codes returned by :func:`act` (0 = done) are turned into one-line messages by
 the Python layer, which also reads the legal options from :func:`legal`.
 """
