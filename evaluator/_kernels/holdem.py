@@ -272,36 +272,9 @@ def _flush_card_loop(key, mask, lo, tables, hist4):
 def _rank_card_loop(key, lo, tables, hist4):
     """As :func:`_flush_card_loop` for a prefix with no suit of four: no ``g`` can make a
     flush, so each hand is the rank lookup alone (no flush test, no branch)."""
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    card_key, row_offsets, rank_table = tables[0], tables[2], tables[3]
     for g in range(lo, 52):
         hist4[g & 3, rank_strength(key + card_key[g], row_offsets, rank_table)] += 1
-
-
-@serial
-def _walk7_prefix2(a, b, tables, hist4):
-    """:func:`walk_prefix2` for 7 cards, with its bounds fixed at compile time.
-
-    Most 6-card prefixes hold no suit of four; no 7th card can make them a flush, so
-    their last card runs :func:`_rank_card_loop` (no flush test, no branch).
-    """
-    card_key, card_mask = tables[0], tables[1]
-    kb = KEY_INIT_I64 + card_key[a] + card_key[b]
-    mb = card_mask[a] | card_mask[b]
-    for c in range(b + 1, 48):
-        kc = kb + card_key[c]
-        mc = mb | card_mask[c]
-        for d in range(c + 1, 49):
-            kd = kc + card_key[d]
-            md = mc | card_mask[d]
-            for e in range(d + 1, 50):
-                ke = kd + card_key[e]
-                me = md | card_mask[e]
-                for f in range(e + 1, 51):
-                    kf = ke + card_key[f]
-                    if ((kf + _ONE_EACH_SUIT) >> 32) & 0x8888:
-                        _flush_card_loop(kf, me | card_mask[f], f + 1, tables, hist4)
-                    else:
-                        _rank_card_loop(kf, f + 1, tables, hist4)
 
 
 @serial
@@ -312,9 +285,6 @@ def walk_prefix2(n_cards, a, b, tables, hist4):
     Nested loops carry the partial key and mask of the cards so far (adding a
     card is adding a number); the last card is a tight inner loop.
     """
-    if n_cards == 7:
-        _walk7_prefix2(a, b, tables, hist4)
-        return
     card_key, card_mask = tables[0], tables[1]
     top = 52 - n_cards  # highest possible lowest card
     kb = KEY_INIT_I64 + card_key[a] + card_key[b]
@@ -329,7 +299,23 @@ def walk_prefix2(n_cards, a, b, tables, hist4):
                 _flush_card_loop(kd, md, d + 1, tables, hist4)
                 continue
             for e in range(d + 1, top + 5):
-                _flush_card_loop(kd + card_key[e], md | card_mask[e], e + 1, tables, hist4)
+                ke = kd + card_key[e]
+                me = md | card_mask[e]
+                if n_cards == 6:
+                    _flush_card_loop(ke, me, e + 1, tables, hist4)
+                    continue
+                # Most 6-card prefixes hold no suit of four: no 7th card makes a flush.
+                # None does when the 5-card prefix holds no suit of three.
+                if ((ke + 2 * _ONE_EACH_SUIT) >> 32) & 0x8888:
+                    for f in range(e + 1, top + 6):
+                        kf = ke + card_key[f]
+                        if ((kf + _ONE_EACH_SUIT) >> 32) & 0x8888:
+                            _flush_card_loop(kf, me | card_mask[f], f + 1, tables, hist4)
+                        else:
+                            _rank_card_loop(kf, f + 1, tables, hist4)
+                else:
+                    for f in range(e + 1, top + 6):
+                        _rank_card_loop(ke + card_key[f], f + 1, tables, hist4)
 
 
 @serial
