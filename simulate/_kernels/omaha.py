@@ -26,7 +26,7 @@ import numpy as np
 
 from evaluator._jit import parallel, serial
 from evaluator._kernels.omaha import best_of_parts, board_triples, hole_pairs
-from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
+from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
 from simulate._kernels.score import equity_scorer, score_row, scorer_row
 
 
@@ -208,16 +208,7 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     for _ in range(n):
         state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
         c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
-        if k >= 1:
-            board[nf] = c0
-        if k >= 2:
-            board[nf + 1] = c1
-        if k >= 3:
-            board[nf + 2] = c2
-        if k >= 4:
-            board[nf + 3] = c3
-        if k >= 5:
-            board[4] = c4
+        put_drawn(board, nf, k, c0, c1, c2, c3, c4)
         t = 0
         for a in range(5):
             for b in range(a + 1, 5):

@@ -34,7 +34,7 @@ import numpy as np
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
 from simulate._kernels.holdem_exact import walk
-from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
+from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
 from simulate._kernels.score import score_row, scorer_row
 
 MADE = 0
@@ -359,16 +359,7 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
     for _ in range(n):
         state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
         c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
-        if k >= 1:
-            board[b0] = c0
-        if k >= 2:
-            board[b0 + 1] = c1
-        if k >= 3:
-            board[b0 + 2] = c2
-        if k >= 4:
-            board[b0 + 3] = c3
-        if k >= 5:
-            board[4] = c4
+        put_drawn(board, b0, k, c0, c1, c2, c3, c4)
         tcnt = turn_cnt
         if memo_turn:
             tc = board[3]

@@ -156,6 +156,22 @@ def pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4):
 
 
 @inline
+def put_drawn(board, at, k, c0, c1, c2, c3, c4):
+    """Write the first ``k`` (0..5, ``at + k <= 5``) of the drawn cards ``c0..c4`` (from
+    :func:`pick5`) into ``board[at:at + k]``."""
+    if k >= 1:
+        board[at] = c0
+    if k >= 2:
+        board[at + 1] = c1
+    if k >= 3:
+        board[at + 2] = c2
+    if k >= 4:
+        board[at + 3] = c3
+    if k >= 5:
+        board[at + 4] = c4
+
+
+@inline
 def deal(state, d, lo, k, mul, thr):
     """Deal ``k`` cards uniformly from ``d[lo:]`` into ``d[lo:lo + k]`` (partial Fisher-Yates
     in place, draws from :func:`draw5`); returns the new state. ``mul``, ``thr``:
