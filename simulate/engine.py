@@ -20,7 +20,6 @@ Example::
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CardError, card_str, check_disjoint, parse_cards
-from simulate.pots import Pot
+from simulate.pots import Pot, check_chips
 
 __all__ = ["Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]
 
@@ -42,7 +41,6 @@ DISCARD_STREETS = ("preflop", "flop", "turn")
 DEFAULT_DISCARD_AFTER = {"pineapple": "preflop", "crazy_pineapple": "flop"}
 BETTINGS = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
 STREETS = ("preflop", "flop", "turn", "river", "showdown", "done")
-MAX_CHIPS = 10**15  # stacks above this are refused (int64 headroom); use it for unknown stacks
 
 
 class IllegalAction(ValueError):
@@ -84,20 +82,11 @@ def _K() -> Any:
 
 
 def _chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{what} must be an integer number of chips, got {value!r}")
-    try:
-        v = operator.index(value)
-    except TypeError:
-        if isinstance(value, float) and value.is_integer():
-            v = int(value)
-        else:
-            raise ValueError(f"{what} must be an integer number of chips, got {value!r}") from None
-    if v < 0 or (v == 0 and not allow_zero):
-        raise ValueError(f"{what} must be {'non-negative' if allow_zero else 'positive'}, got {v}")
-    if v > MAX_CHIPS:
-        raise ValueError(f"{what} must be at most {MAX_CHIPS}, got {v}")
-    return int(v)
+    """A chip amount by the project's one check (:func:`simulate.pots.check_chips`); a
+    float with no fraction (``200.0``) is taken as its integer."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return check_chips(value, what, allow_zero=allow_zero)
 
 
 @dataclass(frozen=True)

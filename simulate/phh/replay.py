@@ -90,7 +90,7 @@ import numpy as np
 
 from evaluator.cards import cards_str
 from simulate.phh.parse import Action, HandHistory, PHHError, parse_action
-from simulate.pots import Pot, PotStructure, add_dead_money, build_pots, settle
+from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots, settle
 
 __all__ = [
     "EV_SAMPLES",
@@ -116,10 +116,10 @@ VARIANT_NAMES = {
 #: Runouts drawn when the all-in EV walk is larger than the engine's exact limit.
 EV_SAMPLES = 200_000
 #: Chips (in the hand's integer units) a seat whose stack is ``inf`` is played with (the
-#: engine's largest stack, ``simulate.engine.MAX_CHIPS``).
-UNKNOWN_STACK = 10**15
+#: engine's largest stack, ``simulate.pots.MAX_CHIPS``).
+UNKNOWN_STACK = MAX_CHIPS
 #: The largest amount (in the hand's integer units) a hand may use.
-MAX_UNITS = 10**15
+MAX_UNITS = MAX_CHIPS
 #: Variants replayed through :mod:`simulate.engine` (every action validated).
 ENGINE_VARIANTS = {"NT": ("holdem", "no-limit"), "PT": ("holdem", "pot-limit"),
                    "FT": ("holdem", "fixed-limit"), "NO": ("omaha", "no-limit"),
