@@ -50,10 +50,8 @@ class IllegalAction(ValueError):
 
 def _resolve_seed(seed: int | None) -> int:
     """The project's seed rule (0 <= seed < 2**64; None draws a fresh one)."""
-    try:
-        from simulate.sampling import resolve_seed
-    except ImportError:  # older layout
-        from simulate._kernels.rng import resolve_seed  # type: ignore[attr-defined,no-redef]
+    from simulate.sampling import resolve_seed
+
     return resolve_seed(seed)
 
 
