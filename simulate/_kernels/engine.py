@@ -724,3 +724,70 @@ def seeded_deck(seed, index, n_cards, deck, mul, thr):
     for c in range(52):
         deck[c] = c
     return deal(stream_state(seed, index), deck, 0, n_cards, mul, thr)
+
+
+# ---------------------------------------------------------------- one buffer per Hand
+# The interactive :class:`simulate.engine.Hand` keeps its arrays as views of one uint8
+# buffer ``W`` so that each call from Python passes one array (Numba's dispatch checks
+# every argument's type: one array costs about a third of the four that ``act`` takes).
+# Byte offsets: ``S`` int64[STATE_SIZE], the :func:`legal` output int64[LEGAL_SIZE], the
+# showdown strengths and the payouts int64[MAXS] each, ``hole`` uint8[MAXS, MAXH],
+# ``board`` uint8[5] (padded to 8), ``deck`` uint8[52].
+W_S = 0
+W_LEGAL = W_S + 8 * STATE_SIZE
+W_ST = W_LEGAL + 8 * LEGAL_SIZE
+W_PAY = W_ST + 8 * MAXS
+W_HOLE = W_PAY + 8 * MAXS
+W_BOARD = W_HOLE + MAXS * MAXH
+W_DECK = W_BOARD + 8
+W_SIZE = W_DECK + 56
+
+
+@inline
+def _w_views(W):
+    """``(S, hole, board, deck)``: views of the buffer ``W`` (uint8[W_SIZE])."""
+    return (W[W_S:W_LEGAL].view(np.int64), W[W_HOLE:W_BOARD].reshape((MAXS, MAXH)),
+            W[W_BOARD:W_BOARD + 5], W[W_DECK:W_DECK + 52])
+
+
+@serial
+def hand_start(W):
+    """:func:`start` on the arrays held in ``W``."""
+    S, hole, board, deck = _w_views(W)
+    start(S, hole, board, deck)
+
+
+@serial
+def hand_act(W, kind, amount):
+    """:func:`act` on the arrays held in ``W``; returns its code."""
+    S, hole, board, deck = _w_views(W)
+    return act(S, kind, amount, board, deck)
+
+
+@serial
+def hand_legal(W):
+    """:func:`legal` into ``W``'s legal slots."""
+    legal(W[W_S:W_LEGAL].view(np.int64), W[W_LEGAL:W_ST].view(np.int64))
+
+
+@serial
+def hand_settle(W, tables, otables):
+    """Settle a finished hand held in ``W``: :func:`strengths` (at a showdown) into ``W``'s
+    strength slots, :func:`settle` into its payout slots (seats ``0..N-1``, from zero, the
+    odd chips in seat order from the button's left). ``tables``/``otables``: as for
+    :func:`strengths`. Returns :func:`settle`'s count of pots left unpaid."""
+    S, hole, board, deck = _w_views(W)
+    n = S[N]
+    st = W[W_ST:W_PAY].view(np.int64)[:n]
+    pay = W[W_PAY:W_HOLE].view(np.int64)[:n]
+    st[:] = 0
+    pay[:] = 0
+    if S[STREET] == 4:
+        strengths(S, hole, board, tables, otables, st, np.zeros((1, S[NHOLE]), np.uint8),
+                  np.zeros((1, 5), np.uint8), np.zeros(1, np.int32))
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        order[i] = (S[BUTTON] + 1 + i) % n
+    return settle(S, st, pay, np.zeros(n + 1, np.int64), np.zeros((n + 1, n), np.bool_),
+                  order, np.zeros((n + 1, n + 1), np.int64), np.zeros((n + 1, n + 1), np.int64),
+                  np.zeros((n + 1, n), np.int64))
