@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CardError, card_str, check_disjoint, parse_cards
-from simulate.pots import Pot, check_chips
+from simulate.pots import MAX_CHIPS, Pot, check_chips
 
 __all__ = ["Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]
 
@@ -55,15 +55,22 @@ def _resolve_seed(seed: int | None) -> int:
     return resolve_seed(seed)
 
 
-def deal_tables(n_cards: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(mul, thr)`` uint64 arrays for dealing ``n_cards`` from a 52-card deck."""
-    from simulate._kernels.rng import deal_setup
+_DEAL_TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
-    size = -(-n_cards // 5) * 5
-    mul = np.empty(size, np.uint64)
-    thr = np.empty(size, np.uint64)
-    deal_setup(52, n_cards, mul, thr)
-    return mul, thr
+
+def deal_tables(n_cards: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(mul, thr)`` uint64 arrays for dealing ``n_cards`` from a 52-card deck (made once
+    per ``n_cards`` and shared: read them, do not write them)."""
+    got = _DEAL_TABLES.get(n_cards)
+    if got is None:
+        from simulate._kernels.rng import deal_setup
+
+        size = -(-n_cards // 5) * 5
+        mul = np.empty(size, np.uint64)
+        thr = np.empty(size, np.uint64)
+        deal_setup(52, n_cards, mul, thr)
+        got = _DEAL_TABLES[n_cards] = (mul, thr)
+    return got
 
 
 _KERNELS: Any = None
@@ -82,6 +89,8 @@ def _K() -> Any:
 def _chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
     """A chip amount by the project's one check (:func:`simulate.pots.check_chips`); a
     float with no fraction (``200.0``) is taken as its integer."""
+    if type(value) is int and 0 <= value <= MAX_CHIPS and (value or allow_zero):
+        return value  # what check_chips returns for a plain int in range, without the call
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return check_chips(value, what, allow_zero=allow_zero)
@@ -172,8 +181,14 @@ class Rules:
 
     def header(self) -> np.ndarray:
         """The rule fields of a kernel state (``int64[STATE_SIZE]``, other fields 0)."""
+        S = np.zeros(_K().STATE_SIZE, np.int64)
+        self._write_header(memoryview(S))
+        return S
+
+    def _write_header(self, S: Any) -> None:
+        """Write the rule fields into ``S`` (a kernel state, or a memoryview of one, whose
+        other fields are left as they are)."""
         K = _K()
-        S = np.zeros(K.STATE_SIZE, np.int64)
         S[K.BETTING] = BETTINGS[self.betting]
         S[K.NHOLE] = self.n_hole
         S[K.GAME] = 0 if self.game in HOLDEM_LIKE else 1
@@ -189,7 +204,6 @@ class Rules:
         S[K.NSTRAD] = len(self.straddles)
         for i, x in enumerate(self.straddles):
             S[K.STRAD0 + i] = x
-        return S
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "betting": self.betting, "blinds": list(self.blinds),
@@ -262,8 +276,37 @@ def _parse_maybe_unknown(text: str, what: str) -> list[int]:
     return out
 
 
+_CARD_TEXT = {c: card_str(c) for c in range(52)} | {_UNKNOWN_CARD: "??"}
+#: Two-character card texts that parse_cards reads as one card (either case, suit symbols).
+_CARD_OF = {r + s: 4 * i + j for i, rank in enumerate("23456789TJQKA")
+            for r in {rank, rank.lower()}
+            for j, suits in enumerate(("c\u2663C", "d\u2666D", "h\u2665H", "s\u2660S"))
+            for s in suits}
+
+
+_FULL_DECK = np.arange(52, dtype=np.uint8)
+_FULL_SET = frozenset(range(52))
+
+
 def _cards_text(cards: Sequence[int]) -> str:
-    return "".join("??" if c == _UNKNOWN_CARD else card_str(c) for c in cards)
+    try:
+        return "".join([_CARD_TEXT[c] for c in cards])
+    except (KeyError, TypeError):  # a card id out of range: card_str names it
+        return "".join("??" if c == _UNKNOWN_CARD else card_str(c) for c in cards)
+
+
+def _parse_hand(text: Any, what: str) -> list[int]:
+    """:func:`evaluator.cards.parse_cards` of ``text``: cards written back to back
+    (``AhKh``) are read here by table; anything else (separators, ``10h``, ids, a bad or
+    repeated card) goes to parse_cards, which reads it or names the fault."""
+    if type(text) is str and not len(text) & 1:
+        try:
+            out = [_CARD_OF[text[i:i + 2]] for i in range(0, len(text), 2)]
+        except KeyError:
+            out = None
+        if out is not None and len(set(out)) == len(out):
+            return out
+    return parse_cards(text, what=what)
 
 
 class Hand:
@@ -286,46 +329,53 @@ class Hand:
             raise ValueError("rules must be a simulate.engine.Rules")
         if isinstance(stacks, (str, bytes)):
             raise ValueError("stacks must be a list of chip counts, one per seat")
-        stacks = [_chips(x, f"seat {i}'s stack", allow_zero=False) for i, x in enumerate(stacks)]
-        n = len(stacks)
+        chips = []
+        for i, x in enumerate(stacks):
+            if type(x) is not int or not 0 < x <= MAX_CHIPS:
+                x = _chips(x, f"seat {i}'s stack", allow_zero=False)
+            chips.append(x)
+        n = len(chips)
         if not 2 <= n <= 10:
             raise ValueError(f"a hand needs 2 to 10 seats, got {n}")
         if len(rules.straddles) > (0 if n == 2 else n - 2):
             raise ValueError(f"{len(rules.straddles)} straddles do not fit {n} seats")
-        if n * rules.n_hole + 8 > 52:
+        h = rules.n_hole
+        if n * h + 8 > 52:
             raise ValueError(f"{n} seats of {rules.game} need more than 52 cards")
-        if isinstance(button, (bool, np.bool_)) or not isinstance(button, (int, np.integer)) \
+        if type(button) is not int and (isinstance(button, (bool, np.bool_))
+                                        or not isinstance(button, (int, np.integer))) \
                 or not 0 <= button < n:
             raise ValueError(f"button must be a seat 0..{n - 1}, got {button!r}")
+        if deal not in (None, "manual", "seed", "script"):
+            raise ValueError(f"deal must be 'manual' or None, got {deal!r}")
         K = _K()
         self.rules = rules
         self.n = n
         self.button = int(button)
-        self.starting_stacks = tuple(stacks)
-        S = rules.header()
-        S[K.N] = n
-        S[K.BUTTON] = self.button
-        S[K.STACK:K.STACK + n] = stacks
-        self._S = S
-        self._hole = np.full((K.MAXS, K.MAXH), _UNKNOWN_CARD, np.uint8)
-        self._board = np.full(5, _UNKNOWN_CARD, np.uint8)
-        self._deck = np.arange(52, dtype=np.uint8)
-        self._legal_buf = np.zeros(K.LEGAL_SIZE, np.int64)
+        self.starting_stacks = tuple(chips)
+        # every array of the hand is a view of one buffer (one argument per kernel call)
+        W = np.zeros(K.W_SIZE, np.uint8)
+        W[K.W_HOLE:K.W_DECK] = _UNKNOWN_CARD
+        self._W = W
+        self._views()
+        V = self._V
+        rules._write_header(V)
+        V[K.N] = n
+        V[K.BUTTON] = self.button
+        self._S[K.STACK:K.STACK + n] = chips
         self._result: tuple[list[int | None], int] | None = None
         self.seed: int | None = None
         self.actions: list[str] = []
         """PHH action strings so far, deals included (seat ``s`` is ``p{s + 1}``)."""
         self.discards: list[str | None] = [None] * n
         """Pineapple: each seat's discarded card (text; ``??`` unknown), None before it."""
-        h = rules.n_hole
-        if deal not in (None, "manual", "seed", "script"):
-            raise ValueError(f"deal must be 'manual' or None, got {deal!r}")
         scripted = hole is not None or board is not None
         if deal == "manual":
             if scripted or seed is not None:
                 raise ValueError("deal='manual' takes no seed, hole or board")
-            S[K.MODE] = 1
+            V[K.MODE] = 1
             self.manual = True
+            self._deck[:] = _FULL_DECK
         else:
             self.manual = False
             if scripted:
@@ -339,40 +389,60 @@ class Hand:
                 self._rng_state = K.seeded_deck(np.uint64(self.seed), self.hand_index,
                                                 n * h + 8, self._deck, mul, thr)
         self._dealt: set[int] = set()
-        K.start(S, self._hole, self._board, self._deck)
+        K.hand_start(W)
         if not self.manual:
+            dealt = self._hole[:n, :h].tolist()
             for s in range(n):
-                self.actions.append(f"d dh p{s + 1} {_cards_text(self._hole[s, :h])}")
-            self._dealt.update(int(c) for c in self._hole[:n, :h].ravel())
-            self._after(0)
+                self.actions.append(f"d dh p{s + 1} {_cards_text(dealt[s])}")
+                self._dealt.update(dealt[s])
+            if V[K.STREET] or V[K.NBOARD]:
+                self._after(0)
+
+    def _views(self) -> None:
+        """The state arrays as views of the buffer ``_W``: ``_S`` (int64[STATE_SIZE]; ``_V``
+        a memoryview of it, read from Python at a third of the cost of numpy indexing),
+        ``_legal_buf``, ``_hole``, ``_board``, ``_deck``."""
+        K = _K()
+        W = self._W
+        self._S = W[K.W_S:K.W_LEGAL].view(np.int64)
+        self._V = memoryview(self._S)
+        self._legal_buf = W[K.W_LEGAL:K.W_ST].view(np.int64)
+        self._hole = W[K.W_HOLE:K.W_BOARD].reshape(K.MAXS, K.MAXH)
+        self._board = W[K.W_BOARD:K.W_BOARD + 5]
+        self._deck = W[K.W_DECK:K.W_DECK + 52]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles carry the buffer; the views are made again from it."""
+        return {k: v for k, v in self.__dict__.items()
+                if k not in ("_S", "_V", "_legal_buf", "_hole", "_board", "_deck")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._views()
 
     # ---- construction helpers
     def _script(self, hole: Sequence[str], board: str) -> None:
         n, h = self.n, self.rules.n_hole
         if isinstance(hole, str) or len(hole) != n:
             raise ValueError(f"hole must give one hand per seat ({n})")
-        hands = [parse_cards(x, what=f"seat {i}'s hole cards") for i, x in enumerate(hole)]
+        hands = [_parse_hand(x, f"seat {i}'s hole cards") for i, x in enumerate(hole)]
         for i, x in enumerate(hands):
             if len(x) != h:
                 raise CardError(f"seat {i}'s hole cards: {self.rules.game} needs {h} cards, "
                                 f"got {len(x)}")
-        b = parse_cards(board, what="board")
+        b = _parse_hand(board, "board")
         if len(b) != 5:
             raise CardError(f"board needs the five cards in order, got {len(b)}")
-        check_disjoint([(f"seat {i}'s hole cards", x) for i, x in enumerate(hands)]
-                       + [("board", b)])
-        used = {c for x in hands for c in x} | set(b)
-        spare = [c for c in range(52) if c not in used]
-        deck = [0] * 52
-        for r in range(h):
-            for k in range(n):
-                deck[r * n + k] = hands[(self.button + 1 + k) % n][r]
-        p = n * h
-        order = [None, b[0], b[1], b[2], None, b[3], None, b[4]]
-        for j, c in enumerate(order):
-            deck[p + j] = spare.pop(0) if c is None else c
-        for j in range(p + 8, 52):
-            deck[j] = spare.pop(0)
+        used = {c for x in hands for c in x}
+        used.update(b)
+        if len(used) != n * h + 5:
+            check_disjoint([(f"seat {i}'s hole cards", x) for i, x in enumerate(hands)]
+                           + [("board", b)])
+        spare = sorted(_FULL_SET - used)
+        first = self.button + 1
+        deck = [hands[(first + k) % n][r] for r in range(h) for k in range(n)]
+        deck += (spare[0], b[0], b[1], b[2], spare[1], b[3], spare[2], b[4])
+        deck += spare[3:]
         self._deck[:] = deck
 
     # ---- state
@@ -381,26 +451,26 @@ class Hand:
         """The seat to act, or None (hand over, or a deal awaited in manual mode)."""
         if self.manual and self._holes_pending():
             return None
-        a = int(self._S[_K().ACTOR])
+        a = self._V[_K().ACTOR]
         return None if a < 0 else a
 
     def _holes_pending(self) -> bool:
         K = _K()
-        S = self._S
-        return int(S[K.STREET]) == 0 and S[K.DISCING] == 0 \
-            and int(S[K.NHOLE]) == self.rules.n_hole and any(
-                S[K.HOLEN + s] < S[K.NHOLE] for s in range(self.n))
+        V = self._V
+        return V[K.STREET] == 0 and V[K.DISCING] == 0 \
+            and V[K.NHOLE] == self.rules.n_hole and any(
+                V[K.HOLEN + s] < V[K.NHOLE] for s in range(self.n))
 
     @property
     def street(self) -> str:
         """``preflop``, ``flop``, ``turn``, ``river``; at the end ``showdown`` (decided by a
         showdown) or ``done`` (won without one)."""
-        return STREETS[int(self._S[_K().STREET])]
+        return STREETS[self._V[_K().STREET]]
 
     @property
     def done(self) -> bool:
         """True when no more betting or deals are expected."""
-        return int(self._S[_K().STREET]) >= 4
+        return self._V[_K().STREET] >= 4
 
     @property
     def legal(self) -> Legal:
@@ -408,15 +478,15 @@ class Hand:
         if self.actor is None:
             return Legal()
         K = _K()
-        if self._S[K.DISCING]:
+        if self._V[K.DISCING]:
             return Legal(discard=True)
-        out = self._legal_buf
-        K.legal(self._S, out)
-        return Legal(bool(out[0]), bool(out[1]), None if out[2] < 0 else int(out[2]),
-                     None if out[3] < 0 else int(out[3]), None if out[4] < 0 else int(out[4]))
+        K.hand_legal(self._W)
+        out = self._legal_buf.tolist()
+        return Legal(out[0] != 0, out[1] != 0, None if out[2] < 0 else out[2],
+                     None if out[3] < 0 else out[3], None if out[4] < 0 else out[4])
 
     def _seat_array(self, field_: int) -> list[int]:
-        return [int(x) for x in self._S[field_:field_ + self.n]]
+        return self._S[field_:field_ + self.n].tolist()
 
     @property
     def stacks(self) -> list[int]:
@@ -481,23 +551,15 @@ class Hand:
 
             K = _K()
             n = self.n
-            st = np.zeros(n, np.int64)
-            if int(self._S[K.STREET]) == 4:
-                h = int(self._S[K.NHOLE])
-                K.strengths(self._S, self._hole, self._board, get_tables().kernel_args,
-                            _omaha_tables(self.rules.game), st, np.zeros((1, h), np.uint8),
-                            np.zeros((1, 5), np.uint8), np.zeros(1, np.int32))
-            pay = np.zeros(n, np.int64)
-            amounts = np.zeros(n + 1, np.int64)
-            elig = np.zeros((n + 1, n), np.bool_)
-            order = (np.arange(1, n + 1, dtype=np.int64) + self.button) % n
-            unknown = int(K.settle(self._S, st, pay, amounts, elig, order,
-                                   np.zeros((n + 1, n + 1), np.int64),
-                                   np.zeros((n + 1, n + 1), np.int64),
-                                   np.zeros((n + 1, n), np.int64)))
-            payout: list[int | None] = [int(x) for x in pay]
+            W = self._W
+            unknown = int(K.hand_settle(W, get_tables().kernel_args,
+                                        _omaha_tables(self.rules.game)))
+            payout: list[int | None] = W[K.W_PAY:K.W_HOLE].view(np.int64)[:n].tolist()
             if unknown:
                 # seats that could win a pot whose winner hangs on hidden cards
+                st = W[K.W_ST:K.W_PAY].view(np.int64)[:n]
+                amounts = np.zeros(n + 1, np.int64)
+                elig = np.zeros((n + 1, n), np.bool_)
                 m = K.table_pots(self._S, amounts, elig, np.zeros(n, np.int64))
                 for p in range(m):
                     e = np.flatnonzero(elig[p])
@@ -608,19 +670,20 @@ class Hand:
             self._after(nb, street)
 
     def _do(self, kind: int, amount: int) -> None:
-        K = _K()
-        S = self._S
+        """Apply a betting action (``kind`` a kernel action kind, ``amount`` the raise-to
+        total) by the one kernel call; raise :class:`IllegalAction` with the state
+        unchanged."""
+        K = _KERNELS
+        V = self._V
         if self.manual and self._holes_pending():
             raise IllegalAction("the hole cards are not all dealt yet")
-        s = int(S[K.ACTOR])
-        nb = int(S[K.NBOARD])
-        street = int(S[K.STREET])
-        if s >= 0 and S[K.NEED] == 0:
-            lvl = int(S[K.BETLEVEL])
-            to_call = lvl - int(S[K.BET + s])
+        s = V[K.ACTOR]
+        nb = V[K.NBOARD]
+        street = V[K.STREET]
+        if s >= 0 and V[K.NEED] == 0:
             if kind == 3:
-                kind = 2 if to_call > 0 else 1
-            code = K.act(S, kind, amount, self._board, self._deck)
+                kind = 2 if V[K.BETLEVEL] > V[K.BET + s] else 1
+            code = K.hand_act(self._W, kind, amount)
         else:
             code = K.E_NO_ACTOR
         if code:
@@ -628,38 +691,37 @@ class Hand:
         self._result = None
         if kind == 0:
             self.actions.append(f"p{s + 1} f")
-        elif kind in (1, 2):
-            self.actions.append(f"p{s + 1} cc")
-        else:
+        elif kind == 4:
             self.actions.append(f"p{s + 1} cbr {amount}")
-        if not self.manual:
+        else:
+            self.actions.append(f"p{s + 1} cc")
+        if not self.manual and (V[K.NBOARD] != nb or V[K.STREET] != street):
             self._after(nb, street)
 
     def _after(self, nb_before: int, street_before: int = 0) -> None:
         """Record the deals (and the showdown) an action caused, as PHH actions."""
         K = _K()
-        S = self._S
-        nb = int(S[K.NBOARD])
-        st = int(S[K.STREET])
-        shows = []
+        V = self._V
+        nb = V[K.NBOARD]
+        st = V[K.STREET]
         if st == 4 and street_before < 4:
-            shows = self._show_order()
-        for s in shows:
-            self.actions.append(f"p{s + 1} sm {_cards_text(self._hole[s, :int(S[K.HOLEN + s])])}")
-        cuts = [0, 3, 4, 5]
-        for a, b in zip(cuts, cuts[1:], strict=False):
+            hole = self._hole.tolist()
+            for s in self._show_order():
+                self.actions.append(f"p{s + 1} sm {_cards_text(hole[s][:V[K.HOLEN + s]])}")
+        board = self._board.tolist()
+        for a, b in ((0, 3), (3, 4), (4, 5)):
             if nb_before <= a < nb:
-                self.actions.append(f"d db {_cards_text(self._board[a:b])}")
+                self.actions.append(f"d db {_cards_text(board[a:b])}")
 
     def _show_order(self) -> list[int]:
         """Live seats in showdown order: the river's last aggressor first, else the first
         live seat left of the button, then clockwise."""
         K = _K()
-        S = self._S
+        V = self._V
         n = self.n
-        a = int(S[K.AGGR])
-        first = a if a >= 0 and S[K.STAT + a] else (self.button + 1) % n
-        return [(first + k) % n for k in range(n) if S[K.STAT + (first + k) % n]]
+        a = V[K.AGGR]
+        first = a if a >= 0 and V[K.STAT + a] else (self.button + 1) % n
+        return [(first + k) % n for k in range(n) if V[K.STAT + (first + k) % n]]
 
     def _message(self, code: int, kind: int, amount: int, s: int) -> str:
         K = _K()
@@ -694,6 +756,35 @@ class Hand:
         """Apply one PHH action string: ``f``, ``cc``, ``cbr 300`` (optionally prefixed by
         the actor ``p3``), and in manual mode ``d dh p1 AhKh``, ``d db Jc3d5c`` and
         ``p1 sm AhKh``. Text after ``#`` is a comment."""
+        if type(action) is str and "#" not in action:
+            # the common forms (``p3 cc``, ``f``, ``p3 cbr 300``) read without the regex;
+            # the general reader below takes everything else, with the same results
+            toks = action.split()
+            nt = len(toks)
+            if nt and toks[0][:1] == "p" and toks[0][1:].isdecimal():
+                seat = int(toks[0][1:]) - 1
+                op = toks[1] if nt > 1 else ""
+                nt -= 1
+            else:
+                seat = None
+                op = toks[0] if nt else ""
+            if (nt == 1 and op in ("f", "cc")) or (nt == 2 and op == "cbr"):
+                if seat is not None:
+                    if not 0 <= seat < self.n:
+                        raise IllegalAction(f"{action!r}: there is no player {toks[0]}")
+                    actor = self.actor
+                    if actor is not None and seat != actor:
+                        raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is "
+                                            f"not to act; seat {actor} is")
+                if op == "cc":
+                    return self._do(3, 0)
+                if op == "f":
+                    return self._do(0, 0)
+                try:
+                    amount = int(toks[-1])
+                except ValueError:
+                    raise IllegalAction(f"{action!r}: cbr needs an integer amount") from None
+                return self._do(4, amount)
         if not isinstance(action, str):
             raise IllegalAction(f"an action must be a string, got {action!r}")
         text = action.split("#", 1)[0].strip()
