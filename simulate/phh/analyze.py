@@ -31,6 +31,9 @@ __all__ = ["CHUNK", "PlayerTotals", "Totals", "analyze", "replay_item"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
+#: Hands replayed together in this process (one compiled call for the plain ones, see
+#: :mod:`simulate.phh.many`): small, so that memory does not grow with the input.
+LOCAL_CHUNK = 64
 
 Item = tuple[str, int, "bytes | str"]
 
@@ -48,7 +51,11 @@ def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
 
 
 def _replay_chunk(items: list[Item]) -> list[dict[str, Any]]:
-    return [replay_item(*it) for it in items]
+    """The documents of a chunk of hands (:func:`simulate.phh.many.replay_items`: the plain
+    ones settled in one compiled call, the rest by :func:`replay_item`)."""
+    from simulate.phh.many import replay_items
+
+    return replay_items(items)
 
 
 def _items(paths: Iterable[str | Path]) -> Iterator[Item]:
@@ -106,12 +113,13 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
 
 
 def _analyze(paths: list[str | Path], workers: int, chunk: int) -> Iterator[dict[str, Any]]:
-    items = _items(paths)
     if workers == 1:
-        for it in items:
-            yield replay_item(*it)
+        from simulate.phh.many import iter_replay_items
+
+        for c in _chunks(_items(paths), min(chunk, LOCAL_CHUNK)):
+            yield from iter_replay_items(c)
         return
-    yield from _pool(_chunks(items, chunk), workers)
+    yield from _pool(_chunks(_items(paths), chunk), workers)
 
 
 def _pool(chunks: Iterator[list[Item]], workers: int) -> Iterator[dict[str, Any]]:

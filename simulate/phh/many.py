@@ -1,0 +1,327 @@
+"""Replay many hands at once: the plain hands of a collection settled in one compiled call.
+
+:func:`replay_items` takes hands as :func:`simulate.phh.parse.iter_sections` cuts them
+(``(source, first_line, text bytes or an error)``) and returns each hand's document, the
+same dict :func:`simulate.phh.analyze.replay_item` returns (equal, key order included).
+Most hands of a large collection are plain: every line ``key = value`` in the form this
+project writes, no-limit, pot-limit or fixed-limit Hold'em with whole-number amounts,
+every action one the engine plays, no all-in, no muck, no rake. For those, Python reads
+only the few header lines (:func:`_quick`) and the rules once per distinct header
+(:func:`_header_of`); the action lists go as text to
+:func:`simulate._kernels.replay.replay_many`, which parses, plays every action through the
+engine's kernels and settles all of the chunk's hands in one call. Any other hand, and
+any hand the kernel does not settle, is replayed by :func:`replay_item` (the per-hand
+path: same result, and the error messages, repairs, all-in EV, hidden showdowns and
+other variants are all its own), so this module adds no rule of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from simulate.phh.parse import _FT_ARRAYS, _FT_SCALAR, MAX_AMOUNT, HandHistory
+
+__all__ = ["replay_items"]
+
+Item = tuple[str, int, "bytes | str"]
+
+_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_INTS = re.compile(r"\[(?:0|[1-9][0-9]{0,15})(?:, (?:0|[1-9][0-9]{0,15}))*\]")
+_INT = re.compile(r"0|[1-9][0-9]{0,15}")
+_STR = re.compile(r"'[A-Za-z0-9/ _.-]*'|\"[A-Za-z0-9/ _.-]*\"")
+_INT_LISTS = frozenset({"antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks",
+                        "winnings"})
+_INT_SCALARS = frozenset({"min_bet", "small_bet", "big_bet", "bring_in", "rake"})
+_MAX = int(MAX_AMOUNT)
+#: Variants :func:`simulate._kernels.replay.replay_many` settles (Hold'em: its strengths).
+FAST_VARIANTS = frozenset({"NT", "PT", "FT"})
+
+
+def _quick(data: bytes) -> dict[str, Any] | None:
+    """The fields of a plain hand (see the module docstring), ``actions`` left as the text
+    of a one-line TOML array; None for anything else. Every line must be ``key = value``
+    with one space each side, a bare key used once and a one-line value of
+    :func:`decode_toml`'s fast form, except ``actions``, which may also be written as
+    :func:`simulate.phh.write.dumps_fields` writes it (``actions = [``, one ``  "ACTION",``
+    per line, ``]``); the kernel reads every item or refuses the hand. So the hand is valid
+    TOML and these are the values ``tomllib`` reads."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "\r" in text or "\x00" in text or "\ufeff" in text or "\t" in text:
+        return None
+    out: dict[str, Any] = {}
+    lines = iter(text.split("\n"))
+    for line in lines:
+        if not line:
+            continue
+        k, sep, v = line.partition(" = ")
+        if not sep or k in out or _KEY.fullmatch(k) is None:
+            return None
+        if k == "actions" and v == "[":  # the writer's form: one '  "ACTION",' per line
+            items = []
+            for item in lines:
+                if item == "]":
+                    break
+                if item[:2] != "  " or item[-1:] != ",":
+                    return None
+                items.append(item[2:-1])
+            else:
+                return None
+            v = "[" + ", ".join(items) + "]"
+        if k == "actions":
+            if v[:1] != "[" or v[-1:] != "]" or not v.isascii():
+                return None
+            out[k] = v
+        elif k in _INT_LISTS:
+            if _INTS.fullmatch(v) is None:
+                return None
+            out[k] = [int(x) for x in v[1:-1].split(", ")]
+        elif k in _INT_SCALARS:
+            if _INT.fullmatch(v) is None:
+                return None
+            out[k] = int(v)
+        elif k == "variant":
+            if _STR.fullmatch(v) is None:
+                return None
+            out[k] = v[1:-1]
+        elif k == "ante_trimming_status":
+            if v != "true" and v != "false":
+                return None
+            out[k] = v == "true"
+        elif k == "players":
+            for pat, sep2 in _FT_ARRAYS[:2]:
+                if pat.fullmatch(v):
+                    out[k] = v[2:-2].split(sep2) if len(v) > 2 else []
+                    break
+            else:
+                return None
+        elif v[:1] == "[":
+            if not any(pat.fullmatch(v) for pat, _ in _FT_ARRAYS):
+                return None
+            out[k] = None
+        elif _FT_SCALAR.fullmatch(v) is None:
+            return None
+        else:
+            out[k] = None
+    return out
+
+
+class _Header:
+    """What a hand's header lines decide, shared by every hand with the same ones: the
+    engine state to start from (``None``: not one for the compiled path), the odd-chip
+    order and the big blind."""
+
+    __slots__ = ("state", "order", "big_blind")
+
+    def __init__(self, state: np.ndarray | None, order: np.ndarray | None,
+                 big_blind: Any) -> None:
+        self.state = state
+        self.order = order
+        self.big_blind = big_blind
+
+
+_HEADERS: dict[tuple[Any, ...], _Header] = {}
+_NO = _Header(None, None, None)
+
+
+def _header_of(f: dict[str, Any], n: int) -> _Header:
+    """The :class:`_Header` of fields ``f`` (a hand of ``n`` seats), by the per-hand path's
+    own functions (:func:`simulate.phh.replay._engine_rules`, ``_button``, ``_big_blind``)."""
+    key = (f["variant"], n, tuple(f.get("antes") or ()), tuple(f.get("blinds_or_straddles") or ()),
+           f.get("min_bet"), f.get("small_bet"), f.get("big_bet"), f.get("bring_in"),
+           f.get("ante_trimming_status", False))
+    got = _HEADERS.get(key)
+    if got is not None:
+        return got
+    from simulate._kernels import engine as K
+    from simulate.phh import replay as R
+
+    zeros = [Decimal(0)] * n
+
+    def dec(name: str) -> Decimal | None:
+        v = f.get(name)
+        return None if v is None else Decimal(v)
+
+    hand = HandHistory(
+        source="", variant=f["variant"], starting_stacks=[Decimal(1)] * n,
+        antes=[Decimal(x) for x in f["antes"]] if "antes" in f else zeros,
+        blinds_or_straddles=([Decimal(x) for x in f["blinds_or_straddles"]]
+                             if "blinds_or_straddles" in f else zeros),
+        actions=[], players=[], ante_trimming_status=f.get("ante_trimming_status", False),
+        bring_in=dec("bring_in"), min_bet=dec("min_bet"), small_bet=dec("small_bet"),
+        big_bet=dec("big_bet"))
+    u = R._Units(1)
+    got = _NO
+    try:
+        rules = R._engine_rules(hand, u)
+        if not isinstance(rules, str) and not R._trimmed(hand) \
+                and len(rules.straddles) <= (0 if n == 2 else n - 2):
+            state = rules.header()
+            state[K.N] = n
+            state[K.BUTTON] = n - 1
+            state[K.MODE] = 1
+            button = R._button(hand)
+            order = np.zeros(K.MAXS, np.int64)
+            order[:n] = (np.arange(1, n + 1) + button) % n
+            got = _Header(state, order, R._big_blind(hand, u))
+    except (ValueError, ArithmeticError):
+        got = _NO
+    if len(_HEADERS) >= 4096:
+        _HEADERS.clear()
+    _HEADERS[key] = got
+    return got
+
+
+def _plain(f: dict[str, Any]) -> tuple[int, _Header] | None:
+    """``(seats, header)`` when the fields ``f`` are a hand the compiled path may settle."""
+    if f.get("variant") not in FAST_VARIANTS or "actions" not in f:
+        return None
+    stacks = f.get("starting_stacks")
+    if not stacks:
+        return None
+    n = len(stacks)
+    if not 2 <= n <= 10 or min(stacks) < 1 or f.get("rake"):
+        return None
+    for k in ("antes", "blinds_or_straddles", "finishing_stacks", "winnings", "players"):
+        v = f.get(k, stacks)
+        if len(v) != n:
+            return None
+    if max(stacks) > _MAX:
+        return None
+    head = _header_of(f, n)
+    if head.state is None:
+        return None
+    return n, head
+
+
+def replay_items(items: list[Item]) -> list[dict[str, Any]]:
+    """Each hand's document (:func:`simulate.phh.analyze.replay_item`), in order; the
+    plain ones settled together by :func:`simulate._kernels.replay.replay_many`."""
+    return list(iter_replay_items(items))
+
+
+def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
+    """:func:`replay_items`, each document built only when it is yielded (a chunk's
+    settled hands are held as arrays and a few lists, not as documents)."""
+    from simulate.phh.analyze import replay_item
+
+    picked: list[_Picked] = []
+    texts: list[bytes] = []
+    for idx, (_, _, data) in enumerate(items):
+        f = None if isinstance(data, str) else _quick(data)
+        got = None if f is None else _plain(f)
+        if got is not None:
+            assert f is not None
+            picked.append((idx, got[0], got[1], f["variant"], f.get("players"),
+                           f["starting_stacks"], f.get("finishing_stacks"), f.get("winnings")))
+            texts.append(f["actions"].encode("ascii"))
+    docs = _Settled(items, picked, texts) if picked else None
+    del texts
+    k = 0
+    for idx, it in enumerate(items):
+        if k < len(picked) and picked[k][0] == idx:
+            assert docs is not None
+            d = docs.doc(k)
+            k += 1
+            if d is not None:
+                yield d
+                continue
+        yield replay_item(*it)
+
+
+#: A hand for the kernel: its index in the chunk, seats, header, and the fields its
+#: document repeats (variant, players, starting stacks, recorded finishing stacks and
+#: winnings).
+_Picked = tuple[int, int, _Header, str, Any, list[int], Any, Any]
+
+
+_TXT = None
+
+
+def _card_text() -> tuple[str, ...]:
+    global _TXT
+    if _TXT is None:
+        from simulate.phh.replay import _CARD_TXT
+
+        _TXT = tuple(_CARD_TXT) + ("??",) * (256 - len(_CARD_TXT))
+    return _TXT
+
+
+class _Settled:
+    """The ``picked`` hands of ``items`` played and settled in one kernel call; ``doc(i)``
+    builds the document of the ``i``-th picked hand (None where the kernel fell back)."""
+
+    def __init__(self, items: list[Item], picked: list[_Picked], texts: list[bytes]) -> None:
+        from evaluator._tables import get_tables
+        from simulate._kernels import engine as K
+        from simulate._kernels.replay import SETTLED, replay_many
+
+        H = len(picked)
+        S = K.MAXS
+        hdr = np.empty((H, K.STATE_SIZE), np.int64)
+        order = np.empty((H, S), np.int64)
+        toff = np.zeros(H + 1, np.int64)
+        for i, (_, n, head, _, _, stacks, _, _) in enumerate(picked):
+            hdr[i] = head.state
+            hdr[i, K.STACK:K.STACK + n] = stacks
+            order[i] = head.order
+        np.cumsum([len(b) for b in texts], out=toff[1:])
+        text = np.frombuffer(b"".join(texts), np.uint8)
+        status = np.empty(H, np.int64)
+        nboard = np.zeros(H, np.int64)
+        self.board = np.zeros((H, 5), np.uint8)
+        holen = np.zeros((H, S), np.int64)
+        self.hole = np.zeros((H, S, K.MAXH), np.uint8)
+        fin = np.zeros((H, S), np.int64)
+        pay = np.zeros((H, S), np.int64)
+        ret = np.zeros((H, S), np.int64)
+        npots = np.zeros(H, np.int64)
+        pamt = np.zeros((H, S + 1), np.int64)
+        self.pelig = np.zeros((H, S + 1, S), np.bool_)
+        self.pwin = np.zeros((H, S + 1, S), np.bool_)
+        replay_many(hdr, order, text, toff, get_tables().kernel_args, status, nboard,
+                    self.board, holen, self.hole, fin, pay, ret, npots, pamt, self.pelig,
+                    self.pwin)
+        self.items, self.picked = items, picked
+        self.ok = (status == SETTLED).tolist()
+        self.fin, self.pay, self.ret = fin.tolist(), pay.tolist(), ret.tolist()
+        self.nboard, self.npots, self.holen = nboard.tolist(), npots.tolist(), holen.tolist()
+        self.pamt = pamt.tolist()
+
+    def doc(self, i: int) -> dict[str, Any] | None:
+        if not self.ok[i]:
+            return None
+        idx, n, head, variant, players, stacks, rec_fin, rec_win = self.picked[i]
+        txt = _card_text()
+        fi = self.fin[i][:n]
+        pa = self.pay[i][:n]
+        re_ = self.ret[i][:n]
+        amounts = self.pamt[i]
+        pelig, pwin = self.pelig[i], self.pwin[i]
+        pots = [{"amount": amounts[p], "eligible": np.flatnonzero(pelig[p, :n]).tolist(),
+                 "winners": np.flatnonzero(pwin[p, :n]).tolist()}
+                for p in range(self.npots[i])]
+        hole = self.hole[i]
+        hl = self.holen[i]
+        return {
+            "source": self.items[idx][0], "variant": variant,
+            "players": [f"p{s + 1}" for s in range(n)] if players is None else players,
+            "starting_stacks": list(stacks), "finishing_stacks": fi,
+            "net": [fi[s] - stacks[s] for s in range(n)], "pots": pots,
+            "winnings": [pa[s] - re_[s] for s in range(n)], "allin_ev": None,
+            "validated": True, "not_validated": None, "outcome_known": True, "error": None,
+            "board": "".join([txt[c] for c in self.board[i, :self.nboard[i]].tolist()]),
+            "hole_cards": ["".join([txt[c] for c in hole[s, :hl[s]].tolist()])
+                           for s in range(n)],
+            "rake": 0, "big_blind": head.big_blind, "allin_board": None, "allin_exact": None,
+            "allin_error": None,
+            "recorded_finishing_stacks": None if rec_fin is None else list(rec_fin),
+            "recorded_winnings": None if rec_win is None else [float(v) for v in rec_win],
+            "repairs": [], "readable": True}

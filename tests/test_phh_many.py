@@ -1,0 +1,211 @@
+"""Many hands in one compiled call (simulate.phh.many, simulate._kernels.replay.replay_many)
+against the per-hand path (simulate.phh.analyze.replay_item): identical documents, key
+order included, on the vendored samples, synthetic hands, random engine-played hands of
+every betting structure (antes, straddles, short stacks) and broken hands; and the
+compiled path really settles the plain ones."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_phh_fast import _mutate
+
+import simulate.phh.many as M
+from simulate.engine import Hand, Rules
+from simulate.phh.analyze import _items, analyze, replay_item
+from simulate.phh.many import _quick, replay_items
+from simulate.phh.parse import PHHError, decode_toml, iter_sections
+from simulate.phh.synth import synthetic_hands
+from simulate.phh.write import dumps_fields
+
+DATA = Path(__file__).resolve().parent / "data" / "phh"
+
+
+@pytest.fixture()
+def settled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Per hand given to the compiled path: True when it settled it."""
+    seen: list[bool] = []
+    real = M._Settled.doc
+
+    def spy(self: Any, i: int) -> Any:
+        out = real(self, i)
+        seen.append(out is not None)
+        return out
+
+    monkeypatch.setattr(M._Settled, "doc", spy)
+    return seen
+
+
+def same(items: list[tuple[str, int, Any]]) -> list[dict[str, Any]]:
+    """The documents by both paths, asserted equal as JSON (key order included)."""
+    got = replay_items(items)
+    for it, d in zip(items, got, strict=True):
+        want = replay_item(*it)
+        assert json.dumps(d) == json.dumps(want), it
+    return got
+
+
+def texts_items(texts: list[str], tag: str) -> list[tuple[str, int, Any]]:
+    return [(f"{tag}{i}", 1, t.encode()) for i, t in enumerate(texts)]
+
+
+def test_samples_and_synthetic_hands(settled: list[bool]) -> None:
+    same(list(_items([DATA])))
+    assert sum(settled) >= 80  # the plain samples settle in the kernel
+    settled.clear()
+    texts = [*synthetic_hands(200, players=3, seed=1), *synthetic_hands(200, seed=2),
+             *synthetic_hands(100, players=10, seed=3)]
+    docs = same(texts_items(texts, "s"))
+    assert all(d["validated"] and d["error"] is None for d in docs)
+    assert len(settled) == len(texts) and all(settled)
+
+
+def test_allin_hands_fall_back_with_their_ev(settled: list[bool]) -> None:
+    from bench_allin import allin_hand_texts  # benchmarks/ (on the path: conftest.py)
+
+    docs = same(texts_items(allin_hand_texts(40, seed=5), "a"))
+    assert all(d["allin_ev"] is not None for d in docs)
+    assert settled and not any(settled)
+
+
+def _engine_hand(rng: random.Random) -> str:
+    """A random hand played through the engine with random legal actions, as PHH."""
+    betting = rng.choice(["no-limit", "pot-limit", "fixed-limit"])
+    n = rng.randint(2, 9)
+    ante = rng.choice([0, 0, 1, 2])
+    straddles = (4,) if n > 2 and rng.random() < 0.2 else ()
+    rules = Rules(betting=betting, blinds=(1, 2), ante=ante, bb_ante=ante > 0 and rng.random()
+                  < 0.3, straddles=straddles)
+    stacks = [rng.choice([rng.randint(3, 40), rng.randint(100, 400)]) for _ in range(n)]
+    h = Hand(rules, stacks, button=n - 1, seed=rng.randrange(1 << 30))
+    while h.actor is not None:
+        lg = h.legal
+        opts = ["cc"] * 3 + (["f"] if lg.fold else [])
+        if lg.min_raise_to is not None:
+            opts.append("r")
+        o = rng.choice(opts)
+        if o == "f":
+            h.fold()
+        elif o == "cc":
+            h.check_or_call()
+        else:
+            lo, top = lg.min_raise_to, lg.max_raise_to
+            assert top is not None
+            h.raise_to(rng.randint(lo, top if rng.random() < 0.2 else min(top, 2 * lo)))
+    return h.to_phh()
+
+
+def test_engine_played_hands(settled: list[bool]) -> None:
+    rng = random.Random(11)
+    texts = [_engine_hand(rng) for _ in range(300)]
+    docs = same(texts_items(texts, "e"))
+    assert all(d["error"] is None and d["validated"] for d in docs)
+    assert sum(settled) >= 100 and not all(settled)  # all-ins fall back
+
+
+def test_broken_hands(settled: list[bool]) -> None:
+    rng = random.Random(2027)
+    bases = [decode_toml(t) for t in synthetic_hands(30, players=4, seed=9)]
+    bases += [decode_toml(_engine_hand(rng)) for _ in range(30)]
+    items = []
+    for k in range(400):
+        f = dict(rng.choice(bases))
+        n = len(f["starting_stacks"])
+        acts = f["actions"]
+        for _ in range(rng.randrange(1, 3)):
+            acts = _mutate(rng, acts, n)
+        f["actions"] = acts
+        items.append((f"m{k}", 1, dumps_fields(f).encode()))
+    docs = same(items)
+    assert sum(d["error"] is not None for d in docs) >= 100
+    assert sum(settled) >= 20 and not all(settled)
+
+
+_HEADER_EDITS = [
+    ("antes = [0, 0, 0, 0]", "antes = [1, 1, 1, 1]"),
+    ("antes = [0, 0, 0, 0]", "antes = [0, 0, 0]"),
+    ("antes = [0, 0, 0, 0]", "antes = [0, 2, 0, 0]"),
+    ("antes = [0, 0, 0, 0]", "antes = [0, 0, 1, 0]"),
+    ("ante_trimming_status = false", "ante_trimming_status = true"),
+    ("blinds_or_straddles = [1, 2, 0, 0]", "blinds_or_straddles = [1, 2, 4, 0]"),
+    ("blinds_or_straddles = [1, 2, 0, 0]", "blinds_or_straddles = [2, 1, 0, 0]"),
+    ("blinds_or_straddles = [1, 2, 0, 0]", "blinds_or_straddles = [0, 2, 0, 0]"),
+    ("blinds_or_straddles = [1, 2, 0, 0]", "blinds_or_straddles = [1.0, 2, 0, 0]"),
+    ("min_bet = 2", "min_bet = 4"), ("min_bet = 2", "min_bet = 02"),
+    ("min_bet = 2", "min_bet = 2\nrake = 1"), ("min_bet = 2", "min_bet = 2\nrake = 0"),
+    ("min_bet = 2", "min_bet = 2\nfinishing_stacks = [1, 2, 3, 4]"),
+    ("min_bet = 2", "min_bet = 2\nwinnings = [0, 0, 0, 5]"),
+    ("min_bet = 2", "min_bet = 2\nwinnings = [0, 0, 5]"),
+    ("min_bet = 2", "min_bet = 2\nmin_bet = 2"), ("min_bet = 2", "min_bet =  2"),
+    ("min_bet = 2", "min_bet = 2 # c"), ("min_bet = 2", "# c\nmin_bet = 2"),
+    ("min_bet = 2", "min_bet = 2\nvenue = 'x'"), ("min_bet = 2", "min_bet = 2\nday = 2020-01-01"),
+    ("min_bet = 2", "min_bet = 2\nx = [1, 'a']"), ("min_bet = 2", "min_bet = 2\n[x]"),
+    ("min_bet = 2", "min_bet = 2\r"), ("min_bet = 2", "\tmin_bet = 2"),
+    ("variant = 'NT'", "variant = 'PT'"), ("variant = 'NT'", "variant = 'FT'"),
+    ("variant = 'NT'", "variant = 'FT'\nsmall_bet = 2\nbig_bet = 4"),
+    ("variant = 'NT'", "variant = 'NO'"), ("variant = 'NT'", 'variant = "NT"'),
+    ("variant = 'NT'", "variant = 1"), ("variant = 'NT'", ""),
+    ("starting_stacks = [200, 200, 200, 200]", "starting_stacks = [200, inf, 200, 200]"),
+    ("starting_stacks = [200, 200, 200, 200]", "starting_stacks = [200, 0, 200, 200]"),
+    ("starting_stacks = [200, 200, 200, 200]", "starting_stacks = [200, 9, 200, 200]"),
+    ("starting_stacks = [200, 200, 200, 200]", "starting_stacks = [200.5, 200, 200, 200]"),
+    ("starting_stacks = [200, 200, 200, 200]",
+     "starting_stacks = [200, 2000000000000000, 200, 200]"),
+    ("players = ['player1', 'player2', 'player3', 'player4']",
+     "players = ['a', 'b', 'c']"),
+    ("players = ['player1', 'player2', 'player3', 'player4']",
+     'players = ["a b", "c", "d", "é"]'),
+    ("players = ['player1', 'player2', 'player3', 'player4']", "players = [1, 2, 3, 4]"),
+    ("actions = ['", "actions = [ '"), ("', 'p", "','p"), ("', 'p", "', \"p"),
+    ("d dh p1 ", "d dh p1 ♠"), ("d dh p1 ", "d  dh p1 "), ("d dh p2 ", "d dh p02 "),
+    ("d db ", "d db 10h"),
+]
+
+
+def test_header_and_text_edits(settled: list[bool]) -> None:
+    """Each edit is either read the same by the quick reader as by tomllib, or refused by
+    it (the per-hand path then reads it); documents equal either way."""
+    base = list(synthetic_hands(30, players=4, seed=21))
+    items = []
+    for t in base:
+        for old, new in _HEADER_EDITS:
+            if old in t:
+                items.append((f"h{len(items)}", 1, t.replace(old, new, 1).encode()))
+    same(items)
+    assert sum(settled) >= 100 and not all(settled)
+    for _, _, data in items:
+        q = _quick(data)
+        if q is None:
+            continue
+        try:  # what it reads is what tomllib reads (the actions are the kernel's to judge)
+            full = decode_toml(data.decode())
+        except PHHError:
+            assert "actions" in q  # only a bad actions text gets this far
+            continue
+        assert set(q) == set(full)
+        for k, v in q.items():
+            if k != "actions" and v is not None:
+                assert v == full[k] and type(v) is type(full[k]), k
+
+
+def test_analyze_streams_in_chunks_in_order(tmp_path: Path) -> None:
+    """The chunked replay keeps input order, mixes settled and per-hand hands, and gives
+    the same documents with workers as without."""
+    from simulate.phh.write import write_phhs
+
+    rng = random.Random(3)
+    texts = list(synthetic_hands(120, players=5, seed=4))
+    texts[7] = texts[7].replace("p1 sm", "p1 smx")
+    texts[50] = _engine_hand(rng)
+    f = tmp_path / "mix.phhs"
+    write_phhs(texts, f)
+    one = list(analyze(f, chunk=16))
+    assert [d["source"].rsplit("#", 1)[1] for d in one] == [str(i + 1) for i in range(120)]
+    with open(f, "rb") as fh:
+        items = [(s, ln, d) for s, ln, d in iter_sections(fh, str(f))]
+    assert one == [replay_item(*it) for it in items]
+    assert one[7]["error"] is not None
