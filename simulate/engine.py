@@ -285,7 +285,7 @@ _CARD_OF = {r + s: 4 * i + j for i, rank in enumerate("23456789TJQKA")
 
 
 _FULL_DECK = np.arange(52, dtype=np.uint8)
-_FULL_SET = frozenset(range(52))
+_DECK_BYTES = bytes(range(52))
 
 
 def _cards_text(cards: Sequence[int]) -> str:
@@ -295,18 +295,19 @@ def _cards_text(cards: Sequence[int]) -> str:
         return "".join("??" if c == _UNKNOWN_CARD else card_str(c) for c in cards)
 
 
-def _parse_hand(text: Any, what: str) -> list[int]:
-    """:func:`evaluator.cards.parse_cards` of ``text``: cards written back to back
-    (``AhKh``) are read here by table; anything else (separators, ``10h``, ids, a bad or
-    repeated card) goes to parse_cards, which reads it or names the fault."""
-    if type(text) is str and not len(text) & 1:
-        try:
-            out = [_CARD_OF[text[i:i + 2]] for i in range(0, len(text), 2)]
-        except KeyError:
-            out = None
-        if out is not None and len(set(out)) == len(out):
-            return out
-    return parse_cards(text, what=what)
+def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
+    """The card ids of ``hole`` (one text per seat, ``width`` characters each) then
+    ``board`` (five cards) when every text is cards written back to back (``AhKh``) and no
+    card repeats; else None (then :func:`evaluator.cards.parse_cards` reads them, or names
+    the fault)."""
+    try:
+        if len(board) != 10 or not all(map(width.__eq__, map(len, hole))):
+            return None
+        text = "".join(hole) + board
+        cards = [_CARD_OF[text[i:i + 2]] for i in range(0, len(text), 2)]
+    except (TypeError, KeyError):
+        return None
+    return cards if len(set(cards)) == len(cards) else None
 
 
 class Hand:
@@ -399,14 +400,16 @@ class Hand:
                 self._after(0)
 
     def _views(self) -> None:
-        """The state arrays as views of the buffer ``_W``: ``_S`` (int64[STATE_SIZE]; ``_V``
-        a memoryview of it, read from Python at a third of the cost of numpy indexing),
-        ``_legal_buf``, ``_hole``, ``_board``, ``_deck``."""
+        """The state arrays as views of the buffer ``_W``: ``_S`` (int64[STATE_SIZE]),
+        ``_legal_buf``, ``_hole``, ``_board``, ``_deck``, and ``_V``, a memoryview of the
+        int64 part (``S`` then the legal, strength and payout slots), which Python reads at
+        a third of the cost of numpy indexing."""
         K = _K()
         W = self._W
-        self._S = W[K.W_S:K.W_LEGAL].view(np.int64)
-        self._V = memoryview(self._S)
-        self._legal_buf = W[K.W_LEGAL:K.W_ST].view(np.int64)
+        i64 = W[K.W_S:K.W_HOLE].view(np.int64)  # S, legal, strengths, payouts
+        self._S = i64[:K.STATE_SIZE]
+        self._V = memoryview(i64)
+        self._legal_buf = i64[K.W_LEGAL // 8:K.W_ST // 8]
         self._hole = W[K.W_HOLE:K.W_BOARD].reshape(K.MAXS, K.MAXH)
         self._board = W[K.W_BOARD:K.W_BOARD + 5]
         self._deck = W[K.W_DECK:K.W_DECK + 52]
@@ -425,25 +428,30 @@ class Hand:
         n, h = self.n, self.rules.n_hole
         if isinstance(hole, str) or len(hole) != n:
             raise ValueError(f"hole must give one hand per seat ({n})")
-        hands = [_parse_hand(x, f"seat {i}'s hole cards") for i, x in enumerate(hole)]
-        for i, x in enumerate(hands):
-            if len(x) != h:
-                raise CardError(f"seat {i}'s hole cards: {self.rules.game} needs {h} cards, "
-                                f"got {len(x)}")
-        b = _parse_hand(board, "board")
-        if len(b) != 5:
-            raise CardError(f"board needs the five cards in order, got {len(b)}")
-        used = {c for x in hands for c in x}
-        used.update(b)
-        if len(used) != n * h + 5:
+        cards = _back_to_back(hole, board, 2 * h)
+        if cards is None:  # the general reader, which names any fault
+            hands = [parse_cards(x, what=f"seat {i}'s hole cards") for i, x in enumerate(hole)]
+            for i, x in enumerate(hands):
+                if len(x) != h:
+                    raise CardError(f"seat {i}'s hole cards: {self.rules.game} needs {h} "
+                                    f"cards, got {len(x)}")
+            b = parse_cards(board, what="board")
+            if len(b) != 5:
+                raise CardError(f"board needs the five cards in order, got {len(b)}")
             check_disjoint([(f"seat {i}'s hole cards", x) for i, x in enumerate(hands)]
                            + [("board", b)])
-        spare = sorted(_FULL_SET - used)
-        first = self.button + 1
-        deck = [hands[(first + k) % n][r] for r in range(h) for k in range(n)]
-        deck += (spare[0], b[0], b[1], b[2], spare[1], b[3], spare[2], b[4])
-        deck += spare[3:]
-        self._deck[:] = deck
+            cards = [c for x in hands for c in x] + b
+        # the deck: the hole cards one at a time from the button's left, then a burn before
+        # each street with its board cards, then the cards left in order
+        m = n * h
+        dealt = bytes(cards)
+        spare = _DECK_BYTES.translate(None, dealt)
+        f = (self.button + 1) % n * h
+        seats = dealt[f:m] + dealt[:f]  # each seat's cards, from the button's left
+        b = cards[m:]
+        deck = b"".join([seats[r::h] for r in range(h)]) + bytes(
+            (spare[0], b[0], b[1], b[2], spare[1], b[3], spare[2], b[4])) + spare[3:]
+        self._deck[:] = np.frombuffer(deck, np.uint8)
 
     # ---- state
     @property
@@ -554,7 +562,7 @@ class Hand:
             W = self._W
             unknown = int(K.hand_settle(W, get_tables().kernel_args,
                                         _omaha_tables(self.rules.game)))
-            payout: list[int | None] = W[K.W_PAY:K.W_HOLE].view(np.int64)[:n].tolist()
+            payout: list[int | None] = self._V[K.W_PAY // 8:K.W_PAY // 8 + n].tolist()
             if unknown:
                 # seats that could win a pot whose winner hangs on hidden cards
                 st = W[K.W_ST:K.W_PAY].view(np.int64)[:n]
@@ -671,32 +679,31 @@ class Hand:
 
     def _do(self, kind: int, amount: int) -> None:
         """Apply a betting action (``kind`` a kernel action kind, ``amount`` the raise-to
-        total) by the one kernel call; raise :class:`IllegalAction` with the state
-        unchanged."""
-        K = _KERNELS
-        V = self._V
+        total) by one kernel call; raise :class:`IllegalAction` with the state unchanged."""
         if self.manual and self._holes_pending():
             raise IllegalAction("the hole cards are not all dealt yet")
-        s = V[K.ACTOR]
-        nb = V[K.NBOARD]
-        street = V[K.STREET]
-        if s >= 0 and V[K.NEED] == 0:
-            if kind == 3:
-                kind = 2 if V[K.BETLEVEL] > V[K.BET + s] else 1
-            code = K.hand_act(self._W, kind, amount)
-        else:
-            code = K.E_NO_ACTOR
-        if code:
-            raise IllegalAction(self._message(code, kind, amount, s))
+        r = _KERNELS.hand_act(self._W, kind, amount)
+        if r < 16:
+            raise IllegalAction(self._refused(r, kind, amount))
         self._result = None
+        s = (r >> 4 & 15) - 1
         if kind == 0:
             self.actions.append(f"p{s + 1} f")
         elif kind == 4:
             self.actions.append(f"p{s + 1} cbr {amount}")
         else:
             self.actions.append(f"p{s + 1} cc")
-        if not self.manual and (V[K.NBOARD] != nb or V[K.STREET] != street):
-            self._after(nb, street)
+        if r >= 65536 and not self.manual:
+            self._after(r >> 8 & 15, r >> 12 & 15)
+
+    def _refused(self, code: int, kind: int, amount: int) -> str:
+        """The message for an action the kernel refused with ``code`` (state unchanged)."""
+        K = _K()
+        V = self._V
+        s = V[K.ACTOR]
+        if kind == 3 and s >= 0 and V[K.NEED] == 0:  # name the check or the call refused
+            kind = 2 if V[K.BETLEVEL] > V[K.BET + s] else 1
+        return self._message(code, kind, amount, s)
 
     def _after(self, nb_before: int, street_before: int = 0) -> None:
         """Record the deals (and the showdown) an action caused, as PHH actions."""
@@ -772,8 +779,8 @@ class Hand:
                 if seat is not None:
                     if not 0 <= seat < self.n:
                         raise IllegalAction(f"{action!r}: there is no player {toks[0]}")
-                    actor = self.actor
-                    if actor is not None and seat != actor:
+                    actor = self.actor if self.manual else self._V[_KERNELS.ACTOR]
+                    if actor is not None and 0 <= actor != seat:
                         raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is "
                                             f"not to act; seat {actor} is")
                 if op == "cc":

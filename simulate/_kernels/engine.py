@@ -759,9 +759,21 @@ def hand_start(W):
 
 @serial
 def hand_act(W, kind, amount):
-    """:func:`act` on the arrays held in ``W``; returns its code."""
+    """:func:`act` on the arrays held in ``W``. Returns its error code (1..15, ``S``
+    unchanged), or once done ``16 * (seat + 1) + 256 * NBOARD + 4096 * STREET`` (the
+    actor, and the board count and street before the action) plus ``65536`` when the
+    action dealt board cards or changed the street."""
     S, hole, board, deck = _w_views(W)
-    return act(S, kind, amount, board, deck)
+    s = S[ACTOR]
+    nb = S[NBOARD]
+    street = S[STREET]
+    code = act(S, kind, amount, board, deck)
+    if code != OK:
+        return code
+    r = 16 * (s + 1) + 256 * nb + 4096 * street
+    if S[NBOARD] != nb or S[STREET] != street:
+        r += 65536
+    return r
 
 
 @serial
