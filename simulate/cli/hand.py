@@ -170,6 +170,32 @@ class _Series:
         write_output(path, buf.getvalue(), "--png")
 
 
+#: What :func:`_render` makes of a hand: ``(readable, source, error, totals input, output
+#: text or None, CSV rows or None)``.
+Record = tuple[bool, str, "str | None", tuple, "str | None", "list[list[Any]] | None"]
+
+
+def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
+    """One hand's share of the output, made where the hand was replayed (on a worker):
+    its JSON (``out="json"``) or text block (``"text"``), its CSV rows (hand number left
+    for the main process to fill in) and what the totals need
+    (:func:`simulate.phh.analyze.totals_input`)."""
+    from simulate.phh.analyze import totals_input
+
+    readable = d.pop("readable", True)
+    text = None
+    if out == "json":
+        text = json.dumps(d, allow_nan=False, separators=(",", ":"))
+    elif out == "text":
+        import io
+
+        buf = io.StringIO()
+        _print_hand(d, buf)
+        text = buf.getvalue()
+    return (bool(readable), d["source"], d["error"], totals_input(d), text,
+            _csv_rows(0, d) if csv else None)
+
+
 def run(args: argparse.Namespace) -> int:
     from simulate.cli._util import UsageError, check_output_path
     from simulate.phh.analyze import analyze
@@ -186,8 +212,12 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
     if args.csv:
         check_output_path(args.csv, "--csv", stdout_ok=True)
+    import functools
+
+    out = "" if args.totals_only else "json" if args.json else "text"
+    render = functools.partial(_render, out=out, csv=bool(args.csv))
     try:
-        docs = analyze(args.file, workers=args.workers, scheduler=args.scheduler)
+        docs = analyze(args.file, workers=args.workers, scheduler=args.scheduler, render=render)
         first = next(docs, None)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
@@ -226,7 +256,7 @@ class _Run:
                     bar.update(1)
                     if not self.started:
                         held.append(d)
-                        if d.get("readable") or len(held) >= self.HOLD:
+                        if d[0] or len(held) >= self.HOLD:
                             self._start()
                             for h in held:
                                 self._emit(h)
@@ -238,7 +268,7 @@ class _Run:
             raise
         if not self.started:
             where = " ".join(self.args.file)
-            raise UsageError(f"{where}: no PHH hand could be read ({held[0]['error']})")
+            raise UsageError(f"{where}: no PHH hand could be read ({held[0][2]})")
         return self._finish()
 
     def _start(self) -> None:
@@ -262,25 +292,25 @@ class _Run:
         if a.json:
             sys.stdout.write('{"hands": [' if not a.totals_only else "{")
 
-    def _emit(self, d: dict[str, Any]) -> None:
-        readable = d.pop("readable", True)
-        del readable
+    def _emit(self, r: Record) -> None:
+        _, source, error, tin, text, csv_rows = r
         i = self.totals.hands + 1
-        seats = self.totals.add(d)
-        if d["error"]:
-            sys.stderr.write(f"error: {d['source']}: {d['error']}\n")
+        seats = self.totals.add_input(tin)
+        if error:
+            sys.stderr.write(f"error: {source}: {error}\n")
         if self.series is not None and seats:
             self.series.add(seats)
-        if self.csv is not None:
-            self.csv.writerows(_csv_rows(i, d))
+        if self.csv is not None and csv_rows is not None:
+            for row in csv_rows:
+                row[0] = i
+            self.csv.writerows(csv_rows)
         a = self.args
         if a.totals_only:
             return
         if a.json:
-            sys.stdout.write(("\n" if i == 1 else ",\n")
-                             + json.dumps(d, allow_nan=False, separators=(",", ":")))
+            sys.stdout.write(("\n" if i == 1 else ",\n") + (text or ""))
         else:
-            _print_hand(d, sys.stdout)
+            sys.stdout.write(text or "")
 
     def _drop_csv(self) -> None:
         import os

@@ -5,8 +5,10 @@ per-player totals.
 :func:`analyze` yields one JSON-ready dict per hand (the :class:`HandReplay`
 document, see :meth:`simulate.phh.replay.HandReplay.to_dict`) in input order. Input
 is cut into hands by :func:`simulate.phh.parse.iter_sections` one line at a time,
-so memory stays bounded whatever the input's size: with workers, at most
-``4 * workers`` chunks of :data:`CHUNK` hands are in flight.
+so memory stays bounded whatever the input's size: in this process hands are replayed
+:data:`LOCAL_CHUNK` at a time, and with workers at most ``4 * workers`` chunks of
+:data:`CHUNK` hands are in flight. Within a chunk, the plain hands are settled together in
+one compiled call (:mod:`simulate.phh.many`).
 
 :class:`Totals` adds hands up per player name (``players`` in the file, else
 ``p1``, ``p2``, ...): hands played, chips won (``net``), all-in-adjusted chips
@@ -19,7 +21,7 @@ Hands whose result for a seat is unknown (hidden cards at a showdown) count in
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -36,6 +38,8 @@ CHUNK = 500
 LOCAL_CHUNK = 64
 
 Item = tuple[str, int, "bytes | str"]
+#: A function of one hand's document (see :func:`analyze`'s ``render``).
+Render = Callable[[dict[str, Any]], Any]
 
 
 def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
@@ -50,12 +54,14 @@ def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
     return d
 
 
-def _replay_chunk(items: list[Item]) -> list[dict[str, Any]]:
+def _replay_chunk(items: list[Item], render: Render | None = None) -> list[Any]:
     """The documents of a chunk of hands (:func:`simulate.phh.many.replay_items`: the plain
-    ones settled in one compiled call, the rest by :func:`replay_item`)."""
+    ones settled in one compiled call, the rest by :func:`replay_item`), each passed
+    through ``render`` when one is given."""
     from simulate.phh.many import replay_items
 
-    return replay_items(items)
+    docs = replay_items(items)
+    return docs if render is None else [render(d) for d in docs]
 
 
 def _items(paths: Iterable[str | Path]) -> Iterator[Item]:
@@ -86,7 +92,8 @@ def _chunks(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
 
 
 def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
-            chunk: int = CHUNK, scheduler: str | None = None) -> Iterator[dict[str, Any]]:
+            chunk: int = CHUNK, scheduler: str | None = None,
+            render: Render | None = None) -> Iterator[Any]:
     """Replay every hand under ``paths`` (files or folders), yielding each hand's document
     (:meth:`HandReplay.to_dict` plus ``readable``: False when the hand's text could not
     be read as PHH at all) in input order. ``workers`` > 1 replays on that many processes
@@ -94,8 +101,11 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
     ``scheduler``
     (``local``, ``local:N`` or ``tcp://HOST:PORT``) sends the chunks to a Dask cluster
     instead, through the batch runner's Dask backend (:mod:`simulate.batch.runner`; needs
-    ``pokerjit[distributed]``). Raises FileNotFoundError (before yielding anything) for a
-    path that does not exist, ValueError for bad options."""
+    ``pokerjit[distributed]``). ``render``: a module-level function (it travels to the
+    workers) applied to each document where it was made, on the worker; ``analyze`` then
+    yields what it returns (``pokerjit hand`` formats its output there, so that the main
+    process only writes). Raises FileNotFoundError (before yielding anything) for a path
+    that does not exist, ValueError for bad options."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     paths = list(paths)
@@ -108,36 +118,54 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
         from simulate.batch.runner import parse_scheduler
 
         parse_scheduler(scheduler)
-        return _dask(_chunks(_items(paths), chunk), scheduler, workers)
-    return _analyze(paths, workers, chunk)
+        return _dask(_chunks(_items(paths), chunk), scheduler, workers, render)
+    return _analyze(paths, workers, chunk, render)
 
 
-def _analyze(paths: list[str | Path], workers: int, chunk: int) -> Iterator[dict[str, Any]]:
+def _analyze(paths: list[str | Path], workers: int, chunk: int, render: Render | None,
+             ) -> Iterator[Any]:
     if workers == 1:
         from simulate.phh.many import iter_replay_items
 
         for c in _chunks(_items(paths), min(chunk, LOCAL_CHUNK)):
-            yield from iter_replay_items(c)
+            if render is None:
+                yield from iter_replay_items(c)
+            else:
+                for d in iter_replay_items(c):
+                    yield render(d)
         return
-    yield from _pool(_chunks(_items(paths), chunk), workers)
+    yield from _pool(_chunks(_items(paths), chunk), workers, render)
 
 
-def _pool(chunks: Iterator[list[Item]], workers: int) -> Iterator[dict[str, Any]]:
+def _pool(chunks: Iterator[list[Item]], workers: int, render: Render | None,
+          ) -> Iterator[Any]:
+    """Chunks replayed on ``workers`` processes, documents in input order. As the batch
+    runner's worker processes (:mod:`simulate.batch.runner`): the compiled replay is loaded
+    here once (:func:`_warm`, serial kernels only) and the workers are forked with it, so
+    none of them imports or loads anything; when Numba's thread pool has already started
+    in this process (forking it is unsafe) they are spawned and warm themselves."""
     import multiprocessing as mp
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    window: deque[tuple[list[Item], Future[list[dict[str, Any]]]]] = deque()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                             initializer=_warm) as ex:
+    from simulate.batch.runner import _numba_threads_started, _worker_init
+
+    fork = not _numba_threads_started()
+    if fork:
+        _warm()
+    window: deque[tuple[list[Item], Future[list[Any]]]] = deque()
+    with ProcessPoolExecutor(max_workers=workers,
+                             mp_context=mp.get_context("fork" if fork else "spawn"),
+                             initializer=_worker_init if fork else _warm,
+                             initargs=(-1,) if fork else ()) as ex:
         for c in chunks:
-            window.append((c, ex.submit(_replay_chunk, c)))
+            window.append((c, ex.submit(_replay_chunk, c, render)))
             while len(window) > 4 * workers:
-                yield from _collect(*window.popleft())
+                yield from _collect(*window.popleft(), render)
         while window:
-            yield from _collect(*window.popleft())
+            yield from _collect(*window.popleft(), render)
 
 
-def _collect(items: list[Item], fut: Any) -> list[dict[str, Any]]:
+def _collect(items: list[Item], fut: Any, render: Render | None = None) -> list[Any]:
     """A chunk's documents; a worker that died makes each of its hands an error."""
     try:
         return fut.result()
@@ -145,12 +173,13 @@ def _collect(items: list[Item], fut: Any) -> list[dict[str, Any]]:
         from simulate.phh.replay import HandReplay
 
         why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
-        return [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(), readable=True)
-                for src, _, _ in items]
+        docs = [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(),
+                     readable=True) for src, _, _ in items]
+        return docs if render is None else [render(d) for d in docs]
 
 
-def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int,
-          ) -> Iterator[dict[str, Any]]:
+def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int, render: Render | None,
+          ) -> Iterator[Any]:
     """Chunks as Dask tasks on the batch runner's cluster/client, results in input order."""
     from simulate.batch.runner import _Dask
 
@@ -160,22 +189,63 @@ def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int,
         client.run(_warm)
         window: deque[Any] = deque()
         for c in chunks:
-            window.append((c, client.submit(_replay_chunk, c, pure=False)))
+            window.append((c, client.submit(_replay_chunk, c, render, pure=False)))
             while len(window) > 4 * backend.workers:
-                yield from _collect(*window.popleft())
+                yield from _collect(*window.popleft(), render)
         while window:
-            yield from _collect(*window.popleft())
+            yield from _collect(*window.popleft(), render)
     finally:
         backend.close()
 
 
 def _warm() -> None:
-    """Load the replay's modules once per worker (the kernels come from Numba's cache)."""
-    import simulate.phh.replay  # noqa: F401
+    """Load the replay's modules and compiled kernels (from Numba's cache): one plain hand
+    through :func:`simulate.phh.many.replay_items`, one through the per-hand path."""
+    from simulate.phh.many import replay_items
+
+    text = (b"variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+            b"starting_stacks = [200, 200]\nactions = ['d dh p1 AhKh', 'd dh p2 7c7d', "
+            b"'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', "
+            b"'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKh', 'p2 sm 7c7d']\n")
+    replay_items([("warm-up", 1, text), ("warm-up", 1, text.replace(b"sm AhKh", b"sm AhKh#"))])
 
 
 def _dec(x: Any) -> Decimal:
     return Decimal(x) if isinstance(x, int) else Decimal(str(x))
+
+
+_PER_BB: dict[tuple[Any, ...], Decimal] = {}
+
+
+def _per_bb(net: Any, n: Decimal, bb: Any, bbd: Decimal) -> Decimal:
+    """``n / bbd`` (a seat's result in big blinds), remembered by the raw values: most
+    results of a collection repeat."""
+    key = (type(net), net, type(bb), bb)
+    got = _PER_BB.get(key)
+    if got is None:
+        if len(_PER_BB) >= 65536:
+            _PER_BB.clear()
+        got = _PER_BB[key] = n / bbd
+    return got
+
+
+def totals_input(d: dict[str, Any]) -> tuple[Any, ...]:
+    """What :meth:`Totals.add` reads of a hand's document, as a small tuple (cheap to send
+    from a worker): ``(False, readable)`` for a hand with an error, else ``(True,
+    validated, outcome unknown, matches the recorded stacks (None: nothing to compare),
+    big blind, each seat's all-in EV or None, [(player, net)])``."""
+    if d.get("error"):
+        return (False, bool(d.get("readable", True)))
+    match = None
+    rec, fin = d.get("recorded_finishing_stacks"), d.get("finishing_stacks")
+    if rec is not None and fin is not None:
+        pairs = [(a, b) for a, b in zip(fin, rec, strict=False) if a is not None and b is not None]
+        if pairs:
+            match = all(_dec(a) == _dec(b) for a, b in pairs)
+    ev = d.get("allin_ev")
+    return (True, bool(d.get("validated")), not d.get("outcome_known", True), match,
+            d.get("big_blind"), None if ev is None else [e["ev"] for e in ev],
+            list(zip(d["players"], d["net"], strict=True)))
 
 
 @dataclass
@@ -219,42 +289,41 @@ class Totals:
     def add(self, d: dict[str, Any]) -> list[tuple[str, Decimal, Decimal]] | None:
         """Count one hand's document; returns ``[(player, net, adjusted net)]`` for the
         seats whose result is known (None for a hand with an error)."""
+        return self.add_input(totals_input(d))
+
+    def add_input(self, t: tuple[Any, ...]) -> list[tuple[str, Decimal, Decimal]] | None:
+        """:meth:`add` of a hand's :func:`totals_input` (made where the document was)."""
         self.hands += 1
-        if d.get("error"):
+        if not t[0]:
             self.errors += 1
-            if not d.get("readable", True):
+            if not t[1]:
                 self.unreadable += 1
             return None
-        self.validated += bool(d.get("validated"))
-        self.outcome_unknown += not d.get("outcome_known", True)
-        rec, fin = d.get("recorded_finishing_stacks"), d.get("finishing_stacks")
-        if rec is not None and fin is not None:
-            pairs = [(a, b) for a, b in zip(fin, rec, strict=False)
-                     if a is not None and b is not None]
-            if pairs:
-                self.checked += 1
-                self.matched += all(_dec(a) == _dec(b) for a, b in pairs)
-        bb = d.get("big_blind")
+        _, validated, unknown, match, bb, evs, seats = t
+        self.validated += validated
+        self.outcome_unknown += unknown
+        if match is not None:
+            self.checked += 1
+            self.matched += match
         bbd = _dec(bb) if bb else None
-        ev = d.get("allin_ev")
         out = []
-        for s, name in enumerate(d["players"]):
-            t = self.players.get(name)
-            if t is None:
-                t = self.players[name] = PlayerTotals(name)
-            t.hands += 1
-            net = d["net"][s]
+        players = self.players
+        for s, (name, net) in enumerate(seats):
+            pt = players.get(name)
+            if pt is None:
+                pt = players[name] = PlayerTotals(name)
+            pt.hands += 1
             if net is None:
-                t.unknown_net += 1
+                pt.unknown_net += 1
                 continue
             n = _dec(net)
-            a = _dec(ev[s]["ev"]) if ev is not None else n
-            t.net += n
-            t.allin_adjusted_net += a
+            a = _dec(evs[s]) if evs is not None else n
+            pt.net += n
+            pt.allin_adjusted_net += a
             if bbd:
-                t.bb_hands += 1
-                t.net_bb += n / bbd
-                t.adjusted_bb += a / bbd
+                pt.bb_hands += 1
+                pt.net_bb += _per_bb(net, n, bb, bbd)
+                pt.adjusted_bb += _per_bb(net, n, bb, bbd) if evs is None else a / bbd
             out.append((name, n, a))
         return out
 
