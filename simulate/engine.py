@@ -285,6 +285,7 @@ _CARD_OF = {r + s: 4 * i + j for i, rank in enumerate("23456789TJQKA")
 
 
 _FULL_DECK = np.arange(52, dtype=np.uint8)
+_PAIRS = re.compile("..", re.S)
 _DECK_BYTES = bytes(range(52))
 
 
@@ -303,11 +304,48 @@ def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
     try:
         if len(board) != 10 or not all(map(width.__eq__, map(len, hole))):
             return None
-        text = "".join(hole) + board
-        cards = [_CARD_OF[text[i:i + 2]] for i in range(0, len(text), 2)]
+        cards = list(map(_CARD_OF.__getitem__, _PAIRS.findall("".join(hole) + board)))
     except (TypeError, KeyError):
         return None
     return cards if len(set(cards)) == len(cards) else None
+
+
+#: The betting actions read so far (text -> what :func:`_read_betting_action` gave).
+_BETTING_ACTIONS: dict[str, tuple[int, int, int, str | None]] = {}
+
+
+def _read_betting_action(action: str) -> tuple[int, int, int, str | None] | None:
+    """``(seat, kind, amount, text)`` of a plain betting action (``p3 cc``, ``f``,
+    ``p3 cbr 300``; ``seat`` -1 when not named, ``text`` the PHH action recorded when it
+    is, else None), remembered for the next time; None for anything else (deals, shows,
+    discards, comments, faults: :meth:`Hand.act` reads those the long way)."""
+    if "#" in action:
+        return None
+    toks = action.split()
+    nt = len(toks)
+    seat = -1
+    if nt and toks[0][:1] == "p" and toks[0][1:].isdecimal():
+        seat = int(toks[0][1:]) - 1
+        if seat < 0:
+            return None
+        toks = toks[1:]
+        nt -= 1
+    if nt == 1 and toks[0] in ("f", "cc"):
+        kind, amount = (0, 0) if toks[0] == "f" else (3, 0)
+        text = None if seat < 0 else f"p{seat + 1} {toks[0]}"
+    elif nt == 2 and toks[0] == "cbr":
+        try:
+            amount = int(toks[1])
+        except ValueError:
+            return None
+        kind = 4
+        text = None if seat < 0 else f"p{seat + 1} cbr {amount}"
+    else:
+        return None
+    if len(_BETTING_ACTIONS) >= 4096:
+        _BETTING_ACTIONS.clear()
+    got = _BETTING_ACTIONS[action] = (seat, kind, amount, text)
+    return got
 
 
 class Hand:
@@ -389,13 +427,13 @@ class Hand:
                 mul, thr = deal_tables(n * h + 8)
                 self._rng_state = K.seeded_deck(np.uint64(self.seed), self.hand_index,
                                                 n * h + 8, self._deck, mul, thr)
-        self._dealt: set[int] = set()
         K.hand_start(W)
-        if not self.manual:
+        if self.manual:
+            self._dealt: set[int] = set()
+        else:
             dealt = self._hole[:n, :h].tolist()
-            for s in range(n):
-                self.actions.append(f"d dh p{s + 1} {_cards_text(dealt[s])}")
-                self._dealt.update(dealt[s])
+            self.actions += [f"d dh p{s} {_cards_text(x)}" for s, x in enumerate(dealt, 1)]
+            self._dealt = set().union(*dealt)
             if V[K.STREET] or V[K.NBOARD]:
                 self._after(0)
 
@@ -560,8 +598,12 @@ class Hand:
             K = _K()
             n = self.n
             W = self._W
-            unknown = int(K.hand_settle(W, get_tables().kernel_args,
-                                        _omaha_tables(self.rules.game)))
+            game = self.rules.game
+            tables = _SETTLE_TABLES.get(game)
+            if tables is None:
+                tables = _SETTLE_TABLES[game] = (get_tables().kernel_args,
+                                                 _omaha_tables(game))
+            unknown = K.hand_settle(W, *tables)
             payout: list[int | None] = self._V[K.W_PAY // 8:K.W_PAY // 8 + n].tolist()
             if unknown:
                 # seats that could win a pot whose winner hangs on hidden cards
@@ -677,22 +719,21 @@ class Hand:
         if not self.manual:
             self._after(nb, street)
 
-    def _do(self, kind: int, amount: int) -> None:
+    def _do(self, kind: int, amount: int, text: str | None = None) -> None:
         """Apply a betting action (``kind`` a kernel action kind, ``amount`` the raise-to
-        total) by one kernel call; raise :class:`IllegalAction` with the state unchanged."""
+        total) by one kernel call; raise :class:`IllegalAction` with the state unchanged.
+        ``text``: the PHH action to record, when the caller knows it is the actor's."""
         if self.manual and self._holes_pending():
             raise IllegalAction("the hole cards are not all dealt yet")
         r = _KERNELS.hand_act(self._W, kind, amount)
         if r < 16:
             raise IllegalAction(self._refused(r, kind, amount))
         self._result = None
-        s = (r >> 4 & 15) - 1
-        if kind == 0:
-            self.actions.append(f"p{s + 1} f")
-        elif kind == 4:
-            self.actions.append(f"p{s + 1} cbr {amount}")
-        else:
-            self.actions.append(f"p{s + 1} cc")
+        if text is None:
+            s = (r >> 4 & 15) - 1
+            text = (f"p{s + 1} f" if kind == 0 else f"p{s + 1} cbr {amount}" if kind == 4
+                    else f"p{s + 1} cc")
+        self.actions.append(text)
         if r >= 65536 and not self.manual:
             self._after(r >> 8 & 15, r >> 12 & 15)
 
@@ -763,35 +804,19 @@ class Hand:
         """Apply one PHH action string: ``f``, ``cc``, ``cbr 300`` (optionally prefixed by
         the actor ``p3``), and in manual mode ``d dh p1 AhKh``, ``d db Jc3d5c`` and
         ``p1 sm AhKh``. Text after ``#`` is a comment."""
-        if type(action) is str and "#" not in action:
-            # the common forms (``p3 cc``, ``f``, ``p3 cbr 300``) read without the regex;
-            # the general reader below takes everything else, with the same results
-            toks = action.split()
-            nt = len(toks)
-            if nt and toks[0][:1] == "p" and toks[0][1:].isdecimal():
-                seat = int(toks[0][1:]) - 1
-                op = toks[1] if nt > 1 else ""
-                nt -= 1
-            else:
-                seat = None
-                op = toks[0] if nt else ""
-            if (nt == 1 and op in ("f", "cc")) or (nt == 2 and op == "cbr"):
-                if seat is not None:
-                    if not 0 <= seat < self.n:
-                        raise IllegalAction(f"{action!r}: there is no player {toks[0]}")
+        if type(action) is str:
+            fast = _BETTING_ACTIONS.get(action) or _read_betting_action(action)
+            if fast is not None:
+                seat, kind, amount, text = fast
+                if seat >= 0:
+                    if seat >= self.n:
+                        raise IllegalAction(f"{action!r}: there is no player "
+                                            f"{action.split()[0]}")
                     actor = self.actor if self.manual else self._V[_KERNELS.ACTOR]
                     if actor is not None and 0 <= actor != seat:
                         raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is "
                                             f"not to act; seat {actor} is")
-                if op == "cc":
-                    return self._do(3, 0)
-                if op == "f":
-                    return self._do(0, 0)
-                try:
-                    amount = int(toks[-1])
-                except ValueError:
-                    raise IllegalAction(f"{action!r}: cbr needs an integer amount") from None
-                return self._do(4, amount)
+                return self._do(kind, amount, text)
         if not isinstance(action, str):
             raise IllegalAction(f"an action must be a string, got {action!r}")
         text = action.split("#", 1)[0].strip()
@@ -934,6 +959,8 @@ class Hand:
 
 
 _OMAHA_DUMMY: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+#: The table arguments of :func:`simulate._kernels.engine.hand_settle`, per game.
+_SETTLE_TABLES: dict[str, tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] = {}
 
 
 def _omaha_tables(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
