@@ -5,7 +5,8 @@
 * ``pokerjit batch`` on a file of heads-up flop spots (exact), timed as a whole process
   from its start to its exit: one worker (target >= 20,000 spots/s on 200,000 spots),
   ``--workers 2`` (target >= 1.7x one worker) and ``--scheduler local:2`` (Dask; target:
-  within 1.5x of ``--workers 2`` plus the cluster's start-up).
+  within 1.5x of ``--workers 2`` plus the cluster's start-up, measured as what Dask adds
+  to a run of 100 spots).
 
 ``pytest benchmarks/bench_batch.py --benchmark-enable`` times small versions with
 pytest-benchmark (in the normal run each runs once as a smoke test);
@@ -104,12 +105,21 @@ def main(argv: list[str] | None = None) -> int:
         res["batch_2_workers_s"] = time_cli(src, "--workers", "2")
         if not args.no_dask:
             res["batch_dask_local2_s"] = time_cli(src, "--scheduler", "local:2")
+            # the cluster's start-up: what Dask adds to a run of a few lines (process start,
+            # imports and kernel loading are in both)
+            tiny = Path(d) / "tiny.jsonl"
+            write_spots(tiny, 100)
+            res["dask_startup_s"] = (time_cli(tiny, "--scheduler", "local:2")
+                                     - time_cli(tiny, "--workers", "2"))
     n = args.spots
     res["batch_1_worker_spots_per_s"] = n / res["batch_1_worker_s"]
     res["batch_2_workers_spots_per_s"] = n / res["batch_2_workers_s"]
     res["speedup_2_workers"] = res["batch_1_worker_s"] / res["batch_2_workers_s"]
     if "batch_dask_local2_s" in res:
         res["dask_over_2_workers"] = res["batch_dask_local2_s"] / res["batch_2_workers_s"]
+        # the target: Dask within 1.5x of --workers 2 plus its start-up
+        res["dask_less_startup_over_2_workers"] = (
+            (res["batch_dask_local2_s"] - res["dask_startup_s"]) / res["batch_2_workers_s"])
     res["cpus"] = float(os.cpu_count() or 0)
     if args.json:
         print(json.dumps(res, indent=2))

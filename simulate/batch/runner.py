@@ -299,7 +299,10 @@ class _Dask(_Windowed):
             warm(("fast",))  # fill the kernel cache once; the workers then load it
             self.cluster = LocalCluster(n_workers=n or workers, threads_per_worker=1,
                                         processes=True, dashboard_address=None,
-                                        silence_logs=logging.ERROR)
+                                        silence_logs=logging.ERROR,
+                                        # its HTTP server (no dashboard) on a free port:
+                                        # no warning when 8787 is taken
+                                        scheduler_kwargs={"dashboard_address": ":0"})
             self.client = Client(self.cluster, direct_to_workers=True)
         else:
             try:
