@@ -86,6 +86,22 @@ def _K() -> Any:
     return _KERNELS
 
 
+_HAND_ACT: Any = None  # _entry(hand_act, ...), set with the first Hand
+
+
+def _entry(kernel: Any, *args: Any) -> Any:
+    """``kernel``'s compiled code for the types of ``args`` (compiled, or loaded from the
+    cache, now), to be called directly with arguments of those same types: Numba's
+    dispatcher checks the type of every argument on every call, and the Hand always passes
+    the same types (its buffer, ints that :meth:`Hand._do` keeps in int64, the tables)."""
+    try:
+        import numba
+
+        return kernel.compile(tuple(numba.typeof(a) for a in args))
+    except Exception:  # pragma: no cover - a Numba whose dispatchers lack compile()
+        return kernel
+
+
 def _chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
     """A chip amount by the project's one check (:func:`simulate.pots.check_chips`); a
     float with no fraction (``200.0``) is taken as its integer."""
@@ -284,7 +300,23 @@ _CARD_OF = {r + s: 4 * i + j for i, rank in enumerate("23456789TJQKA")
             for s in suits}
 
 
-_FULL_DECK = np.arange(52, dtype=np.uint8)
+_BLANK: np.ndarray | None = None
+
+
+def _blank_buffer() -> np.ndarray:
+    """A Hand's buffer before the hand (:data:`simulate._kernels.engine.W_SIZE` bytes): the
+    state zero, no cards known, the deck 0..51 in order."""
+    global _BLANK
+    if _BLANK is None:
+        K = _K()
+        W = np.zeros(K.W_SIZE, np.uint8)
+        W[K.W_HOLE:K.W_DECK] = _UNKNOWN_CARD
+        W[K.W_DECK:K.W_DECK + 52] = np.arange(52)
+        W.flags.writeable = False  # copied, never written
+        _BLANK = W
+    return _BLANK
+
+
 _PAIRS = re.compile("..", re.S)
 _DECK_BYTES = bytes(range(52))
 
@@ -393,8 +425,7 @@ class Hand:
         self.button = int(button)
         self.starting_stacks = tuple(chips)
         # every array of the hand is a view of one buffer (one argument per kernel call)
-        W = np.zeros(K.W_SIZE, np.uint8)
-        W[K.W_HOLE:K.W_DECK] = _UNKNOWN_CARD
+        W = _blank_buffer().copy()
         self._W = W
         self._views()
         V = self._V
@@ -414,7 +445,6 @@ class Hand:
                 raise ValueError("deal='manual' takes no seed, hole or board")
             V[K.MODE] = 1
             self.manual = True
-            self._deck[:] = _FULL_DECK
         else:
             self.manual = False
             if scripted:
@@ -448,6 +478,9 @@ class Hand:
         self._S = i64[:K.STATE_SIZE]
         self._V = memoryview(i64)
         self._legal_buf = i64[K.W_LEGAL // 8:K.W_ST // 8]
+        global _HAND_ACT
+        if _HAND_ACT is None:
+            _HAND_ACT = _entry(K.hand_act, W, 0, 0)
         self._hole = W[K.W_HOLE:K.W_BOARD].reshape(K.MAXS, K.MAXH)
         self._board = W[K.W_BOARD:K.W_BOARD + 5]
         self._deck = W[K.W_DECK:K.W_DECK + 52]
@@ -599,11 +632,11 @@ class Hand:
             n = self.n
             W = self._W
             game = self.rules.game
-            tables = _SETTLE_TABLES.get(game)
-            if tables is None:
-                tables = _SETTLE_TABLES[game] = (get_tables().kernel_args,
-                                                 _omaha_tables(game))
-            unknown = K.hand_settle(W, *tables)
+            call = _SETTLES.get(game)
+            if call is None:
+                args = (get_tables().kernel_args, _omaha_tables(game))
+                call = _SETTLES[game] = (_entry(K.hand_settle, W, *args), *args)
+            unknown = call[0](W, call[1], call[2])
             payout: list[int | None] = self._V[K.W_PAY // 8:K.W_PAY // 8 + n].tolist()
             if unknown:
                 # seats that could win a pot whose winner hangs on hidden cards
@@ -725,7 +758,8 @@ class Hand:
         ``text``: the PHH action to record, when the caller knows it is the actor's."""
         if self.manual and self._holes_pending():
             raise IllegalAction("the hole cards are not all dealt yet")
-        r = _KERNELS.hand_act(self._W, kind, amount)
+        r = _HAND_ACT(self._W, kind, amount if -MAX_CHIPS <= amount <= MAX_CHIPS
+                      else MAX_CHIPS + 1 if amount > 0 else -MAX_CHIPS - 1)  # refused alike
         if r < 16:
             raise IllegalAction(self._refused(r, kind, amount))
         self._result = None
@@ -959,8 +993,9 @@ class Hand:
 
 
 _OMAHA_DUMMY: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-#: The table arguments of :func:`simulate._kernels.engine.hand_settle`, per game.
-_SETTLE_TABLES: dict[str, tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] = {}
+#: Per game: :func:`simulate._kernels.engine.hand_settle` (by :func:`_entry`) and its
+#: table arguments.
+_SETTLES: dict[str, tuple[Any, tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] = {}
 
 
 def _omaha_tables(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
