@@ -248,6 +248,17 @@ class Legal:
     def raise_allowed(self) -> bool:
         return self.min_raise_to is not None
 
+    @classmethod
+    def _of(cls, fold: bool, check: bool, call: int | None, min_raise_to: int | None,
+            max_raise_to: int | None) -> Legal:
+        """``Legal(fold, check, call, min_raise_to, max_raise_to)`` made without the frozen
+        dataclass's ``object.__setattr__`` per field (a third of the cost: the Hand makes
+        one per decision)."""
+        self = object.__new__(cls)
+        self.__dict__.update(fold=fold, check=check, call=call, min_raise_to=min_raise_to,
+                             max_raise_to=max_raise_to, discard=False)
+        return self
+
     def text(self) -> str:
         """``fold, call 100, raise to 200..980``."""
         parts = []
@@ -561,8 +572,8 @@ class Hand:
             return Legal(discard=True)
         K.hand_legal(self._W)
         out = self._legal_buf.tolist()
-        return Legal(out[0] != 0, out[1] != 0, None if out[2] < 0 else out[2],
-                     None if out[3] < 0 else out[3], None if out[4] < 0 else out[4])
+        return Legal._of(out[0] != 0, out[1] != 0, None if out[2] < 0 else out[2],
+                         None if out[3] < 0 else out[3], None if out[4] < 0 else out[4])
 
     def _seat_array(self, field_: int) -> list[int]:
         return self._S[field_:field_ + self.n].tolist()

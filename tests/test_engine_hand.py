@@ -10,6 +10,7 @@ obvious way, a hand played without copying.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import random
 
@@ -17,7 +18,7 @@ import pytest
 
 import simulate.engine as engine
 from evaluator.cards import CardError, card_str, parse_cards
-from simulate.engine import Hand, IllegalAction, Rules
+from simulate.engine import Hand, IllegalAction, Legal, Rules
 
 HOLE6 = ["AhKh", "QsQd", "2c3c", "7d8d", "9s9h", "JcTc"]
 BOARD = "Ks8h2d4d5s"
@@ -194,3 +195,23 @@ def test_state_arrays_are_one_buffer():
     before = h._S.copy()
     h.call()
     assert (h._S != before).any() and h.stacks == [198, 199, 198]
+
+
+def test_raise_amounts_beyond_int64_are_refused_in_one_line():
+    h = Hand(Rules(), [400] * 6, button=0, hole=HOLE6, board=BOARD)
+    for amount, why in [(10**30, "the stack allows at most 400"), (2**63, "the stack allows at most 400"),
+                        (-(10**30), "the minimum is 4"), (-5, "the minimum is 4")]:
+        with pytest.raises(IllegalAction, match=f"seat 3 cannot raise to {amount}: {why}"):
+            h.raise_to(amount)
+        with pytest.raises(IllegalAction, match=f"cannot raise to {amount}: {why}"):
+            h.act(f"p4 cbr {amount}")
+    assert h.actions == [f"d dh p{s + 1} {x}" for s, x in enumerate(HOLE6)]  # unchanged
+
+
+def test_legal_is_an_ordinary_frozen_legal():
+    h = Hand(Rules(), [400] * 6, button=0, hole=HOLE6, board=BOARD)
+    lg = h.legal
+    assert lg == Legal(True, False, 2, 4, 400) and hash(lg) == hash(Legal(True, False, 2, 4, 400))
+    assert repr(lg) == repr(Legal(True, False, 2, 4, 400))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lg.fold = False  # type: ignore[misc]
