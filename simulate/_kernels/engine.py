@@ -78,6 +78,8 @@ NACTIONS = 32  # betting actions taken (for information)
 DEAD = 33  # antes posted: dead money in the main pot
 DISCAT = 34  # Pineapple: 1 + the street after whose betting every live seat discards (0 none)
 DISCING = 35  # 1 while the discards are being made (the actor is the next seat to discard)
+NLIVE = 36  # seats holding cards (not OUT), kept up to date by start/_post/act
+NACTIVE = 37  # seats ACTIVE (holding cards and chips)
 HEADER = 40
 
 STACK = HEADER
@@ -132,11 +134,7 @@ LEGAL_SIZE = 6
 
 @inline
 def _live_count(S):
-    c = 0
-    for s in range(S[N]):
-        if S[STAT + s] != OUT:
-            c += 1
-    return c
+    return S[NLIVE]
 
 
 @inline
@@ -153,6 +151,7 @@ def _post(S, s, amount, is_bet):
         S[DEAD] += a
     if S[STACK + s] == 0 and S[STAT + s] == ACTIVE:
         S[STAT + s] = ALLIN
+        S[NACTIVE] -= 1
     return a
 
 
@@ -165,12 +164,7 @@ def _has_decision(S, s):
         return False
     if S[BET + s] < S[BETLEVEL]:
         return True
-    if S[ACTED + s] >= 0:
-        return False
-    for i in range(S[N]):
-        if i != s and S[STAT + i] == ACTIVE:
-            return True
-    return False
+    return S[ACTED + s] < 0 and S[NACTIVE] > 1  # another seat (s is one) has chips
 
 
 @inline
@@ -299,11 +293,11 @@ def _deal_board_from_deck(S, board, deck):
     S[DPOS] = p + k
 
 
-@serial
-def _end_street(S, board, deck):
+@inline
+def _close_street(S, board, deck):
     """Close the betting round and move on: deal the next street (or wait for its deal in
     manual mode) and find its first actor, running out streets nobody can bet on, up to
-    the showdown."""
+    the showdown. (Inlined into :func:`act_inline`; :func:`_end_street` for the rest.)"""
     n = S[N]
     while True:
         for i in range(n):
@@ -333,6 +327,12 @@ def _end_street(S, board, deck):
             return
 
 
+@serial
+def _end_street(S, board, deck):
+    """:func:`_close_street`, compiled once for the callers off the hot path."""
+    _close_street(S, board, deck)
+
+
 @inline
 def _after_action(S, s, board, deck):
     if _live_count(S) == 1:
@@ -343,11 +343,16 @@ def _after_action(S, s, board, deck):
     if a >= 0:
         S[ACTOR] = a
     else:
-        _end_street(S, board, deck)
+        _close_street(S, board, deck)
 
 
-@serial
-def start(S, hole, board, deck):
+# The hot entry points come twice: ``start_inline`` / ``act_inline`` (one implementation,
+# inlined where a loop plays many hands: a call between compiled functions costs more than
+# a heads-up action's whole work) and ``start`` / ``act``, the same compiled once for
+# everyone else (the interactive Hand, the PHH replay). Inline each at one call site only:
+# every copy adds to the caller's compile time.
+@inline
+def start_inline(S, hole, board, deck):
     """Start a hand whose header (rules, ``N``, ``BUTTON``, ``MODE``) and stacks are set:
     post antes (dead money, before the blinds), blinds and straddles, deal the hole cards
     from the deck (unless manual) and find the first actor."""
@@ -360,6 +365,8 @@ def start(S, hole, board, deck):
         S[ACTED + s] = -1
         S[HOLEN + s] = 0
         S[ANTEP + s] = 0
+    S[NLIVE] = n
+    S[NACTIVE] = n
     S[DEAD] = 0
     S[DISCING] = 0
     S[STREET] = 0
@@ -419,7 +426,13 @@ def start(S, hole, board, deck):
 
 
 @serial
-def act(S, kind, amount, board, deck):
+def start(S, hole, board, deck):
+    """:func:`start_inline`, compiled once."""
+    start_inline(S, hole, board, deck)
+
+
+@inline
+def act_inline(S, kind, amount, board, deck):
     """Apply the actor's action (``kind`` FOLD/CHECK/CALL/CHECK_CALL/RAISE, ``amount`` the
     raise-to total) and advance the hand. Returns 0, or an error code with ``S``
     unchanged."""
@@ -435,7 +448,9 @@ def act(S, kind, amount, board, deck):
     if kind == FOLD:
         if to_call <= 0:
             return E_FOLD
-        S[STAT + s] = OUT
+        S[STAT + s] = OUT  # the actor was ACTIVE
+        S[NLIVE] -= 1
+        S[NACTIVE] -= 1
     elif kind == CHECK:
         if to_call > 0:
             return E_CHECK
@@ -467,6 +482,12 @@ def act(S, kind, amount, board, deck):
     S[NACTIONS] += 1
     _after_action(S, s, board, deck)
     return OK
+
+
+@serial
+def act(S, kind, amount, board, deck):
+    """:func:`act_inline`, compiled once."""
+    return act_inline(S, kind, amount, board, deck)
 
 
 @serial
@@ -575,6 +596,26 @@ def table_pots(S, amounts, eligible, returned):
     ``eligible`` bool[>= n+1, n]; uncalled chips are added to ``returned``. Returns the
     number of pots."""
     n = S[N]
+    # the common showdown: two or more live seats, all with the same chips in. Then every
+    # layer build_pots would cut has two or more seats (the most any seat put in is a live
+    # seat's: a seat folds only facing more) and the live seats as its eligible seats, so
+    # there is one pot, antes in, and nothing to return.
+    top = -1  # the live seats' chips in (-1: none seen yet)
+    same = True
+    total = S[DEAD]
+    for s in range(n):
+        c = S[COMM + s]
+        total += c
+        if S[STAT + s] != OUT:
+            if top < 0:
+                top = c
+            elif c != top:
+                same = False
+    if same and top > 0 and S[NLIVE] >= 2:
+        amounts[0] = total
+        for s in range(n):
+            eligible[0, s] = S[STAT + s] != OUT
+        return 1
     n_pots = build_pots(S[COMM:COMM + n], S[STAT:STAT + n], amounts, eligible, returned)
     dead = S[DEAD]
     if dead == 0:

@@ -65,8 +65,9 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
     b = (button + index) % n
     S[E.BUTTON] = b
     state = E.seeded_deck(seed, index, n * S[E.NHOLE] + 8, deck, mul, thr)
-    E.start(S, hole, board, deck)
+    E.start_inline(S, hole, board, deck)
     acts = 0
+    retry = False
     while S[E.ACTOR] >= 0:
         s = S[E.ACTOR]
         if S[E.DISCING] != 0:  # Pineapple
@@ -74,24 +75,24 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
             acts += 1
             continue
         code = codes[s]
-        if code == 0:  # call: no need for the legal options
-            E.act(S, E.CHECK_CALL, 0, board, deck)
-            acts += 1
-            continue
-        E.legal(S, lg)
-        if code == CUSTOM_POLICY:
-            state, v = next_u64(state)
-            if custom is not None:
-                kind, amount = custom(s, S, hole, board, lg, v)
+        kind = E.CHECK_CALL  # call, and the retry after an illegal choice: no legal options
+        amount = 0
+        if code != 0 and not retry:
+            E.legal(S, lg)
+            if code == CUSTOM_POLICY:
+                state, v = next_u64(state)
+                if custom is not None:
+                    kind, amount = custom(s, S, hole, board, lg, v)
+            elif code < CHART_POLICY:
+                kind, amount, state = decide_simple(code, S, lg, state)
             else:
-                kind, amount = E.CHECK_CALL, 0
-        elif code < CHART_POLICY:
-            kind, amount, state = decide_simple(code, S, lg, state)
-        else:
-            kind, amount, state = decide(code, params[s], S, s, hole, board, lg, state, charts,
-                                         cat_start, tables)
-        if E.act(S, kind, amount, board, deck) != 0:
-            E.act(S, E.CHECK_CALL, 0, board, deck)  # a policy's illegal choice: check or call
+                kind, amount, state = decide(code, params[s], S, s, hole, board, lg, state,
+                                             charts, cat_start, tables)
+        # the one call site of the inlined act (each copy costs compile time)
+        if E.act_inline(S, kind, amount, board, deck) != 0:
+            retry = True  # a policy's illegal choice (S unchanged): the seat checks or calls
+            continue
+        retry = False
         acts += 1
     o = b
     for s in range(n):
