@@ -189,6 +189,7 @@ def test_header_and_text_edits(settled: list[bool]) -> None:
         assert set(q) == set(full)
         for k, v in q.items():
             if k != "actions" and v is not None:
+                v = list(v) if isinstance(v, tuple) else v
                 assert v == full[k] and type(v) is type(full[k]), k
 
 

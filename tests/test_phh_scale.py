@@ -188,3 +188,55 @@ def test_played_hands_replay_to_the_players_totals(tmp_path: Path,
     assert s["hands"] == s["validated"] == s["recorded_matched"] == 120
     totals = {t["player"]: t["net"] for t in doc["totals"]}
     assert [totals[f"seat {i}"] for i in range(6)] == [p["net"] for p in played["players"]]
+
+
+def test_byte_ranges_hold_the_hands_a_whole_reading_gives(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers read large files as byte ranges cut at section headers
+    (simulate.phh.analyze._file_ranges): together the ranges give exactly the hands, sources
+    and line numbers of one reading of the file, whatever the headers, comments, BOM, long
+    lines and block edges."""
+    import random
+
+    import simulate.phh.analyze as A
+
+    monkeypatch.setattr(A, "_BLOCK", 1000)  # many block edges
+    rng = random.Random(1)
+    hands = list(synthetic_hands(50, seed=3))
+    for trial in range(40):
+        parts = []
+        if rng.random() < 0.3:
+            parts.append(b"\xef\xbb\xbf")
+        if rng.random() < 0.3:
+            parts.append(b"# preamble\n\n")
+        if rng.random() < 0.1:
+            parts.append(b"x = 1\n")
+        for i in range(rng.randint(0, 30)):
+            head = rng.choice([f"[{i}]\n", f"  [{i}]  # c\n", f"['{i}']\n", f"[{i}]\r\n",
+                               "[a.b]\n", f"[{i}]"])
+            body = rng.choice(hands).encode()
+            r = rng.random()
+            if r < 0.1:
+                body = b"[x] " + b"y" * rng.choice([10, 70000, 140000]) + b"\n"
+            elif r < 0.15:
+                body = b"# " + b"[" * 150000 + b"\n"
+            elif r < 0.18:
+                body = b"z = '" + b"q" * (1 << 20) + b"'\n"
+            parts.append(head.encode() + body + rng.choice([b"\n", b"", b"\r\n"]))
+        f = tmp_path / f"t{trial}.phhs"
+        f.write_bytes(b"".join(parts))
+        want = list(A._file_items(f))
+        got: list = []
+        for r in A._file_ranges(f, rng.choice([1, 2, 5, 500])):
+            got += r if isinstance(r, list) else A._range_items(r)
+        assert got == want, trial
+
+
+def test_workers_on_byte_ranges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import simulate.phh.analyze as A
+
+    monkeypatch.setattr(A, "RANGE_MIN_BYTES", 1000)
+    f = tmp_path / "r.phhs"
+    write_synthetic_phhs(str(f), 90, seed=8)
+    assert list(analyze([f, DATA / "vendor/phh-curated/wsop"], workers=2, chunk=7)) == list(
+        analyze([f, DATA / "vendor/phh-curated/wsop"]))

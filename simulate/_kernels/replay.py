@@ -344,8 +344,9 @@ def replay_many(hdr, order, text, toff, tables, status, nboard, board_out, holen
     (``board_out[i, :nboard[i]]``); each seat's hole cards as last shown
     (``hole_out[i, s, :holen[i, s]]``, 255 unknown); finishing stacks ``fin``, chips taken
     from the table ``pay`` (pots won plus uncalled chips) and uncalled chips ``returned``
-    (``int64[H, MAXS]``); the pots (``pot_amount`` int64[H, MAXS + 1], ``pot_elig`` and
-    ``pot_win`` bool[H, MAXS + 1, MAXS]: who may win and who won).
+    (``int64[H, MAXS]``); the pots (``pot_amount``, ``pot_elig`` and ``pot_win``
+    int64[H, MAXS + 1]: the chips, and the seats who may win and who won as bit masks,
+    bit ``s`` for seat ``s``).
 
     A hand falls back unless every action is taken, the hand is over, no live seat is all
     in (no all-in EV to compute), nothing is mucked and every contested pot's winner is
@@ -455,12 +456,17 @@ def replay_many(hdr, order, text, toff, tables, status, nboard, board_out, holen
             pot_amount[i, p] = amounts[p]
             best = -1
             ne = 0
+            em = 0
             for s in range(n):
-                pot_elig[i, p, s] = elig[p, s]
                 if elig[p, s]:
+                    em |= 1 << s
                     ne += 1
                     if st[s] > best:
                         best = st[s]
+            wm = 0
             for s in range(n):
-                pot_win[i, p, s] = elig[p, s] and (ne == 1 or st[s] == best)
+                if elig[p, s] and (ne == 1 or st[s] == best):
+                    wm |= 1 << s
+            pot_elig[i, p] = em
+            pot_win[i, p] = wm
         status[i] = SETTLED

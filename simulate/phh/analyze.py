@@ -20,12 +20,13 @@ Hands whose result for a seat is unknown (hidden cards at a showdown) count in
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from simulate.phh.parse import PHHError, iter_hand_files, iter_sections
 
@@ -54,30 +55,150 @@ def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
     return d
 
 
-def _replay_chunk(items: list[Item], render: Render | None = None) -> list[Any]:
+def _replay_chunk(items: list[Item] | _Range, render: Render | None = None) -> list[Any]:
     """The documents of a chunk of hands (:func:`simulate.phh.many.replay_items`: the plain
     ones settled in one compiled call, the rest by :func:`replay_item`), each passed
-    through ``render`` when one is given."""
+    through ``render`` when one is given. A :class:`_Range` is read here first."""
     from simulate.phh.many import replay_items
 
-    docs = replay_items(items)
+    docs = replay_items(_range_items(items) if isinstance(items, _Range) else items)
     return docs if render is None else [render(d) for d in docs]
 
 
 def _items(paths: Iterable[str | Path]) -> Iterator[Item]:
     for top in paths:
         for f in iter_hand_files(top):
+            yield from _file_items(f)
+
+
+def _file_items(f: Path) -> Iterator[Item]:
+    try:
+        fh = open(f, "rb")
+    except OSError as exc:
+        yield str(f), 1, f"cannot read file: {exc.strerror or exc}"
+        return
+    with fh:
+        try:
+            for src, line, data in iter_sections(fh, str(f)):
+                yield src, line, (str(data) if isinstance(data, PHHError) else data)
+        except OSError as exc:
+            yield str(f), 1, f"cannot read file: {exc.strerror or exc}"
+
+
+class _Range(NamedTuple):
+    """Bytes ``start:end`` of the file ``path``, whose first line is line ``line``: whole
+    sections, cut where :func:`simulate.phh.parse.iter_sections` starts one."""
+
+    path: str
+    start: int
+    end: int
+    line: int
+
+
+#: Files at least this large are sent to worker processes as byte ranges (:class:`_Range`,
+#: the workers read and cut them) rather than as hands read by the main process.
+RANGE_MIN_BYTES = 1 << 20
+_HEADER_START = re.compile(rb"^[ \t]*\[", re.M)
+_BLOCK = 1 << 20
+
+
+def _range_items(r: _Range) -> list[Item]:
+    """The hands of a :class:`_Range`, as :func:`_file_items` reads them."""
+    import io
+
+    try:
+        with open(r.path, "rb") as fh:
+            fh.seek(r.start)
+            data = fh.read(r.end - r.start)
+    except OSError as exc:
+        return [(r.path, r.line, f"cannot read file: {exc.strerror or exc}")]
+    shift = r.line - 1
+    return [(src, line + shift, str(d) if isinstance(d, PHHError) else d)
+            for src, line, d in iter_sections(io.BytesIO(data), r.path)]
+
+
+def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
+    """``f`` cut into ranges of ``chunk`` sections (the first range also holds whatever
+    comes before the first header). A cut is made only at a line that
+    :func:`simulate.phh.parse.iter_sections` reads as a header (a line of at most its
+    64 KiB piece that its header pattern matches), so each range's hands are the ones a
+    reading of the whole file gives; a header missed here only makes a range longer."""
+    from simulate.phh.parse import _HEADER_RE
+
+    try:
+        fh = open(f, "rb")
+    except OSError as exc:
+        yield [(str(f), 1, f"cannot read file: {exc.strerror or exc}")]
+        return
+    path = str(f)
+    start, start_line, seen = 0, 1, 0
+    base, line = 0, 1  # file offset of buf[0], its line number
+    buf = b""
+    mid = False  # buf[0] is inside a line (the start of a long line was dropped)
+    with fh:
+        while True:
             try:
-                fh = open(f, "rb")
+                block = fh.read(_BLOCK)
             except OSError as exc:
-                yield str(f), 1, f"cannot read file: {exc.strerror or exc}"
+                yield [(path, 1, f"cannot read file: {exc.strerror or exc}")]
+                return
+            buf += block
+            last = buf.rfind(b"\n") + 1 if block else len(buf)  # whole lines only
+            at = 0
+            for m in _HEADER_START.finditer(buf, 0, last):
+                p = m.start()
+                if p == 0 and mid:
+                    continue
+                e = buf.find(b"\n", p, p + 65536)
+                piece = buf[p:e + 1] if e >= 0 else buf[p:min(last, p + 65536)]
+                if _HEADER_RE.match(piece) is None:
+                    continue
+                line += buf.count(b"\n", at, p)
+                at = p
+                seen += 1
+                if seen > chunk:
+                    yield _Range(path, start, base + p, start_line)
+                    start, start_line, seen = base + p, line, 1
+            line += buf.count(b"\n", at, last)
+            base += last
+            buf = buf[last:]
+            if last:
+                mid = False
+            if not block:
+                break
+            if len(buf) > 1 << 17:  # inside a long line: no header can start before its end
+                base += len(buf) - (1 << 16)
+                buf = buf[-(1 << 16):]
+                mid = True
+    if base > start or start == 0:  # (an empty file is one empty hand, as read whole)
+        yield _Range(path, start, base, start_line)
+
+
+def _tasks(paths: Iterable[str | Path], chunk: int) -> Iterator[_Range | list[Item]]:
+    """Work for worker processes: large files as :class:`_Range` s, other files' hands read
+    here, ``chunk`` hands a task."""
+    import os
+
+    pending: list[Item] = []
+    for top in paths:
+        for f in iter_hand_files(top):
+            try:
+                big = os.path.getsize(f) >= RANGE_MIN_BYTES
+            except OSError:
+                big = False
+            if big:
+                if pending:
+                    yield pending
+                    pending = []
+                yield from _file_ranges(f, chunk)
                 continue
-            with fh:
-                try:
-                    for src, line, data in iter_sections(fh, str(f)):
-                        yield src, line, (str(data) if isinstance(data, PHHError) else data)
-                except OSError as exc:
-                    yield str(f), 1, f"cannot read file: {exc.strerror or exc}"
+            for it in _file_items(f):
+                pending.append(it)
+                if len(pending) >= chunk:
+                    yield pending
+                    pending = []
+    if pending:
+        yield pending
 
 
 def _chunks(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
@@ -134,10 +255,10 @@ def _analyze(paths: list[str | Path], workers: int, chunk: int, render: Render |
                 for d in iter_replay_items(c):
                     yield render(d)
         return
-    yield from _pool(_chunks(_items(paths), chunk), workers, render)
+    yield from _pool(_tasks(paths, chunk), workers, render)
 
 
-def _pool(chunks: Iterator[list[Item]], workers: int, render: Render | None,
+def _pool(chunks: Iterator[list[Item] | _Range], workers: int, render: Render | None,
           ) -> Iterator[Any]:
     """Chunks replayed on ``workers`` processes, documents in input order. As the batch
     runner's worker processes (:mod:`simulate.batch.runner`): the compiled replay is loaded
@@ -152,7 +273,7 @@ def _pool(chunks: Iterator[list[Item]], workers: int, render: Render | None,
     fork = not _numba_threads_started()
     if fork:
         _warm()
-    window: deque[tuple[list[Item], Future[list[Any]]]] = deque()
+    window: deque[tuple[list[Item] | _Range, Future[list[Any]]]] = deque()
     with ProcessPoolExecutor(max_workers=workers,
                              mp_context=mp.get_context("fork" if fork else "spawn"),
                              initializer=_worker_init if fork else _warm,
@@ -165,13 +286,15 @@ def _pool(chunks: Iterator[list[Item]], workers: int, render: Render | None,
             yield from _collect(*window.popleft(), render)
 
 
-def _collect(items: list[Item], fut: Any, render: Render | None = None) -> list[Any]:
+def _collect(items: list[Item] | _Range, fut: Any, render: Render | None = None) -> list[Any]:
     """A chunk's documents; a worker that died makes each of its hands an error."""
     try:
         return fut.result()
     except Exception as exc:  # noqa: BLE001 - a lost worker is an error per hand, not a crash
         from simulate.phh.replay import HandReplay
 
+        if isinstance(items, _Range):
+            items = _range_items(items)
         why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
         docs = [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(),
                      readable=True) for src, _, _ in items]

@@ -49,7 +49,8 @@ def _quick(data: bytes) -> dict[str, Any] | None:
     :func:`decode_toml`'s fast form, except ``actions``, which may also be written as
     :func:`simulate.phh.write.dumps_fields` writes it (``actions = [``, one ``  "ACTION",``
     per line, ``]``); the kernel reads every item or refuses the hand. So the hand is valid
-    TOML and these are the values ``tomllib`` reads."""
+    TOML and these are the values ``tomllib`` reads (lists as tuples, shared between
+    hands)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -58,59 +59,74 @@ def _quick(data: bytes) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {}
     lines = iter(text.split("\n"))
+    cache = _LINES
     for line in lines:
         if not line:
             continue
-        k, sep, v = line.partition(" = ")
-        if not sep or k in out or _KEY.fullmatch(k) is None:
-            return None
-        if k == "actions" and v == "[":  # the writer's form: one '  "ACTION",' per line
-            items = []
-            for item in lines:
-                if item == "]":
-                    break
-                if item[:2] != "  " or item[-1:] != ",":
+        got = cache.get(line)
+        if got is None:
+            if line[:10] == "actions = ":
+                v = line[10:]
+                if v == "[":  # the writer's form: one '  "ACTION",' per line
+                    items = []
+                    for item in lines:
+                        if item == "]":
+                            break
+                        if item[:2] != "  " or item[-1:] != ",":
+                            return None
+                        items.append(item[2:-1])
+                    else:
+                        return None
+                    v = "[" + ", ".join(items) + "]"
+                if v[:1] != "[" or v[-1:] != "]" or not v.isascii():
                     return None
-                items.append(item[2:-1])
+                got = ("actions", v)
             else:
-                return None
-            v = "[" + ", ".join(items) + "]"
-        if k == "actions":
-            if v[:1] != "[" or v[-1:] != "]" or not v.isascii():
-                return None
-            out[k] = v
-        elif k in _INT_LISTS:
-            if _INTS.fullmatch(v) is None:
-                return None
-            out[k] = [int(x) for x in v[1:-1].split(", ")]
-        elif k in _INT_SCALARS:
-            if _INT.fullmatch(v) is None:
-                return None
-            out[k] = int(v)
-        elif k == "variant":
-            if _STR.fullmatch(v) is None:
-                return None
-            out[k] = v[1:-1]
-        elif k == "ante_trimming_status":
-            if v != "true" and v != "false":
-                return None
-            out[k] = v == "true"
-        elif k == "players":
-            for pat, sep2 in _FT_ARRAYS[:2]:
-                if pat.fullmatch(v):
-                    out[k] = v[2:-2].split(sep2) if len(v) > 2 else []
-                    break
-            else:
-                return None
-        elif v[:1] == "[":
-            if not any(pat.fullmatch(v) for pat, _ in _FT_ARRAYS):
-                return None
-            out[k] = None
-        elif _FT_SCALAR.fullmatch(v) is None:
+                got = _line(line)
+                if got is None:
+                    return None
+                if got[0] in _KNOWN and len(line) < 1000:  # header lines repeat
+                    if len(cache) >= 4096:
+                        cache.clear()
+                    cache[line] = got
+        k = got[0]
+        if k in out:
             return None
-        else:
-            out[k] = None
+        out[k] = got[1]
     return out
+
+
+#: :func:`_line` of the header lines seen (most repeat from hand to hand).
+_LINES: dict[str, tuple[str, Any]] = {}
+_KNOWN = _INT_LISTS | _INT_SCALARS | {"variant", "ante_trimming_status", "players"}
+
+
+def _line(line: str) -> tuple[str, Any] | None:
+    """``(key, value)`` of one ``key = value`` line of :func:`_quick`'s form (the value None
+    for keys the replay does not read), None for any other line."""
+    k, sep, v = line.partition(" = ")
+    if not sep or _KEY.fullmatch(k) is None:
+        return None
+    if k in _INT_LISTS:
+        if _INTS.fullmatch(v) is None:
+            return None
+        return k, tuple(int(x) for x in v[1:-1].split(", "))
+    if k in _INT_SCALARS:
+        return (k, int(v)) if _INT.fullmatch(v) else None
+    if k == "variant":
+        return (k, v[1:-1]) if _STR.fullmatch(v) else None
+    if k == "ante_trimming_status":
+        return (k, v == "true") if v == "true" or v == "false" else None
+    if k == "players":
+        for pat, sep2 in _FT_ARRAYS[:2]:
+            if pat.fullmatch(v):
+                return k, tuple(v[2:-2].split(sep2)) if len(v) > 2 else ()
+        return None
+    if k == "actions":
+        return None
+    if v[:1] == "[":
+        return (k, None) if any(pat.fullmatch(v) for pat, _ in _FT_ARRAYS) else None
+    return (k, None) if _FT_SCALAR.fullmatch(v) else None
 
 
 class _Header:
@@ -243,6 +259,8 @@ _Picked = tuple[int, int, _Header, str, Any, list[int], Any, Any]
 
 
 _TXT = None
+#: The seats of each bit mask of up to 10 seats (bit ``s`` for seat ``s``), in order.
+_SEATS = tuple(tuple(s for s in range(10) if m >> s & 1) for m in range(1 << 10))
 
 
 def _card_text() -> tuple[str, ...]:
@@ -276,24 +294,24 @@ class _Settled:
         text = np.frombuffer(b"".join(texts), np.uint8)
         status = np.empty(H, np.int64)
         nboard = np.zeros(H, np.int64)
-        self.board = np.zeros((H, 5), np.uint8)
         holen = np.zeros((H, S), np.int64)
-        self.hole = np.zeros((H, S, K.MAXH), np.uint8)
         fin = np.zeros((H, S), np.int64)
         pay = np.zeros((H, S), np.int64)
         ret = np.zeros((H, S), np.int64)
         npots = np.zeros(H, np.int64)
         pamt = np.zeros((H, S + 1), np.int64)
-        self.pelig = np.zeros((H, S + 1, S), np.bool_)
-        self.pwin = np.zeros((H, S + 1, S), np.bool_)
-        replay_many(hdr, order, text, toff, get_tables().kernel_args, status, nboard,
-                    self.board, holen, self.hole, fin, pay, ret, npots, pamt, self.pelig,
-                    self.pwin)
+        pelig = np.zeros((H, S + 1), np.int64)
+        pwin = np.zeros((H, S + 1), np.int64)
+        board = np.zeros((H, 5), np.uint8)
+        hole = np.zeros((H, S, K.MAXH), np.uint8)
+        replay_many(hdr, order, text, toff, get_tables().kernel_args, status, nboard, board,
+                    holen, hole, fin, pay, ret, npots, pamt, pelig, pwin)
         self.items, self.picked = items, picked
         self.ok = (status == SETTLED).tolist()
         self.fin, self.pay, self.ret = fin.tolist(), pay.tolist(), ret.tolist()
         self.nboard, self.npots, self.holen = nboard.tolist(), npots.tolist(), holen.tolist()
-        self.pamt = pamt.tolist()
+        self.pamt, self.pelig, self.pwin = pamt.tolist(), pelig.tolist(), pwin.tolist()
+        self.board, self.hole = board.tolist(), hole.tolist()
 
     def doc(self, i: int) -> dict[str, Any] | None:
         if not self.ok[i]:
@@ -303,23 +321,20 @@ class _Settled:
         fi = self.fin[i][:n]
         pa = self.pay[i][:n]
         re_ = self.ret[i][:n]
-        amounts = self.pamt[i]
-        pelig, pwin = self.pelig[i], self.pwin[i]
-        pots = [{"amount": amounts[p], "eligible": np.flatnonzero(pelig[p, :n]).tolist(),
-                 "winners": np.flatnonzero(pwin[p, :n]).tolist()}
-                for p in range(self.npots[i])]
+        amounts, pe, pw = self.pamt[i], self.pelig[i], self.pwin[i]
+        pots = [{"amount": amounts[p], "eligible": list(_SEATS[pe[p]]),
+                 "winners": list(_SEATS[pw[p]])} for p in range(self.npots[i])]
         hole = self.hole[i]
         hl = self.holen[i]
         return {
             "source": self.items[idx][0], "variant": variant,
-            "players": [f"p{s + 1}" for s in range(n)] if players is None else players,
+            "players": [f"p{s + 1}" for s in range(n)] if players is None else list(players),
             "starting_stacks": list(stacks), "finishing_stacks": fi,
             "net": [fi[s] - stacks[s] for s in range(n)], "pots": pots,
             "winnings": [pa[s] - re_[s] for s in range(n)], "allin_ev": None,
             "validated": True, "not_validated": None, "outcome_known": True, "error": None,
-            "board": "".join([txt[c] for c in self.board[i, :self.nboard[i]].tolist()]),
-            "hole_cards": ["".join([txt[c] for c in hole[s, :hl[s]].tolist()])
-                           for s in range(n)],
+            "board": "".join([txt[c] for c in self.board[i][:self.nboard[i]]]),
+            "hole_cards": ["".join([txt[c] for c in hole[s][:hl[s]]]) for s in range(n)],
             "rake": 0, "big_blind": head.big_blind, "allin_board": None, "allin_exact": None,
             "allin_error": None,
             "recorded_finishing_stacks": None if rec_fin is None else list(rec_fin),
