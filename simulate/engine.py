@@ -169,7 +169,9 @@ class Rules:
         object.__setattr__(self, "blinds", (sb, bb))
         object.__setattr__(self, "ante", _chips(self.ante, "ante"))
         object.__setattr__(self, "bb_ante", bool(self.bb_ante))
-        strad = tuple(_chips(x, "a straddle", allow_zero=False) for x in self.straddles)
+        strad = self.straddles
+        if type(strad) is not tuple or strad:
+            strad = tuple(_chips(x, "a straddle", allow_zero=False) for x in strad)
         if len(strad) > 8:
             raise ValueError("at most 8 straddles")
         prev = bb
@@ -709,12 +711,15 @@ class Hand:
 
     def raise_to(self, total: int) -> None:
         """Bet or raise to ``total`` chips on this street (also the opening bet)."""
-        if isinstance(total, (bool, np.bool_)) or not isinstance(total, (int, np.integer)):
-            if isinstance(total, float) and total.is_integer():
-                total = int(total)
-            else:
-                raise IllegalAction(f"a raise needs an integer number of chips, got {total!r}")
-        self._do(4, int(total))
+        if type(total) is not int:
+            if isinstance(total, (bool, np.bool_)) or not isinstance(total, (int, np.integer)):
+                if isinstance(total, float) and total.is_integer():
+                    total = int(total)
+                else:
+                    raise IllegalAction(
+                        f"a raise needs an integer number of chips, got {total!r}")
+            total = int(total)
+        self._do(4, total)
 
     def discard(self, card: str | int) -> None:
         """Pineapple: the actor throws away ``card`` (text such as ``"Ah"``, or a card id),
