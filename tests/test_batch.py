@@ -352,3 +352,68 @@ def test_grouped_lines_match_one_at_a_time() -> None:
             deal = rng.permutation(52)[:2 * players]
             req = parse_request([cards_str(deal[2 * p:2 * p + 2]) for p in range(players)])
             assert exact_work(req) <= EXACT_BUDGET, players
+
+
+# ----------------------------------------------------------------------------- backends
+def test_warm_up_kinds_guessed_from_bytes() -> None:
+    """The kernels a chunk needs are guessed from its bytes: a JSON key's colon is no sign
+    of a range (every line once asked for the one-spot kernels), and a chunk of exact-hand
+    lines needs only the grouped kernels."""
+    from simulate.batch.runner import _kinds_of
+
+    def kinds(*payloads: Any, **defaults: Any) -> set[str]:
+        return _kinds_of(list(enumerate(payloads, 1)), defaults)
+
+    spot = b'{"id": 0, "hands": ["4dJc", "Js9s"], "board": "6c2hAc"}'
+    assert kinds(spot, b'{"id":1,"hands":["AhKh","QsQd"]}', "bad line") == {"fast"}
+    assert kinds(spot, b'{"id": 1, "hands": ["QQ+", "AK"]}') == {"fast", "equity"}
+    assert kinds(b'{"id": 1, "hands": ["AhKh", "QsQd"], "std_error": 0.01}') == {"equity"}
+    assert kinds(spot, b'{"id": 1, "kind": "allin", "players": ["AhAs:100", "KK:50"]}'
+                 ) == {"fast", "allin"}
+    assert kinds(b'{"id": 1, "kind": "range", "hands": ["AK", "QQ"]}') == {"range"}
+    assert kinds(b'{"id": 1, "hands": ["AhKhQhJh", "2c2d3c3d"], "game": "Omaha"}'
+                 ) == {"omaha"}
+    assert kinds(spot, game="omaha") == {"omaha"}
+    assert kinds(b'{"id": 1, "players": ["AhAs:100", "KdKc:50"]}', kind="allin") == {"allin"}
+    assert kinds({"id": 1, "hands": ["AhKh", "QsQd"]},
+                 {"id": 2, "kind": "allin", "players": ["AhAs:9", "KdKc:9"]}) == {"fast", "allin"}
+
+
+def test_dask_chunks_travel_as_one_frame() -> None:
+    """A chunk's answers go to the client as one pickle: Dask sends a bare list element by
+    element (a frame and a header each), which cost as much CPU as answering the lines."""
+    pytest.importorskip("distributed")
+    from distributed.protocol import dumps, to_serialize
+
+    from simulate.batch.chunks import answer_chunk
+    from simulate.batch.runner import _dask_task, _Whole
+
+    items = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h"}).encode())
+             for n in range(1, 301)]
+    answers = _dask_task(answer_chunk, _Whole(items), ({}, "jsonl", None), 1)
+    assert isinstance(answers, _Whole)
+    assert [a[:4] for a in answers.value] == [a[:4] for a in answer_chunk(items, threads=1)]
+    bare = dumps({"op": "task-finished", "data": to_serialize(answers.value)})
+    whole = dumps({"op": "task-finished", "data": to_serialize(answers)})
+    assert len(bare) > 300 and len(whole) <= 4
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_runs_leave_the_collector_as_they_found_it(tmp_path: Path, workers: int) -> None:
+    """A run keeps the cyclic collector off the warmed heap (gc.freeze) and gives it back
+    at the end, also when a Python API caller stops early."""
+    import gc
+
+    before = gc.get_freeze_count()
+    reqs = [{"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h"} for n in range(20)]
+    if workers == 1:  # (the same close thaws it after 2 workers, below)
+        src = tmp_path / "in.jsonl"
+        src.write_text("".join(json.dumps(r) + "\n" for r in reqs))
+        s = run_batch(src, tmp_path / "out.jsonl", quiet=True, chunk_lines=4)
+        assert s.done == 20 and gc.get_freeze_count() == before
+    gen = run(reqs, workers=workers, chunk_lines=4)
+    next(gen)
+    next(gen)  # the first chunk answered: the heap is frozen now
+    assert gc.get_freeze_count() > before
+    gen.close()
+    assert gc.get_freeze_count() == before
