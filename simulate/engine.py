@@ -50,8 +50,10 @@ class IllegalAction(ValueError):
 
 def _resolve_seed(seed: int | None) -> int:
     """The project's seed rule (0 <= seed < 2**64; None draws a fresh one)."""
-    from simulate.sampling import resolve_seed
+    from simulate.sampling import SEED_LIMIT, resolve_seed
 
+    if type(seed) is int and 0 <= seed < SEED_LIMIT:
+        return seed  # what resolve_seed gives a plain int in range, without its checks
     return resolve_seed(seed)
 
 
