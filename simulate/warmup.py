@@ -110,6 +110,9 @@ def _phh() -> None:
             "'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', "
             "'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKh', 'p2 sm 7c7d']\n")
     replay(parse_text(text)[0][1])  # type: ignore[arg-type]  # the compiled replay
+    from simulate.phh.analyze import warm
+
+    warm()  # many hands in one compiled call (simulate.phh.many)
 
 
 def _pineapple() -> None:

@@ -262,7 +262,7 @@ def _pool(chunks: Iterator[list[Item] | _Range], workers: int, render: Render | 
           ) -> Iterator[Any]:
     """Chunks replayed on ``workers`` processes, documents in input order. As the batch
     runner's worker processes (:mod:`simulate.batch.runner`): the compiled replay is loaded
-    here once (:func:`_warm`, serial kernels only) and the workers are forked with it, so
+    here once (:func:`warm`, serial kernels only) and the workers are forked with it, so
     none of them imports or loads anything; when Numba's thread pool has already started
     in this process (forking it is unsafe) they are spawned and warm themselves."""
     import multiprocessing as mp
@@ -272,11 +272,11 @@ def _pool(chunks: Iterator[list[Item] | _Range], workers: int, render: Render | 
 
     fork = not _numba_threads_started()
     if fork:
-        _warm()
+        warm()
     window: deque[tuple[list[Item] | _Range, Future[list[Any]]]] = deque()
     with ProcessPoolExecutor(max_workers=workers,
                              mp_context=mp.get_context("fork" if fork else "spawn"),
-                             initializer=_worker_init if fork else _warm,
+                             initializer=_worker_init if fork else warm,
                              initargs=(-1,) if fork else ()) as ex:
         for c in chunks:
             window.append((c, ex.submit(_replay_chunk, c, render)))
@@ -309,7 +309,7 @@ def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int, render: Re
     backend = _Dask(scheduler, workers, {})
     try:
         client = backend.client
-        client.run(_warm)
+        client.run(warm)
         window: deque[Any] = deque()
         for c in chunks:
             window.append((c, client.submit(_replay_chunk, c, render, pure=False)))
@@ -321,7 +321,7 @@ def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int, render: Re
         backend.close()
 
 
-def _warm() -> None:
+def warm() -> None:
     """Load the replay's modules and compiled kernels (from Numba's cache): one plain hand
     through :func:`simulate.phh.many.replay_items`, one through the per-hand path."""
     from simulate.phh.many import replay_items
@@ -334,7 +334,19 @@ def _warm() -> None:
 
 
 def _dec(x: Any) -> Decimal:
+    """An amount of a document (int or float) as the Decimal it was written from; ints
+    remembered (most results repeat)."""
+    if type(x) is int:
+        got = _INTS.get(x)
+        if got is None:
+            if len(_INTS) >= 65536:
+                _INTS.clear()
+            got = _INTS[x] = Decimal(x)
+        return got
     return Decimal(x) if isinstance(x, int) else Decimal(str(x))
+
+
+_INTS: dict[int, Decimal] = {}
 
 
 _PER_BB: dict[tuple[Any, ...], Decimal] = {}
@@ -440,13 +452,22 @@ class Totals:
                 pt.unknown_net += 1
                 continue
             n = _dec(net)
-            a = _dec(evs[s]) if evs is not None else n
             pt.net += n
-            pt.allin_adjusted_net += a
-            if bbd:
-                pt.bb_hands += 1
-                pt.net_bb += _per_bb(net, n, bb, bbd)
-                pt.adjusted_bb += _per_bb(net, n, bb, bbd) if evs is None else a / bbd
+            if evs is None:
+                a = n
+                pt.allin_adjusted_net += n
+                if bbd:
+                    pt.bb_hands += 1
+                    q = _per_bb(net, n, bb, bbd)
+                    pt.net_bb += q
+                    pt.adjusted_bb += q
+            else:
+                a = _dec(evs[s])
+                pt.allin_adjusted_net += a
+                if bbd:
+                    pt.bb_hands += 1
+                    pt.net_bb += _per_bb(net, n, bb, bbd)
+                    pt.adjusted_bb += a / bbd
             out.append((name, n, a))
         return out
 
