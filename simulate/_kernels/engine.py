@@ -202,7 +202,7 @@ def _bet_size(S):
     return S[SMALLBET] if S[STREET] < 2 else S[BIGBET]
 
 
-@serial
+@inline
 def raise_bounds(S, s):
     """``(code, lo, hi)``: may seat ``s`` bet or raise now, and to which street totals.
 
@@ -756,7 +756,7 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
     return unknown
 
 
-@serial
+@inline
 def seeded_deck(seed, index, n_cards, deck, mul, thr):
     """Fill ``deck`` (uint8[52]) with 0..51 and deal its top ``n_cards`` uniformly (the
     project's one deal, :func:`simulate._kernels.rng.deal`) from the stream of hand

@@ -142,6 +142,8 @@ def play_block(S0, stacks, first, count, seed, button, codes, params, charts, ca
     bbuf = np.zeros((1, 5), np.uint8)
     sbuf = np.zeros(1, np.int32)
     obuf = (hbuf, bbuf, sbuf)
+    bnet = np.zeros(n, np.int64)  # the block's sums, added to net/sq at the end
+    bsq = np.zeros(n, np.float64)
     t0, t1, t2, t3, t4 = tables
     B = _borrowed  # each hand sees unreferenced views (see _borrowed); the owners live here
     for i in range(first, first + count):
@@ -151,8 +153,11 @@ def play_block(S0, stacks, first, count, seed, button, codes, params, charts, ca
                  (B(t0), B(t1), B(t2), B(t3), B(t4)), otables, ptab, custom)
         for s in range(n):
             x = pay[s]
-            net[s] += x
-            sq[s] += np.float64(x) * np.float64(x)
+            bnet[s] += x
+            bsq[s] += np.float64(x) * np.float64(x)
+    for s in range(n):  # once per block: rows of other threads' blocks may share a cache line
+        net[s] += bnet[s]
+        sq[s] += bsq[s]
 
 
 @serial
