@@ -5,7 +5,9 @@ Target (issue 13): at least 5,000 hands/s per worker on 100,000 hands. ``pytest
 benchmarks/bench_phh.py --benchmark-enable`` times 100,000 hands on one worker (in the
 normal test run, with timing disabled, 300 hands as a smoke test);
 ``python benchmarks/bench_phh.py [--hands N] [--workers 1 2] [--json]`` runs the command
-end to end in a fresh process per worker count (start-up included) and prints hands/s.
+end to end in a fresh process per worker count (start-up included) and prints hands/s,
+with the CPU seconds the command's processes used (on a shared machine the wall clock
+depends on the load, printed too).
 """
 
 from __future__ import annotations
@@ -48,14 +50,21 @@ def test_hand_replay_one_worker(benchmark, hands_file: Path) -> None:  # type: i
     assert t.errors == 0 and t.validated == t.hands
 
 
-def run_cli(path: Path, workers: int) -> tuple[float, dict]:
-    t0 = time.perf_counter()
+def run_cli(path: Path, workers: int) -> tuple[float, float, dict]:
+    """``(wall seconds, CPU seconds of the command and its workers, JSON output)``."""
+    import resource
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    c0, t0 = cpu(), time.perf_counter()
     p = subprocess.run([sys.executable, "-m", "simulate", "hand", str(path), "--json",
                         "--totals-only", "-q", "--workers", str(workers)],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(f"pokerjit hand exited {p.returncode}: {p.stderr[:500]}")
-    return time.perf_counter() - t0, json.loads(p.stdout)
+    return time.perf_counter() - t0, cpu() - c0, json.loads(p.stdout)
 
 
 def main() -> None:
@@ -68,10 +77,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         f = Path(tmp) / "hands.phhs"
         write_synthetic_phhs(str(f), args.hands, seed=1)
+        import os
+
         for w in args.workers:
-            dt, doc = run_cli(f, w)
+            load = os.getloadavg()[0]
+            dt, cpu, doc = run_cli(f, w)
             assert doc["summary"]["errors"] == 0
             rows.append({"workers": w, "hands": args.hands, "seconds": round(dt, 2),
+                         "cpu_seconds": round(cpu, 2), "load_before": round(load, 2),
                          "hands_per_s": round(args.hands / dt),
                          "hands_per_s_per_worker": round(args.hands / dt / w)})
     if args.json:
@@ -79,7 +92,9 @@ def main() -> None:
     else:
         for r in rows:
             print(f"{r['workers']} worker(s): {r['hands']:,} hands in {r['seconds']:.1f} s = "
-                  f"{r['hands_per_s']:,} hands/s ({r['hands_per_s_per_worker']:,} per worker)")
+                  f"{r['hands_per_s']:,} hands/s ({r['hands_per_s_per_worker']:,} per worker; "
+                  f"{r['cpu_seconds']:.1f} s CPU; load average {r['load_before']:.1f} "
+                  f"before)")
 
 
 if __name__ == "__main__":
