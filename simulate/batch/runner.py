@@ -53,6 +53,20 @@ class BatchSummary:
 
 
 # ----------------------------------------------------------------------------- backends
+def _freeze(backend: Any) -> None:
+    """For a run, in the main process: the heap as it is now (imports, kernels) stays out
+    of the cyclic collector's full passes (see :func:`_freeze_heap`) until :func:`_thaw`."""
+    gc.freeze()
+    backend.frozen = True
+
+
+def _thaw(backend: Any) -> None:
+    """Undo :func:`_freeze` (at a backend's close), if it froze."""
+    if getattr(backend, "frozen", False):
+        backend.frozen = False
+        gc.unfreeze()
+
+
 class _Local:
     """Chunks answered in this process, one after another."""
 
@@ -65,11 +79,11 @@ class _Local:
         for n, items in enumerate(chunks):
             answers = fn(items, *args, threads=self.threads)
             if n == 0:
-                gc.freeze()  # its kernels are loaded now (see _freeze_heap); close undoes it
+                _freeze(self)  # its kernels are loaded now
             yield items, answers
 
     def close(self, abort: bool = False) -> None:
-        gc.unfreeze()
+        _thaw(self)
 
 
 class _Windowed:
@@ -95,7 +109,7 @@ class _Windowed:
                     fn: Any = answer_chunk) -> Iterator[tuple]:
         """``(chunk, fn(chunk, *args, threads=1))`` for every chunk, in order; ``fn`` must
         be a module-level function (it is pickled to the workers)."""
-        gc.freeze()  # kernels warmed in this process (see _freeze_heap); close undoes it
+        _freeze(self)  # the kernels were warmed in this process
         window = 3 * self.workers
         pending: dict[Any, int] = {}
         ready: dict[int, tuple] = {}
@@ -194,7 +208,7 @@ class _Processes(_Windowed):
     def close(self, abort: bool = False) -> None:
         """Stop the workers: after the last chunk, or at once (``abort``: Ctrl-C, an error),
         without waiting for the chunks they are on."""
-        gc.unfreeze()
+        _thaw(self)
         if abort:
             for proc in list(getattr(self.ex, "_processes", {}).values()):
                 proc.terminate()
@@ -227,8 +241,8 @@ def _freeze_heap() -> None:
     then leave every object alive now out of the collector's later full passes
     (``gc.freeze``). Building a chunk's answers triggers full passes, and each walks the
     whole heap of NumPy, Numba (and Dask) objects: ~15% of a Dask worker's CPU, 2 of the
-    10 s of 200,000 spots on one worker (measured). The main process freezes its heap
-    the same way for a run (without the collection) and thaws it at the end."""
+    10 s of 200,000 spots on one worker (measured). The main process does the same for
+    a run (:func:`_freeze`, without the collection) and thaws it at the end."""
     gc.collect()
     gc.freeze()
 
@@ -338,7 +352,7 @@ class _Dask(_Windowed):
         return [f for f in done if f in pending]
 
     def close(self, abort: bool = False) -> None:
-        gc.unfreeze()
+        _thaw(self)
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
