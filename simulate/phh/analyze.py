@@ -368,7 +368,8 @@ def totals_input(d: dict[str, Any]) -> tuple[Any, ...]:
     """What :meth:`Totals.add` reads of a hand's document, as a small tuple (cheap to send
     from a worker): ``(False, readable)`` for a hand with an error, else ``(True,
     validated, outcome unknown, matches the recorded stacks (None: nothing to compare),
-    big blind, each seat's all-in EV or None, [(player, net)])``."""
+    big blind, each seat's all-in EV or None, players, nets)``. The players tuple is shared
+    by the hands that seat the same players (a chunk sends it once)."""
     if d.get("error"):
         return (False, bool(d.get("readable", True)))
     match = None
@@ -378,9 +379,21 @@ def totals_input(d: dict[str, Any]) -> tuple[Any, ...]:
         if pairs:
             match = all(_dec(a) == _dec(b) for a, b in pairs)
     ev = d.get("allin_ev")
+    names = tuple(d["players"])
+    shared = _NAMES.get(names)
+    if shared is None:
+        if len(_NAMES) >= 4096:
+            _NAMES.clear()
+        shared = _NAMES[names] = names
+    nets = d["net"]
+    if len(nets) != len(shared):
+        raise ValueError("a document's players and net differ in length")
     return (True, bool(d.get("validated")), not d.get("outcome_known", True), match,
-            d.get("big_blind"), None if ev is None else [e["ev"] for e in ev],
-            list(zip(d["players"], d["net"], strict=True)))
+            d.get("big_blind"), None if ev is None else [e["ev"] for e in ev], shared,
+            tuple(nets))
+
+
+_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 @dataclass
@@ -434,7 +447,7 @@ class Totals:
             if not t[1]:
                 self.unreadable += 1
             return None
-        _, validated, unknown, match, bb, evs, seats = t
+        _, validated, unknown, match, bb, evs, names, nets = t
         self.validated += validated
         self.outcome_unknown += unknown
         if match is not None:
@@ -443,7 +456,8 @@ class Totals:
         bbd = _dec(bb) if bb else None
         out = []
         players = self.players
-        for s, (name, net) in enumerate(seats):
+        for s, name in enumerate(names):
+            net = nets[s]
             pt = players.get(name)
             if pt is None:
                 pt = players[name] = PlayerTotals(name)
