@@ -137,9 +137,9 @@ _DISCARD_TABLES: dict[bool, tuple[np.ndarray, ...]] = {}
 
 
 def _discard_tables(rules: Rules) -> tuple[np.ndarray, ...]:
-    """The ``ptab`` argument of the play kernels: the Pineapple policy tables the built-in
-    discard rule reads (only the preflop scores, :func:`simulate.pineapple.preflop_scores`);
-    placeholders of the same types for the other games."""
+    """The ``ptab`` argument of the play kernels in a Pineapple game (None in the others):
+    the Pineapple policy tables the built-in discard rule reads (only the preflop scores,
+    :func:`simulate.pineapple.preflop_scores`); placeholders of the same types otherwise."""
     pine = rules.discard_after is not None
     if pine not in _DISCARD_TABLES:
         pre = np.zeros(1326, np.int64)
@@ -286,8 +286,9 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
         st = np.asarray(stacks, np.int64)
         tables = get_tables()
         otables = None if rules.game in HOLDEM_LIKE else _omaha_tables(rules.game)
-        args = (pol.charts, tables.category_start, tables.kernel_args, otables,
-                _discard_tables(rules))
+        # ptab None outside Pineapple games: the kernels then compile no discard code
+        ptab = None if rules.discard_after is None else _discard_tables(rules)
+        args = (pol.charts, tables.category_start, tables.kernel_args, otables, ptab)
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0
         per_round = max(1, n_threads)

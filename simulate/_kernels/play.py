@@ -1,7 +1,7 @@
 """The compiled play loop of :func:`simulate.engine.play`: many hands, one kernel.
 
 Hand ``i`` of a run is dealt from its own random stream ``stream_state(seed, i)``
-(:mod:`simulate._kernels.rng`) by the real procedure (:func:`engine.seeded_deck`), with the
+(:mod:`simulate._kernels.rng`) by the real procedure (:func:`engine.deal_deck`), with the
 button on seat ``(button + i) % n`` and every stack reset; the policies draw from the same
 stream after the deal. So a hand does not depend on which block or thread plays it: a seed
 gives the same bits on any thread count, and :class:`simulate.engine.Hand` replays any hand.
@@ -26,7 +26,7 @@ from simulate._kernels.policies import (
     decide_simple,
     discard_slot,
 )
-from simulate._kernels.rng import deal_setup, next_u64
+from simulate._kernels.rng import deal_setup, next_u64, stream_state
 
 
 @intrinsic
@@ -47,34 +47,40 @@ def _borrowed(typingctx, arr):
 
 
 @inline
-def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, deck, mul, thr,
-             lg, st, pay, amounts, elig, order, split, odd, win, obuf, charts, cat_start, tables,
-             otables, ptab, custom):
-    """Play hand ``index`` (see the module docstring) in the scratch arrays; ``pay`` gets
-    each seat's net chips. ``S0``: the rules header; ``stacks`` int64[n]; ``codes``,
-    ``params`` int64[n]: each seat's policy; ``otables``: the Omaha tables, or None in a
-    Hold'em-like run (then the Omaha evaluator is not compiled in: a faster loop);
-    ``obuf``: ``(hbuf, bbuf, sbuf)``, the Omaha evaluator's scratch (one argument, as Numba
-    inlines functions of at most 30 arguments); ``ptab``: the Pineapple policy tables (every
-    seat discards by :func:`simulate._kernels.policies.discard_slot`). Returns the number
-    of actions taken."""
-    n = stacks.shape[0]
-    S[:E.HEADER] = S0[:E.HEADER]  # the rules; start() sets every per-seat field of seats < n
+def play_one(S0, state, b, cp, S, hole, board, deck, mul, thr, lg, st, pay, amounts, elig,
+             order, split, odd, win, obuf, charts, cat_start, card_key, card_mask, row_offsets,
+             rank_table, flush_table, otables, ptab, custom):
+    """Play one hand (see the module docstring) in the scratch arrays; ``pay`` gets each
+    seat's net chips. ``S0``: the rules header with the starting stacks in its stack
+    section; ``state``: the hand's random stream (``stream_state(seed, index)``); ``b``:
+    its button; ``cp`` int64[2, n]: each seat's policy code and parameter; ``otables``: the
+    Omaha tables, or None in a Hold'em-like run (then the Omaha evaluator is not compiled
+    in: a faster loop); ``obuf``: ``(hbuf, bbuf, sbuf)``, the Omaha evaluator's scratch;
+    ``ptab``: the Pineapple policy tables (every seat discards by
+    :func:`simulate._kernels.policies.discard_slot`), None in other games. The evaluator's
+    tables come one by one: a tuple bound per hand costs a reference-count call per member
+    at each end, even of unreferenced views (so no tuple is used on the common paths);
+    Numba inlines functions of at most 30 arguments. Returns the number of actions taken."""
+    n = S0[E.N]
+    for j in range(E.HEADER):  # the rules (no slices: a view costs reference-count calls);
+        S[j] = S0[j]  # start() sets every per-seat field of seats < n
     for s in range(n):
-        S[E.STACK + s] = stacks[s]
-    b = (button + index) % n
+        S[E.STACK + s] = S0[E.STACK + s]
     S[E.BUTTON] = b
-    state = E.seeded_deck(seed, index, n * S[E.NHOLE] + 8, deck, mul, thr)
+    state = E.deal_deck(state, n * S[E.NHOLE] + 8, deck, mul, thr)
     E.start_inline(S, hole, board, deck)
     acts = 0
     retry = False
     while S[E.ACTOR] >= 0:
         s = S[E.ACTOR]
-        if S[E.DISCING] != 0:  # Pineapple
+        if S[E.DISCING] != 0:  # Pineapple (ptab is None in other games: no discard code)
+            if ptab is None:
+                break
+            tables = (card_key, card_mask, row_offsets, rank_table, flush_table)
             E.discard(S, discard_slot(S, s, hole, board, ptab, tables), hole, board, deck)
             acts += 1
             continue
-        code = codes[s]
+        code = cp[0, s]
         kind = E.CHECK_CALL  # call, and the retry after an illegal choice: no legal options
         amount = 0
         if code != 0 and not retry:
@@ -86,7 +92,8 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
             elif code < CHART_POLICY:
                 kind, amount, state = decide_simple(code, S, lg, state)
             else:
-                kind, amount, state = decide(code, params[s], S, s, hole, board, lg, state,
+                tables = (card_key, card_mask, row_offsets, rank_table, flush_table)
+                kind, amount, state = decide(code, cp[1, s], S, s, hole, board, lg, state,
                                              charts, cat_start, tables)
         # the one call site of the inlined act (each copy costs compile time)
         if E.act_inline(S, kind, amount, board, deck) != 0:
@@ -103,11 +110,11 @@ def play_one(S0, stacks, index, seed, button, codes, params, S, hole, board, dec
         order[s] = o
     if S[E.STREET] == 4:
         if otables is None:  # a Hold'em-like run: no Omaha evaluator compiled in (faster)
-            card_key, card_mask, row_offsets, rank_table, flush_table = tables
             E.holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
                                flush_table, st)
         else:
             hbuf, bbuf, sbuf = obuf
+            tables = (card_key, card_mask, row_offsets, rank_table, flush_table)
             E.strengths(S, hole, board, tables, otables, st, hbuf, bbuf, sbuf)
     E.settle(S, st, pay, amounts, elig, order, split, odd, win)
     for s in range(n):
@@ -145,12 +152,23 @@ def play_block(S0, stacks, first, count, seed, button, codes, params, charts, ca
     bnet = np.zeros(n, np.int64)  # the block's sums, added to net/sq at the end
     bsq = np.zeros(n, np.float64)
     t0, t1, t2, t3, t4 = tables
+    S0b = S0.copy()  # the rules and the starting stacks
+    for s in range(n):
+        S0b[E.STACK + s] = stacks[s]
+    cp = np.empty((2, n), np.int64)
+    for s in range(n):
+        cp[0, s] = codes[s]
+        cp[1, s] = params[s]
+    b = (button + first) % n
     B = _borrowed  # each hand sees unreferenced views (see _borrowed); the owners live here
     for i in range(first, first + count):
-        play_one(B(S0), B(stacks), i, seed, button, B(codes), B(params), B(S), B(hole), B(board),
-                 B(deck), B(mul), B(thr), B(lg), B(st), B(pay), B(amounts), B(elig), B(order),
-                 B(split), B(odd), B(win), obuf, B(charts), B(cat_start),
-                 (B(t0), B(t1), B(t2), B(t3), B(t4)), otables, ptab, custom)
+        play_one(B(S0b), stream_state(seed, i), b, B(cp), B(S), B(hole), B(board), B(deck),
+                 B(mul), B(thr), B(lg), B(st), B(pay), B(amounts), B(elig), B(order), B(split),
+                 B(odd), B(win), obuf, B(charts), B(cat_start), B(t0), B(t1), B(t2), B(t3),
+                 B(t4), otables, ptab, custom)
+        b += 1  # the button moves one seat a hand
+        if b == n:
+            b = 0
         for s in range(n):
             x = pay[s]
             bnet[s] += x
