@@ -495,7 +495,7 @@ class Hand:
         self._legal_buf = i64[K.W_LEGAL // 8:K.W_ST // 8]
         global _HAND_ACT
         if _HAND_ACT is None:
-            _HAND_ACT = _entry(K.hand_act, W, 0, 0)
+            _HAND_ACT = _entry(K.hand_act, W, 0, 0, 0)
         self._hole = W[K.W_HOLE:K.W_BOARD].reshape(K.MAXS, K.MAXH)
         self._board = W[K.W_BOARD:K.W_BOARD + 5]
         self._deck = W[K.W_DECK:K.W_DECK + 52]
@@ -770,15 +770,21 @@ class Hand:
         if not self.manual:
             self._after(nb, street)
 
-    def _do(self, kind: int, amount: int, text: str | None = None) -> None:
+    def _do(self, kind: int, amount: int, text: str | None = None, seat: int = -1,
+            action: str = "") -> None:
         """Apply a betting action (``kind`` a kernel action kind, ``amount`` the raise-to
         total) by one kernel call; raise :class:`IllegalAction` with the state unchanged.
-        ``text``: the PHH action to record, when the caller knows it is the actor's."""
+        ``seat``: the actor named by the PHH action ``action`` (-1: none); ``text``: the PHH
+        action to record, when the caller knows it is the actor's."""
         if self.manual and self._holes_pending():
             raise IllegalAction("the hole cards are not all dealt yet")
         r = _HAND_ACT(self._W, kind, amount if -MAX_CHIPS <= amount <= MAX_CHIPS
-                      else MAX_CHIPS + 1 if amount > 0 else -MAX_CHIPS - 1)  # refused alike
+                      else MAX_CHIPS + 1 if amount > 0 else -MAX_CHIPS - 1,  # refused alike
+                      seat)
         if r < 16:
+            if r == _KERNELS.E_NOT_ACTOR:
+                raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is not to "
+                                    f"act; seat {self._V[_KERNELS.ACTOR]} is")
             raise IllegalAction(self._refused(r, kind, amount))
         self._result = None
         if text is None:
@@ -860,15 +866,9 @@ class Hand:
             fast = _BETTING_ACTIONS.get(action) or _read_betting_action(action)
             if fast is not None:
                 seat, kind, amount, text = fast
-                if seat >= 0:
-                    if seat >= self.n:
-                        raise IllegalAction(f"{action!r}: there is no player "
-                                            f"{action.split()[0]}")
-                    actor = self.actor if self.manual else self._V[_KERNELS.ACTOR]
-                    if actor is not None and 0 <= actor != seat:
-                        raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is "
-                                            f"not to act; seat {actor} is")
-                return self._do(kind, amount, text)
+                if seat >= self.n:
+                    raise IllegalAction(f"{action!r}: there is no player {action.split()[0]}")
+                return self._do(kind, amount, text, seat, action)  # the kernel checks seat
         if not isinstance(action, str):
             raise IllegalAction(f"an action must be a string, got {action!r}")
         text = action.split("#", 1)[0].strip()

@@ -757,20 +757,14 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
 
 
 @inline
-def deal_deck(state, n_cards, deck, mul, thr):
+def seeded_deck(seed, index, n_cards, deck, mul, thr):
     """Fill ``deck`` (uint8[52]) with 0..51 and deal its top ``n_cards`` uniformly (the
-    project's one deal, :func:`simulate._kernels.rng.deal`) from the random stream at
-    ``state`` (uint64); ``mul``, ``thr``: :func:`simulate._kernels.rng.deal_setup` of
+    project's one deal, :func:`simulate._kernels.rng.deal`) from the stream of hand
+    ``index`` under ``seed``; ``mul``, ``thr``: :func:`simulate._kernels.rng.deal_setup` of
     ``(52, n_cards)``. Returns the stream state after the deal (policies draw from it)."""
     for c in range(52):
         deck[c] = c
-    return deal(state, deck, 0, n_cards, mul, thr)
-
-
-@serial
-def seeded_deck(seed, index, n_cards, deck, mul, thr):
-    """:func:`deal_deck` from the stream of hand ``index`` under ``seed``."""
-    return deal_deck(stream_state(seed, index), n_cards, deck, mul, thr)
+    return deal(stream_state(seed, index), deck, 0, n_cards, mul, thr)
 
 
 # ---------------------------------------------------------------- one buffer per Hand
@@ -804,14 +798,20 @@ def hand_start(W):
     start(S, hole, board, deck)
 
 
+E_NOT_ACTOR = 14  # hand_act: the seat named is not the one to act
+
+
 @serial
-def hand_act(W, kind, amount):
-    """:func:`act` on the arrays held in ``W``. Returns its error code (1..15, ``S``
+def hand_act(W, kind, amount, seat):
+    """:func:`act` on the arrays held in ``W``, by ``seat`` (-1: whoever is to act;
+    :data:`E_NOT_ACTOR` when another seat is). Returns the error code (1..15, ``S``
     unchanged), or once done ``16 * (seat + 1) + 256 * NBOARD + 4096 * STREET`` (the
     actor, and the board count and street before the action) plus ``65536`` when the
     action dealt board cards or changed the street."""
     S, hole, board, deck = _w_views(W)
     s = S[ACTOR]
+    if seat >= 0 and s >= 0 and seat != s:
+        return E_NOT_ACTOR
     nb = S[NBOARD]
     street = S[STREET]
     code = act(S, kind, amount, board, deck)
