@@ -757,14 +757,20 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
 
 
 @inline
-def seeded_deck(seed, index, n_cards, deck, mul, thr):
+def deal_deck(state, n_cards, deck, mul, thr):
     """Fill ``deck`` (uint8[52]) with 0..51 and deal its top ``n_cards`` uniformly (the
-    project's one deal, :func:`simulate._kernels.rng.deal`) from the stream of hand
-    ``index`` under ``seed``; ``mul``, ``thr``: :func:`simulate._kernels.rng.deal_setup` of
+    project's one deal, :func:`simulate._kernels.rng.deal`) from the random stream at
+    ``state`` (uint64); ``mul``, ``thr``: :func:`simulate._kernels.rng.deal_setup` of
     ``(52, n_cards)``. Returns the stream state after the deal (policies draw from it)."""
     for c in range(52):
         deck[c] = c
-    return deal(stream_state(seed, index), deck, 0, n_cards, mul, thr)
+    return deal(state, deck, 0, n_cards, mul, thr)
+
+
+@serial
+def seeded_deck(seed, index, n_cards, deck, mul, thr):
+    """:func:`deal_deck` from the stream of hand ``index`` under ``seed``."""
+    return deal_deck(stream_state(seed, index), n_cards, deck, mul, thr)
 
 
 # ---------------------------------------------------------------- one buffer per Hand
