@@ -640,6 +640,34 @@ def table_pots(S, amounts, eligible, returned):
 
 
 @inline
+def dealt_strengths(S, hole, deck, card_key, card_mask, row_offsets, rank_table, flush_table,
+                    out):
+    """Hold'em: every seat's strength (into ``out``) with the board a seeded deal will turn,
+    read from ``deck`` right after :func:`start` (each street burns one card, as
+    :func:`_deal_board_from_deck` deals them: board card ``j`` lies ``1 + j + (j >= 3) +
+    (j >= 4)`` past ``DPOS``). The play loop evaluates before the betting so that the
+    evaluator's table reads (cache misses, mostly) overlap the betting; at a showdown these
+    are :func:`holdem_strengths` (folded seats aside, which it sets to 0)."""
+    n = S[N]
+    h = S[NHOLE]
+    p = S[DPOS] + 1
+    bkey = KEY_INIT_I64
+    bmask = np.int64(0)
+    for j in range(5):
+        c = deck[p + j + (j >= 3) + (j >= 4)]
+        bkey += card_key[c]
+        bmask |= card_mask[c]
+    for s in range(n):
+        key = bkey
+        mask = bmask
+        for r in range(h):
+            c = hole[s, r]
+            key += card_key[c]
+            mask |= card_mask[c]
+        out[s] = lookup(key, mask, row_offsets, rank_table, flush_table)
+
+
+@inline
 def holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table, flush_table,
                      out):
     """Hold'em showdown strengths into ``out`` (see :func:`strengths`)."""

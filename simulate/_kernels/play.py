@@ -69,6 +69,10 @@ def play_one(S0, state, b, cp, S, hole, board, deck, mul, thr, lg, st, pay, amou
     S[E.BUTTON] = b
     state = E.deal_deck(state, n * S[E.NHOLE] + 8, deck, mul, thr)
     E.start_inline(S, hole, board, deck)
+    early = otables is None and ptab is None  # Hold'em, no discards: known at compile time
+    if early:  # the showdown strengths now: their table reads overlap the betting
+        E.dealt_strengths(S, hole, deck, card_key, card_mask, row_offsets, rank_table,
+                          flush_table, st)
     acts = 0
     retry = False
     while S[E.ACTOR] >= 0:
@@ -109,7 +113,11 @@ def play_one(S0, state, b, cp, S, hole, board, deck, mul, thr, lg, st, pay, amou
             o = 0
         order[s] = o
     if S[E.STREET] == 4:
-        if otables is None:  # a Hold'em-like run: no Omaha evaluator compiled in (faster)
+        if early:
+            for s in range(n):
+                if S[E.STAT + s] == E.OUT:
+                    st[s] = 0
+        elif otables is None:  # a Hold'em-like run: no Omaha evaluator compiled in (faster)
             E.holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
                                flush_table, st)
         else:
