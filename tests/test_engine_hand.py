@@ -199,8 +199,9 @@ def test_state_arrays_are_one_buffer():
 
 def test_raise_amounts_beyond_int64_are_refused_in_one_line():
     h = Hand(Rules(), [400] * 6, button=0, hole=HOLE6, board=BOARD)
-    for amount, why in [(10**30, "the stack allows at most 400"), (2**63, "the stack allows at most 400"),
-                        (-(10**30), "the minimum is 4"), (-5, "the minimum is 4")]:
+    top = "the stack allows at most 400"
+    for amount, why in [(10**30, top), (2**63, top), (-(10**30), "the minimum is 4"),
+                        (-5, "the minimum is 4")]:
         with pytest.raises(IllegalAction, match=f"seat 3 cannot raise to {amount}: {why}"):
             h.raise_to(amount)
         with pytest.raises(IllegalAction, match=f"cannot raise to {amount}: {why}"):
