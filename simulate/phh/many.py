@@ -107,12 +107,13 @@ def _line(line: str) -> tuple[str, Any] | None:
     k, sep, v = line.partition(" = ")
     if not sep or _KEY.fullmatch(k) is None:
         return None
-    if k in _INT_LISTS:
+    if k in _INT_LISTS:  # (amounts above MAX_AMOUNT are the per-hand path's error)
         if _INTS.fullmatch(v) is None:
             return None
-        return k, tuple(int(x) for x in v[1:-1].split(", "))
+        vals = tuple(int(x) for x in v[1:-1].split(", "))
+        return (k, vals) if max(vals) <= _MAX else None
     if k in _INT_SCALARS:
-        return (k, int(v)) if _INT.fullmatch(v) else None
+        return (k, int(v)) if _INT.fullmatch(v) and int(v) <= _MAX else None
     if k == "variant":
         return (k, v[1:-1]) if _STR.fullmatch(v) else None
     if k == "ante_trimming_status":
