@@ -178,15 +178,18 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
     got = _NO
     try:
         rules = R._engine_rules(hand, u)
+        # the engine seats the button last; a hand whose blinds put it elsewhere (a zero
+        # small blind) pays odd chips in another order than the engine: the per-hand path
+        # cross-checks those
         if not isinstance(rules, str) and not R._trimmed(hand) \
-                and len(rules.straddles) <= (0 if n == 2 else n - 2):
+                and len(rules.straddles) <= (0 if n == 2 else n - 2) \
+                and R._button(hand) == n - 1:
             state = rules.header()
             state[K.N] = n
             state[K.BUTTON] = n - 1
             state[K.MODE] = 1
-            button = R._button(hand)
             order = np.zeros(K.MAXS, np.int64)
-            order[:n] = (np.arange(1, n + 1) + button) % n
+            order[:n] = (np.arange(1, n + 1) + n - 1) % n
             got = _Header(state, order, R._big_blind(hand, u))
     except (ValueError, ArithmeticError):
         got = _NO
