@@ -123,3 +123,63 @@ def test_a_bad_file_does_not_stop_a_folder(tmp_path: Path) -> None:
     assert kinds(items)[1] != "ok" and kinds(items).count("ok") == 3
     with pytest.raises(FileNotFoundError):
         list(iter_hands(tmp_path / "missing"))
+
+
+def _sections_reference(stream, source):  # type: ignore[no-untyped-def]
+    """iter_sections as first written (a generator of line pieces, one add per piece): the
+    reference for the written-out loop."""
+    from simulate.phh.parse import _BOM, _HEADER_RE, _finish, _Section
+
+    def pieces():  # type: ignore[no-untyped-def]
+        at_start = True
+        while True:
+            piece = stream.readline(1 << 16)
+            if not piece:
+                return
+            yield piece, at_start
+            at_start = piece.endswith(b"\n")
+
+    cur = _Section(None, 1)
+    seen_header, lineno, first = False, 0, True
+    for piece, line_start in pieces():
+        if first:
+            first = False
+            if piece.startswith(_BOM):
+                piece = piece[len(_BOM):]
+        if line_start:
+            lineno += 1
+            m = _HEADER_RE.match(piece) if piece[:1] in b"[ \t" else None
+            if m is not None:
+                item = _finish(cur, source, True)
+                if item is not None:
+                    yield item
+                seen_header = True
+                cur = _Section(m.group(1).decode("utf-8", "replace").strip("'\""), lineno + 1)
+                continue
+        cur.add(piece)
+    item = _finish(cur, source, seen_header)
+    if item is not None:
+        yield item
+
+
+def test_iter_sections_matches_its_reference() -> None:
+    import random
+
+    from simulate.phh.synth import synthetic_hands
+
+    rng = random.Random(5)
+    hands = [h.encode() for h in synthetic_hands(20, seed=1)]
+    bits = [b"\xef\xbb\xbf", b"# c\n", b"\n", b"x = 1\n", b"[1]\n", b"  [ 'a b' ] # c\r\n",
+            b'["q"]', b"[a.b]\n", b"[2]", b"[" * 70000 + b"\n", b"y" * 70000, b"\xff\n",
+            b"z = '" + b"q" * (1 << 20) + b"'\n", b"\r\n", b"[3]\n[4]\n"]
+    for _ in range(300):
+        parts = [rng.choice(bits + hands) for _ in range(rng.randint(0, 12))]
+        data = b"".join(parts)
+        want = [(s, ln, str(d) if isinstance(d, PHHError) else d)
+                for s, ln, d in _sections_reference(io.BytesIO(data), "f")]
+        got = [(s, ln, str(d) if isinstance(d, PHHError) else d)
+               for s, ln, d in iter_sections(io.BytesIO(data), "f")]
+        assert got == want, data[:200]
+    for data in (b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf[1]\na = 1\n"):
+        assert list(iter_sections(io.BytesIO(data), "f")) == list(
+            _sections_reference(io.BytesIO(data), "f"))

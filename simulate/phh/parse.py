@@ -451,17 +451,6 @@ def decode_toml(text: str, first_line: int = 1) -> dict[str, Any]:
                        f"(hand at line {first_line})") from None
 
 
-def _lines(stream: IO[bytes], limit: int) -> Iterator[tuple[bytes, bool]]:
-    """Lines of ``stream`` in pieces of at most ``limit`` bytes: ``(piece, starts_a_line)``."""
-    at_start = True
-    while True:
-        piece = stream.readline(limit)
-        if not piece:
-            return
-        yield piece, at_start
-        at_start = piece.endswith(b"\n")
-
-
 @dataclass
 class _Section:
     name: str | None
@@ -486,29 +475,52 @@ def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, by
     Yields ``(source, first_line, text_bytes or PHHError)``: the whole stream as one
     hand when it has no ``[N]`` header, else one item per section (source
     ``source#N``) and an error item for fields before the first header. A UTF-8
-    byte-order mark at the very start is skipped.
+    byte-order mark at the very start is skipped. Lines are read in pieces of at most
+    64 KiB; only a piece that starts a line can be a header (the loop is written out: a
+    hand of a large collection is a dozen lines).
     """
     cur = _Section(None, 1)
+    parts = cur.parts
+    size = 0
+    too_big = False
     seen_header = False
     lineno = 0
-    first = True
-    for piece, line_start in _lines(stream, 1 << 16):
-        if first:
-            first = False
-            if piece.startswith(_BOM):
-                piece = piece[len(_BOM):]
+    at_start = True
+    readline = stream.readline
+    header = _HEADER_RE.match
+    piece = readline(1 << 16)
+    if piece.startswith(_BOM):
+        if len(piece) > len(_BOM):
+            piece = piece[len(_BOM):]
+        else:  # a piece that is the mark alone: line 1, which goes on in the next piece
+            lineno, at_start = 1, False
+            piece = readline(1 << 16)
+    while piece:
+        line_start = at_start
+        at_start = piece[-1:] == b"\n"
         if line_start:
             lineno += 1
-            m = _HEADER_RE.match(piece) if piece[:1] in b"[ \t" else None
-            if m is not None:
-                name = m.group(1).decode("utf-8", "replace")
-                item = _finish(cur, source, True)
-                if item is not None:
-                    yield item
-                seen_header = True
-                cur = _Section(name.strip("'\""), lineno + 1)
-                continue
-        cur.add(piece)
+            if piece[:1] in b"[ \t":
+                m = header(piece)
+                if m is not None:
+                    cur.size, cur.too_big = size, too_big
+                    item = _finish(cur, source, True)
+                    if item is not None:
+                        yield item
+                    seen_header = True
+                    cur = _Section(m.group(1).decode("utf-8", "replace").strip("'\""), lineno + 1)
+                    parts, size, too_big = cur.parts, 0, False
+                    piece = readline(1 << 16)
+                    continue
+        if not too_big:
+            size += len(piece)
+            if size > MAX_HAND_BYTES:
+                too_big = True
+                cur.parts = parts = []
+            else:
+                parts.append(piece)
+        piece = readline(1 << 16)
+    cur.size, cur.too_big = size, too_big
     item = _finish(cur, source, seen_header)
     if item is not None:
         yield item
