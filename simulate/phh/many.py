@@ -263,6 +263,8 @@ _Picked = tuple[int, int, _Header, str, Any, list[int], Any, Any]
 
 
 _TXT = None
+#: Zero stacks after ``n`` seats, by ``n`` (an engine state holds 10 seats).
+_PAD = tuple((0,) * (10 - n) for n in range(11))
 #: The seats of each bit mask of up to 10 seats (bit ``s`` for seat ``s``), in order.
 _SEATS = tuple(tuple(s for s in range(10) if m >> s & 1) for m in range(1 << 10))
 
@@ -287,13 +289,11 @@ class _Settled:
 
         H = len(picked)
         S = K.MAXS
-        hdr = np.empty((H, K.STATE_SIZE), np.int64)
-        order = np.empty((H, S), np.int64)
+        hdr = np.array([p[2].state for p in picked])
+        pad = _PAD
+        hdr[:, K.STACK:K.STACK + S] = [p[5] + pad[p[1]] for p in picked]
+        order = np.array([p[2].order for p in picked])
         toff = np.zeros(H + 1, np.int64)
-        for i, (_, n, head, _, _, stacks, _, _) in enumerate(picked):
-            hdr[i] = head.state
-            hdr[i, K.STACK:K.STACK + n] = stacks
-            order[i] = head.order
         np.cumsum([len(b) for b in texts], out=toff[1:])
         text = np.frombuffer(b"".join(texts), np.uint8)
         status = np.empty(H, np.int64)
