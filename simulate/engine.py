@@ -551,7 +551,9 @@ class Hand:
     def _holes_pending(self) -> bool:
         K = _K()
         V = self._V
-        return V[K.STREET] == 0 and V[K.DISCING] == 0 \
+        # not STREET == 0: blinds and antes that put all but one seat all in close the
+        # preflop betting at the start, and the hole cards are still to be dealt then
+        return V[K.NACTIONS] == 0 and V[K.NBOARD] == 0 and V[K.DISCING] == 0 \
             and V[K.NHOLE] == self.rules.n_hole and any(
                 V[K.HOLEN + s] < V[K.NHOLE] for s in range(self.n))
 
@@ -925,7 +927,7 @@ class Hand:
             s = int(m.group(1)) - 1
             cards = self._parse_deal(" ".join(toks[3:]), action)
             h = self.rules.n_hole
-            if int(S[K.STREET]) != 0 or int(S[K.NACTIONS]) > 0 or S[K.HOLEN + s] != 0:
+            if int(S[K.NBOARD]) or int(S[K.NACTIONS]) > 0 or S[K.HOLEN + s] != 0:
                 raise IllegalAction(f"{action!r}: hole cards are dealt once per player, "
                                     "before the betting")
             if len(cards) != h:
@@ -937,6 +939,8 @@ class Hand:
             self.actions.append(f"d dh p{s + 1} {_cards_text(cards)}")
             return
         cards = self._parse_deal(" ".join(toks[2:]), action)
+        if self._holes_pending():
+            raise IllegalAction(f"{action!r}: the hole cards are not all dealt yet")
         need = int(S[K.NEED])
         if need == 0:
             raise IllegalAction(f"{action!r}: no board cards are due now"

@@ -16,6 +16,8 @@ import pytest
 from evaluator import evaluate
 from evaluator.cards import card_str
 from simulate.engine import Hand, IllegalAction, Rules, play
+from simulate.phh.parse import decode_toml, parse_hand
+from simulate.phh.replay import replay
 from simulate.play import CHECK_CALL, RAISE, compiled_policy, replay_hands
 
 HOLE6 = ["AhKh", "QsQd", "2c3c", "7d8d", "9s9h", "JcTc"]
@@ -230,6 +232,32 @@ def test_manual_deals_unknown_cards_and_shows():
     h.act("p2 sm 9c9d")
     assert h.outcome_known and sum(h.payouts) == 6
     assert h.actions[-1] == "p2 sm 9c9d"
+
+
+def test_manual_deals_when_the_blinds_put_a_seat_all_in():
+    # The big blind's ante and blind take its whole stack: the preflop betting is closed
+    # before anyone acts, and the hole cards are still dealt first (a hand Hand.to_phh()
+    # writes this way must replay).
+    r = Rules(blinds=(50, 100), ante=100, bb_ante=True)
+    h = Hand(r, [1000, 150], button=0, deal="manual")
+    assert h.actor is None
+    with pytest.raises(IllegalAction, match="not all dealt"):
+        h.act("d db 2hTh8c")
+    h.act("d dh p1 5h3s")
+    h.act("d dh p2 4c4s")
+    with pytest.raises(IllegalAction, match="dealt once per player"):
+        h.act("d dh p2 AcAd")
+    for board in ("d db 2hTh8c", "d db Kh", "d db 6s"):
+        h.act(board)
+    h.act("p2 sm 4c4s")
+    h.act("p1 sm 5h3s")
+    assert h.done and h.outcome_known and h.payouts == [0, 200]
+    seeded = Hand(r, [1000, 150], button=0, seed=5)
+    while seeded.actor is not None:
+        seeded.check_or_call()
+    rp = replay(parse_hand(decode_toml(seeded.to_phh())))
+    assert rp.error is None and rp.not_validated is None
+    assert rp.finishing_stacks == [seeded.finishing_stacks[s] for s in (1, 0)]
 
 
 def test_act_accepts_phh_strings():
