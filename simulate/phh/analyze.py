@@ -286,10 +286,18 @@ def _pool(chunks: Iterator[list[Item] | _Range], workers: int, render: Render | 
             yield from _collect(*window.popleft(), render)
 
 
-def _collect(items: list[Item] | _Range, fut: Any, render: Render | None = None) -> list[Any]:
-    """A chunk's documents; a worker that died makes each of its hands an error."""
+def _replay_chunk_task(items: list[Item], render: Render | None = None,
+                       threads: int = 1) -> list[Any]:
+    """:func:`_replay_chunk` in the batch runner's task form (for its Dask backend)."""
+    return _replay_chunk(items, render)
+
+
+def _collect(items: list[Item] | _Range, fut: Any, render: Render | None = None,
+             result: Any = None) -> list[Any]:
+    """A chunk's documents (``result(fut)``, by default ``fut.result()``); a worker that
+    died makes each of its hands an error."""
     try:
-        return fut.result()
+        return fut.result() if result is None else result(fut)
     except Exception as exc:  # noqa: BLE001 - a lost worker is an error per hand, not a crash
         from simulate.phh.replay import HandReplay
 
@@ -304,7 +312,7 @@ def _collect(items: list[Item] | _Range, fut: Any, render: Render | None = None)
 def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int, render: Render | None,
           ) -> Iterator[Any]:
     """Chunks as Dask tasks on the batch runner's cluster/client, results in input order."""
-    from simulate.batch.runner import _Dask
+    from simulate.batch.runner import _Dask, _dask_task, _Whole
 
     backend = _Dask(scheduler, workers, {})
     try:
@@ -312,11 +320,14 @@ def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int, render: Re
         client.run(warm)
         window: deque[Any] = deque()
         for c in chunks:
-            window.append((c, client.submit(_replay_chunk, c, render, pure=False)))
+            # a chunk and its documents travel as one pickle each (see _Whole)
+            fut = client.submit(_dask_task, _replay_chunk_task, _Whole(c), (render,), 1,
+                                pure=False)
+            window.append((c, fut))
             while len(window) > 4 * backend.workers:
-                yield from _collect(*window.popleft(), render)
+                yield from _collect(*window.popleft(), render, backend.result)
         while window:
-            yield from _collect(*window.popleft(), render)
+            yield from _collect(*window.popleft(), render, backend.result)
     finally:
         backend.close()
 
