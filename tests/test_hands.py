@@ -246,8 +246,10 @@ def test_batch_check_catches_every_position_and_block_edge(k):
     # The check runs on groups of rows (evaluator._kernels.holdem._CHECK_ROWS) before they
     # are evaluated: a bad card in any column, on either side of a group edge, in a group
     # that also holds a later bad row of the other kind, is reported by its own row.
-    cards = random_hands(2_100, k, seed=10 + k)
-    for row in (0, 1023, 1024, 2099):
+    from evaluator._kernels.holdem import _CHECK_ROWS as G
+
+    cards = random_hands(G + 100, k, seed=10 + k)
+    for row in (0, G - 1, G, G + 99):
         for p in range(k):
             for q in range(k):
                 bad = cards.copy()

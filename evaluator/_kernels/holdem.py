@@ -134,7 +134,11 @@ def _repeats(flat, lo, hi, k):
 
 @serial
 def _batch7(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
-    for i in range(lo, hi):
+    # rows from 0 up: no negative-index code (measured: 17 % slower when lo is not
+    # known to be 0 at compile time)
+    cards = cards[lo:hi]
+    out = out[lo:hi]
+    for i in range(hi - lo):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
         c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
@@ -149,7 +153,9 @@ def _batch7(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, fl
 
 @serial
 def _batch6(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
-    for i in range(lo, hi):
+    cards = cards[lo:hi]
+    out = out[lo:hi]
+    for i in range(hi - lo):
         c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
         c4, c5 = cards[i, 4], cards[i, 5]
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
@@ -164,7 +170,9 @@ def _batch6(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, fl
 
 @serial
 def _batch5(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
-    for i in range(lo, hi):
+    cards = cards[lo:hi]
+    out = out[lo:hi]
+    for i in range(hi - lo):
         c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
         key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
                + card_key[c4])
@@ -189,8 +197,9 @@ def _eval_rows(cards, out, lo, hi, tables):
         _batch5(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table)
 
 
-#: Rows checked at a time before they are evaluated (their 7 KB of ids stay in L1).
-_CHECK_ROWS = 1024
+#: Rows checked at a time before they are evaluated (their 28 KB of ids stay in L1/L2;
+#: measured: 0.76x unchecked speed against 0.71x with 1,024 rows).
+_CHECK_ROWS = 4096
 
 
 @serial
