@@ -25,6 +25,8 @@ CACHE = os.environ.get("POKERJIT_CACHE", "1").strip().lower() not in ("0", "fals
 def _njit(fn: Callable[..., Any] | None, opts: dict[str, Any]) -> Any:
     numba = _numba()
     opts.setdefault("cache", CACHE)
+    if opts["cache"]:
+        _install_tree_stamp()
 
     def apply(f: Callable[..., Any]) -> Any:
         if opts["cache"]:
@@ -85,6 +87,85 @@ def _check_cache_dir() -> None:
         _warn_once(f"warning: NUMBA_CACHE_DIR={where} cannot be written "
                    f"({(e.strerror or str(e)).lower()}); compiled kernels are cached in "
                    "Numba's default place, if it can be written")
+
+
+#: The files whose code or constants compiled kernels hold: a change to any of them makes
+#: every cached kernel stale (see :func:`_install_tree_stamp`).
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_KERNEL_DIRS = (os.path.join(_ROOT, "evaluator", "_kernels"),
+                os.path.join(_ROOT, "simulate", "_kernels"))
+_KERNEL_FILES = (os.path.join(_ROOT, "evaluator", "_jit.py"),
+                 os.path.join(_ROOT, "evaluator", "tablegen.py"))
+
+
+def kernel_sources() -> list[str]:
+    """The source files of every cached kernel and of what they compile in, sorted."""
+    out = [f for f in _KERNEL_FILES if os.path.exists(f)]
+    for d in _KERNEL_DIRS:
+        if os.path.isdir(d):
+            out += [os.path.join(d, f) for f in os.listdir(d) if f.endswith(".py")]
+    return sorted(out)
+
+
+_stamp: list[bytes] = []
+
+
+def tree_stamp(paths: list[str] | None = None) -> bytes:
+    """SHA-256 over the names and contents of ``paths`` (default :func:`kernel_sources`,
+    computed once a process)."""
+    import hashlib
+
+    if paths is None and _stamp:
+        return _stamp[0]
+    h = hashlib.sha256()
+    for f in kernel_sources() if paths is None else paths:
+        with open(f, "rb") as fh:
+            data = fh.read()
+        h.update(os.path.basename(f).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    if paths is None:
+        _stamp.append(h.digest())
+    return h.digest()
+
+
+_stamp_installed = False
+
+
+def _install_tree_stamp() -> None:
+    """Key pokerjit's cached kernels on all kernel sources, not on each kernel's own file.
+
+    Numba checks a cached kernel against its own file only, so a kernel whose callee in
+    another file changed (``play.py`` calling ``engine.py``'s rules, after an edit or a
+    ``git pull``) would load stale machine code. Numba's own cache places are kept; their
+    source stamp becomes :func:`tree_stamp` for files of this project. With a Numba whose
+    cache internals differ, Numba's default keying is left as is."""
+    global _stamp_installed
+    if _stamp_installed:
+        return
+    _stamp_installed = True
+    try:
+        from numba.core import caching
+
+        bases = [caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
+                 caching.UserWideCacheLocator]
+        impl = caching.CacheImpl
+        impl._locator_classes  # noqa: B018 - fails early where the internals differ
+    except (ImportError, AttributeError):  # pragma: no cover - other Numba versions
+        return
+    ours = tuple(os.path.normcase(d) + os.sep for d in (os.path.join(_ROOT, "evaluator"),
+                                                       os.path.join(_ROOT, "simulate")))
+
+    class _TreeStamped:
+        def get_source_stamp(self) -> Any:
+            return tree_stamp()
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if not os.path.normcase(os.path.abspath(py_file)).startswith(ours):
+                return None
+            return super().from_function(py_func, py_file)
+
+    mine = [type("Pokerjit" + b.__name__, (_TreeStamped, b), {}) for b in bases]
+    impl._locator_classes[:0] = mine
 
 
 def cache_works() -> bool:

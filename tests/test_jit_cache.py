@@ -163,3 +163,43 @@ def test_first_run_says_it_compiles_and_times_the_work_apart(tmp_path: Path):
     assert a["players"] == b["players"]
     assert a["load_s"] > 1.0 and a["elapsed_s"] < a["load_s"] / 10
     assert b["load_s"] < a["load_s"] / 3
+
+
+def test_cached_kernels_are_keyed_on_every_kernel_source(tmp_path: Path):
+    # Numba checks a cached kernel against its own file only: play.py's cached loop would
+    # keep the rules of an engine.py since edited. pokerjit's locators stamp every kernel
+    # with one hash of all kernel sources instead.
+    from evaluator import _jit
+    from evaluator._kernels import holdem
+    from simulate._kernels import play
+
+    if not _jit.CACHE:
+        pytest.skip("this run compiles without the disk cache (POKERJIT_CACHE=0)")
+    files = _jit.kernel_sources()
+    names = {Path(f).name for f in files}
+    assert {"_jit.py", "tablegen.py", "holdem.py", "engine.py", "play.py", "rng.py"} <= names
+    for k in (holdem.eval_batch_serial, play.play_block):
+        loc = k._cache._impl.locator
+        assert type(loc).__name__.startswith("Pokerjit")
+        assert loc.get_source_stamp() == _jit.tree_stamp()
+    copies = []
+    for f in files:
+        c = tmp_path / Path(f).parent.name / Path(f).name
+        c.parent.mkdir(exist_ok=True)
+        c.write_bytes(Path(f).read_bytes())
+        copies.append(str(c))
+    before = _jit.tree_stamp(copies)
+    assert before == _jit.tree_stamp(copies)
+    engine = next(c for c in copies if c.endswith("engine.py"))
+    Path(engine).write_bytes(Path(engine).read_bytes() + b"\n# an edit\n")
+    assert _jit.tree_stamp(copies) != before
+
+
+def test_code_outside_the_project_keeps_numbas_own_keying(tmp_path: Path):
+    mod = tmp_path / "outside_mod.py"
+    mod.write_text("from evaluator._jit import serial\n\n@serial\ndef f(x):\n    return x + 1\n")
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import outside_mod as m; "
+            "m.f(1); print(type(m.f._cache._impl.locator).__name__)")
+    r = _python(code, _env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "UserProvidedCacheLocator"
