@@ -327,16 +327,6 @@ def walk_prefix2(n_cards, a, b, tables, hist4):
                         _rank_card_loop(ke + card_key[f], f + 1, tables, hist4)
 
 
-@serial
-def walk_range(n_cards, first_lo, first_hi, tables, hist4):
-    """Every ``n_cards``-card hand whose lowest card is in ``[first_lo, first_hi)``,
-    into ``hist4`` (int64[4, 7463])."""
-    top = 52 - n_cards
-    for a in range(first_lo, min(first_hi, top + 1)):
-        for b in range(a + 1, top + 2):
-            walk_prefix2(n_cards, a, b, tables, hist4)
-
-
 @parallel
 def walk_parallel(n_cards, tables, hists):
     """Every hand, in parallel, into per-block histograms ``hists`` (int64[B, 4, 7463]).
