@@ -55,10 +55,12 @@ def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
     return d
 
 
-def _replay_chunk(items: list[Item] | _Range, render: Render | None = None) -> list[Any]:
+def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
+                  threads: int = 1) -> list[Any]:
     """The documents of a chunk of hands (:func:`simulate.phh.many.replay_items`: the plain
     ones settled in one compiled call, the rest by :func:`replay_item`), each passed
-    through ``render`` when one is given. A :class:`_Range` is read here first."""
+    through ``render`` when one is given. A :class:`_Range` is read here first.
+    ``threads``: the batch runner's task form (the replay is serial)."""
     from simulate.phh.many import replay_items
 
     docs = replay_items(_range_items(items) if isinstance(items, _Range) else items)
@@ -201,17 +203,6 @@ def _tasks(paths: Iterable[str | Path], chunk: int) -> Iterator[_Range | list[It
         yield pending
 
 
-def _chunks(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
-    chunk: list[Item] = []
-    for it in items:
-        chunk.append(it)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
 def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
             chunk: int = CHUNK, scheduler: str | None = None,
             render: Render | None = None) -> Iterator[Any]:
@@ -236,19 +227,20 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     if scheduler is not None:
-        from simulate.batch.runner import parse_scheduler
+        from simulate.batch.runner import _chunked, parse_scheduler
 
         parse_scheduler(scheduler)
-        return _dask(_chunks(_items(paths), chunk), scheduler, workers, render)
+        return _dask(_chunked(_items(paths), chunk), scheduler, workers, render)
     return _analyze(paths, workers, chunk, render)
 
 
 def _analyze(paths: list[str | Path], workers: int, chunk: int, render: Render | None,
              ) -> Iterator[Any]:
     if workers == 1:
+        from simulate.batch.runner import _chunked
         from simulate.phh.many import iter_replay_items
 
-        for c in _chunks(_items(paths), min(chunk, LOCAL_CHUNK)):
+        for c in _chunked(_items(paths), min(chunk, LOCAL_CHUNK)):
             if render is None:
                 yield from iter_replay_items(c)
             else:
@@ -286,12 +278,6 @@ def _pool(chunks: Iterator[list[Item] | _Range], workers: int, render: Render | 
             yield from _collect(*window.popleft(), render)
 
 
-def _replay_chunk_task(items: list[Item], render: Render | None = None,
-                       threads: int = 1) -> list[Any]:
-    """:func:`_replay_chunk` in the batch runner's task form (for its Dask backend)."""
-    return _replay_chunk(items, render)
-
-
 def _collect(items: list[Item] | _Range, fut: Any, render: Render | None = None,
              result: Any = None) -> list[Any]:
     """A chunk's documents (``result(fut)``, by default ``fut.result()``); a worker that
@@ -321,7 +307,7 @@ def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int, render: Re
         window: deque[Any] = deque()
         for c in chunks:
             # a chunk and its documents travel as one pickle each (see _Whole)
-            fut = client.submit(_dask_task, _replay_chunk_task, _Whole(c), (render,), 1,
+            fut = client.submit(_dask_task, _replay_chunk, _Whole(c), (render,), 1,
                                 pure=False)
             window.append((c, fut))
             while len(window) > 4 * backend.workers:
