@@ -30,12 +30,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import serial
+from evaluator._jit import inline, serial
 from evaluator._kernels.holdem import rank_strength
 from simulate._kernels.score import equity_counts, equity_scorer, score_row
 
 _LOW32 = np.int64(0xFFFFFFFF)
 MAX_MULTISETS = 6188  # C(17, 5): multisets of 5 ranks out of 13
+
+
+@inline
+def next_subset(idx, k, n, first):
+    """Step ``idx[:k]`` (increasing indices into ``range(n)``) to the next ``k``-subset in
+    lexicographic order, ``idx[:first]`` kept fixed; False when there is none."""
+    i = k - 1
+    while i >= first and idx[i] == n - k + i:
+        i -= 1
+    if i < first:
+        return False
+    idx[i] += 1
+    for q in range(i + 1, k):
+        idx[q] = idx[q - 1] + 1
+    return True
 
 
 @serial
@@ -302,13 +317,6 @@ def walk(hole, board0, avail_cards, tables, sc):
                             st[p] = rank_strength(base[p] + key, row_offsets, rank_table)
                     score_row(st, w, sc)
                     total += w
-                # next j-subset (odometer over indices into ranks_s)
-                i = j - 1
-                while i >= 0 and idx[i] == n_s - j + i:
-                    i -= 1
-                if i < 0:
+                if not next_subset(idx, j, n_s, 0):  # indices into ranks_s
                     break
-                idx[i] += 1
-                for q in range(i + 1, j):
-                    idx[q] = idx[q - 1] + 1
     return total

@@ -33,7 +33,7 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
-from simulate._kernels.holdem_exact import walk
+from simulate._kernels.holdem_exact import next_subset, walk
 from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
 from simulate._kernels.score import score_row, scorer_row
 
@@ -149,15 +149,8 @@ def vs_random_counts(board, nb_, tables, out):
                 group[b] = 0
             n_below += g
             i = j
-        # next k-subset of rest[:m]
-        i = k - 1
-        while i >= 0 and idx[i] == m - k + i:
-            i -= 1
-        if i < 0:
+        if not next_subset(idx, k, m, 0):  # the next k-subset of rest[:m]
             break
-        idx[i] += 1
-        for q in range(i + 1, k):
-            idx[q] = idx[q - 1] + 1
 
 
 @parallel
@@ -308,14 +301,8 @@ def exact_pre(hands, board0, deck, dlen, policy, ptab, tables, bsc):
                                               sc, hole2, c, cards, turn_cnt)
             for i in range(f):
                 avail[deck[idx[i]]] = 1
-            i = f - 1
-            while i >= 1 and idx[i] == m - f + i:
-                i -= 1
-            if i < 1:
+            if not next_subset(idx, f, m, 1):  # idx[0] = first stays
                 break
-            idx[i] += 1
-            for q in range(i + 1, f):
-                idx[q] = idx[q - 1] + 1
     return totals
 
 
