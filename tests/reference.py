@@ -102,6 +102,15 @@ def random_hands(n: int, k: int, seed: int) -> np.ndarray:
     return out
 
 
+def first_bad_row(cards: np.ndarray) -> int:
+    """The first row of ``cards`` (``[N, k]`` ids) holding an id over 51 or a repeated id,
+    else -1: what ``evaluate_batch``'s check must report."""
+    for i, row in enumerate(cards.tolist()):
+        if max(row) > 51 or len(set(row)) < len(row):
+            return i
+    return -1
+
+
 # -------------------- boards and equity walks
 def runouts(board: Sequence[int], used: Iterable[int]) -> Iterator[list[int]]:
     """Every five-card completion of ``board`` from the cards not in ``used`` (the board's

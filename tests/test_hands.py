@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import best_tuple, five_card_tuple, random_hands
+from reference import best_tuple, first_bad_row, five_card_tuple, random_hands
 
 import evaluator as E
 from evaluator.cards import CardError
@@ -241,23 +241,81 @@ def test_batch_check_finds_the_first_bad_row(k, threads, bad_value):
             E.evaluate_batch(bad, threads=threads)
 
 
-@pytest.mark.parametrize("k", [5, 6, 7])
-def test_batch_check_catches_every_position_and_block_edge(k):
-    # The check runs on groups of rows (evaluator._kernels.holdem._CHECK_ROWS) before they
-    # are evaluated: a bad card in any column, on either side of a group edge, in a group
-    # that also holds a later bad row of the other kind, is reported by its own row.
-    from evaluator._kernels.holdem import _CHECK_ROWS as G
+def _kernel_first_bad(cards: np.ndarray, n_blocks: int = 0) -> int:
+    """The evaluation kernels' answer for ``cards``: the first bad row, else -1."""
+    from evaluator._kernels import holdem as K
+    from evaluator._tables import get_tables
 
-    cards = random_hands(G + 100, k, seed=10 + k)
-    for row in (0, G - 1, G, G + 99):
-        for p in range(k):
-            for q in range(k):
-                bad = cards.copy()
-                if p == q:
-                    bad[row, p] = (52, 63, 64, 200, 255)[(row + p) % 5]
-                else:
-                    bad[row, q] = bad[row, p]
-                if row + 1 < len(bad):
-                    bad[row + 1, 0] = 255 if p != q else bad[row + 1, 1]
-                with pytest.raises(ValueError, match=f"^row {row} of cards has a repeated"):
-                    E.evaluate_batch(bad, threads=1)
+    out = np.zeros(len(cards), np.int32)
+    tables = get_tables().kernel_args
+    if n_blocks:
+        return int(K.eval_batch_parallel(cards, out, tables, True, n_blocks))
+    return int(K.eval_batch_serial(cards, out, tables, True))
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_batch_check_catches_every_position_and_group_edge(k):
+    # The check looks at groups of 8 rows (cardcheck.GROUP) just before they are evaluated,
+    # in place while its 64-byte load fits in the array, through a padded copy for the last
+    # rows: a bad card in any column, in the first or last row of a group, in the rows of
+    # the padded copy, in arrays shorter than a group, is reported by its own row, also
+    # when a later row of the same group is bad in the other way.
+    from evaluator._kernels.cardcheck import GROUP as G
+
+    for n in (1, 5, G, G + 1, 3 * G - 1, 9 * G + 3, 100):
+        cards = random_hands(n, k, seed=10 * k + n)
+        assert _kernel_first_bad(cards) == -1
+        for row in sorted({0, G - 1, G, n - G - 1, n - 2, n - 1} & set(range(n))):
+            for p in range(k):
+                for q in range(k):
+                    bad = cards.copy()
+                    if p == q:
+                        bad[row, p] = (52, 63, 64, 200, 255)[(row + p) % 5]
+                    else:
+                        bad[row, q] = bad[row, p]
+                    if row + 1 < n:
+                        bad[row + 1, 0] = 255 if p != q else bad[row + 1, 1]
+                    assert _kernel_first_bad(bad) == row, (n, row, p, q)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(5, 7), st.integers(1, 300), st.integers(0, 2**32 - 1),
+       st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(0, 6),
+                          st.integers(0, 6), st.integers(0, 255)), max_size=4),
+       st.integers(0, 7))
+def test_batch_check_matches_the_reference(k, n, seed, faults, n_blocks):
+    # random faults (a repeat of another column, or any id 52..255) anywhere, serial and in
+    # blocks: the kernels report the reference's first bad row
+    cards = random_hands(n, k, seed=seed)
+    for where, p, q, value in faults:
+        row = int(where * n)
+        cards[row, q % k] = cards[row, p % k] if value < 52 else value
+    assert _kernel_first_bad(cards, n_blocks) == first_bad_row(cards)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cpu", ["haswell", "x86-64"])
+def test_batch_check_on_other_instruction_sets(cpu):
+    # The check is generic LLVM vector code. Compiled for an AVX2-only and an SSE2-only CPU
+    # (which this machine can run), it must give the same answers.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import numpy as np\n"
+            "from reference import first_bad_row, random_hands\n"
+            "from test_hands import _kernel_first_bad\n"
+            "rng = np.random.default_rng(5)\n"
+            "for t in range(300):\n"
+            "    k = 5 + t % 3\n"
+            "    n = int(rng.integers(1, 200))\n"
+            "    c = random_hands(n, k, t)\n"
+            "    if t % 4:\n"
+            "        c[int(rng.integers(n)), int(rng.integers(k))] = int(rng.integers(256))\n"
+            "    assert _kernel_first_bad(c) == first_bad_row(c), t\n"
+            "print('ok')\n")
+    env = dict(os.environ, NUMBA_CPU_NAME=cpu, NUMBA_CPU_FEATURES="", POKERJIT_CACHE="0")
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=600, cwd=Path(__file__).parent)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr[-2000:]

@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import parallel, serial
+from evaluator._kernels.cardcheck import GROUP, LOAD, bad_group5, bad_group6, bad_group7
 from evaluator.tablegen import KEY_INIT, ROW_SHIFT
 
 KEY_INIT_I64 = np.int64(KEY_INIT)
@@ -69,137 +70,112 @@ def _bad_cards(cs):
     return (total ^ either) | (over >> 6)
 
 
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_ONE = np.uint64(1)
+@serial
+def _vector_groups(n_rows, lo, hi, k):
+    """How many whole 8-row groups from row ``lo`` up to ``hi`` (``k`` ids a row, ``n_rows``
+    rows in all) can be checked in place: the check's 64-byte load from a group's first id
+    must stay inside the array."""
+    g = (hi - lo) // GROUP
+    while g > 0 and k * (lo + GROUP * (g - 1)) + LOAD > k * n_rows:
+        g -= 1
+    return g
+
+
+# The three group loops below differ only in the number of ids a row. Each evaluates the
+# ``n_groups`` groups of 8 rows from row ``lo`` (the caller makes sure that each group's
+# 64-byte check load stays inside ``cards``). With ``check``, a group is checked just before
+# it is evaluated (one vector check, see cardcheck.py: its cost hides behind the latency of
+# the table reads; measured 0.96-1.0x unchecked speed, where a separate pass over the ids
+# ran at 0.75-0.79x), so no table is read with a bad id; a bad group stops the loop, which
+# returns its first row (-1 when every group is good). Measured: any other code in the loop
+# (even a call that finds the bad row) cost 10-15 % of the speed. Rows are indexed from 0 over
+# slices: a start row not known to be 0 at compile time made the loop 17 % slower.
 
 
 @serial
-def _popcount(x):
-    """Set bits of the uint64 ``x`` (LLVM turns this pattern into ``popcnt``)."""
-    x = x - ((x >> np.uint64(1)) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return (x * _H01) >> np.uint64(56)
+def _groups7(cards, out, lo, n_groups, check, card_key, card_mask, row_offsets, rank_table,
+             flush_table):
+    flat = cards.reshape(cards.shape[0] * 7)[7 * lo:]
+    cards = cards[lo:]
+    out = out[lo:]
+    for g in range(n_groups):
+        r0 = GROUP * g
+        if check and bad_group7(flat, 7 * r0) != 0:
+            return lo + r0
+        for i in range(r0, r0 + GROUP):
+            c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
+            c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
+            key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
+                   + card_key[c4] + card_key[c5] + card_key[c6])
+            if (key >> 32) & 0x8888:
+                mask = (card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3]
+                        | card_mask[c4] | card_mask[c5] | card_mask[c6])
+                out[i] = flush_strength(key, mask, flush_table)
+            else:
+                out[i] = rank_strength(key, row_offsets, rank_table)
+    return -1
 
 
 @serial
-def _max_id(flat, lo, hi):
-    """Largest of ``flat[lo:hi]`` (uint8); a plain max loop, which LLVM vectorizes."""
-    part = flat[lo:hi]  # indices from 0 up: no negative-index code, so it vectorizes
-    mx = np.uint8(0)
-    for j in range(part.shape[0]):
-        mx = max(mx, part[j])
-    return mx
+def _groups6(cards, out, lo, n_groups, check, card_key, card_mask, row_offsets, rank_table,
+             flush_table):
+    flat = cards.reshape(cards.shape[0] * 6)[6 * lo:]
+    cards = cards[lo:]
+    out = out[lo:]
+    for g in range(n_groups):
+        r0 = GROUP * g
+        if check and bad_group6(flat, 6 * r0) != 0:
+            return lo + r0
+        for i in range(r0, r0 + GROUP):
+            c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
+            c4, c5 = cards[i, 4], cards[i, 5]
+            key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
+                   + card_key[c4] + card_key[c5])
+            if (key >> 32) & 0x8888:
+                mask = (card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3]
+                        | card_mask[c4] | card_mask[c5])
+                out[i] = flush_strength(key, mask, flush_table)
+            else:
+                out[i] = rank_strength(key, row_offsets, rank_table)
+    return -1
 
 
 @serial
-def _repeats(flat, lo, hi, k):
-    """Nonzero when a row ``lo..hi-1`` of ``flat`` (uint8, ``k`` ids a row, row ``i`` at
-    ``flat[k*i:k*i+k]``) repeats a card. Every id must already be known to be <= 51.
-
-    One bit per id, OR-ed: a repeat collapses two bits, so the row's popcount falls below
-    ``k``. The fixed stride lets LLVM vectorize the loop over rows (interleaved loads).
-    """
-    acc = np.uint64(0)
-    flat = flat[k * lo:k * hi]  # indices from 0 up: no negative-index code
-    hi -= lo
-    lo = 0
-    if k == 7:
-        for i in range(lo, hi):
-            b = 7 * i
-            bits = ((_ONE << np.uint64(flat[b])) | (_ONE << np.uint64(flat[b + 1]))
-                    | (_ONE << np.uint64(flat[b + 2])) | (_ONE << np.uint64(flat[b + 3]))
-                    | (_ONE << np.uint64(flat[b + 4])) | (_ONE << np.uint64(flat[b + 5]))
-                    | (_ONE << np.uint64(flat[b + 6])))
-            acc |= _popcount(bits) ^ np.uint64(7)
-    elif k == 6:
-        for i in range(lo, hi):
-            b = 6 * i
-            bits = ((_ONE << np.uint64(flat[b])) | (_ONE << np.uint64(flat[b + 1]))
-                    | (_ONE << np.uint64(flat[b + 2])) | (_ONE << np.uint64(flat[b + 3]))
-                    | (_ONE << np.uint64(flat[b + 4])) | (_ONE << np.uint64(flat[b + 5])))
-            acc |= _popcount(bits) ^ np.uint64(6)
-    else:
-        for i in range(lo, hi):
-            b = 5 * i
-            bits = ((_ONE << np.uint64(flat[b])) | (_ONE << np.uint64(flat[b + 1]))
-                    | (_ONE << np.uint64(flat[b + 2])) | (_ONE << np.uint64(flat[b + 3]))
-                    | (_ONE << np.uint64(flat[b + 4])))
-            acc |= _popcount(bits) ^ np.uint64(5)
-    return acc
+def _groups5(cards, out, lo, n_groups, check, card_key, card_mask, row_offsets, rank_table,
+             flush_table):
+    flat = cards.reshape(cards.shape[0] * 5)[5 * lo:]
+    cards = cards[lo:]
+    out = out[lo:]
+    for g in range(n_groups):
+        r0 = GROUP * g
+        if check and bad_group5(flat, 5 * r0) != 0:
+            return lo + r0
+        for i in range(r0, r0 + GROUP):
+            c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
+            key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
+                   + card_key[c4])
+            if (key >> 32) & 0x8888:
+                mask = (card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3]
+                        | card_mask[c4])
+                out[i] = flush_strength(key, mask, flush_table)
+            else:
+                out[i] = rank_strength(key, row_offsets, rank_table)
+    return -1
 
 
 @serial
-def _batch7(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
-    # rows from 0 up: no negative-index code (measured: 17 % slower when lo is not
-    # known to be 0 at compile time)
-    cards = cards[lo:hi]
-    out = out[lo:hi]
-    for i in range(hi - lo):
-        c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
-        c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
-        key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
-               + card_key[c4] + card_key[c5] + card_key[c6])
-        if (key >> 32) & 0x8888:
-            mask = (card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3]
-                    | card_mask[c4] | card_mask[c5] | card_mask[c6])
-            out[i] = flush_strength(key, mask, flush_table)
-        else:
-            out[i] = rank_strength(key, row_offsets, rank_table)
-
-
-@serial
-def _batch6(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
-    cards = cards[lo:hi]
-    out = out[lo:hi]
-    for i in range(hi - lo):
-        c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
-        c4, c5 = cards[i, 4], cards[i, 5]
-        key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
-               + card_key[c4] + card_key[c5])
-        if (key >> 32) & 0x8888:
-            mask = (card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3]
-                    | card_mask[c4] | card_mask[c5])
-            out[i] = flush_strength(key, mask, flush_table)
-        else:
-            out[i] = rank_strength(key, row_offsets, rank_table)
-
-
-@serial
-def _batch5(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table):
-    cards = cards[lo:hi]
-    out = out[lo:hi]
-    for i in range(hi - lo):
-        c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
-        key = (KEY_INIT_I64 + card_key[c0] + card_key[c1] + card_key[c2] + card_key[c3]
-               + card_key[c4])
-        if (key >> 32) & 0x8888:
-            mask = (card_mask[c0] | card_mask[c1] | card_mask[c2] | card_mask[c3]
-                    | card_mask[c4])
-            out[i] = flush_strength(key, mask, flush_table)
-        else:
-            out[i] = rank_strength(key, row_offsets, rank_table)
-
-
-@serial
-def _eval_rows(cards, out, lo, hi, tables):
-    """Rows ``lo..hi-1`` of ``cards``, unchecked, by the loop unrolled for their ``k``."""
+def _groups(cards, out, lo, n_groups, check, tables):
+    """:func:`_groups7`, :func:`_groups6` or :func:`_groups5`, by the row length of ``cards``."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     k = cards.shape[1]
     if k == 7:
-        _batch7(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table)
-    elif k == 6:
-        _batch6(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table)
-    else:
-        _batch5(cards, out, lo, hi, card_key, card_mask, row_offsets, rank_table, flush_table)
-
-
-#: Rows checked at a time before they are evaluated (their 28 KB of ids stay in L1/L2;
-#: measured: 0.76x unchecked speed against 0.71x with 1,024 rows).
-_CHECK_ROWS = 4096
+        return _groups7(cards, out, lo, n_groups, check, card_key, card_mask, row_offsets,
+                        rank_table, flush_table)
+    if k == 6:
+        return _groups6(cards, out, lo, n_groups, check, card_key, card_mask, row_offsets,
+                        rank_table, flush_table)
+    return _groups5(cards, out, lo, n_groups, check, card_key, card_mask, row_offsets,
+                    rank_table, flush_table)
 
 
 @serial
@@ -207,26 +183,38 @@ def eval_rows(cards, out, lo, hi, tables, check):
     """Strength of rows ``lo..hi-1`` of ``cards`` (C-contiguous uint8[N, k], 5 <= k <= 7)
     into ``out`` (int32[N]).
 
-    Row loads are unrolled per ``k`` and the rank-set mask is only built when the suit
-    counters show a flush. With ``check``, each group of ``_CHECK_ROWS`` rows is first
-    tested, before any table is read with its ids: one vectorized max over its bytes
-    (an id over 51) and one vectorized popcount per row of the OR of ``1 << id`` (a
-    repeat). Returns the index of the first bad row (rows before it are evaluated, later
-    ones may not be), else -1.
+    Rows go in groups of 8 (:func:`_groups7` and its siblings), with the loads unrolled
+    per ``k`` and the rank-set mask built only when the suit counters show a flush. The
+    rows after the last whole group that can be checked in place (fewer than 16) go
+    through a padded copy. With ``check``, every group is checked for an id over 51 or a
+    repeated id before any table is read with its ids
+    (:mod:`evaluator._kernels.cardcheck`). Returns the index of the first bad row, else
+    -1; rows in groups before the bad row's group are evaluated, later ones are not.
     """
-    if not check:
-        _eval_rows(cards, out, lo, hi, tables)
-        return -1
     k = cards.shape[1]
-    flat = cards.reshape(cards.shape[0] * k)
-    for blo in range(lo, hi, _CHECK_ROWS):
-        bhi = min(hi, blo + _CHECK_ROWS)
-        if _max_id(flat, k * blo, k * bhi) > 51 or _repeats(flat, blo, bhi, k):
-            for i in range(blo, bhi):
-                if _bad_cards(cards[i]):
-                    return i
-        _eval_rows(cards, out, blo, bhi, tables)
-    return -1
+    n_vec = _vector_groups(cards.shape[0], lo, hi, k)
+    bad = _groups(cards, out, lo, n_vec, check, tables)
+    rest = lo + GROUP * n_vec
+    if bad < 0 and rest < hi:
+        m = hi - rest
+        n_rest = (m + GROUP - 1) // GROUP
+        # one group more than the rows need, so every check load stays inside; padding
+        # rows hold the valid hand 0, 1, .., k-1
+        pad = np.empty(((n_rest + 1) * GROUP, k), np.uint8)
+        for i in range(pad.shape[0]):
+            for j in range(k):
+                pad[i, j] = cards[rest + i, j] if i < m else j
+        pout = np.empty(pad.shape[0], np.int32)
+        bad = _groups(pad, pout, 0, n_rest, check, tables)
+        for i in range(m if bad < 0 else bad):
+            out[rest + i] = pout[i]
+        if bad >= 0:
+            bad += rest
+    if bad >= 0:
+        for i in range(bad, min(hi, bad + GROUP)):
+            if _bad_cards(cards[i]):
+                return i
+    return bad
 
 
 @serial
@@ -242,6 +230,7 @@ def eval_batch_parallel(cards, out, tables, check, n_blocks):
     returns the first bad row (-1 if none)."""
     n = cards.shape[0]
     step = (n + n_blocks - 1) // n_blocks
+    step += -step % GROUP  # whole groups of 8 rows (see eval_rows)
     bad = np.full(n_blocks, -1, np.int64)
     for b in nb.prange(n_blocks):
         lo = b * step
