@@ -75,8 +75,8 @@ def _make_batch(cfg: Config, all_threads: bool, validate: bool = False) -> Work:
                              f"{bad} differ; checksum {int(out.sum(dtype=np.int64))}")
 
     peers = []
-    if cfg.peers is not None and not all_threads and not validate:
-        peers = _batch_peers(cfg, cards, n)
+    if cfg.peers is not None and not all_threads:
+        peers = _batch_peers(cfg, cards, n) if not validate else [_unchecked_work(cards)]
     return Work(compile=lambda: evaluate_batch(tiny, threads=threads, check=validate),
                 run=lambda: evaluate_batch(cards, threads=threads, check=validate),
                 work=n, check=check, threads=threads, peers=peers,
@@ -120,6 +120,25 @@ def _batch_peers(cfg: Config, cards: np.ndarray, n: int) -> list[PeerWork]:
                             warm=lambda ev=ev: ev.run(ev.prepare(cards[:100])),
                             max_reps=None if cap is None or cap >= 100_000 else 2))
     return out
+
+
+def _unchecked_work(cards: np.ndarray) -> PeerWork:
+    """``evaluate_batch(check=False)`` as the side-by-side of the checked batch case: its
+    "speedup" is the unchecked time over the checked one, i.e. what the check leaves of
+    the speed (issue target: at least 0.9)."""
+    from evaluator import evaluate_batch
+
+    def run() -> tuple[float, int, Any]:
+        dt, res = timed(lambda: evaluate_batch(cards, threads=1, check=False))
+        return dt, len(cards), res
+
+    def check(res: np.ndarray) -> tuple[bool, str]:
+        ours = evaluate_batch(cards[:2000], threads=1)
+        return passed(np.array_equal(res[:2000], ours), "same strengths on 2000 hands")
+
+    return PeerWork("check=False", "pokerjit evaluate_batch(check=False)",
+                    "pokerjit itself without the card check", run, check,
+                    warm=lambda: evaluate_batch(cards[:100], threads=1, check=False))
 
 
 def _make_walk(cfg: Config, all_threads: bool) -> Work:
