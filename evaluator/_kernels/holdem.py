@@ -81,15 +81,16 @@ def _vector_groups(n_rows, lo, hi, k):
     return g
 
 
-# The three group loops below differ only in the number of ids a row. Each evaluates the
-# ``n_groups`` groups of 8 rows from row ``lo`` (the caller makes sure that each group's
-# 64-byte check load stays inside ``cards``). With ``check``, a group is checked just before
-# it is evaluated (one vector check, see cardcheck.py: its cost hides behind the latency of
-# the table reads; measured 0.96-1.0x unchecked speed, where a separate pass over the ids
-# ran at 0.75-0.79x), so no table is read with a bad id; a bad group stops the loop, which
+# The three group loops below differ only in the number of ids a row (one loop over a
+# literal k, unrolled by LLVM, measured 1-4 % slower). Each evaluates the ``n_groups``
+# groups of 8 rows from row ``lo`` (the caller makes sure that each group's 64-byte check
+# load stays inside ``cards``). With ``check``, a group is checked just before it is
+# evaluated (one vector check, see cardcheck.py: its cost hides behind the latency of the
+# table reads; measured 0.96-1.0x unchecked speed, where a separate pass over the ids ran
+# at 0.75-0.79x), so no table is read with a bad id; a bad group stops the loop, which
 # returns its first row (-1 when every group is good). Measured: any other code in the loop
-# (even a call that finds the bad row) cost 10-15 % of the speed. Rows are indexed from 0 over
-# slices: a start row not known to be 0 at compile time made the loop 17 % slower.
+# (even a call that finds the bad row) cost 10-15 % of the speed. Rows are indexed from 0
+# over slices: a start row not known to be 0 at compile time made the loop 17 % slower.
 
 
 @serial
