@@ -134,6 +134,16 @@ def _mutate(rng: random.Random, acts: list[str], n: int) -> list[str]:
     return acts
 
 
+def _mutated_hand(rng: random.Random, bases: list[dict]) -> dict:
+    """A copy of a random hand of ``bases`` (PHH fields) with one or two :func:`_mutate` edits
+    to its actions."""
+    f = dict(rng.choice(bases))
+    n = len(f["starting_stacks"])
+    for _ in range(rng.randrange(1, 3)):
+        f["actions"] = _mutate(rng, f["actions"], n)
+    return f
+
+
 def test_broken_hands_same_both_ways(fast_results: list[int]) -> None:
     rng = random.Random(2026)
     bases = [decode_toml(t) for t in synthetic_hands(40, players=4, seed=9)]
@@ -143,14 +153,9 @@ def test_broken_hands_same_both_ways(fast_results: list[int]) -> None:
     bases += [decode_toml(t) for t in allin_hand_texts(15, seed=8)]
     errors = 0
     for k in range(700):
-        f = dict(rng.choice(bases))
-        n = len(f["starting_stacks"])
-        acts = f["actions"]
-        for _ in range(rng.randrange(1, 3)):
-            acts = _mutate(rng, acts, n)
-        f["actions"] = acts
+        f = _mutated_hand(rng, bases)
         a, b = both(f, f"m{k}")
-        assert a == b, (k, acts)
+        assert a == b, (k, f["actions"])
         errors += a is not None and a["error"] is not None
     stopped = [r for r in fast_results if r != KR.DONE]
     assert errors >= 150 and len(stopped) >= 200  # the fallback is exercised, and often

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_phh_fast import _mutate
+from test_phh_fast import _mutated_hand
 
 import simulate.phh.many as M
 from simulate.engine import Hand, Rules
@@ -113,12 +113,7 @@ def test_broken_hands(settled: list[bool]) -> None:
     bases += [decode_toml(_engine_hand(rng)) for _ in range(30)]
     items = []
     for k in range(400):
-        f = dict(rng.choice(bases))
-        n = len(f["starting_stacks"])
-        acts = f["actions"]
-        for _ in range(rng.randrange(1, 3)):
-            acts = _mutate(rng, acts, n)
-        f["actions"] = acts
+        f = _mutated_hand(rng, bases)
         items.append((f"m{k}", 1, dumps_fields(f).encode()))
     docs = same(items)
     assert sum(d["error"] is not None for d in docs) >= 100
