@@ -28,18 +28,20 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CardError, card_str, check_disjoint, parse_cards
+from simulate.games import BETTINGS as _BETTING_NAMES
+from simulate.games import GAMES as _GAME_TABLE
 from simulate.pots import MAX_CHIPS, Pot, check_chips
 
 __all__ = ["Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]
 
-GAMES = {"holdem": 2, "omaha": 4, "omaha5": 5, "omaha6": 6, "pineapple": 3,
-         "crazy_pineapple": 3}
+GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
 #: Games evaluated as Hold'em at the showdown (Pineapple: the two cards kept).
-HOLDEM_LIKE = ("holdem", "pineapple", "crazy_pineapple")
+HOLDEM_LIKE = tuple(n for n, g in _GAME_TABLE.items() if not g.is_omaha)
 #: Pineapple discard timing: the betting round after which every live seat discards.
 DISCARD_STREETS = ("preflop", "flop", "turn")
-DEFAULT_DISCARD_AFTER = {"pineapple": "preflop", "crazy_pineapple": "flop"}
-BETTINGS = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
+DEFAULT_DISCARD_AFTER = {n: g.discard_after for n, g in _GAME_TABLE.items()
+                         if g.discard_after}
+BETTINGS = {name: code for code, name in enumerate(_BETTING_NAMES)}
 STREETS = ("preflop", "flop", "turn", "river", "showdown", "done")
 
 

@@ -17,11 +17,12 @@ from evaluator._jit import work_clock
 from evaluator.cards import CardError, parse_cards
 from evaluator.tablegen import CATEGORIES
 
+from .games import GAMES, game_names
 from .request import Request, parse_request
 from .results import EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, sampling
 
-OMAHA_GAMES = {"omaha": 4, "omaha5": 5, "omaha6": 6}
+OMAHA_GAMES = {n: GAMES[n].hole for n in game_names("omaha")}
 #: ``exact=None`` walks every runout when runouts x players is at most this (~0.2 s on one
 #: thread here); with at least two Omaha hands dealt this covers every request.
 EXACT_WORK_LIMIT = 3_000_000

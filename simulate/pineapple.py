@@ -36,15 +36,16 @@ import numpy as np
 from evaluator._jit import work_clock
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 
+from .games import GAMES, game_names
 from .request import check_player_count, parse_board, parse_request
 from .results import EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, sampling
 
-PINEAPPLE_GAMES = ("pineapple", "crazy_pineapple")
+PINEAPPLE_GAMES = game_names("pineapple")
 #: Cards on the board when the discard happens, by ``discard_after``.
 DISCARD_AFTER = {"preflop": 0, "flop": 3, "turn": 4}
 #: The standard references' timing of each game (the rule text 002 reads one street later).
-DEFAULT_DISCARD_AFTER = {"pineapple": "preflop", "crazy_pineapple": "flop"}
+DEFAULT_DISCARD_AFTER = {n: GAMES[n].discard_after for n in PINEAPPLE_GAMES}
 #: Discard policies by name (``made`` is the default).
 POLICIES = {"made": 0, "equity": 1}
 DEFAULT_POLICY = "made"

@@ -12,8 +12,10 @@ import numpy as np
 
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 
-GAMES = {"holdem": 2, "omaha": 4, "omaha5": 5, "omaha6": 6, "pineapple": 3,
-         "crazy_pineapple": 3}  # cards dealt (pineapple: 3, one discarded)
+from .games import GAMES as _GAME_TABLE
+
+#: Cards dealt to each player, by game (derived from :data:`simulate.games.GAMES`).
+GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 BOARD_SIZES = (0, 3, 4, 5)
 

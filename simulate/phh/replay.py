@@ -89,6 +89,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import cards_str
+from simulate.games import GAMES
 from simulate.phh.parse import Action, HandHistory, PHHError, parse_action
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots, settle
 
@@ -121,17 +122,13 @@ UNKNOWN_STACK = MAX_CHIPS
 #: The largest amount (in the hand's integer units) a hand may use.
 MAX_UNITS = MAX_CHIPS
 #: Variants replayed through :mod:`simulate.engine` (every action validated).
-ENGINE_VARIANTS = {"NT": ("holdem", "no-limit"), "PT": ("holdem", "pot-limit"),
-                   "FT": ("holdem", "fixed-limit"), "NO": ("omaha", "no-limit"),
-                   "PO": ("omaha", "pot-limit"), "FO": ("omaha", "fixed-limit")}
+ENGINE_VARIANTS = {code: (name, betting) for name, g in GAMES.items()
+                   for betting, code in g.phh.items() if not g.is_pineapple}
 #: Pineapple (three hole cards, one discarded with ``pN sd CARD``): the project's own variant
 #: codes (PHH has none; pokerkit cannot read them). The discard timing is read from the
 #: actions (the board cards dealt before the first ``sd``). No all-in EV is computed.
-PINEAPPLE_VARIANTS = {"NP": ("pineapple", "no-limit"), "PP": ("pineapple", "pot-limit"),
-                      "FP": ("pineapple", "fixed-limit"),
-                      "NCP": ("crazy_pineapple", "no-limit"),
-                      "PCP": ("crazy_pineapple", "pot-limit"),
-                      "FCP": ("crazy_pineapple", "fixed-limit")}
+PINEAPPLE_VARIANTS = {code: (name, betting) for name, g in GAMES.items()
+                      for betting, code in g.phh.items() if g.is_pineapple}
 ENGINE_VARIANTS.update(PINEAPPLE_VARIANTS)
 VARIANT_NAMES.update({"NP": "no-limit pineapple", "PP": "pot-limit pineapple",
                       "FP": "fixed-limit pineapple", "NCP": "no-limit crazy pineapple",

@@ -21,6 +21,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
+from simulate.games import GAMES
+
 __all__ = ["PHHSWriter", "dumps_fields", "hand_to_phh", "history_to_phh", "write_phhs"]
 
 #: The order of the fields that come first; every other field follows in its given order.
@@ -96,13 +98,10 @@ def history_to_phh(hand: Any) -> str:
     return dumps_fields(hand.fields)
 
 
-_VARIANTS = {("holdem", "no-limit"): "NT", ("holdem", "pot-limit"): "PT",
-             ("holdem", "fixed-limit"): "FT", ("omaha", "no-limit"): "NO",
-             ("omaha", "pot-limit"): "PO", ("omaha", "fixed-limit"): "FO",
-             # Pineapple: the project's own codes (PHH has none; see simulate.phh.replay)
-             ("pineapple", "no-limit"): "NP", ("pineapple", "pot-limit"): "PP",
-             ("pineapple", "fixed-limit"): "FP", ("crazy_pineapple", "no-limit"): "NCP",
-             ("crazy_pineapple", "pot-limit"): "PCP", ("crazy_pineapple", "fixed-limit"): "FCP"}
+#: (game, betting) -> PHH variant code (Pineapple's are the project's own; see
+#: :mod:`simulate.games`).
+_VARIANTS = {(name, betting): code for name, g in GAMES.items()
+             for betting, code in g.phh.items()}
 
 
 def _amount(x: Any, scale: int) -> int | Decimal:

@@ -1,0 +1,90 @@
+"""The one table of games: every place that names a game derives its list from :data:`GAMES`.
+
+A :class:`Game` says how many hole cards are dealt, which evaluator scores the showdown
+(``family``), when a Pineapple game discards, and the PHH variant code of each betting
+structure. The CLI's ``choices``, the engine's rules, the PHH reader and writer, batch and
+``bench`` all read this table; adding a game here (and its evaluator) is what makes it
+known everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["BETTINGS", "GAMES", "Game", "check_game", "game_names", "games_help"]
+
+#: Betting structures, in the engine's order (its kernel code is the index).
+BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game.
+
+    ``hole``: cards dealt to each seat (Pineapple: three, one discarded). ``family``:
+    ``holdem`` (best five of hole and board), ``omaha`` (exactly two hole and three board
+    cards) or ``pineapple`` (Hold'em after a discard). ``discard_after``: the betting round
+    after which a Pineapple game discards by default (None elsewhere). ``phh``: the PHH
+    variant code of each betting structure (Pineapple's are the project's own: PHH has
+    none). ``label``: the name a person reads.
+    """
+
+    name: str
+    hole: int
+    family: str
+    label: str
+    phh: dict[str, str] = field(default_factory=dict)
+    discard_after: str | None = None
+
+    @property
+    def is_omaha(self) -> bool:
+        return self.family == "omaha"
+
+    @property
+    def is_pineapple(self) -> bool:
+        return self.family == "pineapple"
+
+    @property
+    def kept(self) -> int:
+        """Hole cards a seat holds at the showdown (Pineapple: two after the discard)."""
+        return 2 if self.is_pineapple else self.hole
+
+    @property
+    def ranges(self) -> bool:
+        """Whether a player may hold a range (Hold'em's 169-class notation)."""
+        return self.family == "holdem"
+
+
+def _codes(suffix: str) -> dict[str, str]:
+    return {"no-limit": f"N{suffix}", "pot-limit": f"P{suffix}", "fixed-limit": f"F{suffix}"}
+
+
+GAMES: dict[str, Game] = {g.name: g for g in (
+    Game("holdem", 2, "holdem", "Hold'em", _codes("T")),
+    Game("omaha", 4, "omaha", "Omaha (4 hole cards)", _codes("O")),
+    Game("omaha5", 5, "omaha", "Omaha (5 hole cards)"),
+    Game("omaha6", 6, "omaha", "Omaha (6 hole cards)"),
+    Game("pineapple", 3, "pineapple", "Pineapple (3 cards, one discarded after preflop)",
+         _codes("P"), discard_after="preflop"),
+    Game("crazy_pineapple", 3, "pineapple",
+         "Crazy Pineapple (3 cards, one discarded after the flop)", _codes("CP"),
+         discard_after="flop"),
+)}
+
+
+def game_names(family: str | None = None) -> tuple[str, ...]:
+    """The names of every game (or of one ``family``), in the table's order."""
+    return tuple(n for n, g in GAMES.items() if family is None or g.family == family)
+
+
+def games_help() -> str:
+    """One line for a CLI ``--game`` help text: every game and what it deals."""
+    return "; ".join(f"{g.name}: {g.label}" for g in GAMES.values())
+
+
+def check_game(game: str) -> Game:
+    """The :class:`Game` named ``game`` (any case); ValueError naming the known games."""
+    g = GAMES.get(str(game).strip().lower())
+    if g is None:
+        raise ValueError(f"unknown game '{game}' (expected one of: {', '.join(GAMES)})")
+    return g
