@@ -28,6 +28,7 @@ _LAZY = {
     "parse_range": "simulate.ranges",
     "Range": "simulate.ranges",
     "chart_rows": "simulate.chart",
+    "preflop_equity": "simulate.preflop_table",
     "Rules": "simulate.engine",
     "Hand": "simulate.engine",
     "IllegalAction": "simulate.engine",

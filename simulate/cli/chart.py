@@ -22,6 +22,11 @@ EXAMPLES = """examples:
   pokerjit chart -o chart.csv
   pokerjit chart --opponents 1 2 3 --samples 50000 --json
   pokerjit chart --opponents 2 --std-error 0.002 --seed 7 -o - | head
+  pokerjit chart --vs-all -o preflop_hu.csv
+
+--vs-all computes the full heads-up preflop table instead: every one of the 169 x 169
+class matchups, exact, averaged over the classes' card combinations (about a minute on
+two threads; the same table ships with pokerjit: simulate.preflop_equity("AKs", "QQ")).
 
 --std-error is a fraction of the pot (0.002 = 0.2 percentage points of equity).
 """
@@ -41,6 +46,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(a fraction of the pot); with --samples, whichever comes first")
     p.add_argument("--seed", type=int, default=None, help="random seed (2+ opponents)")
     p.add_argument("--threads", type=int, default=None, help="threads to use (default: all)")
+    p.add_argument("--vs-all", action="store_true", dest="vs_all",
+                   help="the 169 x 169 heads-up table, exact: each class's equity against "
+                        "each class (CSV: one row per class; JSON: classes, equity, tie)")
     add_quiet(p)
     add_json(p)
 
@@ -51,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     for n in args.opponents:
         if not 1 <= n <= MAX_OPPONENTS:
             raise UsageError(f"--opponents must be 1..{MAX_OPPONENTS}, got {n}")
+    if args.vs_all:
+        return _vs_all(args)
     args.exact = None  # one opponent is exact, more are sampled: the options apply to those
     kw = sampling_kwargs(args)  # samples, std error, seed, threads: the one check
     out = args.output or "-"
@@ -68,4 +78,32 @@ def run(args: argparse.Namespace) -> int:
     write_output(out, chart_csv(rows), "-o")
     if out != "-":
         print(f"wrote {out} ({len(rows)} rows)", file=sys.stderr)
+    return 0
+
+
+def _vs_all(args: argparse.Namespace) -> int:
+    from simulate.preflop_table import compute_table
+    from simulate.progress import progress
+
+    if args.opponents != [1] or args.samples is not None or args.std_error is not None \
+            or args.seed is not None:
+        raise UsageError("--vs-all is exact heads-up: it takes no --opponents, --samples, "
+                         "--std-error or --seed")
+    out = args.output or "-"
+    check_output_path(out, "-o", stdout_ok=True)
+    args.exact = None
+    kw = sampling_kwargs(args)  # the one check of --threads
+    with progress(None, "169 x 169 matchups (exact)", "matchups", quiet=args.quiet) as bar:
+        table = compute_table(threads=kw["threads"], progress=bar.update,
+                              total=lambda n: bar.callback()(0, n))
+    if args.json:
+        doc = {"game": "holdem", "board": "", "dead": "", "exact": True, **table.to_dict()}
+        if out == "-":
+            emit_json(doc)
+        else:
+            write_output(out, json_text(doc), "-o")
+        return 0
+    write_output(out, table.csv_text(), "-o")
+    if out != "-":
+        print(f"wrote {out} (169 x 169 matchups)", file=sys.stderr)
     return 0
