@@ -1,7 +1,8 @@
 """pokerjit's hand evaluator: Numba kernels over compact lookup tables.
 
 Public API: :func:`evaluate`, :func:`evaluate_batch`, :func:`category`,
-:func:`describe`, :func:`count_categories`, :func:`evaluate_omaha`, and the card
+:func:`describe`, :func:`count_categories`, :func:`evaluate_omaha`, :func:`evaluate_low`
+(Omaha's eight-or-better low), and the card
 helpers in :mod:`evaluator.cards`.
 """
 
@@ -15,6 +16,7 @@ from .hands import (
     evaluate_batch,
     strength_histogram,
 )
+from .low import describe_low, evaluate_low
 from .omaha import describe_omaha, evaluate_omaha, evaluate_omaha_batch
 from .tablegen import CATEGORIES
 
@@ -27,9 +29,11 @@ __all__ = [
     "category",
     "count_categories",
     "describe",
+    "describe_low",
     "describe_omaha",
     "evaluate",
     "evaluate_batch",
+    "evaluate_low",
     "evaluate_omaha",
     "evaluate_omaha_batch",
     "parse_cards",

@@ -56,9 +56,30 @@ def load_arrays() -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files}
 
 
-@functools.lru_cache(maxsize=1)
-def get_tables() -> Tables:
-    """The tables, loaded and checked once per process."""
+@functools.cache
+def get_tables(game: str = "holdem") -> Tables:
+    """The tables of one evaluator scale (``holdem``, ``short_deck``,
+    ``short_deck_triton``), loaded and checked once per process. Every scale shares the
+    card keys and masks; a short-deck scale has its own ``row_offsets``, ``rank_table``,
+    ``flush_table`` and ``class_info`` (its ``category_start`` is the first strength of
+    each category in its own order, ``tablegen.CATEGORY_ORDER``)."""
+    if game != "holdem":
+        if game not in tablegen.SCALES:
+            raise ValueError(f"unknown evaluator game '{game}' (expected one of: "
+                             f"{', '.join(tablegen.SCALES)})")
+        base, a = get_tables(), load_arrays()
+
+        def own(name: str, dtype: type) -> np.ndarray:
+            return np.ascontiguousarray(a[f"{game}__{name}"], dtype=dtype)
+
+        info = own("class_info", np.int8)
+        order = tablegen.CATEGORY_ORDER[game]
+        starts = [int(np.argmax(info[1:, 0] == c)) + 1 for c in order]
+        return base._replace(row_offsets=own("row_offsets", np.int32),
+                             rank_table=own("rank_table", np.uint16),
+                             flush_table=own("flush_table", np.uint16),
+                             class_info=info,
+                             category_start=np.array(starts + [len(info)], np.int32))
     a = load_arrays()
     shift, key_init = (int(x) for x in a["meta"])
     if shift != tablegen.ROW_SHIFT or key_init != tablegen.KEY_INIT:

@@ -14,7 +14,7 @@ from ._jit import resolve_threads
 from ._jit import threads as _threads
 from ._tables import get_tables
 from .cards import RANK_NAMES, RANK_PLURALS, CardError, card_str, parse_cards
-from .tablegen import CATEGORIES, KEY_INIT, ROW_SHIFT
+from .tablegen import CATEGORIES, KEY_INIT, LOWEST_RANK, ROW_SHIFT, SCALES
 
 
 def _kernels_module():
@@ -28,13 +28,37 @@ def _kernels_module():
 CardsLike = str | Sequence[int] | np.ndarray
 
 MAX_STRENGTH = 7462
+#: The short deck's name for error messages.
+_DECK_NAMES = dict.fromkeys(("short_deck", "short_deck_triton"), "the short deck (6 to A)")
+
+
+def check_scale(game: str) -> str:
+    """The evaluator scale ``game`` names (``holdem``, ``short_deck``,
+    ``short_deck_triton``); ValueError naming the known ones."""
+    g = str(game).strip().lower()
+    if g not in SCALES:
+        raise ValueError(f"unknown game '{game}' for the evaluator (expected one of: "
+                         f"{', '.join(SCALES)})")
+    return g
+
+
+def max_strength(game: str = "holdem") -> int:
+    """The top of a scale: 7462 in Hold'em, 1404 in either short-deck scale."""
+    return len(get_tables(check_scale(game)).class_info) - 1
+
+
+def _check_deck(ids: Sequence[int], game: str, what: str = "cards") -> None:
+    low = LOWEST_RANK[game]
+    for c in ids:
+        if c >> 2 < low:
+            raise CardError(f"{card_str(c)} in {what} is not in {_DECK_NAMES[game]}")
 
 
 class _PyTables:
     """The tables as Python lists, for fast scalar evaluation without JIT compilation."""
 
-    def __init__(self) -> None:
-        t = get_tables()
+    def __init__(self, game: str = "holdem") -> None:
+        t = get_tables(game)
         self.card_key = t.card_key.tolist()
         self.card_mask = t.card_mask.tolist()
         self.row_offsets = t.row_offsets
@@ -45,19 +69,20 @@ class _PyTables:
         self.shift = ROW_SHIFT
 
 
-_PY: _PyTables | None = None
+_PY: dict[str, _PyTables] = {}
 
 
-def _py() -> _PyTables:
-    global _PY
-    if _PY is None:
-        _PY = _PyTables()
-    return _PY
+def _py(game: str = "holdem") -> _PyTables:
+    p = _PY.get(game)
+    if p is None:
+        p = _PY[game] = _PyTables(game)
+    return p
 
 
-def strength_of_ids(ids: Sequence[int]) -> int:
-    """Strength of 5..7 distinct card ids, without validation (pure Python, no JIT)."""
-    p = _py()
+def strength_of_ids(ids: Sequence[int], game: str = "holdem") -> int:
+    """Strength of 5..7 distinct card ids on ``game``'s scale, without validation (pure
+    Python, no JIT)."""
+    p = _py(game)
     key = KEY_INIT
     mask = 0
     for c in ids:
@@ -71,37 +96,42 @@ def strength_of_ids(ids: Sequence[int]) -> int:
     return int(p.rank_table[rk + int(p.row_offsets[rk >> p.shift])])
 
 
-def _cards_for_eval(cards: CardsLike, sizes: tuple[int, ...] = (5, 6, 7)) -> list[int]:
+def _cards_for_eval(cards: CardsLike, sizes: tuple[int, ...] = (5, 6, 7),
+                    game: str = "holdem") -> list[int]:
     ids = parse_cards(cards, what="cards")
     if len(ids) not in sizes:
         want = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}"
         raise CardError(f"expected {want} cards, got {len(ids)}")
+    if game != "holdem":
+        _check_deck(ids, game)
     return ids
 
 
-def evaluate(cards: CardsLike) -> int:
-    """Strength ``1..7462`` of the best five-card hand in 5, 6 or 7 cards.
+def evaluate(cards: CardsLike, *, game: str = "holdem") -> int:
+    """Strength of the best five-card hand in 5, 6 or 7 cards.
 
     ``cards`` is text (``"AsKsQsJsTs"``, ``"Ah Kd 7c 7d 2s"``) or card ids. Higher is
-    better and equal means a split; 7462 is a royal flush, 1 is 7-5-4-3-2 offsuit.
+    better and equal means a split. ``game="holdem"``: ``1..7462``, 7462 a royal flush, 1
+    7-5-4-3-2 offsuit. ``game="short_deck"`` / ``"short_deck_triton"``: the 36-card deck
+    (6 to A; a lower card is an error), ``1..1404`` on that game's own scale (A-6-7-8-9
+    the lowest straight, a flush above a full house, trips below a straight or, Triton,
+    above it).
     """
-    return strength_of_ids(_cards_for_eval(cards))
+    game = check_scale(game)
+    return strength_of_ids(_cards_for_eval(cards, game=game), game)
 
 
-def category(strength: int) -> str:
-    """Category name of a strength: ``High Card`` ... ``Straight Flush``."""
+def category(strength: int, *, game: str = "holdem") -> str:
+    """Category name of a strength on ``game``'s scale: ``High Card`` ... ``Straight Flush``."""
+    game = check_scale(game)
+    top = max_strength(game)
     try:
         s = operator.index(strength)
     except TypeError:
-        raise ValueError(f"strength must be an integer 1..{MAX_STRENGTH}, got {strength!r}"
-                         ) from None
-    if not 1 <= s <= MAX_STRENGTH:
-        raise ValueError(f"strength {strength} is out of range 1..{MAX_STRENGTH}")
-    starts = _py().category_start
-    for cat in range(8, -1, -1):
-        if s >= starts[cat]:
-            return CATEGORIES[cat]
-    raise AssertionError("unreachable")
+        raise ValueError(f"strength must be an integer 1..{top}, got {strength!r}") from None
+    if not 1 <= s <= top:
+        raise ValueError(f"strength {strength} is out of range 1..{top}")
+    return CATEGORIES[int(_py(game).class_info[s, 0])]
 
 
 def category_index(strengths: np.ndarray) -> np.ndarray:
@@ -110,22 +140,29 @@ def category_index(strengths: np.ndarray) -> np.ndarray:
     return np.searchsorted(starts, np.asarray(strengths), side="right").astype(np.int8)
 
 
-@functools.lru_cache(maxsize=1)
-def category_table() -> np.ndarray:
-    """``ndarray[7463] uint8``: the category index 0..8 of each strength (index 0 unused)."""
-    return category_index(np.arange(7463)).astype(np.uint8)
+@functools.cache
+def category_table(game: str = "holdem") -> np.ndarray:
+    """``ndarray[S + 1] uint8``: the category index 0..8 (``High Card`` .. ``Straight
+    Flush``) of each strength of ``game``'s scale (index 0 unused, 0)."""
+    if game == "holdem":
+        return category_index(np.arange(7463)).astype(np.uint8)
+    cats = get_tables(check_scale(game)).class_info[:, 0].astype(np.int64)
+    cats[0] = 0
+    return cats.astype(np.uint8)
 
 
 def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
-                   check: bool = True) -> np.ndarray:
+                   check: bool = True, game: str = "holdem") -> np.ndarray:
     """Strengths of many hands at once.
 
     ``cards``: ``ndarray[N, k]`` of card ids (uint8 preferred; other integer types are
     converted), ``k`` in 5..7, each row distinct cards. Returns ``ndarray[N] int32``.
     ``threads``: ``1`` runs the serial kernel, ``None`` uses every Numba thread.
     ``check=False`` skips the range and repeated-card check (faster; garbage in,
-    garbage out).
+    garbage out). ``game``: the scale, as for :func:`evaluate` (short deck: a card below
+    the six is a bad card too).
     """
+    game = check_scale(game)
     arr = np.asarray(cards)
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7:
         raise ValueError(f"cards must have shape (N, 5..7), got {arr.shape}")
@@ -139,7 +176,14 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
     out = np.empty(arr.shape[0], dtype=np.int32)
     if arr.shape[0] == 0:
         return out
-    tables = get_tables().kernel_args
+    if check and game != "holdem":
+        low = np.nonzero((arr < 4 * LOWEST_RANK[game]).any(axis=1))[0]
+        if low.size:
+            row = int(low[0])
+            bad = next(c for c in arr[row].tolist() if c >> 2 < LOWEST_RANK[game])
+            raise ValueError(f"row {row} of cards has {card_str(bad)}, which is not in "
+                             f"{_DECK_NAMES[game]}: {arr[row].tolist()}")
+    tables = get_tables(game).kernel_args
     kernels = _kernels_module()
     n_threads = resolve_threads(threads)
     if n_threads == 1 or arr.shape[0] < 50_000:
@@ -172,9 +216,9 @@ def _names(ranks: Sequence[int]) -> str:
     return ", ".join(RANK_NAMES[r] for r in ranks)
 
 
-def describe_strength(strength: int) -> str:
+def describe_strength(strength: int, game: str = "holdem") -> str:
     """Plain-English text of a strength, e.g. ``Full House, Kings full of Nines``."""
-    info = [int(x) for x in _py().class_info[int(strength)] if x >= 0]
+    info = [int(x) for x in _py(game).class_info[int(strength)] if x >= 0]
     cat, r = info[0], info[1:]
     name = CATEGORIES[cat]
     if cat == 8:
@@ -196,43 +240,70 @@ def describe_strength(strength: int) -> str:
     return f"{name}, {RANK_NAMES[r[0]]} high, kickers {_names(r[1:])}"
 
 
-def order_five(ids: Sequence[int]) -> list[int]:
-    """Five cards in reading order: by group size, then rank; a wheel reads 5-4-3-2-A."""
+def order_five(ids: Sequence[int], game: str = "holdem") -> list[int]:
+    """Five cards in reading order: by group size, then rank; a wheel reads 5-4-3-2-A
+    (short deck: 9-8-7-6-A)."""
     ranks = [c >> 2 for c in ids]
     counts = {r: ranks.count(r) for r in ranks}
     out = sorted(ids, key=lambda c: (-counts[c >> 2], -(c >> 2), -(c & 3)))
-    if sorted(ranks) == [0, 1, 2, 3, 12]:
+    low = LOWEST_RANK[game]
+    if sorted(ranks) == [low, low + 1, low + 2, low + 3, 12]:
         out = out[1:] + out[:1]
     return out
 
 
-def best_five_of(ids: Sequence[int]) -> tuple[int, list[int]]:
+def best_five_of(ids: Sequence[int], game: str = "holdem") -> tuple[int, list[int]]:
     """``(strength, five card ids)`` of the best five-card hand in 5..7 ids."""
     best, best_ids = -1, list(ids)
     for five in itertools.combinations(ids, 5):
-        s = strength_of_ids(five)
+        s = strength_of_ids(five, game)
         if s > best:
             best, best_ids = s, list(five)
-    return best, order_five(best_ids)
+    return best, order_five(best_ids, game)
 
 
-def describe(cards: CardsLike) -> HandDescription:
-    """Strength, category, best five cards and a plain-English text of 5..7 cards."""
-    ids = _cards_for_eval(cards)
-    strength, five = best_five_of(ids)
-    return HandDescription(strength=strength, category=category(strength),
+def describe(cards: CardsLike, *, game: str = "holdem") -> HandDescription:
+    """Strength, category, best five cards and a plain-English text of 5..7 cards
+    (``game`` as for :func:`evaluate`)."""
+    game = check_scale(game)
+    ids = _cards_for_eval(cards, game=game)
+    strength, five = best_five_of(ids, game)
+    return HandDescription(strength=strength, category=category(strength, game=game),
                            best_five=" ".join(card_str(c) for c in five),
-                           text=describe_strength(strength),
+                           text=describe_strength(strength, game),
                            cards=" ".join(card_str(c) for c in ids))
 
 
-def strength_histogram(n_cards: int = 7, *, threads: int | None = None) -> np.ndarray:
-    """``ndarray[7463] int64``: how many of the C(52, n_cards) hands have each strength.
+def combinations(n: int, k: int) -> np.ndarray:
+    """``ndarray[C(n, k), k] uint8``: every k-subset of ``0..n-1``, ascending, in
+    lexicographic order (built a column at a time with numpy)."""
+    rows = np.arange(n - k + 1, dtype=np.uint8)[:, None]
+    for col in range(1, k):
+        last = rows[:, -1].astype(np.int64)
+        count = (n - k + col) - last  # choices above the last element that leave room
+        rep = np.repeat(np.arange(len(rows)), count)
+        start = np.repeat(np.cumsum(count) - count, count)
+        nxt = last[rep] + 1 + (np.arange(len(rep)) - start)
+        rows = np.concatenate([rows[rep], nxt[:, None].astype(np.uint8)], axis=1)
+    return rows
 
-    Walks every hand (n_cards 5, 6 or 7) with incremental keys; index 0 stays 0.
+
+def strength_histogram(n_cards: int = 7, *, threads: int | None = None,
+                       game: str = "holdem") -> np.ndarray:
+    """``ndarray[S + 1] int64``: how many of the C(52, n_cards) hands (short deck:
+    C(36, n_cards)) have each strength of ``game``'s scale; index 0 stays 0.
+
+    Hold'em walks every hand (n_cards 5, 6 or 7) with incremental keys; short deck
+    evaluates every hand of its 36 cards in one batch.
     """
     if n_cards not in (5, 6, 7):
         raise ValueError(f"n_cards must be 5, 6 or 7, got {n_cards}")
+    game = check_scale(game)
+    if game != "holdem":
+        low = 4 * LOWEST_RANK[game]
+        hands = combinations(52 - low, n_cards) + np.uint8(low)
+        s = evaluate_batch(hands, threads=threads, check=False, game=game)
+        return np.bincount(s, minlength=max_strength(game) + 1).astype(np.int64)
     tables = get_tables().kernel_args
     n_threads = resolve_threads(threads)
     if n_threads == 1:
@@ -254,10 +325,13 @@ def strength_histogram(n_cards: int = 7, *, threads: int | None = None) -> np.nd
     return hists.sum(axis=(0, 1))
 
 
-def count_categories(n_cards: int = 7, *, threads: int | None = None) -> dict[str, int]:
-    """Walk every one of the C(52, n_cards) hands and count each category (n_cards 5, 6, 7)."""
-    hist = strength_histogram(n_cards, threads=threads)
-    starts = get_tables().category_start
-    return {CATEGORIES[c]: int(hist[starts[c]:starts[c + 1]].sum()) for c in range(9)}
+def count_categories(n_cards: int = 7, *, threads: int | None = None,
+                     game: str = "holdem") -> dict[str, int]:
+    """Walk every one of the C(52, n_cards) hands (short deck: C(36, n_cards)) and count
+    each category (n_cards 5, 6, 7), in the order ``High Card`` .. ``Straight Flush``."""
+    game = check_scale(game)
+    hist = strength_histogram(n_cards, threads=threads, game=game)
+    cats = np.bincount(category_table(game), weights=hist, minlength=9)
+    return {CATEGORIES[c]: int(cats[c]) for c in range(9)}
 
 

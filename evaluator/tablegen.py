@@ -25,6 +25,14 @@ packed first-fit, densest first, so no two used keys share a slot.
 
 Strengths run 1..7462 (higher is better): the 7,462 distinct five-card hand
 classes in order, from 7-5-4-3-2 offsuit to the royal flush.
+
+Short deck (36 cards, 6 to A) has tables of its own on its own scale, for each of its two
+rule sets (:data:`CATEGORY_ORDER`): A-6-7-8-9 is the lowest straight, a flush beats a full
+house, and three of a kind ranks below a straight (``short_deck``, pokerkit's and the
+older cardrooms' rule) or above it (``short_deck_triton``). They use the same card keys
+(a short-deck rank multiset is a Hold'em one), with a row-displaced rank table and a flush
+table of their own, stored in the same file under the prefix ``"<scale>__"``. The flush
+shortcut holds there too: five of a suit in seven cards leave no room for a full house.
 """
 
 from __future__ import annotations
@@ -46,24 +54,42 @@ CATEGORIES = ("High Card", "One Pair", "Two Pair", "Three of a Kind", "Straight"
               "Full House", "Four of a Kind", "Straight Flush")
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 
+#: Each evaluator scale's category order, lowest first (in the category codes above).
+CATEGORY_ORDER = {
+    "holdem": (HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH),
+    "short_deck": (HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FULL_HOUSE, FLUSH, QUADS,
+                   STRAIGHT_FLUSH),
+    "short_deck_triton": (HIGH, PAIR, TWO_PAIR, STRAIGHT, TRIPS, FULL_HOUSE, FLUSH, QUADS,
+                          STRAIGHT_FLUSH),
+}
+#: The evaluator's scales (``evaluate(..., game=...)``).
+SCALES = tuple(CATEGORY_ORDER)
+#: The lowest rank in each scale's deck (0 = deuce; short deck starts at the six).
+LOWEST_RANK = {"holdem": 0, "short_deck": 4, "short_deck_triton": 4}
+
 
 # ---------------------------------------------------------------- hand classes
-def _straight_high(rank_set: int) -> int:
-    """Highest straight's top rank in a 13-bit rank set, -1 if none (wheel -> 3)."""
-    for hi in range(12, 3, -1):
+def _straight_high(rank_set: int, low: int = 0) -> int:
+    """Highest straight's top rank in a 13-bit rank set, -1 if none. ``low`` is the deck's
+    lowest rank: the ace also plays below it (A-2-3-4-5 -> 3; short deck A-6-7-8-9 -> 7)."""
+    for hi in range(12, low + 3, -1):
         need = 0x1F << (hi - 4)
         if rank_set & need == need:
             return hi
-    if rank_set & 0x100F == 0x100F:  # A,2,3,4,5
-        return 3
+    wheel = (1 << 12) | (0xF << low)
+    if rank_set & wheel == wheel:
+        return low + 3
     return -1
 
 
-def best_class_from_counts(counts: tuple[int, ...]) -> tuple[int, ...]:
+def best_class_from_counts(counts: tuple[int, ...], game: str = "holdem") -> tuple[int, ...]:
     """Class tuple ``(category, tiebreak ranks...)`` of the best non-flush hand.
 
-    ``counts[r]`` is how many cards of rank ``r`` the hand holds (5..7 cards).
+    ``counts[r]`` is how many cards of rank ``r`` the hand holds (5..7 cards); ``game``
+    names the scale (where trips and a straight in one hand rank, where the ace plays low).
     """
+    low = LOWEST_RANK[game]
+    trips_first = CATEGORY_ORDER[game].index(TRIPS) > CATEGORY_ORDER[game].index(STRAIGHT)
     by_count: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
     for r in range(12, -1, -1):
         if counts[r]:
@@ -78,7 +104,10 @@ def best_class_from_counts(counts: tuple[int, ...]) -> tuple[int, ...]:
         p = max([r for r in trips[1:]] + pairs)
         return (FULL_HOUSE, t, p)
     rank_set = sum(1 << r for r in present)
-    hi = _straight_high(rank_set)
+    hi = _straight_high(rank_set, low)
+    if trips and trips_first:
+        t = trips[0]
+        return (TRIPS, t, *[r for r in present if r != t][:2])
     if hi >= 0:
         return (STRAIGHT, hi)
     if trips:
@@ -93,27 +122,28 @@ def best_class_from_counts(counts: tuple[int, ...]) -> tuple[int, ...]:
     return (HIGH, *present[:5])
 
 
-def best_flush_class(rank_set: int) -> tuple[int, ...]:
+def best_flush_class(rank_set: int, game: str = "holdem") -> tuple[int, ...]:
     """Class tuple of the best hand in one suit holding the ranks in ``rank_set``."""
-    hi = _straight_high(rank_set)
+    hi = _straight_high(rank_set, LOWEST_RANK[game])
     if hi >= 0:
         return (STRAIGHT_FLUSH, hi)
     return (FLUSH, *[r for r in range(12, -1, -1) if rank_set >> r & 1][:5])
 
 
-def all_five_card_classes() -> list[tuple[int, ...]]:
-    """The 7,462 class tuples of five-card hands, weakest first."""
+def all_five_card_classes(game: str = "holdem") -> list[tuple[int, ...]]:
+    """The class tuples of five-card hands of a scale, weakest first (7,462 in Hold'em)."""
     classes = set()
-    for combo in itertools.combinations_with_replacement(range(N_RANKS), 5):
+    for combo in itertools.combinations_with_replacement(range(LOWEST_RANK[game], N_RANKS), 5):
         counts = [0] * N_RANKS
         for r in combo:
             counts[r] += 1
         if max(counts) > 4:
             continue
-        classes.add(best_class_from_counts(tuple(counts)))
+        classes.add(best_class_from_counts(tuple(counts), game))
         if max(counts) == 1:
-            classes.add(best_flush_class(sum(1 << r for r in combo)))
-    return sorted(classes)
+            classes.add(best_flush_class(sum(1 << r for r in combo), game))
+    order = CATEGORY_ORDER[game]
+    return sorted(classes, key=lambda c: (order.index(c[0]), c[1:]))
 
 
 # ---------------------------------------------------------------- rank keys
@@ -272,7 +302,12 @@ def build_tables() -> dict[str, np.ndarray]:
     for c, s in strength_of.items():
         class_info[s, : len(c)] = c
 
+    scales = {}
+    for game in SCALES[1:]:
+        scales.update({f"{game}__{k}": v for k, v in
+                       _scale_tables(game, mults, multisets, keys).items()})
     return {
+        **scales,
         "rank_multipliers": np.array(mults, dtype=np.int64),
         "card_key": card_key,
         "card_mask": card_mask,
@@ -283,6 +318,28 @@ def build_tables() -> dict[str, np.ndarray]:
         "class_info": class_info,
         "meta": np.array([ROW_SHIFT, KEY_INIT], dtype=np.int64),
     }
+
+
+def _scale_tables(game: str, mults: list[int], multisets: list[tuple[int, ...]],
+                  keys: np.ndarray) -> dict[str, np.ndarray]:
+    """The tables of one short-deck scale: ``row_offsets``, ``rank_table``, ``flush_table``
+    and ``class_info`` (as for Hold'em, over the multisets and rank sets of its deck)."""
+    classes = all_five_card_classes(game)
+    strength_of = {c: i + 1 for i, c in enumerate(classes)}
+    low = LOWEST_RANK[game]
+    mine = [i for i, m in enumerate(multisets) if not any(m[:low])]
+    values = np.array([strength_of[best_class_from_counts(multisets[i], game)] for i in mine],
+                      dtype=np.uint16)
+    offsets, rank_table = _displace_rows(keys[mine], values, ROW_SHIFT)
+    flush = np.zeros(1 << N_RANKS, dtype=np.uint16)
+    for rank_set in range(1 << N_RANKS):
+        if bin(rank_set).count("1") >= 5 and not rank_set & ((1 << low) - 1):
+            flush[rank_set] = strength_of[best_flush_class(rank_set, game)]
+    class_info = np.full((len(classes) + 1, 6), -1, dtype=np.int8)
+    for c, s in strength_of.items():
+        class_info[s, : len(c)] = c
+    return {"row_offsets": offsets, "rank_table": rank_table, "flush_table": flush,
+            "class_info": class_info}
 
 
 def tables_digest(tables: dict[str, np.ndarray]) -> str:

@@ -560,3 +560,64 @@ def pineapple_walk(hands: Sequence[Sequence[int]], board: Sequence[int], dead: S
                     share[p] += SHARE_UNIT // w
             n += 1
     return [Fraction(x, SHARE_UNIT * n) for x in share], n
+
+
+# -------------------- short deck
+def short_deck_tuple(cards: Sequence[int], triton: bool = False) -> tuple[int, ...]:
+    """Comparable tuple of five short-deck cards, written out from the rules: A-6-7-8-9
+    is the lowest straight (nine high), a flush beats a full house, trips rank below a
+    straight (above it with ``triton``). The first entry is the category's place in that
+    order (0 high card .. 8 straight flush), not the Hold'em category code."""
+    ranks = sorted((c // 4 for c in cards), reverse=True)
+    counts = Counter(ranks)
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    flush = len({c % 4 for c in cards}) == 1
+    distinct = sorted(counts, reverse=True)
+    high = None
+    if len(distinct) == 5:
+        if distinct[0] - distinct[4] == 4:
+            high = distinct[0]
+        elif distinct == [12, 7, 6, 5, 4]:  # A-6-7-8-9 plays nine high
+            high = 7
+    trips_place, straight_place = (4, 3) if triton else (3, 4)
+    if high is not None and flush:
+        return (8, high)
+    if groups[0][1] == 4:
+        return (7, groups[0][0], groups[1][0])
+    if flush:
+        return (6, *ranks)
+    if groups[0][1] == 3 and groups[1][1] == 2:
+        return (5, groups[0][0], groups[1][0])
+    if high is not None:
+        return (straight_place, high)
+    if groups[0][1] == 3:
+        return (trips_place, groups[0][0], groups[1][0], groups[2][0])
+    if groups[0][1] == 2 and groups[1][1] == 2:
+        return (2, groups[0][0], groups[1][0], groups[2][0])
+    if groups[0][1] == 2:
+        return (1, groups[0][0], *[g[0] for g in groups[1:]])
+    return (0, *ranks)
+
+
+def short_deck_best(cards: Sequence[int], triton: bool = False) -> tuple[int, ...]:
+    """Best short-deck tuple among 5..7 card ids."""
+    return max(short_deck_tuple(f, triton) for f in itertools.combinations(cards, 5))
+
+
+# -------------------- eight-or-better low
+def low_tuple(cards: Sequence[int]) -> tuple[int, ...] | None:
+    """Five cards' low as their ranks high to low (ace = 1), or None: written out from the
+    rule (five different ranks, each eight or lower; straights and flushes ignored).
+    A smaller tuple is a better low."""
+    ranks = [1 if c // 4 == 12 else c // 4 + 2 for c in cards]
+    if len(set(ranks)) != 5 or max(ranks) > 8:
+        return None
+    return tuple(sorted(ranks, reverse=True))
+
+
+def omaha_low_tuple(hole: Sequence[int], board: Sequence[int]) -> tuple[int, ...] | None:
+    """The best (smallest) low tuple using exactly two hole and three board cards."""
+    lows = [low_tuple(p + t) for p in itertools.combinations(hole, 2)
+            for t in itertools.combinations(board, 3)]
+    lows = [x for x in lows if x is not None]
+    return min(lows) if lows else None
