@@ -176,9 +176,9 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
     out = np.empty(arr.shape[0], dtype=np.int32)
     if arr.shape[0] == 0:
         return out
-    if check and game != "holdem":
+    if check and game != "holdem" and arr.size and int(arr.min()) < 4 * LOWEST_RANK[game]:
         low = np.nonzero((arr < 4 * LOWEST_RANK[game]).any(axis=1))[0]
-        if low.size:
+        if low.size:  # one min() over the ids on the way in; the row is looked for here
             row = int(low[0])
             bad = next(c for c in arr[row].tolist() if c >> 2 < LOWEST_RANK[game])
             raise ValueError(f"row {row} of cards has {card_str(bad)}, which is not in "
