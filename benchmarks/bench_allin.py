@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers  # noqa: E402
 
 from simulate import allin_ev  # noqa: E402
+from simulate.phh.synth import allin_hands  # noqa: E402
 
 SPOT4 = ["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:100"]  # main pot + two side pots
 SPOT3 = ["AhAs:100", "KdKc:60", "QhQs:30"]  # main pot + one side pot (+40 returned)
@@ -169,43 +170,6 @@ def equity_ranged_x() -> list[float]:
     return [p.equity for p in r.players]
 
 
-def allin_hand_texts(count: int = 120, seed: int = 12) -> list[str]:
-    """``count`` PHH no-limit hold'em hands, 2 to 6 players, all in before the flop with
-    different stacks (side pots), every hole card known, the board run out and shown.
-    The biggest stack to act first shoves, the others fold or call (for less)."""
-    import random
-
-    from evaluator.cards import cards_str
-
-    rng = random.Random(seed)
-    out: list[str] = []
-    while len(out) < count:
-        n = rng.randint(2, 6)
-        deck = rng.sample(range(52), 2 * n + 5)
-        holes = [cards_str(deck[2 * s: 2 * s + 2]) for s in range(n)]
-        board = cards_str(deck[2 * n:])
-        stacks = rng.sample(range(40, 400), n)
-        order = [*range(2, n), 0, 1] if n > 2 else [1, 0]
-        fold = [rng.random() < 0.25 for _ in range(n)]
-        fold[order[-1]] = False
-        first = next(s for s in order if not fold[s])
-        top = max(range(n), key=lambda s: stacks[s])
-        stacks[first], stacks[top] = stacks[top], stacks[first]
-        acts = [f"d dh p{s + 1} {holes[s]}" for s in range(n)]
-        for s in order:
-            acts.append(f"p{s + 1} f" if fold[s] else
-                        f"p{s + 1} cbr {stacks[s]}" if s == first else f"p{s + 1} cc")
-        if sum(not f for f in fold) < 2:
-            continue
-        acts += [f"d db {board[:6]}", f"d db {board[6:8]}", f"d db {board[8:]}"]
-        acts += [f"p{s + 1} sm {holes[s]}" for s in range(n) if not fold[s]]
-        out.append(f"variant = 'NT'\nante_trimming_status = false\nantes = {[0] * n}\n"
-                   f"blinds_or_straddles = {[1, 2] + [0] * (n - 2)}\nmin_bet = 2\n"
-                   f"starting_stacks = {stacks}\nactions = {acts!r}\nhand = {len(out) + 1}\n"
-                   f"players = {[f'p{s + 1}' for s in range(n)]!r}\n")
-    return out
-
-
 def replay_hands(hands: list[object]) -> int:
     """Replay parsed hands in process (``pokerjit hand``'s work without the process start);
     returns how many got an exact all-in EV."""
@@ -217,7 +181,7 @@ def replay_hands(hands: list[object]) -> int:
 def parsed_allin_hands(count: int = 120) -> list[object]:
     from simulate.phh.parse import parse_text
 
-    return [parse_text(t)[0][1] for t in allin_hand_texts(count)]
+    return [parse_text(t)[0][1] for t in allin_hands(count)]
 RANGE_PREFLOP = [166.2, 91.5, 42.3]  # about: 300 x range equity preflop
 
 
