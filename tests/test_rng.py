@@ -69,7 +69,7 @@ def test_streams_of_blocks_and_seeds_differ_and_look_independent():
     firsts = []
     for seed in (0, 1):
         for b in range(n):
-            _, v = R.next_u64(R.stream_state(np.uint64(seed), b))
+            _, v = R.next_u64(np.uint64(R.stream_state(np.uint64(seed), b)))
             firsts.append(int(v))
     assert len(set(firsts)) == len(firsts)  # no two streams start alike
     bits = np.array([[(v >> k) & 1 for k in range(64)] for v in firsts])
