@@ -22,16 +22,14 @@ deals each pot its own runouts (three pots = three times the deals).
 
 ``pytest benchmarks/bench_allin.py --benchmark-enable`` times each piece with
 pytest-benchmark; in the normal test run (``--benchmark-disable``) each runs once as a
-smoke test. ``python benchmarks/bench_allin.py [--json]`` prints the side-by-side
-ratios (best of several repeats, measured in one run).
+smoke test. ``python benchmarks/bench_allin.py [--json] [--repeat N] [--quick]`` prints
+the side-by-side medians and per-round ratios (:func:`simulate.bench.script_main`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers  # noqa: E402
 
 from simulate import allin_ev  # noqa: E402
+from simulate.bench import Comparison, Side, script_main  # noqa: E402
+from simulate.phh.synth import allin_hands  # noqa: E402
 
 SPOT4 = ["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:100"]  # main pot + two side pots
 SPOT3 = ["AhAs:100", "KdKc:60", "QhQs:30"]  # main pot + one side pot (+40 returned)
@@ -169,43 +169,6 @@ def equity_ranged_x() -> list[float]:
     return [p.equity for p in r.players]
 
 
-def allin_hand_texts(count: int = 120, seed: int = 12) -> list[str]:
-    """``count`` PHH no-limit hold'em hands, 2 to 6 players, all in before the flop with
-    different stacks (side pots), every hole card known, the board run out and shown.
-    The biggest stack to act first shoves, the others fold or call (for less)."""
-    import random
-
-    from evaluator.cards import cards_str
-
-    rng = random.Random(seed)
-    out: list[str] = []
-    while len(out) < count:
-        n = rng.randint(2, 6)
-        deck = rng.sample(range(52), 2 * n + 5)
-        holes = [cards_str(deck[2 * s: 2 * s + 2]) for s in range(n)]
-        board = cards_str(deck[2 * n:])
-        stacks = rng.sample(range(40, 400), n)
-        order = [*range(2, n), 0, 1] if n > 2 else [1, 0]
-        fold = [rng.random() < 0.25 for _ in range(n)]
-        fold[order[-1]] = False
-        first = next(s for s in order if not fold[s])
-        top = max(range(n), key=lambda s: stacks[s])
-        stacks[first], stacks[top] = stacks[top], stacks[first]
-        acts = [f"d dh p{s + 1} {holes[s]}" for s in range(n)]
-        for s in order:
-            acts.append(f"p{s + 1} f" if fold[s] else
-                        f"p{s + 1} cbr {stacks[s]}" if s == first else f"p{s + 1} cc")
-        if sum(not f for f in fold) < 2:
-            continue
-        acts += [f"d db {board[:6]}", f"d db {board[6:8]}", f"d db {board[8:]}"]
-        acts += [f"p{s + 1} sm {holes[s]}" for s in range(n) if not fold[s]]
-        out.append(f"variant = 'NT'\nante_trimming_status = false\nantes = {[0] * n}\n"
-                   f"blinds_or_straddles = {[1, 2] + [0] * (n - 2)}\nmin_bet = 2\n"
-                   f"starting_stacks = {stacks}\nactions = {acts!r}\nhand = {len(out) + 1}\n"
-                   f"players = {[f'p{s + 1}' for s in range(n)]!r}\n")
-    return out
-
-
 def replay_hands(hands: list[object]) -> int:
     """Replay parsed hands in process (``pokerjit hand``'s work without the process start);
     returns how many got an exact all-in EV."""
@@ -217,7 +180,7 @@ def replay_hands(hands: list[object]) -> int:
 def parsed_allin_hands(count: int = 120) -> list[object]:
     from simulate.phh.parse import parse_text
 
-    return [parse_text(t)[0][1] for t in allin_hand_texts(count)]
+    return [parse_text(t)[0][1] for t in allin_hands(count)]
 RANGE_PREFLOP = [166.2, 91.5, 42.3]  # about: 300 x range equity preflop
 
 
@@ -326,68 +289,47 @@ def test_replay_120_allin_hands(benchmark):
 
 
 # ---------------------------------------------------------------- side-by-side report
-def _best(fn: Callable[[], object], repeats: int) -> float:
-    fn()  # warm up (JIT cache load, peer library load)
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def report(repeats: int = 5) -> dict[str, dict[str, float]]:
-    """Best-of-``repeats`` seconds per case, ours and each available peer."""
+def comparisons(args: argparse.Namespace, _tmp: Path) -> list[Comparison]:
+    """Every spot, ours first and then each available peer, alternating round by round."""
     hands = parsed_allin_hands(120)
-    cases: dict[str, list[tuple[str, Callable[[], object], str | None]]] = {
-        "issue spot AhAs:60 KdKc:120 QhQs:240 JcTc:500, exact (target <= 2 ms)": [
-            ("pokerjit", ours_exact4x, None), ("ompeval (per pot)", omp_exact4x, "ompeval")],
-        "QQ+,AKs:100 AhKh:60 random:30 on Ks8h2c4d, exact (target <= 2x equity)": [
-            ("pokerjit", ours_ranged_x, None), ("pokerjit equity, same ranges",
-                                                equity_ranged_x, None)],
-        "replay 120 all-in hand histories in process (target <= 0.25 s)": [
-            ("pokerjit", lambda: replay_hands(hands), None)],
-        "preflop 4-way, 2 side pots, 1M Monte Carlo runouts": [
-            ("pokerjit", ours_mc4, None), ("poker_equity (1M per pot)", pe_mc4, "poker_equity")],
-        "preflop 4-way, 2 side pots, exact (1,086,008 runouts)": [
-            ("pokerjit", ours_exact4, None), ("ompeval (per pot)", omp_exact4, "ompeval")],
-        "flop 3-way, exact (903 runouts)": [
-            ("pokerjit", ours_flop3, None), ("ompeval (per pot)", omp_flop3, "ompeval"),
-            ("poker_equity (per pot)", pe_flop3, "poker_equity")],
-        "ranges QQ+/AhKh/random, turn, exact (397,320 deals)": [
-            ("pokerjit", ours_range_turn, None), ("ompeval", omp_range_turn, "ompeval"),
-            ("poker_equity", pe_range_turn, "poker_equity")],
-        "ranges QQ+/AhKh/random, preflop, 1M Monte Carlo deals": [
-            ("pokerjit", ours_range_mc, None), ("poker_equity (1M)", pe_range_mc,
-                                                "poker_equity")],
-    }
-    out: dict[str, dict[str, float]] = {}
-    for case, runners in cases.items():
-        out[case] = {}
-        for name, fn, peer in runners:
-            if peer is not None and not peers.available(peer):
-                continue
-            out[case][name] = _best(fn, repeats if "1M" not in name else max(1, repeats // 2))
-    return out
+
+    def peer(name: str, fn: Callable[[], object], lib: str) -> Side:
+        return Side(name, fn, available=peers.available(lib))
+
+    one_m = 1 if args.quick else max(1, args.repeat // 2)  # the 1M-deal spots: fewer rounds
+    return [
+        Comparison("issue spot AhAs:60 KdKc:120 QhQs:240 JcTc:500, exact (target <= 2 ms)",
+                   [Side("pokerjit", ours_exact4x),
+                    peer("ompeval (per pot)", omp_exact4x, "ompeval")], min_rep_s=0.05),
+        Comparison("QQ+,AKs:100 AhKh:60 random:30 on Ks8h2c4d, exact (target <= 2x equity)",
+                   [Side("pokerjit", ours_ranged_x),
+                    Side("pokerjit equity, same ranges", equity_ranged_x)], min_rep_s=0.05),
+        Comparison("replay 120 all-in hand histories in process (target <= 0.25 s)",
+                   [Side("pokerjit", lambda: replay_hands(hands), work=120,
+                         check=lambda n: _expect(n == 120, f"{n} exact all-in EVs"))],
+                   unit="hands"),
+        Comparison("preflop 4-way, 2 side pots, 1M Monte Carlo runouts",
+                   [Side("pokerjit", ours_mc4),
+                    peer("poker_equity (1M per pot)", pe_mc4, "poker_equity")], repeat=one_m),
+        Comparison("preflop 4-way, 2 side pots, exact (1,086,008 runouts)",
+                   [Side("pokerjit", ours_exact4),
+                    peer("ompeval (per pot)", omp_exact4, "ompeval")]),
+        Comparison("flop 3-way, exact (903 runouts)",
+                   [Side("pokerjit", ours_flop3), peer("ompeval (per pot)", omp_flop3, "ompeval"),
+                    peer("poker_equity (per pot)", pe_flop3, "poker_equity")], min_rep_s=0.05),
+        Comparison("ranges QQ+/AhKh/random, turn, exact (397,320 deals)",
+                   [Side("pokerjit", ours_range_turn), peer("ompeval", omp_range_turn, "ompeval"),
+                    peer("poker_equity", pe_range_turn, "poker_equity")]),
+        Comparison("ranges QQ+/AhKh/random, preflop, 1M Monte Carlo deals",
+                   [Side("pokerjit", ours_range_mc),
+                    peer("poker_equity (1M)", pe_range_mc, "poker_equity")], repeat=one_m),
+    ]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    res = report(args.repeats)
-    if args.json:
-        print(json.dumps(res, indent=2))
-        return 0
-    for case, times in res.items():
-        ours = times["pokerjit"]
-        print(case)
-        for name, t in times.items():
-            ratio = "" if name == "pokerjit" else f"   (peer/ours = {t / ours:.2f})"
-            print(f"  {name:28s} {t * 1e3:10.2f} ms{ratio}")
-    return 0
+def _expect(ok: bool, what: str) -> None:
+    if not ok:
+        raise AssertionError(what)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(script_main(__doc__, comparisons, repeat=5))

@@ -10,14 +10,14 @@
 
 ``pytest benchmarks/bench_batch.py --benchmark-enable`` times small versions with
 pytest-benchmark (in the normal run each runs once as a smoke test);
-``python benchmarks/bench_batch.py [--spots N] [--json]`` runs the full sizes and prints
-spots/s and the ratios.
+``python benchmarks/bench_batch.py [--spots N] [--json] [--quick]`` runs the full sizes
+and prints spots/s and the ratios against one worker (:func:`simulate.bench.script_main`;
+Dask's start-up is the difference of the two 100-spot medians).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from simulate.bench import Comparison, Side, script_main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,28 +41,13 @@ def flop_spots(n: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
 
 def write_spots(path: Path, n: int) -> None:
     """A batch input of ``n`` heads-up flop spots, one JSON line each."""
-    from simulate.many import _joined, _texts
+    from evaluator.cards import cards_str
 
     h, b = flop_spots(n)
-    hands, boards = _texts(h), _joined(b)
     with open(path, "w") as f:
         for i in range(n):
-            f.write(f'{{"id": {i}, "hands": ["{hands[i][0]}", "{hands[i][1]}"], '
-                    f'"board": "{boards[i]}"}}\n')
-
-
-def time_equity_many(n: int, threads: int = 1) -> float:
-    """Spots per second of ``equity_many`` (exact, heads-up flop; best of three)."""
-    from simulate import equity_many
-
-    h, b = flop_spots(n)
-    equity_many(h[:10], b[:10], threads=threads)  # compile or load the kernels
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        equity_many(h, b, threads=threads)
-        best = min(best, time.perf_counter() - t0)
-    return n / best
+            f.write(f'{{"id": {i}, "hands": ["{cards_str(h[i, 0])}", "{cards_str(h[i, 1])}"], '
+                    f'"board": "{cards_str(b[i])}"}}\n')
 
 
 def time_cli(src: Path, *args: str) -> float:
@@ -89,45 +76,51 @@ def test_batch_cli_one_worker(benchmark, tmp_path: Path) -> None:  # noqa: ANN00
 
 
 # ----------------------------------------------------------------------------- script
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--spots", type=int, default=200_000, help="spots in the batch file")
     ap.add_argument("--many", type=int, default=100_000, help="spots for equity_many")
     ap.add_argument("--no-dask", action="store_true", help="skip the Dask backend")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    res: dict[str, float] = {"equity_many_spots_per_s": time_equity_many(args.many)}
-    with tempfile.TemporaryDirectory() as d:
-        src = Path(d) / "spots.jsonl"
-        write_spots(src, args.spots)
-        time_cli(src, "--threads", "1")  # fill the kernel cache
-        res["batch_1_worker_s"] = time_cli(src, "--threads", "1")
-        res["batch_2_workers_s"] = time_cli(src, "--workers", "2")
-        if not args.no_dask:
-            res["batch_dask_local2_s"] = time_cli(src, "--scheduler", "local:2")
-            # the cluster's start-up: what Dask adds to a run of a few lines (process start,
-            # imports and kernel loading are in both)
-            tiny = Path(d) / "tiny.jsonl"
-            write_spots(tiny, 100)
-            res["dask_startup_s"] = (time_cli(tiny, "--scheduler", "local:2")
-                                     - time_cli(tiny, "--workers", "2"))
-    n = args.spots
-    res["batch_1_worker_spots_per_s"] = n / res["batch_1_worker_s"]
-    res["batch_2_workers_spots_per_s"] = n / res["batch_2_workers_s"]
-    res["speedup_2_workers"] = res["batch_1_worker_s"] / res["batch_2_workers_s"]
-    if "batch_dask_local2_s" in res:
-        res["dask_over_2_workers"] = res["batch_dask_local2_s"] / res["batch_2_workers_s"]
-        # the target: Dask within 1.5x of --workers 2 plus its start-up
-        res["dask_less_startup_over_2_workers"] = (
-            (res["batch_dask_local2_s"] - res["dask_startup_s"]) / res["batch_2_workers_s"])
-    res["cpus"] = float(os.cpu_count() or 0)
-    if args.json:
-        print(json.dumps(res, indent=2))
-    else:
-        for k, v in res.items():
-            print(f"{k:32s} {v:12,.2f}")
-    return 0
+
+
+def comparisons(args: argparse.Namespace, tmp: Path) -> list[Comparison]:
+    """``equity_many`` in process; ``pokerjit batch`` processes on one file (one worker
+    first, then two workers and Dask against it); what Dask's start-up adds on 100 spots."""
+    from simulate import equity_many
+
+    n_many = 10_000 if args.quick else args.many
+    n = 20_000 if args.quick else args.spots
+    h, b = flop_spots(n_many)
+    src = tmp / "spots.jsonl"
+    write_spots(src, n)
+    tiny = tmp / "tiny.jsonl"
+    write_spots(tiny, 100)
+    dask = not args.no_dask
+
+    def cli(name: str, path: Path, *opts: str, work: int | None = None,
+            available: bool = True) -> Side:
+        return Side(name, lambda: time_cli(path, *opts), work=work, seconds=float,
+                    available=available)
+
+    return [
+        Comparison(f"equity_many, {n_many:,} heads-up flop spots, exact, one thread",
+                   [Side("pokerjit", lambda: equity_many(h, b, threads=1), work=n_many)],
+                   unit="spots"),
+        Comparison(f"pokerjit batch, {n:,} heads-up flop spots, whole process",
+                   [cli("1 worker", src, "--threads", "1", work=n),
+                    cli("--workers 2", src, "--workers", "2", work=n),
+                    cli("--scheduler local:2", src, "--scheduler", "local:2", work=n,
+                        available=dask)],
+                   unit="spots"),
+        Comparison("start-up: 100 spots (process start, imports and kernels in both)",
+                   [cli("--workers 2", tiny, "--workers", "2"),
+                    cli("--scheduler local:2", tiny, "--scheduler", "local:2",
+                        available=dask)]),
+    ]
+
+
+def extra(_args: argparse.Namespace, _tmp: Path) -> dict[str, float]:
+    return {"cpus": float(os.cpu_count() or 0)}
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(script_main(__doc__, comparisons, add_arguments=_options, extra=extra))

@@ -21,7 +21,7 @@ Workloads (the ACPC dealer's own game definitions: no-limit Hold'em, blinds 50/1
 ``pytest benchmarks/bench_engine.py --benchmark-enable`` times each piece with
 pytest-benchmark; in the normal test run (``--benchmark-disable``) each runs once, small,
 as a smoke test. ``python benchmarks/bench_engine.py [--json] [--quick]`` prints the
-side-by-side rates and ratios (best of several repeats in one run).
+side-by-side medians, rates and per-round ratios (:func:`simulate.bench.script_main`).
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from simulate.bench import Comparison, Side, script_main
 from simulate.engine import Hand, Rules, play
 
 HERE = Path(__file__).resolve().parent
@@ -199,103 +199,48 @@ def test_call_down_hand_ours_and_pokerkit_agree():
 
 
 # ---------------------------------------------------------------- side-by-side report
-def _time_per_call(fn: Callable[[], object], min_s: float = 0.3) -> float:
-    fn()
-    n, t = 0, 0.0
-    best = float("inf")
-    while t < min_s or n < 5:
-        t0 = time.perf_counter()
-        fn()
-        dt = time.perf_counter() - t0
-        best, n, t = min(best, dt), n + 1, t + dt
-    return best
-
-
-def fresh_play_wall(hands: int = 1_000_000, runs: int = 3) -> float | None:
-    """Best wall time of a fresh ``pokerjit play --players 2 --hands N`` process (after one
-    warm-up run that fills the compile cache)."""
+def fresh_play(hands: int = 1_000_000) -> Callable[[], object]:
+    """A fresh ``pokerjit play --players 2 --hands N`` process, start to exit."""
     cmd = [sys.executable, "-m", "simulate", "play", "--players", "2", "--hands", str(hands),
            "--stacks", str(STACK), "--blinds", "50/100", "--seed", "1", "--json"]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=600)
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True, timeout=600)
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return lambda: subprocess.run(cmd, check=True, capture_output=True, timeout=600)
 
 
-def report(quick: bool = False, repeats: int = 3) -> dict:
-    """Rates (hands/s) of every workload: the C dealer, ours on 1 and 2 threads, and the
-    ratios. The runs alternate (ours 1T, C, ours 2T, again ...) and each ratio is the median
-    of the per-round ratios, so a machine whose speed drifts (shared cores) still gives a
-    fair comparison; the rates are each column's best round."""
-    import statistics
-
-    out: dict = {"workloads": {}, "acpc": acpc_dir() is not None and compiler() is not None}
+def comparisons(args: argparse.Namespace, _tmp: Path) -> list[Comparison]:
+    """Per workload: ours on one thread, the ACPC dealer (its own timing of the hands) and
+    ours on two threads, round by round; the scripted hands against pokerkit; a fresh
+    ``pokerjit play`` process (not with ``--quick``)."""
+    acpc = acpc_dir() is not None and compiler() is not None
+    out = []
     for w, (n, _, _) in WORKLOADS.items():
-        hands = (200_000 if n == 2 else 50_000) if quick else \
+        hands = (200_000 if n == 2 else 50_000) if args.quick else \
             (2_000_000 if n == 2 else 500_000)
-        ours_run(w, 4_096)  # compile / load
-        rounds = []
-        for _ in range(repeats):
-            one = ours_run(w, hands, 1).hands_per_s
-            c = acpc_run(w, hands)["hands_per_s"] if out["acpc"] else None
-            two = ours_run(w, hands, 2).hands_per_s
-            rounds.append((one, c, two))
-        row: dict = {"hands": hands, "rounds": rounds,
-                     "pokerjit_1t": max(r[0] for r in rounds),
-                     "pokerjit_2t": max(r[2] for r in rounds),
-                     "scaling_2t": statistics.median(r[2] / r[0] for r in rounds)}
-        if out["acpc"]:
-            row["acpc"] = max(r[1] for r in rounds)
-            row["ratio_1t"] = statistics.median(r[0] / r[1] for r in rounds)
-            row["ratio_2t"] = statistics.median(r[2] / r[1] for r in rounds)
-        row["target"] = TARGETS[w.split("-")[0]]
-        out["workloads"][w] = row
-    ours_ms = _time_per_call(ours_scripted_hand) * 1e3
-    pk_ms = _time_per_call(pokerkit_scripted_hand, 1.0) * 1e3
-    out["hand_api"] = {"pokerjit_ms": ours_ms, "pokerkit_ms": pk_ms,
-                       "speedup": pk_ms / ours_ms, "target_ms": 0.5, "target_speedup": 50}
-    cd_ours = _time_per_call(lambda: ours_scripted_hand(CALL_DOWN)) * 1e3
-    cd_pk = _time_per_call(lambda: pokerkit_scripted_hand(CALL_DOWN), 1.0) * 1e3
-    out["hand_api_call_down"] = {"pokerjit_ms": cd_ours, "pokerkit_ms": cd_pk,
-                                 "speedup": cd_pk / cd_ours}
-    out["fresh_play_hu_1m_wall_s"] = None if quick else fresh_play_wall()
+        out.append(Comparison(
+            f"play {w}, no-limit 50/100, 200 BB stacks (target 1 thread >= "
+            f"{TARGETS[w.split('-')[0]]:,} hands/s)",
+            [Side("pokerjit 1 thread", functools.partial(ours_run, w, hands, 1), work=hands,
+                  seconds=_elapsed),
+             Side("ACPC dealer (C)", functools.partial(acpc_run, w, hands), work=hands,
+                  seconds=lambda r: r["seconds"], available=acpc),
+             Side("pokerjit 2 threads", functools.partial(ours_run, w, hands, 2), work=hands,
+                  seconds=_elapsed)], unit="hands"))
+    out.append(Comparison("Hand, scripted 6-max hand of 20 actions (target <= 0.5 ms, >= 50x "
+                          "pokerkit)", [Side("pokerjit", ours_scripted_hand),
+                                        Side("pokerkit", pokerkit_scripted_hand)],
+                          min_rep_s=0.3))
+    out.append(Comparison("Hand, 6-max call-down (24 actions, six-way showdown)",
+                          [Side("pokerjit", functools.partial(ours_scripted_hand, CALL_DOWN)),
+                           Side("pokerkit", functools.partial(pokerkit_scripted_hand,
+                                                              CALL_DOWN))], min_rep_s=0.3))
+    if not args.quick:
+        out.append(Comparison("fresh `pokerjit play --players 2 --hands 1000000` (target < 3 s)",
+                              [Side("pokerjit", fresh_play())]))
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--quick", action="store_true", help="small runs, no fresh-process timing")
-    ap.add_argument("--repeats", type=int, default=3)
-    args = ap.parse_args(argv)
-    res = report(args.quick, args.repeats)
-    if args.json:
-        print(json.dumps(res, indent=2))
-        return 0
-    print("play, hands/s (no-limit 50/100, 200 BB stacks)"
-          + ("" if res["acpc"] else "  [no ACPC column: sources or compiler missing]"))
-    print(f"  {'workload':12s} {'ACPC C':>12s} {'ours 1T':>12s} {'ours 2T':>12s} "
-          f"{'1T/C':>6s} {'2T/C':>6s} {'2T/1T':>6s} {'target 1T':>10s}")
-    for w, r in res["workloads"].items():
-        c = f"{r['acpc']:12,.0f}" if "acpc" in r else f"{'-':>12s}"
-        r1 = f"{r['ratio_1t']:6.2f}" if "acpc" in r else f"{'-':>6s}"
-        r2 = f"{r['ratio_2t']:6.2f}" if "acpc" in r else f"{'-':>6s}"
-        print(f"  {w:12s} {c} {r['pokerjit_1t']:12,.0f} {r['pokerjit_2t']:12,.0f} "
-              f"{r1} {r2} {r['scaling_2t']:6.2f} {r['target']:10,d}")
-    h = res["hand_api"]
-    print(f"Hand, scripted 6-max hand of 20 actions: {h['pokerjit_ms']:.3f} ms "
-          f"(pokerkit {h['pokerkit_ms']:.2f} ms, {h['speedup']:.0f}x)")
-    h = res["hand_api_call_down"]
-    print(f"Hand, 6-max call-down (24 actions, six-way showdown): {h['pokerjit_ms']:.3f} ms "
-          f"(pokerkit {h['pokerkit_ms']:.2f} ms, {h['speedup']:.0f}x)")
-    if res["fresh_play_hu_1m_wall_s"] is not None:
-        print(f"fresh `pokerjit play --players 2 --hands 1000000`: "
-              f"{res['fresh_play_hu_1m_wall_s']:.2f} s wall")
-    return 0
+def _elapsed(r: object) -> float:
+    return r.elapsed_s  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(script_main(__doc__, comparisons))

@@ -4,24 +4,25 @@ every action validated by the engine), streamed from one ``.phhs`` collection.
 Target (issue 13): at least 5,000 hands/s per worker on 100,000 hands. ``pytest
 benchmarks/bench_phh.py --benchmark-enable`` times 100,000 hands on one worker (in the
 normal test run, with timing disabled, 300 hands as a smoke test);
-``python benchmarks/bench_phh.py [--hands N] [--workers 1 2] [--json]`` runs the command
-end to end in a fresh process per worker count (start-up included) and prints hands/s,
-with the CPU seconds the command's processes used (on a shared machine the wall clock
-depends on the load, printed too).
+``python benchmarks/bench_phh.py [--hands N] [--workers 1 2] [--json] [--repeat N]`` runs
+the command end to end in a fresh process per worker count (start-up included) and prints
+hands/s, with the CPU seconds the command's processes used (on a shared machine the wall
+clock depends on the load, printed too) (:func:`simulate.bench.script_main`).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from simulate.bench import Comparison, Side, script_main
 from simulate.phh.analyze import Totals, analyze
 from simulate.phh.synth import write_synthetic_phhs
 
@@ -67,35 +68,34 @@ def run_cli(path: Path, workers: int) -> tuple[float, float, dict]:
     return time.perf_counter() - t0, cpu() - c0, json.loads(p.stdout)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        f = Path(tmp) / "hands.phhs"
-        write_synthetic_phhs(str(f), args.hands, seed=1)
-        import os
 
-        for w in args.workers:
-            load = os.getloadavg()[0]
-            dt, cpu, doc = run_cli(f, w)
-            assert doc["summary"]["errors"] == 0
-            rows.append({"workers": w, "hands": args.hands, "seconds": round(dt, 2),
-                         "cpu_seconds": round(cpu, 2), "load_before": round(load, 2),
-                         "hands_per_s": round(args.hands / dt),
-                         "hands_per_s_per_worker": round(args.hands / dt / w)})
-    if args.json:
-        print(json.dumps(rows, indent=2))
-    else:
-        for r in rows:
-            print(f"{r['workers']} worker(s): {r['hands']:,} hands in {r['seconds']:.1f} s = "
-                  f"{r['hands_per_s']:,} hands/s ({r['hands_per_s_per_worker']:,} per worker; "
-                  f"{r['cpu_seconds']:.1f} s CPU; load average {r['load_before']:.1f} "
-                  f"before)")
+
+def comparisons(args: argparse.Namespace, tmp: Path) -> list[Comparison]:
+    """One fresh ``pokerjit hand`` process per worker count on one collection (the first
+    count is the reference); each run's CPU seconds and the load average before it kept."""
+    import os
+
+    n = 5_000 if args.quick else args.hands
+    f = tmp / "hands.phhs"
+    write_synthetic_phhs(str(f), n, seed=1)
+
+    def run(workers: int) -> tuple[float, float, dict, float]:
+        load = os.getloadavg()[0]
+        wall, cpu, doc = run_cli(f, workers)
+        if doc["summary"]["errors"]:
+            raise AssertionError(f"{doc['summary']['errors']} hands with errors")
+        return wall, cpu, doc, load
+
+    sides = [Side(f"{w} worker(s)", functools.partial(run, w), work=n,
+                  seconds=lambda r: r[0],
+                  info=lambda r: {"cpu_seconds": round(r[1], 2), "load_before": round(r[3], 2)})
+             for w in args.workers]
+    return [Comparison(f"pokerjit hand, {n:,} synthetic 6-max hands (target >= 5,000 "
+                       "hands/s per worker)", sides, unit="hands", warm=False)]
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(script_main(__doc__, comparisons, add_arguments=_options, repeat=1))

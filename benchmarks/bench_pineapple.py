@@ -10,19 +10,20 @@ discard after the flop betting), one thread.
 ``pytest benchmarks/bench_pineapple.py --benchmark-enable`` times each piece with
 pytest-benchmark; in the normal test run (``--benchmark-disable``) each runs once as a
 smoke test (the Monte Carlo one on few deals). ``python benchmarks/bench_pineapple.py
-[--json]`` prints the numbers (best of three) and, for the README, how much the choice of
-policy moves the equities on a few spots.
+[--json] [--repeat N] [--quick]`` prints the medians (:func:`simulate.bench.script_main`)
+and, for the README, how much the choice of policy moves the equities on a few spots.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import time
+import functools
+from pathlib import Path
 
 import pytest
 
 from simulate import equity
+from simulate.bench import Comparison, Side, script_main
 
 SPOT = ["AhKh2c", "7s7d8c"]
 MC_DEALS = 2_000_000
@@ -58,61 +59,42 @@ def test_mc_strong_policy(benchmark):
     assert not res.exact and res.samples == 50_000
 
 
-def _best(fn, repeats: int = 3) -> tuple[float, object]:
-    best, res = float("inf"), None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        res = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, res
-
-
-def report() -> dict[str, object]:
+def comparisons(args: argparse.Namespace, _tmp: Path) -> list[Comparison]:
+    """The flop table's load (or build, once), the exact walk with the cheap policy and the
+    Monte Carlo run with the strong one, each on one thread."""
     from simulate.pineapple import flop_table
 
-    out: dict[str, object] = {}
-    t0 = time.perf_counter()
-    flop_table(None, threads=1)
-    out["flop_table_load_or_build_s"] = time.perf_counter() - t0
-    exact_cheap()  # compile / load
-    mc_strong(20_000)
-    t, res = _best(exact_cheap)
-    out["exact_made_s"] = t
-    out["exact_made_equity"] = [p.equity for p in res.players]  # type: ignore[attr-defined]
-    t, res = _best(mc_strong)
-    out["mc_equity_deals_per_s"] = MC_DEALS / t
-    out["mc_equity_equity"] = [p.equity for p in res.players]  # type: ignore[attr-defined]
+    deals = 200_000 if args.quick else MC_DEALS
+    return [
+        Comparison("flop table, load or build (once)",
+                   [Side("pokerjit", lambda: flop_table(None, threads=1))], repeat=1, warm=False),
+        Comparison("exact, made policy, one thread (13,707,540 deals; target <= 1 s)",
+                   [Side("pokerjit", exact_cheap, work=13_707_540,
+                         info=lambda r: {"equity": [round(p.equity, 6) for p in r.players]})],
+                   unit="deals"),
+        Comparison(f"Monte Carlo, equity policy, one thread ({deals:,} deals; target >= 1M "
+                   "deals/s)",
+                   [Side("pokerjit", functools.partial(mc_strong, deals), work=deals,
+                         info=lambda r: {"equity": [round(p.equity, 4) for p in r.players]})],
+                   unit="deals"),
+    ]
+
+
+def policy_spots(args: argparse.Namespace, _tmp: Path) -> dict[str, object]:
+    """For the README: how much the choice of discard policy moves the equities."""
+    samples = 100_000 if args.quick else 1_000_000
     spots = []
     for hands, board, game, after in POLICY_SPOTS:
         made = equity(hands, board, game=game, discard_after=after, discard_policy="made",
-                      samples=1_000_000, seed=3)
+                      samples=samples, seed=3)
         strong = equity(hands, board, game=game, discard_after=after, discard_policy="equity",
-                        samples=1_000_000, seed=3)
+                        samples=samples, seed=3)
         spots.append({"hands": hands, "board": board, "game": game, "discard_after": after,
                       "made": [round(p.equity, 4) for p in made.players],
                       "equity": [round(p.equity, 4) for p in strong.players],
                       "std_error": max(p.std_error for p in strong.players)})
-    out["policy_spots"] = spots
-    return out
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    r = report()
-    if args.json:
-        print(json.dumps(r, indent=2))
-        return 0
-    print(f"flop table (load or build): {r['flop_table_load_or_build_s']:.2f} s")
-    print(f"exact, made policy, one thread: {r['exact_made_s']:.3f} s (target <= 1 s)")
-    print(f"Monte Carlo, equity policy, one thread: {r['mc_equity_deals_per_s'] / 1e6:.2f} M "
-          "deals/s (target >= 1 M)")
-    for s in r["policy_spots"]:  # type: ignore[union-attr]
-        print(f"{' vs '.join(s['hands'])} board '{s['board']}' {s['game']} after "
-              f"{s['discard_after']}: made {s['made']} equity {s['equity']}")
-    return 0
+    return {"policy_spots": spots}
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(script_main(__doc__, comparisons, extra=policy_spots))

@@ -1,11 +1,41 @@
-"""Shared test setup: make the benchmarks/peers package importable."""
+"""Shared test setup: make the benchmarks/peers package importable, and the hypothesis
+profiles.
+
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (default ``dev``):
+
+* ``dev`` -- the quick local run: 30 examples per property test (unless a test sets its own
+  ``max_examples``), random seeds;
+* ``ci`` -- 200 examples, derandomized (the same examples on every run, so a CI failure
+  reproduces), and no "too slow" health check (shared CI runners are slow).
+
+Both turn the per-example deadline off: a loaded machine (or a first call that compiles a
+kernel) would otherwise fail a correct test. Shared helpers live in ``tests/helpers.py``,
+the slow references in ``tests/reference.py``; no test module imports another.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
+PROFILES = ("ci", "dev")
+settings.register_profile("dev", max_examples=30, deadline=None)
+settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev").strip() or "dev"
+if PROFILE not in PROFILES:
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE must be one of {', '.join(PROFILES)}, "
+                            f"got {PROFILE!r}")
+settings.load_profile(PROFILE)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"hypothesis profile: {PROFILE} (HYPOTHESIS_PROFILE: {', '.join(PROFILES)})"

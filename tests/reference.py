@@ -9,6 +9,13 @@ and independently of the lookup tables and kernels.
   wins, ties and pot shares; Omaha equities as fractions).
 * Pots: built by peeling one chip at a time off every commitment, and settled by dealing
   chips one at a time round the tied winners starting left of the button (the odd-chip rule).
+* Whole walks too long for pure Python (preflop spots): every runout as one numpy array,
+  every hand of every runout scored in one call of the public ``evaluate_batch`` (checked
+  against :func:`five_card_tuple` in ``test_hands``), then the pots dealt out with numpy
+  (:func:`holdem_walk`, :func:`allin_walk`), so they share nothing with the engines'
+  reduced walks or their scorer, and compile nothing.
+
+Only public names of the code under test are imported here.
 """
 
 from __future__ import annotations
@@ -22,11 +29,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from evaluator import evaluate_batch
+from evaluator import CATEGORIES, category, evaluate_batch
 from evaluator.cards import CardError, parse_cards
-from evaluator.hands import category, strength_of_ids
-from simulate.equity import SHARE_UNIT, _cat_of
+from evaluator.hands import strength_of_ids
 from simulate.ranges import parse_range
+
+#: Pot share unit: the least common multiple of 1..10, so a k-way split of one pot among
+#: up to ten players is a whole number of units.
+SHARE_UNIT = math.lcm(*range(1, 11))
 
 
 # -------------------- hands
@@ -91,6 +101,16 @@ def omaha_batch(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
     return evaluate_batch(five, check=False).reshape(len(holes), -1).max(axis=1)
 
 
+@functools.cache
+def category_of_strength() -> np.ndarray:
+    """``ndarray[7463] uint8``: category index 0..8 (in ``CATEGORIES`` order) of each strength
+    1..7462, by the public :func:`evaluator.category` one strength at a time (index 0 unused)."""
+    out = np.zeros(7463, np.uint8)
+    for s in range(1, 7463):
+        out[s] = CATEGORIES.index(category(s))
+    return out
+
+
 def random_hands(n: int, k: int, seed: int) -> np.ndarray:
     """``ndarray[n, k] uint8`` of random distinct cards per row."""
     rng = np.random.default_rng(seed)
@@ -127,7 +147,7 @@ def holdem_counts(hands, board="", dead=""):
     holes = [parse_cards(h) for h in hands]
     b = parse_cards(board)
     used = set(parse_cards(dead)) | {c for h in holes for c in h}
-    cat_of = _cat_of()
+    cat_of = category_of_strength()
     res = np.zeros((len(hands), 3), np.int64)
     cats = np.zeros((len(hands), 9), np.int64)
     n = 0
@@ -148,40 +168,6 @@ def holdem_equities(hands, board=(), dead=()) -> list[float]:
     """Pot share per hand over every runout (:func:`holdem_counts` divided out)."""
     res, _cats, n = holdem_counts(hands, board, dead)
     return [int(r[2]) / SHARE_UNIT / n for r in res]
-
-
-@functools.cache
-def omaha_naive_kernel():
-    """The plain Omaha batch as a Numba kernel: every 2-of-hole x 3-of-board five-card hand
-    summed from card keys and looked up (60 evaluations for 4 + 5 cards), apart from the
-    suited-triple kernel. ``naive(holes uint8[N, h], boards uint8[N, b], out int32[N],
-    tables)`` writes each row's best strength to ``out``."""
-    from evaluator._jit import serial
-    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
-
-    @serial(cache=False)
-    def naive(holes, boards, out, tables):
-        card_key, card_mask, row_offsets, rank_table, flush_table = tables
-        h, b = holes.shape[1], boards.shape[1]
-        for r in range(holes.shape[0]):
-            best = 0
-            for i in range(h):
-                for j in range(i + 1, h):
-                    for x in range(b):
-                        for y in range(x + 1, b):
-                            for z in range(y + 1, b):
-                                cs = (holes[r, i], holes[r, j], boards[r, x], boards[r, y],
-                                      boards[r, z])
-                                key = KEY_INIT_I64
-                                mask = np.int64(0)
-                                for c in cs:
-                                    key += card_key[c]
-                                    mask |= card_mask[c]
-                                best = max(best, lookup(key, mask, row_offsets, rank_table,
-                                                        flush_table))
-            out[r] = best
-
-    return naive
 
 
 def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
@@ -213,58 +199,43 @@ def omaha_equity_walk(hands: list[str], board: str, dead: str = ""):
             [{k: Fraction(v, n) for k, v in c.items()} for c in cats], n)
 
 
-@functools.cache
-def holdem_walk_kernel():
-    """A plain Numba walk of every runout (no reductions: each hand of each runout looked up),
-    written apart from the engine's reduced walk and scorer. The returned kernel
-    ``walk(hole uint8[P, 2], board uint8[B], deck uint8[M], tables, cat_of, res int64[P, 3],
-    cats int64[P, 9]) -> runouts`` adds per player wins, ties and pot share in
-    ``SHARE_UNIT`` units to ``res`` and a count per category to ``cats``."""
-    from evaluator._jit import serial
-    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+def runout_boards(board: np.ndarray, deck: np.ndarray) -> np.ndarray:
+    """``uint8[R, 5]``: ``board`` (uint8[B]) completed with every ``5 - B`` cards of ``deck``
+    (uint8[M]), in ``itertools.combinations`` order."""
+    k = 5 - len(board)
+    n = math.comb(len(deck), k)
+    idx = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(len(deck)), k)),
+                      np.int64, count=n * k).reshape(n, k)
+    return np.concatenate([np.broadcast_to(np.asarray(board, np.uint8), (len(idx), len(board))),
+                           np.asarray(deck, np.uint8)[idx]], axis=1)
 
-    unit = SHARE_UNIT
 
-    @serial(cache=False)
-    def walk(hole, board, deck, tables, cat_of, res, cats):
-        card_key, card_mask, row_offsets, rank_table, flush_table = tables
-        n, m, k = hole.shape[0], deck.shape[0], 5 - board.shape[0]
-        idx = np.arange(5)
-        st = np.zeros(n, np.int64)
-        count = 0
-        while True:
-            key = KEY_INIT_I64
-            mask = np.int64(0)
-            for c in board:
-                key += card_key[c]
-                mask |= card_mask[c]
-            for j in range(k):
-                key += card_key[deck[idx[j]]]
-                mask |= card_mask[deck[idx[j]]]
-            for i in range(n):
-                st[i] = lookup(key + card_key[hole[i, 0]] + card_key[hole[i, 1]],
-                               mask | card_mask[hole[i, 0]] | card_mask[hole[i, 1]],
-                               row_offsets, rank_table, flush_table)
-            top = st.max()
-            ties = 0
-            for i in range(n):
-                ties += st[i] == top
-            for i in range(n):
-                cats[i, cat_of[st[i]]] += 1
-                if st[i] == top:
-                    res[i, 0 if ties == 1 else 1] += 1
-                    res[i, 2] += unit // ties
-            count += 1
-            j = k - 1
-            while j >= 0 and idx[j] == m - k + j:
-                j -= 1
-            if j < 0:
-                return count
-            idx[j] += 1
-            for q in range(j + 1, k):
-                idx[q] = idx[q - 1] + 1
+def runout_strengths(hole: np.ndarray, board: np.ndarray, deck: np.ndarray) -> np.ndarray:
+    """``int64[R, P]``: the strength of each hand ``hole[p]`` (uint8[P, 2]) on every runout
+    of :func:`runout_boards`, by one ``evaluate_batch`` call over every seven-card hand."""
+    runs = runout_boards(board, deck)
+    n_p = len(hole)
+    seven = np.concatenate([np.broadcast_to(runs[:, None, :], (len(runs), n_p, 5)),
+                            np.broadcast_to(np.asarray(hole, np.uint8)[None], (len(runs), n_p, 2))],
+                           axis=2)
+    return evaluate_batch(seven.reshape(-1, 7), check=False).astype(np.int64).reshape(-1, n_p)
 
-    return walk
+
+def holdem_walk(hole, board, deck, cat_of, res, cats) -> int:
+    """A plain walk of every runout (no reductions: each hand of each runout scored), apart
+    from the engine's reduced walk and scorer: adds per player wins, ties and pot share in
+    ``SHARE_UNIT`` units to ``res`` int64[P, 3] and a count per category (``cat_of``
+    uint8[7463]) to ``cats`` int64[P, 9]; returns the runouts. ``hole`` uint8[P, 2],
+    ``board`` uint8[B], ``deck`` uint8[M] (the cards left)."""
+    st = runout_strengths(hole, board, deck)
+    best = st == st.max(axis=1, keepdims=True)
+    k = best.sum(axis=1, keepdims=True)
+    res[:, 0] += (best & (k == 1)).sum(axis=0)
+    res[:, 1] += (best & (k > 1)).sum(axis=0)
+    res[:, 2] += (best * (SHARE_UNIT // k)).sum(axis=0)
+    for p in range(st.shape[1]):
+        cats[p] += np.bincount(np.asarray(cat_of)[st[:, p]], minlength=9)
+    return len(st)
 
 
 # -------------------- pots and all-in walks
@@ -311,6 +282,47 @@ def ref_settle_runout(pots: Sequence[tuple[int, Sequence[int]]], returned: Seque
     return payout, per_pot
 
 
+def ref_score_rows(rows: Sequence[Sequence[int]], weights: Sequence[int],
+                   amounts: Sequence[int], eligible: Sequence[Sequence[bool]],
+                   order: Sequence[int], cat_of: Sequence[int] | None = None):
+    """The showdown scorer, the slow way, in player space: each row of strengths (higher
+    wins) with weight ``w`` deals every pot ``p`` of ``amounts[p]`` chips one chip at a time
+    round its best eligible players, taken in ``order`` from the first; each chip counts
+    ``w``. Returns ``(win [P][L], pay [L], stats [L][2], cats [L][9])``: chips x weight won
+    per pot and in all, and (pot 0) the weight of rows each player won alone or tied, and of
+    rows by the category ``cat_of[strength]`` of each player's hand (zeros without
+    ``cat_of``)."""
+    n_pots, n = len(amounts), len(order)
+    win = [[0] * n for _ in range(n_pots)]
+    stats = [[0, 0] for _ in range(n)]
+    cats = [[0] * 9 for _ in range(n)]
+    for st, w in zip(rows, weights, strict=True):
+        for p in range(n_pots):
+            elig = [i for i in range(n) if eligible[p][i]]
+            if not elig:
+                continue
+            top = max(st[i] for i in elig)
+            winners = [i for i in order if eligible[p][i] and st[i] == top]
+            for chip in range(amounts[p]):
+                win[p][winners[chip % len(winners)]] += w
+            if p == 0:
+                for i in winners:
+                    stats[i][0 if len(winners) == 1 else 1] += w
+        if cat_of is not None:
+            for i in range(n):
+                cats[i][cat_of[st[i]]] += w
+    pay = [sum(win[p][i] for p in range(n_pots)) for i in range(n)]
+    return win, pay, stats, cats
+
+
+def ref_settle(committed: Sequence[int], live: Sequence[bool], strengths: Sequence,
+               button: int) -> list[int]:
+    """Chips back per seat for one finished board: :func:`ref_pots` of the commitments, then
+    :func:`ref_settle_runout` (``strengths[s]`` comparable, higher wins; folded seats' values
+    are ignored)."""
+    return ref_settle_runout(*ref_pots(committed, live), strengths, button)[0]
+
+
 def allin_totals(hands, committed, board, dead=(), button=0):
     """Every runout settled by the reference dealer, Hold'em hands by ``strength_of_ids``
     (``hands[s]``: two card ids, ``None`` for a folded seat): ``(payout sums per seat,
@@ -333,50 +345,26 @@ def allin_totals(hands, committed, board, dead=(), button=0):
     return totals, pot_totals, n_runs, pots
 
 
-@functools.cache
-def allin_walk_kernel():
-    """A plain Numba walk of every runout (five nested loops, each hand looked up, each pot
-    dealt out chip-share by chip-share in odd-chip order), written apart from the engine's
-    reduced walk and scorer: per-pot chip totals int64[P, L] and the runout count."""
-    from evaluator._jit import serial
-    from evaluator._kernels.holdem import KEY_INIT_I64, lookup
-
-    @serial(cache=False)
-    def walk(hole, board, deck, amounts, eligible, order, tables, win):
-        card_key, card_mask, row_offsets, rank_table, flush_table = tables
-        n, m, k = hole.shape[0], deck.shape[0], 5 - board.shape[0]
-        idx = np.arange(5)
-        st = np.zeros(n, np.int64)
-        count = 0
-        while True:
-            key = KEY_INIT_I64
-            mask = np.int64(0)
-            for c in board:
-                key += card_key[c]
-                mask |= card_mask[c]
-            for j in range(k):
-                key += card_key[deck[idx[j]]]
-                mask |= card_mask[deck[idx[j]]]
-            for i in range(n):
-                st[i] = lookup(key + card_key[hole[i, 0]] + card_key[hole[i, 1]],
-                               mask | card_mask[hole[i, 0]] | card_mask[hole[i, 1]],
-                               row_offsets, rank_table, flush_table)
-            for p in range(amounts.shape[0]):
-                top = max([st[i] for i in range(n) if eligible[p, i]])
-                winners = [i for i in order if eligible[p, i] and st[i] == top]
-                for j, i in enumerate(winners):
-                    win[p, i] += amounts[p] // len(winners) + (j < amounts[p] % len(winners))
-            count += 1
-            j = k - 1
-            while j >= 0 and idx[j] == m - k + j:
-                j -= 1
-            if j < 0:
-                return count
-            idx[j] += 1
-            for q in range(j + 1, k):
-                idx[q] = idx[q - 1] + 1
-
-    return walk
+def allin_walk(hole, board, deck, amounts, eligible, order, win) -> int:
+    """A plain walk of every runout (each hand of each runout scored), apart from the
+    engine's reduced walk and scorer: each pot ``p`` of ``amounts[p]`` chips goes in equal
+    shares to its best ``eligible[p]`` hands and its odd chips one each to the first of them
+    in ``order`` (int64[L], the odd-chip order); adds the chip totals to ``win`` int64[P, L]
+    and returns the runouts. ``hole`` uint8[L, 2], ``board``, ``deck`` as in
+    :func:`holdem_walk`."""
+    st = runout_strengths(hole, board, deck)
+    order = np.asarray(order, np.int64)
+    for p, amount in enumerate(np.asarray(amounts, np.int64).tolist()):
+        elig = np.asarray(eligible[p], bool)
+        masked = np.where(elig[None, :], st, -1)
+        won = (masked == masked.max(axis=1, keepdims=True)) & elig[None, :]
+        k = won.sum(axis=1, keepdims=True)
+        in_order = won[:, order]
+        first = in_order & (np.cumsum(in_order, axis=1) <= amount % k)
+        odd = np.zeros_like(won)
+        odd[:, order] = first
+        win[p] += (won * (amount // k) + odd).sum(axis=0)
+    return len(st)
 
 
 # -------------------- ranges

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import (
     allin_totals,
-    allin_walk_kernel,
+    allin_walk,
     holdem_equities,
     ref_pots,
     ref_settle_runout,
@@ -116,7 +116,6 @@ def test_exact_walk_equals_every_runout_to_the_chip(specs, board, button):
     preflop spots too long for the Python reference (Fractions compared, not floats)."""
     from fractions import Fraction
 
-    from evaluator._tables import get_tables
     from simulate.pots import build_pots, odd_chip_order, pots_to_arrays
 
     res = allin_ev(specs, board, button=button, threads=1)
@@ -132,8 +131,7 @@ def test_exact_walk_equals_every_runout_to_the_chip(specs, board, button):
     order = np.array([live_seats.index(s) for s in odd_chip_order(len(seats), button)
                       if live[s]], np.int64)
     win = np.zeros((len(amounts), len(live_seats)), np.int64)
-    n = allin_walk_kernel()(hole, b, deck, amounts, elig[:, live_seats], order,
-                               get_tables().kernel_args, win)
+    n = allin_walk(hole, b, deck, amounts, elig[:, live_seats], order, win)
     assert res.samples == n == math.comb(len(deck), 5 - len(b))
     for i, s in enumerate(live_seats):
         want = Fraction(int(win[:, i].sum()), n) + structure.returned[s]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import holdem_counts, holdem_walk_kernel
+from reference import category_of_strength, holdem_counts, holdem_walk
 
 from evaluator._tables import get_tables
 from evaluator.cards import CardError
@@ -28,7 +28,7 @@ def kernel_counts(hands, board="", dead="", naive=False):
     res = np.zeros((len(hands), 3), np.int64)
     cats = np.zeros((len(hands), 9), np.int64)
     if naive:
-        n = holdem_walk_kernel()(hole, b, deck, t.kernel_args, _cat_of(), res, cats)
+        n = holdem_walk(hole, b, deck, category_of_strength(), res, cats)
     else:
         avail = np.zeros(52, np.uint8)
         avail[deck] = 1

@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from helpers import kernel_first_bad
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import best_tuple, first_bad_row, five_card_tuple, random_hands
@@ -241,18 +242,6 @@ def test_batch_check_finds_the_first_bad_row(k, threads, bad_value):
             E.evaluate_batch(bad, threads=threads)
 
 
-def _kernel_first_bad(cards: np.ndarray, n_blocks: int = 0) -> int:
-    """The evaluation kernels' answer for ``cards``: the first bad row, else -1."""
-    from evaluator._kernels import holdem as K
-    from evaluator._tables import get_tables
-
-    out = np.zeros(len(cards), np.int32)
-    tables = get_tables().kernel_args
-    if n_blocks:
-        return int(K.eval_batch_parallel(cards, out, tables, True, n_blocks))
-    return int(K.eval_batch_serial(cards, out, tables, True))
-
-
 @pytest.mark.parametrize("k", [5, 6, 7])
 def test_batch_check_catches_every_position_and_group_edge(k):
     # The check looks at groups of 8 rows (cardcheck.GROUP) just before they are evaluated,
@@ -264,7 +253,7 @@ def test_batch_check_catches_every_position_and_group_edge(k):
 
     for n in (1, 5, G, G + 1, 3 * G - 1, 9 * G + 3, 100):
         cards = random_hands(n, k, seed=10 * k + n)
-        assert _kernel_first_bad(cards) == -1
+        assert kernel_first_bad(cards) == -1
         for row in sorted({0, G - 1, G, n - G - 1, n - 2, n - 1} & set(range(n))):
             for p in range(k):
                 for q in range(k):
@@ -275,7 +264,7 @@ def test_batch_check_catches_every_position_and_group_edge(k):
                         bad[row, q] = bad[row, p]
                     if row + 1 < n:
                         bad[row + 1, 0] = 255 if p != q else bad[row + 1, 1]
-                    assert _kernel_first_bad(bad) == row, (n, row, p, q)
+                    assert kernel_first_bad(bad) == row, (n, row, p, q)
 
 
 @settings(max_examples=200, deadline=None)
@@ -290,7 +279,7 @@ def test_batch_check_matches_the_reference(k, n, seed, faults, n_blocks):
     for where, p, q, value in faults:
         row = int(where * n)
         cards[row, q % k] = cards[row, p % k] if value < 52 else value
-    assert _kernel_first_bad(cards, n_blocks) == first_bad_row(cards)
+    assert kernel_first_bad(cards, n_blocks) == first_bad_row(cards)
 
 
 @pytest.mark.slow
@@ -305,7 +294,7 @@ def test_batch_check_on_other_instruction_sets(cpu):
 
     code = ("import numpy as np\n"
             "from reference import first_bad_row, random_hands\n"
-            "from test_hands import _kernel_first_bad\n"
+            "from helpers import kernel_first_bad\n"
             "rng = np.random.default_rng(5)\n"
             "for t in range(300):\n"
             "    k = 5 + t % 3\n"
@@ -313,7 +302,7 @@ def test_batch_check_on_other_instruction_sets(cpu):
             "    c = random_hands(n, k, t)\n"
             "    if t % 4:\n"
             "        c[int(rng.integers(n)), int(rng.integers(k))] = int(rng.integers(256))\n"
-            "    assert _kernel_first_bad(c) == first_bad_row(c), t\n"
+            "    assert kernel_first_bad(c) == first_bad_row(c), t\n"
             "print('ok')\n")
     env = dict(os.environ, NUMBA_CPU_NAME=cpu, NUMBA_CPU_FEATURES="", POKERJIT_CACHE="0")
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import on_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ("import evaluator._kernels.holdem, simulate._kernels.holdem_exact, "
@@ -128,34 +129,12 @@ def test_the_compile_notice_is_for_a_terminal(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-def _on_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
-    """Run ``argv`` with stderr on a pseudo-terminal: (exit status, stdout, stderr)."""
-    import pty
-
-    master, slave = pty.openpty()
-    p = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=slave,
-                         text=True)
-    os.close(slave)
-    out, _ = p.communicate(timeout=900)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    os.close(master)
-    return p.returncode, out, err.decode().replace("\r\n", "\n")
-
-
 @pytest.mark.slow
 def test_first_run_says_it_compiles_and_times_the_work_apart(tmp_path: Path):
     env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     argv = [sys.executable, "-m", "simulate", "equity", "AhKh", "QsQd", "--json"]
-    rc1, out1, err1 = _on_a_terminal(argv, env)
-    rc2, out2, err2 = _on_a_terminal(argv, env)
+    rc1, out1, err1 = on_a_terminal(argv, env)
+    rc2, out2, err2 = on_a_terminal(argv, env)
     assert rc1 == 0 and rc2 == 0, err1 + err2
     assert err1.startswith("compiling pokerjit's kernels (first run only")
     assert len(err1.splitlines()) == 1 and err2 == ""

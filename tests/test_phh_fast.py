@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import mutated_hand
 
 import simulate._kernels.replay as KR
 from simulate.phh import replay as R
 from simulate.phh.parse import HandHistory, PHHError, decode_toml, iter_hands, parse_hand
-from simulate.phh.synth import synthetic_hands
+from simulate.phh.synth import allin_hands, synthetic_hands
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 
@@ -78,82 +79,20 @@ def test_synthetic_hands_take_the_fast_path(fast_results: list[int]) -> None:
 
 
 def test_allin_hands_same_both_ways(fast_results: list[int]) -> None:
-    from bench_allin import allin_hand_texts  # benchmarks/ (on the path: conftest.py)
-
-    for i, text in enumerate(allin_hand_texts(30, seed=4)):
+    for i, text in enumerate(allin_hands(30, seed=4)):
         a, b = both(decode_toml(text), f"a{i}")
         assert a == b and a is not None and a["allin_ev"] is not None
     assert fast_results.count(KR.DONE) == 30
-
-
-def _mutate(rng: random.Random, acts: list[str], n: int) -> list[str]:
-    acts = list(acts)
-    i = rng.randrange(len(acts))
-    op = rng.randrange(13)
-    toks = acts[i].split()
-    card = rng.choice(["Ac", "2d", "??", "Kh", "7s", "9c", "Td"])
-    seat = f"p{rng.randrange(1, n + 1)}"
-    if op == 0:
-        del acts[i]
-    elif op == 1 and i + 1 < len(acts):
-        acts[i], acts[i + 1] = acts[i + 1], acts[i]
-    elif op == 2:
-        acts.insert(i, acts[i])
-    elif op == 3 and len(toks) == 3 and toks[1] == "cbr":
-        v = int(float(toks[2]))
-        toks[2] = rng.choice([str(v + 1), str(max(v - 1, 0)), str(3 * v), "1", f"{v}.0",
-                              f"{v}e0", f"+{v}", "10000000"])
-        acts[i] = " ".join(toks)
-    elif op == 4 and toks[0] == "d":
-        cards = toks[-1]
-        j = 2 * rng.randrange(len(cards) // 2)
-        acts[i] = " ".join(toks[:-1] + [cards[:j] + card + cards[j + 2:]])
-    elif op == 5 and len(toks) == 3 and toks[1] == "sm":
-        cards = toks[2]
-        j = 2 * rng.randrange(len(cards) // 2)
-        acts[i] = " ".join(toks[:2] + [rng.choice([cards[:j] + card + cards[j + 2:],
-                                                   cards[2:] + cards[:2], "????", cards[:2]])])
-    elif op == 6:
-        del acts[i:]
-        if not acts:
-            acts = ["p1 f"]
-    elif op == 7 and toks[0] != "d":
-        acts[i] = " ".join([seat] + toks[1:])
-    elif op == 8:
-        acts.insert(i, rng.choice([f"{seat} sm ????", f"{seat} sm", f"{seat} pb", f"{seat} sd",
-                                   f"{seat} cc", f"{seat} f", f"{seat} cbr 50", "d db 2c"]))
-    elif op == 9 and len(toks) == 4 and toks[1] == "dh":
-        acts[i] = " ".join(toks[:3] + [rng.choice(["????", "??" + toks[3][2:], toks[3].lower(),
-                                                   toks[3][:2] * 2])])
-    elif op == 10:
-        acts[i] = acts[i] + " # a comment"
-    elif op == 11 and len(toks) == 3 and toks[1] == "db":
-        acts[i] = " ".join(toks[:2] + [toks[2][:2]])
-    elif op == 12:
-        rng.shuffle(acts)
-    return acts
-
-
-def _mutated_hand(rng: random.Random, bases: list[dict]) -> dict:
-    """A copy of a random hand of ``bases`` (PHH fields) with one or two :func:`_mutate` edits
-    to its actions."""
-    f = dict(rng.choice(bases))
-    n = len(f["starting_stacks"])
-    for _ in range(rng.randrange(1, 3)):
-        f["actions"] = _mutate(rng, f["actions"], n)
-    return f
 
 
 def test_broken_hands_same_both_ways(fast_results: list[int]) -> None:
     rng = random.Random(2026)
     bases = [decode_toml(t) for t in synthetic_hands(40, players=4, seed=9)]
     bases += [h.fields for _, h in iter_hands(DATA / "derived") if isinstance(h, HandHistory)][:40]
-    from bench_allin import allin_hand_texts
-
-    bases += [decode_toml(t) for t in allin_hand_texts(15, seed=8)]
+    bases += [decode_toml(t) for t in allin_hands(15, seed=8)]
     errors = 0
     for k in range(700):
-        f = _mutated_hand(rng, bases)
+        f = mutated_hand(rng, bases)
         a, b = both(f, f"m{k}")
         assert a == b, (k, f["actions"])
         errors += a is not None and a["error"] is not None

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_phh_fast import _mutated_hand
+from helpers import mutated_hand
 
 import simulate.phh.many as M
 from simulate.engine import Hand, Rules
 from simulate.phh.analyze import _items, analyze, replay_item
 from simulate.phh.many import _quick, replay_items
 from simulate.phh.parse import PHHError, decode_toml, iter_sections
-from simulate.phh.synth import synthetic_hands
+from simulate.phh.synth import allin_hands, synthetic_hands
 from simulate.phh.write import dumps_fields
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
@@ -65,9 +65,7 @@ def test_samples_and_synthetic_hands(settled: list[bool]) -> None:
 
 
 def test_allin_hands_fall_back_with_their_ev(settled: list[bool]) -> None:
-    from bench_allin import allin_hand_texts  # benchmarks/ (on the path: conftest.py)
-
-    docs = same(texts_items(allin_hand_texts(40, seed=5), "a"))
+    docs = same(texts_items(allin_hands(40, seed=5), "a"))
     assert all(d["allin_ev"] is not None for d in docs)
     assert settled and not any(settled)
 
@@ -113,7 +111,7 @@ def test_broken_hands(settled: list[bool]) -> None:
     bases += [decode_toml(_engine_hand(rng)) for _ in range(30)]
     items = []
     for k in range(400):
-        f = _mutated_hand(rng, bases)
+        f = mutated_hand(rng, bases)
         items.append((f"m{k}", 1, dumps_fields(f).encode()))
     docs = same(items)
     assert sum(d["error"] is not None for d in docs) >= 100

@@ -10,6 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import (
+    pineapple_keep_made,
+    pineapple_walk,
+    vs_random_twice_wins_ties,
+)
 
 from evaluator.cards import CardError, cards_str, parse_cards
 from simulate import equity
@@ -19,11 +24,6 @@ from simulate.pineapple import (
     flop_classes,
     flop_table,
     pineapple_equity,
-)
-from tests.reference import (
-    pineapple_keep_made,
-    pineapple_walk,
-    vs_random_twice_wins_ties,
 )
 
 

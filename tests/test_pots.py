@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import ref_pots, ref_settle_runout
+from reference import ref_pots, ref_settle
 
 from simulate._kernels.score import settle_kernel
 from simulate.pots import (
@@ -24,11 +24,6 @@ from simulate.pots import (
 # The slow reference (tests/reference.py): pots by peeling one chip at a time,
 # each pot dealt out one chip at a time round its winners left of the button.
 # ---------------------------------------------------------------------------
-
-
-def ref_settle(committed, live, strengths, button):
-    """Chips back per seat for one finished board, by the reference dealer."""
-    return ref_settle_runout(*ref_pots(committed, live), strengths, button)[0]
 
 
 def as_tuples(structure: PotStructure):

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import on_a_terminal
 
 from simulate.cli import main
 
@@ -42,9 +43,8 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CACHE")}
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
 
-    from test_jit_cache import _on_a_terminal  # stderr on a terminal shows the compile notice
-
-    rc, _, err = _on_a_terminal([sys.executable, "-m", "simulate", "warmup", "-q"], env)
+    # stderr on a terminal shows the compile notice
+    rc, _, err = on_a_terminal([sys.executable, "-m", "simulate", "warmup", "-q"], env)
     assert rc == 0 and err.startswith("compiling pokerjit's kernels"), err
     for argv in (["equity", "AhKh", "QsQd"], ["equity", "AhKh", "QsQd", "--samples", "1000"],
                  ["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--board", "2c7d8h"],
@@ -52,6 +52,6 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
                  ["allin", "AhAs:100", "KdKc:60", "QhQs:30"],
                  ["play", "--players", "2", "--stacks", "200", "--blinds", "1/2", "--hands",
                   "100"]):
-        rc, out, err = _on_a_terminal([sys.executable, "-m", "simulate", *argv, "--json"], env)
+        rc, out, err = on_a_terminal([sys.executable, "-m", "simulate", *argv, "--json"], env)
         assert rc == 0 and err == "", (argv, err)
         assert json.loads(out)["load_s"] < 5

@@ -26,8 +26,10 @@ reported.
 The package: :mod:`~simulate.bench.answers` (pinned answers and the checks against them),
 :mod:`~simulate.bench.cases` (the one list of cases, :data:`CASES`, also used by
 ``benchmarks/bench_cases.py`` and the tests), :mod:`~simulate.bench.work` (what a case
-builds), :mod:`~simulate.bench.runner` (:func:`run_bench`) and :mod:`~simulate.bench.report`
-(text and markdown tables). The peer adapters live in the ``benchmarks/peers/`` package of a
+builds), :mod:`~simulate.bench.runner` (:func:`run_bench`), :mod:`~simulate.bench.report`
+(text and markdown tables) and :mod:`~simulate.bench.timing` (the one timer: spreads, paired
+ratios, and :func:`compare` / :func:`script_main`, the side-by-side runs of the
+``benchmarks/bench_*.py`` scripts). The peer adapters live in the ``benchmarks/peers/`` package of a
 source checkout; :func:`load_peers` loads it by path and returns ``None`` when it is not there
 (e.g. installed from a wheel).
 """
@@ -38,10 +40,21 @@ from .answers import ALLIN, EXACT, WALK_COUNTS, WALK_DISTINCT
 from .cases import CASE_NAMES, CASES
 from .report import format_report, markdown_table
 from .runner import DEFAULT_REPEAT, MODES, load_peers, machine_info, run_bench
+from .timing import (
+    Comparison,
+    Side,
+    compare,
+    format_comparisons,
+    inner_calls,
+    paired_ratios,
+    script_main,
+    spread,
+)
 from .work import Case, Config, PeerWork, Work
 
 __all__ = [
     "ALLIN", "CASES", "CASE_NAMES", "DEFAULT_REPEAT", "EXACT", "MODES", "WALK_COUNTS",
-    "WALK_DISTINCT", "Case", "Config", "PeerWork", "Work", "format_report",
-    "load_peers", "machine_info", "markdown_table", "run_bench",
+    "WALK_DISTINCT", "Case", "Comparison", "Config", "PeerWork", "Side", "Work", "compare",
+    "format_comparisons", "format_report", "inner_calls", "load_peers", "machine_info",
+    "markdown_table", "paired_ratios", "run_bench", "script_main", "spread",
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulate.texttable import table
+
 from .runner import SPEEDUP_NOTE
 
 
@@ -32,8 +34,6 @@ def _mb(x: int | None) -> str:
 
 def format_report(rep: dict[str, Any]) -> str:
     """The human-readable tables of a :func:`run_bench` report."""
-    from simulate.cli._util import table
-
     m = rep["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, load {m['load_average']}; "
              f"numba {m['numba']}, threads {m['threads_all']}; mode {rep['mode']}, "

@@ -1,14 +1,14 @@
 """Run benchmark cases: first call, a checked warm-up under memory tracing, timed repetitions
 alternating with the peers; :func:`run_bench` returns the report (the ``--json`` document).
+Spreads, the calls per short repetition and the paired ratios are :mod:`~simulate.bench.timing`'s,
+the one timer the ``benchmarks/bench_*.py`` scripts use too.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import math
 import os
 import platform
-import statistics
 import sys
 import time
 import tracemalloc
@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .cases import CASE_NAMES, CASES
+from .timing import inner_calls, paired_ratios, spread
 from .work import Case, Config, PeerWork, Work, timed
 
 #: Sizes of each mode. ``tiny`` is for the test suite (timings meaningless, checks real).
@@ -57,12 +58,6 @@ def load_peers() -> Any:
             del sys.modules[key]
         return None
     return mod
-
-
-def _spread(xs: Sequence[float]) -> dict[str, float] | None:
-    if not xs:
-        return None
-    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": len(xs)}
 
 
 def _rss_bytes(field_name: str) -> int | None:
@@ -138,7 +133,7 @@ def _run_case(case: Case, cfg: Config) -> dict[str, Any]:
         if w.inner is None and 0 < warm_s < 2 * target:
             t1, res = timed(w.run)
             checks.append(w.check(res))
-            inner = max(1, min(1000, math.ceil(target / max(t1, 1e-7))))
+            inner = inner_calls(t1, target)
         row["inner"] = inner
         times: list[float] = []
         peer_times: dict[str, list[tuple[float, int]]] = {p.peer: [] for p in w.peers}
@@ -161,8 +156,7 @@ def _run_case(case: Case, cfg: Config) -> dict[str, Any]:
                         secs, _units, ans = p.run()
                         peer_answers[p.peer] = ans
                         fast = target > 0 and secs < target and not p.max_reps
-                        peer_inner[p.peer] = (max(1, min(1000, math.ceil(target / max(secs, 1e-7))))
-                                              if fast else 1)
+                        peer_inner[p.peer] = inner_calls(secs, target) if fast else 1
                         if not fast:
                             peer_times[p.peer].append((secs, _units))
                             continue
@@ -181,8 +175,8 @@ def _run_case(case: Case, cfg: Config) -> dict[str, Any]:
                         "runs_checked": len(checks)}
         if bad:
             row["status"] = "FAILED"
-        row["seconds"] = _spread(times)
-        row["rate"] = _spread([w.work / t for t in times if t > 0])
+        row["seconds"] = spread(times)
+        row["rate"] = spread([w.work / t for t in times if t > 0])
         for p in w.peers:
             row["peers"].append(_peer_row(p, w, times, peer_times[p.peer],
                                           peer_answers.get(p.peer), peer_errors.get(p.peer)))
@@ -200,9 +194,9 @@ def _peer_row(p: PeerWork, w: Work, ours: list[float], runs: list[tuple[float, i
         return out
     rates = [u / s for s, u in runs if s > 0]
     our_rates = [w.work / t for t in ours if t > 0]
-    paired = [a / b for a, b in zip(our_rates, rates, strict=False) if b > 0]
-    out.update(status="ok", seconds=_spread([s for s, _ in runs]), work=runs[-1][1],
-               rate=_spread(rates), speedup=_spread(paired))
+    paired = paired_ratios(our_rates, rates)
+    out.update(status="ok", seconds=spread([s for s, _ in runs]), work=runs[-1][1],
+               rate=spread(rates), speedup=spread(paired))
     if p.check is not None and answer is not None:
         try:
             ok, detail = p.check(answer)

@@ -6,6 +6,9 @@ card known, nobody all in. Before the flop each seat from under the gun folds or
 the big blind and the big blind checks; on each later street the first live seat bets 4
 or checks and everyone else calls or folds (or checks behind); a showdown shows every
 live hand. The same ``seed`` gives the same hands.
+
+:func:`allin_hands` yields hands that are all in before the flop instead (2 to 6 players,
+different stacks, so side pots), for the all-in EV paths of the replay.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Iterator
 
 from evaluator.cards import cards_str
 
-__all__ = ["synthetic_hands", "write_synthetic_phhs"]
+__all__ = ["allin_hands", "synthetic_hands", "write_synthetic_phhs"]
 
 
 def _one(rng: random.Random, n: int, number: int) -> str:
@@ -83,3 +86,36 @@ def write_synthetic_phhs(path: str, count: int, *, players: int = 6, seed: int =
     from simulate.phh.write import write_phhs
 
     write_phhs(synthetic_hands(count, players=players, seed=seed), path)
+
+
+def allin_hands(count: int = 120, seed: int = 12) -> list[str]:
+    """``count`` PHH no-limit hold'em hands, 2 to 6 players, all in before the flop with
+    different stacks (side pots), every hole card known, the board run out and shown.
+    The biggest stack to act first shoves, the others fold or call (for less)."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        n = rng.randint(2, 6)
+        deck = rng.sample(range(52), 2 * n + 5)
+        holes = [cards_str(deck[2 * s: 2 * s + 2]) for s in range(n)]
+        board = cards_str(deck[2 * n:])
+        stacks = rng.sample(range(40, 400), n)
+        order = [*range(2, n), 0, 1] if n > 2 else [1, 0]
+        fold = [rng.random() < 0.25 for _ in range(n)]
+        fold[order[-1]] = False
+        first = next(s for s in order if not fold[s])
+        top = max(range(n), key=lambda s: stacks[s])
+        stacks[first], stacks[top] = stacks[top], stacks[first]
+        acts = [f"d dh p{s + 1} {holes[s]}" for s in range(n)]
+        for s in order:
+            acts.append(f"p{s + 1} f" if fold[s] else
+                        f"p{s + 1} cbr {stacks[s]}" if s == first else f"p{s + 1} cc")
+        if sum(not f for f in fold) < 2:
+            continue
+        acts += [f"d db {board[:6]}", f"d db {board[6:8]}", f"d db {board[8:]}"]
+        acts += [f"p{s + 1} sm {holes[s]}" for s in range(n) if not fold[s]]
+        out.append(f"variant = 'NT'\nante_trimming_status = false\nantes = {[0] * n}\n"
+                   f"blinds_or_straddles = {[1, 2] + [0] * (n - 2)}\nmin_bet = 2\n"
+                   f"starting_stacks = {stacks}\nactions = {acts!r}\nhand = {len(out) + 1}\n"
+                   f"players = {[f'p{s + 1}' for s in range(n)]!r}\n")
+    return out

@@ -1,0 +1,108 @@
+"""Helpers shared by several test modules (no test module imports another)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def kernel_first_bad(cards: np.ndarray, n_blocks: int = 0) -> int:
+    """The evaluation kernels' answer for ``cards`` (``uint8[N, k]``): the first bad row, else
+    -1; ``n_blocks`` > 0 runs the parallel kernel in that many blocks."""
+    from evaluator._kernels import holdem as K
+    from evaluator._tables import get_tables
+
+    out = np.zeros(len(cards), np.int32)
+    tables = get_tables().kernel_args
+    if n_blocks:
+        return int(K.eval_batch_parallel(cards, out, tables, True, n_blocks))
+    return int(K.eval_batch_serial(cards, out, tables, True))
+
+
+def on_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """Run ``argv`` with stderr on a pseudo-terminal: (exit status, stdout, stderr)."""
+    import pty
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=slave,
+                         text=True)
+    os.close(slave)
+    out, _ = p.communicate(timeout=900)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    return p.returncode, out, err.decode().replace("\r\n", "\n")
+
+
+def mutate_actions(rng: random.Random, acts: list[str], n: int) -> list[str]:
+    """A copy of the PHH action list ``acts`` (``n`` players) with one random edit: an action
+    dropped, swapped, repeated or cut off, an amount or a card made wrong or odd, a seat
+    changed, an action inserted, a comment added or the list shuffled."""
+    acts = list(acts)
+    i = rng.randrange(len(acts))
+    op = rng.randrange(13)
+    toks = acts[i].split()
+    card = rng.choice(["Ac", "2d", "??", "Kh", "7s", "9c", "Td"])
+    seat = f"p{rng.randrange(1, n + 1)}"
+    if op == 0:
+        del acts[i]
+    elif op == 1 and i + 1 < len(acts):
+        acts[i], acts[i + 1] = acts[i + 1], acts[i]
+    elif op == 2:
+        acts.insert(i, acts[i])
+    elif op == 3 and len(toks) == 3 and toks[1] == "cbr":
+        v = int(float(toks[2]))
+        toks[2] = rng.choice([str(v + 1), str(max(v - 1, 0)), str(3 * v), "1", f"{v}.0",
+                              f"{v}e0", f"+{v}", "10000000"])
+        acts[i] = " ".join(toks)
+    elif op == 4 and toks[0] == "d":
+        cards = toks[-1]
+        j = 2 * rng.randrange(len(cards) // 2)
+        acts[i] = " ".join(toks[:-1] + [cards[:j] + card + cards[j + 2:]])
+    elif op == 5 and len(toks) == 3 and toks[1] == "sm":
+        cards = toks[2]
+        j = 2 * rng.randrange(len(cards) // 2)
+        acts[i] = " ".join(toks[:2] + [rng.choice([cards[:j] + card + cards[j + 2:],
+                                                   cards[2:] + cards[:2], "????", cards[:2]])])
+    elif op == 6:
+        del acts[i:]
+        if not acts:
+            acts = ["p1 f"]
+    elif op == 7 and toks[0] != "d":
+        acts[i] = " ".join([seat] + toks[1:])
+    elif op == 8:
+        acts.insert(i, rng.choice([f"{seat} sm ????", f"{seat} sm", f"{seat} pb", f"{seat} sd",
+                                   f"{seat} cc", f"{seat} f", f"{seat} cbr 50", "d db 2c"]))
+    elif op == 9 and len(toks) == 4 and toks[1] == "dh":
+        acts[i] = " ".join(toks[:3] + [rng.choice(["????", "??" + toks[3][2:], toks[3].lower(),
+                                                   toks[3][:2] * 2])])
+    elif op == 10:
+        acts[i] = acts[i] + " # a comment"
+    elif op == 11 and len(toks) == 3 and toks[1] == "db":
+        acts[i] = " ".join(toks[:2] + [toks[2][:2]])
+    elif op == 12:
+        rng.shuffle(acts)
+    return acts
+
+
+def mutated_hand(rng: random.Random, bases: list[dict]) -> dict:
+    """A copy of a random hand of ``bases`` (PHH fields) with one or two
+    :func:`mutate_actions` edits to its actions."""
+    f = dict(rng.choice(bases))
+    n = len(f["starting_stacks"])
+    for _ in range(rng.randrange(1, 3)):
+        f["actions"] = mutate_actions(rng, f["actions"], n)
+    return f

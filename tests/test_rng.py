@@ -1,0 +1,242 @@
+"""simulate._kernels.rng: the SplitMix64 streams, the exactly uniform deal and the weighted
+combo-tuple draw.
+
+* The generator is SplitMix64: its published first outputs, and a pure-Python version of
+  the scramble on random values.
+* Streams: a seed and a block give one stream, the same on every call; different blocks and
+  seeds give different streams whose first outputs look independent (bit balance), so a
+  block's numbers do not depend on which thread runs it (a seeded equity is the same on 1
+  and 2 threads).
+* The deal: every ordered deal of ``k`` from ``m`` equally likely (chi-square against the
+  uniform), with a bound that a classic biased shuffle fails on the same number of deals,
+  so the test can fail; :func:`pick5` reads the same cards :func:`deal` swaps in place.
+* The tuple draw: the joint frequencies of two players' combos equal the product of their
+  weights over the card-disjoint pairs only (exact card removal).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numba
+import numpy as np
+import pytest
+from scipy.stats import chi2
+
+import simulate._kernels.rng as R
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+#: Chi-square tail probability below which a deal is called biased: a correct deal fails
+#: one such test in a million runs (the seeds are fixed, so in practice never).
+ALPHA = 1e-6
+
+
+def py_mix64(z: int) -> int:
+    """SplitMix64's finaliser in plain Python integers."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def test_splitmix64_published_outputs():
+    # SplitMix64 seeded with 0: the reference implementation's first three outputs
+    want = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    state, got = np.uint64(0), []
+    for _ in range(3):
+        state, v = R.next_u64(state)
+        got.append(int(v))
+    assert got == want
+
+
+def test_mix64_matches_plain_python():
+    rng = np.random.default_rng(1)
+    for z in rng.integers(0, 2**63, size=200, dtype=np.uint64).tolist() + [0, 1, MASK]:
+        assert int(R.mix64(np.uint64(z))) == py_mix64(z)
+
+
+def test_stream_state_is_a_function_of_seed_and_block():
+    for seed, block in [(0, 0), (1, 0), (0, 1), (2**64 - 1, 12345)]:
+        a = int(R.stream_state(np.uint64(seed), block))
+        assert a == int(R.stream_state(np.uint64(seed), block))
+        g = GOLDEN
+        assert a == py_mix64(py_mix64(seed) ^ py_mix64((block * g + g) & MASK))
+
+
+def test_streams_of_blocks_and_seeds_differ_and_look_independent():
+    n = 4096
+    firsts = []
+    for seed in (0, 1):
+        for b in range(n):
+            _, v = R.next_u64(np.uint64(R.stream_state(np.uint64(seed), b)))
+            firsts.append(int(v))
+    assert len(set(firsts)) == len(firsts)  # no two streams start alike
+    bits = np.array([[(v >> k) & 1 for k in range(64)] for v in firsts])
+    # every bit of the first output is 1 in half the streams: 5 sigma of a fair coin
+    m = len(firsts)
+    assert np.all(np.abs(bits.sum(axis=0) - m / 2) < 5 * math.sqrt(m) / 2)
+    # neighbouring blocks are not correlated bit by bit
+    same = (bits[:n - 1] == bits[1:n]).mean(axis=0)
+    assert np.all(np.abs(same - 0.5) < 5 * 0.5 / math.sqrt(n - 1))
+
+
+@numba.njit(cache=False)
+def _deal_counts(seed, m, k, n, biased):
+    """Deal ``k`` of ``m`` cards ``n`` times from one stream; count each ordered deal (an
+    index in base m). ``biased``: the classic wrong shuffle instead (position i swapped with
+    any of the m positions), for the test's power."""
+    mul = np.empty(((k + 4) // 5) * 5, np.uint64)
+    thr = np.empty_like(mul)
+    R.deal_setup(m, k, mul, thr)
+    counts = np.zeros(m ** k, np.int64)
+    state = R.stream_state(np.uint64(seed), 0)
+    d = np.arange(m)
+    for _ in range(n):
+        for i in range(m):
+            d[i] = i
+        if biased:
+            for i in range(k):
+                state, v = R.next_u64(state)
+                j = np.int64(v % np.uint64(m))
+                d[i], d[j] = d[j], d[i]
+        else:
+            state = R.deal(state, d, 0, k, mul, thr)
+        key = 0
+        for i in range(k):
+            key = key * m + d[i]
+        counts[key] += 1
+    return counts
+
+
+def _chi2_p(counts: np.ndarray, m: int, k: int) -> float:
+    """Chi-square p-value of ``counts`` (indexed as in :func:`_deal_counts`) against every
+    ordered deal of k distinct cards from m being equally likely (other cells must be 0)."""
+    cells = [sum(c * m ** (k - 1 - i) for i, c in enumerate(p))
+             for p in itertools.permutations(range(m), k)]
+    assert counts.sum() == counts[cells].sum()  # never a repeated card
+    obs = counts[cells].astype(np.float64)
+    exp = obs.sum() / len(cells)
+    return float(chi2.sf(((obs - exp) ** 2 / exp).sum(), len(cells) - 1))
+
+
+@pytest.mark.parametrize("m,k,n", [(4, 4, 60_000), (6, 2, 60_000), (7, 3, 105_000),
+                                   (9, 6, 120_000)])
+def test_deal_is_uniform_and_a_biased_deal_fails_the_same_test(m, k, n):
+    assert _chi2_p(_deal_counts(7, m, k, n, False), m, k) > ALPHA
+    if k == m:  # the wrong shuffle is biased on full permutations
+        assert _chi2_p(_deal_counts(7, m, k, n, True), m, k) < ALPHA
+
+
+def test_deal_fills_every_position_of_a_deck_uniformly():
+    # 48 cards left, 5 dealt (a flop to river runout): each card lands in each of the five
+    # positions equally often
+    n, m, k = 96_000, 48, 5
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    R.deal_setup(m, k, mul, thr)
+    got = _position_counts(n, m, k, mul, thr)
+    exp = n / m
+    stat = ((got - exp) ** 2 / exp).sum()
+    assert chi2.sf(stat, k * (m - 1)) > ALPHA
+
+
+@numba.njit(cache=False)
+def _position_counts(n, m, k, mul, thr):
+    out = np.zeros((k, m), np.int64)
+    state = R.stream_state(np.uint64(3), 5)
+    d = np.arange(m)
+    for _ in range(n):
+        state = R.deal(state, d, 0, k, mul, thr)
+        for i in range(k):
+            out[i, d[i]] += 1
+    return out
+
+
+@numba.njit(cache=False)
+def _pick_vs_deal(m, n):
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    R.deal_setup(m, 5, mul, thr)
+    state = R.stream_state(np.uint64(11), 0)
+    base = np.arange(m)[::-1].copy()
+    bad = 0
+    for _ in range(n):
+        s2, r0, r1, r2, r3, r4 = R.draw5(state, mul, thr, 0)
+        c = R.pick5(base, base[0], base[1], base[2], base[3], r0, r1, r2, r3, r4)
+        d = base.copy()
+        s3 = R.deal(state, d, 0, 5, mul, thr)
+        state = s2
+        if s3 != s2 or c[0] != d[0] or c[1] != d[1] or c[2] != d[2] or c[3] != d[3] \
+                or c[4] != d[4]:
+            bad += 1
+    return bad
+
+
+@pytest.mark.parametrize("m", [5, 6, 45, 48])
+def test_pick5_reads_the_cards_deal_swaps_in(m):
+    assert _pick_vs_deal(m, 20_000) == 0
+
+
+def test_draw5_draws_stay_in_range_and_use_every_value():
+    m = 45
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    R.deal_setup(m, 5, mul, thr)
+    assert mul.tolist() == [45, 44, 43, 42, 41]
+    assert thr.tolist() == [4096 % x for x in (45, 44, 43, 42, 41)]
+    seen = [set() for _ in range(5)]
+    state = np.uint64(99)
+    for _ in range(3000):
+        state, *r = R.draw5(state, mul, thr, 0)
+        for i, v in enumerate(r):
+            seen[i].add(int(v))
+    assert [sorted(s) for s in seen] == [list(range(m - i)) for i in range(5)]
+
+
+@numba.njit(cache=False)
+def _tuple_counts(cdf, ncombo, cards, n):
+    counts = np.zeros((ncombo[0], ncombo[1]), np.int64)
+    skip = np.zeros(2, np.bool_)
+    idx = np.zeros(2, np.int64)
+    state = R.stream_state(np.uint64(5), 0)
+    rejected = 0
+    for _ in range(n):
+        state, _used, rej = R.draw_tuple(state, cdf, ncombo, cards, skip, np.int64(0), idx,
+                                         1000)
+        rejected += rej
+        counts[idx[0], idx[1]] += 1
+    return counts, rejected
+
+
+def test_draw_tuple_is_exact_card_removal():
+    # player 0: AhKh (w 1), AhQh (w 2), 2c2d (w 3); player 1: AhAs (w 1), KhKs (w 1), QsJs (w 2)
+    from evaluator.cards import parse_cards
+
+    combos = [["AhKh", "AhQh", "2c2d"], ["AhAs", "KhKs", "QsJs"]]
+    weights = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 2.0]])
+    cards = np.array([[parse_cards(c) for c in row] for row in combos], np.uint8)
+    cdf = np.cumsum(weights, axis=1)
+    n = 120_000
+    counts, rejected = _tuple_counts(cdf, np.array([3, 3], np.int64), cards, n)
+    want = np.zeros((3, 3))
+    for i, j in itertools.product(range(3), range(3)):
+        if not set(cards[0, i]) & set(cards[1, j]):
+            want[i, j] = weights[0, i] * weights[1, j]
+    assert np.array_equal(counts == 0, want == 0)  # conflicting pairs never drawn
+    assert rejected > 0
+    p = want[want > 0] / want.sum()
+    obs = counts[want > 0]
+    assert chi2.sf(((obs - n * p) ** 2 / (n * p)).sum(), len(p) - 1) > ALPHA
+    # drawing player 0 alone and rejecting would be biased: the marginal of AhKh is not w/6
+    assert abs(counts[0].sum() / n - 1 / 6) > 0.02
+
+
+def test_seeded_monte_carlo_does_not_depend_on_the_thread_count():
+    from simulate import equity
+
+    one = equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c", samples=300_000, seed=42, threads=1)
+    two = equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c", samples=300_000, seed=42, threads=2)
+    assert [p.to_dict() for p in one.players] == [p.to_dict() for p in two.players]
+    other = equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c", samples=300_000, seed=43, threads=1)
+    assert [p.equity for p in other.players] != [p.equity for p in one.players]
