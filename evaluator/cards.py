@@ -1,7 +1,15 @@
-"""Card encoding, parsing and formatting.
+"""Card encoding, parsing and formatting: the project's one card codec.
 
 A card id is ``4 * rank + suit`` with rank 0..12 for 2..A and suit 0..3 for
-clubs, diamonds, hearts, spades. Arrays of cards are ``numpy.uint8``.
+clubs, diamonds, hearts, spades. Arrays of cards are ``numpy.uint8``. A card not known
+(``??`` in a hand history) is :data:`UNKNOWN` (255) where a reader allows it.
+
+Text -> id: :func:`parse_cards` (any text: spaces, commas, ``10``, suit symbols, either
+case; ``allow_unknown`` reads ``??``), and for the readers that see card text by the
+million the tables it agrees with: :data:`CARD_IDS` (every two-character ASCII spelling),
+:data:`CARD_SLOTS` (the same plus ``??``) and :data:`CARD_PAIRS` (the same over bytes, for
+compiled readers). Id -> text: :func:`card_str`, :func:`cards_str`, :data:`CARD_TEXT` and
+:func:`cards_text` (``??`` for :data:`UNKNOWN`).
 """
 
 from __future__ import annotations
@@ -20,6 +28,26 @@ RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
                 "Tens", "Jacks", "Queens", "Kings", "Aces")
 
 _TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠])", re.IGNORECASE)
+_TOKEN_OR_UNKNOWN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠])|\?\?", re.IGNORECASE)
+
+#: The id of a card not known (``??``).
+UNKNOWN = 255
+#: The text of each card id 0..51.
+CARD_TEXT: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
+#: Every two-character ASCII spelling of a card (rank and suit in either case) -> its id.
+CARD_IDS: dict[str, int] = {
+    r + s: 4 * i + j for i, rank in enumerate(RANKS) for r in {rank, rank.lower()}
+    for j, suit in enumerate(SUITS) for s in (suit, suit.upper())}
+#: :data:`CARD_IDS` and ``??`` -> :data:`UNKNOWN`.
+CARD_SLOTS: dict[str, int] = {**CARD_IDS, "??": UNKNOWN}
+#: :data:`CARD_SLOTS` over bytes, for compiled readers: ``CARD_PAIRS[128 * b0 + b1]`` is the
+#: id of the two ASCII characters ``b0 b1`` (:data:`UNKNOWN` for ``??``), -1 for any other
+#: pair (``int16[16384]``, read-only).
+CARD_PAIRS = np.full(128 * 128, -1, np.int16)
+for _t, _c in CARD_SLOTS.items():
+    CARD_PAIRS[128 * ord(_t[0]) + ord(_t[1])] = _c
+CARD_PAIRS.flags.writeable = False
+_SLOT_TEXT = {**dict(enumerate(CARD_TEXT)), UNKNOWN: "??"}
 
 
 class CardError(ValueError):
@@ -44,6 +72,15 @@ def cards_str(cards: Iterable[int], sep: str = "") -> str:
     return sep.join(card_str(c) for c in cards)
 
 
+def cards_text(cards: Iterable[int]) -> str:
+    """The text of card ids written back to back, ``??`` for :data:`UNKNOWN`; raises
+    :class:`CardError` for any other id out of range."""
+    try:
+        return "".join([_SLOT_TEXT[c] for c in cards])
+    except (KeyError, TypeError):
+        return "".join("??" if c == UNKNOWN else card_str(c) for c in cards)
+
+
 def _parse_token(tok: str) -> int:
     rank_txt, suit_txt = tok[:-1], tok[-1]
     rank = 8 if rank_txt == "10" else RANKS.index(rank_txt.upper())
@@ -52,14 +89,18 @@ def _parse_token(tok: str) -> int:
 
 
 def parse_cards(text: str | Sequence[int] | np.ndarray | None, *, what: str = "cards",
-                allow_repeats: bool = False) -> list[int]:
+                allow_repeats: bool = False, allow_unknown: bool = False) -> list[int]:
     """Parse card text (``"AhKh"``, ``"Ah Kh"``, ``"10♠,j♥"``) or a sequence of ids.
 
     Returns a list of card ids. Raises :class:`CardError` naming the offending
-    token, or a repeated card, in ``what`` (e.g. ``"hand 2"``).
+    token, or a repeated card, in ``what`` (e.g. ``"hand 2"``). ``allow_unknown``: text
+    only, ``??`` is a card not known (:data:`UNKNOWN`, never a repeat), and spaces and
+    commas may fall anywhere (``"A h,??"``); repeats are then the caller's to judge.
     """
     if text is None:
         return []
+    if allow_unknown and isinstance(text, str):
+        return _parse_slots(text, what)
     if not isinstance(text, str):
         out = []
         for c in np.asarray(text).reshape(-1).tolist():
@@ -90,6 +131,21 @@ def parse_cards(text: str | Sequence[int] | np.ndarray | None, *, what: str = "c
             if c in seen:
                 raise CardError(f"duplicate card {card_str(c)} in {what}")
             seen.add(c)
+    return out
+
+
+def _parse_slots(text: str, what: str) -> list[int]:
+    """Card text where ``??`` is a card not known (see :func:`parse_cards`)."""
+    t = re.sub(r"[\s,]+", "", text)
+    out: list[int] = []
+    pos = 0
+    while pos < len(t):
+        m = _TOKEN_OR_UNKNOWN.match(t, pos)
+        if m is None:
+            bad = t[pos:pos + 3] if t[pos:pos + 2] == "10" else t[pos:pos + 2]
+            raise CardError(f"'{bad}' in {what} is not a card")
+        out.append(UNKNOWN if m.group(0) == "??" else _parse_token(m.group(0)))
+        pos = m.end()
     return out
 
 

@@ -1,4 +1,5 @@
-"""Playing whole hands by the rules: :class:`Rules`, :class:`Hand`, :func:`play`.
+"""Playing one hand by the rules: :class:`Hand` (the rules are :class:`simulate.rules.Rules`;
+many hands at once: :func:`simulate.play.play`; all three are importable from here).
 
 Seats are numbered ``0..N-1`` clockwise. The small blind is the seat after the button
 and the big blind the next; heads-up the button posts the small blind, acts first
@@ -20,34 +21,39 @@ Example::
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from evaluator.cards import CardError, card_str, check_disjoint, parse_cards
-from simulate.games import BETTINGS as _BETTING_NAMES
-from simulate.games import GAMES as _GAME_TABLE
-from simulate.pots import MAX_CHIPS, Pot, check_chips
+from evaluator.cards import (
+    CARD_IDS,
+    UNKNOWN,
+    CardError,
+    card_str,
+    cards_text,
+    check_disjoint,
+    parse_cards,
+)
+from simulate.phh.actions import Action, ActionError, parse_action
+from simulate.pots import MAX_CHIPS, Pot
+from simulate.rules import (  # noqa: F401 - GAMES, BETTINGS, ...: re-exported
+    BETTINGS,
+    DEFAULT_DISCARD_AFTER,
+    DISCARD_STREETS,
+    GAMES,
+    HOLDEM_LIKE,
+    STREETS,
+    IllegalAction,
+    Legal,
+    Rules,
+    chips,
+    kernels,
+)
 
-__all__ = ["Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]
+__all__ = ["Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]  # noqa: F822
 
-GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
-#: Games evaluated as Hold'em at the showdown (Pineapple: the two cards kept).
-HOLDEM_LIKE = tuple(n for n, g in _GAME_TABLE.items() if not g.is_omaha)
-#: Pineapple discard timing: the betting round after which every live seat discards.
-DISCARD_STREETS = ("preflop", "flop", "turn")
-DEFAULT_DISCARD_AFTER = {n: g.discard_after for n, g in _GAME_TABLE.items()
-                         if g.discard_after}
-BETTINGS = {name: code for code, name in enumerate(_BETTING_NAMES)}
-STREETS = ("preflop", "flop", "turn", "river", "showdown", "done")
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow; the message is one line naming the reason and
-    the legal options. The hand is left unchanged."""
+_K = kernels
 
 
 def _resolve_seed(seed: int | None) -> int:
@@ -77,19 +83,6 @@ def deal_tables(n_cards: int) -> tuple[np.ndarray, np.ndarray]:
     return got
 
 
-_KERNELS: Any = None
-
-
-def _K() -> Any:
-    """The kernel module, imported on first use (Numba loads only when a hand is played)."""
-    global _KERNELS
-    if _KERNELS is None:
-        from simulate._kernels import engine as K
-
-        _KERNELS = K
-    return _KERNELS
-
-
 _HAND_ACT: Any = None  # _entry(hand_act, ...), set with the first Hand
 
 
@@ -106,181 +99,6 @@ def _entry(kernel: Any, *args: Any) -> Any:
         return kernel
 
 
-def _chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
-    """A chip amount by the project's one check (:func:`simulate.pots.check_chips`); a
-    float with no fraction (``200.0``) is taken as its integer."""
-    if type(value) is int and 0 <= value <= MAX_CHIPS and (value or allow_zero):
-        return value  # what check_chips returns for a plain int in range, without the call
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return check_chips(value, what, allow_zero=allow_zero)
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The game and its betting structure (see the module docstring and the README).
-
-    ``game``: ``holdem``, ``omaha``, ``omaha5``, ``omaha6``. ``betting``: ``no-limit``,
-    ``pot-limit`` or ``fixed-limit`` (``small_bet`` before the turn, ``big_bet`` from the
-    turn; default the big blind and twice it; ``max_raises`` counts the opening bet and
-    its raises per street, the big blind being the opening bet before the flop; with
-    ``uncapped_heads_up`` there is no cap while only two players are left). ``ante`` is
-    posted by every seat, or by the big blind alone with ``bb_ante``; antes are dead
-    money, posted before the blinds. ``straddles`` are posted by the seats after the big
-    blind, in order; a straddle sets the new minimum raise (a raise to at least twice
-    the largest straddle). ``pineapple`` and ``crazy_pineapple`` deal three hole cards;
-    after the betting round ``discard_after`` (``preflop``, ``flop`` or ``turn``; default
-    ``preflop`` for ``pineapple`` and ``flop`` for ``crazy_pineapple``, the standard
-    timings) every live seat discards one, then the hand is Hold'em with the two kept.
-    """
-
-    game: str = "holdem"
-    betting: str = "no-limit"
-    blinds: tuple[int, int] = (1, 2)
-    ante: int = 0
-    bb_ante: bool = False
-    straddles: tuple[int, ...] = ()
-    small_bet: int | None = None
-    big_bet: int | None = None
-    max_raises: int = 4
-    uncapped_heads_up: bool = True
-    discard_after: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}, got {self.game!r}")
-        if self.game in DEFAULT_DISCARD_AFTER:
-            da = DEFAULT_DISCARD_AFTER[self.game] if self.discard_after is None \
-                else self.discard_after
-            if da not in DISCARD_STREETS:
-                raise ValueError(f"discard_after must be one of {', '.join(DISCARD_STREETS)}, "
-                                 f"got {da!r}")
-            object.__setattr__(self, "discard_after", da)
-        elif self.discard_after is not None:
-            raise ValueError(f"discard_after is for pineapple and crazy_pineapple, not "
-                             f"{self.game}")
-        if self.betting not in BETTINGS:
-            raise ValueError(f"betting must be one of {', '.join(BETTINGS)}, got {self.betting!r}")
-        try:
-            sb, bb = self.blinds
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"blinds must be two amounts (small, big), got {self.blinds!r}") from None
-        sb = _chips(sb, "the small blind")
-        bb = _chips(bb, "the big blind", allow_zero=False)
-        if sb > bb:
-            raise ValueError(f"the small blind ({sb}) is larger than the big blind ({bb})")
-        object.__setattr__(self, "blinds", (sb, bb))
-        object.__setattr__(self, "ante", _chips(self.ante, "ante"))
-        object.__setattr__(self, "bb_ante", bool(self.bb_ante))
-        strad = self.straddles
-        if type(strad) is not tuple or strad:
-            strad = tuple(_chips(x, "a straddle", allow_zero=False) for x in strad)
-        if len(strad) > 8:
-            raise ValueError("at most 8 straddles")
-        prev = bb
-        for x in strad:
-            if x < prev:
-                raise ValueError(f"a straddle ({x}) must be at least the bet before it ({prev})")
-            prev = x
-        object.__setattr__(self, "straddles", strad)
-        small = (bb if self.small_bet is None
-                 else _chips(self.small_bet, "small_bet", allow_zero=False))
-        big = (2 * small if self.big_bet is None
-               else _chips(self.big_bet, "big_bet", allow_zero=False))
-        object.__setattr__(self, "small_bet", small)
-        object.__setattr__(self, "big_bet", big)
-        mr = self.max_raises
-        if isinstance(mr, bool) or not isinstance(mr, (int, np.integer)) or mr < 1:
-            raise ValueError(f"max_raises must be a positive integer, got {mr!r}")
-        object.__setattr__(self, "max_raises", int(mr))
-        object.__setattr__(self, "uncapped_heads_up", bool(self.uncapped_heads_up))
-
-    @property
-    def n_hole(self) -> int:
-        """Hole cards per seat."""
-        return GAMES[self.game]
-
-    def header(self) -> np.ndarray:
-        """The rule fields of a kernel state (``int64[STATE_SIZE]``, other fields 0)."""
-        S = np.zeros(_K().STATE_SIZE, np.int64)
-        self._write_header(memoryview(S))
-        return S
-
-    def _write_header(self, S: Any) -> None:
-        """Write the rule fields into ``S`` (a kernel state, or a memoryview of one, whose
-        other fields are left as they are)."""
-        K = _K()
-        S[K.BETTING] = BETTINGS[self.betting]
-        S[K.NHOLE] = self.n_hole
-        S[K.GAME] = 0 if self.game in HOLDEM_LIKE else 1
-        if self.discard_after is not None:
-            S[K.DISCAT] = DISCARD_STREETS.index(self.discard_after) + 1
-        S[K.SB], S[K.BB] = self.blinds
-        S[K.ANTE] = self.ante
-        S[K.BBANTE] = int(self.bb_ante)
-        S[K.SMALLBET] = self.small_bet
-        S[K.BIGBET] = self.big_bet
-        S[K.MAXRAISES] = self.max_raises
-        S[K.UNCAPPED] = int(self.uncapped_heads_up)
-        S[K.NSTRAD] = len(self.straddles)
-        for i, x in enumerate(self.straddles):
-            S[K.STRAD0 + i] = x
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "betting": self.betting, "blinds": list(self.blinds),
-                "ante": self.ante, "bb_ante": self.bb_ante, "straddles": list(self.straddles),
-                "small_bet": self.small_bet, "big_bet": self.big_bet,
-                "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up,
-                **({"discard_after": self.discard_after} if self.discard_after else {})}
-
-
-@dataclass(frozen=True)
-class Legal:
-    """The actor's options. ``fold`` only when facing a bet; ``call`` the chips a call adds
-    now (capped at the stack), None when there is nothing to call; ``min_raise_to`` and
-    ``max_raise_to`` street totals, None when no bet or raise is allowed (a short stack's
-    all-in is both). ``discard`` (Pineapple): the actor must discard one hole card now (the
-    others are then all False/None)."""
-
-    fold: bool = False
-    check: bool = False
-    call: int | None = None
-    min_raise_to: int | None = None
-    max_raise_to: int | None = None
-    discard: bool = False
-
-    @property
-    def raise_allowed(self) -> bool:
-        return self.min_raise_to is not None
-
-    @classmethod
-    def _of(cls, fold: bool, check: bool, call: int | None, min_raise_to: int | None,
-            max_raise_to: int | None) -> Legal:
-        """``Legal(fold, check, call, min_raise_to, max_raise_to)`` made without the frozen
-        dataclass's ``object.__setattr__`` per field (a third of the cost: the Hand makes
-        one per decision)."""
-        self = object.__new__(cls)
-        self.__dict__.update(fold=fold, check=check, call=call, min_raise_to=min_raise_to,
-                             max_raise_to=max_raise_to, discard=False)
-        return self
-
-    def text(self) -> str:
-        """``fold, call 100, raise to 200..980``."""
-        parts = []
-        if self.discard:
-            parts.append("discard one hole card")
-        if self.fold:
-            parts.append("fold")
-        if self.check:
-            parts.append("check")
-        if self.call is not None:
-            parts.append(f"call {self.call}")
-        if self.min_raise_to is not None:
-            lo, hi = self.min_raise_to, self.max_raise_to
-            parts.append(f"raise to {lo}" if lo == hi else f"raise to {lo}..{hi}")
-        return ", ".join(parts) if parts else "nothing"
-
 
 _WHY = {
     7: "the stack covers no more than a call",
@@ -289,32 +107,7 @@ _WHY = {
     10: "the betting is capped",
 }
 
-_UNKNOWN_CARD = 255
-_ACTION = re.compile(r"^(?:p(\d+)\s+)?(f|cc|cbr|sm|sd)(?:\s+(.*))?$")
-
-
-def _parse_maybe_unknown(text: str, what: str) -> list[int]:
-    """Card text where ``??`` stands for an unknown card (-> 255)."""
-    out: list[int] = []
-    t = re.sub(r"[\s,]+", "", text)
-    i = 0
-    while i < len(t):
-        if t[i:i + 2] == "??":
-            out.append(_UNKNOWN_CARD)
-            i += 2
-            continue
-        j = i + (3 if t[i:i + 2] == "10" else 2)
-        out.extend(parse_cards(t[i:j], what=what))
-        i = j
-    return out
-
-
-_CARD_TEXT = {c: card_str(c) for c in range(52)} | {_UNKNOWN_CARD: "??"}
-#: Two-character card texts that parse_cards reads as one card (either case, suit symbols).
-_CARD_OF = {r + s: 4 * i + j for i, rank in enumerate("23456789TJQKA")
-            for r in {rank, rank.lower()}
-            for j, suits in enumerate(("c\u2663C", "d\u2666D", "h\u2665H", "s\u2660S"))
-            for s in suits}
+_UNKNOWN_CARD = UNKNOWN
 
 
 _BLANK: np.ndarray | None = None
@@ -334,15 +127,7 @@ def _blank_buffer() -> np.ndarray:
     return _BLANK
 
 
-_PAIRS = re.compile("..", re.S)
 _DECK_BYTES = bytes(range(52))
-
-
-def _cards_text(cards: Sequence[int]) -> str:
-    try:
-        return "".join([_CARD_TEXT[c] for c in cards])
-    except (KeyError, TypeError):  # a card id out of range: card_str names it
-        return "".join("??" if c == _UNKNOWN_CARD else card_str(c) for c in cards)
 
 
 def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
@@ -353,7 +138,8 @@ def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
     try:
         if len(board) != 10 or not all(map(width.__eq__, map(len, hole))):
             return None
-        cards = list(map(_CARD_OF.__getitem__, _PAIRS.findall("".join(hole) + board)))
+        t = "".join(hole) + board
+        cards = [CARD_IDS[t[i:i + 2]] for i in range(0, len(t), 2)]
     except (TypeError, KeyError):
         return None
     return cards if len(set(cards)) == len(cards) else None
@@ -364,37 +150,32 @@ _BETTING_ACTIONS: dict[str, tuple[int, int, int, str | None]] = {}
 
 
 def _read_betting_action(action: str) -> tuple[int, int, int, str | None] | None:
-    """``(seat, kind, amount, text)`` of a plain betting action (``p3 cc``, ``f``,
-    ``p3 cbr 300``; ``seat`` -1 when not named, ``text`` the PHH action recorded when it
-    is, else None), remembered for the next time; None for anything else (deals, shows,
-    discards, comments, faults: :meth:`Hand.act` reads those the long way)."""
-    if "#" in action:
+    """``(seat, kind, amount, text)`` of a betting action (``p3 cc``, ``f``, ``p3 cbr 300``,
+    as :func:`simulate.phh.actions.parse_action` reads it; ``seat`` -1 when not named,
+    ``text`` the PHH action recorded when it is, else None), remembered for the next time;
+    None for anything else (deals, shows, discards, faults: :meth:`Hand.act` reads those
+    the long way). The seat is not checked against the hand's seats here."""
+    try:
+        a = parse_action(action, _ANY_SEATS, engine=True)
+    except ActionError:
         return None
-    toks = action.split()
-    nt = len(toks)
-    seat = -1
-    if nt and toks[0][:1] == "p" and toks[0][1:].isdecimal():
-        seat = int(toks[0][1:]) - 1
-        if seat < 0:
-            return None
-        toks = toks[1:]
-        nt -= 1
-    if nt == 1 and toks[0] in ("f", "cc"):
-        kind, amount = (0, 0) if toks[0] == "f" else (3, 0)
-        text = None if seat < 0 else f"p{seat + 1} {toks[0]}"
-    elif nt == 2 and toks[0] == "cbr":
-        try:
-            amount = int(toks[1])
-        except ValueError:
-            return None
-        kind = 4
-        text = None if seat < 0 else f"p{seat + 1} cbr {amount}"
-    else:
+    kind = _KINDS.get(a.kind)
+    if kind is None or (kind == 4 and a.amount is None) or (a.actor is not None
+                                                              and a.actor < 0):
         return None
+    seat = -1 if a.actor is None else a.actor
+    amount = int(a.amount or 0)
+    text = (None if seat < 0 else f"p{seat + 1} {a.kind}" if kind != 4
+            else f"p{seat + 1} cbr {amount}")
     if len(_BETTING_ACTIONS) >= 4096:
         _BETTING_ACTIONS.clear()
     got = _BETTING_ACTIONS[action] = (seat, kind, amount, text)
     return got
+
+
+#: Engine kinds of the betting actions; a seat bound the cache's reads never reach.
+_KINDS = {"f": 0, "cc": 3, "cbr": 4}
+_ANY_SEATS = 1 << 30
 
 
 class Hand:
@@ -417,12 +198,12 @@ class Hand:
             raise ValueError("rules must be a simulate.engine.Rules")
         if isinstance(stacks, (str, bytes)):
             raise ValueError("stacks must be a list of chip counts, one per seat")
-        chips = []
+        amounts = []
         for i, x in enumerate(stacks):
             if type(x) is not int or not 0 < x <= MAX_CHIPS:
-                x = _chips(x, f"seat {i}'s stack", allow_zero=False)
-            chips.append(x)
-        n = len(chips)
+                x = chips(x, f"seat {i}'s stack", allow_zero=False)
+            amounts.append(x)
+        n = len(amounts)
         if not 2 <= n <= 10:
             raise ValueError(f"a hand needs 2 to 10 seats, got {n}")
         if len(rules.straddles) > (0 if n == 2 else n - 2):
@@ -440,7 +221,7 @@ class Hand:
         self.rules = rules
         self.n = n
         self.button = int(button)
-        self.starting_stacks = tuple(chips)
+        self.starting_stacks = tuple(amounts)
         # every array of the hand is a view of one buffer (one argument per kernel call)
         W = _blank_buffer().copy()
         self._W = W
@@ -449,7 +230,7 @@ class Hand:
         rules._write_header(V)
         V[K.N] = n
         V[K.BUTTON] = self.button
-        self._S[K.STACK:K.STACK + n] = chips
+        self._S[K.STACK:K.STACK + n] = amounts
         self._result: tuple[list[int | None], int] | None = None
         self.seed: int | None = None
         self.actions: list[str] = []
@@ -479,7 +260,7 @@ class Hand:
             self._dealt: set[int] = set()
         else:
             dealt = self._hole[:n, :h].tolist()
-            self.actions += [f"d dh p{s} {_cards_text(x)}" for s, x in enumerate(dealt, 1)]
+            self.actions += [f"d dh p{s} {cards_text(x)}" for s, x in enumerate(dealt, 1)]
             self._dealt = set().union(*dealt)
             if V[K.STREET] or V[K.NBOARD]:
                 self._after(0)
@@ -633,14 +414,14 @@ class Hand:
     @property
     def board(self) -> str:
         """The board cards dealt so far (text)."""
-        return _cards_text(self._board[:int(self._S[_K().NBOARD])])
+        return cards_text(self._board[:int(self._S[_K().NBOARD])])
 
     @property
     def hole(self) -> list[str]:
         """Each seat's hole cards (``??`` for a card not known; Pineapple: the two kept
         after the seat's discard)."""
         K = _K()
-        return [_cards_text(self._hole[s, :int(self._S[K.HOLEN + s])]) for s in range(self.n)]
+        return [cards_text(self._hole[s, :int(self._S[K.HOLEN + s])]) for s in range(self.n)]
 
     # ---- results
     def _settle(self) -> tuple[list[int | None], int]:
@@ -744,7 +525,7 @@ class Hand:
             cards = [int(card)] if 0 <= int(card) < 52 else None
         elif isinstance(card, str):
             try:
-                cards = _parse_maybe_unknown(card, "the discard")
+                cards = parse_cards(card, what="the discard", allow_unknown=True)
             except CardError as e:
                 raise IllegalAction(f"seat {s} cannot discard {card!r}: {e}") from None
         else:
@@ -759,8 +540,8 @@ class Hand:
         elif _UNKNOWN_CARD in cur and (c == _UNKNOWN_CARD or c not in self._dealt):
             slot = cur.index(_UNKNOWN_CARD)
         else:
-            raise IllegalAction(f"seat {s} cannot discard {_cards_text([c])}: it is not one of "
-                                f"its cards {_cards_text(cur)}")
+            raise IllegalAction(f"seat {s} cannot discard {cards_text([c])}: it is not one of "
+                                f"its cards {cards_text(cur)}")
         if c != _UNKNOWN_CARD and c not in cur:
             self._mark([c])
         nb = int(S[K.NBOARD])
@@ -769,8 +550,8 @@ class Hand:
         if code:  # pragma: no cover - checked above
             raise IllegalAction(f"seat {s} cannot discard: error {code}")
         self._result = None
-        self.discards[s] = _cards_text([c])
-        self.actions.append(f"p{s + 1} sd {_cards_text([c])}")
+        self.discards[s] = cards_text([c])
+        self.actions.append(f"p{s + 1} sd {cards_text([c])}")
         if not self.manual:
             self._after(nb, street)
 
@@ -786,9 +567,9 @@ class Hand:
                       else MAX_CHIPS + 1 if amount > 0 else -MAX_CHIPS - 1,  # refused alike
                       seat)
         if r < 16:
-            if r == _KERNELS.E_NOT_ACTOR:
+            if r == _K().E_NOT_ACTOR:
                 raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is not to "
-                                    f"act; seat {self._V[_KERNELS.ACTOR]} is")
+                                    f"act; seat {self._V[_K().ACTOR]} is")
             raise IllegalAction(self._refused(r, kind, amount))
         self._result = None
         if text is None:
@@ -817,11 +598,11 @@ class Hand:
         if st == 4 and street_before < 4:
             hole = self._hole.tolist()
             for s in self._show_order():
-                self.actions.append(f"p{s + 1} sm {_cards_text(hole[s][:V[K.HOLEN + s]])}")
+                self.actions.append(f"p{s + 1} sm {cards_text(hole[s][:V[K.HOLEN + s]])}")
         board = self._board.tolist()
         for a, b in ((0, 3), (3, 4), (4, 5)):
             if nb_before <= a < nb:
-                self.actions.append(f"d db {_cards_text(board[a:b])}")
+                self.actions.append(f"d db {cards_text(board[a:b])}")
 
     def _show_order(self) -> list[int]:
         """Live seats in showdown order: the river's last aggressor first, else the first
@@ -865,7 +646,8 @@ class Hand:
     def act(self, action: str) -> None:
         """Apply one PHH action string: ``f``, ``cc``, ``cbr 300`` (optionally prefixed by
         the actor ``p3``), and in manual mode ``d dh p1 AhKh``, ``d db Jc3d5c`` and
-        ``p1 sm AhKh``. Text after ``#`` is a comment."""
+        ``p1 sm AhKh`` (read by :func:`simulate.phh.actions.parse_action`, the engine's
+        dialect). Text after ``#`` is a comment."""
         if type(action) is str:
             fast = _BETTING_ACTIONS.get(action) or _read_betting_action(action)
             if fast is not None:
@@ -873,25 +655,27 @@ class Hand:
                 if seat >= self.n:
                     raise IllegalAction(f"{action!r}: there is no player {action.split()[0]}")
                 return self._do(kind, amount, text, seat, action)  # the kernel checks seat
-        if not isinstance(action, str):
-            raise IllegalAction(f"an action must be a string, got {action!r}")
-        text = action.split("#", 1)[0].strip()
-        toks = text.split()
-        if not toks:
-            raise IllegalAction(f"empty action {action!r}")
-        if toks[0] == "d":
-            return self._deal_action(toks, action)
-        m = _ACTION.match(" ".join(toks))
-        if m is None:
-            raise IllegalAction(f"{action!r} is not an action (f, cc, cbr N, sm CARDS)")
-        who, op, arg = m.group(1), m.group(2), m.group(3)
-        seat = None if who is None else int(who) - 1
-        if seat is not None and not 0 <= seat < self.n:
-            raise IllegalAction(f"{action!r}: there is no player p{who}")
+        try:
+            a = parse_action(action, self.n, engine=True)
+        except ActionError as e:
+            if not self.manual and isinstance(action, str) \
+                    and action.split("#", 1)[0].split()[:1] == ["d"]:
+                raise IllegalAction(f"{action!r}: deals are actions only with "
+                                    "deal='manual'") from None
+            raise IllegalAction(str(e)) from None
+        self.apply(a)
+
+    def apply(self, a: Action) -> None:
+        """Apply one action read by :func:`simulate.phh.actions.parse_action` in the
+        engine's dialect (``engine=True``; what :meth:`act` does after reading)."""
+        action = a.text
+        op = a.kind
+        if op == "dh" or op == "db":
+            return self._deal_action(a)
+        seat = a.actor
         if op == "sm":
-            if seat is None:
-                raise IllegalAction(f"{action!r}: a show names its player (p1 sm AhKh)")
-            return self._show(seat, arg or "", action)
+            assert seat is not None
+            return self._show(seat, a.arg or "", action)
         actor = self.actor
         if seat is not None and actor is not None and seat != actor:
             raise IllegalAction(f"{action!r}: player p{seat + 1} (seat {seat}) is not to act; "
@@ -900,34 +684,30 @@ class Hand:
             if self.rules.discard_after is None:
                 raise IllegalAction(f"{action!r}: {self.rules.game} has no discards")
             try:
-                return self.discard(arg or "")
+                return self.discard(a.arg or "")
             except IllegalAction as e:
                 raise IllegalAction(f"{action!r}: {e}") from None
         if op == "f":
             self.fold()
         elif op == "cc":
             self.check_or_call()
+        elif op == "cbr":
+            if a.amount is None:
+                raise IllegalAction(f"{action!r}: cbr needs an integer amount")
+            self.raise_to(int(a.amount))
         else:
-            try:
-                amount = int(arg or "")
-            except ValueError:
-                raise IllegalAction(f"{action!r}: cbr needs an integer amount") from None
-            self.raise_to(amount)
+            raise IllegalAction(f"{action!r} is not an action (f, cc, cbr N, sm CARDS)")
 
-    def _deal_action(self, toks: list[str], action: str) -> None:
+    def _deal_action(self, a: Action) -> None:
         K = _K()
         S = self._S
+        action = a.text
         if not self.manual:
             raise IllegalAction(f"{action!r}: deals are actions only with deal='manual'")
-        if len(toks) < 3 or toks[1] not in ("dh", "db"):
-            raise IllegalAction(f"{action!r} is not a deal (d dh p1 CARDS, d db CARDS)")
-        if toks[1] == "dh":
-            m = re.fullmatch(r"p(\d+)", toks[2])
-            if m is None or not 1 <= int(m.group(1)) <= self.n or len(toks) < 4:
-                raise IllegalAction(f"{action!r}: a hole deal names a player p1..p{self.n} "
-                                    "and cards")
-            s = int(m.group(1)) - 1
-            cards = self._parse_deal(" ".join(toks[3:]), action)
+        if a.kind == "dh":
+            s = a.target
+            assert s is not None
+            cards = self._parse_deal(a.arg or "", action)
             h = self.rules.n_hole
             if int(S[K.NBOARD]) or int(S[K.NACTIONS]) > 0 or S[K.HOLEN + s] != 0:
                 raise IllegalAction(f"{action!r}: hole cards are dealt once per player, "
@@ -938,9 +718,9 @@ class Hand:
             self._mark(cards)
             self._hole[s, :h] = cards
             S[K.HOLEN + s] = h
-            self.actions.append(f"d dh p{s + 1} {_cards_text(cards)}")
+            self.actions.append(f"d dh p{s + 1} {cards_text(cards)}")
             return
-        cards = self._parse_deal(" ".join(toks[2:]), action)
+        cards = self._parse_deal(a.arg or "", action)
         if self._holes_pending():
             raise IllegalAction(f"{action!r}: the hole cards are not all dealt yet")
         need = int(S[K.NEED])
@@ -955,11 +735,11 @@ class Hand:
             raise IllegalAction(f"{action!r}: no board cards are due now")
         self._mark(cards)
         self._result = None
-        self.actions.append(f"d db {_cards_text(cards)}")
+        self.actions.append(f"d db {cards_text(cards)}")
 
     def _parse_deal(self, text: str, action: str) -> list[int]:
         try:
-            return _parse_maybe_unknown(text, "the deal")
+            return parse_cards(text, what="the deal", allow_unknown=True)
         except CardError as e:
             raise IllegalAction(f"{action!r}: {e}") from None
 
@@ -979,7 +759,7 @@ class Hand:
             raise IllegalAction(f"{action!r}: seat {s} has folded")
         cards = self._parse_deal(text, action) if text.strip() else []
         if not cards or all(c == _UNKNOWN_CARD for c in cards):
-            self.actions.append(f"p{s + 1} sm {_cards_text(cards) or '????'}")
+            self.actions.append(f"p{s + 1} sm {cards_text(cards) or '????'}")
             return
         if len(cards) != h:
             raise IllegalAction(f"{action!r}: a shown hand is {h} cards, got {len(cards)}")
@@ -993,8 +773,8 @@ class Hand:
             new_known.append(c)
         known_cur = [c for c in cur if c != _UNKNOWN_CARD]
         if any(c not in cards for c in known_cur) or len(new_known) > cur.count(_UNKNOWN_CARD):
-            raise IllegalAction(f"{action!r}: seat {s} was dealt {_cards_text(cur)}, "
-                                f"not {_cards_text(cards)}")
+            raise IllegalAction(f"{action!r}: seat {s} was dealt {cards_text(cur)}, "
+                                f"not {cards_text(cards)}")
         self._mark(new_known)
         it = iter(new_known)
         for r in range(h):
@@ -1003,7 +783,7 @@ class Hand:
                 if nxt is not None:
                     self._hole[s, r] = nxt
         self._result = None
-        self.actions.append(f"p{s + 1} sm {_cards_text(cards)}")
+        self.actions.append(f"p{s + 1} sm {cards_text(cards)}")
 
     def to_phh(self) -> str:
         """This hand as a PHH document (written by :func:`simulate.phh.write.hand_to_phh`)."""
@@ -1035,49 +815,11 @@ def _omaha_tables(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return _OMAHA_DUMMY
 
 
-# ---------------------------------------------------------------- play (batch simulator)
+def __getattr__(name: str) -> Any:
+    """``play`` and ``PlayResult`` live in :mod:`simulate.play` (which imports this module):
+    re-exported on first use, so that neither module imports the other at load time."""
+    if name in ("play", "PlayResult"):
+        import simulate.play as _play
 
-
-@dataclass
-class PlayResult:
-    """Result of :func:`play`: per seat, net chips, bb/100 and its standard error."""
-
-    hands: int
-    elapsed_s: float
-    policies: list[str]
-    net: list[int]
-    bb_per_100: list[float]
-    std_error: list[float]
-    seed: int | None = None
-    rules: Rules | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def hands_per_s(self) -> float:
-        return self.hands / self.elapsed_s if self.elapsed_s > 0 else float("inf")
-
-    def to_dict(self) -> dict[str, Any]:
-        from simulate.results import json_number
-
-        d: dict[str, Any] = {
-            "hands": self.hands, "elapsed_s": self.elapsed_s,
-            "hands_per_s": json_number(self.hands_per_s), "seed": self.seed,
-            "rules": self.rules.to_dict() if self.rules else None,
-            "players": [{"seat": i, "policy": self.policies[i], "net": self.net[i],
-                         "bb_per_100": self.bb_per_100[i],
-                         "std_error": json_number(self.std_error[i])}
-                        for i in range(len(self.net))],
-        }
-        d.update(self.extra)
-        return d
-
-
-def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *,
-         policy: str | Callable[..., Any] | Sequence[str | Callable[..., Any]] = "call",
-         seed: int | None = None, threads: int | None = None, button: int = 0,
-         progress: bool = False) -> PlayResult:
-    """Play ``hands`` independent hands; see :mod:`simulate.play` (implementation)."""
-    from simulate.play import play as _play
-
-    return _play(rules, stacks, hands, policy=policy, seed=seed, threads=threads,
-                 button=button, progress=progress)
+        return getattr(_play, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -32,23 +32,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from evaluator._jit import work_clock
-from simulate.engine import (
-    HOLDEM_LIKE,
-    Hand,
-    PlayResult,
-    Rules,
-    _chips,
-    _omaha_tables,
-    _resolve_seed,
-)
+from simulate.engine import Hand, _omaha_tables, _resolve_seed
+from simulate.rules import HOLDEM_LIKE, Rules, chips
 
-__all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "compiled_policy", "play",
-           "replay_hands"]
+__all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "PlayResult", "compiled_policy",
+           "play", "replay_hands"]
 
 FOLD, CHECK, CALL, CHECK_CALL, RAISE = 0, 1, 2, 3, 4
 BLOCK = 2048  # hands per block (each block has its own accumulator row)
@@ -57,6 +51,40 @@ MAX_HANDS = 10**12
 
 _TOP = re.compile(r"^top\s*(\d+(?:\.\d+)?)\s*%?$", re.IGNORECASE)
 _BUILTIN = {"call": 0, "random": 1, "allin": 2, "push": 2}
+
+
+@dataclass
+class PlayResult:
+    """Result of :func:`play`: per seat, net chips, bb/100 and its standard error."""
+
+    hands: int
+    elapsed_s: float
+    policies: list[str]
+    net: list[int]
+    bb_per_100: list[float]
+    std_error: list[float]
+    seed: int | None = None
+    rules: Rules | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+
+    def to_dict(self) -> dict[str, Any]:
+        from simulate.results import json_number
+
+        d: dict[str, Any] = {
+            "hands": self.hands, "elapsed_s": self.elapsed_s,
+            "hands_per_s": json_number(self.hands_per_s), "seed": self.seed,
+            "rules": self.rules.to_dict() if self.rules else None,
+            "players": [{"seat": i, "policy": self.policies[i], "net": self.net[i],
+                         "bb_per_100": self.bb_per_100[i],
+                         "std_error": json_number(self.std_error[i])}
+                        for i in range(len(self.net))],
+        }
+        d.update(self.extra)
+        return d
 
 
 def compiled_policy(fn: Callable[..., Any]) -> Any:
@@ -170,7 +198,7 @@ def _setup(rules: Rules, stacks: Sequence[int] | int, n_players: int | None = No
         stacks = [int(stacks)] * n_players
     if isinstance(stacks, (str, bytes)):
         raise ValueError("stacks must be a list of chip counts, one per seat")
-    out = [_chips(x, f"seat {i}'s stack", allow_zero=False) for i, x in enumerate(stacks)]
+    out = [chips(x, f"seat {i}'s stack", allow_zero=False) for i, x in enumerate(stacks)]
     if not 2 <= len(out) <= 10:
         raise ValueError(f"play needs 2 to 10 seats, got {len(out)}")
     Hand(rules, out)  # validates the table (straddles, card count) once

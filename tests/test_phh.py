@@ -153,7 +153,7 @@ def test_every_shipped_hand(replays: list) -> None:
 
 
 def test_known_problem_hands(replays: list) -> None:
-    by = {r.source.split("phh/", 1)[-1]: r for r in replays}
+    by = {r.source.split("data/phh/", 1)[-1]: r for r in replays}
     # Big-blind ante with ante_trimming_status = true: the ante is dead money, not trimmed.
     r = by["upstream_phh-dataset/data/wsop/2019/42/3/00-01-07.phh"]
     assert r.error is None and r.matches_record

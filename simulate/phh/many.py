@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from evaluator.cards import cards_text
 from simulate.phh.parse import _FT_ARRAYS, _FT_SCALAR, MAX_AMOUNT, HandHistory
 
 __all__ = ["replay_items"]
@@ -262,20 +263,10 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
 _Picked = tuple[int, int, _Header, str, Any, list[int], Any, Any]
 
 
-_TXT = None
 #: Zero stacks after ``n`` seats, by ``n`` (an engine state holds 10 seats).
 _PAD = tuple((0,) * (10 - n) for n in range(11))
 #: The seats of each bit mask of up to 10 seats (bit ``s`` for seat ``s``), in order.
 _SEATS = tuple(tuple(s for s in range(10) if m >> s & 1) for m in range(1 << 10))
-
-
-def _card_text() -> tuple[str, ...]:
-    global _TXT
-    if _TXT is None:
-        from simulate.phh.replay import _CARD_TXT
-
-        _TXT = tuple(_CARD_TXT) + ("??",) * (256 - len(_CARD_TXT))
-    return _TXT
 
 
 class _Settled:
@@ -321,7 +312,6 @@ class _Settled:
         if not self.ok[i]:
             return None
         idx, n, head, variant, players, stacks, rec_fin, rec_win = self.picked[i]
-        txt = _card_text()
         fi = self.fin[i][:n]
         pa = self.pay[i][:n]
         re_ = self.ret[i][:n]
@@ -337,8 +327,8 @@ class _Settled:
             "net": [fi[s] - stacks[s] for s in range(n)], "pots": pots,
             "winnings": [pa[s] - re_[s] for s in range(n)], "allin_ev": None,
             "validated": True, "not_validated": None, "outcome_known": True, "error": None,
-            "board": "".join([txt[c] for c in self.board[i][:self.nboard[i]]]),
-            "hole_cards": ["".join([txt[c] for c in hole[s][:hl[s]]]) for s in range(n)],
+            "board": cards_text(self.board[i][:self.nboard[i]]),
+            "hole_cards": [cards_text(hole[s][:hl[s]]) for s in range(n)],
             "rake": 0, "big_blind": head.big_blind, "allin_board": None, "allin_exact": None,
             "allin_error": None,
             "recorded_finishing_stacks": None if rec_fin is None else list(rec_fin),

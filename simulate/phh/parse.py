@@ -42,7 +42,15 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import IO, Any
 
-from evaluator.cards import RANKS, SUITS
+from simulate.phh.actions import (
+    MAX_AMOUNT,
+    Action,
+    CardSlots,  # noqa: F401 - re-exported
+    PHHError,
+    check_amount,
+    parse_card_text,
+)
+from simulate.phh.actions import parse_action as _parse_action
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -66,39 +74,11 @@ __all__ = [
     "parse_text",
 ]
 
-#: The largest amount (stack, blind, bet) a hand may name, in the file's units.
-MAX_AMOUNT = Decimal(10) ** 15
 _MAX_INT = 10**15
 #: The largest text one hand may take; a longer hand is an error (and skipped, in bounded
 #: memory, up to the next ``[N]`` header).
 MAX_HAND_BYTES = 1 << 20
 _BOM = b"\xef\xbb\xbf"
-
-
-class PHHError(ValueError):
-    """A hand history that cannot be read; the message is one line."""
-
-
-#: Card slots: a card id 0..51, or ``None`` for an unknown card (``??``).
-CardSlots = list[int | None]
-
-
-@dataclass(frozen=True)
-class Action:
-    """One parsed action.
-
-    ``actor``: 0-based seat, or ``None`` for the dealer. ``kind``: ``dh``, ``db``,
-    ``f``, ``cc``, ``cbr``, ``pb``, ``sd`` or ``sm``. ``target``: for ``dh``
-    the seat dealt to. ``cards``: card slots (``None`` = unknown) or ``None``
-    when the action names no cards. ``amount``: the ``cbr`` street total.
-    """
-
-    text: str
-    actor: int | None
-    kind: str
-    target: int | None = None
-    cards: CardSlots | None = None
-    amount: Decimal | None = None
 
 
 @dataclass
@@ -137,75 +117,9 @@ class HandHistory:
         return any(v.is_infinite() for v in self.starting_stacks)
 
 
-_CARD_RE = re.compile(r"[2-9TJQKA][cdhs]|\?\?", re.IGNORECASE)
-_PLAYER_RE = re.compile(r"^p([1-9][0-9]{0,2})$")
 # A section header: a line holding only ``[key]`` (bare or quoted key, no dots).
 _HEADER_RE = re.compile(rb"^[ \t]*\[[ \t]*([A-Za-z0-9_-]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*\]"
                         rb"[ \t]*(?:#[^\r\n]*)?\r?\n?$")
-
-
-_CARD_IDS: dict[str, int | None] = {"??": None}
-for _r, _rc in enumerate(RANKS):
-    for _s, _sc in enumerate(SUITS):
-        for _t in {_rc + _sc, _rc.lower() + _sc, _rc + _sc.upper(), _rc.lower() + _sc.upper()}:
-            _CARD_IDS[_t] = 4 * _r + _s
-
-
-_SEAT_TOKENS = {f"p{i + 1}": i for i in range(23)}  # the usual spellings (see _PLAYER_RE)
-
-
-def parse_card_text(text: str, what: str = "cards") -> CardSlots:
-    """``"AcKd"`` -> ``[48, 45]``; ``"????"`` -> ``[None, None]``; ``"-"`` -> ``[]``."""
-    s = text.strip()
-    if s in ("", "-"):
-        return []
-    s = s.replace(" ", "")
-    ids = _CARD_IDS
-    try:
-        if len(s) % 2 == 0:
-            return [ids[s[i:i + 2]] for i in range(0, len(s), 2)]
-    except KeyError:
-        pass
-    out: CardSlots = []
-    pos = 0
-    while pos < len(s):
-        m = _CARD_RE.match(s, pos)
-        if m is None:
-            raise PHHError(f"bad {what} {text!r}: cannot read {s[pos:pos + 2]!r}")
-        out.append(ids[m.group(0)])  # every spelling of every card is in the table
-        pos = m.end()
-    return out
-
-
-def _seat(tok: str, n: int, text: str) -> int:
-    seat = _SEAT_TOKENS.get(tok)
-    if seat is not None and seat < n:
-        return seat
-    m = _PLAYER_RE.match(tok)
-    if m is None:
-        raise PHHError(f"bad action {text!r}: {tok!r} is not a player (p1, p2, ...)")
-    seat = int(m.group(1)) - 1
-    if seat >= n:
-        raise PHHError(f"bad action {text!r}: there are only {n} players")
-    return seat
-
-
-def _check_amount(value: Decimal, what: str) -> Decimal:
-    if value.is_nan() or value < 0:
-        raise PHHError(f"{what}: {value} is not an amount")
-    if value.is_finite() and value > MAX_AMOUNT:
-        raise PHHError(f"{what}: {value:.3e} is too large (at most {MAX_AMOUNT:.0e})")
-    return value
-
-
-def _decimal(tok: str, text: str) -> Decimal:
-    try:
-        value = Decimal(tok)
-    except (ArithmeticError, ValueError):
-        raise PHHError(f"bad action {text!r}: {tok[:20]!r} is not an amount") from None
-    if not value.is_finite():
-        raise PHHError(f"bad action {text!r}: {tok[:20]!r} is not an amount")
-    return _check_amount(value, f"bad action {text!r}")
 
 
 #: Parsed actions that name no cards (``p3 cc``, ``p1 cbr 40``: most actions of a large
@@ -217,7 +131,8 @@ _ACTION_CACHE_SIZE = 4096
 
 
 def parse_action(text: str, n_players: int) -> Action:
-    """Parse one action string (see the module docstring); raises :class:`PHHError`."""
+    """Parse one action string (:func:`simulate.phh.actions.parse_action`, the hand
+    history's dialect), remembered; raises :class:`PHHError`."""
     key = (text, n_players)
     try:
         return _ACTION_CACHE[key]
@@ -231,49 +146,6 @@ def parse_action(text: str, n_players: int) -> Action:
     return act
 
 
-def _parse_action(text: str, n_players: int) -> Action:
-    if not isinstance(text, str):
-        raise PHHError(f"action {str(text)[:40]!r} is not a string")
-    if len(text) > 1000:
-        raise PHHError(f"action {text[:40]!r}... is longer than 1000 characters")
-    body = text.split("#", 1)[0].strip()
-    toks = body.split()
-    if not toks:
-        raise PHHError(f"empty action {text!r}")
-    if toks[0] == "d":
-        if len(toks) >= 2 and toks[1] == "dh":
-            if len(toks) not in (3, 4):
-                raise PHHError(f"bad action {text!r}: want 'd dh pN CARDS'")
-            cards = parse_card_text(toks[3] if len(toks) == 4 else "", "cards")
-            return Action(text, None, "dh", _seat(toks[2], n_players, text), cards)
-        if len(toks) >= 2 and toks[1] == "db":
-            if len(toks) != 3:
-                raise PHHError(f"bad action {text!r}: want 'd db CARDS'")
-            return Action(text, None, "db", None, parse_card_text(toks[2], "board"))
-        raise PHHError(f"unknown dealer action {text!r}")
-    seat = _seat(toks[0], n_players, text)
-    if len(toks) < 2:
-        raise PHHError(f"bad action {text!r}: no action after {toks[0]}")
-    kind = toks[1]
-    rest = toks[2:]
-    if kind in ("f", "cc", "pb"):
-        if rest:
-            raise PHHError(f"bad action {text!r}: {kind!r} takes nothing after it")
-        return Action(text, seat, kind)
-    if kind == "cbr":
-        if len(rest) != 1:
-            raise PHHError(f"bad action {text!r}: want 'pN cbr AMOUNT'")
-        return Action(text, seat, "cbr", amount=_decimal(rest[0], text))
-    if kind in ("sd", "sm"):
-        if len(rest) > 1:
-            raise PHHError(f"bad action {text!r}: cards must be written without spaces")
-        cards = parse_card_text(rest[0]) if rest else None
-        if cards == []:
-            cards = None
-        return Action(text, seat, kind, cards=cards)
-    raise PHHError(f"unknown action {kind!r} in {text!r}")
-
-
 def _number(v: Any, key: str, allow_inf: bool = False) -> Decimal:
     if type(v) is int and 0 <= v <= _MAX_INT:
         return Decimal(v)
@@ -282,7 +154,7 @@ def _number(v: Any, key: str, allow_inf: bool = False) -> Decimal:
     d = Decimal(v)
     if d.is_infinite() and not allow_inf:
         raise PHHError(f"{key}: {v} is not an amount")
-    return _check_amount(d, key)
+    return check_amount(d, key)
 
 
 def _amounts(fields: dict[str, Any], key: str, n: int | None, default: Any = None,

@@ -88,7 +88,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluator.cards import cards_str
+from evaluator.cards import UNKNOWN, cards_str, cards_text
 from simulate.games import GAMES
 from simulate.phh.parse import Action, HandHistory, PHHError, parse_action
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots, settle
@@ -137,9 +137,7 @@ _OMAHA_GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
 # Action codes of simulate._kernels.replay (kept here so that the encoder needs no import).
 _FK_FOLD, _FK_CC, _FK_RAISE, _FK_HOLE, _FK_BOARD, _FK_SHOW, _FK_SHOW_NOTHING, _FK_SKIP = range(8)
 _FAST_KINDS = {"f": _FK_FOLD, "cc": _FK_CC, "cbr": _FK_RAISE}
-_UNKNOWN_ID = 255
-_CARD_TXT = tuple(cards_str([c]) for c in range(52))
-_PAD = (_UNKNOWN_ID,) * 6
+_PAD = (UNKNOWN,) * 6
 
 
 class ReplayError(ValueError):
@@ -672,13 +670,13 @@ def _encode_one(a: Action, u: _Units) -> tuple[int, ...] | None:
         if kind == _FK_RAISE:
             assert a.amount is not None
             if u.scale == 1:
-                tok = a.text.split("#", 1)[0].split()[2]
+                tok = a.arg or ""
                 if not (tok.isascii() and tok.isdigit()):
                     return None  # the engine reads the token itself: let it judge
             amount = u.to_int(a.amount)
     if cs:
         return (kind, seat, amount, len(cs),
-                *[_UNKNOWN_ID if c is None else c for c in cs], *_PAD[len(cs):])
+                *[UNKNOWN if c is None else c for c in cs], *_PAD[len(cs):])
     return (kind, seat, amount, 0, *_PAD)
 
 
@@ -766,9 +764,8 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
         out.recorded_winnings = [float(v) for v in hand.winnings]
     st = _play(hand, u)
     n = st.n
-    txt = _CARD_TXT
-    out.board = "".join([txt[c] for c in st.board])
-    out.hole_cards = ["".join(["??" if c is None else txt[c] for c in h]) for h in st.holes]
+    out.board = cards_text(st.board)
+    out.hole_cards = [cards_text([UNKNOWN if c is None else c for c in h]) for h in st.holes]
     trim = _trimmed(hand)
     live = [not (st.folded[s] or st.mucked[s]) for s in range(n)]
     if not any(live) and any(not f for f in st.folded):

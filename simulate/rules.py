@@ -1,0 +1,227 @@
+"""The rules of a hand: :class:`Rules` (game, betting, forced bets), :class:`Legal` (the
+actor's options), :class:`IllegalAction`, and the chip check every amount goes through.
+
+The rules themselves are played by the Numba kernels of :mod:`simulate._kernels.engine`;
+:meth:`Rules.header` writes a :class:`Rules` into the kernel state's header. The hand
+(:class:`simulate.engine.Hand`) and the batch simulator (:func:`simulate.play.play`) both
+start from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simulate.games import BETTINGS as _BETTING_NAMES
+from simulate.games import GAMES as _GAME_TABLE
+from simulate.pots import MAX_CHIPS, check_chips
+
+__all__ = ["BETTINGS", "DEFAULT_DISCARD_AFTER", "DISCARD_STREETS", "GAMES", "HOLDEM_LIKE",
+           "STREETS", "IllegalAction", "Legal", "Rules", "chips", "kernels"]
+
+GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
+#: Games evaluated as Hold'em at the showdown (Pineapple: the two cards kept).
+HOLDEM_LIKE = tuple(n for n, g in _GAME_TABLE.items() if not g.is_omaha)
+#: Pineapple discard timing: the betting round after which every live seat discards.
+DISCARD_STREETS = ("preflop", "flop", "turn")
+DEFAULT_DISCARD_AFTER = {n: g.discard_after for n, g in _GAME_TABLE.items()
+                         if g.discard_after}
+BETTINGS = {name: code for code, name in enumerate(_BETTING_NAMES)}
+STREETS = ("preflop", "flop", "turn", "river", "showdown", "done")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow; the message is one line naming the reason and
+    the legal options. The hand is left unchanged."""
+
+
+_KERNELS: Any = None
+
+
+def kernels() -> Any:
+    """The kernel module, imported on first use (Numba loads only when a hand is played)."""
+    global _KERNELS
+    if _KERNELS is None:
+        from simulate._kernels import engine as K
+
+        _KERNELS = K
+    return _KERNELS
+
+
+def chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
+    """A chip amount by the project's one check (:func:`simulate.pots.check_chips`); a
+    float with no fraction (``200.0``) is taken as its integer."""
+    if type(value) is int and 0 <= value <= MAX_CHIPS and (value or allow_zero):
+        return value  # what check_chips returns for a plain int in range, without the call
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return check_chips(value, what, allow_zero=allow_zero)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The game and its betting structure (see the module docstring and the README).
+
+    ``game``: ``holdem``, ``omaha``, ``omaha5``, ``omaha6``. ``betting``: ``no-limit``,
+    ``pot-limit`` or ``fixed-limit`` (``small_bet`` before the turn, ``big_bet`` from the
+    turn; default the big blind and twice it; ``max_raises`` counts the opening bet and
+    its raises per street, the big blind being the opening bet before the flop; with
+    ``uncapped_heads_up`` there is no cap while only two players are left). ``ante`` is
+    posted by every seat, or by the big blind alone with ``bb_ante``; antes are dead
+    money, posted before the blinds. ``straddles`` are posted by the seats after the big
+    blind, in order; a straddle sets the new minimum raise (a raise to at least twice
+    the largest straddle). ``pineapple`` and ``crazy_pineapple`` deal three hole cards;
+    after the betting round ``discard_after`` (``preflop``, ``flop`` or ``turn``; default
+    ``preflop`` for ``pineapple`` and ``flop`` for ``crazy_pineapple``, the standard
+    timings) every live seat discards one, then the hand is Hold'em with the two kept.
+    """
+
+    game: str = "holdem"
+    betting: str = "no-limit"
+    blinds: tuple[int, int] = (1, 2)
+    ante: int = 0
+    bb_ante: bool = False
+    straddles: tuple[int, ...] = ()
+    small_bet: int | None = None
+    big_bet: int | None = None
+    max_raises: int = 4
+    uncapped_heads_up: bool = True
+    discard_after: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}, got {self.game!r}")
+        if self.game in DEFAULT_DISCARD_AFTER:
+            da = DEFAULT_DISCARD_AFTER[self.game] if self.discard_after is None \
+                else self.discard_after
+            if da not in DISCARD_STREETS:
+                raise ValueError(f"discard_after must be one of {', '.join(DISCARD_STREETS)}, "
+                                 f"got {da!r}")
+            object.__setattr__(self, "discard_after", da)
+        elif self.discard_after is not None:
+            raise ValueError(f"discard_after is for pineapple and crazy_pineapple, not "
+                             f"{self.game}")
+        if self.betting not in BETTINGS:
+            raise ValueError(f"betting must be one of {', '.join(BETTINGS)}, got {self.betting!r}")
+        try:
+            sb, bb = self.blinds
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"blinds must be two amounts (small, big), got {self.blinds!r}") from None
+        sb = chips(sb, "the small blind")
+        bb = chips(bb, "the big blind", allow_zero=False)
+        if sb > bb:
+            raise ValueError(f"the small blind ({sb}) is larger than the big blind ({bb})")
+        object.__setattr__(self, "blinds", (sb, bb))
+        object.__setattr__(self, "ante", chips(self.ante, "ante"))
+        object.__setattr__(self, "bb_ante", bool(self.bb_ante))
+        strad = self.straddles
+        if type(strad) is not tuple or strad:
+            strad = tuple(chips(x, "a straddle", allow_zero=False) for x in strad)
+        if len(strad) > 8:
+            raise ValueError("at most 8 straddles")
+        prev = bb
+        for x in strad:
+            if x < prev:
+                raise ValueError(f"a straddle ({x}) must be at least the bet before it ({prev})")
+            prev = x
+        object.__setattr__(self, "straddles", strad)
+        small = (bb if self.small_bet is None
+                 else chips(self.small_bet, "small_bet", allow_zero=False))
+        big = (2 * small if self.big_bet is None
+               else chips(self.big_bet, "big_bet", allow_zero=False))
+        object.__setattr__(self, "small_bet", small)
+        object.__setattr__(self, "big_bet", big)
+        mr = self.max_raises
+        if isinstance(mr, bool) or not isinstance(mr, (int, np.integer)) or mr < 1:
+            raise ValueError(f"max_raises must be a positive integer, got {mr!r}")
+        object.__setattr__(self, "max_raises", int(mr))
+        object.__setattr__(self, "uncapped_heads_up", bool(self.uncapped_heads_up))
+
+    @property
+    def n_hole(self) -> int:
+        """Hole cards per seat."""
+        return GAMES[self.game]
+
+    def header(self) -> np.ndarray:
+        """The rule fields of a kernel state (``int64[STATE_SIZE]``, other fields 0)."""
+        S = np.zeros(kernels().STATE_SIZE, np.int64)
+        self._write_header(memoryview(S))
+        return S
+
+    def _write_header(self, S: Any) -> None:
+        """Write the rule fields into ``S`` (a kernel state, or a memoryview of one, whose
+        other fields are left as they are)."""
+        K = kernels()
+        S[K.BETTING] = BETTINGS[self.betting]
+        S[K.NHOLE] = self.n_hole
+        S[K.GAME] = 0 if self.game in HOLDEM_LIKE else 1
+        if self.discard_after is not None:
+            S[K.DISCAT] = DISCARD_STREETS.index(self.discard_after) + 1
+        S[K.SB], S[K.BB] = self.blinds
+        S[K.ANTE] = self.ante
+        S[K.BBANTE] = int(self.bb_ante)
+        S[K.SMALLBET] = self.small_bet
+        S[K.BIGBET] = self.big_bet
+        S[K.MAXRAISES] = self.max_raises
+        S[K.UNCAPPED] = int(self.uncapped_heads_up)
+        S[K.NSTRAD] = len(self.straddles)
+        for i, x in enumerate(self.straddles):
+            S[K.STRAD0 + i] = x
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "betting": self.betting, "blinds": list(self.blinds),
+                "ante": self.ante, "bb_ante": self.bb_ante, "straddles": list(self.straddles),
+                "small_bet": self.small_bet, "big_bet": self.big_bet,
+                "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up,
+                **({"discard_after": self.discard_after} if self.discard_after else {})}
+
+
+@dataclass(frozen=True)
+class Legal:
+    """The actor's options. ``fold`` only when facing a bet; ``call`` the chips a call adds
+    now (capped at the stack), None when there is nothing to call; ``min_raise_to`` and
+    ``max_raise_to`` street totals, None when no bet or raise is allowed (a short stack's
+    all-in is both). ``discard`` (Pineapple): the actor must discard one hole card now (the
+    others are then all False/None)."""
+
+    fold: bool = False
+    check: bool = False
+    call: int | None = None
+    min_raise_to: int | None = None
+    max_raise_to: int | None = None
+    discard: bool = False
+
+    @property
+    def raise_allowed(self) -> bool:
+        return self.min_raise_to is not None
+
+    @classmethod
+    def _of(cls, fold: bool, check: bool, call: int | None, min_raise_to: int | None,
+            max_raise_to: int | None) -> Legal:
+        """``Legal(fold, check, call, min_raise_to, max_raise_to)`` made without the frozen
+        dataclass's ``object.__setattr__`` per field (a third of the cost: the Hand makes
+        one per decision)."""
+        self = object.__new__(cls)
+        self.__dict__.update(fold=fold, check=check, call=call, min_raise_to=min_raise_to,
+                             max_raise_to=max_raise_to, discard=False)
+        return self
+
+    def text(self) -> str:
+        """``fold, call 100, raise to 200..980``."""
+        parts = []
+        if self.discard:
+            parts.append("discard one hole card")
+        if self.fold:
+            parts.append("fold")
+        if self.check:
+            parts.append("check")
+        if self.call is not None:
+            parts.append(f"call {self.call}")
+        if self.min_raise_to is not None:
+            lo, hi = self.min_raise_to, self.max_raise_to
+            parts.append(f"raise to {lo}" if lo == hi else f"raise to {lo}..{hi}")
+        return ", ".join(parts) if parts else "nothing"
+
