@@ -147,8 +147,9 @@ def _discard_tables(rules: Rules) -> tuple[np.ndarray, ...]:
             from simulate.pineapple import preflop_scores
 
             pre = np.ascontiguousarray(preflop_scores(), np.int64)
-        _DISCARD_TABLES[pine] = (pre, np.zeros(1, np.int32), np.zeros(1, np.int32),
-                                 np.zeros((1, 4), np.uint8), np.zeros((1, 1326), np.int32))
+        from simulate.pineapple import placeholder_tables
+
+        _DISCARD_TABLES[pine] = placeholder_tables(pre)
     return _DISCARD_TABLES[pine]
 
 

@@ -189,6 +189,24 @@ def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
 
 
+def add_game(p: Any, default: str | None = "holdem",
+             note: str = "") -> None:
+    """``--game`` on the parser or argument group ``p``: every game of
+    :data:`simulate.games.GAMES` (the one list), its help from
+    :func:`simulate.games.games_help`; ``note``: what this command does with some games
+    (a command that cannot play a game says so in its help and refuses it with one line)."""
+    from simulate.games import GAMES, games_help
+
+    where = f"default {default}" if default else "no default"
+    p.add_argument("--game", default=default, choices=tuple(GAMES), metavar="GAME",
+                   help=f"the game ({where}): {games_help()}" + (f". {note}" if note else ""))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 hand"``, ``"2 hands"``, ``"1,000 hands"``: a count and its noun, agreed."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
 def add_quiet(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 

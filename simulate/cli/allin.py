@@ -6,6 +6,7 @@ import argparse
 
 from simulate.cli._util import (
     UsageError,
+    add_game,
     add_json,
     add_sampling_options,
     emit_json,
@@ -44,10 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the button's seat (default 0); fixes who gets odd chips")
     p.add_argument("--dead-money", default="0", metavar="N",
                    help="chips in the main pot that no seat has to match, e.g. antes")
-    p.add_argument("--game", default="holdem",
-                   choices=["holdem", "omaha", "pineapple", "crazy_pineapple"],
-                   help="holdem (default), omaha (4 to 6 hole cards, no ranges), pineapple or "
-                        "crazy_pineapple (3 cards before the discard, 2 after; no ranges)")
+    add_game(p, note="Ranges are Hold'em only; omaha takes 4 to 6 hole cards, omaha5 and "
+                     "omaha6 exactly 5 and 6")
     p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
                    help="pineapple games: the betting round after which each seat discards "
                         "(default: preflop for pineapple, flop for crazy_pineapple)")
@@ -64,6 +63,26 @@ def _button(text: str) -> int:
     return int(t)
 
 
+def engine_game(game: str, specs: list[str]) -> str:
+    """The game :func:`simulate.allin.allin_ev` plays for ``game``: ``omaha5`` and
+    ``omaha6`` are its ``omaha`` (4 to 6 hole cards) once every live seat is checked to
+    hold exactly 5 or 6 cards; every other game as it is. Raises CardError/ValueError."""
+    from evaluator.cards import CardError, parse_cards
+    from simulate.games import check_game
+
+    g = check_game(game)
+    if not g.is_omaha or g.name == "omaha":
+        return g.name
+    for seat, spec in enumerate(specs):
+        cards = str(spec).rsplit(":", 1)[0].strip()
+        if cards.lower() == "fold":
+            continue
+        n = len(parse_cards(cards, what=f"seat {seat}"))
+        if n != g.hole:
+            raise CardError(f"seat {seat} has {n} cards; {g.name} hands have {g.hole}")
+    return "omaha"
+
+
 def run(args: argparse.Namespace) -> int:
     from simulate.allin import allin_ev
 
@@ -72,8 +91,9 @@ def run(args: argparse.Namespace) -> int:
     if not dead_money.isdigit():
         raise UsageError(f"--dead-money must be a whole number of chips, got '{args.dead_money}'")
     r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
-                 game=args.game, dead_money=int(dead_money), discard_after=args.discard_after,
-                 discard_policy=args.discard_policy, **kw)
+                 game=engine_game(args.game, args.specs), dead_money=int(dead_money),
+                 discard_after=args.discard_after, discard_policy=args.discard_policy, **kw)
+    r.game = args.game
     if args.json:
         emit_json(r.to_dict())
         return 0

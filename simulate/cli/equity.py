@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 
 from simulate.cli._util import (
+    add_game,
     add_json,
     add_sampling_options,
     emit_json,
@@ -18,7 +19,8 @@ from simulate.cli._util import (
 )
 
 NAME = "equity"
-HELP = "equity of 2 to 10 hands (Hold'em or Omaha), exact or Monte Carlo"
+HELP = ("equity of 2 to 10 hands (Hold'em, Omaha 4-6, Pineapple, Crazy Pineapple), exact or "
+        "Monte Carlo")
 EXAMPLES = """examples:
   pokerjit equity AhKh QsQd
   pokerjit equity AhKh QsQd 7c7d --board Ks8h2c --json
@@ -32,14 +34,12 @@ EXAMPLES = """examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("hands", nargs="+", metavar="HAND",
-                   help="a hand (AhKh; four cards for Omaha) or, for Hold'em, a range")
+                   help="a hand (AhKh; 4 to 6 cards for Omaha, 3 or 2 for Pineapple) or, for "
+                        "Hold'em, a range")
     p.add_argument("--board", default="", help="board cards: 0, 3, 4 or 5 (e.g. Ks8h2c)")
     p.add_argument("--dead", default="", help="cards out of the deck (e.g. 2c3d)")
-    p.add_argument("--game", default="holdem",
-                   choices=("holdem", "omaha", "omaha5", "omaha6", "pineapple",
-                            "crazy_pineapple"),
-                   help="holdem (default), omaha (4 hole cards), omaha5 or omaha6, pineapple "
-                        "or crazy_pineapple (3 hole cards before the discard, 2 after)")
+    add_game(p, note="Ranges are Hold'em only; Pineapple hands have 3 cards before the "
+                     "discard, 2 after")
     p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
                    help="pineapple games: the betting round after which each player "
                         "discards (default: preflop for pineapple, flop for crazy_pineapple)")

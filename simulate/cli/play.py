@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from simulate.cli._util import UsageError, add_json, add_quiet, emit_json, table
+from simulate.cli._util import UsageError, add_game, add_json, add_quiet, emit_json, table
 
 NAME = "play"
 HELP = "simulate many hands played by the rules: net chips and bb/100 per seat"
@@ -44,9 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="straddles posted by the seats after the big blind")
     p.add_argument("--betting", default="no-limit",
                    choices=["no-limit", "pot-limit", "fixed-limit"], help="betting structure")
-    p.add_argument("--game", default="holdem",
-                   choices=["holdem", "omaha", "omaha5", "omaha6", "pineapple",
-                            "crazy_pineapple"], help="game (default holdem)")
+    add_game(p)
     p.add_argument("--discard-after", default=None, choices=["preflop", "flop", "turn"],
                    help="pineapple games: the betting round after which every live seat "
                         "discards (default preflop for pineapple, flop for crazy_pineapple)")
