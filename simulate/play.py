@@ -272,7 +272,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     net = np.zeros(n, np.int64)
     sq = np.zeros(n, np.float64)
     if pol.python:
-        with _progress(hands, "hands", "hand", quiet=not progress) as bar:
+        with _progress(hands, "hands", "hands", quiet=not progress) as bar:
             for i in range(hands):
                 h = _play_python(rules, stacks, i, seed, button, pol)
                 x = np.asarray(h.net, np.int64)
@@ -293,7 +293,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0
         per_round = max(1, n_threads)
-        with _progress(hands, "hands", "hand", quiet=not progress) as bar:
+        with _progress(hands, "hands", "hands", quiet=not progress) as bar:
             while done_blocks < total_blocks:
                 k = min(per_round, total_blocks - done_blocks)
                 bnet = np.zeros((k, n), np.int64)

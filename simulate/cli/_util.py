@@ -253,6 +253,26 @@ def sampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return opts.kwargs()
 
 
+def with_choice(doc: dict[str, Any], chosen: list[dict[str, Any]]) -> dict[str, Any]:
+    """``doc`` with ``"default_samples"``: how the default sample size was chosen
+    (:func:`simulate.sampling.default_choices`: ``{"deals", "cap", "budget_s",
+    "stopped_by"}``), when a Monte Carlo run took it."""
+    return {**doc, "default_samples": chosen[-1]} if chosen else doc
+
+
+def choice_line(chosen: list[dict[str, Any]]) -> str:
+    """The text line saying how the default sample size was chosen, or ``""``."""
+    if not chosen:
+        return ""
+    c = chosen[-1]
+    if c["stopped_by"] == "cap":
+        return (f"sample size: the default {c['cap']:,} deals (no --samples or --std-error "
+                "given)")
+    return (f"sample size: {c['deals']:,} deals, what {c['budget_s']:g} s of sampling drew "
+            f"(the default stops at {c['cap']:,} deals or {c['budget_s']:g} s, whichever "
+            "comes first; give --samples or --std-error to choose)")
+
+
 def pct(x: float) -> str:
     return f"{100.0 * x:6.2f}%"
 

@@ -9,10 +9,13 @@ from simulate.cli._util import (
     add_game,
     add_json,
     add_sampling_options,
+    choice_line,
     emit_json,
     load_note,
+    plural,
     sampling_kwargs,
     table,
+    with_choice,
 )
 
 NAME = "allin"
@@ -90,15 +93,19 @@ def run(args: argparse.Namespace) -> int:
     dead_money = args.dead_money.strip()
     if not dead_money.isdigit():
         raise UsageError(f"--dead-money must be a whole number of chips, got '{args.dead_money}'")
-    r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
-                 game=engine_game(args.game, args.specs), dead_money=int(dead_money),
-                 discard_after=args.discard_after, discard_policy=args.discard_policy, **kw)
+    from simulate.sampling import default_choices
+
+    with default_choices() as chosen:
+        r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
+                     game=engine_game(args.game, args.specs), dead_money=int(dead_money),
+                     discard_after=args.discard_after, discard_policy=args.discard_policy,
+                     **kw)
     r.game = args.game
     if args.json:
-        emit_json(r.to_dict())
+        emit_json(with_choice(r.to_dict(), chosen))
         return 0
-    mode = (f"exact, {r.samples:,} runouts" if r.exact
-            else f"Monte Carlo, {r.samples:,} runouts, seed {r.seed}")
+    mode = (f"exact, {plural(r.samples, 'runout')}" if r.exact
+            else f"Monte Carlo, {plural(r.samples, 'runout')}, seed {r.seed}")
     game = "" if r.game == "holdem" else f"{r.game}   "
     print(f"{game}board: {r.board or '-'}   dead: {r.dead or '-'}   button: seat {r.button}   "
           f"{mode}   {r.elapsed_s:.3f} s{load_note()}")
@@ -127,4 +134,6 @@ def run(args: argparse.Namespace) -> int:
                 else "-" for i, e in enumerate(p.pot_equity)]
         rows.append(row)
     print(table(rows, header, align="rlrrr" + "r" * (len(header) - 5)))
+    if chosen:
+        print(choice_line(chosen))
     return 0

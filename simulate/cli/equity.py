@@ -11,11 +11,14 @@ from simulate.cli._util import (
     add_game,
     add_json,
     add_sampling_options,
+    choice_line,
     emit_json,
     load_note,
     pct,
+    plural,
     sampling_kwargs,
     table,
+    with_choice,
 )
 
 NAME = "equity"
@@ -75,8 +78,8 @@ def format_result(res: object) -> str:
     if res.dead:  # type: ignore[attr-defined]
         where.append(f"dead {res.dead}")  # type: ignore[attr-defined]
     how = (("exact: the board is complete" if res.samples == 1  # type: ignore[attr-defined]
-            else f"exact: every one of {res.samples:,} runouts") if res.exact  # type: ignore
-           else f"Monte Carlo: {res.samples:,} deals")  # type: ignore[attr-defined]
+            else f"exact: every one of {plural(res.samples, 'runout')}")  # type: ignore
+           if res.exact else f"Monte Carlo: {plural(res.samples, 'deal')}")  # type: ignore
     how += switched_note(getattr(res, "extra", {}))
     how += _discard_note(getattr(res, "extra", {}))
     seed = getattr(res, "extra", {}).get("seed")
@@ -136,13 +139,15 @@ def _discard_kwargs(args: argparse.Namespace) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     from simulate.equity import equity
+    from simulate.sampling import default_choices
 
     kw = sampling_kwargs(args)
-    with skip_blas_probe():
+    with skip_blas_probe(), default_choices() as chosen:
         res = equity(args.hands, args.board, args.dead, game=args.game, **kw,
                      **_discard_kwargs(args))
     if args.json:
-        emit_json(res.to_dict())
+        emit_json(with_choice(res.to_dict(), chosen))
     else:
-        sys.stdout.write(format_result(res) + "\n")
+        line = choice_line(chosen)
+        sys.stdout.write(format_result(res) + "\n" + (line + "\n" if line else ""))
     return 0
