@@ -274,7 +274,7 @@ def warm(kinds: tuple[str, ...] = ("fast",)) -> None:
     reqs = {
         "fast": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h"},
                  {"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "samples": 2, "seed": 1}],
-        "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.5, "seed": 1},
+        "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.4, "seed": 1},
                    {"hands": ["AK", "QQ"], "board": "2c7d9h4s"},
                    {"hands": ["AK", "QQ"], "board": "2c7d9h", "samples": 2, "seed": 1}],
         "omaha": [{"hands": ["AhKhQhJh", "2c2d3c3d"], "board": "2s7d9h4s", "game": "omaha"},

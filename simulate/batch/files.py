@@ -56,9 +56,22 @@ def output_format(path: str | Path) -> str:
 
 
 # ----------------------------------------------------------------------------- input
+def _named(path: Path, e: OSError) -> OSError:
+    """``e`` naming ``path`` (a read error such as EIO carries no file name of its own)."""
+    return OSError(e.errno, e.strerror or str(e), str(path)) if e.filename is None else e
+
+
 def raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
     """``(line number, bytes without the newline)`` for each line of ``path``, in bounded
-    memory; a line longer than :data:`MAX_LINE_BYTES` comes as ``(n, None)``."""
+    memory; a line longer than :data:`MAX_LINE_BYTES` comes as ``(n, None)``. An error
+    reading it is an OSError naming ``path``."""
+    try:
+        yield from _raw_lines(path)
+    except OSError as e:
+        raise _named(path, e) from None
+
+
+def _raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
     with open(path, "rb") as f:
         n = 0
         while True:
@@ -79,10 +92,13 @@ def raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
 def count_lines(path: Path) -> int:
     """Lines in ``path`` (newlines, plus a last line without one), in bounded memory."""
     n, last = 0, b"\n"
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            n += block.count(b"\n")
-            last = block[-1:]
+    try:
+        with open(path, "rb") as f:
+            while block := f.read(1 << 20):
+                n += block.count(b"\n")
+                last = block[-1:]
+    except OSError as e:
+        raise _named(path, e) from None
     return n + (last != b"\n")
 
 
