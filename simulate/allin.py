@@ -831,7 +831,7 @@ class _PineappleEngine(_Engine):
     def _ptab(self) -> tuple[np.ndarray, ...]:
         from simulate.pineapple import _policy_tables
 
-        return _policy_tables(self.policy, None if self.dlen == 3 else [], None)
+        return _policy_tables(self.policy, self.dlen, self.board, None)
 
     def work(self) -> int:
         from simulate.pineapple import exact_work

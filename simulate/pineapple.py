@@ -18,8 +18,9 @@ Policies: ``made`` (cheap, the default): no board -> keep the best pair by the s
 preflop 169 order; a board -> keep the pair making the best hand with it (ties by the
 preflop order). ``equity`` (strong): keep the pair with the highest equity against one
 random hand on the board so far (exact: preflop by the 169 order, which is exactly that
-equity; a flop from the flop table, built once -- 1,755 flop classes x 1,326 pairs, int32,
-9.3 MB, cached on disk -- a turn computed on the spot).
+equity; a flop from the flop table -- 1,755 flop classes x 1,326 pairs, int32, 9.3 MB --
+and a turn from the turn table -- 16,432 turn classes x 1,326 pairs, int32, 87 MB -- each
+row built the first time it is needed and cached on disk, :func:`board_table`).
 """
 
 from __future__ import annotations
@@ -58,8 +59,10 @@ POLICY_RULES = {
 #: ``exact=None`` walks every deal when the estimated player-evaluations are at most this
 #: (about a second on one thread).
 EXACT_BUDGET = 60_000_000
-#: Extra work per completion when the strong policy needs a turn computed on the spot.
-_TURN_EQUITY_WORK = 50_000
+#: Extra work per player and completion when the strong policy reads the turn table (three
+#: reads at random places of 87 MB; measured: the exact walk from preflop takes 2.5 times
+#: the ``made`` policy's heads-up).
+_TURN_TABLE_WORK = 160
 
 _STREET_TEXT = {"preflop": "the preflop betting", "flop": "the flop betting",
                 "turn": "the turn betting"}
@@ -133,87 +136,180 @@ def flop_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (flop_id, cls.astype(np.int32), perms[best].astype(np.uint8), canon)
 
 
-def _cache_file() -> Path:
+@functools.lru_cache(maxsize=1)
+def turn_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Turns (four board cards) up to suit permutation: ``(turn_class, turn_perm, canon)``.
+
+    A turn ``a < b < c < d`` has index ``a + C(b, 2) + C(c, 3) + C(d, 4)`` (0..270724);
+    ``turn_class`` int32[270725]: its class 0..16431; ``turn_perm`` uint8[270725, 4]: the
+    suit map taking it to its class's canonical turn; ``canon`` uint8[16432, 4]: the
+    canonical turn of each class. Kept in a cache file beside the tables (computing them
+    takes a second or more)."""
+    path = _cache_file("turn_classes")
+    try:
+        with np.load(path) as z:
+            got = (z["turn_class"], z["turn_perm"], z["canon"])
+        if got[0].shape == (270725,) and got[2].shape == (16432, 4):
+            return got
+    except (OSError, KeyError, ValueError):
+        pass
+    import itertools
+
+    quad = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), 4)),
+                       np.int64).reshape(-1, 4)
+    perms = np.array(list(itertools.permutations(range(4))), dtype=np.int64)  # [24, 4]
+    best = np.zeros(quad.shape[0], np.int64)
+    best_mask = np.full(quad.shape[0], np.iinfo(np.int64).max)
+    for i, perm in enumerate(perms):  # a set's card mask needs no sorting; the least wins
+        mask = (np.int64(1) << ((quad & ~3) | perm[quad & 3])).sum(axis=1)
+        better = mask < best_mask
+        best[better], best_mask[better] = i, mask[better]
+    uniq, cls = np.unique(best_mask, return_inverse=True)
+    a, b, c, d = quad.T
+    index = (a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
+             + d * (d - 1) * (d - 2) * (d - 3) // 24)
+    turn_class = np.zeros(quad.shape[0], np.int32)
+    turn_perm = np.zeros((quad.shape[0], 4), np.uint8)
+    turn_class[index] = cls
+    turn_perm[index] = perms[best]
+    bits = (uniq[:, None] >> np.arange(52)) & 1
+    canon = np.nonzero(bits)[1].reshape(-1, 4).astype(np.uint8)
+    _save(path, turn_class=turn_class, turn_perm=turn_perm, canon=canon)
+    return turn_class, turn_perm, canon
+
+
+def _cache_file(street: str) -> Path:
     base = os.environ.get("POKERJIT_DATA_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pokerjit")
-    return Path(base) / "pineapple_flop_v1.npz"
+    return Path(base) / f"pineapple_{street}_v1.npz"
 
 
-_FLOP_TABLE: dict[str, np.ndarray] = {}
-#: Seconds per flop-table row on one thread (measured: the 1,755 rows take about a minute).
-FLOP_ROW_S = 0.035
+_BOARD_TABLES: dict[str, dict[str, np.ndarray]] = {}
+#: Seconds per table row on one thread (measured: the 1,755 flop rows take about a minute,
+#: the 16,432 turn rows about half a minute).
+ROW_S = {"flop": 0.035, "turn": 0.002}
 
 
-def flop_table(classes: Sequence[int] | None = None, *, threads: int | None = None
-               ) -> np.ndarray:
-    """``int32[1755, 1326]``: twice the wins plus the ties of each pair against one random
-    hand over every (opponent, turn, river) on each flop class (:func:`flop_classes`), rows
-    filled for ``classes`` (None: all). Rows are computed once (about 35 ms each on one
-    thread, a minute for all; in parts, with progress on the command line) and kept in
-    memory and in a cache file (``$POKERJIT_DATA_CACHE`` or ``~/.cache/pokerjit``;
-    unwritable: memory only). The opponent is drawn from every card not on the flop or in
+def board_table(street: str, classes: Sequence[int] | None = None, *,
+                threads: int | None = None) -> np.ndarray:
+    """``int32[K, 1326]``: twice the wins plus the ties of each pair against one random hand
+    over every runout and opponent on each class of ``street`` (``"flop"``:
+    :func:`flop_classes`, K = 1,755; ``"turn"``: :func:`turn_classes`, K = 16,432), rows
+    filled for ``classes`` (None: all). Rows are computed once (:data:`ROW_S` each on one
+    thread; in parts, with progress on the command line and Ctrl-C between parts) and kept
+    in memory and in a cache file (``$POKERJIT_DATA_CACHE`` or ``~/.cache/pokerjit``;
+    unwritable: memory only). The opponent is drawn from every card not on the board or in
     the pair (the player's own third card included: the table does not depend on it)."""
     from evaluator._jit import resolve_threads
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
 
-    from ._kernels.pineapple import fill_flop_table
+    from ._kernels.pineapple import fill_board_table
 
-    canon = flop_classes()[3]
-    if not _FLOP_TABLE:
+    canon = flop_classes()[3] if street == "flop" else turn_classes()[2]
+    if street not in _BOARD_TABLES:
         table = np.zeros((canon.shape[0], 1326), dtype=np.int32)
         done = np.zeros(canon.shape[0], dtype=np.bool_)
         try:
-            with np.load(_cache_file()) as z:
+            with np.load(_cache_file(street)) as z:
                 if z["table"].shape == table.shape:
-                    table, done = z["table"].copy(), z["done"].copy()
+                    table, done = z["table"], z["done"]  # fresh arrays, ours to fill
         except (OSError, KeyError, ValueError):
             pass
-        _FLOP_TABLE.update(table=table, done=done)
-    table, done = _FLOP_TABLE["table"], _FLOP_TABLE["done"]
+        _BOARD_TABLES[street] = {"table": table, "done": done}
+    table, done = _BOARD_TABLES[street]["table"], _BOARD_TABLES[street]["done"]
     want = np.arange(canon.shape[0]) if classes is None else np.asarray(classes, np.int64)
     missing = np.unique(want[~done[want]])
     if missing.size:
         from .sampling import walk_parts, walk_progress
 
         n_threads = resolve_threads(threads)
-        estimate = missing.size * FLOP_ROW_S / n_threads
+        estimate = missing.size * ROW_S[street] / n_threads
         parts = walk_parts(estimate, missing.size, least=1)
         chunks = np.array_split(missing, parts)
-        with walk_progress(estimate, "pineapple flop table (once)", "parts") as report:
-            for i, chunk in enumerate(chunks):
-                rows = np.zeros((chunk.size, 1326), dtype=np.int32)
-                with _threads(n_threads):
-                    fill_flop_table(canon[chunk], get_tables().kernel_args, rows)
-                table[chunk] = rows
-                done[chunk] = True
-                if report is not None:
-                    report(i + 1, len(chunks))
-        path = _cache_file()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-            np.savez(tmp, table=table, done=done)
-            os.replace(tmp, path)
-        except OSError:
-            pass
+            with walk_progress(estimate, f"pineapple {street} table (once)",
+                               "parts") as report:
+                for i, chunk in enumerate(chunks):
+                    rows = np.zeros((chunk.size, 1326), dtype=np.int32)
+                    with _threads(n_threads):
+                        fill_board_table(canon[chunk], get_tables().kernel_args, rows)
+                    table[chunk] = rows
+                    done[chunk] = True
+                    if report is not None:
+                        report(i + 1, len(chunks))
+        finally:  # rows built before a Ctrl-C are kept
+            _save(_cache_file(street), table=table, done=done)
     return table
 
 
-def _policy_tables(policy: int, flops: Sequence[Sequence[int]] | None,
+def _save(path: Path, **arrays: np.ndarray) -> None:
+    """Write ``arrays`` to the cache file ``path`` whole (a temporary file renamed into
+    place); a place that cannot be written keeps them in memory only."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def flop_table(classes: Sequence[int] | None = None, *, threads: int | None = None
+               ) -> np.ndarray:
+    """``int32[1755, 1326]``: :func:`board_table` of the flop classes."""
+    return board_table("flop", classes, threads=threads)
+
+
+def turn_table(classes: Sequence[int] | None = None, *, threads: int | None = None
+               ) -> np.ndarray:
+    """``int32[16432, 1326]``: :func:`board_table` of the turn classes."""
+    return board_table("turn", classes, threads=threads)
+
+
+def _flop_class(f: Sequence[int]) -> int:
+    flop_id, flop_class = flop_classes()[:2]
+    a, b, c = (int(x) for x in f[:3])
+    return int(flop_class[flop_id[(a * 52 + b) * 52 + c]])
+
+
+def _turn_class(t: Sequence[int]) -> int:
+    a, b, c, d = sorted(int(x) for x in t)
+    return int(turn_classes()[0][a + math.comb(b, 2) + math.comb(c, 3) + math.comb(d, 4)])
+
+
+def placeholder_tables(pre: np.ndarray) -> tuple[np.ndarray, ...]:
+    """A ``ptab`` tuple of the kernels' types with empty tables (the ``made`` rule reads
+    only ``pre``, the preflop scores int64[1326])."""
+    return (pre, np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros((1, 4), np.uint8),
+            np.zeros((1, 1326), np.int32), np.zeros(1, np.int32), np.zeros((1, 4), np.uint8),
+            np.zeros((1, 1326), np.int32))
+
+
+def _policy_tables(policy: int, dlen: int, board: Sequence[int],
                    threads: int | None) -> tuple[np.ndarray, ...]:
-    """The ``ptab`` tuple of the kernels: ``(pre, flop_id, flop_class, flop_perm, table)``,
-    the flop table rows filled for ``flops`` (None: every flop)."""
+    """The ``ptab`` tuple of the kernels: ``(pre, flop_id, flop_class, flop_perm,
+    flop_table, turn_class, turn_perm, turn_table)``, the strong policy's table rows filled
+    for every board the discard after ``dlen`` cards can see from the known ``board``: the
+    flop (or every flop), the turn, the 49 turns of a flop (or every turn)."""
     flop_id, flop_class, flop_perm, _canon = flop_classes()
-    if policy == POLICIES["equity"]:
-        if flops is None:
-            table = flop_table(None, threads=threads)
+    empty = placeholder_tables(preflop_scores())
+    ftab, ttab = empty[4], empty[7]
+    tclass, tperm = empty[5], empty[6]
+    if policy == POLICIES["equity"] and dlen == 3:
+        ftab = flop_table([_flop_class(board[:3])] if len(board) >= 3 else None,
+                          threads=threads)
+    elif policy == POLICIES["equity"] and dlen == 4:
+        tclass, tperm = turn_classes()[:2]
+        if len(board) >= 4:
+            classes: list[int] | None = [_turn_class(board[:4])]
+        elif len(board) == 3:
+            seen = {int(c) for c in board}
+            classes = sorted({_turn_class([*seen, c]) for c in range(52) if c not in seen})
         else:
-            cls = [int(flop_class[flop_id[(f[0] * 52 + f[1]) * 52 + f[2]]]) for f in flops]
-            table = flop_table(cls, threads=threads) if cls else np.zeros((1, 1326), np.int32)
-    else:
-        table = np.zeros((1, 1326), np.int32)
-    return (preflop_scores(), flop_id, flop_class, flop_perm, table)
+            classes = None
+        ttab = turn_table(classes, threads=threads)
+    return (preflop_scores(), flop_id, flop_class, flop_perm, ftab, tclass, tperm, ttab)
 
 
 def choose_discards(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",
@@ -237,7 +333,7 @@ def choose_discards(hands: Sequence[str | Sequence[int]], board: str | Sequence[
                    dtype=np.uint8).reshape(len(hands), -1)
     if arr.shape[1] != 3:
         raise CardError("choose_discards takes three-card hands")
-    ptab = _policy_tables(pol, [seen] if dlen == 3 else [], threads)
+    ptab = _policy_tables(pol, dlen, seen, threads)
     out = np.zeros(len(hands), dtype=np.int64)
     kernel(arr, np.array(seen + [0] * (5 - dlen), dtype=np.int64), dlen, pol, ptab,
            get_tables().kernel_args, out)
@@ -350,7 +446,7 @@ def exact_work(n_players: int, n_board: int, deck_size: int, dlen: int, policy: 
     rest = deck_size - f
     per = reduced_walk_work([c for c in range(rest)], 5 - dlen, n_players)
     if policy == POLICIES["equity"] and dlen == 4:
-        per += _TURN_EQUITY_WORK
+        per += _TURN_TABLE_WORK * n_players
     return math.comb(deck_size, f) * per
 
 
@@ -376,7 +472,7 @@ def _before_discard(hands: list[list[int]], board: list[int], dead: list[int], d
                  and exact_work(n_players, len(board), len(deck), dlen, pol) <= EXACT_BUDGET)
     n_threads = opts.n_threads()
     t0 = work_clock()
-    ptab = _policy_tables(pol, None if dlen == 3 else [], opts.threads)
+    ptab = _policy_tables(pol, dlen, board, opts.threads)
     tables = get_tables().kernel_args
     cat_of = _cat_of()
     hand_arr = np.array(hands, dtype=np.uint8)

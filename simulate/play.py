@@ -175,8 +175,9 @@ def _discard_tables(rules: Rules) -> tuple[np.ndarray, ...]:
             from simulate.pineapple import preflop_scores
 
             pre = np.ascontiguousarray(preflop_scores(), np.int64)
-        _DISCARD_TABLES[pine] = (pre, np.zeros(1, np.int32), np.zeros(1, np.int32),
-                                 np.zeros((1, 4), np.uint8), np.zeros((1, 1326), np.int32))
+        from simulate.pineapple import placeholder_tables
+
+        _DISCARD_TABLES[pine] = placeholder_tables(pre)
     return _DISCARD_TABLES[pine]
 
 
@@ -299,7 +300,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     net = np.zeros(n, np.int64)
     sq = np.zeros(n, np.float64)
     if pol.python:
-        with _progress(hands, "hands", "hand", quiet=not progress) as bar:
+        with _progress(hands, "hands", "hands", quiet=not progress) as bar:
             for i in range(hands):
                 h = _play_python(rules, stacks, i, seed, button, pol)
                 x = np.asarray(h.net, np.int64)
@@ -320,7 +321,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0
         per_round = max(1, n_threads)
-        with _progress(hands, "hands", "hand", quiet=not progress) as bar:
+        with _progress(hands, "hands", "hands", quiet=not progress) as bar:
             while done_blocks < total_blocks:
                 k = min(per_round, total_blocks - done_blocks)
                 bnet = np.zeros((k, n), np.int64)

@@ -2,7 +2,9 @@
 
 On a terminal it draws a bar (done/total, rate, time left); when stderr is not a
 terminal (a log file, CI) it writes a plain line every few seconds instead, so logs
-stay readable. ``quiet=True`` silences it. Every command and library function that
+stay readable. Rates and times left leave out the seconds spent compiling or loading
+kernels (:func:`evaluator._jit.work_clock`): a first run's compile is not the work's
+speed. ``quiet=True`` silences it. Every command and library function that
 reports progress uses :func:`progress`; kernels report through the ``update``
 callback between rounds of work.
 
@@ -27,9 +29,12 @@ class Progress:
 
     def __init__(self, total: int | None, desc: str, unit: str, stream: IO[str] | None,
                  quiet: bool) -> None:
+        from evaluator._jit import compile_seconds
+
         self.total, self.desc, self.unit, self.done = total, desc, unit, 0
         self.t0 = time.perf_counter()
         self._last = self.t0
+        self._compile0 = self._compile = compile_seconds()[0]
         self._bar = None
         self._stream = None if quiet else (stream if stream is not None else sys.stderr)
         if self._stream is None:
@@ -42,7 +47,13 @@ class Progress:
 
     def update(self, n: int = 1) -> None:
         """Record ``n`` more units of finished work."""
+        from evaluator._jit import compile_seconds
+
         self.done += n
+        c = compile_seconds()[0]
+        if c != self._compile and self._bar is not None:  # tqdm's clock: skip the compile
+            self._bar.start_t += c - self._compile
+        self._compile = c
         if self._bar is not None:
             self._bar.update(n)
         elif self._stream is not None:
@@ -77,14 +88,14 @@ class Progress:
     def line(self, now: float | None = None) -> str:
         """The plain progress line: ``desc: done/total unit (pct), rate/s, ~left``."""
         now = time.perf_counter() if now is None else now
-        dt = max(now - self.t0, 1e-9)
+        dt = max(now - self.t0 - (self._compile - self._compile0), 1e-9)  # compile excluded
         rate = self.done / dt
         text = f"{self.desc}: {self.done:,}"
         if self.total:
             text += f"/{self.total:,} {self.unit} ({100 * self.done / self.total:.0f}%)"
         else:
             text += f" {self.unit}"
-        text += f", {rate:,.0f} {self.unit}/s"
+        text += f", {_rate(rate)} {self.unit}/s"
         if self.total and rate > 0:
             text += f", about {max(self.total - self.done, 0) / rate:,.0f} s left"
         return text
@@ -93,6 +104,11 @@ class Progress:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+
+
+def _rate(x: float) -> str:
+    """A rate with the digits that matter: ``1,234``, ``12.3``, ``0.42``."""
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
 
 
 def _is_tty(stream: IO[str]) -> bool:

@@ -33,8 +33,15 @@ from evaluator._jit import work_clock
 
 #: Deals per block of every Monte Carlo kernel (fixed: the same seed, the same answer).
 BLOCK = 16_384
-#: Deals drawn when neither ``samples`` nor ``target_std_error`` is given.
+#: Deals drawn when neither ``samples`` nor ``target_std_error`` is given (at most: see
+#: :data:`DEFAULT_BUDGET_S`).
 DEFAULT_SAMPLES = 1_000_000
+#: With neither ``samples`` nor ``target_std_error`` given, a run also stops, at a block
+#: boundary, once it has spent this many seconds sampling (compiling excluded), so that a
+#: default request on a slow engine answers in seconds; :func:`default_choices` says which
+#: limit stopped it. A run that stops on time depends on the machine's speed: give
+#: ``samples`` (the deals it reported) with the same seed to draw the same deals again.
+DEFAULT_BUDGET_S = 3.0
 #: The most deals one request may ask for. Kernels count pot shares in units of 1/2520 and
 #: their squares in int64, which stays exact up to about 1.45e12 deals.
 MAX_SAMPLES = 10**12
@@ -43,6 +50,9 @@ MAX_SAMPLES = 10**12
 TARGET_CAP = 2_000_000_000
 #: The smallest ``target_std_error``: far below needs more deals than any run can draw.
 MIN_STD_ERROR = 1e-9
+#: A share of the pot lies in [0, 1], so its standard error is below 0.5: a
+#: ``target_std_error`` in pot fractions must be below this.
+MAX_SHARE_STD_ERROR = 0.5
 #: The most threads one may ask for (more than there are is run on all there are).
 MAX_THREADS = 1024
 #: Seeds are integers with 0 <= seed < 2**64.
@@ -85,7 +95,8 @@ class Sampling:
 
     ``exact``: True walks every deal, False samples, None lets the engine choose (exact when
     quick, unless ``samples`` or ``target_std_error`` is given). ``samples``: deals to draw
-    (default :data:`DEFAULT_SAMPLES`). ``target_std_error``: sample until every player's
+    (default: :data:`DEFAULT_SAMPLES`, or fewer if :data:`DEFAULT_BUDGET_S` runs out first).
+    ``target_std_error``: sample until every player's
     standard error is at most this (with ``samples`` too: whichever comes first; alone: at
     most :data:`TARGET_CAP` deals). ``seed``: 0 <= seed < 2**64, None draws a fresh one.
     ``threads``: Numba threads, None for all.
@@ -131,6 +142,10 @@ class Sampling:
                 raise ValueError(f"{nm['target_std_error']} must be at least "
                                  f"{MIN_STD_ERROR:g} ({unit}; smaller needs more deals than "
                                  f"a run can draw), got {target:g}")
+            if unit == POT_FRACTION and target >= MAX_SHARE_STD_ERROR:
+                raise ValueError(f"{nm['target_std_error']} must be below "
+                                 f"{MAX_SHARE_STD_ERROR:g} ({unit}; the standard error of a "
+                                 f"share of the pot is below 0.5), got {target:g}")
         if seed is not None:
             if not _is_int(seed):
                 raise ValueError(f"{nm['seed']} must be a whole number with "
@@ -295,6 +310,25 @@ def walk_progress(estimate_s: float, desc: str = "exact walk",
         yield report
 
 
+_CHOICES: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.ContextVar(
+    "pokerjit_default_choices", default=None)
+
+
+@contextlib.contextmanager
+def default_choices() -> Iterator[list[dict[str, Any]]]:
+    """Within this block every Monte Carlo run that took the default size (neither
+    ``samples`` nor ``target_std_error``) appends ``{"deals", "cap", "budget_s",
+    "stopped_by"}`` to the list yielded: ``stopped_by`` is ``"cap"`` (all
+    :data:`DEFAULT_SAMPLES` deals) or ``"time"`` (:data:`DEFAULT_BUDGET_S` spent first).
+    The command line and batch report it with the answer."""
+    out: list[dict[str, Any]] = []
+    token = _CHOICES.set(out)
+    try:
+        yield out
+    finally:
+        _CHOICES.reset(token)
+
+
 class Rounds:
     """Runs block ranges in rounds of about :data:`ROUND_S` seconds.
 
@@ -322,20 +356,25 @@ class Rounds:
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
-    def run(self, lo: int, hi: int, total_blocks: int | None = None) -> None:
+    def run(self, lo: int, hi: int, total_blocks: int | None = None,
+            budget_s: float | None = None) -> int:
         """Blocks ``lo..hi-1``; ``total_blocks``: the whole run's blocks, when known, for
-        the progress bar."""
+        the progress bar; ``budget_s``: stop after the round that brings the seconds of
+        work (compiling excluded) to this. Returns the block reached."""
         b = lo
-        while b < hi:
+        spent = 0.0
+        while b < hi and (budget_s is None or spent < budget_s):
             step = min(self._size, hi - b)
             t0 = work_clock()  # a first round's compile is not the blocks' speed
             self._run(b, b + step)
             dt = work_clock() - t0
+            spent += dt
             b += step
             per_block = dt / step
             if per_block > 0:
                 self._size = max(self._min, int(ROUND_S / per_block))
             self._progress(b, step, per_block * ((total_blocks or hi) - b), total_blocks)
+        return b
 
     def _progress(self, done: int, step: int, left_s: float, total: int | None) -> None:
         if self._bar is None:
@@ -366,8 +405,15 @@ def run_blocks(opts: Sampling, run: Callable[[int, int], None],
     target = opts.target_std_error
     with Rounds(run, min_round=min_round, desc=desc, cap=cap) as rounds:
         if target is None:
-            rounds.run(0, last, last)
-            return cap
+            if opts.samples is not None:
+                rounds.run(0, last, last)
+                return cap
+            n = deals_in(rounds.run(0, last, last, DEFAULT_BUDGET_S), cap)  # the default
+            choices = _CHOICES.get()
+            if choices is not None:
+                choices.append({"deals": n, "cap": cap, "budget_s": DEFAULT_BUDGET_S,
+                                "stopped_by": "cap" if n >= cap else "time"})
+            return n
         done, check = 0, min(FIRST_CHECK_BLOCKS, last)
         while True:
             rounds.run(done, check)

@@ -417,3 +417,146 @@ def test_runs_leave_the_collector_as_they_found_it(tmp_path: Path, workers: int)
     assert gc.get_freeze_count() > before
     gen.close()
     assert gc.get_freeze_count() == before
+
+
+# ----------------------------------------------------------------------------- issue 23
+@pytest.mark.parametrize("flag,piece", [
+    (["--game", "foo"], "unknown game 'foo'"),
+    (["--board", "Zz9h"], "board"),
+    (["--dead", "2c2c"], "2c"),
+    (["--board", "2c7d"], "board"),
+    (["--samples", "0"], "samples must be positive"),
+    (["--std-error", "5"], "below 0.5"),
+    (["--std-error", "-1"], "positive"),
+    (["--seed", str(2**64)], "seed"),
+    (["--kind", "poker"], "--kind"),
+], ids=lambda x: " ".join(x) if isinstance(x, list) else None)
+def test_a_bad_default_is_refused_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: list[str], piece: str) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({"id": 1, "hands": ["AhKh", "QsQd"]}) + "\n")
+    assert main(["batch", str(src), "-o", str(out), "--quiet", *flag]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and piece in err, err
+    assert not out.exists()  # nothing written, not even an empty file
+
+
+def test_allin_std_error_default_is_in_chips(tmp_path: Path) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({"id": 1, "players": ["AhAs:100", "KdKc:100"], "seed": 1}) + "\n")
+    s = run_batch(src, out, quiet=True, defaults={"kind": "allin", "std_error": 5.0})
+    assert (s.done, s.errors) == (1, 0)
+    assert _read(out)[0]["result"]["players"][0]["std_error"] <= 5.0
+
+
+def test_error_lines_are_answered_again_by_a_rerun(tmp_path: Path) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    good = {"id": "g", "hands": ["AhKh", "QsQd"], "board": "2c7d9h"}
+    bad = {"id": "b", "hands": ["AhKh", "QsQd"], "board": "2c7d9h", "game": "foo"}
+    src.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\nnot json\n")
+    s = run_batch(src, out, quiet=True)
+    assert (s.done, s.errors) == (3, 2)
+    # unchanged: the same errors again are not written twice
+    s = run_batch(src, out, quiet=True)
+    assert (s.skipped, s.done) == (3, 0) and len(_read(out)) == 3
+    # corrected: the line that was an error is answered, not refused as changed
+    bad["game"] = "holdem"
+    src.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\nnot json\n")
+    s = run_batch(src, out, quiet=True)
+    assert (s.skipped, s.done, s.errors) == (2, 1, 0)
+    last = _read(out)[-1]
+    assert last["id"] == "b" and "result" in last and "refused" not in last
+    assert run_batch(src, out, quiet=True).done == 0
+    # a CSV output reads its error rows back the same way
+    csv_out = tmp_path / "out.csv"
+    bad["game"] = "foo"
+    src.write_text(json.dumps(bad) + "\n")
+    assert run_batch(src, csv_out, quiet=True).errors == 1
+    assert run_batch(src, csv_out, quiet=True).done == 0
+    bad["game"] = "holdem"
+    src.write_text(json.dumps(bad) + "\n")
+    s = run_batch(src, csv_out, quiet=True)
+    assert (s.done, s.errors) == (1, 0)
+
+
+def test_a_csv_input_naming_a_column_twice_is_refused(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    src, out = tmp_path / "in.csv", tmp_path / "out.jsonl"
+    src.write_text("id,hands,hands\n1,AhKh QsQd,7c7d 2s2h\n")
+    assert main(["batch", str(src), "-o", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'hands' twice" in err and str(src) in err
+    assert not out.exists()
+
+
+def test_an_unreadable_input_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A read error (EIO here, from a regular file that cannot be read; EACCES for a user)
+    carries no file name of its own: the message names the input."""
+    src, out = Path("/proc/self/mem"), tmp_path / "out.jsonl"
+    if os.geteuid() != 0:
+        src = tmp_path / "in.jsonl"
+        src.write_text(json.dumps({"id": 1, "hands": ["AhKh", "QsQd"]}) + "\n")
+        src.chmod(0)
+    elif not src.is_file():
+        pytest.skip("no /proc/self/mem here")
+    assert main(["batch", str(src), "-o", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"error: {src}: " in err, err
+    assert not out.exists()
+
+
+def test_an_input_that_cannot_be_read_is_named(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    for src in (tmp_path, Path("/dev/null")):  # a folder, a device
+        assert main(["batch", str(src), "-o", str(out), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and str(src) in err, err
+    assert not out.exists()
+
+
+def test_grouped_lines_time_the_work_without_the_compile(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compile during the first group (here: half a second of it, as the compile clock
+    records it) is not the lines' elapsed_s."""
+    import evaluator._jit as J
+    import simulate.many as M
+
+    real = M.equity_many
+
+    def compiling_first(*a: Any, **k: Any) -> Any:
+        time.sleep(0.5)
+        J._clock.total += 0.5  # what Numba's compile events add while compiling
+        return real(*a, **k)
+
+    monkeypatch.setattr(M, "equity_many", compiling_first)
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({"id": 1, "hands": ["AhKh", "QsQd"], "board": "2c7d9h"}) + "\n")
+    run_batch(src, out, quiet=True)
+    assert _read(out)[0]["result"]["elapsed_s"] < 0.25
+
+
+@pytest.mark.slow
+def test_ctrl_c_inside_a_long_line_with_one_worker(tmp_path: Path) -> None:
+    """SIGINT while a 10^10-deal line runs: the run stops within ~2 s, exit 130, the line
+    before it kept (it shares the chunk), the interrupted line not written; a rerun
+    answers only what is left."""
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({"id": "quick", "hands": ["AhKh", "QsQd"], "board": "2c7d9h"})
+                   + "\n" + json.dumps({"id": "huge", "hands": ["AhKh", "QsQd"],
+                                        "samples": 10**10, "seed": 1}) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "simulate", "batch", str(src), "-o",
+                             str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # plain progress lines: the huge line is running
+        if line.startswith("Monte Carlo"):
+            break
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stderr.read()
+    rc = proc.wait(timeout=30)
+    assert time.monotonic() - t0 < 2.5 and rc == 130, rest
+    assert "interrupted" in rest
+    recs = _read(out)
+    assert [r["id"] for r in recs] == ["quick"] and "result" in recs[0]

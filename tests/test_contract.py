@@ -1,4 +1,5 @@
-"""The public contract (``../shared/CONTRACT.md``), checked quickly from the outside.
+"""The public contract (the names, commands and JSON documents the README promises), checked
+quickly from the outside.
 
 * Every command's ``--json`` document has the contract's keys (extra keys are allowed).
 * Every command's ``-h`` shows examples.

@@ -324,8 +324,8 @@ def test_largest_seed_and_numpy_integers_are_accepted():
 
 
 def test_validate_returns_plain_numbers_and_one_set_of_names():
-    s = Sampling(None, np.int64(10), np.float32(0.5), np.uint64(3), np.int8(2)).validate()
-    assert s == Sampling(None, 10, 0.5, 3, 2)
+    s = Sampling(None, np.int64(10), np.float32(0.25), np.uint64(3), np.int8(2)).validate()
+    assert s == Sampling(None, 10, 0.25, 3, 2)
     assert type(s.samples) is int and type(s.seed) is int and type(s.threads) is int
     assert s.cap == 10 and Sampling(target_std_error=0.1).cap == S.TARGET_CAP
     assert Sampling().cap == S.DEFAULT_SAMPLES
@@ -572,3 +572,65 @@ def test_ctrl_c_stops_a_long_equity_run_within_two_seconds():
     assert out == ""
     assert err.splitlines()[-1] == "error: interrupted"
     assert took < 2.0, took
+
+
+# ----------------------------------------------------------------------------- issue 23
+@pytest.mark.parametrize("call", [
+    lambda: equity(["AhKh", "QsQd"], target_std_error=0.5),
+    lambda: equity(["AhKh", "QsQd"], target_std_error=5),
+    lambda: equity(["AhKhQd", "7c7d2s"], game="pineapple", target_std_error=0.7),
+    lambda: __import__("simulate").range_equity(["QQ+", "random"], target_std_error=0.5),
+], ids=["equity-0.5", "equity-5", "pineapple", "range"])
+def test_a_share_std_error_target_is_below_half(call):
+    with pytest.raises(ValueError, match=r"target_std_error must be below 0\.5"):
+        call()
+
+
+def test_std_error_below_half_on_the_command_line_and_in_batch(capsys):
+    from simulate.batch import run
+    from simulate.cli import main
+
+    for argv in (["equity", "AhKh", "QsQd", "--std-error", "5"],
+                 ["range", "QQ+", "--vs", "random", "--std-error", "0.5"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--std-error must be below 0.5" in err
+    rec = next(run([{"id": 1, "hands": ["AhKh", "QsQd"], "std_error": 0.9}]))
+    assert "std_error must be below 0.5" in rec["error"]
+    # an all-in's standard error is in chips: any positive target
+    assert allin_ev(["AhAs:100", "KdKc:100"], target_std_error=5, seed=1).samples > 0
+
+
+def test_the_default_sample_size_stops_on_a_time_budget(monkeypatch, capsys):
+    """Without samples or a target a run stops at DEFAULT_SAMPLES deals or DEFAULT_BUDGET_S
+    seconds of sampling, at a block boundary; the answer says which; the deals it reports,
+    given as samples with the seed, draw the same deals again."""
+    from simulate.cli import main
+
+    with S.default_choices() as chosen:
+        fast = equity(["AhKh", "QsQd"], exact=False, seed=1)
+    assert fast.samples == S.DEFAULT_SAMPLES and chosen == [
+        {"deals": S.DEFAULT_SAMPLES, "cap": S.DEFAULT_SAMPLES, "budget_s": S.DEFAULT_BUDGET_S,
+         "stopped_by": "cap"}]
+    monkeypatch.setattr(S, "DEFAULT_BUDGET_S", 1e-9)  # a slow engine: the budget ends first
+    with S.default_choices() as chosen:
+        slow = equity(["AhKh", "QsQd"], exact=False, seed=1, threads=1)
+    assert slow.samples < S.DEFAULT_SAMPLES and slow.samples % BLOCK == 0
+    assert chosen[0]["stopped_by"] == "time" and chosen[0]["deals"] == slow.samples
+    again = equity(["AhKh", "QsQd"], samples=slow.samples, seed=1, threads=2)
+    assert _bits(again) == _bits(slow)
+    assert main(["equity", "AhKh", "QsQd", "--seed", "1", "--samples", "1000", "--json"]) == 0
+    assert "default_samples" not in json.loads(capsys.readouterr().out)  # sized by the user
+    assert main(["equity", "AhKh", "7c7d", "--board", "", "--seed", "1", "--json"]) == 0
+    assert "default_samples" not in json.loads(capsys.readouterr().out)  # exact
+    for cmd in (["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha"],
+                ["range", "QQ+", "--vs", "random"],
+                ["allin", "AhAs:100", "KdKc:60", "QhQs:30"]):
+        assert main([*cmd, "--seed", "2", "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        if not doc["exact"]:  # the engines that sample by default say how many and why
+            assert doc["default_samples"]["stopped_by"] == "time"
+            assert doc["default_samples"]["deals"] == doc["samples"]
+    assert main(["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"sample size: [\d,]+ deals, what 1e-09 s of sampling drew", out), out

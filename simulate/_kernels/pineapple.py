@@ -11,9 +11,10 @@ score (0..168, higher better, from the shipped 169-hand order) as the last tie-b
   pair plus the board (strength 1..7462), then the preflop order.
 * :data:`EQUITY` (strong): the pair's equity against one random hand on the board so far,
   as integer counts over every (opponent hand, runout): with no board the preflop order
-  (itself exact equity against a random hand), on a flop the cached flop table
-  (:func:`fill_flop_table`, one row per suit-class of flops), on a turn computed on the
-  spot (:func:`vs_random_counts`, every river).
+  (itself exact equity against a random hand), on a flop the cached flop table and on a
+  turn the cached turn table (:func:`fill_board_table`: one row of
+  :func:`vs_random_counts` per suit-class of flops or turns, read through the suit map
+  that takes the board to its class, :func:`table_row`).
 
 Cards are ids 0..51 (rank ``c >> 2``, suit ``c & 3``); a combo of ``lo < hi`` has index
 ``hi * (hi - 1) // 2 + lo`` (:func:`simulate.ranges.combo_index`).
@@ -154,40 +155,59 @@ def vs_random_counts(board, nb_, tables, out):
 
 
 @parallel
-def fill_flop_table(flops, tables, out):
-    """Row ``i`` of ``out`` (int32[F, 1326]) <- :func:`vs_random_counts` of the flop
-    ``flops[i]`` (uint8[F, 3]); combos touching the flop stay 0. One flop per task."""
-    for i in nb.prange(flops.shape[0]):
+def fill_board_table(boards, tables, out):
+    """Row ``i`` of ``out`` (int32[F, 1326]) <- :func:`vs_random_counts` of the board
+    ``boards[i]`` (uint8[F, 3] flops or uint8[F, 4] turns); combos touching the board stay
+    0. One board per task."""
+    for i in nb.prange(boards.shape[0]):
         cnt = np.zeros(N_COMBOS, np.int64)
-        vs_random_counts(flops[i], 3, tables, cnt)
+        vs_random_counts(boards[i], boards.shape[1], tables, cnt)
         for h in range(N_COMBOS):
             out[i, h] = np.int32(cnt[h])
 
 
 @inline
-def flop_row(board, nb_, policy, ptab):
-    """``(class, suit map)`` of the flop ``board[:3]`` for the flop table when the strong
-    policy discards on a flop (``nb_ == 3``), else ``(0, 0)``. The suit map is packed: suit
-    ``s`` goes to ``(perm >> 2 * s) & 3``. ``ptab`` is ``(pre, flop_id, flop_class,
-    flop_perm, flop_table)``."""
-    flop_id, flop_class, flop_perm = ptab[1], ptab[2], ptab[3]
-    if policy != EQUITY or nb_ != 3:
-        return np.int64(0), np.int64(0)
-    f = flop_id[(np.int64(board[0]) * 52 + board[1]) * 52 + board[2]]
-    perm = (np.int64(flop_perm[f, 0]) | (np.int64(flop_perm[f, 1]) << 2)
-            | (np.int64(flop_perm[f, 2]) << 4) | (np.int64(flop_perm[f, 3]) << 6))
-    return np.int64(flop_class[f]), perm
+def _packed(perm_row):
+    """A suit map ``uint8[4]`` packed into an int: suit ``s`` -> ``(p >> 2 * s) & 3``."""
+    return (np.int64(perm_row[0]) | (np.int64(perm_row[1]) << 2)
+            | (np.int64(perm_row[2]) << 4) | (np.int64(perm_row[3]) << 6))
 
 
 @inline
-def keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm):
+def table_row(board, nb_, policy, ptab):
+    """``(class, packed suit map)`` of the board ``board[:nb_]`` in the flop table
+    (``nb_ == 3``) or the turn table (``nb_ == 4``) when the strong policy discards there,
+    else ``(0, 0)``. ``ptab`` is ``(pre, flop_id, flop_class, flop_perm, flop_table,
+    turn_class, turn_perm, turn_table)``; a turn's index is the colex rank of its four
+    cards sorted, ``a + C(b, 2) + C(c, 3) + C(d, 4)``."""
+    if policy != EQUITY or (nb_ != 3 and nb_ != 4):
+        return np.int64(0), np.int64(0)
+    if nb_ == 3:
+        flop_id, flop_class, flop_perm = ptab[1], ptab[2], ptab[3]
+        f = flop_id[(np.int64(board[0]) * 52 + board[1]) * 52 + board[2]]
+        return np.int64(flop_class[f]), _packed(flop_perm[f])
+    turn_class, turn_perm = ptab[5], ptab[6]
+    a, b, c, d = np.int64(board[0]), np.int64(board[1]), np.int64(board[2]), np.int64(board[3])
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    t = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6 + d * (d - 1) * (d - 2) * (d - 3) // 24
+    return np.int64(turn_class[t]), _packed(turn_perm[t])
+
+
+@inline
+def keep_pair(c, board, nb_, policy, ptab, tables, cards, cls, perm):
     """Which card of ``c`` (int64[3], sorted ascending) to throw away (index 0..2) under
-    ``policy``, seeing only ``c`` and ``board[:nb_]`` (``nb_`` 0, 3 or 4). ``turn_cnt``:
-    :func:`vs_random_counts` of this board when ``policy == EQUITY`` and ``nb_ == 4`` (the
-    same for every player); ``cls``, ``perm``: :func:`flop_row` of this board when
-    ``policy == EQUITY`` and ``nb_ == 3``; ``cards``: int64[>= 6] scratch."""
+    ``policy``, seeing only ``c`` and ``board[:nb_]`` (``nb_`` 0, 3 or 4). ``cls``,
+    ``perm``: :func:`table_row` of this board; ``cards``: int64[>= 6] scratch."""
     pre = ptab[0]
-    flop_table = ptab[4]
     best = np.int64(-1)
     throw = 0
     for t in range(3):  # throw c[2], c[1], c[0]: keep (c0, c1), (c0, c2), (c1, c2)
@@ -203,12 +223,13 @@ def keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm):
             for i in range(nb_):
                 cards[2 + i] = board[i]
             main = _strength(cards, 2 + nb_, tables)
-        elif nb_ == 3:
+        else:
             pa = (a & ~3) | ((perm >> (2 * (a & 3))) & 3)
             pb = (b & ~3) | ((perm >> (2 * (b & 3))) & 3)
-            main = np.int64(flop_table[cls, _combo(pa, pb)])
-        else:
-            main = turn_cnt[h]
+            if nb_ == 3:
+                main = np.int64(ptab[4][cls, _combo(pa, pb)])
+            else:
+                main = np.int64(ptab[7][cls, _combo(pa, pb)])
         score = main * PRE_SHIFT + pre[h]
         if score > best:
             best = score
@@ -220,33 +241,26 @@ def keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm):
 def choose_discards(hands, board, nb_, policy, ptab, tables, out):
     """``out[p]`` (int64[P]) <- the card id player ``p`` throws away: ``hands`` uint8[P, 3],
     ``board`` the first ``nb_`` cards seen at the discard point."""
-    turn_cnt = np.zeros(N_COMBOS, np.int64)
-    if policy == EQUITY and nb_ == 4:
-        vs_random_counts(board, 4, tables, turn_cnt)
-    cls, perm = flop_row(board, nb_, policy, ptab)
+    cls, perm = table_row(board, nb_, policy, ptab)
     c = np.empty(3, np.int64)
     cards = np.empty(7, np.int64)
     for p in range(hands.shape[0]):
         for i in range(3):
             c[i] = hands[p, i]
         c.sort()
-        out[p] = c[keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm)]
+        out[p] = c[keep_pair(c, board, nb_, policy, ptab, tables, cards, cls, perm)]
 
 
 @serial
-def _walk_completion(hands, board, nb_, avail, policy, ptab, tables, sc, hole2, c, cards,
-                     turn_cnt):
+def _walk_completion(hands, board, nb_, avail, policy, ptab, tables, sc, hole2, c, cards):
     """Discard by the policy on ``board[:nb_]`` (the board at the discard point) and walk
     every runout of the rest (cards with ``avail[c] == 1``) into the scorer ``sc``."""
-    if policy == EQUITY and nb_ == 4:
-        turn_cnt[:] = 0
-        vs_random_counts(board, 4, tables, turn_cnt)
-    cls, perm = flop_row(board, nb_, policy, ptab)
+    cls, perm = table_row(board, nb_, policy, ptab)
     for p in range(hands.shape[0]):
         for i in range(3):
             c[i] = hands[p, i]
         c.sort()
-        d = keep_pair(c, board, nb_, policy, ptab, tables, turn_cnt, cards, cls, perm)
+        d = keep_pair(c, board, nb_, policy, ptab, tables, cards, cls, perm)
         j = 0
         for i in range(3):
             if i != d:
@@ -282,10 +296,9 @@ def exact_pre(hands, board0, deck, dlen, policy, ptab, tables, bsc):
         hole2 = np.empty((n_players, 2), np.uint8)
         c = np.empty(3, np.int64)
         cards = np.empty(7, np.int64)
-        turn_cnt = np.zeros(N_COMBOS, np.int64)
         if f == 0:
             totals[0] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables, sc,
-                                          hole2, c, cards, turn_cnt)
+                                          hole2, c, cards)
             continue
         # completions with first new card deck[first], the rest later in the deck
         if m - first < f:
@@ -298,7 +311,7 @@ def exact_pre(hands, board0, deck, dlen, policy, ptab, tables, bsc):
                 board[b0 + i] = deck[idx[i]]
                 avail[deck[idx[i]]] = 0
             totals[first] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables,
-                                              sc, hole2, c, cards, turn_cnt)
+                                              sc, hole2, c, cards)
             for i in range(f):
                 avail[deck[idx[i]]] = 1
             if not next_subset(idx, f, m, 1):  # idx[0] = first stays
@@ -334,12 +347,6 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
         for i in range(3):
             cs[p, i] = hands[p, i]
         cs[p].sort()
-    turn_cnt = np.zeros(N_COMBOS, np.int64)
-    # strong policy discarding on the turn from a known flop: one count row per turn card,
-    # computed the first time this block deals it
-    memo_turn = policy == EQUITY and dlen == 4 and b0 == 3
-    memo = np.zeros((52 if memo_turn else 1, N_COMBOS), np.int64)
-    memo_done = np.zeros(52, np.bool_)
     cards = np.empty(7, np.int64)
     st = np.empty(n_players, np.int64)
     pay = sc[6]
@@ -347,24 +354,14 @@ def _sample_block(seed, block, n, hands, board0, deck_init, dlen, policy, ptab, 
         state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
         c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
         put_drawn(board, b0, k, c0, c1, c2, c3, c4)
-        tcnt = turn_cnt
-        if memo_turn:
-            tc = board[3]
-            if not memo_done[tc]:
-                vs_random_counts(board, 4, tables, memo[tc])
-                memo_done[tc] = True
-            tcnt = memo[tc]
-        elif policy == EQUITY and dlen == 4:
-            turn_cnt[:] = 0
-            vs_random_counts(board, 4, tables, turn_cnt)
-        cls, perm = flop_row(board, dlen, policy, ptab)
+        cls, perm = table_row(board, dlen, policy, ptab)
         bk = KEY_INIT_I64
         bm = np.int64(0)
         for i in range(5):
             bk += card_key[board[i]]
             bm |= card_mask[board[i]]
         for p in range(n_players):
-            t = keep_pair(cs[p], board, dlen, policy, ptab, tables, tcnt, cards, cls, perm)
+            t = keep_pair(cs[p], board, dlen, policy, ptab, tables, cards, cls, perm)
             a = cs[p, 0] if t != 0 else cs[p, 1]
             b = cs[p, 2] if t != 2 else cs[p, 1]
             kk = bk + card_key[a] + card_key[b]

@@ -96,8 +96,7 @@ def discard_slot(S, s, hole, board, ptab, tables):
         c[i] = hole[s, i]
     c.sort()
     cards = np.empty(7, np.int64)
-    throw = keep_pair(c, board, S[NBOARD], MADE, ptab, tables, cards, cards, np.int64(0),
-                      np.int64(0))
+    throw = keep_pair(c, board, S[NBOARD], MADE, ptab, tables, cards, np.int64(0), np.int64(0))
     for r in range(3):
         if hole[s, r] == c[throw]:
             return r

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from evaluator._jit import work_clock
 from evaluator.cards import CardError, parse_cards
+from simulate.many import ROUND_WORK
 
 from .files import Input, format_record, key_of
 from .requests import BadRequest, answer, check_id, digest, effective
@@ -36,6 +37,16 @@ Answer = tuple[int, Any, "str | None", "str | None", Any, bool]
 
 class Resumed(tuple):
     """The payload of a line answered by an earlier run: ``(id, id key, digest)``."""
+
+
+class ChunkInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside :func:`answer_chunk`: ``answers`` holds the :data:`Answer` of every
+    line of the chunk's finished prefix (the line being answered, and any line after it,
+    left out), for the run to write before it stops."""
+
+    def __init__(self, answers: list[Answer]) -> None:
+        super().__init__(answers)
+        self.answers = answers
 
 
 def _token_ids() -> dict[str, int]:
@@ -73,6 +84,8 @@ def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
     dead cards' ids."""
     if eff["kind"] != "equity" or eff["std_error"] is not None:
         return None
+    if eff["samples"] is not None and eff["samples"] > ROUND_WORK:
+        return None  # one row of equity_many is one kernel call: run it in rounds instead
     game = eff["game"]
     if game != "holdem" and game.strip().lower() != "holdem":
         return None
@@ -101,7 +114,11 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
                  ) -> list[Answer]:
     """Answer ``items``: one :data:`Answer` per item, in order. ``fmt``: ``"jsonl"`` or
     ``"csv"`` output lines (ending in a newline), or ``"dict"`` records; ``header``: the
-    CSV input's header (None for JSON lines)."""
+    CSV input's header (None for JSON lines).
+
+    Grouped lines are answered before each line answered on its own, so the lines before
+    the one being answered are always finished: Ctrl-C (which long lines notice between
+    rounds of work) raises :class:`ChunkInterrupted` with their answers."""
     n = len(items)
     answers: list[Any] = [None] * n  # an answer dict, or a result's JSON text
     rids: list[Any] = [None] * n
@@ -109,30 +126,49 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     digests: list[str | None] = [None] * n
     groups: dict[tuple, list[tuple[int, tuple, int | None]]] = {}
     effs: dict[int, dict[str, Any]] = {}
-    for i, (line, payload) in enumerate(items):
-        if isinstance(payload, Resumed):
-            rids[i], keys[i], digests[i] = payload
-            continue
-        if isinstance(payload, str):
-            answers[i] = {"error": payload}
-            continue
-        try:
-            req = payload if isinstance(payload, dict) else Input.decode(payload, line, header)
-            rids[i], _ = check_id(req)
-            keys[i] = key_of(rids[i], fmt)
-            eff = effective(req, defaults)
-        except BadRequest as e:
-            answers[i] = {"error": str(e)}
-            continue
-        digests[i] = digest(eff)
-        effs[i] = eff
-        spot = fast_spot(eff)
-        if spot is None:
-            answers[i] = answer(eff, threads)
-        else:
-            groups.setdefault(spot[0], []).append((i, *spot[1:]))
-    for key, members in groups.items():
-        _answer_group(key, members, effs, answers, threads, fmt)
+
+    def flush() -> None:
+        for key, members in groups.items():
+            _answer_group(key, members, effs, answers, threads, fmt)
+        groups.clear()
+
+    try:
+        for i, (line, payload) in enumerate(items):
+            if isinstance(payload, Resumed):
+                rids[i], keys[i], digests[i] = payload
+                continue
+            if isinstance(payload, str):
+                answers[i] = {"error": payload}
+                continue
+            try:
+                req = (payload if isinstance(payload, dict)
+                       else Input.decode(payload, line, header))
+                rids[i], _ = check_id(req)
+                keys[i] = key_of(rids[i], fmt)
+                eff = effective(req, defaults)
+            except BadRequest as e:
+                answers[i] = {"error": str(e)}
+                continue
+            digests[i] = digest(eff)
+            effs[i] = eff
+            spot = fast_spot(eff)
+            if spot is None:
+                flush()
+                answers[i] = answer(eff, threads)
+            else:
+                groups.setdefault(spot[0], []).append((i, *spot[1:]))
+        flush()
+    except KeyboardInterrupt:
+        done = next((i for i, (_, p) in enumerate(items)
+                     if answers[i] is None and not isinstance(p, Resumed)), n)
+        raise ChunkInterrupted(_answers(items[:done], answers, rids, keys, digests, fmt)
+                               ) from None
+    return _answers(items, answers, rids, keys, digests, fmt)
+
+
+def _answers(items: list[Item], answers: list[Any], rids: list[Any], keys: list[str | None],
+             digests: list[str | None], fmt: str) -> list[Answer]:
+    """The :data:`Answer` of each of ``items`` (the first ``len(items)`` of a chunk)."""
     out: list[Answer] = []
     for i, (line, _payload) in enumerate(items):
         ans, rid, dg = answers[i], rids[i], digests[i]
@@ -153,7 +189,7 @@ def _answer_group(key: tuple, members: list[tuple[int, tuple, int | None]],
     from simulate.many import bad_rows, equity_many
     from simulate.sampling import resolve_seed
 
-    t0 = time.perf_counter()
+    t0 = work_clock()  # compiling or loading the kernels is not the lines' time
     n_players, n_board, n_dead, exact, samples = key
     n = len(members)
     width = 2 * n_players + n_board + n_dead
@@ -176,7 +212,7 @@ def _answer_group(key: tuple, members: list[tuple[int, tuple, int | None]],
         seeds = np.array([resolve_seed(members[j][2]) for j in good.tolist()], np.uint64)
         res = equity_many(h[good], b[good], dead=d[good], exact=False, samples=samples,
                           seed=seeds, threads=threads)
-    el = (time.perf_counter() - t0) / n
+    el = (work_clock() - t0) / n
     docs = json_docs(res, el) if fmt == "jsonl" else res.to_dicts(elapsed_s=el)
     for j, doc in zip(good.tolist(), docs, strict=True):
         answers[members[j][0]] = doc if isinstance(doc, str) else {"result": doc}
@@ -238,7 +274,7 @@ def warm(kinds: tuple[str, ...] = ("fast",)) -> None:
     reqs = {
         "fast": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h"},
                  {"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "samples": 2, "seed": 1}],
-        "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.5, "seed": 1},
+        "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.4, "seed": 1},
                    {"hands": ["AK", "QQ"], "board": "2c7d9h4s"},
                    {"hands": ["AK", "QQ"], "board": "2c7d9h", "samples": 2, "seed": 1}],
         "omaha": [{"hands": ["AhKhQhJh", "2c2d3c3d"], "board": "2s7d9h4s", "game": "omaha"},

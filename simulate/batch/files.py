@@ -17,8 +17,9 @@ is that line's error).
 The output file is the run's state: :class:`Output` refuses anything but a regular file
 (a device or pipe is never read), takes an exclusive lock on it for the whole run (a
 second run on the same file stops before any work), reads back what earlier runs wrote
-(a last line cut short by a crash is cut off, and its request runs again), and appends
-whole lines.
+(a last line cut short by a crash is cut off, and its request runs again; a line answered
+with an error is answered again, and its new record appended unless it is the same
+error), and appends whole lines.
 """
 
 from __future__ import annotations
@@ -55,9 +56,22 @@ def output_format(path: str | Path) -> str:
 
 
 # ----------------------------------------------------------------------------- input
+def _named(path: Path, e: OSError) -> OSError:
+    """``e`` naming ``path`` (a read error such as EIO carries no file name of its own)."""
+    return OSError(e.errno, e.strerror or str(e), str(path)) if e.filename is None else e
+
+
 def raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
     """``(line number, bytes without the newline)`` for each line of ``path``, in bounded
-    memory; a line longer than :data:`MAX_LINE_BYTES` comes as ``(n, None)``."""
+    memory; a line longer than :data:`MAX_LINE_BYTES` comes as ``(n, None)``. An error
+    reading it is an OSError naming ``path``."""
+    try:
+        yield from _raw_lines(path)
+    except OSError as e:
+        raise _named(path, e) from None
+
+
+def _raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
     with open(path, "rb") as f:
         n = 0
         while True:
@@ -78,10 +92,13 @@ def raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
 def count_lines(path: Path) -> int:
     """Lines in ``path`` (newlines, plus a last line without one), in bounded memory."""
     n, last = 0, b"\n"
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            n += block.count(b"\n")
-            last = block[-1:]
+    try:
+        with open(path, "rb") as f:
+            while block := f.read(1 << 20):
+                n += block.count(b"\n")
+                last = block[-1:]
+    except OSError as e:
+        raise _named(path, e) from None
     return n + (last != b"\n")
 
 
@@ -160,6 +177,9 @@ def _csv_text(raw: bytes, n: int) -> list[str]:
 
 def _csv_header(cells: list[str], path: Path) -> list[str]:
     names = [c.strip() for c in cells]
+    twice = next((c for i, c in enumerate(names) if c in names[:i]), None)
+    if twice is not None:
+        raise ValueError(f"{path}: the CSV header names the column {twice!r} twice")
     unknown = [c for c in names if c not in CSV_INPUT_FIELDS]
     if unknown or "id" not in names:
         what = f"unknown column {unknown[0]!r}" if unknown else "no 'id' column"
@@ -266,12 +286,17 @@ def _csv_header_line() -> str:
 class Resume:
     """What earlier runs left in the output: ``answered`` (id key -> (line, digest)) for
     requests answered, ``acknowledged`` ((id key, digest) pairs written, answers and
-    refusals), ``lines`` (input line numbers written)."""
+    refusals), ``lines`` (input line numbers written), ``errors`` (lines whose last record
+    is an error that is not a refusal: these are answered again)."""
 
     answered: dict[str, tuple[int, str | None]] = field(default_factory=dict)
     acknowledged: set[tuple[str, str | None]] = field(default_factory=set)
     lines: set[int] = field(default_factory=set)
     records: int = 0
+    #: input line -> the last error record written for it (the record's text): an error
+    #: line is not finished, a rerun answers it again and writes the new record unless it
+    #: is this same text again
+    errors: dict[int, str] = field(default_factory=dict)
 
 
 class Output:
@@ -349,7 +374,7 @@ class Output:
                                          "touching this file (give another output file)")
                     break
                 if rec is not True:
-                    self._note(rec)
+                    self._note(rec, raw)
                 pos += len(raw)
                 good_end = pos
                 raw = nxt
@@ -389,7 +414,7 @@ class Output:
             if len(cells) != len(CSV_COLUMNS) or not cells[1].isdigit():
                 return None
             return {"id": cells[0] or None, "line": int(cells[1]), "digest": cells[2] or None,
-                    "refused": cells[4] or None, "ok": True}
+                    "error": cells[3] or None, "refused": cells[4] or None, "ok": True}
         try:
             rec = json.loads(text)
         except (ValueError, RecursionError):
@@ -399,8 +424,12 @@ class Output:
             return None
         return rec
 
-    def _note(self, rec: dict[str, Any]) -> None:
+    def _note(self, rec: dict[str, Any], raw: bytes) -> None:
         r = self.resume
+        if rec.get("error") is not None and not rec.get("refused"):
+            r.errors[rec["line"]] = raw.decode("utf-8")  # not finished: answered again
+            return
+        r.errors.pop(rec["line"], None)
         r.lines.add(rec["line"])
         key = self.key_of(rec.get("id")) if rec.get("id") is not None else None
         if key is None:

@@ -226,6 +226,16 @@ def one_line(text: str) -> str:
 
 
 def _document(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
+    """The request's ``--json`` document (with ``"default_samples"`` as the command writes
+    it when the default sample size was taken)."""
+    from simulate.sampling import default_choices
+
+    with default_choices() as chosen:
+        doc = _answer_of(eff, threads)
+    return {**doc, "default_samples": chosen[-1]} if chosen else doc
+
+
+def _answer_of(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
     kw = sampling_of(eff, threads).kwargs()
     kind = eff["kind"]
     if kind == "equity":
@@ -240,5 +250,8 @@ def _document(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
     from simulate.allin import allin_ev
 
     extra = {k: eff[k] for k in ("button", "dead_money") if eff[k] is not None}
-    return allin_ev(eff["players"], eff["board"], eff["dead"], game=eff["game"], **extra,
-                    **kw).to_dict()
+    from simulate.cli.allin import engine_game
+
+    doc = allin_ev(eff["players"], eff["board"], eff["dead"],
+                   game=engine_game(eff["game"], eff["players"]), **extra, **kw).to_dict()
+    return {**doc, "game": eff["game"]}

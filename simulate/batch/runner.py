@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .chunks import Answer, Item, Resumed, answer_chunk, warm
+from .chunks import Answer, ChunkInterrupted, Item, Resumed, answer_chunk, warm
 from .files import Input, Output, Resume, count_lines, format_record
 from .requests import DEFAULTABLE, BadRequest, check_id, digest, effective
 
@@ -77,7 +77,12 @@ class _Local:
     def map_ordered(self, chunks: Iterable[list[Any]], args: tuple,
                     fn: Any = answer_chunk) -> Iterator[tuple]:
         for n, items in enumerate(chunks):
-            answers = fn(items, *args, threads=self.threads)
+            try:
+                answers = fn(items, *args, threads=self.threads)
+            except ChunkInterrupted as stop:  # Ctrl-C inside a line: keep the lines before it
+                if stop.answers:
+                    yield items[:len(stop.answers)], stop.answers
+                raise KeyboardInterrupt from None
             if n == 0:
                 _freeze(self)  # its kernels are loaded now
             yield items, answers
@@ -391,12 +396,20 @@ def check_options(workers: Any, scheduler: str | None, defaults: dict[str, Any] 
         raise ValueError(f"no default can be given for {bad[0]!r} "
                          f"(defaults: {', '.join(DEFAULTABLE)})")
     d = {k: v for k, v in d.items() if v is not None}
-    if d:  # the same checks as a line's fields
+    if d:  # the same checks as a line's fields, and the game and cards themselves
+        from evaluator.cards import CardError, parse_cards
+        from simulate.games import check_game
+
         probe = {"id": 0, "kind": d.get("kind"), "players" if d.get("kind") == "allin"
                  else "hands": ["AhKh", "QsQd"]}
         try:
             effective(probe, d)
-        except BadRequest as e:
+            if "game" in d:
+                check_game(d["game"])
+            for f in ("board", "dead"):
+                if f in d:
+                    parse_cards(d[f], what=f)
+        except (BadRequest, CardError, ValueError) as e:
             raise ValueError(f"default {e}") from None
     return d
 
@@ -539,6 +552,9 @@ class _Settler:
                     continue
             if refusal is not None:
                 text, is_error = format_record(rid, line, dg, refusal, self.fmt), True
+            elif is_error and r.errors.get(line) == text:  # the same error as last time
+                skipped += 1
+                continue
             out.append(text)
             errors += is_error
         return out, errors, skipped

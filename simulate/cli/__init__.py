@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from evaluator.cards import CardError
@@ -31,6 +32,11 @@ Compiled kernels are cached by Numba (NUMBA_CACHE_DIR chooses the folder).
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2
+        m = re.fullmatch(r"argument (-[-\w]+)(?:/-[-\w]+)*: expected one argument", message)
+        if m:  # the value is missing, or starts with "-" and was read as an option
+            opt = m.group(1)
+            message = (f"{opt} needs a value (one that starts with '-' is written "
+                       f"{opt}=VALUE, e.g. {opt}=-1)")
         raise UsageError(message)
 
 
@@ -58,19 +64,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_AS_PROGRAM = [False]  # main() runs the command line of this process (not a caller's argv)
+
+
 def _announce_compiling() -> None:
-    """The one line a first run prints on a terminal instead of a silent pause (see
-    ``pokerjit warmup``); scripts and logs, which nobody watches wait, are left alone."""
+    """The one line a first run prints on stderr instead of a silent pause (see
+    ``pokerjit warmup``): always when the process is the ``pokerjit`` program (a terminal, a
+    log, a script), and on a terminal when :func:`main` is called with an argument list
+    (tests and other programs that run commands in their own process)."""
     from evaluator._jit import cache_works
 
     try:
-        if not sys.stderr.isatty():
+        if not (_AS_PROGRAM[0] or sys.stderr.isatty()):
             return
     except (AttributeError, ValueError):
         return
     why = ("first run only: later runs load them from Numba's cache" if cache_works()
            else "Numba's cache cannot be written, so every run compiles")
-    print(f"compiling pokerjit's kernels ({why}) ...", file=sys.stderr, flush=True)
+    print(f"compiling pokerjit's kernels ({why}; `pokerjit warmup` compiles them all at "
+          "once; times and rates shown leave the compile out) ...", file=sys.stderr,
+          flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     from simulate.cli._util import start_load_clock
     from simulate.sampling import report_progress
 
+    if argv is None:
+        _AS_PROGRAM[0] = True
     on_first_compile(_announce_compiling)
     start_load_clock()
     try:

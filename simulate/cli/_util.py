@@ -191,6 +191,24 @@ def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
 
 
+def add_game(p: Any, default: str | None = "holdem",
+             note: str = "") -> None:
+    """``--game`` on the parser or argument group ``p``: every game of
+    :data:`simulate.games.GAMES` (the one list), its help from
+    :func:`simulate.games.games_help`; ``note``: what this command does with some games
+    (a command that cannot play a game says so in its help and refuses it with one line)."""
+    from simulate.games import GAMES, games_help
+
+    where = f"default {default}" if default else "no default"
+    p.add_argument("--game", default=default, choices=tuple(GAMES), metavar="GAME",
+                   help=f"the game ({where}): {games_help()}" + (f". {note}" if note else ""))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 hand"``, ``"2 hands"``, ``"1,000 hands"``: a count and its noun, agreed."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
 def add_quiet(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
@@ -235,6 +253,26 @@ def sampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     except ValueError as e:
         raise UsageError(str(e)) from None
     return opts.kwargs()
+
+
+def with_choice(doc: dict[str, Any], chosen: list[dict[str, Any]]) -> dict[str, Any]:
+    """``doc`` with ``"default_samples"``: how the default sample size was chosen
+    (:func:`simulate.sampling.default_choices`: ``{"deals", "cap", "budget_s",
+    "stopped_by"}``), when a Monte Carlo run took it."""
+    return {**doc, "default_samples": chosen[-1]} if chosen else doc
+
+
+def choice_line(chosen: list[dict[str, Any]]) -> str:
+    """The text line saying how the default sample size was chosen, or ``""``."""
+    if not chosen:
+        return ""
+    c = chosen[-1]
+    if c["stopped_by"] == "cap":
+        return (f"sample size: the default {c['cap']:,} deals (no --samples or --std-error "
+                "given)")
+    return (f"sample size: {c['deals']:,} deals, what {c['budget_s']:g} s of sampling drew "
+            f"(the default stops at {c['cap']:,} deals or {c['budget_s']:g} s, whichever "
+            "comes first; give --samples or --std-error to choose)")
 
 
 def pct(x: float) -> str:

@@ -6,12 +6,16 @@ import argparse
 
 from simulate.cli._util import (
     UsageError,
+    add_game,
     add_json,
     add_sampling_options,
+    choice_line,
     emit_json,
     load_note,
+    plural,
     sampling_kwargs,
     table,
+    with_choice,
 )
 
 NAME = "allin"
@@ -44,10 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the button's seat (default 0); fixes who gets odd chips")
     p.add_argument("--dead-money", default="0", metavar="N",
                    help="chips in the main pot that no seat has to match, e.g. antes")
-    p.add_argument("--game", default="holdem",
-                   choices=["holdem", "omaha", "pineapple", "crazy_pineapple"],
-                   help="holdem (default), omaha (4 to 6 hole cards, no ranges), pineapple or "
-                        "crazy_pineapple (3 cards before the discard, 2 after; no ranges)")
+    add_game(p, note="Ranges are Hold'em only; omaha takes 4 to 6 hole cards, omaha5 and "
+                     "omaha6 exactly 5 and 6")
     p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
                    help="pineapple games: the betting round after which each seat discards "
                         "(default: preflop for pineapple, flop for crazy_pineapple)")
@@ -64,6 +66,26 @@ def _button(text: str) -> int:
     return int(t)
 
 
+def engine_game(game: str, specs: list[str]) -> str:
+    """The game :func:`simulate.allin.allin_ev` plays for ``game``: ``omaha5`` and
+    ``omaha6`` are its ``omaha`` (4 to 6 hole cards) once every live seat is checked to
+    hold exactly 5 or 6 cards; every other game as it is. Raises CardError/ValueError."""
+    from evaluator.cards import CardError, parse_cards
+    from simulate.games import check_game
+
+    g = check_game(game)
+    if not g.is_omaha or g.name == "omaha":
+        return g.name
+    for seat, spec in enumerate(specs):
+        cards = str(spec).rsplit(":", 1)[0].strip()
+        if cards.lower() == "fold":
+            continue
+        n = len(parse_cards(cards, what=f"seat {seat}"))
+        if n != g.hole:
+            raise CardError(f"seat {seat} has {n} cards; {g.name} hands have {g.hole}")
+    return "omaha"
+
+
 def run(args: argparse.Namespace) -> int:
     from simulate.allin import allin_ev
 
@@ -71,14 +93,19 @@ def run(args: argparse.Namespace) -> int:
     dead_money = args.dead_money.strip()
     if not dead_money.isdigit():
         raise UsageError(f"--dead-money must be a whole number of chips, got '{args.dead_money}'")
-    r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
-                 game=args.game, dead_money=int(dead_money), discard_after=args.discard_after,
-                 discard_policy=args.discard_policy, **kw)
+    from simulate.sampling import default_choices
+
+    with default_choices() as chosen:
+        r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
+                     game=engine_game(args.game, args.specs), dead_money=int(dead_money),
+                     discard_after=args.discard_after, discard_policy=args.discard_policy,
+                     **kw)
+    r.game = args.game
     if args.json:
-        emit_json(r.to_dict())
+        emit_json(with_choice(r.to_dict(), chosen))
         return 0
-    mode = (f"exact, {r.samples:,} runouts" if r.exact
-            else f"Monte Carlo, {r.samples:,} runouts, seed {r.seed}")
+    mode = (f"exact, {plural(r.samples, 'runout')}" if r.exact
+            else f"Monte Carlo, {plural(r.samples, 'runout')}, seed {r.seed}")
     game = "" if r.game == "holdem" else f"{r.game}   "
     print(f"{game}board: {r.board or '-'}   dead: {r.dead or '-'}   button: seat {r.button}   "
           f"{mode}   {r.elapsed_s:.3f} s{load_note()}")
@@ -107,4 +134,6 @@ def run(args: argparse.Namespace) -> int:
                 else "-" for i, e in enumerate(p.pot_equity)]
         rows.append(row)
     print(table(rows, header, align="rlrrr" + "r" * (len(header) - 5)))
+    if chosen:
+        print(choice_line(chosen))
     return 0

@@ -31,7 +31,7 @@ The output file is locked while a run writes it.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from simulate.cli._util import add_quiet
+    from simulate.cli._util import add_game, add_quiet
 
     p.add_argument("input", metavar="IN", help="requests: JSON lines, or CSV (*.csv)")
     p.add_argument("-o", "--output", metavar="OUT", required=True,
@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "processes) or tcp://HOST:PORT (needs pokerjit[distributed])")
     d = p.add_argument_group("defaults for lines that leave a field out")
     d.add_argument("--kind", choices=("equity", "range", "allin"), default=None)
-    d.add_argument("--game", default=None, help="holdem, omaha, omaha5 or omaha6")
+    add_game(d, default=None, note="A line's own game wins")
     d.add_argument("--board", default=None, help="board cards")
     d.add_argument("--dead", default=None, help="dead cards")
     g = d.add_mutually_exclusive_group()

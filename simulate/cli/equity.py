@@ -8,17 +8,22 @@ import sys
 from collections.abc import Iterator
 
 from simulate.cli._util import (
+    add_game,
     add_json,
     add_sampling_options,
+    choice_line,
     emit_json,
     load_note,
     pct,
+    plural,
     sampling_kwargs,
     table,
+    with_choice,
 )
 
 NAME = "equity"
-HELP = "equity of 2 to 10 hands (Hold'em or Omaha), exact or Monte Carlo"
+HELP = ("equity of 2 to 10 hands (Hold'em, Omaha 4-6, Pineapple, Crazy Pineapple), exact or "
+        "Monte Carlo")
 EXAMPLES = """examples:
   pokerjit equity AhKh QsQd
   pokerjit equity AhKh QsQd 7c7d --board Ks8h2c --json
@@ -32,14 +37,12 @@ EXAMPLES = """examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("hands", nargs="+", metavar="HAND",
-                   help="a hand (AhKh; four cards for Omaha) or, for Hold'em, a range")
+                   help="a hand (AhKh; 4 to 6 cards for Omaha, 3 or 2 for Pineapple) or, for "
+                        "Hold'em, a range")
     p.add_argument("--board", default="", help="board cards: 0, 3, 4 or 5 (e.g. Ks8h2c)")
     p.add_argument("--dead", default="", help="cards out of the deck (e.g. 2c3d)")
-    p.add_argument("--game", default="holdem",
-                   choices=("holdem", "omaha", "omaha5", "omaha6", "pineapple",
-                            "crazy_pineapple"),
-                   help="holdem (default), omaha (4 hole cards), omaha5 or omaha6, pineapple "
-                        "or crazy_pineapple (3 hole cards before the discard, 2 after)")
+    add_game(p, note="Ranges are Hold'em only; Pineapple hands have 3 cards before the "
+                     "discard, 2 after")
     p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
                    help="pineapple games: the betting round after which each player "
                         "discards (default: preflop for pineapple, flop for crazy_pineapple)")
@@ -75,8 +78,8 @@ def format_result(res: object) -> str:
     if res.dead:  # type: ignore[attr-defined]
         where.append(f"dead {res.dead}")  # type: ignore[attr-defined]
     how = (("exact: the board is complete" if res.samples == 1  # type: ignore[attr-defined]
-            else f"exact: every one of {res.samples:,} runouts") if res.exact  # type: ignore
-           else f"Monte Carlo: {res.samples:,} deals")  # type: ignore[attr-defined]
+            else f"exact: every one of {plural(res.samples, 'runout')}")  # type: ignore
+           if res.exact else f"Monte Carlo: {plural(res.samples, 'deal')}")  # type: ignore
     how += switched_note(getattr(res, "extra", {}))
     how += _discard_note(getattr(res, "extra", {}))
     seed = getattr(res, "extra", {}).get("seed")
@@ -136,13 +139,15 @@ def _discard_kwargs(args: argparse.Namespace) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     from simulate.equity import equity
+    from simulate.sampling import default_choices
 
     kw = sampling_kwargs(args)
-    with skip_blas_probe():
+    with skip_blas_probe(), default_choices() as chosen:
         res = equity(args.hands, args.board, args.dead, game=args.game, **kw,
                      **_discard_kwargs(args))
     if args.json:
-        emit_json(res.to_dict())
+        emit_json(with_choice(res.to_dict(), chosen))
     else:
-        sys.stdout.write(format_result(res) + "\n")
+        line = choice_line(chosen)
+        sys.stdout.write(format_result(res) + "\n" + (line + "\n" if line else ""))
     return 0

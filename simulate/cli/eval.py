@@ -1,10 +1,13 @@
-"""``pokerjit eval``: strength, category, best five and text of one hand (Hold'em or Omaha)."""
+"""``pokerjit eval``: strength, category, best five and text of one hand.
+
+Hold'em and the Pineapple games (scored as Hold'em: the cards kept after the discard with
+the board) take 5 to 7 cards; the Omaha games take the hole cards and ``--board``."""
 
 from __future__ import annotations
 
 import argparse
 
-from simulate.cli._util import UsageError, add_json, emit_json
+from simulate.cli._util import UsageError, add_game, add_json, emit_json
 
 NAME = "eval"
 HELP = "evaluate one hand of 5, 6 or 7 cards (or Omaha hole cards with --board)"
@@ -13,15 +16,15 @@ EXAMPLES = """examples:
   pokerjit eval 'Ah Ad 4c 4s Kh 2d 3c' --json
   pokerjit eval --game omaha AhKhQd2c --board Jh9h3h5s7c
 """
-GAMES = ("holdem", "omaha", "omaha5", "omaha6")
+PINEAPPLE_NOTE = ("pineapple and crazy_pineapple hands are scored as Hold'em: give the two "
+                  "cards kept after the discard with the board")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("cards", nargs="+", help="the cards, e.g. AsKsQsJsTs (spaces allowed)")
     p.add_argument("--board", default="", help="board cards (Hold'em: added to CARDS)")
-    p.add_argument("--game", default="holdem", choices=GAMES,
-                   help="holdem (best 5 of the cards) or omaha, omaha5, omaha6 (exactly 2 of "
-                        "the 4, 5 or 6 hole cards + 3 of the board)")
+    add_game(p, note="holdem: the best 5 of the cards; omaha games: exactly 2 of the hole "
+                     f"cards + 3 of the board; {PINEAPPLE_NOTE}")
     add_json(p)
 
 
@@ -57,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
 
     text = " ".join(args.cards)
     board_text = cards_str(parse_cards(args.board, what="board"))  # canonical, as in equity
-    if args.game != "holdem":
+    from simulate.games import GAMES
+
+    game = GAMES[args.game]
+    if game.is_omaha:
         d, labels = _omaha(text, args.board, args.game)
     else:
         from evaluator import describe
@@ -65,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
         hand = parse_cards(text, what="cards")
         board = parse_cards(args.board, what="board")
         check_disjoint([("cards", hand), ("board", board)])
+        if game.is_pineapple and len(hand) == 3 and len(board) < 3:
+            raise UsageError(f"{args.game}: give the 2 cards kept after the discard with the "
+                             f"board (a 3-card hand is not scored: {PINEAPPLE_NOTE})")
         d = describe(hand + board).to_dict()
         labels = [("cards", "cards"), ("strength", "strength"), ("category", "category"),
                   ("best_five", "best five"), ("text", "hand")]
@@ -75,4 +84,6 @@ def run(args: argparse.Namespace) -> int:
         emit_json({"game": args.game, **d, "board": board_text})
     else:
         _print(d, labels)
+        if game.is_pineapple:
+            print(f"({PINEAPPLE_NOTE})")
     return 0

@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 import re
 
-from simulate.cli._util import UsageError, add_json, add_quiet, emit_json, table
+from simulate.cli._util import (
+    UsageError,
+    add_game,
+    add_json,
+    add_quiet,
+    emit_json,
+    load_note,
+    plural,
+    table,
+)
 
 NAME = "play"
 HELP = "simulate many hands played by the rules: net chips and bb/100 per seat"
@@ -44,9 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="straddles posted by the seats after the big blind")
     p.add_argument("--betting", default="no-limit",
                    choices=["no-limit", "pot-limit", "fixed-limit"], help="betting structure")
-    p.add_argument("--game", default="holdem",
-                   choices=["holdem", "omaha", "omaha5", "omaha6", "pineapple",
-                            "crazy_pineapple"], help="game (default holdem)")
+    add_game(p)
     p.add_argument("--discard-after", default=None, choices=["preflop", "flop", "turn"],
                    help="pineapple games: the betting round after which every live seat "
                         "discards (default preflop for pineapple, flop for crazy_pineapple)")
@@ -85,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     sb, bb = int(m.group(1)), int(m.group(2))
     if args.hands < 1:
         raise UsageError(f"--hands must be positive, got {args.hands}")
+    if args.bb_ante and not args.ante:
+        raise UsageError("--bb-ante needs --ante A: the ante the big blind posts for the table")
     stacks = [200 * bb] * n if args.stacks is None else _ints(args.stacks, "--stacks")
     if len(stacks) == 1:
         stacks = stacks * n
@@ -123,11 +132,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"{rules.game} {rules.betting}, blinds {sb}/{bb}"
           + (f", ante {rules.ante}" + (" (big blind)" if rules.bb_ante else "")
              if rules.ante else "")
-          + f", {n} players, {r.hands:,} hands, seed {r.seed}, "
-          f"{r.elapsed_s:.2f} s ({r.hands_per_s:,.0f} hands/s)")
+          + f", {n} players, {plural(r.hands, 'hand')}, seed {r.seed}, "
+          f"{r.elapsed_s:.2f} s ({r.hands_per_s:,.0f} hands/s){load_note()}")
     rows = [[str(i), r.policies[i], str(stacks[i]), str(r.net[i]), f"{r.bb_per_100[i]:.2f}",
              f"{r.std_error[i]:.2f}"] for i in range(n)]
     print(table(rows, ["seat", "policy", "stack", "net", "bb/100", "std err"], "llrrrr"))
     if args.phh:
-        print(f"wrote the first {r.extra['phh']['hands']:,} hands to {args.phh}")
+        k = r.extra["phh"]["hands"]
+        print(f"wrote the first {plural(k, 'hand')} to {args.phh}" if k > 1
+              else f"wrote the first hand to {args.phh}")
     return 0

@@ -11,11 +11,14 @@ from simulate.cli._util import (
     add_json,
     add_sampling_options,
     check_output_path,
+    choice_line,
     emit_json,
     load_note,
     pct,
+    plural,
     sampling_kwargs,
     table,
+    with_choice,
     write_output,
 )
 
@@ -149,7 +152,10 @@ def run(args: argparse.Namespace) -> int:
     if args.png:
         check_output_path(args.png, "--png", stdout_ok=True)
         fmt = _png_format(args.png)
-    an = analyze_ranges([args.range, *args.vs], args.board, args.dead, **kw)
+    from simulate.sampling import default_choices
+
+    with default_choices() as chosen:
+        an = analyze_ranges([args.range, *args.vs], args.board, args.dead, **kw)
     res = an.result
     if args.csv:
         write_output(args.csv, _csv_text(an), "--csv")
@@ -160,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
     if to_stdout:
         return 0
     if args.json:
-        emit_json(an.to_dict())
+        emit_json(with_choice(an.to_dict(), chosen))
         return 0
     rows = []
     for p, pr in enumerate(res.players):
@@ -169,12 +175,14 @@ def run(args: argparse.Namespace) -> int:
                      pct(pr.win).strip(), pct(pr.tie).strip(), se])
     print(table(rows, ["#", "range", "combos", "equity", "win", "tie", "std err"],
                 align="rlrrrrr"))
-    how = "exact" if res.exact else f"Monte Carlo, {res.samples:,} deals"
+    how = "exact" if res.exact else f"Monte Carlo, {plural(res.samples, 'deal')}"
     how += switched_note(res.extra)
     extra = f"board {res.board}" if res.board else "preflop"
     if res.dead:
         extra += f", dead {res.dead}"
     print(f"({how}; {extra}; {res.elapsed_s:.2f} s{load_note()})")
+    if chosen:
+        print(choice_line(chosen))
     print(f"\nequity % of player 1 ({res.players[0].hand}) by hand class:")
     print(_grid_text(an.grid(0)))
     c = an.categories(0)
