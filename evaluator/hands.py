@@ -220,24 +220,20 @@ def describe_strength(strength: int, game: str = "holdem") -> str:
     """Plain-English text of a strength, e.g. ``Full House, Kings full of Nines``."""
     info = [int(x) for x in _py(game).class_info[int(strength)] if x >= 0]
     cat, r = info[0], info[1:]
-    name = CATEGORIES[cat]
     if cat == 8:
         return "Royal Flush" if r[0] == 12 else f"Straight Flush, {RANK_NAMES[r[0]]} high"
-    if cat == 7:
-        return f"{name}, {RANK_PLURALS[r[0]]}, {RANK_NAMES[r[1]]} kicker"
-    if cat == 6:
-        return f"{name}, {RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[1]]}"
-    if cat == 5:
-        return f"{name}, {RANK_NAMES[r[0]]} high ({_names(r[1:])})"
-    if cat == 4:
-        return f"{name}, {RANK_NAMES[r[0]]} high"
-    if cat == 3:
-        return f"{name}, {RANK_PLURALS[r[0]]}, kickers {_names(r[1:])}"
-    if cat == 2:
-        return f"{name}, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[1]]}, {RANK_NAMES[r[2]]} kicker"
-    if cat == 1:
-        return f"{name}, {RANK_PLURALS[r[0]]}, kickers {_names(r[1:])}"
-    return f"{name}, {RANK_NAMES[r[0]]} high, kickers {_names(r[1:])}"
+    words = {f"n{i}": RANK_NAMES[x] for i, x in enumerate(r)}
+    words.update({f"p{i}": RANK_PLURALS[x] for i, x in enumerate(r)})
+    return _TEXTS[cat].format(name=CATEGORIES[cat], rest=_names(r[1:]), **words)
+
+
+#: The text of each category (8, the straight flush, is written above), with the class's
+#: ranks as ``n0``, ``n1`` ... (names) and ``p0``, ``p1`` ... (plurals); ``rest``: the
+#: ranks after the first, joined.
+_TEXTS = {7: "{name}, {p0}, {n1} kicker", 6: "{name}, {p0} full of {p1}",
+          5: "{name}, {n0} high ({rest})", 4: "{name}, {n0} high",
+          3: "{name}, {p0}, kickers {rest}", 2: "{name}, {p0} and {p1}, {n2} kicker",
+          1: "{name}, {p0}, kickers {rest}", 0: "{name}, {n0} high, kickers {rest}"}
 
 
 def order_five(ids: Sequence[int], game: str = "holdem") -> list[int]:

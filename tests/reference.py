@@ -40,7 +40,11 @@ SHARE_UNIT = math.lcm(*range(1, 11))
 
 
 # -------------------- hands
-def five_card_tuple(cards: Sequence[int]) -> tuple[int, ...]:
+def five_card_tuple(cards: Sequence[int], wheel: tuple[int, ...] = (12, 3, 2, 1, 0)
+                    ) -> tuple[int, ...]:
+    """``(category, tiebreak ranks...)`` of five cards, categories numbered 0 (high card) to
+    8 (straight flush) in Hold'em's order; ``wheel`` is the deck's lowest straight, ace
+    first (it plays as high as its second card)."""
     ranks = sorted((c // 4 for c in cards), reverse=True)
     suits = {c % 4 for c in cards}
     counts = Counter(ranks)
@@ -52,8 +56,8 @@ def five_card_tuple(cards: Sequence[int]) -> tuple[int, ...]:
     if len(distinct) == 5:
         if distinct[0] - distinct[4] == 4:
             straight_high = distinct[0]
-        elif distinct == [12, 3, 2, 1, 0]:  # A-2-3-4-5 plays five high
-            straight_high = 3
+        elif tuple(distinct) == wheel:  # A-2-3-4-5 plays five high
+            straight_high = wheel[1]
     if straight_high is not None and flush:
         return (8, straight_high)
     if groups[0][1] == 4:
@@ -552,39 +556,15 @@ def pineapple_walk(hands: Sequence[Sequence[int]], board: Sequence[int], dead: S
 
 # -------------------- short deck
 def short_deck_tuple(cards: Sequence[int], triton: bool = False) -> tuple[int, ...]:
-    """Comparable tuple of five short-deck cards, written out from the rules: A-6-7-8-9
-    is the lowest straight (nine high), a flush beats a full house, trips rank below a
-    straight (above it with ``triton``). The first entry is the category's place in that
-    order (0 high card .. 8 straight flush), not the Hold'em category code."""
-    ranks = sorted((c // 4 for c in cards), reverse=True)
-    counts = Counter(ranks)
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    flush = len({c % 4 for c in cards}) == 1
-    distinct = sorted(counts, reverse=True)
-    high = None
-    if len(distinct) == 5:
-        if distinct[0] - distinct[4] == 4:
-            high = distinct[0]
-        elif distinct == [12, 7, 6, 5, 4]:  # A-6-7-8-9 plays nine high
-            high = 7
-    trips_place, straight_place = (4, 3) if triton else (3, 4)
-    if high is not None and flush:
-        return (8, high)
-    if groups[0][1] == 4:
-        return (7, groups[0][0], groups[1][0])
-    if flush:
-        return (6, *ranks)
-    if groups[0][1] == 3 and groups[1][1] == 2:
-        return (5, groups[0][0], groups[1][0])
-    if high is not None:
-        return (straight_place, high)
-    if groups[0][1] == 3:
-        return (trips_place, groups[0][0], groups[1][0], groups[2][0])
-    if groups[0][1] == 2 and groups[1][1] == 2:
-        return (2, groups[0][0], groups[1][0], groups[2][0])
-    if groups[0][1] == 2:
-        return (1, groups[0][0], *[g[0] for g in groups[1:]])
-    return (0, *ranks)
+    """Comparable tuple of five short-deck cards, from the rules: A-6-7-8-9 is the lowest
+    straight (nine high), a flush beats a full house, trips rank below a straight (above
+    it with ``triton``). The first entry is the category's place in that order (0 high
+    card .. 8 straight flush)."""
+    code, *ties = five_card_tuple(cards, wheel=(12, 7, 6, 5, 4))
+    # Hold'em's codes: 3 trips, 4 straight, 5 flush, 6 full house; short deck swaps 5 and
+    # 6, and Triton also 3 and 4
+    place = {5: 6, 6: 5, **({3: 4, 4: 3} if triton else {})}.get(code, code)
+    return (place, *ties)
 
 
 def short_deck_best(cards: Sequence[int], triton: bool = False) -> tuple[int, ...]:
