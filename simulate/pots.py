@@ -6,7 +6,7 @@ integers and are never created or lost: for any valid input,
 :func:`settle` pays out exactly ``sum(committed)``.
 
 How pots are built (:func:`build_pots`, a wrapper of the project's one pot builder, the
-kernel :func:`simulate._kernels.engine.build_pots` that the hand engine uses too):
+kernel :func:`simulate._kernels.pots.build_pots` that the hand engine uses too):
 
 - The distinct commitment levels ``c1 < c2 < ...`` cut the money into
   layers. Layer ``k`` holds ``(ck - c(k-1))`` chips from every seat that
@@ -178,7 +178,7 @@ def build_pots(
 
     # the one pot builder: the hand engine's kernel (at most one pot per distinct level);
     # imported here so that importing this module does not load the engine's kernels
-    from simulate._kernels.engine import build_pots as _build_pots_kernel
+    from simulate._kernels.pots import build_pots as _build_pots_kernel
 
     amounts = np.zeros(n, np.int64)
     eligible = np.zeros((n, n), np.bool_)

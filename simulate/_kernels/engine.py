@@ -29,6 +29,10 @@ discard (from the button's left); betting is refused (:data:`E_DISCARD`) until
 ``NHOLE`` becomes 2 and the hand goes on as Hold'em. Games without discards pay one
 comparison per street for this.
 
+The layout of ``S`` and every code are :mod:`simulate._kernels.state` (re-exported
+here); the pots are :mod:`simulate._kernels.pots`, the deals :mod:`simulate._kernels.boards`
+(both re-exported for the callers of this module).
+
 Error codes returned by :func:`act` (0 = done) are turned into one-line messages by
 the Python layer, which also reads the legal options from :func:`legal`.
 """
@@ -40,96 +44,92 @@ import numpy as np
 from evaluator._jit import inline, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup
 from evaluator._kernels.omaha import omaha_batch_serial
-from simulate._kernels.rng import deal, stream_state
-from simulate._kernels.score import award
-
-MAXS = 10  # seats
-MAXH = 6  # hole cards per seat
-UNKNOWN = 255  # a card not known (manual deals)
-
-# ---- header fields of S
-N = 0  # seats in the hand
-BUTTON = 1
-STREET = 2  # 0 preflop, 1 flop, 2 turn, 3 river, 4 showdown, 5 done (won without showdown)
-ACTOR = 3  # seat to act, -1 none
-BETLEVEL = 4  # the street's highest bet
-MININC = 5  # size of the last full bet or raise of the street (the minimum raise)
-NRAISES = 6  # bets and raises on the street that count toward a fixed-limit cap
-AGGR = 7  # last seat to bet or raise on this street (-1 none)
-BETTING = 8  # 0 no-limit, 1 pot-limit, 2 fixed-limit
-NHOLE = 9  # hole cards per seat
-GAME = 10  # 0 hold'em, 1 omaha (two plus three)
-SB = 11
-BB = 12
-ANTE = 13
-BBANTE = 14  # 1: the big blind posts the ante alone
-SMALLBET = 15
-BIGBET = 16
-MAXRAISES = 17
-UNCAPPED = 18  # 1: no cap while only two players are left
-MODE = 19  # 0: cards from the deck array, 1: manual (deals come as actions)
-NBOARD = 20  # board cards dealt
-NEED = 21  # manual mode: board cards awaited before the street can start (0 none)
-DPOS = 22  # next deck position
-NSTRAD = 23  # straddles posted after the big blind
-STRAD0 = 24  # ..31: straddle amounts
-MAXSTRAD = 8
-NACTIONS = 32  # betting actions taken (for information)
-DEAD = 33  # antes posted: dead money in the main pot
-DISCAT = 34  # Pineapple: 1 + the street after whose betting every live seat discards (0 none)
-DISCING = 35  # 1 while the discards are being made (the actor is the next seat to discard)
-NLIVE = 36  # seats holding cards (not OUT), kept up to date by start/_post/act
-NACTIVE = 37  # seats ACTIVE (holding cards and chips)
-HEADER = 40
-
-STACK = HEADER
-BET = STACK + MAXS
-COMM = BET + MAXS  # blinds and bets put in this hand (this street's included; antes apart)
-STAT = COMM + MAXS
-ACTED = STAT + MAXS
-HOLEN = ACTED + MAXS  # hole cards dealt to each seat
-ANTEP = HOLEN + MAXS  # ante posted by each seat
-STATE_SIZE = ANTEP + MAXS
-
-OUT = 0
-ACTIVE = 1
-ALLIN = 2
-
-NO_LIMIT = 0
-POT_LIMIT = 1
-FIXED_LIMIT = 2
-
-# action kinds
-FOLD = 0
-CHECK = 1
-CALL = 2
-CHECK_CALL = 3
-RAISE = 4
-
-# error codes of act() (and reasons a raise is not allowed, from raise_bounds())
-OK = 0
-E_NO_ACTOR = 1  # nobody to act: the hand is over or waits for a deal
-E_FOLD = 2  # nothing to call (check instead)
-E_CHECK = 3  # facing a bet
-E_CALL = 4  # nothing to call
-E_BELOW_MIN = 5
-E_ABOVE_MAX = 6
-E_RAISE_SHORT = 7  # the stack does not cover more than a call
-E_RAISE_ALLIN = 8  # every other live seat is all in (or cannot call more)
-E_RAISE_CLOSED = 9  # already acted and the betting was not reopened by a full raise
-E_RAISE_CAP = 10  # fixed-limit cap reached
-E_BAD_KIND = 11
-E_DISCARD = 12  # a discard is due (no betting until every live seat has discarded)
-E_NO_DISCARD = 13  # no discard is due now
-
-# legal() output slots
-L_FOLD = 0
-L_CHECK = 1
-L_CALL = 2  # chips a call adds now, -1 when nothing to call
-L_MIN = 3  # minimum raise-to, -1 when no raise is allowed
-L_MAX = 4
-L_WHY = 5  # why no raise is allowed (an E_RAISE_* code), 0 when one is
-LEGAL_SIZE = 6
+from simulate._kernels.boards import deal_board_from_deck, deal_deck, seeded_deck  # noqa: F401
+from simulate._kernels.pots import build_pots, settle, table_pots  # noqa: F401
+from simulate._kernels.state import *  # noqa: F403 - the whole layout, re-exported
+from simulate._kernels.state import (
+    ACTED,
+    ACTIVE,
+    ACTOR,
+    AGGR,
+    ALLIN,
+    ANTE,
+    ANTEP,
+    BB,
+    BBANTE,
+    BET,
+    BETLEVEL,
+    BETTING,
+    BIGBET,
+    BUTTON,
+    CALL,
+    CHECK,
+    CHECK_CALL,
+    COMM,
+    DEAD,
+    DISCAT,
+    DISCING,
+    DPOS,
+    E_ABOVE_MAX,
+    E_BAD_KIND,
+    E_BELOW_MIN,
+    E_CALL,
+    E_CHECK,
+    E_DISCARD,
+    E_FOLD,
+    E_NO_ACTOR,
+    E_NO_DISCARD,
+    E_NOT_ACTOR,
+    E_RAISE_ALLIN,
+    E_RAISE_CAP,
+    E_RAISE_CLOSED,
+    E_RAISE_SHORT,
+    FIXED_LIMIT,
+    FOLD,
+    GAME,
+    HOLEN,
+    L_CALL,
+    L_CHECK,
+    L_FOLD,
+    L_MAX,
+    L_MIN,
+    L_WHY,
+    MAXH,
+    MAXRAISES,
+    MAXS,
+    MININC,
+    MODE,
+    NACTIONS,
+    NACTIVE,
+    NBOARD,
+    NEED,
+    NHOLE,
+    NLIVE,
+    NPOST,
+    NRAISES,
+    NSTRAD,
+    OK,
+    OUT,
+    POST0,
+    POT_LIMIT,
+    RAISE,
+    SB,
+    SMALLBET,
+    STACK,
+    STAT,
+    STRAD0,
+    STREET,
+    UNCAPPED,
+    UNKNOWN,
+    W_BOARD,
+    W_DECK,
+    W_HOLE,
+    W_LEGAL,
+    W_PAY,
+    W_S,
+    W_ST,
+    N,
+)
 
 
 @inline
@@ -283,17 +283,6 @@ def legal(S, out):
 
 
 @inline
-def _deal_board_from_deck(S, board, deck):
-    """Burn one card and turn the street's board cards from the deck."""
-    k = 3 if S[STREET] == 1 else 1
-    p = S[DPOS] + 1  # the burn
-    for j in range(k):
-        board[S[NBOARD] + j] = deck[p + j]
-    S[NBOARD] += k
-    S[DPOS] = p + k
-
-
-@inline
 def _close_street(S, board, deck):
     """Close the betting round and move on: deal the next street (or wait for its deal in
     manual mode) and find its first actor, running out streets nobody can bet on, up to
@@ -320,7 +309,7 @@ def _close_street(S, board, deck):
             S[NEED] = 3 if S[STREET] == 1 else 1
             S[ACTOR] = -1
             return
-        _deal_board_from_deck(S, board, deck)
+        deal_board_from_deck(S, board, deck)
         a = _next_actor(S, S[BUTTON])
         if a >= 0:
             S[ACTOR] = a
@@ -354,8 +343,9 @@ def _after_action(S, s, board, deck):
 @inline
 def start_inline(S, hole, board, deck):
     """Start a hand whose header (rules, ``N``, ``BUTTON``, ``MODE``) and stacks are set:
-    post antes (dead money, before the blinds), blinds and straddles, deal the hole cards
-    from the deck (unless manual) and find the first actor."""
+    post antes (dead money, before the blinds), blinds, straddles and posts (a seat's live
+    bet to play at once: it does not move the first actor nor the minimum raise), deal the
+    hole cards from the deck (unless manual) and find the first actor."""
     n = S[N]
     b = S[BUTTON]
     for s in range(n):
@@ -394,6 +384,9 @@ def start_inline(S, hole, board, deck):
         last = seat
         if amt > inc:
             inc = amt
+    for k in range(S[NPOST]):  # posts: live bets that do not move the first actor
+        if S[POST0 + k] > 0:
+            _post(S, (b + 1 + k) % n, S[POST0 + k], True)
     level = 0
     for s in range(n):
         if S[BET + s] > level:
@@ -538,108 +531,6 @@ def deal_board(S, board, cards):
 
 
 @inline
-def build_pots(committed, live, amounts, eligible, returned):
-    """Main and side pots from the chips committed: the project's one pot builder (the rules
-    are stated in :mod:`simulate.pots`, whose :func:`simulate.pots.build_pots` validates and
-    wraps this kernel).
-
-    ``committed``: int64[n]; ``live``: bool-like[n] (nonzero while the seat holds cards).
-    Writes ``amounts`` (int64[>= n]), ``eligible`` (bool[>= n, n]) and adds uncalled chips to
-    ``returned`` (int64[n]). Returns the number of pots. Distinct commitment levels cut
-    layers; a layer only one seat reached is returned to it; neighbouring layers with the
-    same eligible seats merge.
-    """
-    n = committed.shape[0]
-    prev = 0
-    n_pots = 0
-    while True:
-        level = -1
-        for s in range(n):
-            c = committed[s]
-            if c > prev and (level < 0 or c < level):
-                level = c
-        if level < 0:
-            break
-        count = 0
-        last = -1
-        for s in range(n):
-            if committed[s] >= level:
-                count += 1
-                last = s
-        amount = (level - prev) * count
-        prev = level
-        if count == 1:
-            returned[last] += amount
-            continue
-        same = n_pots > 0
-        if same:
-            for s in range(n):
-                e = committed[s] >= level and live[s] != 0
-                if e != eligible[n_pots - 1, s]:
-                    same = False
-                    break
-        if same:
-            amounts[n_pots - 1] += amount
-        else:
-            amounts[n_pots] = amount
-            for s in range(n):
-                eligible[n_pots, s] = committed[s] >= level and live[s] != 0
-            n_pots += 1
-    return n_pots
-
-
-@inline
-def table_pots(S, amounts, eligible, returned):
-    """The hand's pots: :func:`build_pots` over the blinds and bets, with the antes (dead
-    money) added to the main pot, which every live seat may win (a pot of their own, placed
-    first, when some live seat is not eligible for the main pot). ``amounts`` int64[>= n+1],
-    ``eligible`` bool[>= n+1, n]; uncalled chips are added to ``returned``. Returns the
-    number of pots."""
-    n = S[N]
-    # the common showdown: two or more live seats, all with the same chips in. Then every
-    # layer build_pots would cut has two or more seats (the most any seat put in is a live
-    # seat's: a seat folds only facing more) and the live seats as its eligible seats, so
-    # there is one pot, antes in, and nothing to return.
-    top = -1  # the live seats' chips in (-1: none seen yet)
-    same = True
-    total = S[DEAD]
-    for s in range(n):
-        c = S[COMM + s]
-        total += c
-        if S[STAT + s] != OUT:
-            if top < 0:
-                top = c
-            elif c != top:
-                same = False
-    if same and top > 0 and S[NLIVE] >= 2:
-        amounts[0] = total
-        for s in range(n):
-            eligible[0, s] = S[STAT + s] != OUT
-        return 1
-    n_pots = build_pots(S[COMM:COMM + n], S[STAT:STAT + n], amounts, eligible, returned)
-    dead = S[DEAD]
-    if dead == 0:
-        return n_pots
-    every = n_pots > 0
-    if every:
-        for s in range(n):
-            if eligible[0, s] != (S[STAT + s] != OUT):
-                every = False
-                break
-    if every:
-        amounts[0] += dead
-        return n_pots
-    for p in range(n_pots, 0, -1):
-        amounts[p] = amounts[p - 1]
-        for s in range(n):
-            eligible[p, s] = eligible[p - 1, s]
-    amounts[0] = dead
-    for s in range(n):
-        eligible[0, s] = S[STAT + s] != OUT
-    return n_pots + 1
-
-
-@inline
 def dealt_strengths(S, hole, deck, card_key, card_mask, row_offsets, rank_table, flush_table,
                     out):
     """Hold'em: every seat's strength (into ``out``) with the board a seeded deal will turn,
@@ -734,73 +625,6 @@ def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
         out[s] = sbuf[0]
 
 
-@inline
-def settle(S, st, payout, amounts, eligible, order, split, odd, win):
-    """Chips each seat takes from the table at the end of the hand, added to ``payout``
-    (int64[n]); ``st`` are the strengths from :func:`strengths`.
-
-    A hand won without a showdown pays every chip (antes included) to the last live seat.
-    At a showdown the pots come from :func:`table_pots` and are settled by the project's
-    one pot rule, :func:`simulate._kernels.score.award` (each pot on its own, odd chips one
-    at a time to the tied winners in ``order`` int64[n] = seats from the button's left). A
-    pot with two or more eligible seats of which one has an unknown strength (-1) is left
-    unpaid; returns the number of such pots (0 when the outcome is known). Scratch:
-    ``amounts`` int64[n+1], ``eligible`` bool[n+1, n], ``split``/``odd`` int64[n+1, n+1],
-    ``win`` int64[n+1, n].
-    """
-    n = S[N]
-    if S[STREET] == 5:
-        total = S[DEAD]
-        w = 0
-        for s in range(n):
-            total += S[COMM + s]
-            if S[STAT + s] != OUT:
-                w = s
-        payout[w] += total
-        return 0
-    n_pots = table_pots(S, amounts, eligible, payout)
-    unknown = 0
-    for p in range(n_pots):
-        ne = 0
-        hidden = False
-        for s in range(n):
-            if eligible[p, s]:
-                ne += 1
-                if st[s] < 0:
-                    hidden = True
-        a = amounts[p]
-        if hidden and ne > 1:
-            unknown += 1
-            a = 0
-        # award reads split/odd of pot p only at k = the number of tied winners <= ne;
-        # k = 1 needs no division (the common case: one winner)
-        split[p, 1] = a
-        odd[p, 1] = 0
-        for k in range(2, ne + 1):
-            q = a // k
-            split[p, k] = q
-            odd[p, k] = a - q * k
-    award(st, np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win, payout)
-    return unknown
-
-
-@inline
-def deal_deck(state, n_cards, deck, mul, thr):
-    """Fill ``deck`` (uint8[52]) with 0..51 and deal its top ``n_cards`` uniformly (the
-    project's one deal, :func:`simulate._kernels.rng.deal`) from the random stream at
-    ``state`` (uint64); ``mul``, ``thr``: :func:`simulate._kernels.rng.deal_setup` of
-    ``(52, n_cards)``. Returns the stream state after the deal (policies draw from it)."""
-    for c in range(52):
-        deck[c] = c
-    return deal(state, deck, 0, n_cards, mul, thr)
-
-
-@serial
-def seeded_deck(seed, index, n_cards, deck, mul, thr):
-    """:func:`deal_deck` from the stream of hand ``index`` under ``seed``."""
-    return deal_deck(stream_state(seed, index), n_cards, deck, mul, thr)
-
-
 # ---------------------------------------------------------------- one buffer per Hand
 # The interactive :class:`simulate.engine.Hand` keeps its arrays as views of one uint8
 # buffer ``W`` so that each call from Python passes one array (Numba's dispatch checks
@@ -808,16 +632,6 @@ def seeded_deck(seed, index, n_cards, deck, mul, thr):
 # Byte offsets: ``S`` int64[STATE_SIZE], the :func:`legal` output int64[LEGAL_SIZE], the
 # showdown strengths and the payouts int64[MAXS] each, ``hole`` uint8[MAXS, MAXH],
 # ``board`` uint8[5] (padded to 8), ``deck`` uint8[52].
-W_S = 0
-W_LEGAL = W_S + 8 * STATE_SIZE
-W_ST = W_LEGAL + 8 * LEGAL_SIZE
-W_PAY = W_ST + 8 * MAXS
-W_HOLE = W_PAY + 8 * MAXS
-W_BOARD = W_HOLE + MAXS * MAXH
-W_DECK = W_BOARD + 8
-W_SIZE = W_DECK + 56
-
-
 @inline
 def _w_views(W):
     """``(S, hole, board, deck)``: views of the buffer ``W`` (uint8[W_SIZE])."""
@@ -830,9 +644,6 @@ def hand_start(W):
     """:func:`start` on the arrays held in ``W``."""
     S, hole, board, deck = _w_views(W)
     start(S, hole, board, deck)
-
-
-E_NOT_ACTOR = 14  # hand_act: the seat named is not the one to act
 
 
 @serial

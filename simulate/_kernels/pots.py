@@ -1,0 +1,173 @@
+"""Pots: the project's one pot builder (:func:`build_pots`, over plain arrays: what
+:func:`simulate.pots.build_pots` wraps), the pots of a hand's state (:func:`table_pots`) and
+the chips each seat takes at the end (:func:`settle`, by the one pot rule
+:func:`simulate._kernels.score.award`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evaluator._jit import inline
+from simulate._kernels.score import award
+from simulate._kernels.state import (
+    COMM,
+    DEAD,
+    NLIVE,
+    OUT,
+    STAT,
+    STREET,
+    N,
+)
+
+
+@inline
+def build_pots(committed, live, amounts, eligible, returned):
+    """Main and side pots from the chips committed: the project's one pot builder (the rules
+    are stated in :mod:`simulate.pots`, whose :func:`simulate.pots.build_pots` validates and
+    wraps this kernel).
+
+    ``committed``: int64[n]; ``live``: bool-like[n] (nonzero while the seat holds cards).
+    Writes ``amounts`` (int64[>= n]), ``eligible`` (bool[>= n, n]) and adds uncalled chips to
+    ``returned`` (int64[n]). Returns the number of pots. Distinct commitment levels cut
+    layers; a layer only one seat reached is returned to it; neighbouring layers with the
+    same eligible seats merge.
+    """
+    n = committed.shape[0]
+    prev = 0
+    n_pots = 0
+    while True:
+        level = -1
+        for s in range(n):
+            c = committed[s]
+            if c > prev and (level < 0 or c < level):
+                level = c
+        if level < 0:
+            break
+        count = 0
+        last = -1
+        for s in range(n):
+            if committed[s] >= level:
+                count += 1
+                last = s
+        amount = (level - prev) * count
+        prev = level
+        if count == 1:
+            returned[last] += amount
+            continue
+        same = n_pots > 0
+        if same:
+            for s in range(n):
+                e = committed[s] >= level and live[s] != 0
+                if e != eligible[n_pots - 1, s]:
+                    same = False
+                    break
+        if same:
+            amounts[n_pots - 1] += amount
+        else:
+            amounts[n_pots] = amount
+            for s in range(n):
+                eligible[n_pots, s] = committed[s] >= level and live[s] != 0
+            n_pots += 1
+    return n_pots
+
+
+@inline
+def table_pots(S, amounts, eligible, returned):
+    """The hand's pots: :func:`build_pots` over the blinds and bets, with the antes (dead
+    money) added to the main pot, which every live seat may win (a pot of their own, placed
+    first, when some live seat is not eligible for the main pot). ``amounts`` int64[>= n+1],
+    ``eligible`` bool[>= n+1, n]; uncalled chips are added to ``returned``. Returns the
+    number of pots."""
+    n = S[N]
+    # the common showdown: two or more live seats, all with the same chips in. Then every
+    # layer build_pots would cut has two or more seats (the most any seat put in is a live
+    # seat's: a seat folds only facing more) and the live seats as its eligible seats, so
+    # there is one pot, antes in, and nothing to return.
+    top = -1  # the live seats' chips in (-1: none seen yet)
+    same = True
+    total = S[DEAD]
+    for s in range(n):
+        c = S[COMM + s]
+        total += c
+        if S[STAT + s] != OUT:
+            if top < 0:
+                top = c
+            elif c != top:
+                same = False
+    if same and top > 0 and S[NLIVE] >= 2:
+        amounts[0] = total
+        for s in range(n):
+            eligible[0, s] = S[STAT + s] != OUT
+        return 1
+    n_pots = build_pots(S[COMM:COMM + n], S[STAT:STAT + n], amounts, eligible, returned)
+    dead = S[DEAD]
+    if dead == 0:
+        return n_pots
+    every = n_pots > 0
+    if every:
+        for s in range(n):
+            if eligible[0, s] != (S[STAT + s] != OUT):
+                every = False
+                break
+    if every:
+        amounts[0] += dead
+        return n_pots
+    for p in range(n_pots, 0, -1):
+        amounts[p] = amounts[p - 1]
+        for s in range(n):
+            eligible[p, s] = eligible[p - 1, s]
+    amounts[0] = dead
+    for s in range(n):
+        eligible[0, s] = S[STAT + s] != OUT
+    return n_pots + 1
+
+
+@inline
+def settle(S, st, payout, amounts, eligible, order, split, odd, win):
+    """Chips each seat takes from the table at the end of the hand, added to ``payout``
+    (int64[n]); ``st`` are the strengths from :func:`strengths`.
+
+    A hand won without a showdown pays every chip (antes included) to the last live seat.
+    At a showdown the pots come from :func:`table_pots` and are settled by the project's
+    one pot rule, :func:`simulate._kernels.score.award` (each pot on its own, odd chips one
+    at a time to the tied winners in ``order`` int64[n] = seats from the button's left). A
+    pot with two or more eligible seats of which one has an unknown strength (-1) is left
+    unpaid; returns the number of such pots (0 when the outcome is known). Scratch:
+    ``amounts`` int64[n+1], ``eligible`` bool[n+1, n], ``split``/``odd`` int64[n+1, n+1],
+    ``win`` int64[n+1, n].
+    """
+    n = S[N]
+    if S[STREET] == 5:
+        total = S[DEAD]
+        w = 0
+        for s in range(n):
+            total += S[COMM + s]
+            if S[STAT + s] != OUT:
+                w = s
+        payout[w] += total
+        return 0
+    n_pots = table_pots(S, amounts, eligible, payout)
+    unknown = 0
+    for p in range(n_pots):
+        ne = 0
+        hidden = False
+        for s in range(n):
+            if eligible[p, s]:
+                ne += 1
+                if st[s] < 0:
+                    hidden = True
+        a = amounts[p]
+        if hidden and ne > 1:
+            unknown += 1
+            a = 0
+        # award reads split/odd of pot p only at k = the number of tied winners <= ne;
+        # k = 1 needs no division (the common case: one winner)
+        split[p, 1] = a
+        odd[p, 1] = 0
+        for k in range(2, ne + 1):
+            q = a // k
+            split[p, k] = q
+            odd[p, k] = a - q * k
+    award(st, np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win, payout)
+    return unknown
