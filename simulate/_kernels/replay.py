@@ -131,39 +131,17 @@ _MAX_AMOUNT = 10**15  # simulate.pots.MAX_CHIPS (the parser's largest amount as 
 
 
 @inline
-def _card(c0, c1):
-    """The card id of the two characters ``c0 c1`` (rank any case, suit any case), 255
-    (:data:`~simulate._kernels.engine.UNKNOWN`) for ``??``, -1 for anything else."""
-    if c0 == 63 and c1 == 63:  # ??
-        return K.UNKNOWN
-    r = -1
-    if 50 <= c0 <= 57:  # 2..9
-        r = c0 - 50
-    elif c0 == 84 or c0 == 116:  # T t
-        r = 8
-    elif c0 == 74 or c0 == 106:  # J j
-        r = 9
-    elif c0 == 81 or c0 == 113:  # Q q
-        r = 10
-    elif c0 == 75 or c0 == 107:  # K k
-        r = 11
-    elif c0 == 65 or c0 == 97:  # A a
-        r = 12
-    if r < 0:
+def _card(pairs, c0, c1):
+    """The card id of the two characters ``c0 c1`` by the codec's byte table ``pairs``
+    (:data:`evaluator.cards.CARD_PAIRS`): 255 (:data:`~simulate._kernels.state.UNKNOWN`) for
+    ``??``, -1 for anything else."""
+    if c0 >= 128 or c1 >= 128:
         return -1
-    if c1 == 99 or c1 == 67:  # c C
-        return 4 * r
-    if c1 == 100 or c1 == 68:  # d D
-        return 4 * r + 1
-    if c1 == 104 or c1 == 72:  # h H
-        return 4 * r + 2
-    if c1 == 115 or c1 == 83:  # s S
-        return 4 * r + 3
-    return -1
+    return pairs[128 * c0 + c1]
 
 
 @inline
-def _cards_into(text, a, b, row):
+def _cards_into(text, a, b, row, pairs):
     """Cards ``text[a:b]`` into ``row[3]`` (count) and ``row[4:10]``; False when they are not
     1..6 two-character cards."""
     k = (b - a) // 2
@@ -172,7 +150,7 @@ def _cards_into(text, a, b, row):
     for j in range(6):
         row[4 + j] = K.UNKNOWN
     for j in range(k):
-        c = _card(text[a + 2 * j], text[a + 2 * j + 1])
+        c = _card(pairs, text[a + 2 * j], text[a + 2 * j + 1])
         if c < 0:
             return False
         row[4 + j] = c
@@ -196,7 +174,7 @@ def _seat_token(text, a, b, n):
 
 
 @inline
-def _parse_one(text, a, b, n, row):
+def _parse_one(text, a, b, n, row, pairs):
     """One action ``text[a:b]`` (single spaces, no comment) into ``row`` (the codes above);
     False when it is not one of the forms the fast path takes."""
     # token bounds (at most 4 tokens, separated by one space each)
@@ -237,11 +215,11 @@ def _parse_one(text, a, b, n, row):
                 return False
             row[0] = DEAL_HOLE
             row[1] = s
-            return _cards_into(text, ts[3], te[3], row)
+            return _cards_into(text, ts[3], te[3], row, pairs)
         if text[t1 + 1] == 98 and nt == 3:  # d db CARDS
             row[0] = DEAL_BOARD
             row[1] = -1
-            return _cards_into(text, ts[2], te[2], row)
+            return _cards_into(text, ts[2], te[2], row, pairs)
         return False
     s = _seat_token(text, t0, te[0], n)
     if s < 0:
@@ -270,7 +248,7 @@ def _parse_one(text, a, b, n, row):
         row[2] = v
         return True
     if l1 == 2 and c0 == 115 and text[t1 + 1] == 109 and nt == 3:  # sm CARDS
-        if not _cards_into(text, ts[2], te[2], row):
+        if not _cards_into(text, ts[2], te[2], row, pairs):
             return False
         k = row[3]
         unknown = 0
@@ -294,11 +272,12 @@ def _action_char(c):
 
 
 @inline
-def parse_actions(text, a, b, n, rows):
+def parse_actions(text, a, b, n, rows, pairs):
     """The TOML array ``text[a:b]`` of action strings (``['d dh p1 AhKh', 'p3 cc', ...]``:
     one quote style per item, ``", "`` between items, nothing else) into ``rows``
-    (``int64[>= m, 10]``); returns ``m``, or -1 when the text is not of that plain form or
-    some action is not one the fast path takes."""
+    (``int64[>= m, 10]``), cards by the codec's byte table ``pairs``
+    (:data:`evaluator.cards.CARD_PAIRS`); returns ``m``, or -1 when the text is not of that
+    plain form or some action is not one the fast path takes."""
     if b - a < 4 or text[a] != 91 or text[b - 1] != 93:  # [ ... ]
         return -1
     j = a + 1
@@ -314,7 +293,7 @@ def parse_actions(text, a, b, n, rows):
             e += 1
         if e >= b - 1 or m >= rows.shape[0]:
             return -1
-        if not _parse_one(text, j + 1, e, n, rows[m]):
+        if not _parse_one(text, j + 1, e, n, rows[m], pairs):
             return -1
         m += 1
         j = e + 1
@@ -326,7 +305,7 @@ def parse_actions(text, a, b, n, rows):
 
 
 @serial
-def replay_many(hdr, order, text, toff, tables, status, nboard, board_out, holen, hole_out,
+def replay_many(hdr, order, text, toff, pairs, tables, status, nboard, board_out, holen, hole_out,
                 fin, pay, returned, npots, pot_amount, pot_elig, pot_win):
     """Play and settle many hands in one call (Hold'em, manual deals), each by the engine's
     kernels: :func:`simulate._kernels.engine.start`, :func:`replay_actions` (every action
@@ -337,7 +316,8 @@ def replay_many(hdr, order, text, toff, tables, status, nboard, board_out, holen
     header (rules, ``N``, ``BUTTON``, ``MODE`` 1, stacks; the row is played in place);
     ``order[i]`` (``int64[H, MAXS]``) the odd-chip order (seats from the button's left);
     the actions are the TOML array text ``text[toff[i]:toff[i + 1]]`` (``uint8``, see
-    :func:`parse_actions`). ``tables``: the evaluator's ``kernel_args``.
+    :func:`parse_actions`; ``pairs`` its card table). ``tables``: the evaluator's
+    ``kernel_args``.
 
     Outputs (seats ``s < N``, pots ``p < npots[i]``): ``status[i]`` :data:`SETTLED` or
     :data:`FALLBACK` (every other output of the hand is then meaningless); the board
@@ -366,7 +346,7 @@ def replay_many(hdr, order, text, toff, tables, status, nboard, board_out, holen
         status[i] = FALLBACK
         S = hdr[i]
         n = S[K.N]
-        m = parse_actions(text, toff[i], toff[i + 1], n, rows)
+        m = parse_actions(text, toff[i], toff[i + 1], n, rows, pairs)
         if m <= 0:
             continue
         hole[:, :] = K.UNKNOWN
