@@ -76,6 +76,11 @@ class Rules:
     after the betting round ``discard_after`` (``preflop``, ``flop`` or ``turn``; default
     ``preflop`` for ``pineapple`` and ``flop`` for ``crazy_pineapple``, the standard
     timings) every live seat discards one, then the hand is Hold'em with the two kept.
+    ``posts``: per seat from the button's left (entry 0 the seat after the button, as PHH
+    lists the seats), chips posted as a live bet by a player who plays at once instead of
+    waiting for the big blind (0: no post); only seats after the blinds and straddles
+    post, and a post moves neither the first actor nor the minimum raise (PHH writes a
+    post as a negative entry of ``blinds_or_straddles``).
     """
 
     game: str = "holdem"
@@ -89,6 +94,7 @@ class Rules:
     max_raises: int = 4
     uncapped_heads_up: bool = True
     discard_after: str | None = None
+    posts: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -128,6 +134,16 @@ class Rules:
                 raise ValueError(f"a straddle ({x}) must be at least the bet before it ({prev})")
             prev = x
         object.__setattr__(self, "straddles", strad)
+        posts = self.posts
+        if type(posts) is not tuple or posts:
+            posts = tuple(chips(x, "a post") for x in posts)
+            while posts and posts[-1] == 0:
+                posts = posts[:-1]
+        if len(posts) > 10:
+            raise ValueError("posts: one entry per seat, at most 10")
+        if any(posts[:2 + len(strad)]):
+            raise ValueError("a post is made by a seat after the blinds and straddles")
+        object.__setattr__(self, "posts", posts)
         small = (bb if self.small_bet is None
                  else chips(self.small_bet, "small_bet", allow_zero=False))
         big = (2 * small if self.big_bet is None
@@ -170,13 +186,17 @@ class Rules:
         S[K.NSTRAD] = len(self.straddles)
         for i, x in enumerate(self.straddles):
             S[K.STRAD0 + i] = x
+        S[K.NPOST] = len(self.posts)
+        for i, x in enumerate(self.posts):
+            S[K.POST0 + i] = x
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "betting": self.betting, "blinds": list(self.blinds),
                 "ante": self.ante, "bb_ante": self.bb_ante, "straddles": list(self.straddles),
                 "small_bet": self.small_bet, "big_bet": self.big_bet,
                 "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up,
-                **({"discard_after": self.discard_after} if self.discard_after else {})}
+                **({"discard_after": self.discard_after} if self.discard_after else {}),
+                **({"posts": list(self.posts)} if self.posts else {})}
 
 
 @dataclass(frozen=True)

@@ -58,3 +58,30 @@ def test_disjoint_names_both_places():
     with pytest.raises(CardError, match="duplicate card Ah in hand 2 and board"):
         check_disjoint([("hand 1", [1, 2]), ("hand 2", [50]), ("board", [50, 7, 8])])
     check_disjoint([("hand 1", [1, 2]), ("board", [3, 4, 5])])
+
+
+def test_the_codec_tables_agree_with_parse_cards():
+    from evaluator.cards import CARD_IDS, CARD_PAIRS, CARD_SLOTS, CARD_TEXT, UNKNOWN
+
+    assert len(CARD_IDS) == (8 + 5 * 2) * 4 * 2 and CARD_SLOTS["??"] == UNKNOWN  # cases
+    for text, c in CARD_IDS.items():
+        assert parse_cards(text) == [c] and CARD_TEXT[c] == card_str(c)
+    for b0 in range(128):
+        for b1 in range(128):
+            got = int(CARD_PAIRS[128 * b0 + b1])
+            assert got == CARD_SLOTS.get(chr(b0) + chr(b1), -1)
+    assert not CARD_PAIRS.flags.writeable
+
+
+def test_unknown_cards_in_text_and_back():
+    from evaluator.cards import UNKNOWN, cards_text
+
+    assert parse_cards("Ah ??,10s", allow_unknown=True) == [50, UNKNOWN, 35]
+    assert parse_cards("A h", allow_unknown=True) == [50]  # spaces anywhere
+    assert parse_cards("AhAh", allow_unknown=True) == [50, 50]  # repeats: the caller's
+    assert cards_text([50, UNKNOWN, 0]) == "Ah??2c"
+    for bad, tok in [("AhK", "K"), ("1h0", "1h"), ("10x", "10x"), ("Ahxx", "xx")]:
+        with pytest.raises(CardError, match=f"'{tok}' in w is not a card"):
+            parse_cards(bad, what="w", allow_unknown=True)
+    with pytest.raises(CardError):
+        cards_text([52])

@@ -17,6 +17,7 @@ import random
 import pytest
 
 import simulate.engine as engine
+import simulate.hand_text as hand_text
 from evaluator.cards import CardError, card_str, parse_cards
 from simulate.engine import Hand, IllegalAction, Legal, Rules
 
@@ -87,10 +88,10 @@ def test_fast_action_reader_matches_the_general_reader(monkeypatch):
         script.append((rules, stacks, button, hole, board, len(mine)))
         texts += mine
     fast = _play(script, texts)
-    assert engine._BETTING_ACTIONS  # the fast reader took some
+    assert hand_text._BETTING_ACTIONS  # the fast reader took some
     with monkeypatch.context() as m:
-        m.setattr(engine, "_BETTING_ACTIONS", {})
-        m.setattr(engine, "_read_betting_action", lambda action: None)
+        m.setattr(hand_text, "_BETTING_ACTIONS", {})
+        m.setattr(hand_text, "_read_betting_action", lambda action: None)
         slow = _play(script, texts)
     assert fast == slow
     assert sum(1 for x in fast if x[1] == "ok") > 500  # the hands really were played

@@ -103,6 +103,7 @@ class Setup:
     button: int
     hole: list[str]
     board: str
+    posts: tuple[int, ...] = ()  # per seat from the button's left (PHH's negative blinds)
 
     @property
     def n(self) -> int:
@@ -110,10 +111,10 @@ class Setup:
 
     def rules(self) -> Rules:
         return Rules(game=self.game, betting=self.betting, blinds=self.blinds, ante=self.ante,
-                     bb_ante=self.bb_ante, straddles=self.straddles)
+                     bb_ante=self.bb_ante, straddles=self.straddles, posts=self.posts)
 
 
-def random_setup(rng: random.Random, betting: str) -> Setup:
+def random_setup(rng: random.Random, betting: str, posts: bool = False) -> Setup:
     game, n_hole = STRUCTURES[betting]
     n = rng.randint(2, 9)
     sb, bb = rng.choice([(1, 2), (1, 2), (2, 4), (5, 10), (2, 5)])
@@ -142,8 +143,17 @@ def random_setup(rng: random.Random, betting: str) -> Setup:
         cards = rng.sample(DECK, n * n_hole + 5)
     hole = ["".join(cards[i * n_hole:(i + 1) * n_hole]) for i in range(n)]
     board = "".join(cards[n * n_hole:])
+    button = rng.randrange(n)
+    post_seats: tuple[int, ...] = ()
+    if posts:  # drawn last: the hands without posts are those of the other tests
+        free = list(range(2 + len(straddles), n))
+        if free:
+            k = rng.randint(1, min(3, len(free)))
+            amounts = [rng.choice([bb, bb, bb, sb, 2 * bb]) for _ in range(k)]
+            chosen = dict(zip(rng.sample(free, k), amounts, strict=True))
+            post_seats = tuple(chosen.get(i, 0) for i in range(n))
     return Setup(betting, game, (sb, bb), ante, bb_ante, straddles, stacks,
-                 rng.randrange(n), hole, board)
+                 button, hole, board, post_seats)
 
 
 _MEMO: dict[type, type] = {}
@@ -189,6 +199,9 @@ class PokerkitHand:
         self.index_of = {seat: i for i, seat in enumerate(self.seat_of)}
         antes = {1: s.ante} if s.bb_ante else s.ante
         forced = s.blinds + tuple(s.straddles)
+        if any(s.posts):  # PHH's and pokerkit's post: a negative blind
+            forced = tuple(-p if p else (forced[i] if i < len(forced) else 0)
+                           for i, p in enumerate(s.posts))
         stacks = [s.stacks[seat] for seat in self.seat_of]
         bb = s.blinds[1]
         if s.betting == "no-limit":
@@ -334,10 +347,13 @@ def merged_pots(pots: list[tuple[int, tuple[int, ...]]]) -> list[tuple[int, tupl
 FIELDS = ("fold", "check", "call", "min_raise_to", "max_raise_to")
 
 
-def play_one(seed: int, betting: str, spots: Counter) -> None:
-    """Play one random hand through both engines; assert agreement; count the rule spots."""
+def play_one(seed: int, betting: str, spots: Counter, posts: bool = False) -> None:
+    """Play one random hand through both engines; assert agreement; count the rule spots.
+    ``posts``: some seats after the blinds post (a live bet to play at once)."""
     rng = random.Random(seed)
-    s = random_setup(rng, betting)
+    s = random_setup(rng, betting, posts)
+    if any(s.posts):
+        spots["posts"] += 1
     ours = Hand(s.rules(), list(s.stacks), button=s.button, hole=list(s.hole), board=s.board)
     pk = PokerkitHand(s)
     bb = s.blinds[1]
@@ -460,10 +476,10 @@ def play_one(seed: int, betting: str, spots: Counter) -> None:
     spots["hands"] += 1
 
 
-def run_many(betting: str, count: int, base_seed: int) -> Counter:
+def run_many(betting: str, count: int, base_seed: int, posts: bool = False) -> Counter:
     spots: Counter = Counter()
     for i in range(count):
-        play_one(base_seed + i, betting, spots)
+        play_one(base_seed + i, betting, spots, posts)
     return spots
 
 
@@ -490,3 +506,14 @@ def test_engine_agrees_with_pokerkit_slow(betting):
     base = 50_000_000 * (1 + list(STRUCTURES).index(betting))
     spots = run_many(betting, SLOW_SEQUENCES, base_seed=base)
     assert spots["hands"] == SLOW_SEQUENCES
+
+
+@pytest.mark.parametrize("betting", list(STRUCTURES))
+def test_engine_agrees_with_pokerkit_on_posts(betting):
+    """Posts (``blinds_or_straddles`` entries below zero, e.g. ``[5, 10, 0, -10, 0]``) in one
+    to three seats after the blinds and straddles: the same actors, legal actions, pots and
+    finishing stacks as pokerkit."""
+    base = 7_000_000 * (1 + list(STRUCTURES).index(betting))
+    spots = run_many(betting, 300, base_seed=base, posts=True)
+    assert spots["hands"] == 300
+    assert spots["posts"] > 150, spots

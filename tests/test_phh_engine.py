@@ -146,3 +146,77 @@ def test_omaha_through_the_engine() -> None:
     [(_, h)] = parse_text(ok)
     r = replay(h)
     assert r.error is None and r.validated and r.finishing_stacks == [910, 1090, 1000]
+
+
+POSTS = """variant = 'NT'
+antes = [0, 0, 0, 0, 0]
+blinds_or_straddles = [5, 10, 0, -10, 0]
+min_bet = 10
+starting_stacks = [1000, 1000, 1000, 1000, {s5}]
+actions = ['d dh p1 AcAd', 'd dh p2 KcKd', 'd dh p3 7h2s', 'd dh p4 QhQs', 'd dh p5 9c8c',
+           {actions}]
+"""
+
+
+def run_posts(actions: str, s5: str = "1000"):
+    [(src, h)] = parse_text(POSTS.format(actions=actions, s5=s5), "t.phh")
+    assert isinstance(h, HandHistory), h
+    return replay(h, src)
+
+
+def test_a_post_is_a_live_bet_that_does_not_move_the_first_actor() -> None:
+    """``[5, 10, 0, -10, 0]``: p4 posts 10 to play at once. p3 is still first to act; p4's
+    post is a live bet (p4 checks when nobody raises), not a straddle."""
+    r = run_posts("'p3 f', 'p4 cc', 'p5 cc', 'p1 cc', 'p2 cc', 'd db 2h3d4c', 'p1 cc', "
+                  "'p2 cc', 'p4 cc', 'p5 cc', 'd db Js', 'p1 cc', 'p2 cc', 'p4 cc', 'p5 cc', "
+                  "'d db Th', 'p1 cc', 'p2 cc', 'p4 cc', 'p5 cc', 'p1 sm AcAd', 'p2 sm KcKd', "
+                  "'p4 sm QhQs', 'p5 sm 9c8c'")
+    assert r.error is None and r.validated, r.error
+    assert r.committed == [10, 10, 0, 10, 10]
+    assert r.finishing_stacks == [1030, 990, 1000, 990, 990]
+    # the post is not the first actor's: p4 acting before p3 is refused, naming the action
+    bad = run_posts("'p4 cc'")
+    assert bad.error is not None and "'p4 cc'" in bad.error and "p3 is" in bad.error
+
+
+def test_a_post_raised_reopens_nothing_it_should_not() -> None:
+    """A raise over the post: the poster may re-raise (it has not acted), as pokerkit
+    allows."""
+    r = run_posts("'p3 cbr 30', 'p4 cbr 90', 'p5 f', 'p1 f', 'p2 f', 'p3 f'")
+    assert r.error is None and r.validated, r.error
+    assert r.finishing_stacks == [995, 990, 970, 1045, 1000]
+
+
+def test_a_zero_starting_stack_is_the_hands_error_in_every_variant() -> None:
+    """The engine refuses a seat with no chips; the chip accounting accepts nothing the
+    engine refuses (so the hand is an error, not nonsense pots with ``error: null``)."""
+    r = run_posts("'p3 cbr 30'", s5="0")
+    assert r.error is not None and "p5's starting stack is 0" in r.error
+    assert not r.validated and r.finishing_stacks is None
+    stud = """variant = 'F7S'
+antes = [1, 1]
+bring_in = 2
+small_bet = 5
+big_bet = 10
+starting_stacks = [100, 0]
+actions = ['d dh p1 AcAd2c', 'd dh p2 KcKd3c', 'p2 pb', 'p1 cc']
+"""
+    [(src, h)] = parse_text(stud, "s.phh")
+    r = replay(h, src)
+    assert r.error is not None and "p2's starting stack is 0" in r.error
+
+
+def test_a_history_that_stops_with_a_player_to_act_is_marked_incomplete() -> None:
+    """The river dealt, then nothing: the message stays the error, and the document says
+    what is known: ``complete`` and ``outcome_known`` False, the pots and chips so far."""
+    r = run("'d dh p1 AcAd', 'd dh p2 KcKd', 'd dh p3 7h2s', 'p3 cbr 30', 'p1 cc', 'p2 cc', "
+            "'d db 2h3d4c', 'p1 cc', 'p2 cc', 'p3 cc', 'd db Js', 'p1 cc', 'p2 cc', 'p3 cc', "
+            "'d db Th'")
+    assert r.error == "the history stops before the hand is over (p1 is to act)"
+    d = r.to_dict()
+    assert d["complete"] is False and d["outcome_known"] is False
+    assert d["committed"] == [30, 30, 30]
+    assert d["pots"] == [{"amount": 90, "eligible": [0, 1, 2], "winners": None}]
+    assert d["finishing_stacks"] is None
+    done = run(f"{DEAL}, 'p3 f', 'p1 f'")
+    assert done.error is None and done.complete and done.to_dict()["complete"] is True

@@ -49,11 +49,14 @@ def both(fields: dict[str, Any], source: str = "t") -> tuple[dict | None, dict |
 
 
 def test_action_codes_match_the_kernel() -> None:
-    assert (R._FK_FOLD, R._FK_CC, R._FK_RAISE, R._FK_HOLE, R._FK_BOARD, R._FK_SHOW,
-            R._FK_SHOW_NOTHING, R._FK_SKIP) == (
+    from evaluator.cards import UNKNOWN
+    from simulate.phh import engine_replay as E
+
+    assert (E._FK_FOLD, E._FK_CC, E._FK_RAISE, E._FK_HOLE, E._FK_BOARD, E._FK_SHOW,
+            E._FK_SHOW_NOTHING, E._FK_SKIP) == (
         KR.FOLD, KR.CHECK_CALL, KR.RAISE, KR.DEAL_HOLE, KR.DEAL_BOARD, KR.SHOW,
         KR.SHOW_NOTHING, KR.SKIP)
-    assert R._UNKNOWN_ID == KR.K.UNKNOWN
+    assert UNKNOWN == KR.K.UNKNOWN
 
 
 def test_every_vendored_sample_same_both_ways(fast_results: list[int]) -> None:
@@ -167,6 +170,55 @@ def test_fast_toml_never_disagrees_with_tomllib() -> None:
     assert fast >= 300
 
 
+def _quick_as_tomllib(got: dict[str, Any]) -> dict[str, Any]:
+    """:func:`simulate.phh.many._quick`'s fields in tomllib's types (its tuples as lists, its
+    ``actions`` text decoded); the keys it does not read (value None) left out."""
+    out = {}
+    for k, v in got.items():
+        if k == "actions":
+            v = _tomllib(f"a = {v}")["a"]
+        elif isinstance(v, tuple):
+            v = list(v)
+        if v is not None:
+            out[k] = v
+    return out
+
+
+def test_the_plain_header_reader_is_the_fast_toml_reader() -> None:
+    """many._quick (the compiled path's header reader) reads every line by the one TOML
+    fast path: on every sample and on random lines it agrees with tomllib or declines."""
+    from simulate.phh.many import _quick
+    from simulate.phh.parse import iter_hand_files, iter_sections
+
+    def check(text: str) -> bool:
+        got = _quick(text.encode("utf-8"))
+        if got is None:
+            return False
+        want = _tomllib(text)
+        assert not isinstance(want, Exception), (text, want)
+        assert repr(_quick_as_tomllib(got)) == repr(
+            {k: v for k, v in want.items() if k in got and got[k] is not None}), text
+        return True
+
+    taken = 0
+    for f in iter_hand_files(DATA):
+        with open(f, "rb") as fh:
+            for _, _, data in iter_sections(fh, str(f)):
+                if not isinstance(data, PHHError):
+                    taken += check(data.decode("utf-8"))
+    for text in synthetic_hands(20, seed=5):
+        assert check(text)
+    assert taken >= 50
+    rng = random.Random(9)
+    extra = ["antes = [0, 0]", "antes = [0, -1]", "antes = [1.5, 0]", "min_bet = 2",
+             "min_bet = -2", "players = ['a', 'b']", "ante_trimming_status = true",
+             "actions = ['p1 cc', 'p2 f']", "actions = []", "starting_stacks = [100, 200]"]
+    for _ in range(2000):
+        lines = rng.sample(_LINES + extra, rng.randrange(1, 6))
+        text = "\n".join(lines) + rng.choice(["", "\n"])
+        taken += check(text)
+
+
 def test_holdem_allin_spots_are_always_walked() -> None:
     """The replay walks Hold'em all-ins without asking walks_exactly (exact hands are
     always walked): the largest such spot, ten live hands before the flop, and a few
@@ -182,7 +234,8 @@ def test_holdem_allin_spots_are_always_walked() -> None:
 
 
 def test_seat_shortcut_matches_the_player_rule() -> None:
-    from simulate.phh.parse import _PLAYER_RE, _SEAT_TOKENS, MAX_PLAYERS, parse_action
+    from simulate.phh.actions import _PLAYER_RE, _SEAT_TOKENS
+    from simulate.phh.parse import MAX_PLAYERS, parse_action
 
     assert len(_SEAT_TOKENS) == MAX_PLAYERS
     for tok, seat in _SEAT_TOKENS.items():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import warnings
 from decimal import Decimal
@@ -90,19 +91,25 @@ def test_phhs_collection_round_trip(tmp_path: Path) -> None:
         assert len(list(pokerkit.HandHistory.loads_all(out.read_text()))) == 25
 
 
-def played_hand(seed: int):  # type: ignore[no-untyped-def]
-    """A hand played by the engine with random legal actions (any button, antes, straddles)."""
+def played_hand(seed: int, posts: bool = False):  # type: ignore[no-untyped-def]
+    """A hand played by the engine with random legal actions (any button, antes, straddles;
+    with ``posts``, three or more seats and one or two posts after the blinds)."""
     import random
 
     from simulate.engine import Hand, Rules
 
     rng = random.Random(seed)
-    n = rng.randint(2, 6)
+    n = rng.randint(3 if posts else 2, 6)
     game, betting = [("holdem", "no-limit"), ("omaha", "pot-limit"), ("holdem", "fixed-limit"),
                      ("holdem", "pot-limit"), ("omaha", "no-limit")][seed % 5]
     rules = Rules(game=game, betting=betting, blinds=(1, 2), ante=rng.choice([0, 1]),
                   bb_ante=rng.random() < 0.3,
                   straddles=(4,) if n > 3 and rng.random() < 0.3 else ())
+    if posts:
+        free = list(range(2 + len(rules.straddles), n))
+        chosen = set(rng.sample(free, min(len(free), rng.randint(1, 2))))
+        rules = dataclasses.replace(rules, posts=tuple(2 if i in chosen else 0
+                                                       for i in range(n)))
     h = Hand(rules, [rng.randint(5, 300) for _ in range(n)], button=rng.randrange(n), seed=seed)
     while not h.done:
         lg = h.legal
@@ -139,3 +146,31 @@ def test_engine_hands_written_and_replayed() -> None:
             assert all(abs(a - b) <= n for a, b in zip(theirs, expected, strict=True)), seed
             pokerkit_checked += 1
     assert pokerkit_checked >= 15
+
+
+def test_hands_with_posts_written_and_replayed() -> None:
+    """Posts: ``to_phh`` writes them as negative ``blinds_or_straddles`` entries, our replay
+    reads them back through the engine, and pokerkit (which reads PHH posts the same way)
+    reaches the same finishing stacks."""
+    from simulate.phh.replay import replay
+
+    pokerkit_checked = 0
+    for seed in range(30):
+        h = played_hand(seed, posts=True)
+        text = hand_to_phh(h)
+        n = h.n
+        order = [(h.button + 1 + i) % n for i in range(n)]
+        expected = [h.finishing_stacks[s] for s in order]
+        [(_, hh)] = parse_text(text)
+        want = [-p if p else b for p, b in zip(
+            list(h.rules.posts) + [0] * n,
+            [1, 2, *h.rules.straddles] + [0] * n, strict=False)][:n]
+        assert [int(x) for x in hh.blinds_or_straddles] == want, text
+        r = replay(hh)
+        assert r.error is None and r.validated and r.finishing_stacks == expected, (seed, text)
+        if hh.variant in ("NT", "PO"):
+            theirs = pokerkit_stacks(text)
+            assert sum(theirs) == sum(expected)
+            assert all(abs(a - b) <= n for a, b in zip(theirs, expected, strict=True)), seed
+            pokerkit_checked += 1
+    assert pokerkit_checked >= 10

@@ -323,6 +323,7 @@ class _Run:
     def summary(self) -> dict[str, Any]:
         t = self.totals
         return {"hands": t.hands, "replayed": t.hands - t.errors, "errors": t.errors,
+                "incomplete": t.incomplete,
                 "validated": t.validated, "outcome_unknown": t.outcome_unknown,
                 "recorded_checked": t.checked, "recorded_matched": t.matched}
 
@@ -347,7 +348,9 @@ class _Run:
             sys.stdout.write(
                 f"{s['hands']:,} hands: {s['replayed']:,} replayed "
                 f"({s['validated']:,} validated by the engine, {s['outcome_unknown']:,} with "
-                f"an unknown showdown), {s['errors']:,} with errors; "
+                f"an unknown showdown), {s['errors']:,} with errors"
+                + (f" ({s['incomplete']:,} stop before the hand is over)"
+                   if s["incomplete"] else "") + "; "
                 f"{s['recorded_matched']}/{s['recorded_checked']} match the recorded "
                 f"finishing stacks\n")
         sys.stdout.flush()

@@ -26,6 +26,7 @@ history's dialect and is tested against this one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -91,7 +92,8 @@ def parse_card_text(text: str, what: str = "cards") -> CardSlots:
     return out
 
 
-_SEAT_TOKENS = {f"p{i + 1}": i for i in range(23)}  # the usual spellings
+_PLAYER_RE = re.compile(r"^p([1-9][0-9]{0,2})$")
+_SEAT_TOKENS = {f"p{i + 1}": i for i in range(23)}  # the usual spellings (see _PLAYER_RE)
 
 
 def _seat(tok: str, n: int, text: str) -> int:
@@ -99,10 +101,10 @@ def _seat(tok: str, n: int, text: str) -> int:
     seat = _SEAT_TOKENS.get(tok)
     if seat is not None and seat < n:
         return seat
-    if not (tok[:1] == "p" and 2 <= len(tok) <= 4 and tok[1:].isascii() and tok[1:].isdigit()
-            and tok[1] != "0"):
+    m = _PLAYER_RE.match(tok)
+    if m is None:
         raise ActionError(f"bad action {text!r}: {tok!r} is not a player (p1, p2, ...)")
-    seat = int(tok[1:]) - 1
+    seat = int(m.group(1)) - 1
     if seat >= n:
         raise ActionError(f"bad action {text!r}: there are only {n} players")
     return seat

@@ -363,12 +363,12 @@ def _per_bb(net: Any, n: Decimal, bb: Any, bbd: Decimal) -> Decimal:
 
 def totals_input(d: dict[str, Any]) -> tuple[Any, ...]:
     """What :meth:`Totals.add` reads of a hand's document, as a small tuple (cheap to send
-    from a worker): ``(False, readable)`` for a hand with an error, else ``(True,
+    from a worker): ``(False, readable, incomplete)`` for a hand with an error, else ``(True,
     validated, outcome unknown, matches the recorded stacks (None: nothing to compare),
     big blind, each seat's all-in EV or None, players, nets)``. The players tuple is shared
     by the hands that seat the same players (a chunk sends it once)."""
     if d.get("error"):
-        return (False, bool(d.get("readable", True)))
+        return (False, bool(d.get("readable", True)), not d.get("complete", True))
     match = None
     rec, fin = d.get("recorded_finishing_stacks"), d.get("finishing_stacks")
     if rec is not None and fin is not None:
@@ -426,6 +426,7 @@ class Totals:
     hands: int = 0
     errors: int = 0
     unreadable: int = 0
+    incomplete: int = 0  # of the errors: histories that stop before the hand is over
     validated: int = 0
     outcome_unknown: int = 0
     matched: int = 0
@@ -443,6 +444,7 @@ class Totals:
             self.errors += 1
             if not t[1]:
                 self.unreadable += 1
+            self.incomplete += len(t) > 2 and t[2]
             return None
         _, validated, unknown, match, bb, evs, names, nets = t
         self.validated += validated

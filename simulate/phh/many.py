@@ -17,24 +17,19 @@ other variants are all its own), so this module adds no rule of its own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
-from evaluator.cards import cards_text
-from simulate.phh.parse import _FT_ARRAYS, _FT_SCALAR, MAX_AMOUNT, HandHistory
+from evaluator.cards import CARD_PAIRS, cards_text
+from simulate.phh.parse import MAX_AMOUNT, HandHistory, _comment_ok, toml_line
 
 __all__ = ["replay_items"]
 
 Item = tuple[str, int, "bytes | str"]
 
-_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_INTS = re.compile(r"\[(?:0|[1-9][0-9]{0,15})(?:, (?:0|[1-9][0-9]{0,15}))*\]")
-_INT = re.compile(r"0|[1-9][0-9]{0,15}")
-_STR = re.compile(r"'[A-Za-z0-9/ _.-]*'|\"[A-Za-z0-9/ _.-]*\"")
 _INT_LISTS = frozenset({"antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks",
                         "winnings"})
 _INT_SCALARS = frozenset({"min_bet", "small_bet", "big_bet", "bring_in", "rake"})
@@ -63,6 +58,10 @@ def _quick(data: bytes) -> dict[str, Any] | None:
     cache = _LINES
     for line in lines:
         if not line:
+            continue
+        if line[0] == "#":
+            if not _comment_ok(line):
+                return None
             continue
         got = cache.get(line)
         if got is None:
@@ -103,32 +102,30 @@ _KNOWN = _INT_LISTS | _INT_SCALARS | {"variant", "ante_trimming_status", "player
 
 
 def _line(line: str) -> tuple[str, Any] | None:
-    """``(key, value)`` of one ``key = value`` line of :func:`_quick`'s form (the value None
-    for keys the replay does not read), None for any other line."""
-    k, sep, v = line.partition(" = ")
-    if not sep or _KEY.fullmatch(k) is None:
+    """``(key, value)`` of one ``key = value`` line of :func:`_quick`'s form
+    (:func:`simulate.phh.parse.toml_line`, the one TOML fast path, with the types the
+    compiled path takes: whole amounts up to :data:`MAX_AMOUNT`, lists as tuples; the value
+    None for keys the replay does not read), None for any other line."""
+    got = toml_line(line)
+    if got is None:
         return None
+    k, v = got
     if k in _INT_LISTS:  # (amounts above MAX_AMOUNT are the per-hand path's error)
-        if _INTS.fullmatch(v) is None:
+        if type(v) is not list or not v or not all(type(x) is int and 0 <= x <= _MAX
+                                                   for x in v):
             return None
-        vals = tuple(int(x) for x in v[1:-1].split(", "))
-        return (k, vals) if max(vals) <= _MAX else None
+        return k, tuple(v)
     if k in _INT_SCALARS:
-        return (k, int(v)) if _INT.fullmatch(v) and int(v) <= _MAX else None
+        return (k, v) if type(v) is int and 0 <= v <= _MAX else None
     if k == "variant":
-        return (k, v[1:-1]) if _STR.fullmatch(v) else None
+        return (k, v) if type(v) is str else None
     if k == "ante_trimming_status":
-        return (k, v == "true") if v == "true" or v == "false" else None
+        return (k, v) if type(v) is bool else None
     if k == "players":
-        for pat, sep2 in _FT_ARRAYS[:2]:
-            if pat.fullmatch(v):
-                return k, tuple(v[2:-2].split(sep2)) if len(v) > 2 else ()
-        return None
+        return (k, tuple(v)) if type(v) is list and all(type(x) is str for x in v) else None
     if k == "actions":
         return None
-    if v[:1] == "[":
-        return (k, None) if any(pat.fullmatch(v) for pat, _ in _FT_ARRAYS) else None
-    return (k, None) if _FT_SCALAR.fullmatch(v) else None
+    return k, None
 
 
 class _Header:
@@ -151,7 +148,8 @@ _NO = _Header(None, None, None)
 
 def _header_of(f: dict[str, Any], n: int) -> _Header:
     """The :class:`_Header` of fields ``f`` (a hand of ``n`` seats), by the per-hand path's
-    own functions (:func:`simulate.phh.replay._engine_rules`, ``_button``, ``_big_blind``)."""
+    own functions (:func:`simulate.phh.engine_replay._engine_rules`,
+    :mod:`simulate.phh.accounting`'s ``_button`` and ``_big_blind``)."""
     key = (f["variant"], n, tuple(f.get("antes") or ()), tuple(f.get("blinds_or_straddles") or ()),
            f.get("min_bet"), f.get("small_bet"), f.get("big_bet"), f.get("bring_in"),
            f.get("ante_trimming_status", False))
@@ -159,7 +157,8 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
     if got is not None:
         return got
     from simulate._kernels import engine as K
-    from simulate.phh import replay as R
+    from simulate.phh import accounting as R
+    from simulate.phh.engine_replay import _engine_rules
 
     zeros = [Decimal(0)] * n
 
@@ -178,7 +177,7 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
     u = R._Units(1)
     got = _NO
     try:
-        rules = R._engine_rules(hand, u)
+        rules = _engine_rules(hand, u)
         # the engine seats the button last; a hand whose blinds put it elsewhere (a zero
         # small blind) pays odd chips in another order than the engine: the per-hand path
         # cross-checks those
@@ -299,10 +298,11 @@ class _Settled:
         pwin = np.zeros((H, S + 1), np.int64)
         board = np.zeros((H, 5), np.uint8)
         hole = np.zeros((H, S, K.MAXH), np.uint8)
-        replay_many(hdr, order, text, toff, get_tables().kernel_args, status, nboard, board,
-                    holen, hole, fin, pay, ret, npots, pamt, pelig, pwin)
+        replay_many(hdr, order, text, toff, CARD_PAIRS, get_tables().kernel_args, status,
+                    nboard, board, holen, hole, fin, pay, ret, npots, pamt, pelig, pwin)
         self.items, self.picked = items, picked
         self.ok = (status == SETTLED).tolist()
+        self.comm = (hdr[:, K.COMM:K.COMM + S] + hdr[:, K.ANTEP:K.ANTEP + S]).tolist()
         self.fin, self.pay, self.ret = fin.tolist(), pay.tolist(), ret.tolist()
         self.nboard, self.npots, self.holen = nboard.tolist(), npots.tolist(), holen.tolist()
         self.pamt, self.pelig, self.pwin = pamt.tolist(), pelig.tolist(), pwin.tolist()
@@ -325,8 +325,10 @@ class _Settled:
             "players": [f"p{s + 1}" for s in range(n)] if players is None else list(players),
             "starting_stacks": list(stacks), "finishing_stacks": fi,
             "net": [fi[s] - stacks[s] for s in range(n)], "pots": pots,
+            "committed": self.comm[i][:n],
             "winnings": [pa[s] - re_[s] for s in range(n)], "allin_ev": None,
-            "validated": True, "not_validated": None, "outcome_known": True, "error": None,
+            "validated": True, "not_validated": None, "outcome_known": True,
+            "complete": True, "error": None,
             "board": cards_text(self.board[i][:self.nboard[i]]),
             "hole_cards": [cards_text(hole[s][:hl[s]]) for s in range(n)],
             "rake": 0, "big_blind": head.big_blind, "allin_board": None, "allin_exact": None,

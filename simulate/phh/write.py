@@ -148,6 +148,9 @@ def _fields_of_hand(hand: Any) -> dict[str, Any]:
         blinds[0], blinds[1] = sb, bb
         for i, s in enumerate(getattr(rules, "straddles", ()) or ()):
             blinds[2 + i] = s
+        for i, p in enumerate(getattr(rules, "posts", ()) or ()):
+            if p:
+                blinds[i] = -p  # PHH: a negative entry is a post
     antes = [0] * n
     if rules.ante:
         if getattr(rules, "bb_ante", False):

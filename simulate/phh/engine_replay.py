@@ -1,0 +1,324 @@
+"""A PHH hand played through the rules engine (:class:`simulate.engine.Hand`, manual
+deals), action by action: an illegal action, a bet beyond the stack, a card dealt twice, a
+shown hand that differs from the dealt one, or a history that stops before the hand is over
+is that hand's error, naming the action. :func:`_engine_replay` first tries the compiled
+fast path (:func:`simulate._kernels.replay.replay_actions`, the rows of :func:`_encode`)
+and plays the hand again one action at a time through :meth:`simulate.engine.Hand.act` on
+the first action it does not take. :func:`_engine_rules` maps the hand's forced bets onto
+:class:`simulate.rules.Rules` (or says why the engine cannot post them), and
+:func:`_cross_check` holds the engine's commitments and finishing stacks against the chip
+accounting of :mod:`simulate.phh.accounting`.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from evaluator.cards import UNKNOWN
+from simulate.phh.accounting import (
+    ENGINE_VARIANTS,
+    PINEAPPLE_VARIANTS,
+    ReplayError,
+    _posted,
+    _State,
+    _Units,
+)
+from simulate.phh.parse import Action, HandHistory, parse_action
+
+_OMAHA_GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
+# Action codes of simulate._kernels.replay (kept here so that the encoder needs no import).
+_FK_FOLD, _FK_CC, _FK_RAISE, _FK_HOLE, _FK_BOARD, _FK_SHOW, _FK_SHOW_NOTHING, _FK_SKIP = range(8)
+_FAST_KINDS = {"f": _FK_FOLD, "cc": _FK_CC, "cbr": _FK_RAISE}
+_PAD = (UNKNOWN,) * 6
+
+
+class _Incomplete(ReplayError):
+    """A history that stops before the hand is over; carries the engine's hand so far
+    (``hand``) and the hand's units (``units``)."""
+
+    def __init__(self, msg: str, hand: Any, units: Any) -> None:
+        super().__init__(msg)
+        self.hand = hand
+        self.units = units
+
+
+def _engine_rules(hand: HandHistory, u: _Units) -> Any:
+    """The :class:`simulate.engine.Rules` of ``hand`` (seats in file order, button the last
+    seat), or a string saying why the engine cannot play it."""
+    from simulate.engine import Rules
+
+    game, betting = ENGINE_VARIANTS[hand.variant]
+    n = hand.n_players
+    if n > 10:
+        return f"{n} seats (the engine seats at most 10)"
+    if game == "omaha":
+        sizes = {len(a.cards or []) for a in hand.actions if a.kind == "dh"}
+        if len(sizes) != 1 or next(iter(sizes)) not in _OMAHA_GAMES:
+            return "Omaha hole cards of no single size 4, 5 or 6"
+        game = _OMAHA_GAMES[sizes.pop()]
+    discard_after = None
+    if hand.variant in PINEAPPLE_VARIANTS:  # timing: the board cards before the first discard
+        nb = 0
+        for a in hand.actions:
+            if a.kind == "sd":
+                discard_after = {0: "preflop", 3: "flop", 4: "turn"}.get(nb)
+                if discard_after is None:
+                    return f"a discard after {nb} board cards"
+                break
+            if a.kind == "db":
+                nb += len(a.cards or [])
+    blinds = [u.to_int(b) for b in hand.blinds_or_straddles]
+    posts: tuple[int, ...] = ()
+    if n == 2:
+        sb, bb, straddles = blinds[0], blinds[1], []
+    else:
+        sb, bb = blinds[0], blinds[1]
+        rest = blinds[2:]
+        k = next((i for i, x in enumerate(rest) if x <= 0), len(rest))
+        straddles = rest[:k]
+        if any(x > 0 for x in rest[k:]):
+            return "blinds or straddles out of seat order"
+        posts = tuple(max(0, -x) for x in blinds)  # a negative entry: a post
+    if sb < 0 or bb < 0:
+        return "a post in a blind's place"
+    if bb <= 0 or sb > bb:
+        return "no big blind"
+    antes = [u.to_int(a) for a in _posted(hand.antes, n)]
+    bb_seat = 0 if n == 2 else 1
+    if all(a == antes[0] for a in antes):
+        ante, bb_ante = antes[0], False
+    elif all(a == 0 for s, a in enumerate(antes) if s != bb_seat):
+        ante, bb_ante = antes[bb_seat], True
+    else:
+        return "antes that differ by seat"
+    kw: dict[str, Any] = {}
+    if betting == "fixed-limit":
+        if hand.small_bet is None or hand.big_bet is None:
+            return "a fixed-limit hand without small_bet and big_bet"
+        kw = {"small_bet": u.to_int(hand.small_bet), "big_bet": u.to_int(hand.big_bet)}
+    elif hand.min_bet is not None and u.to_int(hand.min_bet) != bb:
+        return "a min_bet other than the big blind"
+    if discard_after is not None:
+        kw["discard_after"] = discard_after
+    if any(posts):
+        kw["posts"] = posts
+    key = (game, betting, sb, bb, ante, bb_ante, tuple(straddles), tuple(kw.items()))
+    got = _RULES_CACHE.get(key)
+    if got is None:
+        try:
+            got = Rules(game=game, betting=betting, blinds=(sb, bb), ante=ante,
+                        bb_ante=bb_ante, straddles=tuple(straddles), **kw)
+        except ValueError as exc:
+            got = str(exc)
+        if len(_RULES_CACHE) >= 4096:
+            _RULES_CACHE.clear()
+        _RULES_CACHE[key] = got
+    return got
+
+
+#: Rules (immutable) or the reason there are none, by their fields: hands share them.
+_RULES_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def _engine_action(text: str, u: _Units) -> str:
+    """A PHH action in the engine's units (``cbr`` amounts scaled to integers)."""
+    body = text.split("#", 1)[0].strip()
+    toks = body.split()
+    if len(toks) == 3 and toks[1] == "cbr" and u.scale != 1:
+        return f"{toks[0]} cbr {u.to_int(Decimal(toks[2]))}"
+    return body
+
+
+_SEAT_NO = re.compile(r"\bseat (\d+)")
+
+
+def _engine_message(i: int, text: str, msg: str) -> str:
+    """The engine's one-line refusal, in PHH terms: ``action 7 'p2 cbr 500': ...`` with
+    seats named ``p1``, ``p2``, ... like the file."""
+    body = text.split("#", 1)[0].strip()
+    for prefix in (f"{text!r}: ", f"{body!r}: "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix):]
+    msg = re.sub(r" \(seat \d+\)", "", msg)
+    msg = _SEAT_NO.sub(lambda m: f"p{int(m.group(1)) + 1}", msg)
+    return f"action {i} {body!r}: {msg}"
+
+
+def _skipped_seats(h: Any, act: Action) -> list[str]:
+    """Folds for seats a history skipped: when ``act`` names a live seat whose turn comes
+    later in this betting round and every seat before it faces a bet, those seats fold
+    (as a dealer mucks the hand of a player who does not act); [] otherwise (a skipped
+    seat that could check is not guessed at)."""
+    if act.actor is None or act.kind not in ("f", "cc", "cbr") or h.actor is None:
+        return []
+    if h.actor == act.actor or not h.live[act.actor]:
+        return []
+    fixes: list[str] = []
+    seat, n = h.actor, h.n
+    bet = max(h.bets)
+    for _ in range(n):
+        if seat == act.actor:
+            return fixes
+        if h.live[seat] and not h.all_in[seat]:
+            if h.bets[seat] >= bet:
+                return []
+            fixes.append(f"p{seat + 1} f")
+        seat = (seat + 1) % n
+    return []
+
+
+def _encode(hand: HandHistory, u: _Units) -> np.ndarray | None:
+    """``hand.actions`` as the rows (``int64[m, 10]``) of
+    :func:`simulate._kernels.replay.replay_actions`, or None when some action is one the
+    fast path never takes (the per-action path plays the hand then)."""
+    acts = hand.actions
+    m = len(acts)
+    if m == 0:
+        return None
+    rows = []
+    cache = _ENCODED
+    scale = u.scale
+    for a in acts:
+        key = (a.text, scale)
+        row = cache.get(key)
+        if row is None:
+            try:
+                row = _encode_one(a, u)
+            except ReplayError:
+                return None  # e.g. an amount too large: the per-action path says where
+            if row is None:
+                return None
+            if a.cards is None:  # deals seldom repeat: not kept (bounded memory)
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[key] = row
+        rows.append(row)
+    return np.array(rows, np.int64)
+
+
+#: The row of :func:`_encode` of an action naming no cards, by ``(text, scale)``.
+_ENCODED: dict[tuple[str, int], tuple[int, ...]] = {}
+
+
+def _encode_one(a: Action, u: _Units) -> tuple[int, ...] | None:
+    """``(kind, seat, amount, ncards, card * 6)`` of one action (cards padded), or None."""
+    k = a.kind
+    cs = a.cards
+    amount = 0
+    if k == "dh" or k == "db":
+        if not cs or len(cs) > 6:
+            return None
+        kind = _FK_HOLE if k == "dh" else _FK_BOARD
+        seat = -1 if a.target is None else a.target
+    elif k == "sm":
+        seat = a.actor  # type: ignore[assignment]
+        if cs is None:
+            kind = _FK_SKIP
+        elif len(cs) > 6:
+            return None
+        elif None not in cs:
+            kind = _FK_SHOW
+        elif all(c is None for c in cs):
+            kind, cs = _FK_SHOW_NOTHING, None
+        else:
+            return None
+    else:
+        kind = _FAST_KINDS.get(k, -1)
+        if kind < 0:
+            return None
+        seat = a.actor  # type: ignore[assignment]
+        if kind == _FK_RAISE:
+            assert a.amount is not None
+            if u.scale == 1:
+                tok = a.arg or ""
+                if not (tok.isascii() and tok.isdigit()):
+                    return None  # the engine reads the token itself: let it judge
+            amount = u.to_int(a.amount)
+    if cs:
+        return (kind, seat, amount, len(cs),
+                *[UNKNOWN if c is None else c for c in cs], *_PAD[len(cs):])
+    return (kind, seat, amount, 0, *_PAD)
+
+
+def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) -> Any:
+    """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand, or a
+    string when the engine cannot play this hand. Raises ReplayError naming the action the
+    rules refuse. A betting action by a seat whose turn comes later in the round is taken
+    as the history having skipped the seats between, when each of them faces a bet: they
+    fold (pokerkit repairs such histories too). The inserted actions are
+    listed in ``out.repairs`` and ``hand.actions`` gets them too.
+
+    ``fast``: first apply every action in one compiled call
+    (:func:`simulate._kernels.replay.replay_actions`, the engine's own kernels); on the
+    first action it does not take (an illegal one, an unusual card or show), the hand is
+    played again from the start one action at a time, which gives the message or repair."""
+    from simulate.engine import Hand, IllegalAction
+
+    rules = _engine_rules(hand, u)
+    if isinstance(rules, str):
+        return rules
+    n = hand.n_players
+    stacks = [u.to_int(v) for v in hand.starting_stacks]
+    try:
+        h = Hand(rules, stacks, button=n - 1, deal="manual")
+    except ValueError as exc:  # the engine refuses the hand itself: that is its error
+        raise ReplayError(_SEAT_NO.sub(lambda m: f"p{int(m.group(1)) + 1}", str(exc))) from None
+    if fast:
+        from simulate._kernels.replay import DONE, replay_actions
+
+        enc = _encode(hand, u)
+        if enc is not None and replay_actions(h._S, h._hole, h._board, h._deck, enc) == DONE:
+            h._result = None
+            return h
+        h = Hand(rules, stacks, button=n - 1, deal="manual")
+    repaired: list[Action] = []
+    for i, act in enumerate(hand.actions, 1):
+        if act.kind == "sm" and act.cards is None:
+            repaired.append(act)
+            continue  # a muck: gives up the pot (settled by the accounting below)
+        try:
+            h.act(_engine_action(act.text, u))
+        except IllegalAction as exc:
+            fixes = _skipped_seats(h, act)
+            if not fixes:
+                raise ReplayError(_engine_message(i, act.text, str(exc))) from None
+            for fix in fixes:
+                h.act(fix)
+                repaired.append(parse_action(fix, n))
+                out.repairs.append(f"{fix!r} inserted before action {i}")
+            try:
+                h.act(_engine_action(act.text, u))
+            except IllegalAction:
+                raise ReplayError(_engine_message(i, act.text, str(exc))) from None
+        repaired.append(act)
+    if out.repairs:
+        hand.actions = repaired
+    if not h.done:
+        if h.actor is not None:
+            why = f"p{h.actor + 1} is to act"
+        else:
+            why = "board cards are due" if h._holes_pending() is False else "hole cards are due"
+        raise _Incomplete(f"the history stops before the hand is over ({why})", h, u)
+    return h
+
+
+def _cross_check(engine: Any, st: _State, finishing: list[int], skip_settle: Any,
+                 unknown: set[int]) -> None:
+    """The engine and the chip accounting must agree on every seat's commitment and, where
+    both settle the hand alike (no muck, no rake, no trimmed antes), on the finishing
+    stacks."""
+    committed = [st.total[s] + st.ante[s] for s in range(st.n)]
+    if engine.committed != committed:
+        raise ReplayError(f"internal error: the engine commits {engine.committed}, "
+                          f"the accounting {committed}")
+    if skip_settle or any(st.mucked):
+        return
+    fin = engine.finishing_stacks
+    for s in range(st.n):
+        if fin[s] is not None and s not in unknown and fin[s] != finishing[s]:
+            raise ReplayError(f"internal error: the engine pays p{s + 1} {fin[s]}, "
+                              f"the accounting {finishing[s]}")
