@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
-from simulate.engine import Hand, _omaha_tables, _resolve_seed
+from simulate.hand import Hand, _omaha_tables, _resolve_seed
 from simulate.rules import HOLDEM_LIKE, Rules, chips
 
 __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "PlayResult", "compiled_policy",

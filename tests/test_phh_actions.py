@@ -78,7 +78,16 @@ def _expected_row(text: str) -> tuple[int, ...] | None:
         a = parse_action(text, N)
     except ActionError:
         return None
-    return _encode_one(a, _Units(1))
+    return _norm(_encode_one(a, _Units(1)))
+
+
+def _norm(row) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+    """A row with a show of unknown cards reduced to what both readers state (the compiled
+    one also keeps how many cards were shown, for the hole-card count it reports)."""
+    if row is None:
+        return None
+    row = tuple(int(x) for x in row)
+    return row[:3] if row[0] == 6 else row
 
 
 def test_the_compiled_reader_agrees_with_the_reader_on_random_streams() -> None:
@@ -93,11 +102,12 @@ def test_the_compiled_reader_agrees_with_the_reader_on_random_streams() -> None:
         if m == 1:  # taken: the reader reads it the same
             taken += 1
             assert want is not None, text
-            assert tuple(rows[0]) == want, (text, rows[0], want)
+            assert _norm(rows[0]) == want, (text, rows[0], want)
         else:
             refused += 1
             assert m == -1
-            plain = text == " ".join(text.split()) and text.isascii()
+            plain = text == " ".join(text.split()) and text.isascii() \
+                and max(map(len, text.split())) <= 16  # (longer amounts: left to Python)
             if want is not None and want[0] != 7 and plain and "#" not in text:
                 # a plain action the replay encodes: the compiled reader takes it too
                 pytest.fail(f"the compiled reader refuses {text!r}")
@@ -112,7 +122,7 @@ def test_the_compiled_reader_reads_whole_streams() -> None:
         want = [_expected_row(t) for t in texts]
         if m >= 0:
             assert m == len(texts)
-            assert [tuple(r) for r in rows[:m]] == want
+            assert [_norm(r) for r in rows[:m]] == want
         else:  # some action is one the fast path leaves to the per-action replay
             assert any(w is None or w[0] == 7 for w in want), texts
 
