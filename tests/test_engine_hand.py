@@ -16,10 +16,10 @@ import random
 
 import pytest
 
-import simulate.engine as engine
 import simulate.hand_text as hand_text
 from evaluator.cards import CardError, card_str, parse_cards
 from simulate.engine import Hand, IllegalAction, Legal, Rules
+from simulate.rules import kernels
 
 HOLE6 = ["AhKh", "QsQd", "2c3c", "7d8d", "9s9h", "JcTc"]
 BOARD = "Ks8h2d4d5s"
@@ -192,7 +192,7 @@ def test_state_arrays_are_one_buffer():
     for a in (h._S, h._legal_buf, h._hole, h._board, h._deck):
         assert a.base is not None and a.flags.c_contiguous and a.flags.writeable
         assert (a.base is base or a.base.base is base or a.base.base.base is base)
-    assert h._S.shape == (engine._K().STATE_SIZE,) and h._hole.shape == (10, 6)
+    assert h._S.shape == (kernels().STATE_SIZE,) and h._hole.shape == (10, 6)
     before = h._S.copy()
     h.call()
     assert (h._S != before).any() and h.stacks == [198, 199, 198]

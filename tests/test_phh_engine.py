@@ -174,9 +174,11 @@ def test_a_post_is_a_live_bet_that_does_not_move_the_first_actor() -> None:
     assert r.error is None and r.validated, r.error
     assert r.committed == [10, 10, 0, 10, 10]
     assert r.finishing_stacks == [1030, 990, 1000, 990, 990]
-    # the post is not the first actor's: p4 acting before p3 is refused, naming the action
-    bad = run_posts("'p4 cc'")
-    assert bad.error is not None and "'p4 cc'" in bad.error and "p3 is" in bad.error
+    # p3 is first to act, not the poster: a history where p4 acts first skipped p3, who
+    # faces the big blind, so p3 is folded for it (the replay's repair); then p5 is to act
+    early = run_posts("'p4 cc'")
+    assert early.repairs == ["'p3 f' inserted before action 6"]
+    assert early.error == "the history stops before the hand is over (p5 is to act)"
 
 
 def test_a_post_raised_reopens_nothing_it_should_not() -> None:
