@@ -16,6 +16,12 @@ counts the spot. Each rule is asserted the cardroom way in tests/test_engine_rul
     pokerkit gives a seat a turn (check only, no raise) when every other live seat is all
     in and its bet is already matched; the engine gives it no turn and runs the board out.
     The harness checks for pokerkit alone and asserts the engine's actor is someone else.
+``check_first``
+    The other way round: a seat whose bet is already the largest, when no other live seat
+    could even call it, gets a check-only turn in the engine (it is its turn, and another
+    seat still has chips) where pokerkit skips it (its effective stack is 0). Seen with
+    posts: the poster acts after a big blind all in for less. The harness checks for the
+    engine alone; no chips move.
 ``fl_cap``
     Fixed-limit before the flop pokerkit allows four raises after the big blind; the
     cardroom counts the big blind as the bet, so a bet and three raises (``max_raises=4``).
@@ -382,6 +388,14 @@ def play_one(seed: int, betting: str, spots: Counter, posts: bool = False) -> No
             spots["check_only"] += 1
             history.append(f"[pk check s{pk.actor}]")
             pk.check_or_call()
+            continue
+        if ours.actor is not None and ours.actor != pk.actor \
+                and ours_legal(ours) == (False, True, None, None, None):
+            # check_first: the engine's check-only turn that pokerkit skips (no other live
+            # seat can even call the seat's bet: pokerkit's effective stack is 0)
+            spots["check_first"] += 1
+            history.append(f"[check s{ours.actor}]")
+            ours.check()
             continue
         assert ours.actor == pk.actor, f"actor {ours.actor} != pokerkit {pk.actor}; {where()}"
         if ours.actor is None:
