@@ -307,8 +307,11 @@ def ref_score_rows(rows: Sequence[Sequence[int]], weights: Sequence[int],
                 continue
             top = max(st[i] for i in elig)
             winners = [i for i in order if eligible[p][i] and st[i] == top]
-            for chip in range(amounts[p]):
-                win[p][winners[chip % len(winners)]] += w
+            # dealt round the winners one chip at a time: every full round gives each one
+            # chip, the chips of the last, short round go to the first winners in order
+            rounds, left = divmod(amounts[p], len(winners))
+            for j, i in enumerate(winners):
+                win[p][i] += w * (rounds + (j < left))
             if p == 0:
                 for i in winners:
                     stats[i][0 if len(winners) == 1 else 1] += w

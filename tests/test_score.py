@@ -1,7 +1,7 @@
 """simulate._kernels.score, the one showdown scorer, against the chip-by-chip dealer of
 ``tests/reference.py`` (:func:`reference.ref_score_rows`).
 
-Rows of strengths with weights go through :func:`score_row` (a plain loop compiled here) into
+Rows of strengths with weights go through :func:`score_row` (called row by row) into
 each kind of scorer -- all-in pots (nested side pots, and any eligibility with pots of 0
 chips), equity (one pot of ``SHARE_UNIT``, with wins, ties and categories), per-block
 scorers -- and every total must equal the reference's to the chip. ``settle_kernel`` is
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 
-import numba
 import numpy as np
 import pytest
 from hypothesis import given
@@ -22,21 +21,15 @@ from reference import SHARE_UNIT, category_of_strength, ref_pots, ref_score_rows
 import simulate._kernels.score as S
 
 
-@numba.njit(cache=False)
 def _score_all(rows, weights, sc):
+    """Each row through the compiled :func:`score_row` (called from Python, one row a call)."""
     for r in range(rows.shape[0]):
         S.score_row(rows[r], weights[r], sc)
 
 
-@numba.njit(cache=False)
 def _score_blocks(rows, weights, bsc, block_of):
     for r in range(rows.shape[0]):
-        S.score_row(rows[r], weights[r], S.scorer_row(bsc, block_of[r]))
-
-
-@numba.njit(cache=False)
-def _best_and_ties(st, elig):
-    return S.best_and_ties(st, elig)
+        S.score_row(rows[r], weights[r], S.scorer_row(bsc, int(block_of[r])))
 
 
 def _rows(rng: random.Random, n_rows: int, n: int, top: int) -> tuple[np.ndarray, np.ndarray]:
@@ -174,5 +167,5 @@ def test_float_weights_accumulate_in_float():
     ([3, 7, 7, 9], [0, 0, 0, 0], (-1, 0, -1)),
 ])
 def test_best_and_ties(st_, elig, want):
-    got = _best_and_ties(np.array(st_, np.int32), np.array(elig, np.bool_))
+    got = S.best_and_ties(np.array(st_, np.int32), np.array(elig, np.bool_))
     assert tuple(int(x) for x in got) == want
