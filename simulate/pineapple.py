@@ -211,8 +211,9 @@ def board_table(street: str, classes: Sequence[int] | None = None, *,
         table = np.zeros((canon.shape[0], 1326), dtype=np.int32)
         done = np.zeros(canon.shape[0], dtype=np.bool_)
         try:
-            with np.load(_cache_file(street)) as z:
-                if z["table"].shape == table.shape:
+            with np.load(_cache_file(street)) as z:  # rows of these very classes only
+                same = "canon" not in z or np.array_equal(z["canon"], canon)
+                if z["table"].shape == table.shape and same:
                     table, done = z["table"], z["done"]  # fresh arrays, ours to fill
         except (OSError, KeyError, ValueError):
             pass
@@ -239,7 +240,7 @@ def board_table(street: str, classes: Sequence[int] | None = None, *,
                     if report is not None:
                         report(i + 1, len(chunks))
         finally:  # rows built before a Ctrl-C are kept
-            _save(_cache_file(street), table=table, done=done)
+            _save(_cache_file(street), table=table, done=done, canon=canon)
     return table
 
 
