@@ -185,9 +185,10 @@ def _cache_file(street: str) -> Path:
 
 
 _BOARD_TABLES: dict[str, dict[str, np.ndarray]] = {}
-#: Seconds per table row on one thread (measured: the 1,755 flop rows take about a minute,
-#: the 16,432 turn rows about half a minute).
-ROW_S = {"flop": 0.035, "turn": 0.002}
+#: Seconds per table row on one thread, for parts of about a quarter second (measured: the
+#: 1,755 flop rows take about a minute; the 16,432 turn rows 2.4-12 ms each, 40 s to 3 min
+#: on one thread by how busy the machine is).
+ROW_S = {"flop": 0.035, "turn": 0.006}
 
 
 def board_table(street: str, classes: Sequence[int] | None = None, *,
