@@ -86,6 +86,8 @@ def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
         return None
     if eff["samples"] is not None and eff["samples"] > ROUND_WORK:
         return None  # one row of equity_many is one kernel call: run it in rounds instead
+    if eff["exact"] is False and eff["samples"] is None:
+        return None  # the default sample size: chosen and reported by the one-spot path
     game = eff["game"]
     if game != "holdem" and game.strip().lower() != "holdem":
         return None
