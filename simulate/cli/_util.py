@@ -239,7 +239,8 @@ def add_sampling_options(p: argparse.ArgumentParser, unit: str = "pot") -> None:
                         "sampling end first: the answer says which)")
     p.add_argument("--std-error", type=float, metavar="E", dest="std_error",
                    help=f"Monte Carlo until every standard error is at most E, {what} "
-                        f"(at least {MIN_STD_ERROR:g}{'' if unit == 'chips' else ', below 0.5'}); with --samples, whichever comes first, "
+                        f"(at least {MIN_STD_ERROR:g}{'' if unit == 'chips' else ', below 0.5'}"
+                        "); with --samples, whichever comes first, "
                         f"else at most {TARGET_CAP:,} deals")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="random seed, 0 <= S < 2**64 (same seed, same answer on any thread "
