@@ -72,9 +72,9 @@ class EquityArrays:
         call's time divided evenly."""
         n = len(self)
         el = self.elapsed_s / max(n, 1) if elapsed_s is None else elapsed_s
-        hand_txt = _texts(self.hands)  # [N][P]
-        board_txt = _joined(self.board)
-        dead_txt = _joined(self.dead)
+        hand_txt = hand_texts(self.hands)  # [N][P]
+        board_txt = card_texts(self.board)
+        dead_txt = card_texts(self.dead)
         eq, win, tie = self.equity.tolist(), self.win.tolist(), self.tie.tolist()
         cats = self.categories.tolist()
         samples = self.samples.tolist()
@@ -104,12 +104,14 @@ class EquityArrays:
         return out
 
 
-def _texts(hands: np.ndarray) -> list[list[str]]:
+def hand_texts(hands: np.ndarray) -> list[list[str]]:
+    """``[N][P]`` texts (``"AhKh"``) of the hands uint8[N, P, 2]."""
     t = _CARD_TEXT[hands.astype(np.intp)]  # object[N, P, 2]
     return (t[..., 0] + t[..., 1]).tolist()
 
 
-def _joined(cards: np.ndarray) -> list[str]:
+def card_texts(cards: np.ndarray) -> list[str]:
+    """``[N]`` texts (``"Ks8h2c"``, ``""`` for none) of the card rows uint8[N, K]."""
     if cards.shape[1] == 0:
         return [""] * cards.shape[0]
     t = _CARD_TEXT[cards.astype(np.intp)]

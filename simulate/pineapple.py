@@ -185,9 +185,10 @@ def _cache_file(street: str) -> Path:
 
 
 _BOARD_TABLES: dict[str, dict[str, np.ndarray]] = {}
-#: Seconds per table row on one thread (measured: the 1,755 flop rows take about a minute,
-#: the 16,432 turn rows about half a minute).
-ROW_S = {"flop": 0.035, "turn": 0.002}
+#: Seconds per table row on one thread, for parts of about a quarter second (measured: the
+#: 1,755 flop rows take about a minute; the 16,432 turn rows 2.4-12 ms each, 40 s to 3 min
+#: on one thread by how busy the machine is).
+ROW_S = {"flop": 0.035, "turn": 0.006}
 
 
 def board_table(street: str, classes: Sequence[int] | None = None, *,
@@ -211,8 +212,9 @@ def board_table(street: str, classes: Sequence[int] | None = None, *,
         table = np.zeros((canon.shape[0], 1326), dtype=np.int32)
         done = np.zeros(canon.shape[0], dtype=np.bool_)
         try:
-            with np.load(_cache_file(street)) as z:
-                if z["table"].shape == table.shape:
+            with np.load(_cache_file(street)) as z:  # rows of these very classes only
+                same = "canon" not in z or np.array_equal(z["canon"], canon)
+                if z["table"].shape == table.shape and same:
                     table, done = z["table"], z["done"]  # fresh arrays, ours to fill
         except (OSError, KeyError, ValueError):
             pass
@@ -239,7 +241,7 @@ def board_table(street: str, classes: Sequence[int] | None = None, *,
                     if report is not None:
                         report(i + 1, len(chunks))
         finally:  # rows built before a Ctrl-C are kept
-            _save(_cache_file(street), table=table, done=done)
+            _save(_cache_file(street), table=table, done=done, canon=canon)
     return table
 
 

@@ -421,7 +421,7 @@ def test_runs_leave_the_collector_as_they_found_it(tmp_path: Path, workers: int)
 
 # ----------------------------------------------------------------------------- issue 23
 @pytest.mark.parametrize("flag,piece", [
-    (["--game", "foo"], "unknown game 'foo'"),
+    (["--game", "foo"], "invalid choice: 'foo'"),
     (["--board", "Zz9h"], "board"),
     (["--dead", "2c2c"], "2c"),
     (["--board", "2c7d"], "board"),
@@ -439,6 +439,21 @@ def test_a_bad_default_is_refused_before_any_work(
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and piece in err, err
     assert not out.exists()  # nothing written, not even an empty file
+
+
+@pytest.mark.parametrize("defaults,piece", [
+    ({"game": "foo"}, "default unknown game 'foo'"), ({"board": "2c2c2c"}, "board"),
+    ({"dead": "Xx"}, "dead"), ({"std_error": 0.5}, "below 0.5"),
+], ids=["game", "board", "dead", "std_error"])
+def test_a_bad_default_is_refused_by_the_api(tmp_path: Path, defaults: dict[str, Any],
+                                             piece: str) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({"id": 1, "hands": ["AhKh", "QsQd"]}) + "\n")
+    with pytest.raises(ValueError, match=piece):
+        run_batch(src, out, quiet=True, defaults=defaults)
+    with pytest.raises(ValueError, match=piece):
+        next(run([{"id": 1, "hands": ["AhKh", "QsQd"]}], defaults=defaults))
+    assert not out.exists()
 
 
 def test_allin_std_error_default_is_in_chips(tmp_path: Path) -> None:

@@ -181,3 +181,30 @@ def test_a_link_is_written_through(capsys, tmp_path: Path, two_hands):
     rc, _, _ = run(capsys, "chart", "--opponents", "2", "--samples", "10", "-q", "-o", str(link))
     assert rc == 0 and link.is_symlink()
     assert target.read_text().startswith("hand,opponents,")
+
+
+def test_plural():
+    from simulate.cli._util import plural
+
+    assert [plural(n, "hand") for n in (0, 1, 2, 1000)] == [
+        "0 hands", "1 hand", "2 hands", "1,000 hands"]
+    assert plural(1, "runout") == "1 runout" and plural(2, "box", "boxes") == "2 boxes"
+
+
+def test_the_compile_notice_shows_when_pokerjit_runs_as_a_program(monkeypatch):
+    """Run as the program (a log or a pipe on stderr too), a first run says it compiles;
+    main() called with an argument list by another program says it on a terminal only."""
+    import io
+    import sys
+
+    import simulate.cli as C
+
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    monkeypatch.setattr(C, "_AS_PROGRAM", [True])
+    C._announce_compiling()
+    assert log.getvalue().startswith("compiling pokerjit's kernels (")
+    assert "pokerjit warmup" in log.getvalue() and log.getvalue().count("\n") == 1
+    monkeypatch.setattr(C, "_AS_PROGRAM", [False])
+    C._announce_compiling()
+    assert log.getvalue().count("\n") == 1

@@ -4,7 +4,13 @@ the discard policies, and the walk and sampling before the discard against brute
 from __future__ import annotations
 
 import math
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +31,8 @@ from simulate.pineapple import (
     flop_table,
     pineapple_equity,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _deal(rng: random.Random, n_players: int, n_hole: int, n_board: int):
@@ -312,3 +320,100 @@ def test_monte_carlo_strong_turn_discard_agrees_with_exact():
     mc = equity(hands, "Qh9c3h", dead, samples=40_000, seed=2, **kw)
     for e, m in zip(ex.players, mc.players, strict=True):
         assert abs(e.equity - m.equity) < 5 * m.std_error
+
+
+# ----------------------------------------------------------------------------- the turn table
+def test_turn_classes_cover_every_turn_once():
+    from simulate.pineapple import turn_classes
+
+    turn_class, turn_perm, canon = turn_classes()
+    assert canon.shape == (16432, 4) and turn_class.max() == 16431
+    assert np.bincount(turn_class).min() >= 1  # every class has a turn
+    rng = random.Random(5)
+    for _ in range(200):  # the suit map takes a turn onto its class's canonical turn
+        t = sorted(rng.sample(range(52), 4))
+        i = t[0] + math.comb(t[1], 2) + math.comb(t[2], 3) + math.comb(t[3], 4)
+        mapped = sorted((c & ~3) | int(turn_perm[i][c & 3]) for c in t)
+        assert mapped == canon[turn_class[i]].tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(2, 5))
+def test_strong_policy_on_the_turn_reads_the_table_as_the_counts_say(rnd, n_players):
+    """The turn table, read through the board's suit map, keeps the pair the counts of the
+    board itself (vs_random_counts) would keep, on random turns and hands."""
+    from evaluator._tables import get_tables
+    from simulate._kernels.pineapple import vs_random_counts
+    from simulate.pineapple import preflop_scores
+    from simulate.ranges import combo_index
+
+    hands, board, _ = _deal(rnd, n_players, 3, 4)
+    cnt = np.zeros(1326, np.int64)
+    vs_random_counts(np.array(board, np.int64), 4, get_tables().kernel_args, cnt)
+    pre = preflop_scores()
+    want = []
+    for h in hands:
+        a, b, c = sorted(h)
+        keeps = {c: (a, b), b: (a, c), a: (b, c)}  # card thrown -> pair kept, in kernel order
+        score = {t: int(cnt[combo_index(*k)]) * 256 + int(pre[combo_index(*k)])
+                 for t, k in keeps.items()}
+        want.append(max(score, key=lambda t: (score[t], -[c, b, a].index(t))))
+    assert choose_discards(hands, board, discard_after="turn", policy="equity") == want
+
+
+def test_turn_table_row_matches_brute_force():
+    from simulate.pineapple import _turn_class, turn_classes, turn_table
+    from simulate.ranges import combo_index
+
+    turn = parse_cards("Ks9d4c2h")
+    cls = _turn_class(turn)
+    t = sorted(turn)
+    perm = turn_classes()[1][t[0] + math.comb(t[1], 2) + math.comb(t[2], 3) + math.comb(t[3], 4)]
+    row = turn_table([cls])[cls]
+    for hand in ("AhKd", "9s4s", "3c5d"):
+        ids = parse_cards(hand)
+        mapped = [(c & ~3) | int(perm[c & 3]) for c in ids]
+        assert int(row[combo_index(*mapped)]) == vs_random_twice_wins_ties(ids, turn)
+
+
+@pytest.mark.slow
+def test_default_strong_turn_discard_answers_in_seconds_and_says_how_many():
+    """The issue's request: no --samples, the strong policy on the turn from preflop. With
+    the turn table (built once, cached) the deals are table reads: far more than the ~2,500
+    deals 3 s drew when each deal computed its turn, and the answer says how it was sized."""
+    import json
+
+    from simulate.pineapple import turn_table
+
+    turn_table(None)  # built (or loaded) once, as a first run would
+    p = subprocess.run([sys.executable, "-m", "simulate", "equity", "AhKh2c", "7s7d8c",
+                        "--game", "crazy_pineapple", "--discard-after", "turn",
+                        "--discard-policy", "equity", "--json"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["exact"] is False and d["samples"] > 50_000
+    assert d["default_samples"]["deals"] == d["samples"]
+    assert d["default_samples"]["stopped_by"] in ("cap", "time")
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_turn_table_is_built(tmp_path):
+    """SIGINT during the one-time build of the turn table: exit 130 within ~2 s; the rows
+    built so far are kept in the cache file."""
+    env = dict(os.environ, POKERJIT_DATA_CACHE=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "simulate", "equity", "AhKh2c", "7s7d8c",
+                             "--game", "crazy_pineapple", "--discard-after", "turn",
+                             "--discard-policy", "equity", "--samples", "1000"], cwd=ROOT,
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.startswith("pineapple turn table (once)"):
+            break
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=30) == 130 and time.monotonic() - t0 < 2.5, rest
+    with np.load(tmp_path / "pineapple_turn_v1.npz") as z:
+        assert 0 < int(z["done"].sum()) < 16432

@@ -98,3 +98,31 @@ def test_closed_even_when_the_block_raises():
     with pytest.raises(RuntimeError), progress(total=5, stream=out) as bar:
         raise RuntimeError("boom")
     assert bar._bar is None
+
+
+def test_rates_and_time_left_leave_the_compile_out(clock: Clock, monkeypatch):
+    """A kernel compiled between two updates (the compile clock moves with the wall clock)
+    is not the work's speed: the rate and time left count the work alone, and a slow rate
+    keeps its digits."""
+    import evaluator._jit as J
+
+    out = io.StringIO()
+    with progress(total=1000, desc="hands", unit="hands", stream=out) as bar:
+        clock.now += 60.0
+        monkeypatch.setattr(J._clock, "total", J._clock.total + 59.0)  # 59 s of it compiling
+        bar.update(100)  # 100 hands in the one second of work
+        assert bar.line() == "hands: 100/1,000 hands (10%), 100 hands/s, about 9 s left"
+        clock.now += 401.0
+        bar.update(1)  # 101 hands in 402 s of work
+        assert ", 0.251 hands/s," in bar.line()
+
+
+def test_a_terminal_bar_leaves_the_compile_out(clock: Clock, monkeypatch):
+    import evaluator._jit as J
+
+    tty = Terminal()
+    with progress(total=1000, desc="hands", unit="hands", stream=tty) as bar:
+        start = bar._bar.start_t
+        monkeypatch.setattr(J._clock, "total", J._clock.total + 30.0)
+        bar.update(10)
+        assert bar._bar.start_t == pytest.approx(start + 30.0)

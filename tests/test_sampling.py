@@ -623,14 +623,12 @@ def test_the_default_sample_size_stops_on_a_time_budget(monkeypatch, capsys):
     assert "default_samples" not in json.loads(capsys.readouterr().out)  # sized by the user
     assert main(["equity", "AhKh", "7c7d", "--board", "", "--seed", "1", "--json"]) == 0
     assert "default_samples" not in json.loads(capsys.readouterr().out)  # exact
-    for cmd in (["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha"],
-                ["range", "QQ+", "--vs", "random"],
-                ["allin", "AhAs:100", "KdKc:60", "QhQs:30"]):
+    for cmd in (["range", "random", "--vs", "random", "random"],
+                ["allin", "QQ+:100", "AK:60", "random:30"]):  # sampled by default
         assert main([*cmd, "--seed", "2", "--json"]) == 0
         doc = json.loads(capsys.readouterr().out)
-        if not doc["exact"]:  # the engines that sample by default say how many and why
-            assert doc["default_samples"]["stopped_by"] == "time"
-            assert doc["default_samples"]["deals"] == doc["samples"]
-    assert main(["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--seed", "2"]) == 0
+        assert doc["default_samples"]["stopped_by"] == "time"
+        assert doc["default_samples"]["deals"] == doc["samples"] < S.DEFAULT_SAMPLES
+    assert main(["range", "random", "--vs", "random", "random", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"sample size: [\d,]+ deals, what 1e-09 s of sampling drew", out), out

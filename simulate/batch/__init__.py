@@ -19,7 +19,9 @@ Rules:
   request at a time); every other line is answered as its single command answers it.
 - **Resume.** Run it again after a stop: lines already answered in OUT (same id, same
   digest; lines without a usable id by line number) are skipped, a last line cut short
-  by a crash is cut off and redone. A request whose id was answered with another digest
+  by a crash is cut off and redone; a line answered with an error is answered again (its
+  new record appended unless it is the same error: the last record of a line is its
+  answer). A request whose id was answered with another digest
   (the line or the run's defaults changed) is refused with an error line naming the id,
   ``"refused": "changed"``; a second line with an id already used in the input gets
   ``"refused": "duplicate"``.

@@ -86,6 +86,8 @@ def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
         return None
     if eff["samples"] is not None and eff["samples"] > ROUND_WORK:
         return None  # one row of equity_many is one kernel call: run it in rounds instead
+    if eff["exact"] is False and eff["samples"] is None:
+        return None  # the default sample size: chosen and reported by the one-spot path
     game = eff["game"]
     if game != "holdem" and game.strip().lower() != "holdem":
         return None
@@ -226,10 +228,10 @@ def json_docs(res: Any, elapsed_s: float) -> list[str]:
     """Each row of an :class:`~simulate.many.EquityArrays` as the JSON text of its
     ``to_dicts()`` document, written directly (the same text ``json.dumps`` writes with
     compact separators: tested), about five times faster than building and dumping dicts."""
-    from simulate.many import CATEGORY_NAMES, _joined, _texts
+    from simulate.many import CATEGORY_NAMES, card_texts, hand_texts
 
-    hand_txt = _texts(res.hands)
-    board_txt, dead_txt = _joined(res.board), _joined(res.dead)
+    hand_txt = hand_texts(res.hands)
+    board_txt, dead_txt = card_texts(res.board), card_texts(res.dead)
     eq, win, tie = res.equity.tolist(), res.win.tolist(), res.tie.tolist()
     cats = res.categories.tolist()
     samples = res.samples.tolist()

@@ -250,8 +250,27 @@ def _answer_of(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
     from simulate.allin import allin_ev
 
     extra = {k: eff[k] for k in ("button", "dead_money") if eff[k] is not None}
-    from simulate.cli.allin import engine_game
-
     doc = allin_ev(eff["players"], eff["board"], eff["dead"],
-                   game=engine_game(eff["game"], eff["players"]), **extra, **kw).to_dict()
+                   game=allin_game(eff["game"], eff["players"]), **extra, **kw).to_dict()
     return {**doc, "game": eff["game"]}
+
+
+def allin_game(game: str, specs: list[str]) -> str:
+    """The game :func:`simulate.allin.allin_ev` plays for ``game`` (the all-in command and
+    batch lines): ``omaha5`` and ``omaha6`` are its ``omaha`` (4 to 6 hole cards) once every
+    live seat of ``specs`` (``CARDS:CHIPS``) is checked to hold exactly 5 or 6 cards; every
+    other game as it is. Raises CardError/ValueError with one line."""
+    from evaluator.cards import CardError, parse_cards
+    from simulate.games import check_game
+
+    g = check_game(game)
+    if not g.is_omaha or g.name == "omaha":
+        return g.name
+    for seat, spec in enumerate(specs):
+        cards = str(spec).rsplit(":", 1)[0].strip()
+        if cards.lower() == "fold":
+            continue
+        n = len(parse_cards(cards, what=f"seat {seat}"))
+        if n != g.hole:
+            raise CardError(f"seat {seat} has {n} cards; {g.name} hands have {g.hole}")
+    return "omaha"

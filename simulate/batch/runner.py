@@ -397,18 +397,18 @@ def check_options(workers: Any, scheduler: str | None, defaults: dict[str, Any] 
                          f"(defaults: {', '.join(DEFAULTABLE)})")
     d = {k: v for k, v in d.items() if v is not None}
     if d:  # the same checks as a line's fields, and the game and cards themselves
-        from evaluator.cards import CardError, parse_cards
+        from evaluator.cards import CardError, check_disjoint, parse_cards
         from simulate.games import check_game
+        from simulate.request import parse_board
 
         probe = {"id": 0, "kind": d.get("kind"), "players" if d.get("kind") == "allin"
                  else "hands": ["AhKh", "QsQd"]}
         try:
-            effective(probe, d)
+            eff = effective(probe, d)
             if "game" in d:
                 check_game(d["game"])
-            for f in ("board", "dead"):
-                if f in d:
-                    parse_cards(d[f], what=f)
+            check_disjoint([("board", parse_board(eff["board"])),
+                            ("dead cards", parse_cards(eff["dead"], what="dead cards"))])
         except (BadRequest, CardError, ValueError) as e:
             raise ValueError(f"default {e}") from None
     return d
@@ -552,7 +552,7 @@ class _Settler:
                     continue
             if refusal is not None:
                 text, is_error = format_record(rid, line, dg, refusal, self.fmt), True
-            elif is_error and r.errors.get(line) == text:  # the same error as last time
+            elif r.errors and r.errors.get(line) == text:  # the same error as last time
                 skipped += 1
                 continue
             out.append(text)

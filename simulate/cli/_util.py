@@ -220,17 +220,27 @@ def add_sampling_options(p: argparse.ArgumentParser, unit: str = "pot") -> None:
     ``"chips"``; the help says so. ``--samples`` with ``--std-error`` stops at whichever
     comes first.
     """
-    from simulate.sampling import MAX_SAMPLES, MAX_THREADS, MIN_STD_ERROR, TARGET_CAP
+    from simulate.sampling import (
+        DEFAULT_BUDGET_S,
+        DEFAULT_SAMPLES,
+        MAX_SAMPLES,
+        MAX_THREADS,
+        MIN_STD_ERROR,
+        TARGET_CAP,
+    )
 
     what = ("in chips" if unit == "chips"
             else "as a fraction of the pot (0.001 is 0.1%% of the pot)")
     p.add_argument("--exact", action="store_true", default=None,
                    help="walk every runout (exact answer)")
     p.add_argument("--samples", type=int, metavar="N",
-                   help=f"Monte Carlo with N deals (1 to {MAX_SAMPLES:.0e}; default 1,000,000)")
+                   help=f"Monte Carlo with N deals (1 to {MAX_SAMPLES:.0e}; default "
+                        f"{DEFAULT_SAMPLES:,}, or fewer when {DEFAULT_BUDGET_S:g} s of "
+                        "sampling end first: the answer says which)")
     p.add_argument("--std-error", type=float, metavar="E", dest="std_error",
                    help=f"Monte Carlo until every standard error is at most E, {what} "
-                        f"(at least {MIN_STD_ERROR:g}); with --samples, whichever comes first, "
+                        f"(at least {MIN_STD_ERROR:g}{'' if unit == 'chips' else ', below 0.5'}"
+                        "); with --samples, whichever comes first, "
                         f"else at most {TARGET_CAP:,} deals")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="random seed, 0 <= S < 2**64 (same seed, same answer on any thread "

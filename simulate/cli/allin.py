@@ -66,28 +66,9 @@ def _button(text: str) -> int:
     return int(t)
 
 
-def engine_game(game: str, specs: list[str]) -> str:
-    """The game :func:`simulate.allin.allin_ev` plays for ``game``: ``omaha5`` and
-    ``omaha6`` are its ``omaha`` (4 to 6 hole cards) once every live seat is checked to
-    hold exactly 5 or 6 cards; every other game as it is. Raises CardError/ValueError."""
-    from evaluator.cards import CardError, parse_cards
-    from simulate.games import check_game
-
-    g = check_game(game)
-    if not g.is_omaha or g.name == "omaha":
-        return g.name
-    for seat, spec in enumerate(specs):
-        cards = str(spec).rsplit(":", 1)[0].strip()
-        if cards.lower() == "fold":
-            continue
-        n = len(parse_cards(cards, what=f"seat {seat}"))
-        if n != g.hole:
-            raise CardError(f"seat {seat} has {n} cards; {g.name} hands have {g.hole}")
-    return "omaha"
-
-
 def run(args: argparse.Namespace) -> int:
     from simulate.allin import allin_ev
+    from simulate.batch.requests import allin_game
 
     kw = sampling_kwargs(args)
     dead_money = args.dead_money.strip()
@@ -97,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
     with default_choices() as chosen:
         r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
-                     game=engine_game(args.game, args.specs), dead_money=int(dead_money),
+                     game=allin_game(args.game, args.specs), dead_money=int(dead_money),
                      discard_after=args.discard_after, discard_policy=args.discard_policy,
                      **kw)
     r.game = args.game

@@ -1,0 +1,69 @@
+"""Every command that takes a game takes the one list (simulate.games.GAMES) with its help
+from games_help(); what a command does with a game it cannot play is said in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simulate.cli import build_parser, main
+from simulate.games import GAMES, games_help
+
+GAME_COMMANDS = ("equity", "allin", "eval", "play", "batch")
+
+
+def _game_action(command: str):
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    return next(a for a in sub.choices[command]._actions if a.dest == "game")
+
+
+@pytest.mark.parametrize("command", GAME_COMMANDS)
+def test_every_game_command_takes_the_one_list(command):
+    action = _game_action(command)
+    assert tuple(action.choices) == tuple(GAMES)
+    assert games_help() in action.help
+
+
+def test_the_commands_without_a_game_are_hold_em_only():
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for command in ("range", "chart"):  # ranges and the preflop chart: Hold'em's notation
+        assert not any(a.dest == "game" for a in sub.choices[command]._actions)
+
+
+def test_equity_help_names_every_family(capsys):
+    with pytest.raises(SystemExit):
+        main(["equity", "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Hold'em or Omaha" not in text and "Pineapple" in text and "omaha6" in text
+
+
+def test_allin_plays_omaha5_and_omaha6(capsys):
+    assert main(["allin", "AhAsKhKsQd:100", "2c2d3c3d4h:60", "--game", "omaha5",
+                 "--samples", "2000", "--seed", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["game"] == "omaha5" and d["samples"] == 2000
+    assert main(["allin", "AhAsKhKs:100", "2c2d3c3d4h:60", "--game", "omaha5"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: seat 0 has 4 cards; omaha5 hands have 5\n"
+
+
+def test_eval_scores_a_pineapple_hand_as_holdem_and_says_so(capsys):
+    assert main(["eval", "AhKh", "--board", "QhJhTh", "--game", "pineapple"]) == 0
+    out = capsys.readouterr().out
+    assert "Royal Flush" in out or "Straight Flush" in out
+    assert "scored as Hold'em" in out
+    assert main(["eval", "AhKh2c", "--game", "crazy_pineapple"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "kept after the discard" in err
+
+
+def test_batch_game_default_takes_the_pineapple_games(tmp_path):
+    from simulate.batch import run_batch
+
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({"id": 1, "hands": ["AhKh2c", "7s7d8c"], "board": "Ks8h3c",
+                               "samples": 2000, "seed": 1}) + "\n")
+    s = run_batch(src, out, quiet=True, defaults={"game": "crazy_pineapple"})
+    rec = json.loads(out.read_text())
+    assert (s.done, s.errors) == (1, 0) and rec["result"]["game"] == "crazy_pineapple"
