@@ -5,7 +5,7 @@ Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (default ``dev``):
 
 * ``dev`` -- the quick local run: 30 examples per property test (unless a test sets its own
   ``max_examples``), random seeds;
-* ``ci`` -- 200 examples, derandomized (the same examples on every run, so a CI failure
+* ``ci`` -- 100 examples (Hypothesis's own default), derandomized (the same examples on every run, so a CI failure
   reproduces), and no "too slow" health check (shared CI runners are slow).
 
 Both turn the per-example deadline off: a loaded machine (or a first call that compiles a
@@ -28,7 +28,7 @@ if str(ROOT / "benchmarks") not in sys.path:
 
 PROFILES = ("ci", "dev")
 settings.register_profile("dev", max_examples=30, deadline=None)
-settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True,
+settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev").strip() or "dev"
 if PROFILE not in PROFILES:
