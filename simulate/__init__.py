@@ -9,7 +9,6 @@ before anything imports the module), every other name is imported on first use.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from typing import Any
 
 from .equity import equity
@@ -19,12 +18,12 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "allin_ev": "simulate.allin",
-    "AllinResult": "simulate.allin",
+    "AllinResult": "simulate.results",
     "equity_many": "simulate.many",
     "EquityArrays": "simulate.many",
     "EquityResult": "simulate.results",
     "PlayerResult": "simulate.results",
-    "hand_categories": "simulate.range_equity",
+    "hand_categories": "simulate.range_report",
     "parse_range": "simulate.ranges",
     "Range": "simulate.ranges",
     "chart_rows": "simulate.chart",
@@ -37,17 +36,12 @@ _LAZY = {
 }
 
 
-def _available(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
-__all__ = ["__version__", "analyze_ranges", "equity", "range_equity",
-           *sorted(name for name, mod in _LAZY.items() if _available(mod))]
+__all__ = ["__version__", "analyze_ranges", "equity", "range_equity", *sorted(_LAZY)]
 
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
-    if module is None or not _available(module):
+    if module is None:
         raise AttributeError(f"module 'simulate' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value

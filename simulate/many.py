@@ -25,14 +25,14 @@ import numpy as np
 
 from evaluator._jit import work_clock
 from evaluator.cards import CardError, card_str, check_disjoint
+from evaluator.tablegen import CATEGORIES as CATEGORY_NAMES
+
+from .results import SHARE_UNIT
 
 __all__ = ["EquityArrays", "equity_many"]
 
-SHARE_UNIT = 2520  # pot share units of the exact and sampled kernels (lcm(1..10))
 ROUND_WORK = 1 << 22  # about this many runouts (or deals) per kernel call, between checks
 ROWS_PER_BLOCK = 16  # rows per parallel work item (fixed; the answer never depends on it)
-CATEGORY_NAMES = ("High Card", "One Pair", "Two Pair", "Three of a Kind", "Straight", "Flush",
-                  "Full House", "Four of a Kind", "Straight Flush")
 _CARD_TEXT = np.array([card_str(c) for c in range(52)], dtype=object)
 
 
@@ -214,7 +214,7 @@ def equity_many(hands: object, board: object = None, *, exact: bool | None = Tru
 
     from ._kernels import many as mk
     from ._kernels.holdem_mc import N_FIELDS
-    from .equity import mc_std_errors, mc_totals
+    from .holdem import mc_std_errors, mc_totals
     from .sampling import BLOCK, Sampling
 
     opts = Sampling(exact, samples, None, None if isinstance(seed, np.ndarray) else seed,

@@ -8,53 +8,23 @@ feature. See :mod:`simulate._kernels.omaha` for how a runout is scored.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from evaluator._jit import work_clock
-from evaluator.cards import CardError, parse_cards
+from evaluator.cards import CardError
 from evaluator.tablegen import CATEGORIES
 
 from .games import GAMES, game_names
-from .request import Request, parse_request
-from .results import EquityResult, PlayerResult, std_error_of_mean
+from .request import Spot, parse_spot
+from .results import SHARE_UNIT, EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, sampling
 
 OMAHA_GAMES = {n: GAMES[n].hole for n in game_names("omaha")}
 #: ``exact=None`` walks every runout when runouts x players is at most this (~0.2 s on one
 #: thread here); with at least two Omaha hands dealt this covers every request.
 EXACT_WORK_LIMIT = 3_000_000
-POT_UNITS = 2520
-
-_RANGE_HINT = re.compile(r"[+,%:]|random|top|^\s*[2-9tjqka]{2}[so]?\s*$|[2-9tjqka]{2}[so]?-",
-                         re.IGNORECASE)
-
-
-def _reject_ranges(hands: Sequence[object]) -> None:
-    for i, h in enumerate(hands, 1):
-        if not isinstance(h, str):
-            continue
-        try:
-            parse_cards(h, what=f"hand {i}")
-        except CardError:
-            if _RANGE_HINT.search(h):
-                raise CardError(f"hand {i} '{h.strip()}' looks like a range: Omaha takes exact "
-                                "hands only (ranges are Hold'em only)") from None
-            raise
-
-
-def parse_omaha_request(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",
-                        dead: str | Sequence[int] = "", *, game: str = "omaha") -> Request:
-    """Validate an Omaha request; :class:`CardError` (one line) on bad input."""
-    g = str(game).strip().lower()
-    if g not in OMAHA_GAMES:
-        raise CardError(f"unknown Omaha game '{game}' (expected one of: "
-                        f"{', '.join(OMAHA_GAMES)})")
-    if not isinstance(hands, str):
-        _reject_ranges(list(hands))
-    return parse_request(hands, board, dead, game=g)
 
 
 def _tables() -> tuple[tuple[np.ndarray, ...], np.ndarray]:
@@ -70,17 +40,26 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
                  samples: int | None = None, target_std_error: float | None = None,
                  seed: int | None = None, threads: int | None = None,
                  game: str = "omaha") -> EquityResult:
-    """Equity of 2..10 exact Omaha hands.
+    """Equity of 2..10 exact Omaha hands (:func:`simulate.equity` with an Omaha ``game``).
 
     ``hands``: e.g. ``["AhAsKhKs", "QdJdTc9c"]`` (4 cards each; 5 or 6 with
     ``game="omaha5"``/``"omaha6"``); ``board``: 0, 3, 4 or 5 cards; ``dead``: cards out
-    of the deck. ``exact=True`` walks every runout, ``False`` samples (``samples`` deals,
-    default 1,000,000, or until every player's standard error is at most
-    ``target_std_error``; with both, whichever comes first), ``None`` walks when that is
-    quick (runouts x players at most :data:`EXACT_WORK_LIMIT`, which every Omaha deal of
-    2+ hands meets). The same
-    ``seed`` gives the same answer on any thread count; the seed used is in
-    ``result.extra["seed"]``.
+    of the deck. Sampling options as :func:`simulate.equity`; see :func:`omaha_run`.
+    """
+    g = str(game).strip().lower()
+    if g not in OMAHA_GAMES:
+        raise CardError(f"unknown Omaha game '{game}' (expected one of: "
+                        f"{', '.join(OMAHA_GAMES)})")
+    opts = sampling(exact, samples, target_std_error, seed, threads)
+    return omaha_run(parse_spot(hands, board, dead, game=g), opts)
+
+
+def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
+    """Equity of a parsed Omaha ``spot``. ``opts.exact=True`` walks every runout, ``False``
+    samples, ``None`` walks when that is quick (runouts x players at most
+    :data:`EXACT_WORK_LIMIT`, which every Omaha deal of 2+ hands meets); a complete board is
+    always exact. The same seed gives the same answer on any thread count; the seed used is
+    in ``result.extra["seed"]``.
     """
     from evaluator._jit import threads as _threads
 
@@ -88,17 +67,16 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
     from ._kernels.score import equity_block_scorer
 
     t0 = work_clock()
-    req = parse_omaha_request(hands, board, dead, game=game)
-    opts = sampling(exact, samples, target_std_error, seed, threads)
     n_threads = opts.n_threads()
     tables, cat_of = _tables()
 
-    n_players = len(req.hands)
-    k = 5 - len(req.board)
-    fixed, deck, tri, u = triple_walk(req.hands_array(), req.board,
-                                      req.remaining_deck().tolist(), n_threads)
+    n_players = len(spot.hands)
+    k = 5 - len(spot.board)
+    fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board,
+                                      spot.remaining_deck().tolist(), n_threads)
     runouts = math.comb(len(deck), max(k, 1))
 
+    exact = opts.exact
     if exact is None:
         exact = not opts.wants_sampling and runouts * n_players <= EXACT_WORK_LIMIT
     if k == 0:
@@ -121,14 +99,15 @@ def omaha_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int
         std = _std_errors(totals, n)
     share, win, tie, cat, _sq = totals
     players = []
+    texts = spot.texts
     for p in range(n_players):
         players.append(PlayerResult(
-            hand=req.texts[p], equity=float(share[p]) / (POT_UNITS * n),
+            hand=texts[p], equity=float(share[p]) / (SHARE_UNIT * n),
             win=float(win[p]) / n, tie=float(tie[p]) / n, std_error=std[p],
             categories={CATEGORIES[c]: float(cat[p, c]) / n for c in range(9)}))
     return EquityResult(players=players, exact=bool(exact), samples=int(n),
-                        elapsed_s=work_clock() - t0, game=req.game,
-                        board=req.board_text, dead=req.dead_text, extra=extra)
+                        elapsed_s=work_clock() - t0, game=spot.game.name,
+                        board=spot.board_text, dead=spot.dead_text, extra=extra)
 
 
 def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[int],
@@ -166,7 +145,7 @@ def _acc(rows: int, n_players: int) -> tuple[np.ndarray, ...]:
 
 
 def _std_errors(totals: Sequence[np.ndarray], n: int) -> list[float]:
-    se = std_error_of_mean(totals[0] / POT_UNITS, totals[4] / POT_UNITS**2, n)
+    se = std_error_of_mean(totals[0] / SHARE_UNIT, totals[4] / SHARE_UNIT**2, n)
     return [float(x) for x in se]
 
 

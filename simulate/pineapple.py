@@ -35,21 +35,25 @@ from pathlib import Path
 import numpy as np
 
 from evaluator._jit import work_clock
-from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
+from evaluator.cards import CardError, cards_str, parse_cards
 
 from .games import GAMES, game_names
-from .request import check_player_count, parse_board, parse_request
-from .results import EquityResult, PlayerResult, std_error_of_mean
+from .request import (  # noqa: F401 - the discard rule, read here by its users too
+    DEFAULT_POLICY,
+    DISCARD_AFTER,
+    POLICIES,
+    Spot,
+    check_hole_counts,
+    check_policy,
+    parse_spot,
+    resolve_discard_after,
+)
+from .results import SHARE_UNIT, EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, sampling
 
 PINEAPPLE_GAMES = game_names("pineapple")
-#: Cards on the board when the discard happens, by ``discard_after``.
-DISCARD_AFTER = {"preflop": 0, "flop": 3, "turn": 4}
 #: The standard references' timing of each game (the rule text 002 reads one street later).
 DEFAULT_DISCARD_AFTER = {n: GAMES[n].discard_after for n in PINEAPPLE_GAMES}
-#: Discard policies by name (``made`` is the default).
-POLICIES = {"made": 0, "equity": 1}
-DEFAULT_POLICY = "made"
 POLICY_RULES = {
     "made": "keep the pair making the best hand with the board at the discard (no board: "
             "the best pair by the preflop 169 order); ties by the preflop order",
@@ -64,38 +68,9 @@ EXACT_BUDGET = 60_000_000
 #: the ``made`` policy's heads-up).
 _TURN_TABLE_WORK = 160
 
-_STREET_TEXT = {"preflop": "the preflop betting", "flop": "the flop betting",
-                "turn": "the turn betting"}
-
 
 def is_pineapple(game: str) -> bool:
     return str(game).strip().lower() in PINEAPPLE_GAMES
-
-
-def resolve_discard_after(game: str, discard_after: str | None) -> str:
-    """The betting round after which ``game`` discards: ``discard_after`` checked, or the
-    game's standard timing when None."""
-    g = str(game).strip().lower()
-    if g not in PINEAPPLE_GAMES:
-        if discard_after is not None:
-            raise CardError(f"discard_after applies to pineapple and crazy_pineapple only, "
-                            f"not {game}")
-        raise CardError(f"'{game}' is not a pineapple game")
-    if discard_after is None:
-        return DEFAULT_DISCARD_AFTER[g]
-    d = str(discard_after).strip().lower()
-    if d not in DISCARD_AFTER:
-        raise CardError(f"unknown discard_after '{discard_after}' (expected one of: "
-                        f"{', '.join(DISCARD_AFTER)})")
-    return d
-
-
-def check_policy(name: str) -> str:
-    p = str(name).strip().lower()
-    if p not in POLICIES:
-        raise CardError(f"unknown discard policy '{name}' (expected one of: "
-                        f"{', '.join(POLICIES)})")
-    return p
 
 
 # ----------------------------------------------------------------------------- policy tables
@@ -320,19 +295,26 @@ def choose_discards(hands: Sequence[str | Sequence[int]], board: str | Sequence[
     """The card id each three-card hand throws away under ``policy``, seeing only its own
     cards and the first 0, 3 or 4 cards of ``board`` (by ``discard_after``): cards of the
     board past the discard point are never read. ``board`` must reach the discard point."""
-    from evaluator._tables import get_tables
-
-    from ._kernels.pineapple import choose_discards as kernel
-
     dlen = DISCARD_AFTER[resolve_discard_after("pineapple", discard_after)]
     pol = POLICIES[check_policy(policy)]
     b = parse_cards(board or "", what="board")
     if len(b) < dlen:
         raise CardError(f"a discard after {discard_after} sees {dlen} board cards, "
                         f"got {len(b)}")
-    seen = b[:dlen]
-    arr = np.array([parse_cards(h, what=f"hand {i}") for i, h in enumerate(hands, 1)],
-                   dtype=np.uint8).reshape(len(hands), -1)
+    ids = [parse_cards(h, what=f"hand {i}") for i, h in enumerate(hands, 1)]
+    return discard_ids(ids, b, dlen, pol, threads)
+
+
+def discard_ids(hands: Sequence[Sequence[int]], board: Sequence[int], dlen: int, pol: int,
+                threads: int | None = None) -> list[int]:
+    """:func:`choose_discards` of parsed three-card ``hands`` (card ids) on the first
+    ``dlen`` cards of ``board`` under policy code ``pol`` (:data:`POLICIES`)."""
+    from evaluator._tables import get_tables
+
+    from ._kernels.pineapple import choose_discards as kernel
+
+    seen = list(board[:dlen])
+    arr = np.array(hands, dtype=np.uint8).reshape(len(hands), -1)
     if arr.shape[1] != 3:
         raise CardError("choose_discards takes three-card hands")
     ptab = _policy_tables(pol, dlen, seen, threads)
@@ -342,107 +324,76 @@ def choose_discards(hands: Sequence[str | Sequence[int]], board: str | Sequence[
     return [int(c) for c in out]
 
 
+def discard_now(spot: Spot, threads: int | None = None) -> tuple[Spot, list[int]]:
+    """A spot of three-card hands at its discard point, after every live hand has discarded
+    by the spot's policy: ``(the spot with the kept pairs and the discards dead, discards)``
+    (the discards in the order of the live hands)."""
+    pol = POLICIES[spot.discard_policy or DEFAULT_POLICY]
+    live = [s for s, h in enumerate(spot.hands) if isinstance(h, list)]
+    thrown = discard_ids([spot.hands[s] for s in live], spot.board,  # type: ignore[misc]
+                         DISCARD_AFTER[spot.discard_after or "preflop"], pol, threads)
+    hands = list(spot.hands)
+    for s, t in zip(live, thrown, strict=True):
+        hands[s] = [c for c in hands[s] if c != t]  # type: ignore[union-attr]
+    return replace(spot, hands=hands, dead=spot.dead + thrown, discard_policy=None), thrown
+
+
 # ----------------------------------------------------------------------------- equity
-def _parse_hands(hands: Sequence[str | Sequence[int]], game: str, da: str,
-                 n_board: int) -> tuple[list[list[int]], int]:
-    """Parse ``hands`` and check their card counts (:func:`check_hole_counts`). Returns
-    ``(ids, cards per hand)``."""
-    if isinstance(hands, str):
-        raise CardError("hands must be a list, e.g. ['AhKhQd', 'QsQdJc']")
-    check_player_count(len(hands))
-    parsed = [parse_cards(h, what=f"hand {i}") for i, h in enumerate(hands, 1)]
-    return parsed, check_hole_counts(parsed, game, da, n_board)
-
-
-def check_hole_counts(hands: Sequence[Sequence[int] | None], game: str, da: str,
-                      n_board: int, what: str = "hand", first: int = 1) -> int:
-    """All hands (None: a folded seat, skipped) must hold 3 cards before the discard point,
-    2 after it, and the same count at it; returns that count. ``what``/``first``: how
-    messages name the hands (``hand 1``, ``seat 0``)."""
-    dlen = DISCARD_AFTER[da]
-    when = _STREET_TEXT[da]
-    counts = set()
-    for i, ids in enumerate(hands, first):
-        if ids is None:
-            continue
-        n = len(ids)
-        if n not in (2, 3):
-            raise CardError(f"{what} {i} has {n} cards; {game} hands have 3 before the discard "
-                            f"(after {when}) and 2 after it")
-        if n == 2 and n_board < dlen:
-            raise CardError(f"{what} {i} has 2 cards but the board ({n_board} cards) is before "
-                            f"the discard (after {when}): {game} hands have 3 there")
-        if n == 3 and n_board > dlen:
-            raise CardError(f"{what} {i} has 3 cards but the board ({n_board} cards) is past "
-                            f"the discard (after {when}): {game} hands have 2 there")
-        counts.add(n)
-    if len(counts) > 1:
-        raise CardError(f"hands have 2 and 3 cards: at the discard either every {game} hand "
-                        "has discarded (2 cards) or none has (3)")
-    return counts.pop() if counts else 2
-
-
 def pineapple_equity(hands: Sequence[str | Sequence[int]], board: str | Sequence[int] = "",
                      dead: str | Sequence[int] = "", *, game: str = "pineapple",
                      discard_after: str | None = None, discards: str | Sequence[int] = "",
                      discard_policy: str = DEFAULT_POLICY, exact: bool | None = None,
                      samples: int | None = None, target_std_error: float | None = None,
                      seed: int | None = None, threads: int | None = None) -> EquityResult:
-    """Equity of 2..10 Pineapple or Crazy Pineapple hands (see the module docstring).
+    """Equity of 2..10 Pineapple or Crazy Pineapple hands (:func:`simulate.equity` with a
+    Pineapple ``game``; see the module docstring and :func:`pineapple_run`).
 
     ``hands``: three cards each before the discard, two after; ``discards``: cards thrown
     away (after the discard; the same as adding them to ``dead``); ``discard_policy``:
     ``made`` or ``equity`` (:data:`POLICY_RULES`). Sampling options as
-    :func:`simulate.equity`. ``extra`` holds ``discard_after``, ``discard_policy`` (three-card
-    hands), ``discards`` (each player's discard, when the board shows it is fixed)."""
+    :func:`simulate.equity`."""
     g = str(game).strip().lower()
-    da = resolve_discard_after(g, discard_after)
-    pol_name = check_policy(discard_policy)
+    resolve_discard_after(g, discard_after)
     opts = sampling(exact, samples, target_std_error, seed, threads)
-    b = parse_board(board)
-    parsed, n_hole = _parse_hands(hands, g, da, len(b))
-    d = parse_cards(dead or "", what="dead cards")
-    disc = parse_cards(discards or "", what="discards")
-    if disc and n_hole == 3:
-        raise CardError("discards are given after the discard: hands then have 2 cards")
-    check_disjoint([*[(f"hand {i}", h) for i, h in enumerate(parsed, 1)], ("board", b),
-                    ("dead cards", d), ("discards", disc)])
-    dlen = DISCARD_AFTER[da]
+    return pineapple_run(parse_spot(hands, board, dead, game=g, discard_after=discard_after,
+                                    discards=discards, discard_policy=discard_policy), opts)
+
+
+def pineapple_run(spot: Spot, opts: Sampling) -> EquityResult:
+    """Equity of a parsed Pineapple ``spot``. ``extra`` holds ``discard_after``,
+    ``discard_policy`` (three-card hands), ``discards`` (each player's discard, when the
+    board shows it is fixed)."""
+    from .holdem import holdem_equity
+
+    holdem = GAMES["holdem"]
+    da = spot.discard_after or DEFAULT_DISCARD_AFTER[spot.game.name]
     extra: dict[str, object] = {"discard_after": da}
-    if n_hole == 2:
-        res = _holdem(parsed, b, d + disc, opts)
-        return _relabel(res, g, [cards_str(h) for h in parsed], b, d + disc, extra)
-    extra["discard_policy"] = pol_name
-    pol = POLICIES[pol_name]
-    if len(b) == dlen:  # at the discard point: the discards are fixed, the rest is Hold'em
-        thrown = choose_discards(parsed, b, discard_after=da, policy=pol_name,
-                                 threads=threads)
-        kept = [[c for c in h if c != t] for h, t in zip(parsed, thrown, strict=True)]
+    if spot.discard_policy is None:  # two cards each: Hold'em with the discards dead
+        dead = spot.dead + spot.discards
+        res = holdem_equity(replace(spot, game=holdem, dead=dead, discards=[]), opts)
+        return _relabel(res, spot, dead, extra)
+    extra["discard_policy"] = spot.discard_policy
+    dlen = DISCARD_AFTER[da]
+    if len(spot.board) == dlen:  # at the discard point: the discards are fixed, the rest is Hold'em
+        kept, thrown = discard_now(spot, opts.threads)
         extra["discards"] = [cards_str([t]) for t in thrown]
-        res = _holdem(kept, b, d + thrown, opts)
-        return _relabel(res, g, [cards_str(h) for h in parsed], b, d, extra)
-    return _before_discard(parsed, b, d, dlen, pol, opts, g, extra)
+        res = holdem_equity(replace(kept, game=holdem), opts)
+        return _relabel(res, spot, spot.dead, extra)
+    return _before_discard(spot, dlen, POLICIES[spot.discard_policy], opts, extra)
 
 
-def _holdem(hands: list[list[int]], board: list[int], dead: list[int],
-            opts: Sampling) -> EquityResult:
-    from .equity import holdem_equity
-
-    req = parse_request(hands, board, dead, game="holdem")
-    return holdem_equity(req, **opts.kwargs())
-
-
-def _relabel(res: EquityResult, game: str, texts: list[str], board: list[int],
-             dead: list[int], extra: dict[str, object]) -> EquityResult:
-    players = [replace(p, hand=t) for p, t in zip(res.players, texts, strict=True)]
-    return replace(res, players=players, game=game, board=cards_str(board),
+def _relabel(res: EquityResult, spot: Spot, dead: list[int],
+             extra: dict[str, object]) -> EquityResult:
+    """A Hold'em result as the Pineapple spot's: its hands' texts, game, board and ``dead``."""
+    players = [replace(p, hand=t) for p, t in zip(res.players, spot.texts, strict=True)]
+    return replace(res, players=players, game=spot.game.name, board=spot.board_text,
                    dead=cards_str(dead), extra={**res.extra, **extra})
 
 
 def exact_work(n_players: int, n_board: int, deck_size: int, dlen: int, policy: int) -> int:
     """Estimated player-evaluations of the exact walk before the discard (completions to
     the discard point x the reduced Hold'em walk of each)."""
-    from .equity import reduced_walk_work
+    from .holdem import reduced_walk_work
 
     f = dlen - n_board
     rest = deck_size - f
@@ -452,22 +403,22 @@ def exact_work(n_players: int, n_board: int, deck_size: int, dlen: int, policy: 
     return math.comb(deck_size, f) * per
 
 
-def _before_discard(hands: list[list[int]], board: list[int], dead: list[int], dlen: int,
-                    pol: int, opts: Sampling, game: str,
+def _before_discard(spot: Spot, dlen: int, pol: int, opts: Sampling,
                     extra: dict[str, object]) -> EquityResult:
+    """Three-card hands before the discard point: the walk or the sampler of
+    :mod:`simulate._kernels.pineapple` (each discard by policy code ``pol``)."""
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
+    from evaluator.hands import category_table
 
     from ._kernels import pineapple as K
     from ._kernels.score import equity_block_scorer
-    from .equity import SHARE_UNIT, _cat_of, _categories
+    from .holdem import categories as _categories
 
+    hands: list[list[int]] = spot.hands  # type: ignore[assignment]
+    board, dead = spot.board, spot.dead
     n_players = len(hands)
-    used = set(board) | set(dead) | {c for h in hands for c in h}
-    deck = np.array([c for c in range(52) if c not in used], dtype=np.uint8)
-    if len(deck) < 5 - len(board):
-        raise CardError(f"not enough cards: the board needs {5 - len(board)} more but only "
-                        f"{len(deck)} remain in the deck")
+    deck = spot.remaining_deck()
     exact = opts.exact
     if exact is None:
         exact = (not opts.wants_sampling
@@ -476,7 +427,7 @@ def _before_discard(hands: list[list[int]], board: list[int], dead: list[int], d
     t0 = work_clock()
     ptab = _policy_tables(pol, dlen, board, opts.threads)
     tables = get_tables().kernel_args
-    cat_of = _cat_of()
+    cat_of = category_table()
     hand_arr = np.array(hands, dtype=np.uint8)
     board_arr = np.array(board, dtype=np.uint8)
     if exact:
@@ -531,5 +482,5 @@ def _before_discard(hands: list[list[int]], board: list[int], dead: list[int], d
                                 categories=_categories(cat[p], n, False))
                    for p, h in enumerate(hands)]
     return EquityResult(players=players, exact=bool(exact), samples=int(n),
-                        elapsed_s=work_clock() - t0, game=game, board=cards_str(board),
-                        dead=cards_str(dead), extra=extra)
+                        elapsed_s=work_clock() - t0, game=spot.game.name,
+                        board=cards_str(board), dead=cards_str(dead), extra=extra)

@@ -1,5 +1,7 @@
-"""Range-vs-range Hold'em equity (2..10 players, any mix of ranges and exact hands) and its
-breakdowns: per-combo equity, the 13x13 grid, the hand-category distribution on a board.
+"""The range runners: range-vs-range Hold'em equity (2..10 players, any mix of ranges and
+exact hands) by exact walks or Monte Carlo. :func:`analyze_spot` takes a parsed
+:class:`~simulate.request.Spot` and returns a :class:`~simulate.range_report.RangeAnalysis`
+(per-combo equity, the 13x13 grid, hand categories: :mod:`simulate.range_report`).
 
 Convention: every combination of the players' combos that shares no card is dealt with
 probability proportional to the product of the combos' weights, and every runout of the board
@@ -16,9 +18,11 @@ rank pair left after card removal; only the opponent combos that make a flush ar
 one by one. An exact hand against ``random`` is walked as its whole suit orbit (``AhKh`` as
 ``AKs`` preflop), which keeps the full board symmetry.
 
-Boards are reduced by suit isomorphism: the suit permutations that fix the board, the dead
-cards and every range's weights form a group H; only one board per H-orbit is walked, weighted
-by the orbit size, and per-combo results are symmetrised over H afterwards.
+Boards are reduced by suit isomorphism (:mod:`simulate.symmetry`): one board per orbit of the
+suit permutations fixing the spot is walked, weighted by the orbit size, and per-combo results
+are symmetrised afterwards. ``samples`` of an exact walk counts every runout of every
+card-disjoint combination of the players' combos, unweighted (weights change the equities,
+never the count).
 
 Monte Carlo draws the non-random players' combos together, each by weight, and redraws the
 whole set on any shared card (so card removal is exact, with no bias towards combos that
@@ -29,255 +33,29 @@ same for every draw of the others.
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from evaluator._jit import work_clock
-from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
+from evaluator.cards import CardError, cards_str
 from evaluator.tablegen import CATEGORIES
 
-from .ranges import ALL_COMBOS, N_COMBOS, Range, combo_class, grid_cell, is_exact_hand, parse_range
-from .request import check_player_count, parse_board
+from . import symmetry as sym
+from .range_report import RangeAnalysis, hand_categories
+from .ranges import ALL_COMBOS, N_COMBOS, Range
+from .request import Spot, parse_spot
 from .results import EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, check_walk, sampling, walk_parts, walk_progress
+
+__all__ = ["RangeAnalysis", "analyze_ranges", "analyze_spot", "hand_categories",
+           "preflop_vs_random", "range_equity"]
 
 AUTO_EXACT_SECONDS = 0.25
 PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0 + n1)
 VS_RANDOM_MAX = 400  # heads-up against random: rank-class walk up to this many hero combos
 SORTED_FROM = 12  # ... reading the rank classes from per-board prefix sums from this many
-
-
-# ----------------------------------------------------------------------------- suit symmetry
-@functools.lru_cache(maxsize=1)
-def _perms() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All 24 suit permutations (int64[24, 4]), their action on card ids (int64[24, 52]) and on
-    combo indices (int64[24, 1326]). Row 0 is the identity."""
-    perms = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
-    cards = np.arange(52)
-    card_map = (cards >> 2)[None, :] * 4 + perms[:, cards & 3]
-    a = card_map[:, ALL_COMBOS[:, 0]]
-    b = card_map[:, ALL_COMBOS[:, 1]]
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    combo_map = hi * (hi - 1) // 2 + lo
-    return perms, card_map, combo_map
-
-
-def _symmetry(board: list[int], dead: list[int], dense: list[np.ndarray]) -> np.ndarray:
-    """Indices (into :func:`_perms`) of the suit permutations fixing the board set, the dead set
-    and every player's dense weight vector."""
-    perms, card_map, combo_map = _perms()
-    keep = []
-    bset, dset = set(board), set(dead)
-    for j in range(24):
-        if set(card_map[j, board].tolist()) != bset or set(card_map[j, dead].tolist()) != dset:
-            continue
-        if all(np.array_equal(w[combo_map[j]], w) for w in dense):
-            keep.append(j)
-    return np.array(keep, dtype=np.int64)
-
-
-_BOARD_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _boards(board: list[int], dead: list[int], group: np.ndarray) -> tuple[np.ndarray,
-                                                                           np.ndarray]:
-    """Canonical full boards (uint8[N, 5]) extending ``board`` and their orbit sizes."""
-    from ._kernels.ranges import enumerate_boards
-
-    key = (tuple(board), tuple(sorted(dead)), tuple(group.tolist()))
-    if key in _BOARD_CACHE:
-        return _BOARD_CACHE[key]
-    used = set(board) | set(dead)
-    avail = np.array([c for c in range(52) if c not in used], dtype=np.uint8)
-    n_add = 5 - len(board)
-    total = math.comb(len(avail), n_add)
-    out = np.zeros((total, 5), dtype=np.uint8)
-    out_w = np.zeros(total, dtype=np.int64)
-    n = enumerate_boards(np.array(board, dtype=np.uint8), avail, n_add, _perms()[0][group],
-                         out, out_w)
-    res = (out[:n].copy(), out_w[:n].copy())
-    if len(_BOARD_CACHE) > 8:
-        _BOARD_CACHE.clear()
-    _BOARD_CACHE[key] = res
-    return res
-
-
-# ----------------------------------------------------------------------------- parsing
-@dataclass
-class _Spot:
-    texts: list[str]
-    ranges: list[Range]       # live combos (board, dead and other players' exact cards removed)
-    exact_hand: list[bool]
-    board: list[int]
-    dead: list[int]
-
-
-def _prepare(hands: Sequence[str], board: str | Sequence[int], dead: str | Sequence[int]) -> _Spot:
-    if isinstance(hands, str):
-        raise CardError("hands must be a list, e.g. ['QQ+,AKs', 'random']")
-    check_player_count(len(hands))
-    b = parse_board(board)
-    d = parse_cards(dead or "", what="dead cards")
-    texts, ranges, is_exact = [], [], []
-    for i, h in enumerate(hands, 1):
-        if is_exact_hand(h):
-            ids = parse_cards(h, what=f"hand {i}")
-            lo, hi = sorted(ids)
-            r = Range(cards_str(ids), np.array([[lo, hi]], dtype=np.uint8), np.ones(1))
-            texts.append(cards_str(ids))
-            is_exact.append(True)
-        else:
-            if not isinstance(h, str):
-                raise CardError(f"hand {i}: {h!r} is not a hand or range")
-            try:
-                r = parse_range(h)
-            except CardError as e:
-                raise CardError(f"{e} (player {i})") from None
-            texts.append(r.text)
-            is_exact.append(False)
-        ranges.append(r)
-    check_disjoint([*[(f"hand {i}", r.combos[0].tolist()) for i, (r, x)
-                      in enumerate(zip(ranges, is_exact, strict=True), 1) if x],
-                    ("board", b), ("dead cards", d)])
-    live = []
-    for i, r in enumerate(ranges):
-        remove = set(b) | set(d)
-        for j, (r2, x) in enumerate(zip(ranges, is_exact, strict=True)):
-            if x and j != i:
-                remove |= set(r2.combos[0].tolist())
-        lr = r.without(remove)
-        if len(lr) == 0:
-            raise CardError(f"player {i + 1}'s range '{texts[i]}' has no combos left after "
-                            "removing the board, dead cards and other players' hands")
-        live.append(lr)
-    need = 5 - len(b)
-    left = 52 - len(b) - len(d) - 2 * len(hands)
-    if left < need:
-        raise CardError(f"not enough cards: the board needs {need} more but only {left} "
-                        "remain in the deck")
-    return _Spot(texts, live, is_exact, b, d)
-
-
-# ----------------------------------------------------------------------------- results
-class RangeAnalysis:
-    """Everything one range-equity run found.
-
-    ``result``: the :class:`EquityResult`. ``ranges``: each player's live range.
-    ``combo_equity[p]``: float64[n_p], the equity of each of player p's combos (NaN where a
-    Monte Carlo run never dealt it); ``combo_share[p]``: float64[n_p], the share of player p's
-    deals holding each combo (weights and card removal included). (The fast exact walk of a
-    range against ``random`` does not keep the random player's per-combo sums; they are worked
-    out by the generic exact walk the first time ``combo_equity`` or ``combo_share`` is read.)
-    """
-
-    def __init__(self, result: EquityResult, ranges: list[Range],
-                 combo_equity: list[np.ndarray | None], combo_share: list[np.ndarray | None],
-                 board: list[int] | None = None, dead: list[int] | None = None,
-                 fill: Callable[[], tuple[list[np.ndarray], list[np.ndarray]]] | None = None
-                 ) -> None:
-        self.result = result
-        self.ranges = ranges
-        self._combo_equity = combo_equity
-        self._combo_share = combo_share
-        self.board = list(board or [])
-        self.dead = list(dead or [])
-        self._fill = fill
-
-    def _complete(self) -> None:
-        if self._fill is not None and (any(x is None for x in self._combo_equity)
-                                       or any(x is None for x in self._combo_share)):
-            eq, share = self._fill()
-            self._combo_equity = [a if a is not None else b
-                                  for a, b in zip(self._combo_equity, eq, strict=True)]
-            self._combo_share = [a if a is not None else b
-                                 for a, b in zip(self._combo_share, share, strict=True)]
-            self._fill = None
-
-    @property
-    def combo_equity(self) -> list[np.ndarray]:
-        self._complete()
-        return self._combo_equity  # type: ignore[return-value]
-
-    @property
-    def combo_share(self) -> list[np.ndarray]:
-        self._complete()
-        return self._combo_share  # type: ignore[return-value]
-
-    def _player_combos(self, player: int) -> tuple[np.ndarray, np.ndarray]:
-        if self._combo_equity[player] is None or self._combo_share[player] is None:
-            self._complete()
-        return self._combo_equity[player], self._combo_share[player]  # type: ignore[return-value]
-
-    def combos(self, player: int = 0) -> list[dict[str, object]]:
-        """Per-combo rows of one player, best equity first: ``combo``, ``hand`` (class),
-        ``weight``, ``share``, ``equity``."""
-        r = self.ranges[player]
-        ceq, cshare = self._player_combos(player)
-        rows = []
-        for k, (a, b) in enumerate(r.combos.tolist()):
-            eq = float(ceq[k])
-            rows.append({"combo": cards_str([b, a]), "hand": combo_class(a, b),
-                         "weight": float(r.weights[k]),
-                         "share": float(cshare[k]),
-                         "equity": None if math.isnan(eq) else eq})
-        rows.sort(key=lambda x: -1.0 if x["equity"] is None else x["equity"], reverse=True)
-        return rows
-
-    def grid(self, player: int = 0) -> list[list[dict[str, object] | None]]:
-        """The 13x13 grid of hand classes for one player (``grid[row][col]``, AA top left,
-        suited above the diagonal): ``{"hand", "combos", "share", "equity"}`` per class
-        present (``combos`` = summed weights of its live combos), else None."""
-        r = self.ranges[player]
-        ceq, cshare = self._player_combos(player)
-        wsum = np.zeros((13, 13))
-        eq = np.zeros((13, 13))
-        share = np.zeros((13, 13))
-        seen = np.zeros((13, 13), dtype=bool)
-        for k, (a, b) in enumerate(r.combos.tolist()):
-            i, j = grid_cell(a, b)
-            seen[i, j] = True
-            wsum[i, j] += r.weights[k]
-            s = cshare[k]
-            e = ceq[k]
-            if s > 0 and not math.isnan(e):
-                share[i, j] += s
-                eq[i, j] += s * e
-        from .ranges import grid_names
-        names = grid_names()
-        out: list[list[dict[str, object] | None]] = []
-        for i in range(13):
-            row: list[dict[str, object] | None] = []
-            for j in range(13):
-                if not seen[i, j]:
-                    row.append(None)
-                    continue
-                row.append({"hand": names[i][j], "combos": float(wsum[i, j]),
-                            "share": float(share[i, j]),
-                            "equity": float(eq[i, j] / share[i, j]) if share[i, j] > 0
-                            else None})
-            out.append(row)
-        return out
-
-    def categories(self, player: int = 0) -> dict[str, object] | None:
-        """:func:`hand_categories` of one player's live range on this board (None before
-        the flop)."""
-        if len(self.board) < 3:
-            return None
-        return hand_categories(self.ranges[player], self.board, self.dead)
-
-    def to_dict(self) -> dict[str, object]:
-        """The ``pokerjit range --json`` document: the :class:`EquityResult` keys plus
-        ``"ranges"``, per player ``{"range", "combos", "grid", "hand_categories"}``."""
-        d = self.result.to_dict()
-        d["ranges"] = [{"range": pr.hand, "combos": self.combos(p), "grid": self.grid(p),
-                        "hand_categories": self.categories(p)}
-                       for p, pr in enumerate(self.result.players)]
-        return d
 
 
 def _arrays(ranges: list[Range]) -> dict[str, np.ndarray]:
@@ -311,13 +89,30 @@ def _arrays(ranges: list[Range]) -> dict[str, np.ndarray]:
 
 
 def _cat_of() -> np.ndarray:
+    """``uint8[7463]``: the category of each strength (:func:`evaluator.hands.category_table`)."""
     from evaluator.hands import category_table
 
     return category_table()
 
 
-def _estimate_exact_seconds(spot: _Spot) -> float:
-    """Rough single-thread time of the exact walk."""
+def _disjoint_pairs(r0: Range, r1: Range) -> int:
+    """How many pairs (a combo of ``r0``, a combo of ``r1``) share no card (unweighted)."""
+    per_card = np.bincount(r1.combos.reshape(-1), minlength=52)
+    a, b = r0.combos[:, 0], r0.combos[:, 1]
+    both = np.isin(r0.indices, r1.indices)
+    return int((len(r1) - per_card[a] - per_card[b] + both).sum())
+
+
+def _deals_walked(spot: Spot, pairs: int) -> int:
+    """``samples`` of a heads-up exact walk: ``pairs`` card-disjoint combo pairs times the
+    runouts left to each (every pair leaves the same number of cards), unweighted."""
+    left = 52 - len(spot.board) - len(spot.dead) - 4
+    return pairs * math.comb(left, 5 - len(spot.board))
+
+
+def estimate_exact_seconds(spot: Spot) -> float:
+    """Rough single-thread seconds of the exact walk of ``spot`` (all-in EV's heads-up rule
+    reads it too)."""
     n_add = 5 - len(spot.board)
     avail = 52 - len(spot.board) - len(spot.dead)
     plan = _vs_random_plan(spot)
@@ -325,14 +120,14 @@ def _estimate_exact_seconds(spot: _Spot) -> float:
         hero = spot.ranges[plan[0]]
         n_h = len(hero)
         if spot.exact_hand[plan[0]]:
-            g0 = _symmetry(spot.board, spot.dead, [])
+            g0 = sym.symmetry(spot.board, spot.dead, [])
             h = max(1, len(g0))
-            n_h = len(np.unique(_perms()[2][g0, int(hero.indices[0])]))
+            n_h = len(np.unique(sym.perms()[2][g0, int(hero.indices[0])]))
         else:
-            h = max(1, len(_symmetry(spot.board, spot.dead, [hero.dense()])))
+            h = max(1, len(sym.symmetry(spot.board, spot.dead, [hero.dense()])))
         return math.comb(avail, n_add) / h * (1.5e-6 + 1.5e-7 * n_h)
     dense = [r.dense() for r in spot.ranges]
-    h = max(1, len(_symmetry(spot.board, spot.dead, dense)))
+    h = max(1, len(sym.symmetry(spot.board, spot.dead, dense)))
     n_boards = math.comb(avail, n_add) / h
     sizes = [len(r) for r in spot.ranges]
     if len(sizes) == 2:
@@ -343,7 +138,7 @@ def _estimate_exact_seconds(spot: _Spot) -> float:
     return n_boards * per
 
 
-def _result(spot: _Spot, eq: np.ndarray, win: np.ndarray, tie: np.ndarray, se: np.ndarray,
+def _result(spot: Spot, eq: np.ndarray, win: np.ndarray, tie: np.ndarray, se: np.ndarray,
             cats: np.ndarray, exact: bool, samples: int, t0: float) -> EquityResult:
     players = []
     for p in range(len(spot.ranges)):
@@ -356,15 +151,13 @@ def _result(spot: _Spot, eq: np.ndarray, win: np.ndarray, tie: np.ndarray, se: n
                         board=cards_str(spot.board), dead=cards_str(spot.dead))
 
 
-def _vs_random_plan(spot: _Spot) -> tuple[int, int] | None:
+def _vs_random_plan(spot: Spot) -> tuple[int, int] | None:
     """(hero, villain) player indices when the spot suits :func:`_run_vs_random`: heads-up,
     exactly one player holding ``random`` (every live combo at one weight) and the other's
     range at most ``VS_RANDOM_MAX`` combos; else None."""
     if len(spot.ranges) != 2:
         return None
-    n_live = 52 - len(spot.board) - len(spot.dead) - 2 * sum(spot.exact_hand)
-    rnd = [not x and r.is_uniform_full(n_live)
-           for r, x in zip(spot.ranges, spot.exact_hand, strict=True)]
+    rnd = spot.holds_random()
     if rnd[0] == rnd[1]:
         return None
     v = rnd.index(True)
@@ -374,15 +167,7 @@ def _vs_random_plan(spot: _Spot) -> tuple[int, int] | None:
     return h, v
 
 
-def _symmetrise(acc: np.ndarray, group: np.ndarray, cid: np.ndarray, pos: np.ndarray) -> None:
-    """Average per-combo sums ``acc[n, ...]`` (combo indices ``cid[n]``, local positions
-    ``pos[1326]``) over the suit permutations ``group``, in place."""
-    if len(group) > 1:
-        loc = pos[_perms()[2][group][:, cid]]  # [h, n]
-        acc[:] = acc[loc].mean(axis=0)
-
-
-def _run_exact(spot: _Spot, threads: int, t0: float,
+def _run_exact(spot: Spot, threads: int, t0: float,
                progress: Callable[[int, int], None] | None = None) -> RangeAnalysis:
     plan = _vs_random_plan(spot)
     if plan is not None:
@@ -390,7 +175,7 @@ def _run_exact(spot: _Spot, threads: int, t0: float,
     return _run_exact_generic(spot, threads, t0, progress)
 
 
-def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
+def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
                    progress: Callable[[int, int], None] | None = None,
                    sorted_from: int | None = None) -> RangeAnalysis:
     """Exact heads-up walk of player ``h``'s range against player ``v`` holding ``random``
@@ -403,7 +188,7 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
 
     from ._kernels import ranges as K
 
-    perms, card_map, combo_map = _perms()
+    perms, card_map, combo_map = sym.perms()
     used = set(spot.board) | set(spot.dead)
     pool_cards = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     pool = int(sum(1 << int(c) for c in pool_cards))
@@ -415,13 +200,13 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
     hero = spot.ranges[h]
     orbit = 1
     if spot.exact_hand[h]:
-        g0 = _symmetry(spot.board, spot.dead, [])
+        g0 = sym.symmetry(spot.board, spot.dead, [])
         idx = np.unique(combo_map[g0, int(hero.indices[0])])
         orbit = len(idx)
         hero = Range(hero.text, ALL_COMBOS[idx].astype(np.uint8), np.ones(orbit))
     dense_h = hero.dense()
-    group = _symmetry(spot.board, spot.dead, [dense_h, dense_v])
-    boards, bw = _boards(spot.board, spot.dead, group)
+    group = sym.symmetry(spot.board, spot.dead, [dense_h, dense_v])
+    boards, bw = sym.boards(spot.board, spot.dead, group)
     t = get_tables()
     a = hero.combos[:, 0].astype(np.int64)
     b = hero.combos[:, 1].astype(np.int64)
@@ -436,7 +221,7 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
     vacc = np.zeros((K.N_BLOCKS, 4))
     vcat = np.zeros((K.N_BLOCKS, 9))
     tables = t.kernel_args
-    n_parts = 1 if progress is None else walk_parts(_estimate_exact_seconds(spot) / threads,
+    n_parts = 1 if progress is None else walk_parts(estimate_exact_seconds(spot) / threads,
                                                     len(boards), 50)
     cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
     sorted_from = SORTED_FROM if sorted_from is None else sorted_from
@@ -454,8 +239,8 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
     cid = hero.indices
     pos = np.full(N_COMBOS, -1, np.int64)
     pos[cid] = np.arange(n)
-    _symmetrise(acc, group, cid, pos)
-    _symmetrise(cat_acc, group, cid, pos)
+    sym.symmetrise(acc, group, cid, pos)
+    sym.symmetrise(cat_acc, group, cid, pos)
     hacc = acc.sum(axis=0) / orbit
     Z = float(hacc[3])
     if not Z > 0:
@@ -479,7 +264,8 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
         with np.errstate(invalid="ignore", divide="ignore"):
             combo_eq[h] = np.where(tot > 0, (acc[:, 0] + acc[:, 2]) / tot, np.nan)
         combo_share[h] = tot / Z
-    res = _result(spot, eq, win, tie, np.zeros(2), cats, True, int(round(Z)), t0)
+    n_deals = _deals_walked(spot, _disjoint_pairs(spot.ranges[h], spot.ranges[v]))
+    res = _result(spot, eq, win, tie, np.zeros(2), cats, True, n_deals, t0)
     res.extra["boards_walked"] = int(boards.shape[0])
 
     def fill() -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -489,7 +275,7 @@ def _run_vs_random(spot: _Spot, h: int, v: int, threads: int, t0: float,
     return RangeAnalysis(res, spot.ranges, combo_eq, combo_share, spot.board, spot.dead, fill)
 
 
-def _run_exact_generic(spot: _Spot, threads: int, t0: float,
+def _run_exact_generic(spot: Spot, threads: int, t0: float,
                        progress: Callable[[int, int], None] | None = None) -> RangeAnalysis:
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
@@ -498,8 +284,8 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
     from ._kernels.score import block_scorer
 
     dense = [r.dense() for r in spot.ranges]
-    group = _symmetry(spot.board, spot.dead, dense)
-    boards, bw = _boards(spot.board, spot.dead, group)
+    group = sym.symmetry(spot.board, spot.dead, dense)
+    boards, bw = sym.boards(spot.board, spot.dead, group)
     arr = _arrays(spot.ranges)
     P, M = arr["ckey"].shape
     acc = np.zeros((K.N_BLOCKS, P, M, 4))
@@ -508,7 +294,7 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
     no_pots = block_scorer(np.zeros(0, np.int64), np.zeros((0, P), np.bool_), np.arange(P),
                            _cat_of(), K.N_BLOCKS)
     deals = np.zeros(K.N_BLOCKS, np.int64)
-    n_parts = 1 if progress is None else walk_parts(_estimate_exact_seconds(spot) / threads,
+    n_parts = 1 if progress is None else walk_parts(estimate_exact_seconds(spot) / threads,
                                                     len(boards), 50)
     cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
     with _threads(threads):
@@ -527,7 +313,7 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
     cat_acc = cat_acc.sum(axis=0)
     # symmetrise per-combo sums over the group (totals are unchanged)
     if len(group) > 1:
-        combo_map = _perms()[2]
+        combo_map = sym.perms()[2]
         for p in range(P):
             n = int(arr["ncombo"][p])
             loc = arr["pos"][p][combo_map[group][:, arr["cid"][p, :n]]]  # [h, n]
@@ -549,7 +335,9 @@ def _run_exact_generic(spot: _Spot, threads: int, t0: float,
         with np.errstate(invalid="ignore", divide="ignore"):
             combo_eq.append(np.where(tot > 0, (acc[p, :n, 0] + acc[p, :n, 2]) / tot, np.nan))
         combo_share.append(tot / Z)
-    n_deals = int(round(Z))  # compatible deals (weighted when weights are not all 1)
+    # compatible deals, unweighted: every runout of every card-disjoint combination
+    n_deals = (_deals_walked(spot, _disjoint_pairs(*spot.ranges)) if P == 2
+               else int(deals.sum()))
     res = _result(spot, eq, win, tie, np.zeros(P), cats, True, n_deals, t0)
     res.extra["boards_walked"] = int(boards.shape[0])
     return RangeAnalysis(res, spot.ranges, combo_eq, combo_share, spot.board, spot.dead)
@@ -582,7 +370,7 @@ def _any_deal(ranges: list[Range], limit: int = 200_000) -> bool | None:
     return dfs(0, 0)
 
 
-def _run_mc(spot: _Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysis:
+def _run_mc(spot: Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysis:
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
 
@@ -595,9 +383,7 @@ def _run_mc(spot: _Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalys
     seed = opts.resolved_seed()
     arr = _arrays(spot.ranges)
     P, M = arr["ckey"].shape
-    n_live = 52 - len(spot.board) - len(spot.dead) - 2 * sum(spot.exact_hand)
-    is_random = np.array([not x and r.is_uniform_full(n_live) for r, x
-                          in zip(spot.ranges, spot.exact_hand, strict=True)], dtype=np.bool_)
+    is_random = np.array(spot.holds_random(), dtype=np.bool_)
     cdf = np.zeros((P, M))
     for p in range(P):
         n = int(arr["ncombo"][p])
@@ -653,13 +439,21 @@ def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
                    seed: int | None = None, threads: int | None = None) -> RangeAnalysis:
     """Range equity with its per-combo breakdown (see :class:`RangeAnalysis`).
     Arguments as :func:`range_equity`."""
-    t0 = work_clock()
-    spot = _prepare(hands, board, dead)
     opts = sampling(exact, samples, target_std_error, seed, threads)
+    return analyze_spot(parse_spot(hands, board, dead), opts)
+
+
+def analyze_spot(spot: Spot, opts: Sampling) -> RangeAnalysis:
+    """The range analysis of a parsed Hold'em ``spot`` with checked ``opts``: exact when
+    asked, or (``exact=None``, no sampling options) when the walk's estimate on the threads
+    is at most :data:`AUTO_EXACT_SECONDS`; sampled otherwise (then ``extra`` says how long
+    the walk would have taken)."""
+    t0 = work_clock()
     n_threads = opts.n_threads()
+    exact = opts.exact
     estimate = None
     if exact is not False and not opts.wants_sampling:
-        estimate = _estimate_exact_seconds(spot) / n_threads
+        estimate = estimate_exact_seconds(spot) / n_threads
     if exact is None:
         exact = estimate is not None and estimate <= AUTO_EXACT_SECONDS
     if exact:
@@ -700,94 +494,9 @@ def preflop_vs_random(*, threads: int | None = None,
 
     from .ranges import HAND_CLASSES, combo_class_index
 
-    spot = _prepare(["random", "random"], "", "")
+    spot = parse_spot(["random", "random"])
     an = _run_exact(spot, resolve_threads(threads), work_clock(), progress)
     cls = combo_class_index()[spot.ranges[0].indices]
     num = np.bincount(cls, weights=an.combo_equity[0] * an.combo_share[0], minlength=169)
     den = np.bincount(cls, weights=an.combo_share[0], minlength=169)
     return {name: float(num[i] / den[i]) for i, name in enumerate(HAND_CLASSES)}
-
-
-# ----------------------------------------------------------------------------- categories
-DRAWS = ("flush draw", "open-ended straight draw", "gutshot", "combo draw",
-         "backdoor flush draw")
-
-
-def _straight_ranks(rank_mask: int) -> bool:
-    m = (rank_mask << 1) | ((rank_mask >> 12) & 1)
-    for lo in range(10):
-        if (m >> lo) & 0x1F == 0x1F:
-            return True
-    return False
-
-
-def hand_categories(range_text: str, board: str | Sequence[int], dead: str | Sequence[int] = ""
-                    ) -> dict[str, object]:
-    """What a range holds on a board of 3..5 cards: each made-hand category's share of the
-    range's live combos (weighted), and the draws (flop and turn only; shares overlap):
-
-    * ``flush draw``: four cards of a suit, at least one of them in the hand, no flush yet;
-    * ``open-ended straight draw``: no straight yet, and cards of two or more ranks would each
-      make one using the hand (so double gutshots count here, as 8-out draws);
-    * ``gutshot``: exactly one such rank;
-    * ``combo draw``: a flush draw together with either straight draw;
-    * ``backdoor flush draw`` (flop): three of a suit, at least one in the hand.
-
-    Returns ``{"board", "combos", "made": {category: {"combos", "share"}}, "draws": {...}}``.
-    """
-    from evaluator.hands import category_index, evaluate_batch
-
-    b = parse_board(board)
-    if len(b) < 3:
-        raise CardError("hand categories need a board of 3, 4 or 5 cards")
-    d = parse_cards(dead or "", what="dead cards")
-    check_disjoint([("board", b), ("dead cards", d)])
-    r = range_text if isinstance(range_text, Range) else parse_range(range_text)
-    r = r.without(set(b) | set(d))
-    if len(r) == 0:
-        raise CardError(f"range '{r.text}' has no combos left after removing the board and "
-                        "dead cards")
-    cards = np.concatenate([r.combos, np.tile(np.array(b, np.uint8), (len(r), 1))], axis=1)
-    cat = category_index(evaluate_batch(cards, threads=1))
-    w = r.weights
-    total = float(w.sum())
-    made = {}
-    for i, name in enumerate(CATEGORIES):
-        s = float(w[cat == i].sum())
-        if s > 0:
-            made[name] = {"combos": s, "share": s / total}
-    draws = {name: 0.0 for name in DRAWS}
-    if len(b) < 5:
-        board_suits = np.bincount(np.array(b) & 3, minlength=4)
-        board_ranks = 0
-        for c in b:
-            board_ranks |= 1 << (c >> 2)
-        for k, (x, y) in enumerate(r.combos.tolist()):
-            suits = board_suits.copy()
-            suits[x & 3] += 1
-            suits[y & 3] += 1
-            hole_suits = {x & 3, y & 3}
-            fd = cat[k] < 5 and any(suits[s] == 4 for s in hole_suits)
-            bd = len(b) == 3 and cat[k] < 5 and any(suits[s] == 3 for s in hole_suits)
-            ranks = board_ranks | (1 << (x >> 2)) | (1 << (y >> 2))
-            outs = 0
-            if cat[k] < 4:
-                for rr in range(13):
-                    if (ranks >> rr) & 1:
-                        continue
-                    if _straight_ranks(ranks | (1 << rr)) and \
-                            not _straight_ranks(board_ranks | (1 << rr)):
-                        outs += 1
-            if fd:
-                draws["flush draw"] += w[k]
-            if bd:
-                draws["backdoor flush draw"] += w[k]
-            if outs >= 2:
-                draws["open-ended straight draw"] += w[k]
-            elif outs == 1:
-                draws["gutshot"] += w[k]
-            if fd and outs >= 1:
-                draws["combo draw"] += w[k]
-    return {"board": cards_str(b), "combos": total, "made": made,
-            "draws": {k: {"combos": float(v), "share": float(v) / total}
-                      for k, v in draws.items() if len(b) < 5}}

@@ -1,11 +1,20 @@
-"""Result types shared by the equity, Omaha and range runners."""
+"""Result types of every engine: equity (:class:`EquityResult`, :class:`PlayerResult`) and
+all-in EV (:class:`AllinResult`, :class:`AllinPlayer`), and the one standard-error formula."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .pots import Pot
+
+#: Pot share unit of every equity kernel: lcm(1..10), so a k-way split of one pot gives each
+#: winner exactly ``SHARE_UNIT // k`` units (no odd chip), and sums stay integers.
+SHARE_UNIT = 2520
 
 
 def std_error_of_mean(total: np.ndarray, total_sq: np.ndarray, n: int) -> np.ndarray:
@@ -69,4 +78,71 @@ class EquityResult:
             "players": [p.to_dict() for p in self.players],
         }
         d.update(self.extra)
+        return d
+
+
+@dataclass
+class AllinPlayer:
+    """One seat's result of :func:`simulate.allin_ev`.
+
+    ``hand``: canonical cards, the range text, or ``"fold"``. ``committed``: chips put in;
+    ``returned``: uncalled chips handed back (included in the payout);
+    ``expected_payout``: chips expected back from the table; ``ev`` =
+    ``expected_payout - committed``; ``std_error``: standard error of both (0
+    when exact); ``pot_equity[p]``: expected share of pot ``p`` (0 where not
+    eligible).
+    """
+
+    seat: int
+    hand: str
+    live: bool
+    committed: int
+    returned: int
+    expected_payout: float
+    ev: float
+    std_error: float = 0.0
+    pot_equity: list[float] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": self.hand, "live": self.live,
+                "committed": self.committed, "returned": self.returned,
+                "expected_payout": self.expected_payout, "ev": self.ev,
+                "std_error": json_number(self.std_error), "pot_equity": list(self.pot_equity)}
+
+
+@dataclass
+class AllinResult:
+    """Result of :func:`simulate.allin_ev`; ``to_dict()`` gives ``pokerjit allin --json``.
+
+    ``pots``: main pot first, then side pots (:class:`simulate.pots.Pot`, with
+    ``.amount`` and ``.eligible`` seats); ``players``: one
+    :class:`AllinPlayer` per seat in the order given; ``exact``: every runout
+    walked; ``samples``: runouts walked or drawn (0 when no pot is contested;
+    with ranges, exactly, the deals walked: card-disjoint combo tuples x
+    runouts, unweighted); ``dead_money``: chips in the pots beyond the seats'
+    commitments; ``game``: the game's name.
+    """
+
+    pots: list[Pot]
+    players: list[AllinPlayer]
+    exact: bool
+    samples: int
+    elapsed_s: float
+    board: str = ""
+    dead: str = ""
+    button: int = 0
+    seed: int | None = None
+    game: str = "holdem"
+    dead_money: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "game": self.game, "board": self.board, "dead": self.dead, "button": self.button,
+            "dead_money": self.dead_money,
+            "pots": [p.to_dict() for p in self.pots],
+            "players": [p.to_dict() for p in self.players],
+            "exact": self.exact, "samples": self.samples, "elapsed_s": self.elapsed_s,
+        }
+        if self.seed is not None:
+            d["seed"] = self.seed
         return d

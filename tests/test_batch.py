@@ -322,9 +322,9 @@ def test_grouped_lines_match_one_at_a_time() -> None:
     and exact-hand lines it walks exactly are the lines ``equity`` walks exactly."""
     from evaluator.cards import cards_str
     from simulate.batch.chunks import json_docs
-    from simulate.equity import EXACT_BUDGET, exact_work
+    from simulate.holdem import EXACT_BUDGET, exact_work
     from simulate.many import equity_many
-    from simulate.request import parse_request
+    from simulate.request import parse_spot
 
     rng = np.random.default_rng(4)
     c = np.argsort(rng.random((30, 52)), axis=1)[:, :8].astype(np.uint8)
@@ -350,7 +350,7 @@ def test_grouped_lines_match_one_at_a_time() -> None:
     for players in range(2, 11):  # preflop, no dead cards: the largest walks
         for _ in range(10):
             deal = rng.permutation(52)[:2 * players]
-            req = parse_request([cards_str(deal[2 * p:2 * p + 2]) for p in range(players)])
+            req = parse_spot([cards_str(deal[2 * p:2 * p + 2]) for p in range(players)])
             assert exact_work(req) <= EXACT_BUDGET, players
 
 

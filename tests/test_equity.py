@@ -13,14 +13,17 @@ from reference import category_of_strength, holdem_counts, holdem_walk
 
 from evaluator._tables import get_tables
 from evaluator.cards import CardError
+from evaluator.hands import category_table as _cat_of
 from simulate import equity
 from simulate._kernels import holdem_exact as ek
-from simulate.equity import SHARE_UNIT, _cat_of, exact_work, holdem_equity
-from simulate.request import parse_request
+from simulate.holdem import exact_work, holdem_equity
+from simulate.request import parse_spot
+from simulate.results import SHARE_UNIT
+from simulate.sampling import Sampling
 
 
 def kernel_counts(hands, board="", dead="", naive=False):
-    req = parse_request(hands, board, dead)
+    req = parse_spot(hands, board, dead)
     t = get_tables()
     hole = req.hands_array()
     b = np.array(req.board, np.uint8)
@@ -149,10 +152,10 @@ def test_river_and_full_board_ties():
 
 
 def test_auto_picks_exact_and_sampling_options():
-    req = parse_request(["2c3c", "4d5d", "6h7h", "8s9s", "TcJd", "QhKs", "Ac2d", "3s4s",
+    req = parse_spot(["2c3c", "4d5d", "6h7h", "8s9s", "TcJd", "QhKs", "Ac2d", "3s4s",
                          "5c6c", "7d8d"])
     assert exact_work(req) < 5_000_000
-    r = holdem_equity(req)
+    r = holdem_equity(req, Sampling())
     assert r.exact
     r = equity(["AhKh", "QsQd"], samples=20_000, seed=5)
     assert not r.exact and r.samples == 20_000 and r.to_dict()["seed"] == 5

@@ -119,9 +119,10 @@ VS_RANDOM_SPOTS = [
 
 @pytest.mark.parametrize("specs,board,dead", VS_RANDOM_SPOTS)
 def test_vs_random_fast_path_equals_generic_walk(specs, board, dead):
-    from simulate.range_equity import _prepare, _run_exact_generic, _vs_random_plan
+    from simulate.range_equity import _run_exact_generic, _vs_random_plan
+    from simulate.request import parse_spot
 
-    spot = _prepare(specs, board, dead)
+    spot = parse_spot(specs, board, dead)
     assert _vs_random_plan(spot) is not None
     fast = analyze_ranges(specs, board, dead, exact=True)
     slow = _run_exact_generic(spot, 1, 0.0)

@@ -499,11 +499,12 @@ def test_long_exact_walk_runs_in_parts_with_progress(monkeypatch):
     """An exact range walk expected to take longer than a round is cut into parts (Python
     gets control back between them) and reports progress; the answer is the one-call answer."""
     from simulate import progress as P
-    from simulate.range_equity import _estimate_exact_seconds, _prepare, _run_exact
+    from simulate.range_equity import _run_exact, estimate_exact_seconds
+    from simulate.request import parse_spot
 
     monkeypatch.setattr(S, "ROUND_S", 1e-5)  # a small walk stands in for a long one
-    spot = _prepare(["QQ+,AKs", "random"], "Td9d2c", "")
-    assert _estimate_exact_seconds(spot) > S.ROUND_S
+    spot = parse_spot(["QQ+,AKs", "random"], "Td9d2c", "")
+    assert estimate_exact_seconds(spot) > S.ROUND_S
     assert S.walk_parts(0.004, 10**6) == 400 and S.walk_parts(1e-7, 10**6, 50) == 50
     assert S.walk_parts(1e9, 30) == 30 and S.walk_parts(math.inf, 7) == 7
     monkeypatch.setattr(S, "PROGRESS_AFTER_S", 0.0)

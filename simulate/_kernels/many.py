@@ -13,7 +13,7 @@ Shapes (N spots, P players, B board cards):
 
 * ``hole`` uint8[N, P, 2], ``board`` uint8[N, B], ``avail`` uint8[N, 52]
   (1 where a card is still in the deck, in card-id order: the deck of row ``i``
-  is ``nonzero(avail[i])``, as :meth:`simulate.request.Request.remaining_deck`).
+  is ``nonzero(avail[i])``, as :meth:`simulate.request.Spot.remaining_deck`).
 * exact: ``res`` int64[N, P, 3] (wins, ties, pot share in units of 1/2520),
   ``cats`` int64[N, P, 9], ``totals`` int64[N] (runouts walked).
 * Monte Carlo: ``samples`` int64[N], ``seeds`` uint64[N], ``acc``

@@ -236,23 +236,26 @@ def _document(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
 
 
 def _answer_of(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
-    kw = sampling_of(eff, threads).kwargs()
+    """The request parsed once (:mod:`simulate.request`) and run by its engine."""
+    from simulate import request
+
+    opts = sampling_of(eff, threads)
     kind = eff["kind"]
     if kind == "equity":
-        from simulate.equity import equity
+        from simulate.equity import run_equity
 
-        return equity(eff["hands"], eff["board"], eff["dead"], game=eff["game"],
-                      **kw).to_dict()
+        return run_equity(request.parse_spot(eff["hands"], eff["board"], eff["dead"],
+                                             game=eff["game"]), opts).to_dict()
     if kind == "range":
-        from simulate.range_equity import analyze_ranges
+        from simulate.range_equity import analyze_spot
 
-        return analyze_ranges(eff["hands"], eff["board"], eff["dead"], **kw).to_dict()
-    from simulate.allin import allin_ev
+        return analyze_spot(request.parse_spot(eff["hands"], eff["board"], eff["dead"]),
+                            opts).to_dict()
+    from simulate.allin import allin_run
 
     extra = {k: eff[k] for k in ("button", "dead_money") if eff[k] is not None}
-    doc = allin_ev(eff["players"], eff["board"], eff["dead"],
-                   game=allin_game(eff["game"], eff["players"]), **extra, **kw).to_dict()
-    return {**doc, "game": eff["game"]}
+    return allin_run(request.parse_allin_spot(eff["players"], eff["board"], eff["dead"],
+                                              game=eff["game"], **extra), opts).to_dict()
 
 
 def allin_game(game: str, specs: list[str]) -> str:
