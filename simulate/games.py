@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["BETTINGS", "GAMES", "Game", "check_game", "game_names", "games_help"]
+__all__ = ["BETTINGS", "GAMES", "MAX_CHIPS", "Game", "check_game", "game_names", "games_help"]
 
 #: Betting structures, in the engine's order (its kernel code is the index).
 BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
+#: The most chips one amount may hold (a seat's commitment, dead money, a stack, a blind, an
+#: amount in a hand history): ten seats' worth plus dead money, and the products the engines
+#: form with runout counts (checked where they are formed), stay inside int64.
+MAX_CHIPS = 10**15
 
 
 @dataclass(frozen=True)

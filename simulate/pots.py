@@ -103,10 +103,7 @@ class PotStructure:
         return {"pots": [p.to_dict() for p in self.pots], "returned": list(self.returned)}
 
 
-MAX_CHIPS = 10**15
-"""The most chips one amount may hold (a seat's commitment, dead money, a stack, a blind):
-ten seats' worth plus dead money, and the products the engines form with runout counts
-(checked where they are formed), stay inside int64."""
+from simulate.games import MAX_CHIPS  # noqa: E402 - the one chip limit (re-exported here)
 
 
 def check_chips(value: Any, what: str, *, allow_zero: bool = False) -> int:

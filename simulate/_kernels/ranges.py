@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import parallel, serial
+from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup, rank_strength
 from simulate._kernels.rng import (
     cards_left,
@@ -32,10 +32,21 @@ from simulate._kernels.rng import (
     pick5,
     stream_state,
 )
-from simulate._kernels.score import best_and_ties, score_row, scorer_row
+from simulate._kernels.score import SHARE_UNIT, best_and_ties, score_row, scorer_row
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
-SHARE_UNIT = 2520  # lcm(1..10): a split pot's share in integer units
+
+
+@inline
+def block_bounds(blk, lo, hi, n_blocks):
+    """Items ``[start, stop)`` of block ``blk`` when items ``lo..hi-1`` are cut into
+    ``n_blocks`` fixed blocks of ``ceil((hi - lo) / n_blocks)`` items (the last ones shorter
+    or empty: ``start >= stop``). The one block schedule of the walks and the sampler: fixed
+    blocks, each summed into its own accumulator, make the sums independent of the thread
+    count."""
+    step = (hi - lo + n_blocks - 1) // n_blocks
+    start = lo + blk * step
+    return start, min(hi, start + step)
 
 
 # ----------------------------------------------------------------------------- boards
@@ -311,11 +322,8 @@ def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, c
     hand category; every sum carries the board weight, the combo's own weight and the
     opponent's compatible weight. ``cards uint8[2, M, 2]``."""
     nb_blocks = acc.shape[0]
-    n = boards.shape[0]
-    step = (n + nb_blocks - 1) // nb_blocks
     for blk in nb.prange(nb_blocks):
-        lo = blk * step
-        hi = min(n, lo + step)
+        lo, hi = block_bounds(blk, 0, boards.shape[0], nb_blocks)
         if lo < hi:
             _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, pos, cid,
                       cat_of, tables, acc[blk], cat_acc[blk], pair_factor)
@@ -325,6 +333,30 @@ def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, c
 @serial
 def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
               acc, cat_acc, vacc, vcat, sorted_from):
+    """Boards ``lo..hi-1`` of the heads-up walk of a hero range against ``random``
+    (:func:`hu_random_walk`, one block of it).
+
+    Inputs: ``boards`` uint8[N, 5] (canonical full boards) and ``bweights`` int64[N] (their
+    orbit sizes); the hero's ``n`` combos as ``hkey`` int64[n] (sum of the two cards'
+    evaluator keys), ``hmask`` int64[n] (OR of their masks), ``hbits`` int64[n]
+    (``1 << card`` of both), ``hw`` float64[n] (weights) and ``hcards`` uint8[n, 2]
+    (``lo < hi`` card ids); ``pool`` int64: bit set of the cards on neither the spot's board
+    nor its dead cards (the villain holds any two of them off the walked board); ``wv``
+    float64: the villain's one weight; ``cat_of`` uint8[7463]: category of each strength;
+    ``tables``: the evaluator's ``kernel_args``; ``sorted_from``: from this many hero
+    combos on, the villain's rank classes are read from per-board prefix sums.
+
+    Outputs (added to, float64): ``acc[n, 4]`` per hero combo (win, tie, tie/2, total
+    villain weight), ``cat_acc[n, 9]`` per hero combo and final category, ``vacc[4]`` and
+    ``vcat[9]`` the villain's totals. Every term carries the board's orbit weight times the
+    hero combo's weight times ``wv``.
+
+    Per board: the villain's suitless strength ``S[r1, r2]`` of each of the 91 rank pairs is
+    looked up once and its combos counted by card removal (``nr``: live cards per rank); the
+    villain combos that make a flush are listed (``fbits``, ``fstr``, ``fnon``) and
+    corrected one by one; each hero combo then counts the villain combos below and equal to
+    it (all 91 classes, or with ``n >= sorted_from`` binary searches in the sorted classes
+    plus the classes holding one of the hero's ranks)."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n = hkey.shape[0]
     rkey = np.empty(13, np.int64)
@@ -542,11 +574,8 @@ def hu_random_walk(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, c
     hero combo reads its counts from prefix sums, correcting only the classes that hold one of
     its ranks; below it, every hero combo walks all 91 classes."""
     nb_blocks = acc.shape[0]
-    nbd = boards.shape[0]
-    step = (nbd + nb_blocks - 1) // nb_blocks
     for blk in nb.prange(nb_blocks):
-        lo = blk * step
-        hi = min(nbd, lo + step)
+        lo, hi = block_bounds(blk, 0, boards.shape[0], nb_blocks)
         if lo < hi:
             _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of,
                       tables, acc[blk], cat_acc[blk], vacc[blk], vcat[blk], sorted_from)
@@ -624,11 +653,8 @@ def mw_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cat_of, tables, ac
     dtype times the board weights) and ``acc``/``cat_acc`` are not touched. ``deals``
     int64[B]: the (tuple, runout) pairs walked per block."""
     nb_blocks = deals.shape[0]
-    n = boards.shape[0]
-    step = (n + nb_blocks - 1) // nb_blocks
     for blk in nb.prange(nb_blocks):
-        lo = blk * step
-        hi = min(n, lo + step)
+        lo, hi = block_bounds(blk, 0, boards.shape[0], nb_blocks)
         if lo < hi:
             deals[blk] = _mw_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo,
                                    cat_of, tables, acc[blk], cat_acc[blk],
@@ -735,11 +761,8 @@ def mc_run(seed, n_total, block_size, b_lo, b_hi, board, base_bits, cdf, ncombo,
     are in units of 1/2520 of a pot, so sums are exact and independent of the thread count.
     ``ok`` (bool[C]) turns False where a draw failed ``max_tries`` times in a row."""
     C = sh.shape[0]
-    n_blocks = b_hi - b_lo
-    per = (n_blocks + C - 1) // C
     for ch in nb.prange(C):
-        lo = b_lo + ch * per
-        hi = min(b_hi, lo + per)
+        lo, hi = block_bounds(ch, b_lo, b_hi, C)
         for b in range(lo, hi):
             size = min(block_size, n_total - b * block_size)
             if size <= 0:

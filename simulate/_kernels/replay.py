@@ -22,6 +22,7 @@ import numpy as np
 
 from evaluator._jit import inline, serial
 from simulate._kernels import engine as K
+from simulate.games import MAX_CHIPS
 
 FOLD = 0  # pN f
 CHECK_CALL = 1  # pN cc
@@ -127,7 +128,7 @@ SETTLED = 0
 #: The hand is not one :func:`replay_many` settles (unusual text, an action the fast path
 #: does not take, an all-in, a hidden showdown, ...): the caller replays it the usual way.
 FALLBACK = 1
-_MAX_AMOUNT = 10**15  # simulate.pots.MAX_CHIPS (the parser's largest amount as well)
+_MAX_AMOUNT = MAX_CHIPS  # the parser's largest amount as well
 
 
 @inline

@@ -33,7 +33,6 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
-_S32 = np.uint64(32)
 
 
 @serial
@@ -56,16 +55,6 @@ def next_u64(state):
     """``(new_state, value)``: one step of SplitMix64 (both uint64)."""
     state = state + _GOLDEN
     return state, mix64(state)
-
-
-@serial
-def below(value, n):
-    """Map a uint64 ``value`` to ``0..n-1`` by multiply-shift on its high 32 bits.
-
-    The bias is at most n / 2**32 (not exactly uniform): Monte Carlo deals use
-    :func:`deal` / :func:`draw5` instead.
-    """
-    return np.int64(((value >> _S32) * np.uint64(n)) >> _S32)
 
 
 _BITS = 12  # bits per draw of draw5: five draws from one 64-bit output

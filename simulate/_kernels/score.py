@@ -44,8 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from evaluator._jit import inline, serial
-
-SHARE_UNIT = 2520  # lcm(1..10): a k-way split of one pot is 2520 // k units, no odd chip
+from simulate.results import SHARE_UNIT  # lcm(1..10): a k-way split is 2520 // k, no odd chip
 
 
 @serial

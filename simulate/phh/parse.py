@@ -42,6 +42,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import IO, Any
 
+from simulate.games import MAX_CHIPS
 from simulate.phh.actions import (
     MAX_AMOUNT,
     Action,
@@ -74,7 +75,6 @@ __all__ = [
     "parse_text",
 ]
 
-_MAX_INT = 10**15
 #: The largest text one hand may take; a longer hand is an error (and skipped, in bounded
 #: memory, up to the next ``[N]`` header).
 MAX_HAND_BYTES = 1 << 20
@@ -149,7 +149,7 @@ def parse_action(text: str, n_players: int) -> Action:
 
 
 def _number(v: Any, key: str, allow_inf: bool = False, allow_post: bool = False) -> Decimal:
-    if type(v) is int and 0 <= v <= _MAX_INT:
+    if type(v) is int and 0 <= v <= MAX_CHIPS:
         return Decimal(v)
     if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
         raise PHHError(f"{key} must hold amounts, got {str(v)[:40]!r}")
