@@ -29,7 +29,7 @@ import numpy as np
 from evaluator.cards import CardError
 from simulate.ranges import Range
 from simulate.request import DISCARD_AFTER, POLICIES, Spot
-from simulate.sampling import check_walk, sampling, walk_parts, walk_progress
+from simulate.sampling import Sampling, check_walk, walk_parts, walk_progress
 
 __all__ = ["Engine", "OmahaEngine", "PineappleEngine", "RangeEngine", "engine_for"]
 
@@ -278,7 +278,7 @@ class RangeEngine(Engine):
         of the two left of the button)``. Floats (the walk sums weights in float64)."""
         from simulate.range_equity import analyze_spot
 
-        an = analyze_spot(self._live_spot(), sampling(True, threads=n_threads))
+        an = analyze_spot(self._live_spot(), Sampling(True, threads=n_threads))
         res = an.result
         self.deals = res.samples
         win = np.zeros((len(self.amounts), 2), object)

@@ -46,7 +46,7 @@ from . import symmetry as sym
 from .range_report import RangeAnalysis, hand_categories
 from .ranges import ALL_COMBOS, N_COMBOS, Range
 from .request import Spot, parse_spot
-from .results import EquityResult, PlayerResult, std_error_of_mean
+from .results import SHARE_UNIT, EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, check_walk, sampling, walk_parts, walk_progress
 
 __all__ = ["RangeAnalysis", "analyze_ranges", "analyze_spot", "hand_categories",
@@ -374,7 +374,7 @@ def _run_mc(spot: Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysi
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
 
-    from ._kernels import ranges as K
+    from ._kernels import range_mc as KM
     from .sampling import BLOCK, run_blocks
 
     if _any_deal(spot.ranges) is False:
@@ -402,12 +402,12 @@ def _run_mc(spot: Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysi
     ok = np.ones(C, dtype=np.bool_)
     board = np.array(spot.board, dtype=np.uint8)
     tables = get_tables().kernel_args
-    unit = float(K.SHARE_UNIT)
+    unit = float(SHARE_UNIT)
     cap = opts.cap
 
     def run(lo: int, hi: int) -> None:
         with _threads(threads):
-            K.mc_run(np.uint64(seed), cap, BLOCK, lo, hi, board, np.int64(base_bits), cdf,
+            KM.mc_run(np.uint64(seed), cap, BLOCK, lo, hi, board, np.int64(base_bits), cdf,
                      arr["ncombo"], arr["cards"], is_random, _cat_of(), tables, 1_000_000,
                      sh, sq, win, tie, cat, combo_n, combo_sh, ok)
         if not ok.all():

@@ -373,15 +373,6 @@ def parse_range(text: str) -> Range:
                                                               dtype=np.float64))
 
 
-def is_exact_hand(text: str) -> bool:
-    """True if ``text`` names exactly two cards (e.g. ``AhKh``, ``Ah Kh``)."""
-    from evaluator.cards import parse_cards
-    try:
-        return len(parse_cards(text, allow_repeats=True)) == 2
-    except (CardError, TypeError):
-        return False
-
-
 # ----------------------------------------------------------------------------- top N%
 def _data_path() -> Path:
     return Path(__file__).resolve().parent.parent / "data" / PREFLOP_FILE

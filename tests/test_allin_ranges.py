@@ -156,3 +156,26 @@ def test_cli_ranges(capsys):
     assert "exact, 820 runouts" in capsys.readouterr().out
     assert main(["allin", "AA:100", "AhAs:50", "--dead", "Ad"]) == 2
     assert "no combos left" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game,hands", [
+    ("omaha5", ["AhAsKhKs2c", "QdJdTc9c3c"]),
+    ("omaha6", ["AhAsKhKs2c7d", "QdJdTc9c3c8h"]),
+])
+def test_every_omaha_game_of_the_table(game, hands):
+    """``allin_ev`` plays every game of the games table: five- and six-card Omaha heads-up
+    is the pot times the equity; a seat of the wrong size is refused."""
+    from simulate import equity
+    from simulate.games import GAMES
+    from simulate.request import ALLIN_GAMES
+
+    assert set(ALLIN_GAMES) == set(GAMES)
+    eq = equity(hands, "7s8h2d", game=game, exact=True)
+    res = allin_ev([f"{h}:50" for h in hands], "7s8h2d", game=game)
+    assert res.exact and res.game == game and res.samples == eq.samples
+    for p, q in zip(res.players, eq.players, strict=True):
+        assert p.expected_payout == pytest.approx(100 * q.equity, abs=1e-9)
+    mc = allin_ev([f"{h}:50" for h in hands], game=game, samples=20_000, seed=3)
+    assert not mc.exact and math.isclose(sum(p.expected_payout for p in mc.players), 100)
+    with pytest.raises(CardError, match=f"seat 0 has 4 cards; {game} hands have"):
+        allin_ev(["AhAsKhKs:50", f"{hands[1]}:50"], game=game)

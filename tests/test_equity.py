@@ -246,3 +246,51 @@ def test_reduced_walk_equals_plain_walk_on_crowded_tables_and_preflop_dead_cards
                                                                                dead)
             spots += 1
     assert spots == 22
+
+
+def test_a_comma_list_of_combos_is_a_range():
+    """Issue 23: ``'AhKh,AsKs'`` against an exact hand was refused as a four-card hand; a
+    comma list of combos is a range everywhere, answered by the range engine."""
+    from simulate.range_equity import range_equity
+
+    for board in ("", "Td9d2c"):
+        got = equity(["AhKh,AsKs", "QdQc"], board, exact=True).to_dict()
+        want = range_equity(["AhKh,AsKs", "QdQc"], board, exact=True).to_dict()
+        got.pop("elapsed_s"), want.pop("elapsed_s")
+        assert got == want and got["players"][0]["hand"] == "AhKh,AsKs"
+        one = [equity([h, "QdQc"], board).players[0].equity for h in ("AhKh", "AsKs")]
+        assert got["players"][0]["equity"] == pytest.approx(sum(one) / 2, abs=1e-12)
+    with pytest.raises(CardError, match="hand 1 has 3 cards; holdem hands have 2"):
+        equity(["AhKhQh", "QdQc"])  # cards that are no range keep the card count message
+
+
+@pytest.mark.parametrize("hands,board,kw", [
+    (["AhKh", "QsQd"], "Td9d2c", {}),
+    (["QQ+,AKs", "random"], "Td9d2c", {}),
+    (["AhAsKhKs", "QdJdTc9c"], "Td9d2c", {"game": "omaha"}),
+    (["AhKh2c", "7s7d8c"], "Qh9c3d", {"game": "crazy_pineapple", "discard_after": "turn"}),
+    (["AhKh", "7d8c"], "Ks8h3c", {"game": "crazy_pineapple", "dead": "2c7s"}),
+])
+def test_a_request_is_parsed_once(monkeypatch, hands, board, kw):
+    """``equity`` parses the board once and checks its sampling options once, then hands the
+    objects down: no engine parses text again."""
+    import simulate.request as R
+    from simulate.sampling import Sampling
+
+    counts = {"board": 0, "validate": 0}
+    parse_board, validate = R.parse_board, Sampling.validate
+
+    def count_board(*a, **k):
+        counts["board"] += 1
+        return parse_board(*a, **k)
+
+    def count_validate(self, *a, **k):
+        counts["validate"] += 1
+        return validate(self, *a, **k)
+
+    monkeypatch.setattr(R, "parse_board", count_board)
+    monkeypatch.setattr(Sampling, "validate", count_validate)
+    kw = dict(kw)
+    dead = kw.pop("dead", "")
+    res = equity(hands, board, dead, exact=True, **kw)
+    assert res.exact and counts == {"board": 1, "validate": 1}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -284,3 +285,37 @@ def test_cli_chart_monte_carlo(tmp_path, capsys, monkeypatch):
     assert abs(aa - 0.7349) < 4 * rows[0]["std_error"] + 1e-3
     assert "chart, 2 opponents: 169/169 hands (100%)" in capsys.readouterr().err
     assert main(["chart", "--opponents", "10"]) == 2
+
+
+# ----------------------------------------------------------------------------- samples
+# equities of weighted exact walks, as computed before ``samples`` stopped being weighted
+WEIGHTED_SPOTS = [
+    (["QQ+:0.001", "random"], ["QQ+", "random"], 19_263_420,
+     [0.820748184901747, 0.17925181509825408]),
+    (["QQ+,AKs:0.5", "KK,AQs+"], ["QQ+,AKs", "KK,AQs+"], None,
+     [0.6372869318181819, 0.3627130681818182]),
+    (["QQ+:2", "AKs", "JJ:0.25"], ["QQ+", "AKs", "JJ"], None,
+     [0.6537929125138427, 0.23660714285714285, 0.1095999446290144]),
+]
+
+
+@pytest.mark.parametrize("weighted,plain,count,want", WEIGHTED_SPOTS)
+def test_weights_do_not_change_samples(weighted, plain, count, want):
+    """``samples`` of an exact walk counts every runout of every card-disjoint combination
+    of the players' combos, unweighted (issue 23: ``QQ+:0.001`` reported 19,263 deals,
+    ``QQ+`` 19,263,420); the weighted equities are what they were."""
+    w = range_equity(weighted, "Td9d2c", exact=True)
+    p = range_equity(plain, "Td9d2c", exact=True)
+    assert w.exact and p.exact
+    assert w.samples == p.samples
+    if count is not None:
+        assert p.samples == count
+    assert [x.equity for x in w.players] == want
+    if len(plain) == 2:  # the count is pairs x runouts: check it by brute force
+        from simulate.request import parse_spot
+
+        spot = parse_spot(plain, "Td9d2c")
+        r0, r1 = spot.ranges
+        pairs = sum(1 for a in r0.combos.tolist() for b in r1.combos.tolist()
+                    if not set(a) & set(b))
+        assert p.samples == pairs * math.comb(52 - 3 - 4, 2)
