@@ -138,13 +138,15 @@ def _discard_kwargs(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.equity import equity
-    from simulate.sampling import default_choices
+    from simulate.equity import run_equity
+    from simulate.request import parse_spot
+    from simulate.sampling import Sampling, default_choices
 
-    kw = sampling_kwargs(args)
+    opts = Sampling(**sampling_kwargs(args))  # checked there, by the options' names
     with skip_blas_probe(), default_choices() as chosen:
-        res = equity(args.hands, args.board, args.dead, game=args.game, **kw,
-                     **_discard_kwargs(args))
+        spot = parse_spot(args.hands, args.board, args.dead, game=args.game,
+                          **_discard_kwargs(args))  # type: ignore[arg-type]
+        res = run_equity(spot, opts)
     if args.json:
         emit_json(with_choice(res.to_dict(), chosen))
     else:
