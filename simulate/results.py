@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from .pots import Pot
 
 #: Pot share unit of every equity kernel: lcm(1..10), so a k-way split of one pot gives each
 #: winner exactly ``SHARE_UNIT // k`` units (no odd chip), and sums stay integers.
@@ -123,7 +120,7 @@ class AllinResult:
     commitments; ``game``: the game's name.
     """
 
-    pots: list[Pot]
+    pots: list[Any]  # simulate.pots.Pot (not imported: pots imports the kernels)
     players: list[AllinPlayer]
     exact: bool
     samples: int
