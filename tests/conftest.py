@@ -5,8 +5,8 @@ Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (default ``dev``):
 
 * ``dev`` -- the quick local run: 30 examples per property test (unless a test sets its own
   ``max_examples``), random seeds;
-* ``ci`` -- 100 examples (Hypothesis's own default), derandomized (the same examples on every run, so a CI failure
-  reproduces), and no "too slow" health check (shared CI runners are slow).
+* ``ci`` -- 100 examples (Hypothesis's default), derandomized (the same examples every
+  run, so a failure reproduces), and no "too slow" health check (CI runners are slow).
 
 Both turn the per-example deadline off: a loaded machine (or a first call that compiles a
 kernel) would otherwise fail a correct test. Shared helpers live in ``tests/helpers.py``,
