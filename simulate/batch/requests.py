@@ -212,7 +212,7 @@ def answer(eff: dict[str, Any], threads: int | None = None) -> dict[str, Any]:
     ``{"error": "..."}``. Never raises for bad input; an unexpected exception becomes
     ``"internal error: ..."`` (KeyboardInterrupt and MemoryError still propagate)."""
     try:
-        return {"result": _document(eff, threads)}
+        return {"result": document(eff, threads)}
     except (ValueError, TypeError) as exc:
         return {"error": one_line(str(exc)) or type(exc).__name__}
     except RecursionError:
@@ -225,9 +225,10 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _document(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
-    """The request's ``--json`` document (with ``"default_samples"`` as the command writes
-    it when the default sample size was taken)."""
+def document(eff: dict[str, Any], threads: int | None = None) -> dict[str, Any]:
+    """The request's ``--json`` document (with ``"default_samples"`` as the command writes it
+    when the default sample size was taken; ``load_s`` aside); raises ValueError (or
+    CardError) for bad input."""
     from simulate.sampling import default_choices
 
     with default_choices() as chosen:

@@ -13,9 +13,11 @@ import re
 import sys
 
 from evaluator.cards import CardError
-from simulate.cli._util import UsageError
+from simulate.cli._client import REMOTE, add_server_option, remote_or_local
+from simulate.cli._util import UsageError, error_line
 
-COMMANDS = ("equity", "eval", "range", "chart", "allin", "hand", "batch", "bench", "warmup", "play")
+COMMANDS = ("equity", "eval", "range", "chart", "allin", "hand", "batch", "bench", "warmup", "play",
+            "serve")
 
 EPILOG = """examples:
   pokerjit equity AhKh QsQd
@@ -25,6 +27,7 @@ EPILOG = """examples:
   pokerjit allin AhAs:100 KdKc:60 QhQs:30 --button 0
   pokerjit bench --quick
   pokerjit warmup            compile every kernel once, e.g. after installing
+  pokerjit serve --open      the workbench page and the JSON API (pip install 'pokerjit[serve]')
 
 Compiled kernels are cached by Numba (NUMBA_CACHE_DIR chooses the folder).
 """
@@ -61,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
+        if mod.NAME in REMOTE:  # these may ask a running `pokerjit serve` instead
+            add_server_option(p)
+            p.set_defaults(_run=remote_or_local(mod))
     return parser
 
 
@@ -134,8 +140,7 @@ def _main(argv: list[str] | None) -> int:
         with report_progress():  # long runs show progress on stderr
             return int(args._run(args) or 0)
     except (UsageError, CardError, ValueError) as e:
-        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        print(f"error: {msg}", file=sys.stderr)
+        print(f"error: {error_line(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

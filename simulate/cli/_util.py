@@ -76,12 +76,24 @@ def json_text(obj: Any) -> str:
     return json.dumps(obj, indent=2, allow_nan=False) + "\n"
 
 
-def emit_json(obj: Any) -> None:
-    """Write one JSON document to stdout. A document that times its work (``elapsed_s``)
-    also gets ``load_s``: this command's seconds compiling or loading kernels."""
+def with_load_s(obj: Any) -> Any:
+    """The document as ``--json`` prints it: one that times its work (``elapsed_s``) also
+    gets ``load_s``, this command's seconds compiling or loading kernels (a document that
+    has one already, such as a server's answer, keeps it)."""
     if isinstance(obj, dict) and "elapsed_s" in obj and "load_s" not in obj:
         obj = {**obj, "load_s": load_seconds()[0]}
-    sys.stdout.write(json_text(obj))
+    return obj
+
+
+def emit_json(obj: Any) -> None:
+    """Write one JSON document to stdout (with ``load_s``, see :func:`with_load_s`)."""
+    sys.stdout.write(json_text(with_load_s(obj)))
+
+
+def error_line(e: BaseException) -> str:
+    """The one line a bad input's exception becomes (``error: ...`` on the command line,
+    ``{"error": ...}`` from ``pokerjit serve``): its message's first line."""
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 STDOUT = "-"  # an output path of "-" means standard output

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+from typing import Any
 
 from simulate.cli._util import (
     UsageError,
@@ -66,55 +68,86 @@ def _button(text: str) -> int:
     return int(t)
 
 
-def run(args: argparse.Namespace) -> int:
-    from simulate.allin import allin_ev
-    from simulate.batch.requests import allin_game
-
+def _checked(args: argparse.Namespace) -> tuple[dict[str, Any], int, int]:
+    """The checked sampling options, button and dead money of the command line."""
     kw = sampling_kwargs(args)
     dead_money = args.dead_money.strip()
     if not dead_money.isdigit():
         raise UsageError(f"--dead-money must be a whole number of chips, got '{args.dead_money}'")
+    return kw, _button(args.button), int(dead_money)
+
+
+def request(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``POST /api/v1/allin`` body of these arguments (``pokerjit serve``), or None when
+    they need options a request does not carry (the pineapple discard options)."""
+    kw, button, dead_money = _checked(args)
+    if args.discard_after is not None or args.discard_policy is not None:
+        return None
+    return {"players": list(args.specs), "board": args.board, "dead": args.dead,
+            "button": button, "dead_money": dead_money, "game": args.game,
+            "exact": kw["exact"], "samples": kw["samples"], "std_error": kw["target_std_error"],
+            "seed": kw["seed"]}
+
+
+def run(args: argparse.Namespace) -> int:
+    from simulate.allin import allin_ev
+    from simulate.batch.requests import allin_game
     from simulate.sampling import default_choices
 
+    kw, button, dead_money = _checked(args)
     with default_choices() as chosen:
-        r = allin_ev(args.specs, args.board, args.dead, button=_button(args.button),
-                     game=allin_game(args.game, args.specs), dead_money=int(dead_money),
+        r = allin_ev(args.specs, args.board, args.dead, button=button,
+                     game=allin_game(args.game, args.specs), dead_money=dead_money,
                      discard_after=args.discard_after, discard_policy=args.discard_policy,
                      **kw)
     r.game = args.game
-    if args.json:
-        emit_json(with_choice(r.to_dict(), chosen))
-        return 0
-    mode = (f"exact, {plural(r.samples, 'runout')}" if r.exact
-            else f"Monte Carlo, {plural(r.samples, 'runout')}, seed {r.seed}")
-    game = "" if r.game == "holdem" else f"{r.game}   "
-    print(f"{game}board: {r.board or '-'}   dead: {r.dead or '-'}   button: seat {r.button}   "
-          f"{mode}   {r.elapsed_s:.3f} s{load_note()}")
-    if r.dead_money:
-        print(f"dead money: {r.dead_money} chips in the main pot")
-    names = ["main pot"] + [f"side pot {i}" for i in range(1, len(r.pots))]
-    print()
-    print(table([[name, str(pot.amount), " ".join(str(s) for s in pot.eligible)]
-                 for name, pot in zip(names, r.pots, strict=True)],
-                ["pot", "chips", "eligible seats"], align="lrl"))
-    returned = [(p.seat, p.returned) for p in r.players if p.returned]
-    for seat, chips in returned:
-        print(f"uncalled: {chips} chips returned to seat {seat}")
-    print()
-    header = ["seat", "hand", "committed", "expected", "EV"]
-    if not r.exact:
-        header.append("± std err")
-    header += [f"{'main' if i == 0 else f'side {i}'} eq" for i in range(len(r.pots))]
-    rows = []
-    for p in r.players:
-        row = [str(p.seat), p.hand, str(p.committed), f"{p.expected_payout:.2f}",
-               f"{p.ev:.2f}"]
-        if not r.exact:
-            row.append(f"{p.std_error:.2f}")
-        row += [f"{100 * e:.2f}%" if (i < len(r.pots) and p.seat in r.pots[i].eligible)
-                else "-" for i, e in enumerate(p.pot_equity)]
-        rows.append(row)
-    print(table(rows, header, align="rlrrr" + "r" * (len(header) - 5)))
-    if chosen:
-        print(choice_line(chosen))
+    print_document(args, with_choice(r.to_dict(), chosen))
     return 0
+
+
+def print_document(args: argparse.Namespace, doc: dict[str, Any]) -> None:
+    if args.json:
+        emit_json(doc)
+    else:
+        print(format_text(doc))
+
+
+def format_text(r: dict[str, Any]) -> str:
+    """The text ``pokerjit allin`` prints for its ``--json`` document (locally and through
+    ``--server``)."""
+    out = []
+    mode = (f"exact, {plural(r['samples'], 'runout')}" if r["exact"]
+            else f"Monte Carlo, {plural(r['samples'], 'runout')}, seed {r.get('seed')}")
+    game = "" if r["game"] == "holdem" else f"{r['game']}   "
+    out.append(f"{game}board: {r['board'] or '-'}   dead: {r['dead'] or '-'}   "
+               f"button: seat {r['button']}   {mode}   {r['elapsed_s']:.3f} s{load_note()}")
+    if r["dead_money"]:
+        out.append(f"dead money: {r['dead_money']} chips in the main pot")
+    pots = r["pots"]
+    names = ["main pot"] + [f"side pot {i}" for i in range(1, len(pots))]
+    out.append("")
+    out.append(table([[name, str(pot["amount"]), " ".join(str(s) for s in pot["eligible"])]
+                      for name, pot in zip(names, pots, strict=True)],
+                     ["pot", "chips", "eligible seats"], align="lrl"))
+    for p in r["players"]:
+        if p["returned"]:
+            out.append(f"uncalled: {p['returned']} chips returned to seat {p['seat']}")
+    out.append("")
+    header = ["seat", "hand", "committed", "expected", "EV"]
+    if not r["exact"]:
+        header.append("± std err")
+    header += [f"{'main' if i == 0 else f'side {i}'} eq" for i in range(len(pots))]
+    rows = []
+    for p in r["players"]:
+        row = [str(p["seat"]), p["hand"], str(p["committed"]), f"{p['expected_payout']:.2f}",
+               f"{p['ev']:.2f}"]
+        if not r["exact"]:
+            se = math.inf if p["std_error"] is None else p["std_error"]  # null: unknown
+            row.append(f"{se:.2f}")
+        row += [f"{100 * e:.2f}%" if (i < len(pots) and p["seat"] in pots[i]["eligible"])
+                else "-" for i, e in enumerate(p["pot_equity"])]
+        rows.append(row)
+    out.append(table(rows, header, align="rlrrr" + "r" * (len(header) - 5)))
+    if "default_samples" in r:
+        out.append(choice_line([r["default_samples"]]))
+    return "\n".join(out)

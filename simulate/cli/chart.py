@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from simulate.cli._util import (
     UsageError,
@@ -53,31 +54,74 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_json(p)
 
 
-def run(args: argparse.Namespace) -> int:
-    from simulate.chart import MAX_OPPONENTS, chart_csv, chart_rows
+def document(opponents: list[int], *, samples: int | None = None,
+             target_std_error: float | None = None, seed: int | None = None,
+             threads: int | None = None, quiet: bool = True) -> dict[str, Any]:
+    """The ``pokerjit chart --json`` document (:func:`simulate.chart.chart_rows`)."""
+    from simulate.chart import chart_rows
+
+    rows = chart_rows(opponents, samples=samples, target_std_error=target_std_error,
+                      seed=seed, threads=threads, quiet=quiet)
+    return {"game": "holdem", "board": "", "dead": "", "rows": rows}
+
+
+def _check_opponents(args: argparse.Namespace) -> None:
+    from simulate.chart import MAX_OPPONENTS
 
     for n in args.opponents:
         if not 1 <= n <= MAX_OPPONENTS:
             raise UsageError(f"--opponents must be 1..{MAX_OPPONENTS}, got {n}")
-    if args.vs_all:
-        return _vs_all(args)
+
+
+def _checked(args: argparse.Namespace) -> dict[str, Any]:
+    """The checked sampling options of the command line (messages name the options)."""
+    _check_opponents(args)
     args.exact = None  # one opponent is exact, more are sampled: the options apply to those
-    kw = sampling_kwargs(args)  # samples, std error, seed, threads: the one check
+    return sampling_kwargs(args)  # samples, std error, seed, threads: the one check
+
+
+def request(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``POST /api/v1/chart`` body of these arguments, or None when they write a file
+    (which only the local command does) or ask for the --vs-all table."""
+    if args.vs_all:
+        return None
+    kw = _checked(args)
+    if args.output not in (None, "-"):
+        return None
+    return {"opponents": list(args.opponents), "samples": kw["samples"],
+            "std_error": kw["target_std_error"], "seed": kw["seed"]}
+
+
+def print_document(args: argparse.Namespace, doc: dict[str, Any]) -> None:
+    """Print the chart to standard output: the JSON document, or its CSV text."""
+    from simulate.chart import chart_csv
+
+    if args.json:
+        emit_json(doc)
+    else:
+        write_output("-", chart_csv(doc["rows"]), "-o")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.vs_all:
+        _check_opponents(args)
+        return _vs_all(args)
+    kw = _checked(args)
     out = args.output or "-"
     check_output_path(out, "-o", stdout_ok=True)
-    rows = chart_rows(args.opponents, samples=kw["samples"],
-                      target_std_error=kw["target_std_error"], seed=kw["seed"],
-                      threads=kw["threads"], quiet=args.quiet)
-    if args.json:
-        doc = {"game": "holdem", "board": "", "dead": "", "rows": rows}
-        if out == "-":
-            emit_json(doc)
-        else:
-            write_output(out, json_text(doc), "-o")
+    doc = document(args.opponents, samples=kw["samples"],
+                   target_std_error=kw["target_std_error"], seed=kw["seed"],
+                   threads=kw["threads"], quiet=args.quiet)
+    if out == "-":
+        print_document(args, doc)
         return 0
-    write_output(out, chart_csv(rows), "-o")
-    if out != "-":
-        print(f"wrote {out} ({len(rows)} rows)", file=sys.stderr)
+    if args.json:
+        write_output(out, json_text(doc), "-o")
+        return 0
+    from simulate.chart import chart_csv
+
+    write_output(out, chart_csv(doc["rows"]), "-o")
+    print(f"wrote {out} ({len(doc['rows'])} rows)", file=sys.stderr)
     return 0
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 from simulate.cli._util import (
     add_game,
@@ -61,37 +63,39 @@ def _top_categories(cats: dict[str, float], n: int = 3) -> str:
     return ", ".join(f"{name} {100 * share:.1f}%" for name, share in top)
 
 
-def format_result(res: object) -> str:
-    """The human-readable table of an :class:`~simulate.results.EquityResult`."""
+def format_result(doc: dict[str, Any]) -> str:
+    """The human-readable table of an equity document (``EquityResult.to_dict()``, the
+    ``--json`` document: the same text locally and through ``--server``)."""
     from simulate.sampling import switched_note
 
     rows = []
-    for p in res.players:  # type: ignore[attr-defined]
-        err = "exact" if res.exact else f"±{100 * p.std_error:.3f}%"  # type: ignore[attr-defined]
-        rows.append([p.hand, pct(p.equity).strip(), pct(p.win).strip(), pct(p.tie).strip(), err,
-                     _top_categories(p.categories)])
+    for p in doc["players"]:
+        se = math.inf if p["std_error"] is None else p["std_error"]  # null: unknown
+        err = "exact" if doc["exact"] else f"±{100 * se:.3f}%"
+        rows.append([p["hand"], pct(p["equity"]).strip(), pct(p["win"]).strip(),
+                     pct(p["tie"]).strip(), err, _top_categories(p["categories"])])
     out = [table(rows, ["hand", "equity", "win", "tie", "std error", "most likely hands"],
                  align="lrrrrl")]
     where = []
-    if res.board:  # type: ignore[attr-defined]
-        where.append(f"board {res.board}")  # type: ignore[attr-defined]
-    if res.dead:  # type: ignore[attr-defined]
-        where.append(f"dead {res.dead}")  # type: ignore[attr-defined]
-    how = (("exact: the board is complete" if res.samples == 1  # type: ignore[attr-defined]
-            else f"exact: every one of {plural(res.samples, 'runout')}")  # type: ignore
-           if res.exact else f"Monte Carlo: {plural(res.samples, 'deal')}")  # type: ignore
-    how += switched_note(getattr(res, "extra", {}))
-    how += _discard_note(getattr(res, "extra", {}))
-    seed = getattr(res, "extra", {}).get("seed")
-    if not res.exact and seed is not None:  # type: ignore[attr-defined]
+    if doc["board"]:
+        where.append(f"board {doc['board']}")
+    if doc["dead"]:
+        where.append(f"dead {doc['dead']}")
+    how = (("exact: the board is complete" if doc["samples"] == 1
+            else f"exact: every one of {plural(doc['samples'], 'runout')}") if doc["exact"]
+           else f"Monte Carlo: {plural(doc['samples'], 'deal')}")
+    how += switched_note(doc)  # the result's extra keys are top-level keys of the document
+    how += _discard_note(doc)
+    seed = doc.get("seed")
+    if not doc["exact"] and seed is not None:
         how += f", seed {seed}"
-    how += f", {res.elapsed_s:.3f} s{load_note()}"  # type: ignore[attr-defined]
+    how += f", {doc['elapsed_s']:.3f} s{load_note()}"
     out.append("")
     out.append("; ".join([*where, how]))
     return "\n".join(out)
 
 
-def _discard_note(extra: dict[str, object]) -> str:
+def _discard_note(extra: dict[str, Any]) -> str:
     """Pineapple results: when the discard is and how it was chosen."""
     if "discard_after" not in extra:
         return ""
@@ -147,9 +151,25 @@ def run(args: argparse.Namespace) -> int:
         spot = parse_spot(args.hands, args.board, args.dead, game=args.game,
                           **_discard_kwargs(args))  # type: ignore[arg-type]
         res = run_equity(spot, opts)
-    if args.json:
-        emit_json(with_choice(res.to_dict(), chosen))
-    else:
-        line = choice_line(chosen)
-        sys.stdout.write(format_result(res) + "\n" + (line + "\n" if line else ""))
+    print_document(args, with_choice(res.to_dict(), chosen))
     return 0
+
+
+def request(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``POST /api/v1/equity`` body of these arguments (``pokerjit serve``), or None when
+    they need options a request does not carry (the pineapple discard options)."""
+    kw = sampling_kwargs(args)
+    if _discard_kwargs(args):
+        return None
+    return {"hands": list(args.hands), "board": args.board, "dead": args.dead,
+            "game": args.game, "exact": kw["exact"], "samples": kw["samples"],
+            "std_error": kw["target_std_error"], "seed": kw["seed"]}
+
+
+def print_document(args: argparse.Namespace, doc: dict[str, Any]) -> None:
+    """Print an equity document as ``--json`` or as the text table (local or remote)."""
+    if args.json:
+        emit_json(doc)
+    else:
+        line = choice_line([doc["default_samples"]] if "default_samples" in doc else [])
+        sys.stdout.write(format_result(doc) + "\n" + (line + "\n" if line else ""))

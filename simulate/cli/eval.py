@@ -6,6 +6,7 @@ the board) take 5 to 7 cards; the Omaha games take the hole cards and ``--board`
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from simulate.cli._util import UsageError, add_game, add_json, emit_json
 
@@ -28,16 +29,42 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_json(p)
 
 
-def _print(d: dict[str, object], labels: list[tuple[str, str]]) -> None:
+_LABELS = {"holdem": [("cards", "cards"), ("strength", "strength"), ("category", "category"),
+                      ("best_five", "best five"), ("text", "hand")],
+           "omaha": [("hole", "hole"), ("board", "board"), ("strength", "strength"),
+                     ("category", "category"), ("best_five", "best five"), ("text", "hand"),
+                     ("uses", "uses")]}
+
+
+def _spaced(cards: str) -> str:
+    """``AhKhQd`` -> ``Ah Kh Qd`` (canonical card text is two characters a card)."""
+    return " ".join(cards[i:i + 2] for i in range(0, len(cards), 2))
+
+
+def format_text(doc: dict[str, Any]) -> str:
+    """The text ``pokerjit eval`` prints for its ``--json`` document (locally and through
+    ``--server``)."""
+    from simulate.games import GAMES
+
+    d = dict(doc)
+    if "hole" in d:
+        d["hole"], d["board"] = _spaced(str(d["hole"])), _spaced(str(d["board"]))
+        d["uses"] = f"{d['hole_used']} from the hand + {d['board_used']} from the board"
+    labels = _LABELS["omaha" if "hole" in d else "holdem"]
     width = max(len(label) for _, label in labels) + 2
+    lines = []
     for key, label in labels:
         value = d[key]
         if key == "strength":
             value = f"{value} of 7462"
-        print(f"{label + ':':<{width}}{value}")
+        lines.append(f"{label + ':':<{width}}{value}")
+    game = GAMES.get(str(doc["game"]))
+    if game is not None and game.is_pineapple:
+        lines.append(f"({PINEAPPLE_NOTE})")
+    return "\n".join(lines)
 
 
-def _omaha(hole_text: str, board_text: str, game: str) -> tuple[dict[str, object], list]:
+def _omaha(hole_text: str, board_text: str, game: str) -> dict[str, object]:
     from evaluator.cards import parse_cards
     from evaluator.omaha import describe_omaha
     from simulate.request import GAMES as HOLE_CARDS
@@ -48,42 +75,45 @@ def _omaha(hole_text: str, board_text: str, game: str) -> tuple[dict[str, object
     n = len(parse_cards(hole_text, what="hole cards"))
     if n != HOLE_CARDS[game]:
         raise UsageError(f"{game} hands have {HOLE_CARDS[game]} hole cards, got {n}")
-    d = describe_omaha(hole_text, board_text).to_dict()
-    d["uses"] = f"{d['hole_used']} from the hand + {d['board_used']} from the board"
-    return d, [("hole", "hole"), ("board", "board"), ("strength", "strength"),
-               ("category", "category"), ("best_five", "best five"), ("text", "hand"),
-               ("uses", "uses")]
+    return describe_omaha(hole_text, board_text).to_dict()
 
 
-def run(args: argparse.Namespace) -> int:
+def document(text: str, board: str = "", game: str = "holdem") -> dict[str, object]:
+    """The ``pokerjit eval --json`` document of ``text`` (the cards) with ``board``; raises
+    :class:`UsageError`, CardError or ValueError for bad input."""
     from evaluator.cards import cards_str, check_disjoint, parse_cards
+    from simulate.games import check_game
 
-    text = " ".join(args.cards)
-    board_text = cards_str(parse_cards(args.board, what="board"))  # canonical, as in equity
-    from simulate.games import GAMES
-
-    game = GAMES[args.game]
-    if game.is_omaha:
-        d, labels = _omaha(text, args.board, args.game)
+    g = check_game(game)
+    board_text = cards_str(parse_cards(board, what="board"))  # canonical, as in equity
+    if g.is_omaha:
+        d = _omaha(text, board, g.name)
+        d["hole"] = str(d["hole"]).replace(" ", "")  # compact card text, as equity writes hands
     else:
         from evaluator import describe
 
         hand = parse_cards(text, what="cards")
-        board = parse_cards(args.board, what="board")
-        check_disjoint([("cards", hand), ("board", board)])
-        if game.is_pineapple and len(hand) == 3 and len(board) < 3:
-            raise UsageError(f"{args.game}: give the 2 cards kept after the discard with the "
+        b = parse_cards(board, what="board")
+        check_disjoint([("cards", hand), ("board", b)])
+        if g.is_pineapple and len(hand) == 3 and len(b) < 3:
+            raise UsageError(f"{g.name}: give the 2 cards kept after the discard with the "
                              f"board (a 3-card hand is not scored: {PINEAPPLE_NOTE})")
-        d = describe(hand + board).to_dict()
-        labels = [("cards", "cards"), ("strength", "strength"), ("category", "category"),
-                  ("best_five", "best five"), ("text", "hand")]
+        d = describe(hand + b).to_dict()
+    return {"game": g.name, **d, "board": board_text}
+
+
+def request(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``POST /api/v1/eval`` body of these arguments (``pokerjit serve``)."""
+    return {"cards": " ".join(args.cards), "board": args.board, "game": args.game}
+
+
+def print_document(args: argparse.Namespace, doc: dict[str, Any]) -> None:
     if args.json:
-        d.pop("uses", None)
-        if "hole" in d:  # card lists in canonical compact text, as equity writes hands
-            d["hole"] = str(d["hole"]).replace(" ", "")
-        emit_json({"game": args.game, **d, "board": board_text})
+        emit_json(doc)
     else:
-        _print(d, labels)
-        if game.is_pineapple:
-            print(f"({PINEAPPLE_NOTE})")
+        print(format_text(doc))
+
+
+def run(args: argparse.Namespace) -> int:
+    print_document(args, document(" ".join(args.cards), args.board, args.game))
     return 0

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import sys
+from typing import Any
 
 from simulate.cli._util import (
     UsageError,
@@ -137,7 +139,6 @@ def _csv_text(an: object) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from simulate.range_equity import analyze_ranges
-    from simulate.sampling import switched_note
 
     kw = sampling_kwargs(args)
     # Check the output files before the (possibly long) computation. "-" sends that output
@@ -168,29 +169,63 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(with_choice(an.to_dict(), chosen))
         return 0
-    rows = []
-    for p, pr in enumerate(res.players):
-        se = "" if res.exact else f"±{100 * pr.std_error:.2f}%"
-        rows.append([str(p + 1), pr.hand, str(len(an.ranges[p])), pct(pr.equity).strip(),
-                     pct(pr.win).strip(), pct(pr.tie).strip(), se])
-    print(table(rows, ["#", "range", "combos", "equity", "win", "tie", "std err"],
-                align="rlrrrrr"))
-    how = "exact" if res.exact else f"Monte Carlo, {plural(res.samples, 'deal')}"
-    how += switched_note(res.extra)
-    extra = f"board {res.board}" if res.board else "preflop"
-    if res.dead:
-        extra += f", dead {res.dead}"
-    print(f"({how}; {extra}; {res.elapsed_s:.2f} s{load_note()})")
-    if chosen:
-        print(choice_line(chosen))
-    print(f"\nequity % of player 1 ({res.players[0].hand}) by hand class:")
-    print(_grid_text(an.grid(0)))
-    c = an.categories(0)
-    if c:
-        print(f"\nplayer 1 on {c['board']} ({c['combos']:g} combos):")
-        crow = [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in c["made"].items()]
-        crow += [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in c["draws"].items()
-                 if v["combos"] > 0]
-        print(table(crow, ["holding", "combos", "share"], align="lrr"))
+    print(format_text(with_choice(res.to_dict(), chosen), [len(r) for r in an.ranges],
+                      an.grid(0), an.categories(0)))
     sys.stdout.flush()
     return 0
+
+
+def request(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``POST /api/v1/range`` body of these arguments (``pokerjit serve``), or None when
+    they write files (which only the local command does)."""
+    kw = sampling_kwargs(args)
+    if args.csv or args.png:
+        return None
+    return {"hands": [args.range, *args.vs], "board": args.board, "dead": args.dead,
+            "exact": kw["exact"], "samples": kw["samples"], "std_error": kw["target_std_error"],
+            "seed": kw["seed"]}
+
+
+def print_document(args: argparse.Namespace, doc: dict[str, Any]) -> None:
+    """Print a ``range --json`` document as JSON or as the text the local command prints."""
+    if args.json:
+        emit_json(doc)
+        return
+    ranges = doc["ranges"]
+    print(format_text(doc, [len(r["combos"]) for r in ranges], ranges[0]["grid"],
+                      ranges[0]["hand_categories"]))
+    sys.stdout.flush()
+
+
+def format_text(res: dict[str, Any], n_combos: list[int], grid: list[list[dict | None]],
+                cats: dict[str, Any] | None) -> str:
+    """The text of ``pokerjit range``: ``res`` the equity keys of the ``--json`` document,
+    ``n_combos`` each player's live combos, ``grid`` and ``cats`` player 1's 13x13 grid and
+    hand categories (None before the flop)."""
+    from simulate.sampling import switched_note
+
+    rows = []
+    for p, pr in enumerate(res["players"]):
+        se = math.inf if pr["std_error"] is None else pr["std_error"]  # null: unknown
+        rows.append([str(p + 1), pr["hand"], str(n_combos[p]), pct(pr["equity"]).strip(),
+                     pct(pr["win"]).strip(), pct(pr["tie"]).strip(),
+                     "" if res["exact"] else f"±{100 * se:.2f}%"])
+    out = [table(rows, ["#", "range", "combos", "equity", "win", "tie", "std err"],
+                 align="rlrrrrr")]
+    how = "exact" if res["exact"] else f"Monte Carlo, {plural(res['samples'], 'deal')}"
+    how += switched_note(res)  # the result's extra keys are top-level keys of the document
+    extra = f"board {res['board']}" if res["board"] else "preflop"
+    if res["dead"]:
+        extra += f", dead {res['dead']}"
+    out.append(f"({how}; {extra}; {res['elapsed_s']:.2f} s{load_note()})")
+    if "default_samples" in res:
+        out.append(choice_line([res["default_samples"]]))
+    out.append(f"\nequity % of player 1 ({res['players'][0]['hand']}) by hand class:")
+    out.append(_grid_text(grid))
+    if cats:
+        out.append(f"\nplayer 1 on {cats['board']} ({cats['combos']:g} combos):")
+        crow = [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in cats["made"].items()]
+        crow += [[k, f"{v['combos']:g}", pct(v["share"]).strip()]
+                 for k, v in cats["draws"].items() if v["combos"] > 0]
+        out.append(table(crow, ["holding", "combos", "share"], align="lrr"))
+    return "\n".join(out)

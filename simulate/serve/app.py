@@ -1,0 +1,217 @@
+"""The Starlette application of ``pokerjit serve``: the JSON API, its OpenAPI page and the
+workbench page.
+
+Every ``POST /api/v1/KIND`` body goes to a worker process (:mod:`simulate.serve.pool`), which
+answers it with the document the command prints with ``--json``
+(:mod:`simulate.serve.documents`). Refusals, checked in this order before any work:
+
+* 403 ``{"error"}`` for a ``Host`` header that is not an address this server serves, or an
+  ``Origin`` header (when present) that is not this server's own page: another site in the
+  user's browser, or a DNS-rebinding page, cannot use the API;
+* 401 without the bearer token, when the server was started with one (``--token``);
+* 413 for a body over :data:`MAX_BODY` bytes (``Content-Length`` or the bytes read);
+* 400 ``{"error": "<one line>"}`` for a body that is not JSON, a bad request (the command
+  line's message), or a request stopped at the time limit (``--max-seconds``).
+
+No endpoint reads or writes a server path: hand histories come as text in the body, and the
+page's files are served from the package by name.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from simulate.serve.documents import KINDS
+from simulate.serve.pool import Pool, Stopped
+
+MAX_BODY = 1 << 20  # bytes of one request body
+STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+          "style.css": "text/css; charset=utf-8"}
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def _static(name: str) -> bytes:
+    return resources.files("simulate.serve").joinpath("static", name).read_bytes()
+
+
+def allowed_hosts(host: str, port: int) -> set[str] | None:
+    """The ``Host`` header values this server answers (None: any, for a wildcard bind, which
+    needs a token). A loopback bind answers its loopback names, with and without port."""
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    names = {host if ":" not in host or host.startswith("[") else f"[{host}]"}
+    if host in LOOPBACK_NAMES or host.startswith("127."):
+        names |= {"127.0.0.1", "localhost", "[::1]"}
+    out = set()
+    for n in names:
+        out |= {n, f"{n}:{port}"}
+    return out
+
+
+class Settings:
+    """What the app enforces: the allowed hosts, the token, the time limit, the body limit."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 8765, *, token: str | None = None,
+                 max_seconds: float = 30.0, max_body: int = MAX_BODY) -> None:
+        self.host = host
+        self.listening_on(port)
+        self.token = token
+        self.max_seconds = float(max_seconds)
+        self.max_body = int(max_body)
+
+    def listening_on(self, port: int) -> None:
+        """Set the port the server listens on (the real one, when it was asked for 0)."""
+        self.port = port
+        self.hosts = allowed_hosts(self.host, port)
+
+    def host_ok(self, host: str | None) -> bool:
+        return self.hosts is None or (host or "").lower() in self.hosts
+
+    def origin_ok(self, origin: str | None) -> bool:
+        if origin is None:
+            return True
+        scheme, _, rest = origin.lower().partition("://")
+        if scheme not in ("http", "https") or "/" in rest:
+            return False
+        return self.hosts is None or rest in self.hosts
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _json(doc: Any) -> Response:
+    body = json.dumps(doc, indent=2, allow_nan=False) + "\n"  # as the command prints it
+    return Response(body, media_type="application/json")
+
+
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The body, or None once it is over ``limit`` bytes (read no further)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class Guard:
+    """ASGI middleware: the Host, Origin and token checks of every HTTP request."""
+
+    def __init__(self, app: Any, settings: Settings) -> None:
+        self.app, self.cfg = app, settings
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cfg = self.cfg
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        if not cfg.host_ok(headers.get("host")):
+            resp = _error(403, "this server does not answer for that Host")
+        elif not cfg.origin_ok(headers.get("origin")):
+            resp = _error(403, "requests from another site's page are refused (Origin)")
+        elif (cfg.token is not None and scope["path"].startswith("/api/")
+              and not hmac.compare_digest(headers.get("authorization", "").encode(),
+                                          f"Bearer {cfg.token}".encode())):
+            resp = _error(401, "this server needs its token: Authorization: Bearer TOKEN")
+        else:
+            await self.app(scope, receive, send)
+            return
+        await resp(scope, receive, send)
+
+
+def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
+    """The application serving ``pool`` (started and closed by the app's lifespan)."""
+    cfg = settings or Settings()
+
+    async def api(request: Request) -> Response:
+        kind = request.path_params["kind"]
+        if kind not in KINDS:
+            return _error(404, f"no such endpoint /api/v1/{kind} (kinds: {', '.join(KINDS)})")
+        raw = await _read_body(request, cfg.max_body)
+        if raw is None:
+            return _error(413, f"the request body is over {cfg.max_body:,} bytes")
+        from simulate.batch.requests import BadRequest, decode_json
+
+        try:
+            body = decode_json(raw, 1) if raw.strip() else {}
+        except BadRequest as e:
+            return _error(400, str(e))
+
+        async def gone() -> bool:
+            return await request.is_disconnected()
+
+        try:
+            status, payload = await pool.run(kind, body, timeout=cfg.max_seconds, gone=gone)
+        except Stopped as e:
+            if e.reason == "time":
+                return _error(400, f"stopped at this server's time limit of {cfg.max_seconds:g} s "
+                                   "(--max-seconds): ask for fewer samples or a larger "
+                                   "standard error")
+            return _error(499, "the client went away")
+        if status == "ok":
+            return _json(payload)
+        return _error(400 if status == "bad" else 500, payload)
+
+    async def health(request: Request) -> Response:
+        from simulate import __version__
+
+        return JSONResponse({"status": "ok", "version": __version__, "workers": pool.size})
+
+    async def game_list(request: Request) -> Response:
+        from simulate.games import GAMES
+
+        return JSONResponse({"games": [{"name": g.name, "label": g.label, "hole": g.hole,
+                                        "ranges": g.ranges} for g in GAMES.values()]})
+
+    async def openapi(request: Request) -> Response:
+        from simulate.serve.openapi import schema
+
+        return JSONResponse(schema())
+
+    async def docs(request: Request) -> Response:
+        from simulate.serve.openapi import docs_html
+
+        return HTMLResponse(docs_html())
+
+    async def page(request: Request) -> Response:
+        name = request.path_params.get("name", "index.html")
+        if name not in STATIC:
+            return _error(404, "no such page")
+        return Response(_static(name), media_type=STATIC[name],
+                        headers={"Cache-Control": "no-cache"})
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette):  # noqa: ANN202
+        if not pool.started:
+            await pool.start()
+        try:
+            yield
+        finally:
+            pool.close()
+
+    return Starlette(routes=[
+        Route("/", page),
+        Route("/static/{name}", page),
+        Route("/docs", docs),
+        Route("/api/v1/health", health, methods=["GET"]),
+        Route("/api/v1/games", game_list, methods=["GET"]),
+        Route("/api/v1/openapi.json", openapi, methods=["GET"]),
+        Route("/api/v1/{kind}", api, methods=["POST"]),
+    ], lifespan=lifespan, middleware=[Middleware(Guard, settings=cfg)])

@@ -1,0 +1,135 @@
+"""The answer of one API request: the document its command prints with ``--json``.
+
+``document(kind, body)`` is what a worker process runs for ``POST /api/v1/KIND``. Each kind
+is answered by the one function that builds that command's document:
+
+* ``equity``, ``range``, ``allin``: the body is the batch request of that kind
+  (:func:`simulate.batch.requests.effective` reads it, with the batch's field checks and
+  defaults; :func:`simulate.batch.requests.document` answers it);
+* ``eval``: ``{"cards", "board", "game"}`` -> :func:`simulate.cli.eval.document`;
+* ``chart``: ``{"opponents": [N...], "samples", "std_error", "seed"}`` ->
+  :func:`simulate.cli.chart.document`;
+* ``hand``: ``{"phh": "<PHH text>"}`` (never a path) -> :func:`simulate.cli.hand.document`
+  when the command offers it.
+
+Bad input raises one of :data:`BAD_INPUT`, whose first line (:func:`simulate.cli._util.
+error_line`) is the HTTP 400 message, as the command line prints it after ``error:``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evaluator.cards import CardError
+from simulate.cli._util import UsageError, with_load_s
+
+KINDS = ("equity", "range", "allin", "eval", "chart", "hand")
+#: The exceptions that mean a bad request (HTTP 400), as on the command line (exit 2).
+BAD_INPUT = (UsageError, CardError, ValueError, TypeError)
+EVAL_FIELDS = ("cards", "board", "game")
+CHART_FIELDS = ("opponents", "samples", "std_error", "seed")
+HAND_FIELDS = ("phh",)
+MAX_PHH_CHARS = 1 << 20  # the body limit bounds it too; one hand history file's worth
+
+
+def _fields(body: Any, kind: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    from simulate.batch.requests import BadRequest
+
+    if not isinstance(body, dict):
+        raise BadRequest("a request must be a JSON object")
+    unknown = sorted(str(k) for k in body if k not in allowed)
+    if unknown:
+        raise BadRequest(f"unknown field {unknown[0]!r} for kind {kind!r} "
+                         f"(fields: {', '.join(allowed)})")
+    return body
+
+
+def _text(body: dict[str, Any], name: str, default: str = "") -> str:
+    from simulate.batch.requests import BadRequest
+
+    v = body.get(name)
+    if v is None:
+        return default
+    if not isinstance(v, str):
+        raise BadRequest(f"{name} must be a string, got {type(v).__name__}")
+    return v
+
+
+def document(kind: str, body: Any) -> dict[str, Any]:
+    """The ``--json`` document (with ``load_s`` where it has ``elapsed_s``, as the command
+    prints it) of one API request; raises one of :data:`BAD_INPUT` for a bad request."""
+    from simulate.batch.requests import BadRequest
+
+    if kind in ("equity", "range", "allin"):
+        from simulate.batch import requests
+
+        if not isinstance(body, dict):
+            raise BadRequest("a request must be a JSON object")
+        if body.get("kind", kind) != kind:
+            raise BadRequest(f"kind {body['kind']!r} sent to /api/v1/{kind}")
+        return with_load_s(requests.document(requests.effective({**body, "kind": kind})))
+    if kind == "eval":
+        from simulate.cli.eval import document as eval_document
+
+        b = _fields(body, kind, EVAL_FIELDS)
+        if "cards" not in b:
+            raise BadRequest("missing field 'cards'")
+        return eval_document(_text(b, "cards"), _text(b, "board"), _text(b, "game", "holdem"))
+    if kind == "chart":
+        from simulate.chart import check_opponents
+        from simulate.cli.chart import document as chart_document
+        from simulate.sampling import BATCH_NAMES, Sampling
+
+        b = _fields(body, kind, CHART_FIELDS)
+        opponents = b.get("opponents", [1])
+        if not isinstance(opponents, list):
+            raise BadRequest(f"opponents must be a list of numbers 1..9, got {opponents!r}"[:120])
+        opts = Sampling(None, b.get("samples"), b.get("std_error"),
+                        b.get("seed")).validate(BATCH_NAMES)
+        return with_load_s(chart_document(check_opponents(opponents), samples=opts.samples,
+                                          target_std_error=opts.target_std_error,
+                                          seed=opts.seed))
+    if kind == "hand":
+        from simulate.cli import hand
+
+        b = _fields(body, kind, HAND_FIELDS)
+        text = b.get("phh")
+        if not isinstance(text, str):
+            raise BadRequest("phh must be the text of a PHH hand history (a string)")
+        if len(text) > MAX_PHH_CHARS:
+            raise BadRequest(f"phh is over {MAX_PHH_CHARS:,} characters")
+        if not hasattr(hand, "document"):
+            raise BadRequest("this version cannot replay hand histories through the API")
+        return hand.document(text)
+    raise BadRequest(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+
+
+#: The steps of :mod:`simulate.warmup` whose kernels the API and the workbench use.
+WARM_STEPS = ("evaluator", "omaha evaluator", "equity", "ranges", "omaha equity", "all-in EV",
+              "hand histories")
+
+
+def warm(report: Any = None) -> None:
+    """Load (or compile) the kernels the API uses: :data:`WARM_STEPS` of
+    :mod:`simulate.warmup`, then one request of each kind. ``report(name, seconds)`` after
+    each step."""
+    import importlib.util
+    import time
+
+    from simulate.warmup import STEPS
+
+    for step in STEPS:
+        if step.name not in WARM_STEPS:
+            continue
+        if step.needs and importlib.util.find_spec(step.needs) is None:
+            continue
+        t0 = time.perf_counter()
+        step.run()
+        if report is not None:
+            report(step.name, time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    document("equity", {"hands": ["AhKh", "QsQd"]})
+    document("eval", {"cards": "AsKsQsJsTs"})
+    document("allin", {"players": ["AhAs:100", "KdKc:60"]})
+    if report is not None:
+        report("requests", time.perf_counter() - t0)
