@@ -47,7 +47,7 @@ def _strip(x: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def client() -> Any:
-    app = create_app(Pool(1, warm=False), Settings("127.0.0.1", 8765, max_seconds=20))
+    app = create_app(Pool(1, warm=False), Settings("127.0.0.1", 8765, max_seconds=600))
     with TestClient(app, base_url=BASE) as c:
         yield c
 
@@ -72,14 +72,14 @@ def equity_argvs(n: int, seed: int = 1) -> list[list[str]]:
     rng = random.Random(seed)
     out = []
     for i in range(n):
-        c = rng.sample(DECK, 11)
+        c = rng.sample(DECK, 14)
         players = 2 + i % 3
         argv = ["equity", *(c[2 * k] + c[2 * k + 1] for k in range(players)),
-                "--board", "".join(c[6:6 + (3, 4, 5)[i % 3]])]
+                "--board", "".join(c[8:8 + (3, 4, 5)[i % 3]])]
         if i % 5 == 0:
             argv += ["--samples", "3000", "--seed", str(i)]
         elif i % 7 == 0:
-            argv += ["--dead", c[10]] if (3, 4, 5)[i % 3] < 5 else []
+            argv += ["--dead", c[13]]
         out.append(argv)
     return out
 
