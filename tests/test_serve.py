@@ -375,7 +375,9 @@ def test_cli_through_the_server_prints_what_the_local_command_prints(server: Ser
         remote = _run_cli(argv, server.url)
         assert remote[0] == local[0], (argv, local, remote)
         assert _untimed(remote[1]) == _untimed(local[1]), argv
-        assert remote[2] == local[2], argv  # the same error line (or nothing)
+        errors = [[x for x in out[2].splitlines() if x.startswith("error:")]
+                  for out in (local, remote)]
+        assert errors[1] == errors[0], argv  # the same error line (or none)
 
 
 @pytest.mark.slow
@@ -462,7 +464,7 @@ def test_sigterm_mid_load_stops_within_2_s_exit_0() -> None:
             try:
                 s.post("equity", {"hands": ["AhKh", "QsQd", "7c7d"], "samples": 10**10},
                        timeout=10)
-            except OSError:
+            except (OSError, ValueError):  # refused, cut off, or not JSON while stopping
                 return
 
     threads = [threading.Thread(target=load, daemon=True) for _ in range(4)]

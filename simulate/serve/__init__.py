@@ -19,7 +19,7 @@ import signal
 import sys
 from typing import Any
 
-STOP_S = 1.0  # seconds in-flight requests get once a stop is asked for
+STOP_S = 0.5  # seconds in-flight requests get once a stop is asked for
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,

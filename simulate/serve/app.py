@@ -180,6 +180,11 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
         return JSONResponse({"games": [{"name": g.name, "label": g.label, "hole": g.hole,
                                         "ranges": g.ranges} for g in GAMES.values()]})
 
+    async def classes(request: Request) -> Response:
+        from simulate.ranges import grid_names, preflop_order
+
+        return JSONResponse({"grid": grid_names(), "order": [h for h, _, _ in preflop_order()]})
+
     async def openapi(request: Request) -> Response:
         from simulate.serve.openapi import schema
 
@@ -212,6 +217,7 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
         Route("/docs", docs),
         Route("/api/v1/health", health, methods=["GET"]),
         Route("/api/v1/games", game_list, methods=["GET"]),
+        Route("/api/v1/classes", classes, methods=["GET"]),
         Route("/api/v1/openapi.json", openapi, methods=["GET"]),
         Route("/api/v1/{kind}", api, methods=["POST"]),
     ], lifespan=lifespan, middleware=[Middleware(Guard, settings=cfg)])

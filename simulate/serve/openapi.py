@@ -79,6 +79,9 @@ def schema() -> dict[str, Any]:
         "/api/v1/games": {"get": {
             "summary": "The games, for the workbench's game list",
             "responses": {"200": {"description": "{\"games\": [{name, label, hole, ranges}]}"}}}},
+        "/api/v1/classes": {"get": {
+            "summary": "The 169 hand classes: the 13x13 grid and the order behind 'top N%'",
+            "responses": {"200": {"description": "{\"grid\": [[...]], \"order\": [...]}"}}}},
     }
     for kind, e in _ENDPOINTS.items():
         paths[f"/api/v1/{kind}"] = {"post": {

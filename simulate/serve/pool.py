@@ -21,11 +21,13 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 GRACE_S = 5.0  # seconds a worker has to answer an interrupt before it is replaced
+CLOSE_S = 0.3  # seconds idle workers have to exit when the pool closes
 
 _running = 0  # (in a worker) the number of the request being worked on, 0 when idle
 _cancel: Any = None  # (in a worker) the shared number of the request to stop
@@ -217,15 +219,17 @@ class Pool:
             return await self._spawn(False)
 
     def close(self) -> None:
-        """Stop every worker at once (idle ones are told to exit, busy ones are killed)."""
+        """Stop every worker at once: idle ones are told to exit (up to
+        :data:`CLOSE_S` seconds for all), busy and slow ones are killed. Safe to call twice."""
         self.closed = True
         for w in self._workers:
             try:
                 w.conn.send(None)
             except (OSError, ValueError):
                 pass
+        deadline = time.monotonic() + CLOSE_S
         for w in self._workers:
-            w.proc.join(0.5)
+            w.proc.join(max(0.0, deadline - time.monotonic()))
             w.kill()
         self._workers.clear()
         self._threads.shutdown(wait=False, cancel_futures=True)
