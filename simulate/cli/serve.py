@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import sys
@@ -12,11 +13,15 @@ from simulate.cli._util import UsageError
 NAME = "serve"
 HELP = "the workbench page and the JSON API (needs pokerjit[serve])"
 EXAMPLES = """examples:
-  pokerjit serve                       http://127.0.0.1:8765/ (the page and /api/v1/...)
-  pokerjit serve --open --workers 4    open the page in the browser
-  pokerjit serve --host 0.0.0.0 --token s3cret   other machines too, with a bearer token
-  curl -s localhost:8765/api/v1/equity -d '{"hands": ["AhKh", "QsQd"]}'
-  POKERJIT_SERVER=http://127.0.0.1:8765 pokerjit equity AhKh QsQd   the same, fast
+  pokerjit serve
+  pokerjit serve --open --workers 4
+  pokerjit serve --host 0.0.0.0 --port 8080 --token s3cret-token --max-seconds 60
+
+The first serves http://127.0.0.1:8765/: the workbench page, the JSON API under /api/v1/
+(documented at /docs and /api/v1/openapi.json), for example
+curl -s 127.0.0.1:8765/api/v1/equity -d '{"hands": ["AhKh", "QsQd"]}'
+and the command line through it (the same output, without the start-up):
+POKERJIT_SERVER=http://127.0.0.1:8765 pokerjit equity AhKh QsQd
 
 At start every worker loads (or, the first time, compiles) the kernels it uses, with
 progress on stderr; then the URL is printed. Each request runs in a worker process, stops
@@ -24,7 +29,6 @@ at --max-seconds (an error), and stops at the next round of work when its client
 away. The page and the API answer only for the address served (Host and Origin checked);
 binding anything but a loopback address needs --token (clients send 'Authorization: Bearer
 TOKEN'; the command line reads POKERJIT_TOKEN). Ctrl-C or SIGTERM stops it (exit 0).
-API documentation: /docs and /api/v1/openapi.json.
 """
 
 
@@ -43,6 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="start at once; each worker loads its kernels on its first requests")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--json", action="store_true",
+                   help="once listening, print one JSON document on stdout: {url, api, docs, "
+                        "workers, max_seconds}")
 
 
 def is_loopback(host: str) -> bool:
@@ -105,8 +112,13 @@ def run(args: argparse.Namespace) -> int:
 
     def ready(url: str) -> None:
         shown = url + (f"#token={args.token}" if args.token else "")
-        print(f"pokerjit serve: {shown}  (API: {url}api/v1/, docs: {url}docs; "
-              "Ctrl-C stops)", flush=True)
+        if args.json:
+            print(json.dumps({"url": url, "api": f"{url}api/v1/", "docs": f"{url}docs",
+                              "workers": workers, "max_seconds": args.max_seconds}),
+                  flush=True)
+        else:
+            print(f"pokerjit serve: {shown}  (API: {url}api/v1/, docs: {url}docs; "
+                  "Ctrl-C stops)", flush=True)
         if args.open:
             import webbrowser
 
