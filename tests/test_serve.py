@@ -166,6 +166,25 @@ def test_api_chart_is_the_cli_chart(client: Any, capsys: pytest.CaptureFixture[s
         _same_as_cli(client, capsys, argv)
 
 
+PHH = sorted((ROOT / "tests" / "data" / "phh" / "vendor" / "phh-curated").glob("*.phh"))
+
+
+@pytest.mark.parametrize("count", [3, pytest.param(None, marks=pytest.mark.slow)])
+def test_api_hand_is_the_cli_hand_document(client: Any, capsys: pytest.CaptureFixture[str],
+                                           count: int | None) -> None:
+    assert PHH
+    for f in PHH[:count]:
+        r = client.post("/api/v1/hand", json={"phh": f.read_text(encoding="utf-8")})
+        rc = main(["hand", str(f), "--json", "-q"])
+        out = capsys.readouterr().out
+        if rc == 2:  # no hand in the file could be read: the same one line
+            assert r.status_code == 400, f
+            continue
+        assert r.status_code == 200, (f, r.text)
+        api = json.loads(r.text.replace('"request', json.dumps(str(f))[:-1]))
+        assert api == json.loads(out), f
+
+
 def test_health_games_openapi_docs_and_page(client: Any) -> None:
     from simulate import __version__
     from simulate.games import GAMES

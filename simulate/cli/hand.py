@@ -196,6 +196,32 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
             _csv_rows(0, d) if csv else None)
 
 
+def document(text: str, source: str = "request") -> dict[str, Any]:
+    """The ``--json`` document of PHH text (one hand, or a ``.phhs`` collection): what
+    ``pokerjit hand FILE --json`` prints for a file holding ``text``, with ``source`` for
+    the file's path (``POST /api/v1/hand`` of ``pokerjit serve``). Raises UsageError when no
+    hand can be read at all."""
+    import io
+
+    from simulate.cli._util import UsageError
+    from simulate.phh.analyze import Totals
+    from simulate.phh.many import replay_items
+    from simulate.phh.parse import PHHError, iter_sections
+
+    items = [(src, line, str(d) if isinstance(d, PHHError) else d)
+             for src, line, d in iter_sections(io.BytesIO(text.encode("utf-8")), source)]
+    docs = replay_items(items)
+    if not docs:
+        raise UsageError(f"no .phh or .phhs hands in {source}")
+    if not any(d.get("readable", True) for d in docs):
+        raise UsageError(f"{source}: no PHH hand could be read ({docs[0]['error']})")
+    totals = Totals()
+    for d in docs:
+        d.pop("readable", None)
+        totals.add(d)
+    return {"hands": docs, "totals": totals.to_list(), "summary": totals.summary()}
+
+
 def run(args: argparse.Namespace) -> int:
     from simulate.cli._util import UsageError, check_output_path
     from simulate.phh.analyze import analyze
@@ -321,11 +347,7 @@ class _Run:
             self.csv_tmp = None
 
     def summary(self) -> dict[str, Any]:
-        t = self.totals
-        return {"hands": t.hands, "replayed": t.hands - t.errors, "errors": t.errors,
-                "incomplete": t.incomplete,
-                "validated": t.validated, "outcome_unknown": t.outcome_unknown,
-                "recorded_checked": t.checked, "recorded_matched": t.matched}
+        return self.totals.summary()
 
     def _finish(self) -> int:
         import os

@@ -484,6 +484,13 @@ class Totals:
             out.append((name, n, a))
         return out
 
+    def summary(self) -> dict[str, Any]:
+        """The ``summary`` of ``pokerjit hand --json``: counts over the hands added."""
+        return {"hands": self.hands, "replayed": self.hands - self.errors, "errors": self.errors,
+                "incomplete": self.incomplete,
+                "validated": self.validated, "outcome_unknown": self.outcome_unknown,
+                "recorded_checked": self.checked, "recorded_matched": self.matched}
+
     def to_list(self) -> list[dict[str, Any]]:
         """The contract's ``totals``: one entry per player, most hands first."""
         ps = sorted(self.players.values(), key=lambda t: (-t.hands, t.player))

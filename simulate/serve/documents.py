@@ -9,8 +9,7 @@ is answered by the one function that builds that command's document:
 * ``eval``: ``{"cards", "board", "game"}`` -> :func:`simulate.cli.eval.document`;
 * ``chart``: ``{"opponents": [N...], "samples", "std_error", "seed"}`` ->
   :func:`simulate.cli.chart.document`;
-* ``hand``: ``{"phh": "<PHH text>"}`` (never a path) -> :func:`simulate.cli.hand.document`
-  when the command offers it.
+* ``hand``: ``{"phh": "<PHH text>"}`` (never a path) -> :func:`simulate.cli.hand.document`.
 
 Bad input raises one of :data:`BAD_INPUT`, whose first line (:func:`simulate.cli._util.
 error_line`) is the HTTP 400 message, as the command line prints it after ``error:``.
@@ -98,8 +97,6 @@ def document(kind: str, body: Any) -> dict[str, Any]:
             raise BadRequest("phh must be the text of a PHH hand history (a string)")
         if len(text) > MAX_PHH_CHARS:
             raise BadRequest(f"phh is over {MAX_PHH_CHARS:,} characters")
-        if not hasattr(hand, "document"):
-            raise BadRequest("this version cannot replay hand histories through the API")
         return hand.document(text)
     raise BadRequest(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
 
