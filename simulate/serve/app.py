@@ -20,7 +20,6 @@ page's files are served from the package by name.
 from __future__ import annotations
 
 import hmac
-import json
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
@@ -31,6 +30,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from simulate.batch.requests import BadRequest, decode_json
+from simulate.cli._util import json_text
 from simulate.serve.documents import KINDS
 from simulate.serve.pool import Pool, Stopped
 
@@ -91,8 +92,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def _json(doc: Any) -> Response:
-    body = json.dumps(doc, indent=2, allow_nan=False) + "\n"  # as the command prints it
-    return Response(body, media_type="application/json")
+    return Response(json_text(doc), media_type="application/json")  # as the command prints it
 
 
 async def _read_body(request: Request, limit: int) -> bytes | None:
@@ -147,8 +147,6 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
         raw = await _read_body(request, cfg.max_body)
         if raw is None:
             return _error(413, f"the request body is over {cfg.max_body:,} bytes")
-        from simulate.batch.requests import BadRequest, decode_json
-
         try:
             body = decode_json(raw, 1) if raw.strip() else {}
         except BadRequest as e:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from evaluator.cards import CardError
+from simulate.batch.requests import BadRequest
 from simulate.cli._util import UsageError, with_load_s
 
 KINDS = ("equity", "range", "allin", "eval", "chart", "hand")
@@ -32,8 +33,6 @@ MAX_PHH_CHARS = 1 << 20  # the body limit bounds it too; one hand history file's
 
 
 def _fields(body: Any, kind: str, allowed: tuple[str, ...]) -> dict[str, Any]:
-    from simulate.batch.requests import BadRequest
-
     if not isinstance(body, dict):
         raise BadRequest("a request must be a JSON object")
     unknown = sorted(str(k) for k in body if k not in allowed)
@@ -44,8 +43,6 @@ def _fields(body: Any, kind: str, allowed: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _text(body: dict[str, Any], name: str, default: str = "") -> str:
-    from simulate.batch.requests import BadRequest
-
     v = body.get(name)
     if v is None:
         return default
@@ -57,8 +54,6 @@ def _text(body: dict[str, Any], name: str, default: str = "") -> str:
 def document(kind: str, body: Any) -> dict[str, Any]:
     """The ``--json`` document (with ``load_s`` where it has ``elapsed_s``, as the command
     prints it) of one API request; raises one of :data:`BAD_INPUT` for a bad request."""
-    from simulate.batch.requests import BadRequest
-
     if kind in ("equity", "range", "allin"):
         from simulate.batch import requests
 
