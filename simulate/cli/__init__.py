@@ -53,7 +53,10 @@ def _version() -> str:
     return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only`` (a command name) the other commands keep their
+    name and help but not their options, so a command (above all a client of ``pokerjit
+    serve``) does not import what the others' options need."""
     parser = _Parser(prog="pokerjit", description="Fast poker hand evaluation and equity.",
                      epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"pokerjit {_version()}")
@@ -62,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP,
                            epilog=getattr(mod, "EXAMPLES", None),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        if only is not None and mod.NAME != only:
+            continue
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
         if mod.NAME in REMOTE:  # these may ask a running `pokerjit serve` instead
@@ -132,7 +137,8 @@ def _main(argv: list[str] | None) -> int:
     on_first_compile(_announce_compiling)
     start_load_clock()
     try:
-        parser = build_parser()
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
         args = parser.parse_args(argv)
         if not getattr(args, "_run", None):
             parser.print_help()

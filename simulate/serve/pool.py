@@ -89,6 +89,26 @@ def _worker(conn: Any, cancel: Any, warm: bool, report: bool) -> None:
             return
 
 
+def _reply(loop: asyncio.AbstractEventLoop, conn: Any) -> asyncio.Future[Any]:
+    """A future of the next message on ``conn``, read in the event loop once the worker has
+    started writing it (no thread in between: the answer of a quick request is a few KiB)."""
+    fut: asyncio.Future[Any] = loop.create_future()
+    fd = conn.fileno()
+
+    def ready() -> None:
+        loop.remove_reader(fd)
+        if fut.done():
+            return
+        try:
+            fut.set_result(conn.recv())
+        except (EOFError, OSError) as e:
+            fut.set_exception(e)
+
+    loop.add_reader(fd, ready)
+    fut.add_done_callback(lambda _: loop.remove_reader(fd) if not conn.closed else None)
+    return fut
+
+
 class Stopped(Exception):
     """The request was stopped (its client went away, the time limit passed, or the server
     is stopping); ``reason`` says which."""
@@ -166,7 +186,7 @@ class Pool:
         reply_f = None
         try:
             w.conn.send((number, kind, body))
-            reply_f = loop.run_in_executor(self._threads, w.conn.recv)
+            reply_f = _reply(loop, w.conn)
             deadline = loop.time() + timeout
             why = None
             while why is None:
