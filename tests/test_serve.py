@@ -26,6 +26,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
+from test_batch import _strip  # noqa: E402  (drops the timings anywhere in a document)
 
 from simulate.cli import build_parser, main  # noqa: E402
 from simulate.serve.app import Settings, create_app  # noqa: E402
@@ -34,15 +35,6 @@ from simulate.serve.pool import Pool  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "http://127.0.0.1:8765"
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-
-
-def _strip(x: Any) -> Any:
-    """Drop timings (``elapsed_s``, ``load_s``) anywhere in a document."""
-    if isinstance(x, dict):
-        return {k: _strip(v) for k, v in x.items() if k not in ("elapsed_s", "load_s")}
-    if isinstance(x, list):
-        return [_strip(v) for v in x]
-    return x
 
 
 @pytest.fixture(scope="module")
