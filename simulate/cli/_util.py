@@ -209,16 +209,22 @@ def check_output_path(path: str, option: str, *, stdout_ok: bool = False,
     os.unlink(probe)
 
 
-def check_outputs(outputs: Iterable[tuple[str, str | None]], *, stdout_ok: bool = False,
-                  inputs: Iterable[str] = (), reads: Iterable[str] = ()) -> None:
+def check_outputs(outputs: Iterable[tuple[str, str | None]], *,
+                  stdout_ok: bool | Iterable[str] = False, inputs: Iterable[str] = (),
+                  reads: Iterable[str] = ()) -> None:
     """:func:`check_output_path` of each ``(option, path)`` given (None: not asked for),
-    and no two of them the same place (links resolved; at most one ``-``)."""
+    and no two of them the same place (links resolved; at most one ``-``). ``stdout_ok``:
+    for every option, or the options that may write to standard output. A command that
+    prints a document on standard output lists it as ``("--json", "-")``."""
     inputs = list(inputs)
+    ok = stdout_ok if isinstance(stdout_ok, bool) else set(stdout_ok)
     seen: dict[str, str] = {}
     for option, path in outputs:
         if path is None:
             continue
-        check_output_path(path, option, stdout_ok=stdout_ok, inputs=inputs, reads=reads)
+        if option != "--json":
+            check_output_path(path, option, inputs=inputs, reads=reads,
+                              stdout_ok=ok if isinstance(ok, bool) else option in ok)
         key = STDOUT if path == STDOUT else os.path.realpath(path)
         if key in seen:
             what = "standard output" if key == STDOUT else f"the same file ({path})"
