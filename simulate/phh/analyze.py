@@ -60,6 +60,16 @@ def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
     return docs if render is None else [render(d) for d in docs]
 
 
+def _replay_chunk_lazily(items: list[Item], render: Render | None = None,
+                         threads: int | None = 1) -> Iterator[Any]:
+    """:func:`_replay_chunk` in this process: each document made as it is taken
+    (:func:`simulate.phh.many.iter_replay_items`), so that at most one is held at a time."""
+    from simulate.phh.many import iter_replay_items
+
+    for d in iter_replay_items(items):
+        yield d if render is None else render(d)
+
+
 class _Inputs:
     """The hand files under the input paths, each real file once (shared ``seen``), in
     order; :data:`STDIN` as itself."""
@@ -146,11 +156,10 @@ class _Slice:
 
 def _range_items(r: _Range) -> list[Item]:
     """The hands of a :class:`_Range`, as :func:`_file_items` reads them."""
-    shift = r.line - 1
     try:
         with open(r.path, "rb") as fh:
-            return [(src, line + shift, str(d) if isinstance(d, PHHError) else d)
-                    for src, line, d in iter_sections(_Slice(fh, r.start, r.end), r.path)]
+            return [(src, line, str(d) if isinstance(d, PHHError) else d) for src, line, d
+                    in iter_sections(_Slice(fh, r.start, r.end), r.path, r.line)]
     except OSError as exc:
         return [(r.path, r.line, f"cannot read file: {exc.strerror or exc}")]
 
@@ -309,8 +318,9 @@ def _run(chunks: Iterable[Any], workers: int, scheduler: str | None, render: Ren
     from simulate.batch import executor
 
     ex = executor(workers, scheduler, warm=("hand",))
+    fn = _replay_chunk_lazily if ex.workers == 1 and scheduler is None else _replay_chunk
     try:
-        for _, docs in ex.map_ordered(chunks, (render,), _replay_chunk,
+        for _, docs in ex.map_ordered(chunks, (render,), fn,
                                       on_error=functools.partial(_failed, render=render)):
             yield from docs
     except BaseException:

@@ -356,8 +356,10 @@ class _Section:
             self.parts.append(piece)
 
 
-def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, bytes | PHHError]]:
-    """Cut a PHH byte stream into hands without reading it whole.
+def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
+                  ) -> Iterator[tuple[str, int, bytes | PHHError]]:
+    """Cut a PHH byte stream into hands without reading it whole (``first_line``: the
+    number of the stream's first line, for a stream that starts inside a file).
 
     Yields ``(source, first_line, text_bytes or PHHError)``: the whole stream as one
     hand when it has no ``[N]`` header, else one item per section (source
@@ -366,12 +368,12 @@ def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, by
     64 KiB; only a piece that starts a line can be a header (the loop is written out: a
     hand of a large collection is a dozen lines).
     """
-    cur = _Section(None, 1)
+    cur = _Section(None, first_line)
     parts = cur.parts
     size = 0
     too_big = False
     seen_header = False
-    lineno = 0
+    lineno = first_line - 1
     at_start = True
     readline = stream.readline
     header = _HEADER_RE.match
@@ -380,7 +382,7 @@ def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, by
         if len(piece) > len(_BOM):
             piece = piece[len(_BOM):]
         else:  # a piece that is the mark alone: line 1, which goes on in the next piece
-            lineno, at_start = 1, False
+            lineno, at_start = first_line, False
             piece = readline(1 << 16)
     while piece:
         line_start = at_start
