@@ -175,13 +175,14 @@ def check_output_path(path: str, option: str, *, stdout_ok: bool = False,
         raise _place_error(option, path, reason=f"names a folder (the trailing '/'), and "
                                                 f"there is no folder '{folder}'")
     real = Path(os.path.realpath(path))
-    for top in inputs:
-        if top == STDOUT or not os.path.exists(top):
-            continue
-        t = Path(os.path.realpath(top))
+    tops = [(top, Path(os.path.realpath(top))) for top in inputs
+            if top != STDOUT and os.path.exists(top)]
+    for top, t in tops:
         if real == t:
-            raise _place_error(option, path, reason=f"is the input '{top}'; writing it would "
-                                                    "overwrite the input")
+            what = "folder" if t.is_dir() else "file"
+            raise _place_error(option, path, reason=f"is the input {what} '{top}'; writing it "
+                                                    "would overwrite the input")
+    for top, t in tops:
         if t.is_dir() and _same_or_inside(real, t) and real.name.endswith(tuple(reads)):
             raise _place_error(option, path, reason=f"is inside the input folder '{top}', "
                                                     "where it would be read as input")
