@@ -262,3 +262,42 @@ def test_the_compile_notice_shows_when_pokerjit_runs_as_a_program(monkeypatch):
     monkeypatch.setattr(C, "_AS_PROGRAM", [False])
     C._announce_compiling()
     assert log.getvalue().count("\n") == 1
+
+
+def test_a_trailing_slash_names_a_folder_for_every_command(capsys, tmp_path: Path):
+    """``-o out/``, ``--phh out/``...: refused before any work (a file named ``out`` was
+    written), and so is a folder given as the file."""
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": 1, "hands": ["AhKh", "QsQd"]}\n')
+    out = str(tmp_path / "out") + "/"
+    for argv, option in [
+            (["play", "--players", "2", "--hands", "5", "-q", "--phh", out], "--phh"),
+            (["batch", str(src), "-o", out, "--quiet"], "-o"),
+            *_commands(out)]:
+        if option == "--png" and not _has_matplotlib():
+            continue
+        msg = one_error(*run(capsys, *argv))
+        assert msg == (f"error: {option} {out}: names a folder (the trailing '/'), and there "
+                       f"is no folder '{tmp_path / 'out'}'"), (argv, msg)
+        folder = str(tmp_path) + "/"
+        msg = one_error(*run(capsys, *[folder if a == out else a for a in argv]))
+        assert msg.endswith("is a folder, not a file"), (argv, msg)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+def _has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_batch_refuses_its_input_as_output_through_a_link(capsys, tmp_path: Path):
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": 1, "hands": ["AhKh", "QsQd"]}\n')
+    (tmp_path / "alias.jsonl").symlink_to(src)
+    msg = one_error(*run(capsys, "batch", str(src), "-o", str(tmp_path / "alias.jsonl")))
+    assert msg == (f"error: -o {tmp_path / 'alias.jsonl'}: is the input file '{src}'; "
+                   "writing it would overwrite the input")
+    assert src.read_text() == '{"id": 1, "hands": ["AhKh", "QsQd"]}\n'
