@@ -18,6 +18,10 @@ backends:
 
 Every backend gives the same output lines: each line's answer depends only on the line
 (and the run's defaults), never on where or with how many threads it ran.
+
+The backends are the one pool of pokerjit, public as :func:`executor` (``pokerjit hand``
+runs its chunks of hands on it too); the warm-ups they run are kinds of work of the one
+registry, :func:`simulate.warmup.warm`.
 """
 
 from __future__ import annotations

@@ -11,10 +11,11 @@ from typing import Any
 NAME = "hand"
 HELP = "replay PHH hand histories (.phh, .phhs or folders): pots, winners, stacks, all-in EV"
 EXAMPLES = """examples:
-  pokerjit hand dwan-ivey-2009.phh
-  pokerjit hand hands.phhs --json
-  pokerjit hand histories/ --workers 2 --totals-only --png won.png --csv hands.csv
+  pokerjit hand tests/data/phh/vendor/phh-curated/dwan-ivey-2009.phh
+  pokerjit hand tests/data/phh/derived/highstakes_1000nl_sidepot_hands.phhs --json
+  pokerjit hand tests/data/phh/vendor/phh-curated --workers 2 --totals-only --csv hands.csv
   pokerjit hand big.phhs --scheduler local:4 --json > out.json
+  cat hands.phhs | pokerjit hand - --totals-only
 
 Hold'em and Omaha hands are replayed through the rules engine: an illegal action, a bet
 beyond the stack, a card dealt twice or a shown hand that differs from the dealt one is
@@ -23,8 +24,13 @@ that hand's error. Other variants are replayed by their chip accounting only
 Hole cards '????' that decide a showdown: outcome unknown (not an error). Recorded
 winnings are shown, never trusted.
 
-Input is streamed hand by hand (a folder or .phhs of any size runs in bounded memory).
-Each hand's error is also printed on stderr as 'error: SOURCE: ...'.
+Input is streamed hand by hand (a folder or .phhs of any size runs in bounded memory);
+'-' reads standard input. Only regular files are read; each real file is read once and
+each real folder visited once (a second name for a file, a link to a folder already read,
+a dangling link: skipped, with a 'warning: skipped ...' line on stderr). A hand over
+1 MiB of text is that hand's error. Each hand's error is also printed on stderr as
+'error: SOURCE: ...'. An output (--csv, --png) may not be an input, nor a .phh/.phhs in
+an input folder; --json is printed whole at the end (or not at all, on Ctrl-C).
 
 exit status: 0 every hand was replayed; 1 some hands had errors; 2 the input could not be
 read at all (no such file, empty, binary, not PHH) or bad options.
@@ -33,7 +39,8 @@ read at all (no such file, empty, binary, not PHH) or bad options.
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", nargs="+",
-                   help="a .phh file, a .phhs collection or a folder (read recursively)")
+                   help="a .phh file, a .phhs collection, a folder (read recursively) or - "
+                        "(standard input)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document on stdout: {hands, totals, summary}")
     p.add_argument("--workers", type=int, default=1, metavar="N",
