@@ -239,10 +239,6 @@ def _warn(line: str) -> None:
     sys.stderr.write(f"warning: {line}\n")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 class _Run:
     """One ``pokerjit hand`` run: holds hands back until one is readable (so an input that
     is not PHH at all prints nothing but one error line), then streams. The text output
@@ -343,7 +339,7 @@ class _Run:
     def _finish(self) -> int:
         import shutil
 
-        from simulate.cli._util import signals_held
+        from simulate.cli._util import plural, signals_held
 
         a, t = self.args, self.totals
         if self.series is not None:
@@ -362,7 +358,7 @@ class _Run:
                      "recorded finishing stacks" if s["recorded_checked"]
                      else "no recorded finishing stacks to compare")
             sys.stdout.write(
-                f"{_plural(s['hands'], 'hand')}: {s['replayed']:,} replayed "
+                f"{plural(s['hands'], 'hand')}: {s['replayed']:,} replayed "
                 f"({s['validated']:,} validated by the engine, {s['outcome_unknown']:,} with "
                 f"an unknown showdown), {s['errors']:,} with errors"
                 + (f" ({s['incomplete']:,} stop before the hand is over)"
