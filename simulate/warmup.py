@@ -1,16 +1,20 @@
-"""Compile every kernel once, so that no later command pauses to compile.
+"""The one list of what to compile per kind of work, so that no later command pauses.
 
 Numba compiles a kernel the first time it is called with new argument types and keeps the
 result in its disk cache (``NUMBA_CACHE_DIR``, or ``__pycache__`` beside the sources). Each
-step below makes one tiny call per engine and path (exact and sampled, ranges, Omaha,
-all-ins, the hand engine), which is what ``pokerjit warmup`` runs after an install.
+step of :data:`STEPS` makes one tiny call per engine and path (exact and sampled, ranges,
+Omaha, all-ins, the hand engine, hand histories) for one kind of work (:data:`KINDS`):
+``pokerjit warmup`` runs them all after an install, and :func:`warm` runs one kind's,
+which is how worker processes are warmed (the executor of :mod:`simulate.batch`, for
+``pokerjit batch`` and ``pokerjit hand``). ``serial=True`` keeps to what a worker runs: one
+Numba thread, so that no thread pool is started in a process about to fork.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 BIG_BATCH = 60_000  # rows enough for the parallel batch kernels (smaller batches run serially)
@@ -77,13 +81,40 @@ def _allin() -> None:
     allin_ev(["AhAsKhKs:100", "QdJdTc9c:60"], game="omaha", samples=1000, seed=1)
 
 
+#: Batch lines (:mod:`simulate.batch`) answered on one thread by each kind's serial
+#: warm-up: the kernels a worker answering such lines needs.
+_LINES: dict[str, list[dict[str, object]]] = {
+    "batch": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h"},
+              {"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "samples": 2, "seed": 1}],
+    "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.4, "seed": 1},
+               {"hands": ["AK", "QQ"], "board": "2c7d9h4s"},
+               {"hands": ["AK", "QQ"], "board": "2c7d9h", "samples": 2, "seed": 1}],
+    "omaha": [{"hands": ["AhKhQhJh", "2c2d3c3d"], "board": "2s7d9h4s", "game": "omaha"},
+              {"hands": ["AhKhQhJh", "2c2d3c3d"], "game": "omaha", "samples": 2, "seed": 1}],
+    "range": [{"kind": "range", "hands": ["AK", "QQ"], "board": "2c7d9h4s"},
+              {"kind": "range", "hands": ["AK", "random"], "board": "2c7d9h"}],
+    "allin": [{"kind": "allin", "players": ["AhAs:100", "KdKc:60", "QhQs:30"],
+               "board": "2c7d9h"},
+              {"kind": "allin", "players": ["AK:100", "QhQs:30"], "board": "2c7d9h4s"},
+              {"kind": "allin", "players": ["AhAs:100", "KdKc:60"], "samples": 2, "seed": 1}],
+}
+
+
+def _lines(kind: str) -> Callable[[], None]:
+    def run() -> None:
+        from simulate.batch.chunks import answer_chunk
+
+        answer_chunk([(n + 1, dict(r, id=n)) for n, r in enumerate(_LINES[kind])], threads=1)
+
+    return run
+
+
 def _many() -> None:
     import numpy as np
 
-    from simulate.batch import warm
     from simulate.many import equity_many
 
-    warm(("fast",))  # the serial many-spot kernels (pokerjit batch)
+    _lines("batch")()  # the serial many-spot kernels (pokerjit batch)
     spots = np.repeat(np.array([[[51, 50], [47, 46]]], np.uint8), 64, axis=0)
     board = np.repeat(np.array([[0, 5, 10]], np.uint8), 64, axis=0)
     equity_many(spots, board)
@@ -101,18 +132,27 @@ def _engine() -> None:
         hand.check() if hand.legal.check else hand.call()
 
 
+_HAND = (b"variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+         b"starting_stacks = [200, 200]\nactions = ['d dh p1 AhKh', 'd dh p2 7c7d', "
+         b"'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', "
+         b"'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKh', 'p2 sm 7c7d']\n")
+
+
+def _phh_many() -> None:
+    """What ``pokerjit hand`` runs per chunk (serial): one plain hand through the compiled
+    many-hands replay (:mod:`simulate.phh.many`), one through the per-hand path."""
+    from simulate.phh.many import replay_items
+
+    replay_items([("warm-up", 1, _HAND),
+                  ("warm-up", 1, _HAND.replace(b"sm AhKh", b"sm AhKh#"))])
+
+
 def _phh() -> None:
     from simulate.phh.parse import parse_text
     from simulate.phh.replay import replay
 
-    text = ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
-            "starting_stacks = [200, 200]\nactions = ['d dh p1 AhKh', 'd dh p2 7c7d', "
-            "'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', "
-            "'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKh', 'p2 sm 7c7d']\n")
-    replay(parse_text(text)[0][1])  # type: ignore[arg-type]  # the compiled replay
-    from simulate.phh.analyze import warm
-
-    warm()  # many hands in one compiled call (simulate.phh.many)
+    replay(parse_text(_HAND)[0][1])  # type: ignore[arg-type]  # the compiled replay
+    _phh_many()  # many hands in one compiled call
 
 
 def _pineapple() -> None:
@@ -130,25 +170,50 @@ def _pineapple() -> None:
 
 @dataclass
 class Step:
-    """One warm-up step: ``name`` and the function making its calls."""
+    """One warm-up step: ``name``, the function making its calls, the kind of work it is
+    for (:data:`KINDS`) and, for kinds that run on worker processes, ``serial``: the
+    part a worker needs, on one thread (:func:`warm` with ``serial=True``)."""
 
     name: str
     run: Callable[[], None]
+    kind: str
+    serial: Callable[[], None] | None = None
     needs: str | None = None  # a module that must exist for the step to apply
 
 
 STEPS = (
-    Step("evaluator", _evaluator),
-    Step("omaha evaluator", _omaha_eval),
-    Step("equity", _equity),
-    Step("ranges", _ranges),
-    Step("omaha equity", _omaha),
-    Step("all-in EV", _allin),
-    Step("pineapple equity", _pineapple, needs="simulate.pineapple"),
-    Step("many spots and batch", _many),
-    Step("hand engine", _engine, needs="simulate.engine"),
-    Step("hand histories", _phh, needs="simulate.phh.replay"),
+    Step("evaluator", _evaluator, "evaluator"),
+    Step("omaha evaluator", _omaha_eval, "omaha"),
+    Step("equity", _equity, "equity", _lines("equity")),
+    Step("ranges", _ranges, "range", _lines("range")),
+    Step("omaha equity", _omaha, "omaha", _lines("omaha")),
+    Step("all-in EV", _allin, "allin", _lines("allin")),
+    Step("pineapple equity", _pineapple, "pineapple", needs="simulate.pineapple"),
+    Step("many spots and batch", _many, "batch", _lines("batch")),
+    Step("hand engine", _engine, "play", needs="simulate.engine"),
+    Step("hand histories", _phh, "hand", _phh_many, needs="simulate.phh.replay"),
 )
+
+#: The kinds of work :func:`warm` knows, in :data:`STEPS` order.
+KINDS = tuple(dict.fromkeys(s.kind for s in STEPS))
+
+
+def warm(kinds: str | Iterable[str], *, serial: bool = False) -> None:
+    """Compile (or load from Numba's cache) the kernels of one or more kinds of work
+    (:data:`KINDS`: ``evaluator``, ``omaha``, ``equity``, ``range``, ``allin``,
+    ``pineapple``, ``batch``, ``play``, ``hand``), in :data:`STEPS` order. ``serial``: only
+    what a worker process of that kind runs, on one thread (kinds without worker
+    processes do nothing then). ValueError for an unknown kind."""
+    want = [kinds] if isinstance(kinds, str) else list(kinds)
+    bad = sorted(set(want) - set(KINDS))
+    if bad:
+        raise ValueError(f"no warm-up for {bad[0]!r} (kinds: {', '.join(KINDS)})")
+    for step in STEPS:
+        if step.kind not in want:
+            continue
+        fn = step.serial if serial else step.run
+        if fn is not None and not (step.needs and importlib.util.find_spec(step.needs) is None):
+            fn()
 
 
 def warmup(report: Callable[[str, float], None] | None = None) -> list[dict[str, object]]:

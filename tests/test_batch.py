@@ -575,3 +575,48 @@ def test_ctrl_c_inside_a_long_line_with_one_worker(tmp_path: Path) -> None:
     assert "interrupted" in rest
     recs = _read(out)
     assert [r["id"] for r in recs] == ["quick"] and "result" in recs[0]
+
+
+# ----------------------------------------------------------------------------- executor
+def _square_all(chunk: list[int], scale: int, threads: int | None = None) -> list[int]:
+    if 13 in chunk:
+        raise ArithmeticError(f"no 13 in {chunk}")
+    return [scale * x * x for x in chunk]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_executor_keeps_order_and_says_what_failed(workers: int) -> None:
+    """simulate.batch.executor, the one pool (batch and ``pokerjit hand`` run on it):
+    results in input order whatever finishes first, the chunks read lazily (at most
+    3 * workers in flight), a failing chunk raised where its result would come or, with
+    ``on_error``, replaced by what it returns."""
+    from simulate.batch import chunked, executor
+
+    taken = []
+
+    def chunks():
+        for c in chunked(range(40), 3):
+            taken.append(c[0])
+            yield c
+
+    ex = executor(workers, warm=())
+    try:
+        got = ex.map_ordered(chunks(), (2,), _square_all,
+                             on_error=lambda c, exc: [f"{type(exc).__name__}: {exc}"])
+        first = next(got)
+        assert len(taken) <= 3 * workers  # read as results are taken, not all at once
+        rest = list(got)
+    finally:
+        ex.close()
+    results = [first, *rest]
+    assert [c for c, _ in results] == list(chunked(range(40), 3))
+    assert results[4][1] == ["ArithmeticError: no 13 in [12, 13, 14]"]
+    assert [v for c, r in results for v in r if c[0] != 12] == [
+        2 * x * x for x in range(40) if x not in (12, 13, 14)]
+    ex = executor(workers, warm=())
+    with pytest.raises(ArithmeticError, match="no 13"):
+        try:
+            list(ex.map_ordered(chunked(range(40), 3), (2,), _square_all))
+        except BaseException:
+            ex.close(abort=True)
+            raise

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,7 +123,9 @@ def test_one_wording_for_every_bad_place(capsys, tmp_path: Path, read_only: Path
         "folder as file": (tmp_path, "is a folder, not a file"),
         "parent is a file": (tmp_path / "file" / "out.csv", "is not a folder"),
         "read-only place": (read_only / "out.csv", "cannot write there ("),
-        "special file": (Path(os.devnull), "not a regular file"),
+        "trailing slash, no folder": (str(tmp_path / "out") + "/", "names a folder"),
+        "trailing slash, a folder": (str(tmp_path) + "/", "is a folder, not a file"),
+        "trailing slash, a file": (str(tmp_path / "file") + "/", "names a folder"),
     }
     for what, (path, reason) in cases.items():
         for argv, option in _commands(str(path)):
@@ -131,7 +134,58 @@ def test_one_wording_for_every_bad_place(capsys, tmp_path: Path, read_only: Path
             assert reason in msg, (what, msg)
             assert ".tmp" not in msg
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "ro"]
+
+
+def test_devices_and_standard_output_are_written_in_place(capsys, tmp_path: Path):
+    """A device (``/dev/null``) or ``/dev/stdout`` is opened and written, not replaced
+    through a temporary file (which failed: 'cannot write there (no such file...)')."""
+    pytest.importorskip("matplotlib")
     assert Path(os.devnull).is_char_device()
+    for argv, _ in _commands(os.devnull):
+        rc, _, err = run(capsys, *argv)
+        assert rc == 0 and "error" not in err, (argv, err)
+    assert Path(os.devnull).is_char_device()
+    argv = ["range", "AKs", "--vs", "QQ", "--board", "Ks8h2c7d", "--csv", "/dev/stdout"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    got = subprocess.run([sys.executable, "-m", "simulate", *argv], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert got.returncode == 0, got.stderr
+    assert "player,range,combo,hand,weight,share,equity" in got.stdout.splitlines()
+    with open(tmp_path / "out.txt", "w") as fh:  # stdout redirected to a file
+        got = subprocess.run([sys.executable, "-m", "simulate", *argv], stdout=fh,
+                             stderr=subprocess.PIPE, text=True, env=env, timeout=300)
+    assert got.returncode == 0, got.stderr
+    lines = (tmp_path / "out.txt").read_text().splitlines()
+    assert lines.count("player,range,combo,hand,weight,share,equity") == 1
+    assert any(ln.startswith("#  range") for ln in lines)  # the table, kept beside it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_two_outputs_to_one_place_are_refused(capsys, tmp_path: Path):
+    pytest.importorskip("matplotlib")
+    same = str(tmp_path / "same.png")
+    msg = one_error(*run(capsys, "range", "AKs", "--vs", "QQ", "--csv", same, "--png", same))
+    assert msg == (f"error: --csv and --png would both write to the same file ({same}); "
+                   "name another file for one of them")
+    msg = one_error(*run(capsys, "range", "AKs", "--vs", "QQ", "--png",
+                         str(tmp_path / "grid.phh")))
+    assert msg.endswith("matplotlib cannot write .phh files")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_output_files_get_the_mode_of_an_ordinary_file(capsys, tmp_path: Path, two_hands):
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "chart.csv"
+        assert run(capsys, "chart", "--opponents", "2", "--samples", "10", "-q", "-o",
+                   str(out))[0] == 0
+        assert out.stat().st_mode & 0o777 == 0o644
+        out.chmod(0o600)  # an existing file keeps its mode, as open() keeps it
+        assert run(capsys, "chart", "--opponents", "2", "--samples", "10", "-q", "-o",
+                   str(out))[0] == 0
+        assert out.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
 
 
 def test_errors_name_the_users_path_not_a_temporary_file(capsys):
@@ -208,3 +262,42 @@ def test_the_compile_notice_shows_when_pokerjit_runs_as_a_program(monkeypatch):
     monkeypatch.setattr(C, "_AS_PROGRAM", [False])
     C._announce_compiling()
     assert log.getvalue().count("\n") == 1
+
+
+def test_a_trailing_slash_names_a_folder_for_every_command(capsys, tmp_path: Path):
+    """``-o out/``, ``--phh out/``...: refused before any work (a file named ``out`` was
+    written), and so is a folder given as the file."""
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": 1, "hands": ["AhKh", "QsQd"]}\n')
+    out = str(tmp_path / "out") + "/"
+    for argv, option in [
+            (["play", "--players", "2", "--hands", "5", "-q", "--phh", out], "--phh"),
+            (["batch", str(src), "-o", out, "--quiet"], "-o"),
+            *_commands(out)]:
+        if option == "--png" and not _has_matplotlib():
+            continue
+        msg = one_error(*run(capsys, *argv))
+        assert msg == (f"error: {option} {out}: names a folder (the trailing '/'), and there "
+                       f"is no folder '{tmp_path / 'out'}'"), (argv, msg)
+        folder = str(tmp_path) + "/"
+        msg = one_error(*run(capsys, *[folder if a == out else a for a in argv]))
+        assert msg.endswith("is a folder, not a file"), (argv, msg)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+def _has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_batch_refuses_its_input_as_output_through_a_link(capsys, tmp_path: Path):
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": 1, "hands": ["AhKh", "QsQd"]}\n')
+    (tmp_path / "alias.jsonl").symlink_to(src)
+    msg = one_error(*run(capsys, "batch", str(src), "-o", str(tmp_path / "alias.jsonl")))
+    assert msg == (f"error: -o {tmp_path / 'alias.jsonl'}: is the input file '{src}'; "
+                   "writing it would overwrite the input")
+    assert src.read_text() == '{"id": 1, "hands": ["AhKh", "QsQd"]}\n'

@@ -207,3 +207,30 @@ def test_analyze_streams_in_chunks_in_order(tmp_path: Path) -> None:
         items = [(s, ln, d) for s, ln, d in iter_sections(fh, str(f))]
     assert one == [replay_item(*it) for it in items]
     assert one[7]["error"] is not None
+
+
+def test_no_import_circle_and_no_private_names_across_packages() -> None:
+    """simulate.phh.many does not import simulate.phh.analyze (the circle is open), and the
+    hand-history reader, the executor, ``hand`` and the warm-up registry import no private
+    name of another package (the executor is public: simulate.batch.executor)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    files = [root / "simulate" / p for p in ("phh/analyze.py", "phh/many.py", "batch/runner.py",
+                                             "cli/hand.py", "warmup.py")]
+    bad = []
+    for f in files:
+        rel = f.relative_to(root).with_suffix("")
+        pkg = ".".join(rel.parts[:-1])
+        for node in ast.walk(ast.parse(f.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            if f.name == "many.py" and node.module == "simulate.phh.analyze":
+                bad.append(f"{rel}: imports simulate.phh.analyze")
+            home = node.module.rsplit(".", 1)[0]
+            if home == pkg or node.module == pkg or home.startswith("simulate._kernels") \
+                    or home == "evaluator" and node.module == "evaluator._jit":
+                continue
+            bad += [f"{rel}: {node.module}.{a.name}" for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")]
+    assert bad == []

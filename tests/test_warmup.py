@@ -55,3 +55,43 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
         rc, out, err = on_a_terminal([sys.executable, "-m", "simulate", *argv, "--json"], env)
         assert rc == 0 and err == "", (argv, err)
         assert json.loads(out)["load_s"] < 5
+
+
+def test_one_registry_of_warm_ups(monkeypatch):
+    """simulate.warmup is the one list of what to compile per kind of work: the batch
+    workers' warm-up and the hand-history workers' warm-up are kinds of it."""
+    import simulate.phh.analyze
+    import simulate.warmup as W
+    from simulate.batch import chunks
+
+    assert set(W.KINDS) >= {"evaluator", "equity", "range", "omaha", "allin", "pineapple",
+                            "batch", "play", "hand"}
+    with pytest.raises(ValueError, match="no warm-up for 'nope'"):
+        W.warm("nope")
+    calls = []
+    monkeypatch.setattr(W, "STEPS", tuple(
+        W.Step(s.name, lambda n=s.name: calls.append(("run", n)), s.kind,
+               None if s.serial is None else (lambda n=s.name: calls.append(("serial", n))),
+               s.needs) for s in W.STEPS))
+    chunks.warm(("fast", "allin"))
+    W.warm("hand", serial=True)
+    W.warm(["omaha"])
+    assert calls == [("serial", "all-in EV"), ("serial", "many spots and batch"),
+                     ("serial", "hand histories"), ("run", "omaha evaluator"),
+                     ("run", "omaha equity")]
+    assert not hasattr(simulate.phh.analyze, "warm")
+
+
+@pytest.mark.slow
+def test_worker_warm_ups_start_no_thread_pool():
+    """What a worker kind warms runs on one thread: a process may fork after it."""
+    import subprocess
+
+    code = ("import sys; from simulate.warmup import warm; warm(['batch', 'hand'], "
+            "serial=True); par = sys.modules.get('numba.np.ufunc.parallel'); "
+            "print('simulate.phh.many' in sys.modules, "
+            "bool(getattr(par, '_is_initialized', False)))")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=600)
+    assert got.stdout.split() == ["True", "False"], got.stderr

@@ -32,7 +32,9 @@ Rules:
   only on its line: with seeds, 1 worker, N workers and Dask write the same file
   (``elapsed_s`` aside).
 - **Backends.** This process (``workers=1``), ``workers=N`` processes, or Dask
-  (``scheduler="local[:N]"`` or ``"tcp://HOST:PORT"``); see :mod:`simulate.batch.runner`.
+  (``scheduler="local[:N]"`` or ``"tcp://HOST:PORT"``): :func:`executor`, the one pool
+  of pokerjit (``pokerjit hand`` runs on it too; its docstring says what it takes, the
+  order, the window, and what Ctrl-C and a failing worker do).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from __future__ import annotations
 from .chunks import answer_chunk, warm
 from .files import CSV_COLUMNS, Output
 from .requests import FIELDS, KINDS, answer, effective
-from .runner import BatchSummary, executor, parse_scheduler, run, run_batch
+from .runner import BatchSummary, Executor, chunked, executor, parse_scheduler, run, run_batch
 
-__all__ = ["CSV_COLUMNS", "FIELDS", "KINDS", "BatchSummary", "Output", "answer", "answer_chunk",
-           "effective", "executor", "parse_scheduler", "run", "run_batch", "warm"]
+__all__ = ["CSV_COLUMNS", "FIELDS", "KINDS", "BatchSummary", "Executor", "Output", "answer",
+           "answer_chunk", "chunked", "effective", "executor", "parse_scheduler", "run",
+           "run_batch", "warm"]

@@ -267,30 +267,17 @@ def json_docs(res: Any, elapsed_s: float) -> list[str]:
     return out
 
 
+#: The kind of work of :func:`simulate.warmup.warm` each kind of batch line needs
+#: (``"fast"``: exact-hand Hold'em lines answered in groups).
+WARM_KIND = {"fast": "batch", "equity": "equity", "omaha": "omaha", "range": "range",
+             "allin": "allin"}
+
+
 def warm(kinds: tuple[str, ...] = ("fast",)) -> None:
     """Compile (or load from the cache) the kernels of some kinds of line, on one thread:
     ``"fast"`` (grouped exact hands), ``"equity"`` (one-spot exact hands and ranges),
-    ``"omaha"``, ``"range"``, ``"allin"``. Run once before workers start, so that they
-    load compiled code instead of each compiling it at once."""
-    items: list[Item] = []
-    reqs = {
-        "fast": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h"},
-                 {"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "samples": 2, "seed": 1}],
-        "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.4, "seed": 1},
-                   {"hands": ["AK", "QQ"], "board": "2c7d9h4s"},
-                   {"hands": ["AK", "QQ"], "board": "2c7d9h", "samples": 2, "seed": 1}],
-        "omaha": [{"hands": ["AhKhQhJh", "2c2d3c3d"], "board": "2s7d9h4s", "game": "omaha"},
-                  {"hands": ["AhKhQhJh", "2c2d3c3d"], "game": "omaha", "samples": 2,
-                   "seed": 1}],
-        "range": [{"kind": "range", "hands": ["AK", "QQ"], "board": "2c7d9h4s"},
-                  {"kind": "range", "hands": ["AK", "random"], "board": "2c7d9h"}],
-        "allin": [{"kind": "allin", "players": ["AhAs:100", "KdKc:60", "QhQs:30"],
-                   "board": "2c7d9h"},
-                  {"kind": "allin", "players": ["AK:100", "QhQs:30"], "board": "2c7d9h4s"},
-                  {"kind": "allin", "players": ["AhAs:100", "KdKc:60"], "samples": 2,
-                   "seed": 1}],
-    }
-    for k in kinds:
-        for r in reqs[k]:
-            items.append((len(items) + 1, dict(r, id=len(items))))
-    answer_chunk(items, threads=1)
+    ``"omaha"``, ``"range"``, ``"allin"`` (:data:`WARM_KIND`; the registry is
+    :func:`simulate.warmup.warm`)."""
+    from simulate.warmup import warm as registry
+
+    registry([WARM_KIND[k] for k in kinds], serial=True)

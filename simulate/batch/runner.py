@@ -18,6 +18,10 @@ backends:
 
 Every backend gives the same output lines: each line's answer depends only on the line
 (and the run's defaults), never on where or with how many threads it ran.
+
+The backends are the one pool of pokerjit, public as :func:`executor` (``pokerjit hand``
+runs its chunks of hands on it too); the warm-ups they run are kinds of work of the one
+registry, :func:`simulate.warmup.warm`.
 """
 
 from __future__ import annotations
@@ -27,12 +31,14 @@ import gc
 import json
 import math
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from .chunks import Answer, ChunkInterrupted, Item, Resumed, answer_chunk, warm
+from simulate.warmup import warm
+
+from .chunks import WARM_KIND, Answer, ChunkInterrupted, Item, Resumed, answer_chunk
 from .files import Input, Output, Resume, count_lines, format_record
 from .requests import DEFAULTABLE, BadRequest, check_id, digest, effective
 
@@ -68,27 +74,38 @@ def _thaw(backend: Any) -> None:
 
 
 class _Local:
-    """Chunks answered in this process, one after another."""
+    """Chunks run in this process, one after another."""
 
     def __init__(self, threads: int | None) -> None:
         self.threads = threads
         self.workers = 1
 
-    def map_ordered(self, chunks: Iterable[list[Any]], args: tuple,
-                    fn: Any = answer_chunk) -> Iterator[tuple]:
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = answer_chunk,
+                    *, on_error: Any = None) -> Iterator[tuple]:
         for n, items in enumerate(chunks):
             try:
-                answers = fn(items, *args, threads=self.threads)
+                result = _call(fn, items, args, self.threads, on_error)
             except ChunkInterrupted as stop:  # Ctrl-C inside a line: keep the lines before it
                 if stop.answers:
                     yield items[:len(stop.answers)], stop.answers
                 raise KeyboardInterrupt from None
             if n == 0:
                 _freeze(self)  # its kernels are loaded now
-            yield items, answers
+            yield items, result
 
     def close(self, abort: bool = False) -> None:
         _thaw(self)
+
+
+def _call(fn: Any, items: Any, args: tuple, threads: int | None, on_error: Any) -> Any:
+    """``fn(items, *args, threads=threads)``; with ``on_error``, an Exception raised is
+    replaced by ``on_error(items, exc)``."""
+    if on_error is None:
+        return fn(items, *args, threads=threads)
+    try:
+        return fn(items, *args, threads=threads)
+    except Exception as exc:  # noqa: BLE001 - the caller turns it into the chunk's result
+        return on_error(items, exc)
 
 
 class _Windowed:
@@ -96,8 +113,10 @@ class _Windowed:
     results are handed back in submission order as soon as the oldest is done."""
 
     workers = 1
+    kinds_of: Any = None
+    warmed: set[str]
 
-    def submit(self, fn: Any, items: list[Any], args: tuple) -> Any:
+    def submit(self, fn: Any, items: Any, args: tuple) -> Any:
         raise NotImplementedError
 
     def wait_some(self, pending: dict[Any, int]) -> list[Any]:
@@ -107,29 +126,38 @@ class _Windowed:
         """A finished chunk's value, as ``fn`` returned it."""
         return fut.result()
 
-    def on_items(self, items: list[Item]) -> None:
-        """Called in the main process before a chunk is submitted."""
+    def warm_here(self, kinds: tuple[str, ...]) -> None:
+        """Warm ``kinds`` (not yet warmed) where the workers are; see :meth:`on_items`."""
 
-    def map_ordered(self, chunks: Iterable[list[Any]], args: tuple,
-                    fn: Any = answer_chunk) -> Iterator[tuple]:
+    def on_items(self, items: Any) -> None:
+        """Called in the main process before a chunk is submitted: the warm-ups
+        ``kinds_of(chunk)`` asks for that were not done yet."""
+        if self.kinds_of is None:
+            return
+        need = set(self.kinds_of(items)) - self.warmed
+        if need:
+            self.warm_here(tuple(sorted(need)))
+            self.warmed |= need
+
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = answer_chunk,
+                    *, on_error: Any = None) -> Iterator[tuple]:
         """``(chunk, fn(chunk, *args, threads=1))`` for every chunk, in order; ``fn`` must
         be a module-level function (it is pickled to the workers)."""
         _freeze(self)  # the kernels were warmed in this process
         window = 3 * self.workers
         pending: dict[Any, int] = {}
         ready: dict[int, tuple] = {}
-        queued: dict[int, list[Item]] = {}
+        queued: dict[int, Any] = {}
         it = iter(chunks)
         seq = nxt = 0
         exhausted = False
         while True:
             while not exhausted and len(pending) + len(ready) < window:
-                items = next(it, None)
-                if items is None:
+                items = next(it, _END)
+                if items is _END:
                     exhausted = True
                     break
-                if fn is answer_chunk:
-                    self.on_items(items)
+                self.on_items(items)
                 pending[self.submit(fn, items, args)] = seq
                 queued[seq] = items
                 seq += 1
@@ -137,10 +165,20 @@ class _Windowed:
                 return
             if pending:
                 for fut in self.wait_some(pending):
-                    ready[pending.pop(fut)] = self.result(fut)
+                    n = pending.pop(fut)
+                    if on_error is None:
+                        ready[n] = self.result(fut)
+                        continue
+                    try:
+                        ready[n] = self.result(fut)
+                    except Exception as exc:  # noqa: BLE001 - see executor()
+                        ready[n] = on_error(queued[n], exc)
             while nxt in ready:
                 yield queued.pop(nxt), ready.pop(nxt)
                 nxt += 1
+
+
+_END = object()
 
 
 _EQUITY_SIGNS = (b"+", b"%", b"random", b"any", b"std_error", b"-", b":")
@@ -184,26 +222,28 @@ def _kinds_of(items: list[Item], defaults: dict[str, Any]) -> set[str]:
 class _Processes(_Windowed):
     """Forked worker processes (one Numba thread each)."""
 
-    def __init__(self, workers: int, defaults: dict[str, Any], close_fd: int = -1) -> None:
+    def __init__(self, workers: int, warm_kinds: tuple[str, ...], kinds_of: Any = None,
+                 close_fd: int = -1) -> None:
         import multiprocessing as mp
 
-        self.workers, self.defaults = workers, defaults
-        warm(("fast",))  # serial kernels only: no thread pool exists when we fork
-        self.warmed = {"fast"}
+        self.workers, self.kinds_of = workers, kinds_of
         # Forking a process whose Numba thread pool (OpenMP) has started is unsafe: then
-        # (a notebook that ran parallel kernels first) the workers start fresh instead.
+        # (a notebook that ran parallel kernels first) the workers start fresh instead,
+        # and warm themselves.
         method = "spawn" if _numba_threads_started() else "fork"
-        self.ex = cf.ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
-                                         initializer=_worker_init, initargs=(close_fd,))
+        if method == "fork":
+            warm(warm_kinds, serial=True)  # serial kernels only: no thread pool is forked
+        self.warmed = set(warm_kinds)
+        self.ex = cf.ProcessPoolExecutor(
+            workers, mp_context=mp.get_context(method), initializer=_worker_init,
+            initargs=(close_fd, warm_kinds if method == "spawn" else ()))
         self.ex.submit(int).result()  # start every worker now, before any other warm-up
 
-    def on_items(self, items: list[Item]) -> None:
-        need = _kinds_of(items, self.defaults)
-        if need - self.warmed:
-            warm(tuple(sorted(need - self.warmed)))
-            self.warmed |= need
+    def warm_here(self, kinds: tuple[str, ...]) -> None:
+        # compiled here once: the workers load it from the cache when they first need it
+        warm(kinds, serial=True)
 
-    def submit(self, fn: Any, items: list[Any], args: tuple) -> cf.Future:
+    def submit(self, fn: Any, items: Any, args: tuple) -> cf.Future:
         return self.ex.submit(fn, items, *args, threads=1)
 
     def wait_some(self, pending: dict[Any, int]) -> list[Any]:
@@ -220,10 +260,11 @@ class _Processes(_Windowed):
         self.ex.shutdown(wait=not abort, cancel_futures=True)
 
 
-def _worker_init(close_fd: int) -> None:
+def _worker_init(close_fd: int, warm_kinds: tuple[str, ...] = ()) -> None:
     """In a worker: drop the inherited handle on the output file (so that its lock goes
-    with the main process), freeze the heap it inherits (:func:`_freeze_heap`), and die
-    with the main process (Linux), so that a killed run leaves no workers behind."""
+    with the main process), warm ``warm_kinds`` (a spawned worker, which inherits no
+    kernels), freeze the heap it inherits (:func:`_freeze_heap`), and die with the main
+    process (Linux), so that a killed run leaves no workers behind."""
     import os
     import signal
 
@@ -232,6 +273,8 @@ def _worker_init(close_fd: int) -> None:
             os.close(close_fd)
         except OSError:
             pass
+    if warm_kinds:
+        warm(warm_kinds, serial=True)
     gc.freeze()  # see _freeze_heap (no collection: it would write to every inherited page)
     try:
         import ctypes
@@ -253,8 +296,9 @@ def _freeze_heap() -> None:
 
 
 def _warm_worker(kinds: tuple[str, ...]) -> None:
-    """:func:`~simulate.batch.chunks.warm`, then :func:`_freeze_heap` (run on Dask workers)."""
-    warm(kinds)
+    """:func:`simulate.warmup.warm` of ``kinds`` (serial), then :func:`_freeze_heap` (run on
+    Dask workers)."""
+    warm(kinds, serial=True)
     _freeze_heap()
 
 
@@ -303,7 +347,8 @@ def _dask_task(fn: Any, chunk: _Whole, args: tuple, threads: int) -> _Whole:
 class _Dask(_Windowed):
     """Chunks as Dask tasks (needs ``pip install 'pokerjit[distributed]'``)."""
 
-    def __init__(self, spec: str, workers: int, defaults: dict[str, Any]) -> None:
+    def __init__(self, spec: str, workers: int, warm_kinds: tuple[str, ...],
+                 kinds_of: Any = None) -> None:
         how, n = parse_scheduler(spec)
         try:
             import logging
@@ -312,10 +357,10 @@ class _Dask(_Windowed):
         except ImportError:
             raise ValueError("--scheduler needs Dask: pip install 'pokerjit[distributed]'"
                              ) from None
-        self.defaults = defaults
+        self.kinds_of = kinds_of
         self.cluster = None
         if how == "local":
-            warm(("fast",))  # fill the kernel cache once; the workers then load it
+            warm(warm_kinds, serial=True)  # fill the kernel cache once; the workers load it
             self.cluster = LocalCluster(n_workers=n or workers, threads_per_worker=1,
                                         processes=True, dashboard_address=None,
                                         silence_logs=logging.ERROR,
@@ -330,20 +375,16 @@ class _Dask(_Windowed):
                 raise ValueError(f"--scheduler {spec}: cannot reach the scheduler ({e})"
                                  ) from None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        self.client.run(_warm_worker, ("fast",))
-        self.warmed = {"fast"}
+        self.client.run(_warm_worker, warm_kinds)
+        self.warmed = set(warm_kinds)
         self.ac = as_completed()
 
-    def on_items(self, items: list[Item]) -> None:
-        need = _kinds_of(items, self.defaults)
-        if need - self.warmed:
-            new = tuple(sorted(need - self.warmed))
-            if self.cluster is not None:
-                warm(new)  # compile here once; local workers load from the cache
-            self.client.run(_warm_worker, new)
-            self.warmed |= need
+    def warm_here(self, kinds: tuple[str, ...]) -> None:
+        if self.cluster is not None:
+            warm(kinds, serial=True)  # compile here once; local workers load from the cache
+        self.client.run(_warm_worker, kinds)
 
-    def submit(self, fn: Any, items: list[Any], args: tuple) -> Any:
+    def submit(self, fn: Any, items: Any, args: tuple) -> Any:
         fut = self.client.submit(_dask_task, fn, _Whole(items), args, 1, pure=False)
         self.ac.add(fut)
         return fut
@@ -363,24 +404,69 @@ class _Dask(_Windowed):
             self.cluster.close()
 
 
-def executor(workers: int = 1, scheduler: str | None = None, threads: int | None = None,
-             defaults: dict[str, Any] | None = None, close_fd: int = -1) -> Any:
-    """The backend batch runs on, for other commands' chunked work: an object with
-    ``map_ordered(chunks, args, fn)`` (yields ``(chunk, fn(chunk, *args, threads=T))`` in
-    order; ``fn`` a module-level function) and ``close(abort=False)``. ``workers=1``: this
-    process (``threads`` Numba threads); ``workers=N``: N processes; ``scheduler``: Dask.
-    ``close_fd``: a file descriptor worker processes must not keep open (a locked output).
+class Executor(Protocol):
+    """What :func:`executor` returns (see there)."""
+
+    workers: int
+
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = ..., *,
+                    on_error: Any = None) -> Iterator[tuple[Any, Any]]: ...
+
+    def close(self, abort: bool = False) -> None: ...
+
+
+def executor(workers: int = 1, scheduler: str | None = None, threads: int | None = None, *,
+             warm: tuple[str, ...] = ("batch",),
+             kinds_of: Callable[[Any], Iterable[str]] | None = None,
+             close_fd: int = -1) -> Executor:
+    """The one pool of pokerjit: runs chunks of work in this process, on worker processes
+    or on Dask, and hands the results back in input order. ``pokerjit batch`` and
+    ``pokerjit hand --workers/--scheduler`` run on it.
+
+    Where: ``workers=1`` (and no ``scheduler``) runs in this process with ``threads``
+    Numba threads (None: all); ``workers=N`` on N forked processes, one Numba thread each
+    (spawned instead when this process's Numba thread pool has started, which forking
+    would break); ``scheduler`` (``local``, ``local:N`` or ``tcp://HOST:PORT``, see
+    :func:`parse_scheduler`) on Dask workers (needs ``pokerjit[distributed]``; ValueError
+    when it is missing or the scheduler cannot be reached).
+
+    Warm-up: ``warm`` names kinds of work of :func:`simulate.warmup.warm`, compiled (or
+    loaded from Numba's cache) on one thread before the workers start, so that forked
+    workers inherit the kernels and Dask workers load them once each; ``kinds_of(chunk)``
+    (optional, called in this process before each chunk is sent) names further kinds a
+    chunk needs, warmed the first time one is asked for.
+
+    The returned object has ``workers`` (how many run at once), ``map_ordered(chunks,
+    args=(), fn, *, on_error=None)`` and ``close(abort=False)``. ``map_ordered`` yields
+    ``(chunk, fn(chunk, *args, threads=T))`` for each chunk of the iterable ``chunks``, in
+    input order (T is ``threads`` in this process, 1 on workers). ``fn`` and the chunks
+    must pickle (``fn`` a module-level function). At most ``3 * workers`` chunks are in
+    flight (``chunks`` is read lazily, as results are taken), so memory stays bounded for
+    an input of any length. An exception raised by ``fn`` (or a worker process that died:
+    ``BrokenProcessPool``) is raised from ``map_ordered`` where that chunk's result would
+    come, unless ``on_error(chunk, exc)`` is given, whose return value then stands for the
+    chunk's result. ``close()`` waits for the workers to finish and stops them;
+    ``close(abort=True)`` (what to call on Ctrl-C, SIGTERM or an error) terminates worker
+    processes at once without waiting for their chunks. Worker processes also die with
+    this process (Linux). ``close_fd``: a file descriptor worker processes must not keep
+    open (a locked output).
     """
-    return _backend(workers, scheduler, threads, defaults or {}, close_fd)
-
-
-def _backend(workers: int, scheduler: str | None, threads: int | None,
-             defaults: dict[str, Any], close_fd: int = -1) -> Any:
     if scheduler:
-        return _Dask(scheduler, workers, defaults)
+        return _Dask(scheduler, workers, warm, kinds_of)
     if workers > 1:
-        return _Processes(workers, defaults, close_fd)
+        return _Processes(workers, warm, kinds_of, close_fd)
     return _Local(threads)
+
+
+def _batch_executor(workers: int, scheduler: str | None, threads: int | None,
+                    defaults: dict[str, Any], close_fd: int = -1) -> Executor:
+    """:func:`executor` for batch lines: the grouped kernels first, the others as lines
+    that need them come (:func:`_kinds_of`)."""
+    def kinds_of(items: list[Item]) -> set[str]:
+        return {WARM_KIND[k] for k in _kinds_of(items, defaults)}
+
+    return executor(workers, scheduler, threads, warm=(WARM_KIND["fast"],),
+                    kinds_of=kinds_of, close_fd=close_fd)
 
 
 def check_options(workers: Any, scheduler: str | None, defaults: dict[str, Any] | None
@@ -449,13 +535,13 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     inp = Input(in_path)
     with Output(out_path) as out, progress(n_lines, "batch", "lines", quiet=quiet,
                                            stream=progress_stream) as bar:
-        backend = _backend(workers, scheduler, threads, d, out.fd)
+        backend = _batch_executor(workers, scheduler, threads, d, out.fd)
         try:
             chunk = chunk_lines or _chunk_size(n_lines, backend.workers)
             payloads = _payloads(inp, out, d)
             settle = _Settler(out.resume, out.fmt, str(out_path))
             last = 0
-            for _, answers in backend.map_ordered(_chunked(payloads, chunk),
+            for _, answers in backend.map_ordered(chunked(payloads, chunk),
                                                   (d, out.fmt, inp.header)):
                 lines, errors, skipped = settle(answers)
                 out.write(lines)
@@ -479,8 +565,9 @@ def _chunk_size(n_lines: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK_LINES, math.ceil(n_lines / (TASKS_PER_WORKER * workers))))
 
 
-def _chunked(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
-    buf: list[Item] = []
+def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """``items`` in lists of ``size`` (the last one shorter), read lazily."""
+    buf: list[Any] = []
     for it in items:
         buf.append(it)
         if len(buf) >= size:
@@ -574,13 +661,13 @@ def run(requests: Iterable[dict[str, Any]], *, workers: int = 1, scheduler: str 
             print(rec["result"]["players"][0]["equity"])
     """
     d = check_options(workers, scheduler, defaults)
-    backend = _backend(workers, scheduler, threads, d)
+    backend = _batch_executor(workers, scheduler, threads, d)
     settle = _Settler(Resume(), "dict", "")
     try:
         size = chunk_lines if backend.workers == 1 else max(1, chunk_lines // 4)
         items = ((n, req if isinstance(req, dict) else "a request must be a JSON object")
                  for n, req in enumerate(requests, 1))
-        for _, answers in backend.map_ordered(_chunked(items, size), (d, "dict", None)):
+        for _, answers in backend.map_ordered(chunked(items, size), (d, "dict", None)):
             yield from settle(answers)[0]
     except BaseException:
         backend.close(abort=True)

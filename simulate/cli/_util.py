@@ -6,10 +6,14 @@ import argparse
 import errno
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 # the one text table lives in simulate.texttable (library code uses it without the CLI)
 from simulate.texttable import is_number_text, table  # noqa: F401 - re-exported
@@ -118,23 +122,89 @@ def _place_error(option: str, path: str, exc: OSError | None = None,
     return UsageError(f"{option} {path}: {reason}".lstrip())
 
 
-def check_output_path(path: str, option: str, *, stdout_ok: bool = False) -> None:
+_OWN_FD = re.compile(r"^/(?:proc/(?:self|\d+)/fd|dev/fd)/(\d+)$")
+
+
+def _own_fd(path: str) -> int | None:
+    """The file descriptor ``N`` of this process that ``path`` names (``/dev/stdout``,
+    ``/dev/fd/N``, ``/proc/self/fd/N``), links followed one at a time; else None."""
+    p = os.path.abspath(path)
+    for _ in range(40):
+        m = _OWN_FD.match(p)
+        if m is not None and (not p.startswith("/proc/") or p.split("/")[2] in
+                              ("self", str(os.getpid()))):
+            return int(m.group(1))
+        if not os.path.islink(p):
+            return None
+        p = os.path.normpath(os.path.join(os.path.dirname(p), os.readlink(p)))
+    return None
+
+
+def _written_in_place(path: str) -> bool:
+    """True for an existing output that is not a regular file (a terminal, ``/dev/null``, a
+    pipe) or that is one of this process's file descriptors (``/dev/stdout``, see
+    :func:`_own_fd`: written through that descriptor, so that it goes where the
+    command's own output goes): such a target is written directly, never replaced
+    through a temporary file and a rename."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return not stat.S_ISREG(st.st_mode) or _own_fd(path) is not None
+
+
+def _same_or_inside(out: Path, top: Path) -> bool:
+    try:
+        out.relative_to(top)
+    except ValueError:
+        return False
+    return True
+
+
+def check_output_path(path: str, option: str, *, stdout_ok: bool = False,
+                      inputs: Iterable[str] = (), reads: Iterable[str] = ()) -> None:
     """Fail early, before any long computation, if ``path`` cannot be written as a file.
 
-    Every command that writes a file calls this first and :func:`write_output` at the end,
-    so the messages read the same everywhere: a missing folder, a folder given as the file,
-    a parent that is a file, a place that cannot be written (tried for real: a temporary file
-    is created and removed, so read-only file systems and permissions are caught even for
-    root), or an existing special file (a device or pipe is never replaced). ``"-"`` means
-    standard output where ``stdout_ok``. Raises :class:`UsageError`.
+    Every command that writes a file calls this first (:func:`check_outputs` for several)
+    and :func:`write_output` or :func:`open_output` to write, so the messages read the
+    same everywhere: a missing folder, a folder given as the file, a name ending in ``/``
+    (which names a folder), a parent that is a file, a place that cannot be written (tried
+    for real: a temporary file is created and removed, so read-only file systems and
+    permissions are caught even for root), or an output that is one of ``inputs`` (real
+    paths compared, links resolved) or, for an input folder, a file in it whose name ends
+    with one of ``reads`` (it would be read as input). An existing device or pipe
+    (``/dev/null``, ``/dev/stdout``) is written in place (:func:`_written_in_place`).
+    ``"-"`` means standard output where ``stdout_ok``. Raises :class:`UsageError`.
     """
     if path == STDOUT:
         if stdout_ok:
             return
         raise UsageError(f"{option} -: standard output is not possible here; name a file")
+    if path.endswith(("/", os.sep)) or os.path.basename(path) in ("", ".", ".."):
+        if os.path.isdir(path):
+            raise _place_error(option, path, reason="is a folder, not a file")
+        folder = path.rstrip("/" + os.sep) or path
+        raise _place_error(option, path, reason=f"names a folder (the trailing '/'), and "
+                                                f"there is no folder '{folder}'")
+    real = Path(os.path.realpath(path))
+    tops = [(top, Path(os.path.realpath(top))) for top in inputs
+            if top != STDOUT and os.path.exists(top)]
+    for top, t in tops:
+        if real == t:
+            what = "folder" if t.is_dir() else "file"
+            raise _place_error(option, path, reason=f"is the input {what} '{top}'; writing it "
+                                                    "would overwrite the input")
+    for top, t in tops:
+        if t.is_dir() and _same_or_inside(real, t) and real.name.endswith(tuple(reads)):
+            raise _place_error(option, path, reason=f"is inside the input folder '{top}', "
+                                                    "where it would be read as input")
+    if _written_in_place(path):
+        if not os.access(path, os.W_OK):
+            raise _place_error(option, path, reason="cannot write there (permission denied)")
+        return
     p = Path(path)
     if p.is_symlink():
-        p = p.resolve()
+        p = real
     if p.is_dir():
         raise _place_error(option, path, reason="is a folder, not a file")
     parent = p.parent
@@ -142,8 +212,6 @@ def check_output_path(path: str, option: str, *, stdout_ok: bool = False) -> Non
         raise _place_error(option, path, reason=f"no such folder '{parent}'")
     if not parent.is_dir():
         raise _place_error(option, path, reason=f"'{parent}' is not a folder")
-    if p.exists() and not p.is_file():
-        raise _place_error(option, path, reason="not a regular file (a device or pipe?)")
     if p.exists() and not os.access(p, os.W_OK):
         raise _place_error(option, path, reason="cannot write there (permission denied)")
     try:
@@ -154,49 +222,159 @@ def check_output_path(path: str, option: str, *, stdout_ok: bool = False) -> Non
     os.unlink(probe)
 
 
-def write_output(path: str, data: str | bytes, option: str = "") -> None:
-    """Write ``data`` (text or bytes) to ``path``, or to standard output for ``"-"``.
+def check_outputs(outputs: Iterable[tuple[str, str | None]], *,
+                  stdout_ok: bool | Iterable[str] = False, inputs: Iterable[str] = (),
+                  reads: Iterable[str] = ()) -> None:
+    """:func:`check_output_path` of each ``(option, path)`` given (None: not asked for),
+    and no two of them the same place (links resolved; at most one ``-``). ``stdout_ok``:
+    for every option, or the options that may write to standard output. A command that
+    prints a document on standard output lists it as ``("--json", "-")``."""
+    inputs = list(inputs)
+    ok = stdout_ok if isinstance(stdout_ok, bool) else set(stdout_ok)
+    seen: dict[str, str] = {}
+    for option, path in outputs:
+        if path is None:
+            continue
+        if option != "--json":
+            check_output_path(path, option, inputs=inputs, reads=reads,
+                              stdout_ok=ok if isinstance(ok, bool) else option in ok)
+        key = STDOUT if path == STDOUT else os.path.realpath(path)
+        if key in seen:
+            what = "standard output" if key == STDOUT else f"the same file ({path})"
+            raise UsageError(f"{seen[key]} and {option} would both write to {what}; "
+                             "name another file for one of them")
+        seen[key] = option
 
-    A file is written through a temporary file in the same folder and renamed into place,
-    so a failure never leaves a half-written file; errors name ``path`` with
+
+def image_format(path: str, option: str = "--png") -> str:
+    """The image format for ``{option} PATH`` (``png``, ``svg``, ``pdf``...): from the name's
+    extension (png for ``-`` or a name without one); :class:`UsageError` when matplotlib
+    is missing or cannot write that kind of file (``--png hands.phh``)."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise UsageError(f"{option} needs matplotlib: pip install 'pokerjit[plot]'") from None
+    name = path.rsplit("/", 1)[-1]
+    ext = name.rpartition(".")[2].lower() if path != STDOUT and "." in name else "png"
+    if ext not in FigureCanvasBase.get_supported_filetypes():
+        raise UsageError(f"{option} {path}: matplotlib cannot write .{ext} files")
+    return ext
+
+
+@contextmanager
+def open_output(path: str, option: str = "", *, text: bool = False) -> Iterator[IO[Any]]:
+    """A file object to write the output ``path`` (``"-"``: standard output) through.
+
+    A regular file is written to a temporary file in the same folder, renamed into place
+    when the ``with`` block ends normally; on any exception (an error, Ctrl-C, SIGTERM
+    turned into ``SystemExit`` by :func:`exit_on_sigterm`) the temporary file is removed
+    and the old file stays as it was. The new file gets the mode an ordinary ``open``
+    gives it (0666 less the umask; an existing file keeps its mode). A device, a pipe or
+    ``/dev/stdout`` is written in place (:func:`_written_in_place`). ``text``: a text
+    file (UTF-8, ``newline=""``, for :mod:`csv`), else binary. Errors name ``path`` with
     ``option`` (the wording of :func:`check_output_path`).
     """
     if path == STDOUT:
-        if isinstance(data, bytes):
-            sys.stdout.flush()
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
-        else:
-            sys.stdout.write(data)
-            sys.stdout.flush()
+        sys.stdout.flush()
+        yield sys.stdout if text else sys.stdout.buffer
+        (sys.stdout if text else sys.stdout.buffer).flush()
+        return
+    kw: dict[str, Any] = {"encoding": "utf-8", "newline": ""} if text else {}
+    if _written_in_place(path):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        fd = _own_fd(path)
+        try:
+            f = (open(os.dup(fd), "w" if text else "wb", **kw) if fd is not None
+                 else open(path, "w" if text else "wb", **kw))
+        except OSError as e:
+            raise _place_error(option, path, e) from None
+        with f:
+            yield f
         return
     p = Path(path)
     if p.is_symlink():  # write where the link points, and keep the link
         p = p.resolve()
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-        with open(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, p)
+        try:
+            try:
+                mode = stat.S_IMODE(os.stat(p).st_mode)
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()
+            fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+            os.chmod(tmp, mode)
+            f = open(fd, "w" if text else "wb", **kw)
+        except OSError as e:
+            raise _place_error(option, path, e) from None
+        with f:
+            yield f
+        try:
+            os.replace(tmp, p)
+        except OSError as e:
+            raise _place_error(option, path, e) from None
         tmp = None
-    except OSError as e:
-        raise _place_error(option, path, e) from None
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
 
 
-def write_text_atomic(path: str, text: str, option: str = "") -> None:
-    """:func:`write_output` for text (kept for callers of the older name)."""
-    write_output(path, text, option)
+def write_output(path: str, data: str | bytes, option: str = "") -> None:
+    """Write ``data`` (text or bytes) to ``path``, or to standard output for ``"-"``, whole
+    or not at all (:func:`open_output`)."""
+    with open_output(path, option) as f:
+        try:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+        except OSError as e:
+            raise _place_error(option, path, e) from None
 
 
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+@contextmanager
+def exit_on_sigterm() -> Iterator[None]:
+    """While the block runs, SIGTERM raises ``SystemExit(143)`` (the shell's status for a
+    process ended by SIGTERM) instead of ending the process at once, so that ``finally``
+    blocks and :func:`open_output` remove temporary files as they do for Ctrl-C. The
+    previous handler comes back afterwards (only in the main thread; elsewhere a no-op)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back while the block runs (they are delivered when it ends),
+    so that a document being written in one go is written whole (main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    sigs = {signal.SIGINT, signal.SIGTERM}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def add_json(p: argparse.ArgumentParser) -> None:

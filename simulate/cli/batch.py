@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--threads must be at least 1, got {args.threads}")
     if args.chunk_lines is not None and args.chunk_lines < 1:
         raise UsageError(f"--chunk-lines must be at least 1, got {args.chunk_lines}")
-    check_output_path(args.output, "-o")
+    check_output_path(args.output, "-o", inputs=[args.input])
     defaults = {"kind": args.kind, "game": args.game, "board": args.board, "dead": args.dead,
                 "exact": args.exact, "samples": args.samples, "std_error": args.std_error,
                 "seed": args.seed}

@@ -11,10 +11,11 @@ from typing import Any
 NAME = "hand"
 HELP = "replay PHH hand histories (.phh, .phhs or folders): pots, winners, stacks, all-in EV"
 EXAMPLES = """examples:
-  pokerjit hand dwan-ivey-2009.phh
-  pokerjit hand hands.phhs --json
-  pokerjit hand histories/ --workers 2 --totals-only --png won.png --csv hands.csv
+  pokerjit hand tests/data/phh/vendor/phh-curated/dwan-ivey-2009.phh
+  pokerjit hand tests/data/phh/derived/highstakes_1000nl_sidepot_hands.phhs --json
+  pokerjit hand tests/data/phh/vendor/phh-curated --workers 2 --totals-only --csv hands.csv
   pokerjit hand big.phhs --scheduler local:4 --json > out.json
+  cat hands.phhs | pokerjit hand - --totals-only
 
 Hold'em and Omaha hands are replayed through the rules engine: an illegal action, a bet
 beyond the stack, a card dealt twice or a shown hand that differs from the dealt one is
@@ -23,8 +24,13 @@ that hand's error. Other variants are replayed by their chip accounting only
 Hole cards '????' that decide a showdown: outcome unknown (not an error). Recorded
 winnings are shown, never trusted.
 
-Input is streamed hand by hand (a folder or .phhs of any size runs in bounded memory).
-Each hand's error is also printed on stderr as 'error: SOURCE: ...'.
+Input is streamed hand by hand (a folder or .phhs of any size runs in bounded memory);
+'-' reads standard input. Only regular files are read; each real file is read once and
+each real folder visited once (a second name for a file, a link to a folder already read,
+a dangling link: skipped, with a 'warning: skipped ...' line on stderr). A hand over
+1 MiB of text is that hand's error. Each hand's error is also printed on stderr as
+'error: SOURCE: ...'. An output (--csv, --png) may not be an input, nor a .phh/.phhs in
+an input folder; --json is printed whole at the end (or not at all, on Ctrl-C).
 
 exit status: 0 every hand was replayed; 1 some hands had errors; 2 the input could not be
 read at all (no such file, empty, binary, not PHH) or bad options.
@@ -33,7 +39,8 @@ read at all (no such file, empty, binary, not PHH) or bad options.
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", nargs="+",
-                   help="a .phh file, a .phhs collection or a folder (read recursively)")
+                   help="a .phh file, a .phhs collection, a folder (read recursively) or - "
+                        "(standard input)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document on stdout: {hands, totals, summary}")
     p.add_argument("--workers", type=int, default=1, metavar="N",
@@ -140,7 +147,7 @@ class _Series:
             w.append((w[-1] if w else 0.0) + float(net))
             a.append((a[-1] if a else 0.0) + float(adj))
 
-    def draw(self, path: str, k: int) -> None:
+    def draw(self, path: str, k: int, fmt: str = "png") -> None:
         import matplotlib
 
         matplotlib.use("Agg")
@@ -163,7 +170,7 @@ class _Series:
         import io
 
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
+        fig.savefig(buf, format=fmt, dpi=110)
         plt.close(fig)
         from simulate.cli._util import write_output
 
@@ -223,59 +230,72 @@ def document(text: str, source: str = "request") -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.cli._util import UsageError, check_output_path
+    from simulate.cli._util import UsageError, check_outputs, exit_on_sigterm, image_format
     from simulate.phh.analyze import analyze
+    from simulate.phh.parse import SUFFIXES
 
     if args.workers < 1 or args.workers > 256:
         raise UsageError(f"--workers must be 1..256, got {args.workers}")
     if args.players < 1:
         raise UsageError(f"--players must be at least 1, got {args.players}")
-    if args.png:
-        check_output_path(args.png, "--png")
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
-    if args.csv:
-        check_output_path(args.csv, "--csv", stdout_ok=True)
+    # every output checked before any work: a place that can be written, not an input
+    # (nor a history an input folder would read), no two the same
+    check_outputs([("--json", "-" if args.json else None), ("--csv", args.csv),
+                   ("--png", args.png)], stdout_ok={"--csv"}, inputs=args.file,
+                  reads=SUFFIXES)
+    fmt = image_format(args.png, "--png") if args.png else None
     import functools
 
     out = "" if args.totals_only else "json" if args.json else "text"
     render = functools.partial(_render, out=out, csv=bool(args.csv))
-    try:
-        docs = analyze(args.file, workers=args.workers, scheduler=args.scheduler, render=render)
-        first = next(docs, None)
-    except FileNotFoundError as exc:
-        raise UsageError(str(exc)) from None
-    if first is None:
-        raise UsageError(f"no .phh or .phhs hands in {' '.join(args.file)}")
-    return _Run(args).go(first, docs)
+    with exit_on_sigterm():  # SIGTERM cleans up as Ctrl-C does (temporary files)
+        try:
+            docs = analyze(args.file, workers=args.workers, scheduler=args.scheduler,
+                           render=render, on_skip=_warn)
+            first = next(docs, None)
+        except FileNotFoundError as exc:
+            raise UsageError(str(exc)) from None
+        if first is None:
+            raise UsageError(f"no .phh or .phhs hands in {' '.join(args.file)}")
+        return _Run(args, fmt).go(first, docs)
+
+
+def _warn(line: str) -> None:
+    """An input skipped (a link to a folder already read, a dangling link...): one line."""
+    sys.stderr.write(f"warning: {line}\n")
 
 
 class _Run:
     """One ``pokerjit hand`` run: holds hands back until one is readable (so an input that
-    is not PHH at all prints nothing but one error line), then streams."""
+    is not PHH at all prints nothing but one error line), then streams. The text output
+    streams; the JSON document is spooled to an unnamed temporary file and written to
+    standard output in one go at the end, with Ctrl-C and SIGTERM held back meanwhile, so
+    it is printed whole or not at all. The CSV file is written through
+    :func:`simulate.cli._util.open_output` (renamed into place at the end, its temporary
+    file removed on any exception)."""
 
     HOLD = 1000  # unreadable items held back before deciding the input is PHH after all
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, fmt: str | None = None) -> None:
+        from contextlib import ExitStack
+
         from simulate.phh.analyze import Totals
 
-        self.args = args
+        self.args, self.fmt = args, fmt
         self.totals = Totals()
         self.series = _Series() if args.png else None
         self.started = False
-        self.csv_fh: Any = None
+        self.files = ExitStack()
         self.csv: Any = None
-        self.csv_tmp: str | None = None
+        self.out: Any = sys.stdout
 
-    def go(self, first: dict[str, Any], docs: Any) -> int:
+    def go(self, first: Record, docs: Any) -> int:
         import itertools
 
         from simulate.cli._util import UsageError
         from simulate.progress import progress
 
-        held: list[dict[str, Any]] = []
+        held: list[Record] = []
         try:
             with progress(None, "hands", "hands", quiet=self.args.quiet) as bar:
                 for d in itertools.chain([first], docs):
@@ -289,34 +309,31 @@ class _Run:
                             held = []
                         continue
                     self._emit(d)
+            if not self.started:
+                where = " ".join(self.args.file)
+                raise UsageError(f"{where}: no PHH hand could be read ({held[0][2]})")
+            return self._finish()
         except BaseException:
-            self._drop_csv()
+            self.files.__exit__(*sys.exc_info())  # temporary files removed
             raise
-        if not self.started:
-            where = " ".join(self.args.file)
-            raise UsageError(f"{where}: no PHH hand could be read ({held[0][2]})")
-        return self._finish()
 
     def _start(self) -> None:
+        import tempfile
+
+        from simulate.cli._util import open_output
+
         self.started = True
         a = self.args
         if a.csv:
             import csv
-            import os
-            import tempfile
-            from pathlib import Path
 
-            if a.csv == "-":
-                self.csv_fh = sys.stdout
-            else:
-                p = Path(a.csv)
-                fd, self.csv_tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp",
-                                                    dir=p.parent)
-                self.csv_fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
-            self.csv = csv.writer(self.csv_fh)
+            fh = self.files.enter_context(open_output(a.csv, "--csv", text=True))
+            self.csv = csv.writer(fh)
             self.csv.writerow(CSV_COLUMNS)
         if a.json:
-            sys.stdout.write('{"hands": [' if not a.totals_only else "{")
+            self.out = self.files.enter_context(
+                tempfile.TemporaryFile("w+", encoding="utf-8", newline=""))
+            self.out.write('{"hands": [' if not a.totals_only else "{")
 
     def _emit(self, r: Record) -> None:
         _, source, error, tin, text, csv_rows = r
@@ -334,48 +351,46 @@ class _Run:
         if a.totals_only:
             return
         if a.json:
-            sys.stdout.write(("\n" if i == 1 else ",\n") + (text or ""))
+            self.out.write(("\n" if i == 1 else ",\n") + (text or ""))
         else:
-            sys.stdout.write(text or "")
-
-    def _drop_csv(self) -> None:
-        import os
-
-        if self.csv_tmp is not None:
-            self.csv_fh.close()
-            os.unlink(self.csv_tmp)
-            self.csv_tmp = None
+            self.out.write(text or "")
 
     def summary(self) -> dict[str, Any]:
         return self.totals.summary()
 
     def _finish(self) -> int:
-        import os
+        import shutil
+
+        from simulate.cli._util import plural, signals_held
 
         a, t = self.args, self.totals
-        if self.csv_fh is not None and self.csv_tmp is not None:
-            self.csv_fh.close()
-            os.replace(self.csv_tmp, a.csv)
         if self.series is not None:
-            self.series.draw(a.png, a.players)
+            self.series.draw(a.png, a.players, self.fmt or "png")
         totals = t.to_list()
         if a.json:
             body = json.dumps(totals, allow_nan=False)
             head = "\n], " if not a.totals_only else ""
-            sys.stdout.write(f'{head}"totals": {body}, '
-                             f'"summary": {json.dumps(self.summary())}}}\n')
+            self.out.write(f'{head}"totals": {body}, '
+                           f'"summary": {json.dumps(self.summary())}}}\n')
+            self.out.seek(0)
         else:
             self._print_totals(totals)
             s = self.summary()
+            match = (f"{s['recorded_matched']:,} of {s['recorded_checked']:,} match the "
+                     "recorded finishing stacks" if s["recorded_checked"]
+                     else "no recorded finishing stacks to compare")
             sys.stdout.write(
-                f"{s['hands']:,} hands: {s['replayed']:,} replayed "
+                f"{plural(s['hands'], 'hand')}: {s['replayed']:,} replayed "
                 f"({s['validated']:,} validated by the engine, {s['outcome_unknown']:,} with "
                 f"an unknown showdown), {s['errors']:,} with errors"
                 + (f" ({s['incomplete']:,} stop before the hand is over)"
-                   if s["incomplete"] else "") + "; "
-                f"{s['recorded_matched']}/{s['recorded_checked']} match the recorded "
-                f"finishing stacks\n")
-        sys.stdout.flush()
+                   if s["incomplete"] else "") + f"; {match}\n")
+        with signals_held():  # the JSON written in one go, the CSV renamed into place
+            if a.json:
+                sys.stdout.flush()
+                shutil.copyfileobj(self.out, sys.stdout)
+            sys.stdout.flush()
+            self.files.close()
         return 1 if t.errors else 0
 
     @staticmethod

@@ -12,9 +12,10 @@ from simulate.cli._util import (
     UsageError,
     add_json,
     add_sampling_options,
-    check_output_path,
+    check_outputs,
     choice_line,
     emit_json,
+    image_format,
     load_note,
     pct,
     plural,
@@ -110,19 +111,6 @@ def _png_bytes(grid: list[list[dict | None]], title: str, fmt: str) -> bytes:
     return buf.getvalue()
 
 
-def _png_format(path: str) -> str:
-    """The image format for ``--png PATH``: from the extension (png for ``-`` or none);
-    :class:`UsageError` if matplotlib cannot write it."""
-    _pyplot()
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    name = path.rsplit("/", 1)[-1]
-    ext = name.rpartition(".")[2].lower() if path != "-" and "." in name else "png"
-    if ext not in FigureCanvasBase.get_supported_filetypes():
-        raise UsageError(f"--png {path}: matplotlib cannot write .{ext} files")
-    return ext
-
-
 def _csv_text(an: object) -> str:
     import io
 
@@ -147,12 +135,10 @@ def run(args: argparse.Namespace) -> int:
     if len(to_stdout) > 1 or (to_stdout and args.json):
         raise UsageError(f"{to_stdout[0]} - and {'--json' if args.json else to_stdout[1]} "
                          "would both write to standard output; name a file for one of them")
-    if args.csv:
-        check_output_path(args.csv, "--csv", stdout_ok=True)
+    check_outputs([("--csv", args.csv), ("--png", args.png)], stdout_ok=True)
     fmt = None
     if args.png:
-        check_output_path(args.png, "--png", stdout_ok=True)
-        fmt = _png_format(args.png)
+        fmt = image_format(args.png, "--png")
     from simulate.sampling import default_choices
 
     with default_choices() as chosen:

@@ -21,70 +21,103 @@ Hands whose result for a seat is unknown (hidden cards at a showdown) count in
 from __future__ import annotations
 
 import re
-from collections import deque
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
+from simulate.phh.many import Item, replay_item
 from simulate.phh.parse import PHHError, iter_hand_files, iter_sections
 
-__all__ = ["CHUNK", "PlayerTotals", "Totals", "analyze", "replay_item"]
+__all__ = ["CHUNK", "STDIN", "PlayerTotals", "Totals", "analyze", "replay_item"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
 #: Hands replayed together in this process (one compiled call for the plain ones, see
 #: :mod:`simulate.phh.many`): small, so that memory does not grow with the input.
 LOCAL_CHUNK = 64
+#: The path that means standard input (read only when asked for), and its hands' source.
+STDIN = "-"
+STDIN_SOURCE = "<stdin>"
 
-Item = tuple[str, int, "bytes | str"]
 #: A function of one hand's document (see :func:`analyze`'s ``render``).
 Render = Callable[[dict[str, Any]], Any]
-
-
-def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
-    """Parse and replay one hand's text (``str`` = an error already found while reading);
-    returns the hand's JSON document. Never raises for a bad hand."""
-    from simulate.phh.parse import _hand_from_bytes
-    from simulate.phh.replay import replay
-
-    hand = _hand_from_bytes(src, line, PHHError(data) if isinstance(data, str) else data)
-    d = replay(hand, src).to_dict()
-    d["readable"] = not isinstance(hand, PHHError)
-    return d
+#: Told of each input skipped (:func:`simulate.phh.parse.iter_hand_files`): one line.
+OnSkip = Callable[[str], None]
 
 
 def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
-                  threads: int = 1) -> list[Any]:
+                  threads: int | None = 1) -> list[Any]:
     """The documents of a chunk of hands (:func:`simulate.phh.many.replay_items`: the plain
     ones settled in one compiled call, the rest by :func:`replay_item`), each passed
     through ``render`` when one is given. A :class:`_Range` is read here first.
-    ``threads``: the batch runner's task form (the replay is serial)."""
+    ``threads``: the executor's task form (the replay is serial)."""
     from simulate.phh.many import replay_items
 
     docs = replay_items(_range_items(items) if isinstance(items, _Range) else items)
     return docs if render is None else [render(d) for d in docs]
 
 
-def _items(paths: Iterable[str | Path]) -> Iterator[Item]:
-    for top in paths:
-        for f in iter_hand_files(top):
-            yield from _file_items(f)
+def _replay_chunk_lazily(items: list[Item], render: Render | None = None,
+                         threads: int | None = 1) -> Iterator[Any]:
+    """:func:`_replay_chunk` in this process: each document made as it is taken
+    (:func:`simulate.phh.many.iter_replay_items`), so that at most one is held at a time."""
+    from simulate.phh.many import iter_replay_items
+
+    for d in iter_replay_items(items):
+        yield d if render is None else render(d)
 
 
-def _file_items(f: Path) -> Iterator[Item]:
+class _Inputs:
+    """The hand files under the input paths, each real file once (shared ``seen``), in
+    order; :data:`STDIN` as itself."""
+
+    def __init__(self, paths: list[str | Path], on_skip: OnSkip | None) -> None:
+        self.paths, self.on_skip = paths, on_skip
+
+    def __iter__(self) -> Iterator[Path | str]:
+        seen: set[tuple[int, int]] = set()
+        stdin_read = False
+        for top in self.paths:
+            if str(top) == STDIN:
+                if stdin_read:
+                    if self.on_skip is not None:
+                        self.on_skip("skipped -: standard input is read once")
+                    continue
+                stdin_read = True
+                yield STDIN
+                continue
+            yield from iter_hand_files(top, seen=seen, on_skip=self.on_skip)
+
+
+def _items(paths: Iterable[str | Path], on_skip: OnSkip | None = None) -> Iterator[Item]:
+    for f in _Inputs(list(paths), on_skip):
+        yield from _file_items(f)
+
+
+def _file_items(f: Path | str) -> Iterator[Item]:
+    """The hands of one file (:func:`simulate.phh.parse.iter_sections`: each hand's text
+    bounded, see :data:`simulate.phh.parse.MAX_HAND_BYTES`), or of standard input."""
+    if str(f) == STDIN:
+        yield from _stream_items(sys.stdin.buffer, STDIN_SOURCE)
+        return
     try:
         fh = open(f, "rb")
     except OSError as exc:
         yield str(f), 1, f"cannot read file: {exc.strerror or exc}"
         return
     with fh:
-        try:
-            for src, line, data in iter_sections(fh, str(f)):
-                yield src, line, (str(data) if isinstance(data, PHHError) else data)
-        except OSError as exc:
-            yield str(f), 1, f"cannot read file: {exc.strerror or exc}"
+        yield from _stream_items(fh, str(f))
+
+
+def _stream_items(fh: IO[bytes], name: str) -> Iterator[Item]:
+    try:
+        for src, line, data in iter_sections(fh, name):
+            yield src, line, (str(data) if isinstance(data, PHHError) else data)
+    except OSError as exc:
+        yield name, 1, f"cannot read file: {exc.strerror or exc}"
 
 
 class _Range(NamedTuple):
@@ -104,19 +137,31 @@ _HEADER_START = re.compile(rb"^[ \t]*\[", re.M)
 _BLOCK = 1 << 20
 
 
+class _Slice:
+    """Bytes ``start:end`` of an open file as a stream for
+    :func:`simulate.phh.parse.iter_sections` (``readline(n)`` only): a range is read a
+    line piece at a time, never whole, so a hand past the size bound costs no memory."""
+
+    def __init__(self, fh: IO[bytes], start: int, end: int) -> None:
+        fh.seek(start)
+        self.fh, self.left = fh, end - start
+
+    def readline(self, n: int = -1) -> bytes:
+        if self.left <= 0:
+            return b""
+        b = self.fh.readline(self.left if n < 0 else min(n, self.left))
+        self.left -= len(b)
+        return b
+
+
 def _range_items(r: _Range) -> list[Item]:
     """The hands of a :class:`_Range`, as :func:`_file_items` reads them."""
-    import io
-
     try:
         with open(r.path, "rb") as fh:
-            fh.seek(r.start)
-            data = fh.read(r.end - r.start)
+            return [(src, line, str(d) if isinstance(d, PHHError) else d) for src, line, d
+                    in iter_sections(_Slice(fh, r.start, r.end), r.path, r.line)]
     except OSError as exc:
         return [(r.path, r.line, f"cannot read file: {exc.strerror or exc}")]
-    shift = r.line - 1
-    return [(src, line + shift, str(d) if isinstance(d, PHHError) else d)
-            for src, line, d in iter_sections(io.BytesIO(data), r.path)]
 
 
 def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
@@ -176,158 +221,125 @@ def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
         yield _Range(path, start, base, start_line)
 
 
-def _tasks(paths: Iterable[str | Path], chunk: int) -> Iterator[_Range | list[Item]]:
+def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = None,
+           ) -> Iterator[_Range | list[Item]]:
     """Work for worker processes: large files as :class:`_Range` s, other files' hands read
     here, ``chunk`` hands a task."""
     import os
 
     pending: list[Item] = []
-    for top in paths:
-        for f in iter_hand_files(top):
-            try:
-                big = os.path.getsize(f) >= RANGE_MIN_BYTES
-            except OSError:
-                big = False
-            if big:
-                if pending:
-                    yield pending
-                    pending = []
-                yield from _file_ranges(f, chunk)
-                continue
-            for it in _file_items(f):
-                pending.append(it)
-                if len(pending) >= chunk:
-                    yield pending
-                    pending = []
+    for f in _Inputs(list(paths), on_skip):
+        try:
+            big = f != STDIN and os.path.getsize(f) >= RANGE_MIN_BYTES
+        except OSError:
+            big = False
+        if big:
+            if pending:
+                yield pending
+                pending = []
+            yield from _file_ranges(Path(f), chunk)
+            continue
+        for it in _file_items(f):
+            pending.append(it)
+            if len(pending) >= chunk:
+                yield pending
+                pending = []
     if pending:
         yield pending
 
 
+def check_inputs(paths: Iterable[str | Path]) -> list[str | Path]:
+    """``paths`` as a list, each checked without opening it (a pipe is never waited on):
+    FileNotFoundError for one that does not exist, ValueError for one that is neither a
+    folder nor a regular file (``/dev/zero``, a pipe) nor :data:`STDIN`."""
+    import os
+    import stat
+
+    out = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    for p in out:
+        if str(p) == STDIN:
+            continue
+        try:
+            st = os.stat(p)
+        except OSError:
+            raise FileNotFoundError(f"no such file or folder: {p}") from None
+        if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+            raise ValueError(f"{p}: not a regular file (a device or pipe?); hand histories "
+                             f"are read from files, folders or {STDIN} (standard input)")
+    return out
+
+
 def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
             chunk: int = CHUNK, scheduler: str | None = None,
-            render: Render | None = None) -> Iterator[Any]:
-    """Replay every hand under ``paths`` (files or folders), yielding each hand's document
-    (:meth:`HandReplay.to_dict` plus ``readable``: False when the hand's text could not
-    be read as PHH at all) in input order. ``workers`` > 1 replays on that many processes
-    (spawned, one chunk of ``chunk`` hands per task, a bounded number of tasks in flight);
-    ``scheduler``
-    (``local``, ``local:N`` or ``tcp://HOST:PORT``) sends the chunks to a Dask cluster
-    instead, through the batch runner's Dask backend (:mod:`simulate.batch.runner`; needs
-    ``pokerjit[distributed]``). ``render``: a module-level function (it travels to the
-    workers) applied to each document where it was made, on the worker; ``analyze`` then
-    yields what it returns (``pokerjit hand`` formats its output there, so that the main
-    process only writes). Raises FileNotFoundError (before yielding anything) for a path
-    that does not exist, ValueError for bad options."""
-    if isinstance(paths, (str, Path)):
-        paths = [paths]
-    paths = list(paths)
-    for p in paths:
-        if not Path(p).exists():
-            raise FileNotFoundError(f"no such file or folder: {p}")
+            render: Render | None = None, on_skip: OnSkip | None = None) -> Iterator[Any]:
+    """Replay every hand under ``paths`` (files, folders, or ``"-"`` for standard input),
+    yielding each hand's document (:meth:`HandReplay.to_dict` plus ``readable``: False
+    when the hand's text could not be read as PHH at all) in input order.
+
+    Each real file is read once and each real folder visited once, and only regular files
+    are read (:func:`simulate.phh.parse.iter_hand_files`); what is skipped (a link to a
+    folder already read, a dangling link, a second name of a file) is told to
+    ``on_skip(line)``. One hand's text is bounded (:data:`simulate.phh.parse.MAX_HAND_BYTES`):
+    a longer one is that hand's error, and the rest goes on.
+
+    The hands are replayed on the executor of :mod:`simulate.batch`
+    (:func:`simulate.batch.executor`): in this process (``workers=1``, :data:`LOCAL_CHUNK`
+    hands a chunk), on ``workers`` processes (``chunk`` hands a task, files of at least
+    :data:`RANGE_MIN_BYTES` sent as byte ranges the workers read) or, with ``scheduler``
+    (``local``, ``local:N`` or ``tcp://HOST:PORT``; needs ``pokerjit[distributed]``), on
+    Dask. A worker that fails makes each hand of its chunk an error. ``render``: a
+    module-level function (it travels to the workers) applied to each document where it
+    was made; ``analyze`` then yields what it returns (``pokerjit hand`` formats its
+    output there, so that the main process only writes). Raises FileNotFoundError or
+    ValueError (before yielding anything) for a path that does not exist or is not a file
+    or folder, ValueError for bad options."""
+    paths = check_inputs(paths)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    from simulate.batch import chunked, parse_scheduler
+
     if scheduler is not None:
-        from simulate.batch.runner import _chunked, parse_scheduler
-
         parse_scheduler(scheduler)
-        return _dask(_chunked(_items(paths), chunk), scheduler, workers, render)
-    return _analyze(paths, workers, chunk, render)
+        chunks: Iterable[Any] = chunked(_items(paths, on_skip), chunk)
+    elif workers == 1:
+        chunks = chunked(_items(paths, on_skip), min(chunk, LOCAL_CHUNK))
+    else:
+        chunks = _tasks(paths, chunk, on_skip)
+    return _run(chunks, workers, scheduler, render)
 
 
-def _analyze(paths: list[str | Path], workers: int, chunk: int, render: Render | None,
-             ) -> Iterator[Any]:
-    if workers == 1:
-        from simulate.batch.runner import _chunked
-        from simulate.phh.many import iter_replay_items
+def _run(chunks: Iterable[Any], workers: int, scheduler: str | None, render: Render | None,
+         ) -> Iterator[Any]:
+    """The documents of ``chunks`` replayed on :func:`simulate.batch.executor`, in order.
+    Whatever ends the iteration early (Ctrl-C, SIGTERM, the caller closing it) stops the
+    workers at once."""
+    import functools
 
-        for c in _chunked(_items(paths), min(chunk, LOCAL_CHUNK)):
-            if render is None:
-                yield from iter_replay_items(c)
-            else:
-                for d in iter_replay_items(c):
-                    yield render(d)
-        return
-    yield from _pool(_tasks(paths, chunk), workers, render)
+    from simulate.batch import executor
 
-
-def _pool(chunks: Iterator[list[Item] | _Range], workers: int, render: Render | None,
-          ) -> Iterator[Any]:
-    """Chunks replayed on ``workers`` processes, documents in input order. As the batch
-    runner's worker processes (:mod:`simulate.batch.runner`): the compiled replay is loaded
-    here once (:func:`warm`, serial kernels only) and the workers are forked with it, so
-    none of them imports or loads anything; when Numba's thread pool has already started
-    in this process (forking it is unsafe) they are spawned and warm themselves."""
-    import multiprocessing as mp
-    from concurrent.futures import Future, ProcessPoolExecutor
-
-    from simulate.batch.runner import _numba_threads_started, _worker_init
-
-    fork = not _numba_threads_started()
-    if fork:
-        warm()
-    window: deque[tuple[list[Item] | _Range, Future[list[Any]]]] = deque()
-    with ProcessPoolExecutor(max_workers=workers,
-                             mp_context=mp.get_context("fork" if fork else "spawn"),
-                             initializer=_worker_init if fork else warm,
-                             initargs=(-1,) if fork else ()) as ex:
-        for c in chunks:
-            window.append((c, ex.submit(_replay_chunk, c, render)))
-            while len(window) > 4 * workers:
-                yield from _collect(*window.popleft(), render)
-        while window:
-            yield from _collect(*window.popleft(), render)
-
-
-def _collect(items: list[Item] | _Range, fut: Any, render: Render | None = None,
-             result: Any = None) -> list[Any]:
-    """A chunk's documents (``result(fut)``, by default ``fut.result()``); a worker that
-    died makes each of its hands an error."""
+    ex = executor(workers, scheduler, warm=("hand",))
+    fn = _replay_chunk_lazily if ex.workers == 1 and scheduler is None else _replay_chunk
     try:
-        return fut.result() if result is None else result(fut)
-    except Exception as exc:  # noqa: BLE001 - a lost worker is an error per hand, not a crash
-        from simulate.phh.replay import HandReplay
-
-        if isinstance(items, _Range):
-            items = _range_items(items)
-        why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
-        docs = [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(),
-                     readable=True) for src, _, _ in items]
-        return docs if render is None else [render(d) for d in docs]
+        for _, docs in ex.map_ordered(chunks, (render,), fn,
+                                      on_error=functools.partial(_failed, render=render)):
+            yield from docs
+    except BaseException:
+        ex.close(abort=True)
+        raise
+    ex.close()
 
 
-def _dask(chunks: Iterator[list[Item]], scheduler: str, workers: int, render: Render | None,
-          ) -> Iterator[Any]:
-    """Chunks as Dask tasks on the batch runner's cluster/client, results in input order."""
-    from simulate.batch.runner import _Dask, _dask_task, _Whole
+def _failed(items: list[Item] | _Range, exc: BaseException, render: Render | None = None,
+            ) -> list[Any]:
+    """The documents of a chunk whose worker failed: each of its hands an error."""
+    from simulate.phh.replay import HandReplay
 
-    backend = _Dask(scheduler, workers, {})
-    try:
-        client = backend.client
-        client.run(warm)
-        window: deque[Any] = deque()
-        for c in chunks:
-            # a chunk and its documents travel as one pickle each (see _Whole)
-            fut = client.submit(_dask_task, _replay_chunk, _Whole(c), (render,), 1,
-                                pure=False)
-            window.append((c, fut))
-            while len(window) > 4 * backend.workers:
-                yield from _collect(*window.popleft(), render, backend.result)
-        while window:
-            yield from _collect(*window.popleft(), render, backend.result)
-    finally:
-        backend.close()
-
-
-def warm() -> None:
-    """Load the replay's modules and compiled kernels (from Numba's cache): one plain hand
-    through :func:`simulate.phh.many.replay_items`, one through the per-hand path."""
-    from simulate.phh.many import replay_items
-
-    text = (b"variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
-            b"starting_stacks = [200, 200]\nactions = ['d dh p1 AhKh', 'd dh p2 7c7d', "
-            b"'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', "
-            b"'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKh', 'p2 sm 7c7d']\n")
-    replay_items([("warm-up", 1, text), ("warm-up", 1, text.replace(b"sm AhKh", b"sm AhKh#"))])
+    if isinstance(items, _Range):
+        items = _range_items(items)
+    why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
+    docs = [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(),
+                 readable=True) for src, _, _ in items]
+    return docs if render is None else [render(d) for d in docs]
 
 
 def _dec(x: Any) -> Decimal:

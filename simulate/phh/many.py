@@ -26,9 +26,24 @@ import numpy as np
 from evaluator.cards import CARD_PAIRS, cards_text
 from simulate.phh.parse import MAX_AMOUNT, HandHistory, _comment_ok, toml_line
 
-__all__ = ["replay_items"]
+__all__ = ["Item", "replay_item", "replay_items"]
 
+#: One hand as read: ``(source, first line, its text, or an error message found while
+#: reading it)`` (:func:`simulate.phh.parse.iter_sections`, errors as text).
 Item = tuple[str, int, "bytes | str"]
+
+
+def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
+    """Parse and replay one hand's text (``str`` = an error already found while reading);
+    returns the hand's JSON document. Never raises for a bad hand."""
+    from simulate.phh.parse import PHHError, _hand_from_bytes
+    from simulate.phh.replay import replay
+
+    hand = _hand_from_bytes(src, line, PHHError(data) if isinstance(data, str) else data)
+    d = replay(hand, src).to_dict()
+    d["readable"] = not isinstance(hand, PHHError)
+    return d
+
 
 _INT_LISTS = frozenset({"antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks",
                         "winnings"})
@@ -222,7 +237,7 @@ def _plain(f: dict[str, Any]) -> tuple[int, _Header] | None:
 
 
 def replay_items(items: list[Item]) -> list[dict[str, Any]]:
-    """Each hand's document (:func:`simulate.phh.analyze.replay_item`), in order; the
+    """Each hand's document (:func:`replay_item`), in order; the
     plain ones settled together by :func:`simulate._kernels.replay.replay_many`."""
     return list(iter_replay_items(items))
 
@@ -230,8 +245,6 @@ def replay_items(items: list[Item]) -> list[dict[str, Any]]:
 def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
     """:func:`replay_items`, each document built only when it is yielded (a chunk's
     settled hands are held as arrays and a few lists, not as documents)."""
-    from simulate.phh.analyze import replay_item
-
     picked: list[_Picked] = []
     texts: list[bytes] = []
     for idx, (_, _, data) in enumerate(items):

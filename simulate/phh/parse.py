@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -355,8 +356,10 @@ class _Section:
             self.parts.append(piece)
 
 
-def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, bytes | PHHError]]:
-    """Cut a PHH byte stream into hands without reading it whole.
+def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
+                  ) -> Iterator[tuple[str, int, bytes | PHHError]]:
+    """Cut a PHH byte stream into hands without reading it whole (``first_line``: the
+    number of the stream's first line, for a stream that starts inside a file).
 
     Yields ``(source, first_line, text_bytes or PHHError)``: the whole stream as one
     hand when it has no ``[N]`` header, else one item per section (source
@@ -365,12 +368,12 @@ def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, by
     64 KiB; only a piece that starts a line can be a header (the loop is written out: a
     hand of a large collection is a dozen lines).
     """
-    cur = _Section(None, 1)
+    cur = _Section(None, first_line)
     parts = cur.parts
     size = 0
     too_big = False
     seen_header = False
-    lineno = 0
+    lineno = first_line - 1
     at_start = True
     readline = stream.readline
     header = _HEADER_RE.match
@@ -379,7 +382,7 @@ def iter_sections(stream: IO[bytes], source: str) -> Iterator[tuple[str, int, by
         if len(piece) > len(_BOM):
             piece = piece[len(_BOM):]
         else:  # a piece that is the mark alone: line 1, which goes on in the next piece
-            lineno, at_start = 1, False
+            lineno, at_start = first_line, False
             piece = readline(1 << 16)
     while piece:
         line_start = at_start
@@ -418,7 +421,7 @@ def _finish(sec: _Section, source: str, seen_header: bool,
         if not seen_header:
             if sec.too_big:
                 return source, sec.line, PHHError(
-                    f"the hand is larger than {MAX_HAND_BYTES >> 20} MiB")
+                    f"the hand from line {sec.line} is larger than {MAX_HAND_BYTES >> 20} MiB")
             return source, sec.line, b"".join(sec.parts)
         # a preamble before the first header: comments and blank lines only
         text = b"".join(sec.parts)
@@ -428,7 +431,8 @@ def _finish(sec: _Section, source: str, seen_header: bool,
         return None
     src = f"{source}#{sec.name}"
     if sec.too_big:
-        return src, sec.line, PHHError(f"the hand is larger than {MAX_HAND_BYTES >> 20} MiB")
+        return src, sec.line, PHHError(
+            f"the hand from line {sec.line} is larger than {MAX_HAND_BYTES >> 20} MiB")
     return src, sec.line, b"".join(sec.parts)
 
 
@@ -468,41 +472,89 @@ def parse_text(text: str | bytes, source: str = "<text>",
     return list(_iter_stream(io.BytesIO(data), source))
 
 
-def _walk(folder: Path) -> Iterator[Path]:
-    """``.phh``/``.phhs`` files below ``folder``, in sorted order, one directory at a time."""
+#: The names a folder's hand histories have.
+SUFFIXES = (".phh", ".phhs")
+
+
+def _walk(folder: Path, seen: set[tuple[int, int]], skip: Callable[[str], None],
+          ) -> Iterator[Path]:
+    """The regular ``.phh``/``.phhs`` files below ``folder`` (sorted, one directory at a
+    time), each real file and folder once (``seen``: their ``(device, inode)``)."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
+    except OSError as exc:
+        skip(f"skipped {folder}: cannot read the folder ({exc.strerror or exc})")
         return
     for e in entries:
         p = Path(e.path)
+        named = e.name.endswith(SUFFIXES)
         try:
-            if e.is_dir():
-                yield from _walk(p)
-            elif e.is_file() and p.suffix in (".phh", ".phhs"):
-                yield p
+            st = e.stat()  # (follows a link)
         except OSError:
+            if named and e.is_symlink():
+                skip(f"skipped {p}: a link to nothing ({os.readlink(p)})")
             continue
+        key = (st.st_dev, st.st_ino)
+        if stat.S_ISDIR(st.st_mode):
+            if key in seen:
+                skip(f"skipped {p}: a link to a folder already read ({os.path.realpath(p)})")
+                continue
+            seen.add(key)
+            yield from _walk(p, seen, skip)
+        elif named:
+            if not stat.S_ISREG(st.st_mode):
+                skip(f"skipped {p}: not a regular file (a device or pipe?)")
+            elif key in seen:
+                skip(f"skipped {p}: the same file as one already read")
+            else:
+                seen.add(key)
+                yield p
 
 
-def iter_hand_files(path: str | Path) -> Iterator[Path]:
-    """``path`` itself if it is a file, else every ``.phh``/``.phhs`` below it (sorted,
-    streamed). Raises FileNotFoundError when ``path`` does not exist."""
+def iter_hand_files(path: str | Path, *, seen: set[tuple[int, int]] | None = None,
+                    on_skip: Callable[[str], None] | None = None) -> Iterator[Path]:
+    """``path`` itself if it is a regular file, else every regular ``.phh``/``.phhs`` below
+    it (sorted, streamed), each real file and each real folder once: a link to a folder
+    already visited (``self -> .``, ``up -> ..``: no endless walk), a second name of a file
+    already read (a hard or soft link, the same file given twice or with its folder),
+    a link that leads nowhere and a ``.phh`` that is a device or pipe are skipped, each
+    told to ``on_skip(message)``. ``seen`` (the ``(device, inode)`` of what was read)
+    carries this across calls. Nothing is opened here (a pipe is never waited on).
+    Raises FileNotFoundError when ``path`` does not exist, ValueError when it is neither
+    a folder nor a regular file."""
     p = Path(path)
-    if p.is_dir():
-        return _walk(p)
-    if not p.exists():
-        raise FileNotFoundError(f"no such file or folder: {path}")
+    seen = set() if seen is None else seen
+    skip = on_skip or (lambda msg: None)
+    try:
+        st = os.stat(p)
+    except OSError:
+        raise FileNotFoundError(f"no such file or folder: {path}") from None
+    key = (st.st_dev, st.st_ino)
+    if stat.S_ISDIR(st.st_mode):
+        if key in seen:
+            skip(f"skipped {path}: a folder already read")
+            return iter(())
+        seen.add(key)
+        return _walk(p, seen, skip)
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{path}: not a regular file (a device or pipe?); hand histories "
+                         "are read from files, folders or - (standard input)")
+    if key in seen:
+        skip(f"skipped {path}: the same file as one already read")
+        return iter(())
+    seen.add(key)
     return iter([p])
 
 
 def iter_hands(path: str | Path | Iterable[str | Path],
                ) -> Iterator[tuple[str, HandHistory | PHHError]]:
     """Stream ``(source, hand or error)`` from a ``.phh``, a ``.phhs``, a folder of them
-    (recursively, sorted) or a list of such paths; one hand in memory at a time."""
+    (recursively, sorted) or a list of such paths; one hand in memory at a time, each
+    real file read once (:func:`iter_hand_files`)."""
     paths = [path] if isinstance(path, (str, Path)) else list(path)
+    seen: set[tuple[int, int]] = set()
     for top in paths:
-        for f in iter_hand_files(top):
+        for f in iter_hand_files(top, seen=seen):
             try:
                 fh = open(f, "rb")
             except OSError as exc:
