@@ -386,7 +386,7 @@ def test_dask_chunks_travel_as_one_frame() -> None:
     from distributed.protocol import dumps, to_serialize
 
     from simulate.batch.chunks import answer_chunk
-    from simulate.batch.runner import _dask_task, _Whole
+    from simulate.batch.pool import _dask_task, _Whole
 
     items = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h"}).encode())
              for n in range(1, 301)]

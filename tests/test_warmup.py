@@ -62,7 +62,7 @@ def test_one_registry_of_warm_ups(monkeypatch):
     workers' warm-up and the hand-history workers' warm-up are kinds of it."""
     import simulate.phh.analyze
     import simulate.warmup as W
-    from simulate.batch import chunks
+    from simulate.batch import pool
 
     assert set(W.KINDS) >= {"evaluator", "equity", "range", "omaha", "allin", "pineapple",
                             "batch", "play", "hand"}
@@ -73,7 +73,7 @@ def test_one_registry_of_warm_ups(monkeypatch):
         W.Step(s.name, lambda n=s.name: calls.append(("run", n)), s.kind,
                None if s.serial is None else (lambda n=s.name: calls.append(("serial", n))),
                s.needs) for s in W.STEPS))
-    chunks.warm(("fast", "allin"))
+    pool.warm_lines(("fast", "allin"))
     W.warm("hand", serial=True)
     W.warm(["omaha"])
     assert calls == [("serial", "all-in EV"), ("serial", "many spots and batch"),

@@ -39,10 +39,12 @@ Rules:
 
 from __future__ import annotations
 
-from .chunks import answer_chunk, warm
+from .chunks import answer_chunk
 from .files import CSV_COLUMNS, Output
+from .pool import Executor, executor, parse_scheduler
+from .pool import warm_lines as warm
 from .requests import FIELDS, KINDS, answer, effective
-from .runner import BatchSummary, Executor, chunked, executor, parse_scheduler, run, run_batch
+from .runner import BatchSummary, chunked, run, run_batch
 
 __all__ = ["CSV_COLUMNS", "FIELDS", "KINDS", "BatchSummary", "Executor", "Output", "answer",
            "answer_chunk", "chunked", "effective", "executor", "parse_scheduler", "run",

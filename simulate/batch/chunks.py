@@ -265,19 +265,3 @@ def json_docs(res: Any, elapsed_s: float) -> list[str]:
                    f'"exact":{exact},"samples":{samples[i]},"elapsed_s":{el},'
                    f'"players":[{",".join(players)}],{tail}}}')
     return out
-
-
-#: The kind of work of :func:`simulate.warmup.warm` each kind of batch line needs
-#: (``"fast"``: exact-hand Hold'em lines answered in groups).
-WARM_KIND = {"fast": "batch", "equity": "equity", "omaha": "omaha", "range": "range",
-             "allin": "allin"}
-
-
-def warm(kinds: tuple[str, ...] = ("fast",)) -> None:
-    """Compile (or load from the cache) the kernels of some kinds of line, on one thread:
-    ``"fast"`` (grouped exact hands), ``"equity"`` (one-spot exact hands and ranges),
-    ``"omaha"``, ``"range"``, ``"allin"`` (:data:`WARM_KIND`; the registry is
-    :func:`simulate.warmup.warm`)."""
-    from simulate.warmup import warm as registry
-
-    registry([WARM_KIND[k] for k in kinds], serial=True)

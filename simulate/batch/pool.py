@@ -1,0 +1,402 @@
+"""The one pool of pokerjit: work in chunks on this process, on forked worker processes,
+or on Dask, answers in input order (:func:`executor`).
+
+``batch`` answers its chunks of lines on it and ``pokerjit hand`` its chunks of hands. The
+warm-ups a backend runs (before forking, on each Dask worker) are kinds of work of the one
+registry, :func:`simulate.warmup.warm`; :data:`WARM_KIND` names the kind each kind of
+batch line needs.
+
+* in this process, with all Numba threads (``workers=1``, the default);
+* ``workers=N`` forked processes, one Numba thread each, started after the main process
+  has loaded the compiled kernels once (on one thread, so no thread pool is forked);
+* ``scheduler="local[:N]"`` (a ``dask.distributed`` LocalCluster of N worker processes)
+  or ``scheduler="tcp://HOST:PORT"`` (a running Dask scheduler): chunks are Dask tasks,
+  each chunk and its answers one pickle, workers warmed with ``Client.run``, results
+  streamed back with ``as_completed``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import gc
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
+
+from simulate.warmup import warm
+
+from .chunks import ChunkInterrupted, answer_chunk
+
+#: The kind of work of :func:`simulate.warmup.warm` each kind of batch line needs
+#: (``"fast"``: exact-hand Hold'em lines answered in groups).
+WARM_KIND = {"fast": "batch", "equity": "equity", "omaha": "omaha", "range": "range",
+             "allin": "allin"}
+
+
+def warm_lines(kinds: tuple[str, ...] = ("fast",)) -> None:
+    """Compile (or load from the cache) the kernels of some kinds of batch line, on one
+    thread: ``"fast"`` (grouped exact hands), ``"equity"`` (one-spot exact hands and
+    ranges), ``"omaha"``, ``"range"``, ``"allin"`` (:data:`WARM_KIND`)."""
+    warm([WARM_KIND[k] for k in kinds], serial=True)
+
+
+def _freeze(backend: Any) -> None:
+    """For a run, in the main process: the heap as it is now (imports, kernels) stays out
+    of the cyclic collector's full passes (see :func:`_freeze_heap`) until :func:`_thaw`."""
+    gc.freeze()
+    backend.frozen = True
+
+
+def _thaw(backend: Any) -> None:
+    """Undo :func:`_freeze` (at a backend's close), if it froze."""
+    if getattr(backend, "frozen", False):
+        backend.frozen = False
+        gc.unfreeze()
+
+
+class _Local:
+    """Chunks run in this process, one after another."""
+
+    def __init__(self, threads: int | None) -> None:
+        self.threads = threads
+        self.workers = 1
+
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = answer_chunk,
+                    *, on_error: Any = None) -> Iterator[tuple]:
+        for n, items in enumerate(chunks):
+            try:
+                result = _call(fn, items, args, self.threads, on_error)
+            except ChunkInterrupted as stop:  # Ctrl-C inside a line: keep the lines before it
+                if stop.answers:
+                    yield items[:len(stop.answers)], stop.answers
+                raise KeyboardInterrupt from None
+            if n == 0:
+                _freeze(self)  # its kernels are loaded now
+            yield items, result
+
+    def close(self, abort: bool = False) -> None:
+        _thaw(self)
+
+
+def _call(fn: Any, items: Any, args: tuple, threads: int | None, on_error: Any) -> Any:
+    """``fn(items, *args, threads=threads)``; with ``on_error``, an Exception raised is
+    replaced by ``on_error(items, exc)``."""
+    if on_error is None:
+        return fn(items, *args, threads=threads)
+    try:
+        return fn(items, *args, threads=threads)
+    except Exception as exc:  # noqa: BLE001 - the caller turns it into the chunk's result
+        return on_error(items, exc)
+
+
+class _Windowed:
+    """Ordered results from a backend with futures: at most ``window`` chunks in flight;
+    results are handed back in submission order as soon as the oldest is done."""
+
+    workers = 1
+    kinds_of: Any = None
+    warmed: set[str]
+
+    def submit(self, fn: Any, items: Any, args: tuple) -> Any:
+        raise NotImplementedError
+
+    def wait_some(self, pending: dict[Any, int]) -> list[Any]:
+        raise NotImplementedError
+
+    def result(self, fut: Any) -> Any:
+        """A finished chunk's value, as ``fn`` returned it."""
+        return fut.result()
+
+    def warm_here(self, kinds: tuple[str, ...]) -> None:
+        """Warm ``kinds`` (not yet warmed) where the workers are; see :meth:`on_items`."""
+
+    def on_items(self, items: Any) -> None:
+        """Called in the main process before a chunk is submitted: the warm-ups
+        ``kinds_of(chunk)`` asks for that were not done yet."""
+        if self.kinds_of is None:
+            return
+        need = set(self.kinds_of(items)) - self.warmed
+        if need:
+            self.warm_here(tuple(sorted(need)))
+            self.warmed |= need
+
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = answer_chunk,
+                    *, on_error: Any = None) -> Iterator[tuple]:
+        """``(chunk, fn(chunk, *args, threads=1))`` for every chunk, in order; ``fn`` must
+        be a module-level function (it is pickled to the workers)."""
+        _freeze(self)  # the kernels were warmed in this process
+        window = 3 * self.workers
+        pending: dict[Any, int] = {}
+        ready: dict[int, tuple] = {}
+        queued: dict[int, Any] = {}
+        it = iter(chunks)
+        seq = nxt = 0
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) + len(ready) < window:
+                items = next(it, _END)
+                if items is _END:
+                    exhausted = True
+                    break
+                self.on_items(items)
+                pending[self.submit(fn, items, args)] = seq
+                queued[seq] = items
+                seq += 1
+            if not pending and not ready:
+                return
+            if pending:
+                for fut in self.wait_some(pending):
+                    n = pending.pop(fut)
+                    if on_error is None:
+                        ready[n] = self.result(fut)
+                        continue
+                    try:
+                        ready[n] = self.result(fut)
+                    except Exception as exc:  # noqa: BLE001 - see executor()
+                        ready[n] = on_error(queued[n], exc)
+            while nxt in ready:
+                yield queued.pop(nxt), ready.pop(nxt)
+                nxt += 1
+
+
+_END = object()
+
+
+class _Processes(_Windowed):
+    """Forked worker processes (one Numba thread each)."""
+
+    def __init__(self, workers: int, warm_kinds: tuple[str, ...], kinds_of: Any = None,
+                 close_fd: int = -1) -> None:
+        import multiprocessing as mp
+
+        self.workers, self.kinds_of = workers, kinds_of
+        # Forking a process whose Numba thread pool (OpenMP) has started is unsafe: then
+        # (a notebook that ran parallel kernels first) the workers start fresh instead,
+        # and warm themselves.
+        method = "spawn" if _numba_threads_started() else "fork"
+        if method == "fork":
+            warm(warm_kinds, serial=True)  # serial kernels only: no thread pool is forked
+        self.warmed = set(warm_kinds)
+        self.ex = cf.ProcessPoolExecutor(
+            workers, mp_context=mp.get_context(method), initializer=_worker_init,
+            initargs=(close_fd, warm_kinds if method == "spawn" else ()))
+        self.ex.submit(int).result()  # start every worker now, before any other warm-up
+
+    def warm_here(self, kinds: tuple[str, ...]) -> None:
+        # compiled here once: the workers load it from the cache when they first need it
+        warm(kinds, serial=True)
+
+    def submit(self, fn: Any, items: Any, args: tuple) -> cf.Future:
+        return self.ex.submit(fn, items, *args, threads=1)
+
+    def wait_some(self, pending: dict[Any, int]) -> list[Any]:
+        done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+        return list(done)
+
+    def close(self, abort: bool = False) -> None:
+        """Stop the workers: after the last chunk, or at once (``abort``: Ctrl-C, an error),
+        without waiting for the chunks they are on."""
+        _thaw(self)
+        if abort:
+            for proc in list(getattr(self.ex, "_processes", {}).values()):
+                proc.terminate()
+        self.ex.shutdown(wait=not abort, cancel_futures=True)
+
+
+def _worker_init(close_fd: int, warm_kinds: tuple[str, ...] = ()) -> None:
+    """In a worker: drop the inherited handle on the output file (so that its lock goes
+    with the main process), warm ``warm_kinds`` (a spawned worker, which inherits no
+    kernels), freeze the heap it inherits (:func:`_freeze_heap`), and die with the main
+    process (Linux), so that a killed run leaves no workers behind."""
+    import os
+    import signal
+
+    if close_fd >= 0:
+        try:
+            os.close(close_fd)
+        except OSError:
+            pass
+    if warm_kinds:
+        warm(warm_kinds, serial=True)
+    gc.freeze()  # see _freeze_heap (no collection: it would write to every inherited page)
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _freeze_heap() -> None:
+    """In a worker, once its imports and kernels are loaded: collect cyclic garbage once,
+    then leave every object alive now out of the collector's later full passes
+    (``gc.freeze``). Building a chunk's answers triggers full passes, and each walks the
+    whole heap of NumPy, Numba (and Dask) objects: ~15% of a Dask worker's CPU, 2 of the
+    10 s of 200,000 spots on one worker (measured). The main process does the same for
+    a run (:func:`_freeze`, without the collection) and thaws it at the end."""
+    gc.collect()
+    gc.freeze()
+
+
+def _warm_worker(kinds: tuple[str, ...]) -> None:
+    """:func:`simulate.warmup.warm` of ``kinds`` (serial), then :func:`_freeze_heap` (run on
+    Dask workers)."""
+    warm(kinds, serial=True)
+    _freeze_heap()
+
+
+def _numba_threads_started() -> bool:
+    import sys
+
+    par = sys.modules.get("numba.np.ufunc.parallel")
+    return bool(getattr(par, "_is_initialized", False))
+
+
+def parse_scheduler(spec: str) -> tuple[str, int | None]:
+    """``("local", N or None)`` for ``local`` / ``local:N``, ``("address", None)`` for
+    ``tcp://HOST:PORT`` (or another Dask address such as ``tls://...``); ValueError else."""
+    s = spec.strip()
+    if s == "local" or s.startswith("local:"):
+        n_text = s[6:]
+        if n_text and (not n_text.isdigit() or int(n_text) < 1):
+            raise ValueError(f"--scheduler {spec}: local:N needs a positive number of workers")
+        return "local", int(n_text) if n_text else None
+    if "://" in s and s.split("://", 1)[1]:
+        return "address", None
+    raise ValueError(f"--scheduler {spec}: expected local, local:N or tcp://HOST:PORT")
+
+
+class _Whole:
+    """A chunk, or what a task made of it, on its way to or from a Dask worker, sent as one
+    pickle. Dask sends a bare list (or tuple) element by element, one frame and header
+    each: a 4,096-line chunk's answers then cost ~0.2 s of CPU to send and more to receive
+    (measured), as much as answering them; wrapped, a few milliseconds."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __reduce__(self) -> tuple:
+        return _Whole, (self.value,)
+
+
+def _dask_task(fn: Any, chunk: _Whole, args: tuple, threads: int) -> _Whole:
+    """A Dask task: ``fn(chunk, *args, threads=threads)``, the chunk and its result wrapped
+    (see :class:`_Whole`)."""
+    return _Whole(fn(chunk.value, *args, threads=threads))
+
+
+class _Dask(_Windowed):
+    """Chunks as Dask tasks (needs ``pip install 'pokerjit[distributed]'``)."""
+
+    def __init__(self, spec: str, workers: int, warm_kinds: tuple[str, ...],
+                 kinds_of: Any = None) -> None:
+        how, n = parse_scheduler(spec)
+        try:
+            import logging
+
+            from distributed import Client, LocalCluster, as_completed
+        except ImportError:
+            raise ValueError("--scheduler needs Dask: pip install 'pokerjit[distributed]'"
+                             ) from None
+        self.kinds_of = kinds_of
+        self.cluster = None
+        if how == "local":
+            warm(warm_kinds, serial=True)  # fill the kernel cache once; the workers load it
+            self.cluster = LocalCluster(n_workers=n or workers, threads_per_worker=1,
+                                        processes=True, dashboard_address=None,
+                                        silence_logs=logging.ERROR,
+                                        # its HTTP server (no dashboard) on a free port:
+                                        # no warning when 8787 is taken
+                                        scheduler_kwargs={"dashboard_address": ":0"})
+            self.client = Client(self.cluster, direct_to_workers=True)
+        else:
+            try:
+                self.client = Client(spec, timeout=30)
+            except OSError as e:
+                raise ValueError(f"--scheduler {spec}: cannot reach the scheduler ({e})"
+                                 ) from None
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        self.client.run(_warm_worker, warm_kinds)
+        self.warmed = set(warm_kinds)
+        self.ac = as_completed()
+
+    def warm_here(self, kinds: tuple[str, ...]) -> None:
+        if self.cluster is not None:
+            warm(kinds, serial=True)  # compile here once; local workers load from the cache
+        self.client.run(_warm_worker, kinds)
+
+    def submit(self, fn: Any, items: Any, args: tuple) -> Any:
+        fut = self.client.submit(_dask_task, fn, _Whole(items), args, 1, pure=False)
+        self.ac.add(fut)
+        return fut
+
+    def result(self, fut: Any) -> Any:
+        return fut.result().value
+
+    def wait_some(self, pending: dict[Any, int]) -> list[Any]:
+        done = [next(self.ac)]
+        done += [f for f in self.ac.next_batch(block=False)] if self.ac.count() else []
+        return [f for f in done if f in pending]
+
+    def close(self, abort: bool = False) -> None:
+        _thaw(self)
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+class Executor(Protocol):
+    """What :func:`executor` returns (see there)."""
+
+    workers: int
+
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = ..., *,
+                    on_error: Any = None) -> Iterator[tuple[Any, Any]]: ...
+
+    def close(self, abort: bool = False) -> None: ...
+
+
+def executor(workers: int = 1, scheduler: str | None = None, threads: int | None = None, *,
+             warm: tuple[str, ...] = ("batch",),
+             kinds_of: Callable[[Any], Iterable[str]] | None = None,
+             close_fd: int = -1) -> Executor:
+    """The one pool of pokerjit: runs chunks of work in this process, on worker processes
+    or on Dask, and hands the results back in input order. ``pokerjit batch`` and
+    ``pokerjit hand --workers/--scheduler`` run on it.
+
+    Where: ``workers=1`` (and no ``scheduler``) runs in this process with ``threads``
+    Numba threads (None: all); ``workers=N`` on N forked processes, one Numba thread each
+    (spawned instead when this process's Numba thread pool has started, which forking
+    would break); ``scheduler`` (``local``, ``local:N`` or ``tcp://HOST:PORT``, see
+    :func:`parse_scheduler`) on Dask workers (needs ``pokerjit[distributed]``; ValueError
+    when it is missing or the scheduler cannot be reached).
+
+    Warm-up: ``warm`` names kinds of work of :func:`simulate.warmup.warm`, compiled (or
+    loaded from Numba's cache) on one thread before the workers start, so that forked
+    workers inherit the kernels and Dask workers load them once each; ``kinds_of(chunk)``
+    (optional, called in this process before each chunk is sent) names further kinds a
+    chunk needs, warmed the first time one is asked for.
+
+    The returned object has ``workers`` (how many run at once), ``map_ordered(chunks,
+    args=(), fn, *, on_error=None)`` and ``close(abort=False)``. ``map_ordered`` yields
+    ``(chunk, fn(chunk, *args, threads=T))`` for each chunk of the iterable ``chunks``, in
+    input order (T is ``threads`` in this process, 1 on workers). ``fn`` and the chunks
+    must pickle (``fn`` a module-level function). At most ``3 * workers`` chunks are in
+    flight (``chunks`` is read lazily, as results are taken), so memory stays bounded for
+    an input of any length. An exception raised by ``fn`` (or a worker process that died:
+    ``BrokenProcessPool``) is raised from ``map_ordered`` where that chunk's result would
+    come, unless ``on_error(chunk, exc)`` is given, whose return value then stands for the
+    chunk's result. ``close()`` waits for the workers to finish and stops them;
+    ``close(abort=True)`` (what to call on Ctrl-C, SIGTERM or an error) terminates worker
+    processes at once without waiting for their chunks. Worker processes also die with
+    this process (Linux). ``close_fd``: a file descriptor worker processes must not keep
+    open (a locked output).
+    """
+    if scheduler:
+        return _Dask(scheduler, workers, warm, kinds_of)
+    if workers > 1:
+        return _Processes(workers, warm, kinds_of, close_fd)
+    return _Local(threads)
+
+
