@@ -10,13 +10,7 @@ before the flop and last after it. Every rule lives once, in the Numba kernels o
 PHH action strings (``.actions``, ``.act(...)``) name seat ``s`` as player
 ``p{s + 1}``.
 
-Example::
-
-    from simulate.engine import Rules, Hand
-    h = Hand(Rules(blinds=(1, 2)), [200] * 6, seed=7)
-    h.actor, h.legal          # 3, Legal(fold=True, check=False, call=2, min_raise_to=4, ...)
-    h.raise_to(6); h.call(); h.fold()
-    h.act("cc")               # PHH-style: "f", "cc", "cbr 300"
+Users import it from :mod:`simulate.engine`, whose docstring has an example.
 """
 
 from __future__ import annotations
