@@ -22,6 +22,7 @@ import numpy as np
 from evaluator._jit import work_clock
 from evaluator.cards import CardError, parse_cards
 from simulate.many import ROUND_WORK
+from simulate.results import SHARE_UNIT
 
 from .files import Input, format_record, key_of
 from .requests import BadRequest, answer, check_id, digest, effective
@@ -258,7 +259,7 @@ def json_docs(res: Any, elapsed_s: float) -> list[str]:
             players.append(f'{{"hand":"{hand}","equity":{eq[i][p]!r},"win":{win[i][p]!r},'
                            f'"tie":{tie[i][p]!r},"std_error":'
                            f'{"0.0" if se is None else _num(se[i][p])},"categories":{{{cat}}}}}')
-        tail = (f'"counts":{{"runouts":{samples[i]},"share_unit":2520,"shares":'
+        tail = (f'"counts":{{"runouts":{samples[i]},"share_unit":{SHARE_UNIT},"shares":'
                 f'[{",".join(map(str, shares[i]))}]}}' if seeds is None
                 else f'"seed":{seeds[i]}')
         out.append(f'{{"game":"holdem","board":"{board_txt[i]}","dead":"{dead_txt[i]}",'

@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from evaluator.cards import CARD_SLOTS, UNKNOWN
+from simulate.games import MAX_CHIPS
 
 __all__ = ["MAX_AMOUNT", "Action", "ActionError", "CardSlots", "PHHError", "check_amount",
            "parse_action", "parse_card_text"]
 
 #: The largest amount (stack, blind, bet) a hand history may name, in the file's units.
-MAX_AMOUNT = Decimal(10) ** 15
+MAX_AMOUNT = Decimal(MAX_CHIPS)
 
 #: Card slots: a card id 0..51, or ``None`` for an unknown card (``??``).
 CardSlots = list[int | None]
