@@ -150,6 +150,8 @@ def _written_in_place(path: str) -> bool:
         st = os.stat(path)
     except OSError:
         return False
+    if stat.S_ISDIR(st.st_mode):
+        return False  # a folder is no place to write a file: check_output_path says so
     return not stat.S_ISREG(st.st_mode) or _own_fd(path) is not None
 
 
