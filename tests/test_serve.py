@@ -84,8 +84,10 @@ def range_argvs(n: int, seed: int = 2) -> list[list[str]]:
     rng = random.Random(seed)
     out = []
     for i in range(n):
-        board = "".join(rng.sample(DECK, (5, 4)[i % 2]))
-        argv = ["range", RANGES[i % len(RANGES)], "--vs", VILLAINS[(i // 2) % len(VILLAINS)],
+        villain = VILLAINS[(i // 2) % len(VILLAINS)]
+        free = [c for c in DECK if c not in villain]  # an exact villain's cards stay off
+        board = "".join(rng.sample(free, (5, 4)[i % 2]))
+        argv = ["range", RANGES[i % len(RANGES)], "--vs", villain,
                 "--board", board]
         if i % 4 == 3:
             argv += ["--samples", "2000", "--seed", str(i)]
