@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
+import signal
 import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -106,3 +115,49 @@ def mutated_hand(rng: random.Random, bases: list[dict]) -> dict:
     for _ in range(rng.randrange(1, 3)):
         f["actions"] = mutate_actions(rng, f["actions"], n)
     return f
+
+
+def strip_timings(x: Any) -> Any:
+    """Drop timings (``elapsed_s``, ``load_s``) anywhere in a document."""
+    if isinstance(x, dict):
+        return {k: strip_timings(v) for k, v in x.items() if k not in ("elapsed_s", "load_s")}
+    if isinstance(x, list):
+        return [strip_timings(v) for v in x]
+    return x
+
+
+class Server:
+    """``python -m simulate serve`` on 127.0.0.1 (a free port) in a subprocess."""
+
+    def __init__(self, *args: str) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "simulate", "serve", "--port", "0", "-q", *args],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()  # type: ignore[union-attr]
+        m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        assert m, (line, self.proc.stderr.read())  # type: ignore[union-attr]
+        self.url = m.group(1).rstrip("/")
+
+    def post(self, kind: str, body: Any, timeout: float = 60) -> tuple[int, Any]:
+        req = urllib.request.Request(f"{self.url}/api/v1/{kind}", json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def stop(self) -> tuple[int, float]:
+        t0 = time.perf_counter()
+        self.proc.send_signal(signal.SIGTERM)
+        rc = self.proc.wait(10)
+        return rc, time.perf_counter() - t0
+
+
+def serving(*args: str) -> Iterator[Server]:
+    """A module fixture's body: a :class:`Server` with ``args``, stopped afterwards."""
+    s = Server(*args)
+    yield s
+    if s.proc.poll() is None:
+        s.stop()

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import strip_timings as _strip
 
 from simulate.batch import run, run_batch
 from simulate.cli import main
@@ -74,15 +75,6 @@ BAD: list[tuple[bytes, str]] = [  # (line, a piece of its error)
 
 def _read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def _strip(x: Any) -> Any:
-    """Drop timings (``elapsed_s``, ``load_s``) anywhere in a document."""
-    if isinstance(x, dict):
-        return {k: _strip(v) for k, v in x.items() if k not in ("elapsed_s", "load_s")}
-    if isinstance(x, list):
-        return [_strip(v) for v in x]
-    return x
 
 
 def _single(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:

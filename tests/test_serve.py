@@ -9,13 +9,11 @@ import json
 import os
 import random
 import re
-import signal
 import statistics
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +23,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
+from helpers import Server, serving  # noqa: E402
+from helpers import strip_timings as _strip  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
-from test_batch import _strip  # noqa: E402  (drops the timings anywhere in a document)
 
 from simulate.cli import build_parser, main  # noqa: E402
 from simulate.serve.app import Settings, create_app  # noqa: E402
@@ -308,41 +307,9 @@ def test_client_without_a_server_is_one_error_line(capsys: pytest.CaptureFixture
 
 
 # ----------------------------------------------------------------------------- a real server
-class Server:
-    """``python -m simulate serve`` on 127.0.0.1 (a free port) in a subprocess."""
-
-    def __init__(self, *args: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "simulate", "serve", "--port", "0", "-q", *args],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()  # type: ignore[union-attr]
-        m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-        assert m, (line, self.proc.stderr.read())  # type: ignore[union-attr]
-        self.url = m.group(1).rstrip("/")
-
-    def post(self, kind: str, body: Any, timeout: float = 60) -> tuple[int, Any]:
-        req = urllib.request.Request(f"{self.url}/api/v1/{kind}", json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def stop(self) -> tuple[int, float]:
-        t0 = time.perf_counter()
-        self.proc.send_signal(signal.SIGTERM)
-        rc = self.proc.wait(10)
-        return rc, time.perf_counter() - t0
-
-
 @pytest.fixture(scope="module")
 def server() -> Any:
-    s = Server("--workers", "2", "--max-seconds", "20")
-    yield s
-    if s.proc.poll() is None:
-        s.stop()
+    yield from serving("--workers", "2", "--max-seconds", "20")
 
 
 def _run_cli(argv: list[str], server_url: str | None = None) -> tuple[int, str, str]:

@@ -16,7 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 webdriver = pytest.importorskip("selenium.webdriver")
 
-from test_serve import Server  # noqa: E402
+from helpers import Server, serving  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
@@ -44,10 +44,7 @@ def browser() -> Any:
 
 @pytest.fixture(scope="module")
 def server() -> Any:
-    s = Server("--workers", "2", "--max-seconds", "60")
-    yield s
-    if s.proc.poll() is None:
-        s.stop()
+    yield from serving("--workers", "2", "--max-seconds", "60")
 
 
 def _wait(cond: Any, timeout: float = 60, what: str = "") -> Any:
