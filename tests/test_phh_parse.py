@@ -15,6 +15,8 @@ from simulate.phh.parse import (
     PHHError,
     iter_hands,
     iter_sections,
+    parse_action,
+    parse_card_text,
     parse_text,
 )
 
@@ -183,3 +185,34 @@ def test_iter_sections_matches_its_reference() -> None:
     for data in (b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf[1]\na = 1\n"):
         assert list(iter_sections(io.BytesIO(data), "f")) == list(
             _sections_reference(io.BytesIO(data), "f"))
+
+
+# ---------------------------------------------------------------- cards and actions
+def test_card_text() -> None:
+    assert parse_card_text("AcKd") == [48, 45]
+    assert parse_card_text("????") == [None, None]
+    assert parse_card_text("????Ac") == [None, None, 48]
+    assert parse_card_text("2c") == [0]
+    with pytest.raises(PHHError, match="bad cards"):
+        parse_card_text("AcX")
+
+
+def test_actions() -> None:
+    a = parse_action("d dh p3 7sAd", 6)
+    assert (a.actor, a.kind, a.target, a.cards) == (None, "dh", 2, [23, 49])
+    a = parse_action("d db AhKh2c", 6)
+    assert (a.kind, a.cards) == ("db", [50, 46, 0])
+    a = parse_action("p2 cbr 1720.35  # shove", 6)
+    assert (a.actor, a.kind, a.amount) == (1, "cbr", Decimal("1720.35"))
+    assert parse_action("p1 f", 2).kind == "f"
+    assert parse_action("p1 cc", 2).kind == "cc"
+    assert parse_action("p5 pb", 6).kind == "pb"
+    assert parse_action("p1 sm", 2).cards is None          # muck
+    assert parse_action("p1 sm AcKd", 2).cards == [48, 45]
+    assert parse_action("p1 sd", 2).cards is None          # stand pat
+    for bad, msg in [("p7 f", "only 6 players"), ("p1 xx", "unknown action"),
+                     ("p1 cbr", "want 'pN cbr AMOUNT'"), ("p1 cbr -5", "not an amount"),
+                     ("q1 f", "not a player"), ("d zz", "unknown dealer action"),
+                     ("p1 f extra", "takes nothing")]:
+        with pytest.raises(PHHError, match=msg):
+            parse_action(bad, 6)

@@ -1,5 +1,5 @@
-"""PHH hand histories: parser units, replay of every shipped hand against its record,
-all-in EV cross-checks, pokerkit cross-checks, and the ``pokerjit hand`` command."""
+"""simulate.phh.replay: replay of every shipped hand against its record, all-in EV
+cross-checks, pokerkit cross-checks, and the ``pokerjit hand`` command."""
 
 from __future__ import annotations
 
@@ -9,43 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from simulate.phh.parse import PHHError, load_hands, parse_action, parse_card_text, parse_text
+from simulate.phh.parse import PHHError, load_hands, parse_text
 from simulate.phh.replay import HOLDEM_VARIANTS, OMAHA_VARIANTS, STUD_HIGH_VARIANTS, replay
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"   # vendored: see data/phh/README.md
 SUPPORTED = HOLDEM_VARIANTS | OMAHA_VARIANTS | STUD_HIGH_VARIANTS
-
-
-# ---------------------------------------------------------------- parser units
-
-def test_card_text() -> None:
-    assert parse_card_text("AcKd") == [48, 45]
-    assert parse_card_text("????") == [None, None]
-    assert parse_card_text("????Ac") == [None, None, 48]
-    assert parse_card_text("2c") == [0]
-    with pytest.raises(PHHError, match="bad cards"):
-        parse_card_text("AcX")
-
-
-def test_actions() -> None:
-    a = parse_action("d dh p3 7sAd", 6)
-    assert (a.actor, a.kind, a.target, a.cards) == (None, "dh", 2, [23, 49])
-    a = parse_action("d db AhKh2c", 6)
-    assert (a.kind, a.cards) == ("db", [50, 46, 0])
-    a = parse_action("p2 cbr 1720.35  # shove", 6)
-    assert (a.actor, a.kind, a.amount) == (1, "cbr", Decimal("1720.35"))
-    assert parse_action("p1 f", 2).kind == "f"
-    assert parse_action("p1 cc", 2).kind == "cc"
-    assert parse_action("p5 pb", 6).kind == "pb"
-    assert parse_action("p1 sm", 2).cards is None          # muck
-    assert parse_action("p1 sm AcKd", 2).cards == [48, 45]
-    assert parse_action("p1 sd", 2).cards is None          # stand pat
-    for bad, msg in [("p7 f", "only 6 players"), ("p1 xx", "unknown action"),
-                     ("p1 cbr", "want 'pN cbr AMOUNT'"), ("p1 cbr -5", "not an amount"),
-                     ("q1 f", "not a player"), ("d zz", "unknown dealer action"),
-                     ("p1 f extra", "takes nothing")]:
-        with pytest.raises(PHHError, match=msg):
-            parse_action(bad, 6)
 
 
 HAND = """
