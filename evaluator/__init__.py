@@ -6,19 +6,22 @@ Public API: :func:`evaluate`, :func:`evaluate_batch`, :func:`category`,
 helpers in :mod:`evaluator.cards`.
 """
 
-from .cards import CardError, card_str, cards_str, parse_cards
-from .hands import (
-    HandDescription,
-    category,
-    count_categories,
-    describe,
-    evaluate,
-    evaluate_batch,
-    strength_histogram,
-)
-from .low import describe_low, evaluate_low
-from .omaha import describe_omaha, evaluate_omaha, evaluate_omaha_batch
-from .tablegen import CATEGORIES
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Every name is imported on first use: ``import evaluator._jit`` (the command line's start)
+# loads neither numpy nor Numba.
+_LAZY = {
+    **dict.fromkeys(("CardError", "card_str", "cards_str", "parse_cards"), "evaluator.cards"),
+    **dict.fromkeys(("HandDescription", "category", "count_categories", "describe", "evaluate",
+                     "evaluate_batch", "strength_histogram"), "evaluator.hands"),
+    **dict.fromkeys(("describe_low", "evaluate_low"), "evaluator.low"),
+    **dict.fromkeys(("describe_omaha", "evaluate_omaha", "evaluate_omaha_batch"),
+                    "evaluator.omaha"),
+    "CATEGORIES": "evaluator.tablegen",
+}
 
 __all__ = [
     "CATEGORIES",
@@ -39,3 +42,16 @@ __all__ = [
     "parse_cards",
     "strength_histogram",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evaluator' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

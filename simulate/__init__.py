@@ -1,22 +1,25 @@
 """pokerjit's equity engine: exact enumeration and Monte Carlo, ranges, pots and all-in EV.
 
 The public names are importable from here (``from simulate import equity, allin_ev``).
-``import simulate`` stays light: ``equity`` and ``range_equity`` are bound at once (their
-modules need only numpy, and each shares its name with its module, so it must be bound
-before anything imports the module), every other name is imported on first use.
+``import simulate`` imports nothing but the standard library: every name is imported on
+first use (so ``pokerjit --server`` and ``-h`` start without numpy). ``equity`` and
+``range_equity`` share their names with their modules; the package keeps those names for
+the functions when the modules are imported (:class:`_Package`).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
-
-from .equity import equity
-from .range_equity import analyze_ranges, range_equity
 
 __version__ = "0.1.0"
 
 _LAZY = {
+    "equity": "simulate.equity",
+    "range_equity": "simulate.range_equity",
+    "analyze_ranges": "simulate.range_equity",
     "allin_ev": "simulate.allin",
     "AllinResult": "simulate.results",
     "equity_many": "simulate.many",
@@ -34,9 +37,24 @@ _LAZY = {
     "play": "simulate.engine",
     "PlayResult": "simulate.engine",
 }
+#: Public functions named as their modules: ``simulate.equity`` is the function, always.
+_SHADOWED = frozenset({"equity", "range_equity"})
 
 
-__all__ = ["__version__", "analyze_ranges", "equity", "range_equity", *sorted(_LAZY)]
+class _Package(types.ModuleType):
+    """The package's module type: importing the submodule ``simulate.equity`` (which
+    binds the submodule on its package) leaves ``simulate.equity`` to the function; the
+    submodule stays in ``sys.modules``, where ``from simulate.equity import ...`` finds it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+__all__ = ["__version__", *sorted(_LAZY)]
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,8 @@ callback between rounds of work.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -127,3 +129,23 @@ def progress(total: int | None = None, desc: str = "", unit: str = "it", *,
         yield p
     finally:
         p.close()
+
+
+_PROGRESS: contextvars.ContextVar[bool] = contextvars.ContextVar("pokerjit_progress",
+                                                                 default=False)
+
+
+@contextlib.contextmanager
+def report_progress(on: bool = True) -> Iterator[None]:
+    """Within this block long runs report progress on stderr (the command line turns it on;
+    library calls are silent by default)."""
+    token = _PROGRESS.set(on)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def progress_on() -> bool:
+    """Whether long runs report progress here (inside :func:`report_progress`)."""
+    return _PROGRESS.get()

@@ -23,13 +23,16 @@ import contextlib
 import contextvars
 import math
 import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from evaluator._jit import work_clock
+from simulate.progress import progress_on, report_progress  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Deals per block of every Monte Carlo kernel (fixed: the same seed, the same answer).
 BLOCK = 16_384
@@ -80,13 +83,21 @@ POT_FRACTION = "a fraction of the pot: 0.001 is 0.1%"
 CHIPS = "chips"
 
 
+def _numpy_types(*names: str) -> tuple[type, ...]:
+    """numpy's scalar types ``names``, or none when numpy is not loaded (then no value can
+    be one: the command line checks its options without importing numpy)."""
+    np_ = sys.modules.get("numpy")
+    return tuple(getattr(np_, n) for n in names) if np_ is not None else ()
+
+
 def _is_int(x: object) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+    return isinstance(x, (int, *_numpy_types("integer"))) and not isinstance(
+        x, (bool, *_numpy_types("bool_")))
 
 
 def _is_number(x: object) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(
-        x, (bool, np.bool_))
+    return isinstance(x, (int, float, *_numpy_types("integer", "floating"))) and not isinstance(
+        x, (bool, *_numpy_types("bool_")))
 
 
 @dataclass(frozen=True)
@@ -118,7 +129,7 @@ class Sampling:
         nm = names or API_NAMES
         exact, samples, target = self.exact, self.samples, self.target_std_error
         seed, threads = self.seed, self.threads
-        if exact is not None and not isinstance(exact, (bool, np.bool_)):
+        if exact is not None and not isinstance(exact, (bool, *_numpy_types("bool_"))):
             raise ValueError(f"{nm['exact']} must be true, false or null/None, got {exact!r}")
         if samples is not None:
             if not _is_int(samples):
@@ -251,21 +262,6 @@ def switched_note(extra: dict[str, object]) -> str:
 
 
 # ----------------------------------------------------------------------------- rounds
-_PROGRESS: contextvars.ContextVar[bool] = contextvars.ContextVar("pokerjit_progress",
-                                                                 default=False)
-
-
-@contextlib.contextmanager
-def report_progress(on: bool = True) -> Iterator[None]:
-    """Within this block long runs report progress on stderr (the command line turns it on;
-    library calls are silent by default)."""
-    token = _PROGRESS.set(on)
-    try:
-        yield
-    finally:
-        _PROGRESS.reset(token)
-
-
 def check_walk(estimate_s: float, threads: int) -> None:
     """Refuse (ValueError) an exact walk expected to take longer than :data:`MAX_WALK_S`."""
     if estimate_s > MAX_WALK_S:
@@ -300,7 +296,7 @@ def walk_progress(estimate_s: float, desc: str = "exact walk",
         def report(done: int, total: int) -> None:
             nonlocal bar
             if bar is None:
-                if not _PROGRESS.get() or estimate_s < PROGRESS_AFTER_S:
+                if not progress_on() or estimate_s < PROGRESS_AFTER_S:
                     return
                 from .progress import progress
 
@@ -378,7 +374,7 @@ class Rounds:
 
     def _progress(self, done: int, step: int, left_s: float, total: int | None) -> None:
         if self._bar is None:
-            if not _PROGRESS.get() or left_s < PROGRESS_AFTER_S:
+            if not progress_on() or left_s < PROGRESS_AFTER_S:
                 return
             from .progress import progress
 
@@ -414,6 +410,8 @@ def run_blocks(opts: Sampling, run: Callable[[int, int], None],
                 choices.append({"deals": n, "cap": cap, "budget_s": DEFAULT_BUDGET_S,
                                 "stopped_by": "cap" if n >= cap else "time"})
             return n
+        import numpy as np
+
         done, check = 0, min(FIRST_CHECK_BLOCKS, last)
         while True:
             rounds.run(done, check)

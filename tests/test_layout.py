@@ -170,3 +170,25 @@ def test_reference_uses_public_names_only():
 @pytest.mark.parametrize("name", ["simulate.equity", "simulate.engine", "simulate.phh.many"])
 def test_the_checks_see_imports(name):
     assert _edges(name), f"no imports found in {name}: the parser is broken"
+
+
+def test_importing_the_packages_and_the_command_line_loads_neither_numpy_nor_numba() -> None:
+    """``import simulate`` / ``evaluator`` / ``simulate.cli`` and ``pokerjit -h`` stay light
+    (the names load on first use), and ``simulate.equity`` stays the function once its
+    module is imported."""
+    import subprocess
+    import sys
+
+    code = ("import sys, contextlib, io; import evaluator, simulate, simulate.cli; "
+            "from simulate.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['equity', '-h'])\n"
+            "assert 'numpy' not in sys.modules and 'numba' not in sys.modules, 'loaded'\n"
+            "import simulate.equity, simulate.range_equity\n"
+            "from simulate import equity, range_equity\n"
+            "assert callable(equity) and equity is simulate.equity, simulate.equity\n"
+            "assert range_equity is simulate.range_equity and callable(range_equity)\n"
+            "assert equity(['AhAd', 'KhKd'], board='2c3c4c5s6s').players[0].equity == 0.5\n")
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]

@@ -363,10 +363,11 @@ def test_cli_through_the_server_prints_what_the_local_command_prints(server: Ser
 
 
 @pytest.mark.slow
-def test_the_client_path_imports_no_numba(server: Server) -> None:
+def test_the_client_path_imports_no_numba_nor_numpy(server: Server) -> None:
     code = ("import sys; from simulate.cli import main; "
             "rc = main(['equity', 'AhKh', 'QsQd', '--json']); "
             "assert rc == 0, rc; assert 'numba' not in sys.modules, 'numba imported'; "
+            "assert 'numpy' not in sys.modules, 'numpy imported'; "
             "print('ok', file=sys.stderr)")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "POKERJIT_SERVER": server.url}
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,

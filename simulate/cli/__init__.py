@@ -12,7 +12,6 @@ import importlib
 import re
 import sys
 
-from evaluator.cards import CardError
 from simulate.cli._client import REMOTE, add_server_option, remote_or_local
 from simulate.cli._util import UsageError, error_line
 
@@ -130,7 +129,7 @@ def _exit(rc: int) -> None:
 def _main(argv: list[str] | None) -> int:
     from evaluator._jit import on_first_compile
     from simulate.cli._util import start_load_clock
-    from simulate.sampling import report_progress
+    from simulate.progress import report_progress
 
     if argv is None:
         _AS_PROGRAM[0] = True
@@ -145,7 +144,7 @@ def _main(argv: list[str] | None) -> int:
             return 2
         with report_progress():  # long runs show progress on stderr
             return int(args._run(args) or 0)
-    except (UsageError, CardError, ValueError) as e:
+    except (UsageError, ValueError) as e:  # a CardError is a ValueError
         print(f"error: {error_line(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
