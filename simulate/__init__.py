@@ -37,8 +37,8 @@ _LAZY = {
     "play": "simulate.engine",
     "PlayResult": "simulate.engine",
 }
-#: Public functions named as their modules: ``simulate.equity`` is the function, always.
-_SHADOWED = frozenset({"equity", "range_equity"})
+#: Public functions named as modules: ``simulate.equity`` is the function, always.
+_SHADOWED = frozenset({"equity", "play", "range_equity"})
 
 
 class _Package(types.ModuleType):
