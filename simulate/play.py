@@ -181,6 +181,30 @@ def _discard_tables(rules: Rules) -> tuple[np.ndarray, ...]:
     return _DISCARD_TABLES[pine]
 
 
+def loop_tables(rules: Rules) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """``(otables, ptab)``: the Omaha tables and the Pineapple discard tables of ``rules``'
+    game, placeholders of the same types where the game reads none."""
+    return _omaha_tables(rules.game), _discard_tables(rules)
+
+
+def variant_args(rules: Rules) -> tuple[Any, Any]:
+    """``(otables, ptab)`` of the play kernels, which pick the compiled loop: two loops serve
+    every game and betting structure (the betting, the seats and the game are read from the
+    rules header at run time):
+
+    * plain Hold'em: ``(None, None)``, a loop without the Omaha evaluator and the discard
+      code (they cost a Hold'em hand about a third more time when compiled in);
+    * every other game: the one general loop (:func:`loop_tables`: real tables and
+      placeholders), so the first ``play`` of Omaha compiles it once and Pineapple, Crazy
+      Pineapple and the other Omaha games then compile nothing.
+
+    ``benchmarks/bench_play_loop.py`` measures this against one loop for all games and a
+    loop per game family (speed and first-run compile time)."""
+    if rules.game in HOLDEM_LIKE and rules.discard_after is None:
+        return None, None
+    return loop_tables(rules)
+
+
 def _chart(pct: float) -> np.ndarray:
     from simulate.ranges import combo_index, parse_range
 
@@ -314,10 +338,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
         S0[0] = n  # N
         st = np.asarray(stacks, np.int64)
         tables = get_tables()
-        otables = None if rules.game in HOLDEM_LIKE else _omaha_tables(rules.game)
-        # ptab None outside Pineapple games: the kernels then compile no discard code
-        ptab = None if rules.discard_after is None else _discard_tables(rules)
-        args = (pol.charts, tables.category_start, tables.kernel_args, otables, ptab)
+        args = (pol.charts, tables.category_start, tables.kernel_args, *variant_args(rules))
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0
         per_round = max(1, n_threads)

@@ -127,6 +127,7 @@ def _engine() -> None:
     rules = Rules()
     play(rules, [200, 200], 10, seed=1)
     play(rules, [200] * 6, 10, policy="random", seed=1)
+    play(Rules(game="omaha"), [200] * 3, 10, policy="random", seed=1)  # the other games' loop
     hand = Hand(rules, [200, 200], seed=1)
     while hand.actor is not None:
         hand.check() if hand.legal.check else hand.call()
@@ -216,20 +217,54 @@ def warm(kinds: str | Iterable[str], *, serial: bool = False) -> None:
             fn()
 
 
-def warmup(report: Callable[[str, float], None] | None = None) -> list[dict[str, object]]:
-    """Run every step; returns ``[{"name", "seconds", "compile_s"}...]`` (``compile_s``: the
-    part spent compiling or loading kernels). ``report(name, seconds)`` is called after
-    each step."""
+def _applies(step: Step) -> bool:
+    return not (step.needs and importlib.util.find_spec(step.needs) is None)
+
+
+def run_step(name: str) -> dict[str, object]:
+    """Run the step called ``name``: ``{"name", "seconds", "compile_s", "compiled"}``
+    (``compile_s``: the part spent compiling or loading kernels; ``compiled``: whether any
+    kernel was compiled, not only loaded)."""
     from evaluator._jit import compile_seconds
 
-    out: list[dict[str, object]] = []
-    for step in STEPS:
-        if step.needs and importlib.util.find_spec(step.needs) is None:
-            continue
-        c0, t0 = compile_seconds()[0], time.perf_counter()
-        step.run()
-        dt = time.perf_counter() - t0
-        out.append({"name": step.name, "seconds": dt, "compile_s": compile_seconds()[0] - c0})
-        if report is not None:
-            report(step.name, dt)
-    return out
+    step = next(s for s in STEPS if s.name == name)
+    (c0, k0), t0 = compile_seconds(), time.perf_counter()
+    step.run()
+    dt = time.perf_counter() - t0
+    c1, k1 = compile_seconds()
+    return {"name": step.name, "seconds": dt, "compile_s": c1 - c0, "compiled": k1 > k0}
+
+
+def warmup(report: Callable[[str, float], None] | None = None, jobs: int = 1
+           ) -> list[dict[str, object]]:
+    """Run every step; returns ``[{"name", "seconds", "compile_s"}...]`` in :data:`STEPS`
+    order (``compile_s``: the part spent compiling or loading kernels). ``report(name,
+    seconds)`` is called after each step. ``jobs`` > 1: the steps run in that many fresh
+    processes at once (Numba compiles on one core, so an empty cache fills about ``jobs``
+    times faster on as many cores; the processes share the disk cache)."""
+    steps = [s.name for s in STEPS if _applies(s)]
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive whole number, got {jobs!r}")
+    done: dict[str, dict[str, object]] = {}
+    if jobs == 1:
+        for name in steps:
+            done[name] = run_step(name)
+            if report is not None:
+                report(name, float(done[name]["seconds"]))  # type: ignore[arg-type]
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        from evaluator._jit import compiled_elsewhere
+
+        ctx = multiprocessing.get_context("spawn")  # fresh processes: no Numba state forked
+        with ProcessPoolExecutor(min(jobs, len(steps)), mp_context=ctx) as pool:
+            futures = [pool.submit(run_step, name) for name in steps]
+            for f in as_completed(futures):
+                r = f.result()
+                if r["compiled"]:
+                    compiled_elsewhere()
+                done[str(r["name"])] = r
+                if report is not None:
+                    report(str(r["name"]), float(r["seconds"]))  # type: ignore[arg-type]
+    return [{k: v for k, v in done[n].items() if k != "compiled"} for n in steps]

@@ -106,3 +106,27 @@ def test_bad_arguments_are_one_line_errors(kwargs, message):
 def test_rules_must_be_rules():
     with pytest.raises(ValueError, match="rules must be a simulate.engine.Rules"):
         play("holdem", STACKS, 10)  # type: ignore[arg-type]
+
+
+def test_two_compiled_loops_serve_every_game_and_betting():
+    """Plain Hold'em runs its own loop; every other game shares one loop, the variant read
+    at run time (so the first play of another game or betting compiles nothing)."""
+    from simulate._kernels import play as kernels
+
+    def loops() -> int:
+        return len(kernels.play_serial.signatures)
+
+    play(Rules(), [100, 100], 50, seed=1)
+    hold_em = loops()
+    for betting in ("no-limit", "pot-limit", "fixed-limit"):
+        play(Rules(betting=betting, ante=1), [100] * 6, 50, policy="random", seed=1)
+    assert loops() == hold_em
+    play(Rules(game="omaha", betting="fixed-limit"), [100] * 3, 50, policy="random", seed=1)
+    general = loops()
+    assert general <= hold_em + 1
+    for rules, seats in [(Rules(game="pineapple"), 10), (Rules(game="crazy_pineapple"), 4),
+                         (Rules(game="omaha6", betting="pot-limit"), 5),
+                         (Rules(game="omaha5", betting="no-limit", bb_ante=True, ante=2), 2)]:
+        r = play(rules, [100] * seats, 50, policy="random", seed=1)
+        assert sum(r.net) == 0
+    assert loops() == general

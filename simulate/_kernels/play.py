@@ -69,7 +69,10 @@ def play_one(S0, state, b, cp, S, hole, board, deck, mul, thr, lg, st, pay, amou
     S[E.BUTTON] = b
     state = E.deal_deck(state, n * S[E.NHOLE] + 8, deck, mul, thr)
     E.start_inline(S, hole, board, deck)
-    early = otables is None and ptab is None  # Hold'em, no discards: known at compile time
+    # Hold'em without discards: the strengths can be read before the betting. A run-time
+    # test on the rules header (one loop for every game), or known at compile time where
+    # ``otables``/``ptab`` are None (that code is then not compiled in)
+    early = (otables is None or S[E.GAME] == 0) and (ptab is None or S[E.DISCAT] == 0)
     if early:  # the showdown strengths now: their table reads overlap the betting
         E.dealt_strengths(S, hole, deck, card_key, card_mask, row_offsets, rank_table,
                           flush_table, st)
@@ -117,7 +120,7 @@ def play_one(S0, state, b, cp, S, hole, board, deck, mul, thr, lg, st, pay, amou
             for s in range(n):
                 if S[E.STAT + s] == E.OUT:
                     st[s] = 0
-        elif otables is None:  # a Hold'em-like run: no Omaha evaluator compiled in (faster)
+        elif otables is None or S[E.GAME] == 0:  # Hold'em-like: Hold'em's evaluator
             E.holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
                                flush_table, st)
         else:
