@@ -185,6 +185,13 @@ class _CompileClock:
         self.on_first_compile: list[Callable[[], None]] = []
         self._compiled = False
 
+    def first_compile(self) -> None:
+        """A kernel is being compiled: the first time, call the ``on_first_compile``s."""
+        if not self._compiled:
+            self._compiled = True
+            for cb in self.on_first_compile:
+                cb()
+
     def install(self, numba: Any) -> None:
         import time
 
@@ -199,10 +206,8 @@ class _CompileClock:
             def on_start(self, event: Any) -> None:
                 if self.depth == 0:
                     self.t0 = time.perf_counter()
-                    if self.field == "compiling" and not clock._compiled:
-                        clock._compiled = True
-                        for cb in clock.on_first_compile:
-                            cb()
+                    if self.field == "compiling":
+                        clock.first_compile()
                 self.depth += 1
 
             def on_end(self, event: Any) -> None:
@@ -251,6 +256,12 @@ def on_first_compile(callback: Callable[[], None]) -> None:
     tell a waiting user why the first run is slow. (Numba is not imported for this.)"""
     if callback not in _clock.on_first_compile:
         _clock.on_first_compile.append(callback)
+
+
+def compiled_elsewhere() -> None:
+    """Say that a helper process of this one compiles kernels (``pokerjit warmup --jobs``):
+    the ``on_first_compile`` callbacks run as for a compile here (once per process)."""
+    _clock.first_compile()
 
 
 def serial(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:

@@ -24,7 +24,22 @@ def test_warmup_runs_every_step(capsys):
     assert all(s["seconds"] >= s["compile_s"] >= 0 for s in d["steps"])
     assert d["seconds"] == pytest.approx(sum(s["seconds"] for s in d["steps"]))
     assert d["cache"] is None or isinstance(d["cache"], str)
+    assert d["jobs"] >= 1 and d["wall_s"] > 0
     assert "error" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_warmup_in_one_or_more_processes_reports_every_step_in_order(capsys, jobs):
+    from simulate.warmup import STEPS
+
+    assert main(["warmup", "--json", "--jobs", str(jobs)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["jobs"] == jobs and [s["name"] for s in d["steps"]] == [s.name for s in STEPS]
+
+
+def test_warmup_jobs_must_be_positive(capsys):
+    assert main(["warmup", "--jobs", "0"]) == 2
+    assert capsys.readouterr().err.strip() == "error: --jobs 0: at least 1"
 
 
 def test_warmup_text(capsys, monkeypatch):
