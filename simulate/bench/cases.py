@@ -33,8 +33,9 @@ def _omaha_equity(hands: list[str], **kw: Any) -> Any:
     return equity(hands, game="omaha", **kw)
 
 
-def _random_cards(n: int, k: int, seed: int) -> np.ndarray:
-    """``ndarray[n, k] uint8``: n rows of k distinct random cards."""
+def random_cards(n: int, k: int, seed: int) -> np.ndarray:
+    """``ndarray[n, k] uint8``: n rows of k distinct random cards (card ids), the same rows
+    for the same ``seed`` (the benchmark inputs, and the tests' random hands)."""
     rng = np.random.default_rng(seed)
     out = np.empty((n, k), dtype=np.uint8)
     step = 200_000
@@ -61,11 +62,11 @@ def _make_batch(cfg: Config, all_threads: bool, validate: bool = False) -> Work:
 
     n = cfg.size(10_000_000, 2_000_000, 20_000)
     threads = cfg.threads if all_threads else 1
-    cards = _random_cards(n, 7, 12345)
+    cards = random_cards(n, 7, 12345)
     sample = np.random.default_rng(7).choice(n, size=min(n, 2000), replace=False)
     ref = np.array([strength_of_ids(cards[i].tolist()) for i in sample], dtype=np.int64)
     # the first call takes the same kernel as the timed runs (parallel from 50,000 rows)
-    tiny = _random_cards(64 if not all_threads else 50_000, 7, 1)
+    tiny = random_cards(64 if not all_threads else 50_000, 7, 1)
 
     def check(out: np.ndarray) -> tuple[bool, str]:
         if out.shape != (n,) or out.min() < 1 or out.max() > 7462:
@@ -273,7 +274,7 @@ def _make_mc(cfg: Config, key: str, all_threads: bool = False) -> Work:
 def _make_omaha_eval(cfg: Config) -> Work:
     import evaluator.omaha as om
     n = cfg.size(2_000_000, 300_000, 5_000)
-    cards = _random_cards(n, 9, 99)
+    cards = random_cards(n, 9, 99)
     holes = np.ascontiguousarray(cards[:, :4])
     boards = np.ascontiguousarray(cards[:, 4:])
     sample = np.random.default_rng(3).choice(n, size=min(n, 500), replace=False)
