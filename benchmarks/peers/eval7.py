@@ -120,6 +120,19 @@ def _eval7_walk(
     return points, pairs, calls
 
 
+def _heads_up(eq: float, exact: bool, samples: int, dt: float, note: str) -> PeerEquity:
+    """eval7's answer: ``eq`` for the hero, the rest for the villain."""
+    return PeerEquity("eval7", [eq, 1.0 - eq], exact, samples, dt, note=note)
+
+
+def _exact_heads_up(points: int, pairs: int, dt: float, note: str) -> PeerEquity:
+    """The exact answer of :func:`_eval7_walk`'s counts (``points`` = 2*wins + ties over
+    ``pairs`` deals)."""
+    if pairs == 0:
+        raise ValueError("eval7 exact: no valid deal")
+    return _heads_up(points / (2 * pairs), True, pairs, dt, note)
+
+
 def eval7_equity_exact(
     hero: str,
     villain: str,
@@ -145,18 +158,8 @@ def eval7_equity_exact(
     points, pairs, calls = _eval7_walk(
         tuple(h.tolist()), options, b.tolist(), mask(d), max_evaluations
     )
-    dt = time.perf_counter() - t0
-    if pairs == 0:
-        raise ValueError("eval7 exact: no valid deal")
-    eq = points / (2 * pairs)
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        True,
-        pairs,
-        dt,
-        note=f"py_hand_vs_range_exact once per runout ({calls} calls)",
-    )
+    return _exact_heads_up(points, pairs, time.perf_counter() - t0,
+                           f"py_hand_vs_range_exact once per runout ({calls} calls)")
 
 
 def eval7_range_equity_exact(
@@ -181,18 +184,8 @@ def eval7_range_equity_exact(
         options = _eval7_options(villain_range, used | mask(hc))
         p, n, c = _eval7_walk(hc, options, b.tolist(), mask(d), budget)
         points, pairs, calls = points + p, pairs + n, calls + c
-    dt = time.perf_counter() - t0
-    if pairs == 0:
-        raise ValueError("eval7 exact: no valid deal")
-    eq = points / (2 * pairs)
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        True,
-        pairs,
-        dt,
-        note=f"{len(heroes)} hero combos, {calls} py_hand_vs_range_exact calls",
-    )
+    return _exact_heads_up(points, pairs, time.perf_counter() - t0,
+                           f"{len(heroes)} hero combos, {calls} py_hand_vs_range_exact calls")
 
 
 def eval7_equity_monte_carlo(
@@ -222,15 +215,8 @@ def eval7_equity_monte_carlo(
     board_cards = [table[c] for c in b.tolist()]
     t0 = time.perf_counter()
     eq = float(e7.py_hand_vs_range_monte_carlo(hero_cards, opt_list, board_cards, int(iterations)))
-    dt = time.perf_counter() - t0
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        False,
-        int(iterations),
-        dt,
-        note="py_hand_vs_range_monte_carlo, one thread",
-    )
+    return _heads_up(eq, False, int(iterations), time.perf_counter() - t0,
+                     "py_hand_vs_range_monte_carlo, one thread")
 
 
 def eval7_range_equity_monte_carlo(
@@ -264,12 +250,5 @@ def eval7_range_equity_monte_carlo(
         den += w
     if den == 0:
         raise ValueError("eval7: no valid deal")
-    eq = num / den
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        False,
-        int(iterations) * len(res),
-        dt,
-        note="py_all_hands_vs_range, one thread",
-    )
+    return _heads_up(num / den, False, int(iterations) * len(res), dt,
+                     "py_all_hands_vs_range, one thread")
