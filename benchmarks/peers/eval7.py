@@ -18,33 +18,34 @@ from ._common import (
     PeerEvaluator,
     PeerUnsupported,
     board_dead,
-    check_batch,
     import_peer,
     is_exact_hand,
     mask,
     parse_cards,
+    per_hand_evaluator,
 )
+
+
+def _cards() -> list[Any]:
+    """eval7's ``Card`` of each of our card ids (index = id)."""
+    e7 = import_peer("eval7")
+    return [e7.Card(n) for n in CARD_NAMES]
+
+
+def _range(table: list[Any], combos: list[tuple[int, int]]
+           ) -> list[tuple[tuple[Any, Any], float]]:
+    """Two-card combos (our ids) as an eval7 range list, weight 1 each (eval7's equity code
+    ignores weights)."""
+    return [((table[a], table[b]), 1.0) for a, b in combos]
 
 
 def make_evaluator() -> PeerEvaluator:
     e7 = import_peer("eval7")
-    table = [e7.Card(n) for n in CARD_NAMES]
-
-    def prepare(cards: np.ndarray) -> list[list[Any]]:
-        arr = check_batch(cards)
-        return [[table[c] for c in row] for row in arr.tolist()]
-
-    def run(prepared: list[list[Any]]) -> np.ndarray:
-        return np.fromiter(map(e7.evaluate, prepared), dtype=np.int64, count=len(prepared))
-
-    return PeerEvaluator(
-        "eval7",
-        prepare,
-        run,
-        True,
-        "per-call Python overhead",
-        "eval7.evaluate(list of eval7.Card) per hand; higher is better, order only",
-    )
+    table = _cards()
+    return per_hand_evaluator(
+        "eval7", lambda row: [table[c] for c in row], e7.evaluate, higher_is_better=True,
+        path="per-call Python overhead",
+        note="eval7.evaluate(list of eval7.Card) per hand; higher is better, order only")
 
 
 def _eval7_options(spec: str, excluded_mask: int) -> list[tuple[int, int]]:
@@ -80,7 +81,7 @@ def _eval7_walk(
     """Walk every runout; returns (points, pairs, calls) where points = 2*wins + ties over
     every (villain option, runout) pair that shares no card, and pairs counts those pairs."""
     e7 = import_peer("eval7")
-    table = [e7.Card(n) for n in CARD_NAMES]
+    table = _cards()
     hero_cards = [table[c] for c in hero]
     used = mask(hero) | mask(board) | dead_mask
     deck = [c for c in range(52) if not (used >> c) & 1]
@@ -93,7 +94,7 @@ def _eval7_walk(
     if not options:
         return 0, 0, 0
     opt_masks = np.array([mask(o) for o in options], dtype=np.uint64)
-    opt_list = [((table[a], table[b]), 1.0) for a, b in options]
+    opt_list = _range(table, options)
     base = [table[c] for c in board]
     bits = np.array([1 << c for c in range(52)], dtype=np.uint64)
     chunk = max(1, 2_000_000 // len(options))
@@ -206,11 +207,11 @@ def eval7_equity_monte_carlo(
     h = parse_cards(hero)
     if h.size != 2:
         raise PeerUnsupported("eval7: hero must be one exact two-card hand")
-    table = [e7.Card(n) for n in CARD_NAMES]
+    table = _cards()
     options = _eval7_options(villain, mask(h) | mask(b))
     if not options:
         raise ValueError("eval7: no villain combo fits")
-    opt_list = [((table[x], table[y]), 1.0) for x, y in options]
+    opt_list = _range(table, options)
     hero_cards = [table[c] for c in h.tolist()]
     board_cards = [table[c] for c in b.tolist()]
     t0 = time.perf_counter()
@@ -232,11 +233,10 @@ def eval7_range_equity_monte_carlo(
     """
     e7 = import_peer("eval7")
     b = parse_cards(board)
-    table = [e7.Card(n) for n in CARD_NAMES]
+    table = _cards()
     heroes = _eval7_options(hero_range, mask(b))
     villains = _eval7_options(villain_range, mask(b))
-    hero_list = [((table[x], table[y]), 1.0) for x, y in heroes]
-    vil_list = [((table[x], table[y]), 1.0) for x, y in villains]
+    hero_list, vil_list = _range(table, heroes), _range(table, villains)
     board_cards = [table[c] for c in b.tolist()]
     t0 = time.perf_counter()
     res = e7.py_all_hands_vs_range(hero_list, vil_list, board_cards, int(iterations))
