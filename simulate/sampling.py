@@ -100,12 +100,18 @@ def _is_number(x: object) -> bool:
         x, (bool, *_numpy_types("bool_")))
 
 
+def _whole(value: object, name: str, what: str) -> int:
+    """``value`` (the option ``name``) as an ``int``; a ValueError saying it must be a whole
+    number ``what`` otherwise."""
+    if not _is_int(value):
+        raise ValueError(f"{name} must be a whole number {what}, got {value!r}")
+    return int(value)  # type: ignore[call-overload]
+
+
 def _count(value: object, name: str, unit: str, most: int, most_text: str) -> int:
     """``value`` (the option ``name``, counted in ``unit``) as an ``int`` in 1..``most``; a
     ValueError naming the option otherwise (``most_text``: the upper bound, in words)."""
-    if not _is_int(value):
-        raise ValueError(f"{name} must be a whole number of {unit}, got {value!r}")
-    n = int(value)  # type: ignore[call-overload]
+    n = _whole(value, name, f"of {unit}")
     if n < 1:
         raise ValueError(f"{name} must be positive ({unit}), got {n}")
     if n > most:
@@ -164,10 +170,7 @@ class Sampling:
                                  f"{MAX_SHARE_STD_ERROR:g} ({unit}; the standard error of a "
                                  f"share of the pot is below 0.5), got {target:g}")
         if seed is not None:
-            if not _is_int(seed):
-                raise ValueError(f"{nm['seed']} must be a whole number with "
-                                 f"0 <= seed < 2**64, got {seed!r}")
-            seed = int(seed)
+            seed = _whole(seed, nm["seed"], "with 0 <= seed < 2**64")
             if not 0 <= seed < SEED_LIMIT:
                 raise ValueError(f"{nm['seed']} must be at least 0 and below 2**64, got {seed}")
         if threads is not None:
