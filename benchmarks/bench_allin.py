@@ -185,101 +185,59 @@ RANGE_PREFLOP = [166.2, 91.5, 42.3]  # about: 300 x range equity preflop
 
 
 # ---------------------------------------------------------------- pytest-benchmark
-@pytest.mark.benchmark(group="allin-preflop-4way-mc")
-def test_preflop_mc_ours(benchmark):
-    got = benchmark(ours_mc4)
-    assert got == pytest.approx(EXACT4, abs=0.6)
+def _near(want: list[float], tol: float) -> Callable[[list[float]], None]:
+    def check(got: list[float]) -> None:
+        assert got == pytest.approx(want, abs=tol)
+
+    return check
 
 
-@pytest.mark.benchmark(group="allin-preflop-4way-mc")
-def test_preflop_mc_poker_equity_per_pot(benchmark):
-    _need("poker_equity")
-    got = benchmark.pedantic(pe_mc4, rounds=1, iterations=1)
-    assert got == pytest.approx(EXACT4, abs=0.6)
+def _near_ours(ours: Callable[[], list[float]]) -> Callable[[list[float]], None]:
+    def check(got: list[float]) -> None:
+        assert got == pytest.approx(ours(), abs=0.01)  # odd chips aside
+
+    return check
 
 
-@pytest.mark.benchmark(group="allin-preflop-4way-exact")
-def test_preflop_exact_ours(benchmark):
-    got = benchmark.pedantic(ours_exact4, rounds=3, iterations=1)
-    assert got == pytest.approx(EXACT4, abs=1e-4)
+def _total(chips: float) -> Callable[[list[float]], None]:
+    def check(got: list[float]) -> None:
+        assert sum(got) == pytest.approx(chips)
+
+    return check
 
 
-@pytest.mark.benchmark(group="allin-preflop-4way-exact")
-def test_preflop_exact_ompeval_per_pot(benchmark):
-    _need("ompeval")
-    got = benchmark.pedantic(omp_exact4, rounds=3, iterations=1)
-    assert got == pytest.approx(EXACT4, abs=1e-4)
+#: Every timed piece: (pytest-benchmark group after ``allin-``, ``ours`` or the peer library,
+#: the function, pedantic rounds or None for pytest-benchmark's own choice, the answer's check).
+PIECES = [
+    ("preflop-4way-mc", "ours", ours_mc4, None, _near(EXACT4, 0.6)),
+    ("preflop-4way-mc", "poker_equity", pe_mc4, 1, _near(EXACT4, 0.6)),
+    ("preflop-4way-exact", "ours", ours_exact4, 3, _near(EXACT4, 1e-4)),
+    ("preflop-4way-exact", "ompeval", omp_exact4, 3, _near(EXACT4, 1e-4)),
+    ("flop-3way-exact", "ours", ours_flop3, None, _total(190)),
+    ("flop-3way-exact", "ompeval", omp_flop3, None, _near_ours(ours_flop3)),
+    ("flop-3way-exact", "poker_equity", pe_flop3, None, _near_ours(ours_flop3)),
+    ("ranges-turn-exact", "ours", ours_range_turn, None, _total(300)),
+    ("ranges-turn-exact", "ompeval", omp_range_turn, None, _near_ours(ours_range_turn)),
+    ("ranges-preflop-mc", "ours", ours_range_mc, 1, _near(RANGE_PREFLOP, 0.6)),
+    ("ranges-preflop-mc", "poker_equity", pe_range_mc, 1, _near(RANGE_PREFLOP, 0.6)),
+    ("preflop-4way-exact-issue", "ours", ours_exact4x, None, _total(920)),
+    ("preflop-4way-exact-issue", "ompeval", omp_exact4x, 3, _near_ours(ours_exact4x)),
+    ("ranged-turn-issue", "ours", ours_ranged_x, None, _total(190)),
+    ("ranged-turn-issue", "equity", equity_ranged_x, None, _total(1)),
+]
 
 
-@pytest.mark.benchmark(group="allin-flop-3way-exact")
-def test_flop_exact_ours(benchmark):
-    got = benchmark(ours_flop3)
-    assert sum(got) == pytest.approx(190)
-
-
-@pytest.mark.benchmark(group="allin-flop-3way-exact")
-def test_flop_exact_ompeval_per_pot(benchmark):
-    _need("ompeval")
-    got = benchmark(omp_flop3)
-    assert got == pytest.approx(ours_flop3(), abs=0.01)  # odd chips aside
-
-
-@pytest.mark.benchmark(group="allin-flop-3way-exact")
-def test_flop_exact_poker_equity_per_pot(benchmark):
-    _need("poker_equity")
-    got = benchmark(pe_flop3)
-    assert got == pytest.approx(ours_flop3(), abs=0.01)
-
-
-@pytest.mark.benchmark(group="allin-ranges-turn-exact")
-def test_range_turn_exact_ours(benchmark):
-    got = benchmark(ours_range_turn)
-    assert sum(got) == pytest.approx(300)
-
-
-@pytest.mark.benchmark(group="allin-ranges-turn-exact")
-def test_range_turn_exact_ompeval(benchmark):
-    _need("ompeval")
-    got = benchmark(omp_range_turn)
-    assert got == pytest.approx(ours_range_turn(), abs=0.01)  # odd chips aside
-
-
-@pytest.mark.benchmark(group="allin-ranges-preflop-mc")
-def test_range_preflop_mc_ours(benchmark):
-    got = benchmark.pedantic(ours_range_mc, rounds=1, iterations=1)
-    assert got == pytest.approx(RANGE_PREFLOP, abs=0.6)
-
-
-@pytest.mark.benchmark(group="allin-ranges-preflop-mc")
-def test_range_preflop_mc_poker_equity(benchmark):
-    _need("poker_equity")
-    got = benchmark.pedantic(pe_range_mc, rounds=1, iterations=1)
-    assert got == pytest.approx(RANGE_PREFLOP, abs=0.6)
-
-
-@pytest.mark.benchmark(group="allin-preflop-4way-exact-issue")
-def test_issue_spot_exact_ours(benchmark):
-    got = benchmark(ours_exact4x)
-    assert sum(got) == pytest.approx(920)
-
-
-@pytest.mark.benchmark(group="allin-preflop-4way-exact-issue")
-def test_issue_spot_exact_ompeval_per_pot(benchmark):
-    _need("ompeval")
-    got = benchmark.pedantic(omp_exact4x, rounds=3, iterations=1)
-    assert got == pytest.approx(ours_exact4x(), abs=0.01)  # odd chips aside
-
-
-@pytest.mark.benchmark(group="allin-ranged-turn-issue")
-def test_issue_ranged_ours(benchmark):
-    got = benchmark(ours_ranged_x)
-    assert sum(got) == pytest.approx(190)
-
-
-@pytest.mark.benchmark(group="allin-ranged-turn-issue")
-def test_issue_ranged_equity(benchmark):
-    got = benchmark(equity_ranged_x)
-    assert sum(got) == pytest.approx(1)
+@pytest.mark.parametrize(("group", "side", "fn", "rounds", "check"),
+                         [pytest.param(*p, id=f"{p[0]}-{p[1]}") for p in PIECES])
+def test_piece(benchmark, group: str, side: str, fn: Callable[[], list[float]],
+               rounds: int | None, check: Callable[[list[float]], None]) -> None:
+    """Each piece timed in its group, ours and the peers' side by side; every answer checked
+    (a peer that is not installed is skipped)."""
+    if side not in ("ours", "equity"):
+        _need(side)
+    benchmark.group = f"allin-{group}"
+    check(benchmark(fn) if rounds is None else benchmark.pedantic(fn, rounds=rounds,
+                                                                  iterations=1))
 
 
 @pytest.mark.benchmark(group="allin-replay-120")

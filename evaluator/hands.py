@@ -151,6 +151,18 @@ def category_table(game: str = "holdem") -> np.ndarray:
     return cats.astype(np.uint8)
 
 
+def card_id_rows(arr: np.ndarray, what: str) -> np.ndarray:
+    """``arr`` (2-D, integer card ids) as a C-contiguous ``uint8`` array; a ``ValueError``
+    naming ``what`` for another dtype, an id outside 0..51 where the dtype is wider."""
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{what} must be integer card ids, got dtype {arr.dtype}")
+    if arr.dtype != np.uint8:
+        if arr.size and (arr.min() < 0 or arr.max() > 51):
+            raise ValueError("card ids must be in 0..51")
+        arr = arr.astype(np.uint8)
+    return np.ascontiguousarray(arr)
+
+
 def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
                    check: bool = True, game: str = "holdem") -> np.ndarray:
     """Strengths of many hands at once.
@@ -166,13 +178,7 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
     arr = np.asarray(cards)
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7:
         raise ValueError(f"cards must have shape (N, 5..7), got {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"cards must be integer card ids, got dtype {arr.dtype}")
-    if arr.dtype != np.uint8:
-        if arr.size and (arr.min() < 0 or arr.max() > 51):
-            raise ValueError("card ids must be in 0..51")
-        arr = arr.astype(np.uint8)
-    arr = np.ascontiguousarray(arr)
+    arr = card_id_rows(arr, "cards")
     out = np.empty(arr.shape[0], dtype=np.int32)
     if arr.shape[0] == 0:
         return out

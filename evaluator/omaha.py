@@ -18,6 +18,7 @@ from ._tables import get_tables
 from .cards import CardError, card_str, check_disjoint, parse_cards
 from .hands import (
     CardsLike,
+    card_id_rows,
     category,
     describe_strength,
     order_five,
@@ -151,13 +152,7 @@ def _as_cards(a: np.ndarray, what: str) -> np.ndarray:
     arr = np.asarray(a)
     if arr.ndim != 2:
         raise ValueError(f"{what} must be a 2-D array of card ids, got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"{what} must be integer card ids, got dtype {arr.dtype}")
-    if arr.dtype != np.uint8:
-        if arr.size and (arr.min() < 0 or arr.max() > 51):
-            raise ValueError("card ids must be in 0..51")
-        arr = arr.astype(np.uint8)
-    return np.ascontiguousarray(arr)
+    return card_id_rows(arr, what)
 
 
 @dataclass(frozen=True)

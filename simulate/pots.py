@@ -106,6 +106,17 @@ class PotStructure:
 from simulate.games import MAX_CHIPS  # noqa: E402 - the one chip limit (re-exported here)
 
 
+def _index(value: Any, what: str, kind: str) -> int:
+    """``value`` as a Python ``int`` (an integer type, not a bool); else a ValueError saying
+    ``what`` must be ``kind``."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{what} must be {kind}, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{what} must be {kind}, got {value!r}") from None
+
+
 def check_chips(value: Any, what: str, *, allow_zero: bool = False) -> int:
     """``value`` as a whole number of chips, 1..MAX_CHIPS (0 too with ``allow_zero``).
 
@@ -113,12 +124,7 @@ def check_chips(value: Any, what: str, *, allow_zero: bool = False) -> int:
     committed chips"``, ``"dead money"``, ``"--stacks"``) for a non-integer, a negative or
     zero amount, or one the engines cannot represent.
     """
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    try:
-        chips = operator.index(value)
-    except TypeError:
-        raise ValueError(f"{what} must be an integer, got {value!r}") from None
+    chips = _index(value, what, "an integer")
     if chips < 0 or (chips == 0 and not allow_zero):
         raise ValueError(f"{what} must be {'non-negative' if allow_zero else 'positive'}, "
                          f"got {chips}")
@@ -242,12 +248,7 @@ def odd_chip_order(n_seats: int, button: int) -> np.ndarray:
     Returns ``ndarray[n_seats] int64``. Raises ``ValueError`` unless
     ``0 <= button < n_seats``.
     """
-    if isinstance(button, (bool, np.bool_)):
-        raise ValueError(f"button must be a seat index, got {button!r}")
-    try:
-        button = operator.index(button)
-    except TypeError:
-        raise ValueError(f"button must be a seat index, got {button!r}") from None
+    button = _index(button, "button", "a seat index")
     if not 0 <= button < n_seats:
         raise ValueError(f"button {button} is not a seat (seats are 0..{n_seats - 1})")
     return (np.arange(1, n_seats + 1, dtype=np.int64) + button) % n_seats

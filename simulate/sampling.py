@@ -100,6 +100,25 @@ def _is_number(x: object) -> bool:
         x, (bool, *_numpy_types("bool_")))
 
 
+def _whole(value: object, name: str, what: str) -> int:
+    """``value`` (the option ``name``) as an ``int``; a ValueError saying it must be a whole
+    number ``what`` otherwise."""
+    if not _is_int(value):
+        raise ValueError(f"{name} must be a whole number {what}, got {value!r}")
+    return int(value)  # type: ignore[call-overload]
+
+
+def _count(value: object, name: str, unit: str, most: int, most_text: str) -> int:
+    """``value`` (the option ``name``, counted in ``unit``) as an ``int`` in 1..``most``; a
+    ValueError naming the option otherwise (``most_text``: the upper bound, in words)."""
+    n = _whole(value, name, f"of {unit}")
+    if n < 1:
+        raise ValueError(f"{name} must be positive ({unit}), got {n}")
+    if n > most:
+        raise ValueError(f"{name} must be at most {most_text}, got {n}")
+    return n
+
+
 @dataclass(frozen=True)
 class Sampling:
     """How to run a request: exact walk or Monte Carlo, and with what.
@@ -132,15 +151,8 @@ class Sampling:
         if exact is not None and not isinstance(exact, (bool, *_numpy_types("bool_"))):
             raise ValueError(f"{nm['exact']} must be true, false or null/None, got {exact!r}")
         if samples is not None:
-            if not _is_int(samples):
-                raise ValueError(f"{nm['samples']} must be a whole number of deals, "
-                                 f"got {samples!r}")
-            samples = int(samples)
-            if samples < 1:
-                raise ValueError(f"{nm['samples']} must be positive (deals), got {samples}")
-            if samples > MAX_SAMPLES:
-                raise ValueError(f"{nm['samples']} must be at most {MAX_SAMPLES:.0e} deals "
-                                 f"(more than the counters can hold), got {samples}")
+            samples = _count(samples, nm["samples"], "deals", MAX_SAMPLES,
+                             f"{MAX_SAMPLES:.0e} deals (more than the counters can hold)")
         if target is not None:
             if not _is_number(target):
                 raise ValueError(f"{nm['target_std_error']} must be a number ({unit}), "
@@ -158,22 +170,12 @@ class Sampling:
                                  f"{MAX_SHARE_STD_ERROR:g} ({unit}; the standard error of a "
                                  f"share of the pot is below 0.5), got {target:g}")
         if seed is not None:
-            if not _is_int(seed):
-                raise ValueError(f"{nm['seed']} must be a whole number with "
-                                 f"0 <= seed < 2**64, got {seed!r}")
-            seed = int(seed)
+            seed = _whole(seed, nm["seed"], "with 0 <= seed < 2**64")
             if not 0 <= seed < SEED_LIMIT:
                 raise ValueError(f"{nm['seed']} must be at least 0 and below 2**64, got {seed}")
         if threads is not None:
-            if not _is_int(threads):
-                raise ValueError(f"{nm['threads']} must be a whole number of threads, "
-                                 f"got {threads!r}")
-            threads = int(threads)
-            if threads < 1:
-                raise ValueError(f"{nm['threads']} must be positive (threads), got {threads}")
-            if threads > MAX_THREADS:
-                raise ValueError(f"{nm['threads']} must be at most {MAX_THREADS} threads, "
-                                 f"got {threads}")
+            threads = _count(threads, nm["threads"], "threads", MAX_THREADS,
+                             f"{MAX_THREADS} threads")
         if exact and (samples is not None or target is not None):
             raise ValueError(f"{nm['exact_true']} cannot be combined with {nm['samples']} or "
                              f"{nm['target_std_error']}")

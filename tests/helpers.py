@@ -34,6 +34,33 @@ def kernel_first_bad(cards: np.ndarray, n_blocks: int = 0) -> int:
     return int(K.eval_batch_serial(cards, out, tables, True))
 
 
+class FakeClock:
+    """A stand-in for ``time.perf_counter`` that moves only when told (``clock.now += s``)."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def patch_clock(monkeypatch: Any, module: Any, clock: FakeClock) -> FakeClock:
+    """Make ``module.time.perf_counter`` read ``clock`` for the test; returns ``clock``."""
+    monkeypatch.setattr(module.time, "perf_counter", clock)
+    return clock
+
+
+def peer_or_skip(name: str) -> Any:
+    """The ``benchmarks/peers`` package, skipping the test when it or the peer ``name`` is
+    not installed."""
+    import pytest
+
+    peers = pytest.importorskip("peers")
+    if not peers.available(name):
+        pytest.skip(f"{name} not installed")
+    return peers
+
+
 def on_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
     """Run ``argv`` with stderr on a pseudo-terminal: (exit status, stdout, stderr)."""
     import pty

@@ -115,17 +115,6 @@ def category_of_strength() -> np.ndarray:
     return out
 
 
-def random_hands(n: int, k: int, seed: int) -> np.ndarray:
-    """``ndarray[n, k] uint8`` of random distinct cards per row."""
-    rng = np.random.default_rng(seed)
-    out = np.empty((n, k), dtype=np.uint8)
-    step = 200_000
-    for lo in range(0, n, step):
-        hi = min(n, lo + step)
-        out[lo:hi] = rng.random((hi - lo, 52)).argpartition(k, axis=1)[:, :k]
-    return out
-
-
 def first_bad_row(cards: np.ndarray) -> int:
     """The first row of ``cards`` (``[N, k]`` ids) holding an id over 51 or a repeated id,
     else -1: what ``evaluate_batch``'s check must report."""

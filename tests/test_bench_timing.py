@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import helpers
 import pytest
 
 import simulate.bench.timing as T
@@ -28,15 +29,12 @@ def test_paired_ratios_skip_empty_rounds():
     assert T.paired_ratios([4.0, 6.0, 8.0], [2.0, 0.0, 4.0, 1.0]) == [2.0, 2.0]
 
 
-class FakeClock:
+class FakeClock(helpers.FakeClock):
     """``time.perf_counter`` that each side's run moves by its own cost."""
 
     def __init__(self) -> None:
-        self.now = 0.0
+        super().__init__()
         self.log: list[str] = []
-
-    def __call__(self) -> float:
-        return self.now
 
     def side(self, name: str, costs: list[float]) -> Side:
         it = iter(costs)
@@ -51,9 +49,7 @@ class FakeClock:
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    c = FakeClock()
-    monkeypatch.setattr(T.time, "perf_counter", c)
-    return c
+    return helpers.patch_clock(monkeypatch, T, FakeClock())
 
 
 def test_compare_alternates_and_pairs_the_rounds(clock: FakeClock):

@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import peer_or_skip
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import category_of_strength, holdem_counts, holdem_walk
@@ -110,9 +111,7 @@ def test_classic_preflop(hands, want):
 
 
 def test_against_ompeval_exact():
-    peers = pytest.importorskip("peers")
-    if not peers.available("ompeval"):
-        pytest.skip("OMPEval (pokerfast) not installed")
+    peers = peer_or_skip("ompeval")
     for hands, board, dead in [(["AhAs", "KdKc", "QhQs"], "", ""),
                                (["AhKh", "QsQd", "7c7d", "JhTh"], "Ts9h2c", ""),
                                (["Ac5c", "KdQd"], "", "2c3c")]:

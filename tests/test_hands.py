@@ -9,11 +9,12 @@ import pytest
 from helpers import kernel_first_bad
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import best_tuple, first_bad_row, five_card_tuple, random_hands
+from reference import best_tuple, first_bad_row, five_card_tuple
 
 import evaluator as E
 from evaluator.cards import CardError
 from evaluator.hands import category_index
+from simulate.bench import random_cards as random_hands
 
 SEVEN_CARD_COUNTS = {
     "High Card": 23_294_460, "One Pair": 58_627_800, "Two Pair": 31_433_400,
@@ -293,7 +294,8 @@ def test_batch_check_on_other_instruction_sets(cpu):
     from pathlib import Path
 
     code = ("import numpy as np\n"
-            "from reference import first_bad_row, random_hands\n"
+            "from reference import first_bad_row\n"
+            "from simulate.bench import random_cards as random_hands\n"
             "from helpers import kernel_first_bad\n"
             "rng = np.random.default_rng(5)\n"
             "for t in range(300):\n"

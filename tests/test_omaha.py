@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import peer_or_skip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import omaha_batch, omaha_equity_walk, omaha_strength
@@ -73,18 +74,14 @@ def test_naive_baseline_and_threads_agree():
 
 
 def test_equals_phevaluator_plo_on_100k_deals():
-    peers = pytest.importorskip("peers")
-    if not peers.available("phevaluator"):
-        pytest.skip("phevaluator not installed")
+    peers = peer_or_skip("phevaluator")
     holes, boards = deals(100_000, seed=11)
     np.testing.assert_array_equal(evaluate_omaha_batch(holes, boards),
                                   peers.omaha_strengths_phevaluator(holes, boards))
 
 
 def test_equals_pokerkit_omaha_on_a_few_deals():
-    peers = pytest.importorskip("peers")
-    if not peers.available("pokerkit"):
-        pytest.skip("pokerkit not installed")
+    peers = peer_or_skip("pokerkit")
     holes, boards = deals(1_000, seed=12)
     np.testing.assert_array_equal(evaluate_omaha_batch(holes, boards),
                                   peers.omaha_strengths_pokerkit(holes, boards))

@@ -123,28 +123,38 @@ def played_hand(seed: int, posts: bool = False):  # type: ignore[no-untyped-def]
     return h
 
 
+def written_and_replayed(h, seed: int) -> tuple[HandHistory, list, bool]:  # type: ignore[no-untyped-def]
+    """The engine hand ``h`` written as PHH and read back (``hh``): our replay (through the
+    engine again) reaches ``h``'s finishing stacks, seats in PHH order (small blind first,
+    button last) (``expected``); for the variants pokerkit has (NT, PO), so does pokerkit, but
+    for a split pot's odd chips. Returns ``(hh, expected, whether pokerkit checked it)``."""
+    from simulate.phh.replay import replay
+
+    text = hand_to_phh(h)
+    n = h.n
+    order = [(h.button + 1 + i) % n for i in range(n)]
+    expected = [h.finishing_stacks[s] for s in order]
+    [(_, hh)] = parse_text(text)
+    r = replay(hh)
+    assert r.error is None and r.validated and r.finishing_stacks == expected, (seed, text)
+    if hh.variant not in ("NT", "PO"):
+        return hh, expected, False
+    theirs = pokerkit_stacks(text)
+    assert sum(theirs) == sum(expected)
+    assert all(abs(a - b) <= n for a, b in zip(theirs, expected, strict=True)), seed
+    return hh, expected, True
+
+
 def test_engine_hands_written_and_replayed() -> None:
     """A played hand's PHH: our replay (through the engine again) and pokerkit (for the
     variants it has: NT, PO) reach the same finishing stacks, seats in PHH order (small
     blind first, button last). pokerkit may differ by a split pot's odd chips only."""
-    from simulate.phh.replay import replay
-
     pokerkit_checked = 0
     for seed in range(40):
         h = played_hand(seed)
-        text = hand_to_phh(h)
-        n = h.n
-        order = [(h.button + 1 + i) % n for i in range(n)]
-        expected = [h.finishing_stacks[s] for s in order]
-        [(_, hh)] = parse_text(text)
-        r = replay(hh)
-        assert r.error is None and r.validated and r.finishing_stacks == expected, (seed, text)
+        hh, expected, by_pokerkit = written_and_replayed(h, seed)
         assert [Decimal(x) for x in hh.fields["finishing_stacks"]] == expected
-        if hh.variant in ("NT", "PO"):
-            theirs = pokerkit_stacks(text)
-            assert sum(theirs) == sum(expected)
-            assert all(abs(a - b) <= n for a, b in zip(theirs, expected, strict=True)), seed
-            pokerkit_checked += 1
+        pokerkit_checked += by_pokerkit
     assert pokerkit_checked >= 15
 
 
@@ -152,25 +162,14 @@ def test_hands_with_posts_written_and_replayed() -> None:
     """Posts: ``to_phh`` writes them as negative ``blinds_or_straddles`` entries, our replay
     reads them back through the engine, and pokerkit (which reads PHH posts the same way)
     reaches the same finishing stacks."""
-    from simulate.phh.replay import replay
-
     pokerkit_checked = 0
     for seed in range(30):
         h = played_hand(seed, posts=True)
-        text = hand_to_phh(h)
+        hh, _expected, by_pokerkit = written_and_replayed(h, seed)
         n = h.n
-        order = [(h.button + 1 + i) % n for i in range(n)]
-        expected = [h.finishing_stacks[s] for s in order]
-        [(_, hh)] = parse_text(text)
         want = [-p if p else b for p, b in zip(
             list(h.rules.posts) + [0] * n,
             [1, 2, *h.rules.straddles] + [0] * n, strict=False)][:n]
-        assert [int(x) for x in hh.blinds_or_straddles] == want, text
-        r = replay(hh)
-        assert r.error is None and r.validated and r.finishing_stacks == expected, (seed, text)
-        if hh.variant in ("NT", "PO"):
-            theirs = pokerkit_stacks(text)
-            assert sum(theirs) == sum(expected)
-            assert all(abs(a - b) <= n for a, b in zip(theirs, expected, strict=True)), seed
-            pokerkit_checked += 1
+        assert [int(x) for x in hh.blinds_or_straddles] == want, hand_to_phh(h)
+        pokerkit_checked += by_pokerkit
     assert pokerkit_checked >= 10

@@ -6,19 +6,10 @@ from __future__ import annotations
 import io
 
 import pytest
+from helpers import FakeClock, patch_clock
 
 import simulate.progress as P
 from simulate.progress import progress
-
-
-class Clock:
-    """A stand-in for ``time.perf_counter`` that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Terminal(io.StringIO):
@@ -27,13 +18,11 @@ class Terminal(io.StringIO):
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr(P.time, "perf_counter", c)
-    return c
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    return patch_clock(monkeypatch, P, FakeClock(1000.0))
 
 
-def test_plain_lines_come_every_few_seconds(clock: Clock):
+def test_plain_lines_come_every_few_seconds(clock: FakeClock):
     out = io.StringIO()
     with progress(total=1000, desc="boards", unit="boards", stream=out) as bar:
         bar.update(100)  # no time has passed: no line
@@ -46,14 +35,14 @@ def test_plain_lines_come_every_few_seconds(clock: Clock):
     assert lines == ["boards: 500/1,000 boards (50%), 100 boards/s, about 5 s left"]
 
 
-def test_line_without_a_total(clock: Clock):
+def test_line_without_a_total(clock: FakeClock):
     with progress(desc="hands", unit="hands", stream=io.StringIO()) as bar:
         clock.now += 2.0
         bar.update(3000)
         assert bar.line() == "hands: 3,000 hands, 1,500 hands/s"
 
 
-def test_quiet_writes_nothing(clock: Clock):
+def test_quiet_writes_nothing(clock: FakeClock):
     out = io.StringIO()
     with progress(total=10, desc="x", stream=out, quiet=True) as bar:
         clock.now += 100
@@ -62,7 +51,7 @@ def test_quiet_writes_nothing(clock: Clock):
     assert out.getvalue() == ""
 
 
-def test_note_changes_the_label(clock: Clock):
+def test_note_changes_the_label(clock: FakeClock):
     out = io.StringIO()
     with progress(total=4, desc="first", stream=out) as bar:
         bar.note("second")
@@ -71,7 +60,7 @@ def test_note_changes_the_label(clock: Clock):
     assert out.getvalue().startswith("second: 2/4 it (50%)")
 
 
-def test_callback_moves_to_done_of_total(clock: Clock):
+def test_callback_moves_to_done_of_total(clock: FakeClock):
     with progress(total=None, desc="walk", stream=io.StringIO()) as bar:
         report = bar.callback()
         report(10, 100)
@@ -100,7 +89,7 @@ def test_closed_even_when_the_block_raises():
     assert bar._bar is None
 
 
-def test_rates_and_time_left_leave_the_compile_out(clock: Clock, monkeypatch):
+def test_rates_and_time_left_leave_the_compile_out(clock: FakeClock, monkeypatch):
     """A kernel compiled between two updates (the compile clock moves with the wall clock)
     is not the work's speed: the rate and time left count the work alone, and a slow rate
     keeps its digits."""
@@ -117,7 +106,7 @@ def test_rates_and_time_left_leave_the_compile_out(clock: Clock, monkeypatch):
         assert ", 0.251 hands/s," in bar.line()
 
 
-def test_a_terminal_bar_leaves_the_compile_out(clock: Clock, monkeypatch):
+def test_a_terminal_bar_leaves_the_compile_out(clock: FakeClock, monkeypatch):
     import evaluator._jit as J
 
     tty = Terminal()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import peer_or_skip
 from reference import range_equity_walk
 
 from evaluator.cards import CardError
@@ -76,9 +77,7 @@ def test_naive_sequential_sampling_would_be_biased():
 
 
 def test_against_ompeval():
-    peers = pytest.importorskip("peers")
-    if not peers.available("ompeval"):
-        pytest.skip("pokerfast not installed")
+    peers = peer_or_skip("ompeval")
     for specs, board in [(["QQ+,AKs", "random"], "Td9d2c"), (["AA,KK", "AK", "QQ"], "Ks7d2c4h"),
                          (["TT+,AQs+", "random", "55,44,33,22"], "Ah8d3c2s")]:
         # (OMPEval reads pair spans like 22-55 differently, so the test spells them out)

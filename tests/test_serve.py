@@ -59,72 +59,63 @@ def _cli_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, 
 
 
 # ----------------------------------------------------------------------------- requests
-def equity_argvs(n: int, seed: int = 1) -> list[list[str]]:
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        c = rng.sample(DECK, 14)
-        players = 2 + i % 3
-        argv = ["equity", *(c[2 * k] + c[2 * k + 1] for k in range(players)),
-                "--board", "".join(c[8:8 + (3, 4, 5)[i % 3]])]
-        if i % 5 == 0:
-            argv += ["--samples", "3000", "--seed", str(i)]
-        elif i % 7 == 0:
-            argv += ["--dead", c[13]]
-        out.append(argv)
-    return out
+def equity_argv(rng: random.Random, i: int) -> list[str]:
+    c = rng.sample(DECK, 14)
+    players = 2 + i % 3
+    argv = ["equity", *(c[2 * k] + c[2 * k + 1] for k in range(players)),
+            "--board", "".join(c[8:8 + (3, 4, 5)[i % 3]])]
+    if i % 5 == 0:
+        argv += ["--samples", "3000", "--seed", str(i)]
+    elif i % 7 == 0:
+        argv += ["--dead", c[13]]
+    return argv
 
 
 RANGES = ["QQ+", "AKs", "JJ-99", "AhKx", "T9s,98s", "AK,AQs", "22", "KQ:0.5,JJ"]
 VILLAINS = ["KK", "AQ", "TT+", "7h7d", "random", "QJs"]
 
 
-def range_argvs(n: int, seed: int = 2) -> list[list[str]]:
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        villain = VILLAINS[(i // 2) % len(VILLAINS)]
-        free = [c for c in DECK if c not in villain]  # an exact villain's cards stay off
-        board = "".join(rng.sample(free, (5, 4)[i % 2]))
-        argv = ["range", RANGES[i % len(RANGES)], "--vs", villain,
-                "--board", board]
-        if i % 4 == 3:
-            argv += ["--samples", "2000", "--seed", str(i)]
-        out.append(argv)
-    return out
+def range_argv(rng: random.Random, i: int) -> list[str]:
+    villain = VILLAINS[(i // 2) % len(VILLAINS)]
+    free = [c for c in DECK if c not in villain]  # an exact villain's cards stay off
+    board = "".join(rng.sample(free, (5, 4)[i % 2]))
+    argv = ["range", RANGES[i % len(RANGES)], "--vs", villain,
+            "--board", board]
+    if i % 4 == 3:
+        argv += ["--samples", "2000", "--seed", str(i)]
+    return argv
 
 
-def allin_argvs(n: int, seed: int = 3) -> list[list[str]]:
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        c = rng.sample(DECK, 11)
-        players = 2 + i % 2
-        specs = [f"{c[2 * k]}{c[2 * k + 1]}:{(100, 60, 30)[k]}" for k in range(players)]
-        if i % 6 == 0:
-            specs.append("fold:10")
-        argv = ["allin", *specs, "--board", "".join(c[6:6 + (4, 5, 3)[i % 3]]),
-                "--button", str(i % players)]
-        if i % 5 == 0:
-            argv += ["--samples", "2000", "--seed", str(i)]
-        out.append(argv)
-    return out
+def allin_argv(rng: random.Random, i: int) -> list[str]:
+    c = rng.sample(DECK, 11)
+    players = 2 + i % 2
+    specs = [f"{c[2 * k]}{c[2 * k + 1]}:{(100, 60, 30)[k]}" for k in range(players)]
+    if i % 6 == 0:
+        specs.append("fold:10")
+    argv = ["allin", *specs, "--board", "".join(c[6:6 + (4, 5, 3)[i % 3]]),
+            "--button", str(i % players)]
+    if i % 5 == 0:
+        argv += ["--samples", "2000", "--seed", str(i)]
+    return argv
 
 
-def eval_argvs(n: int, seed: int = 4) -> list[list[str]]:
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        if i % 4 == 3:
-            c = rng.sample(DECK, 9)
-            out.append(["eval", "".join(c[:4]), "--game", "omaha", "--board", "".join(c[4:])])
-        else:
-            out.append(["eval", " ".join(rng.sample(DECK, 5 + i % 3))])
-    return out
+def eval_argv(rng: random.Random, i: int) -> list[str]:
+    if i % 4 == 3:
+        c = rng.sample(DECK, 9)
+        return ["eval", "".join(c[:4]), "--game", "omaha", "--board", "".join(c[4:])]
+    return ["eval", " ".join(rng.sample(DECK, 5 + i % 3))]
 
 
-KINDS = {"equity": equity_argvs, "range": range_argvs, "allin": allin_argvs,
-         "eval": eval_argvs}
+#: Each kind's i-th random command line (drawn from ``rng``), and the kind's default seed.
+KINDS = {"equity": (equity_argv, 1), "range": (range_argv, 2), "allin": (allin_argv, 3),
+         "eval": (eval_argv, 4)}
+
+
+def argvs(kind: str, n: int, seed: int | None = None) -> list[list[str]]:
+    """``n`` random command lines of ``kind``, the same ones for the same seed."""
+    one, default_seed = KINDS[kind]
+    rng = random.Random(default_seed if seed is None else seed)
+    return [one(rng, i) for i in range(n)]
 
 
 def _same_as_cli(client: Any, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
@@ -139,7 +130,7 @@ def _same_as_cli(client: Any, capsys: pytest.CaptureFixture[str], argv: list[str
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_api_answers_the_cli_json_document(client: Any, capsys: pytest.CaptureFixture[str],
                                            kind: str) -> None:
-    for argv in KINDS[kind](6):
+    for argv in argvs(kind, 6):
         _same_as_cli(client, capsys, argv)
 
 
@@ -148,7 +139,7 @@ def test_api_answers_the_cli_json_document(client: Any, capsys: pytest.CaptureFi
 def test_api_answers_the_cli_json_document_100(client: Any,
                                                capsys: pytest.CaptureFixture[str],
                                                kind: str) -> None:
-    for argv in KINDS[kind](100, seed=11):
+    for argv in argvs(kind, 100, seed=11):
         _same_as_cli(client, capsys, argv)
 
 

@@ -145,6 +145,19 @@ def peer_contract_strengths(peer: str, cards: np.ndarray) -> np.ndarray:
     return ev.contract(ev.scores(cards))
 
 
+def _require(ok: bool, why: str) -> None:
+    """Raise :class:`PeerUnsupported` (``why``) unless the peer can answer (``ok``)."""
+    if not ok:
+        raise PeerUnsupported(why)
+
+
+def _cannot(peer: str, what: str) -> PeerUnsupported:
+    """The error for a peer with no ``what``: :class:`PeerUnavailable` (raised) when it is
+    missing, else :class:`PeerUnsupported` (returned, to raise)."""
+    import_peer(peer)
+    return PeerUnsupported(f"{peer}: no {what}")
+
+
 def exact_equity(
     peer: str,
     hands: Sequence[str],
@@ -159,19 +172,15 @@ def exact_equity(
     (hero exact or a range). Anything else raises :class:`PeerUnsupported`.
     """
     if peer == "ompeval":
-        if game != "holdem":
-            raise PeerUnsupported("ompeval: Hold'em only")
+        _require(game == "holdem", "ompeval: Hold'em only")
         return ompeval_equity(hands, board, dead, exact=True, threads=1)
     if peer == "poker_equity":
         return poker_equity_exact(hands, board, dead, game=game)
     if peer == "eval7":
-        if game != "holdem" or len(hands) != 2:
-            raise PeerUnsupported("eval7: heads-up Hold'em only")
-        if is_exact_hand(hands[0]):
-            return eval7_equity_exact(hands[0], hands[1], board, dead)
-        return eval7_range_equity_exact(hands[0], hands[1], board, dead)
-    import_peer(peer)
-    raise PeerUnsupported(f"{peer}: no exact equity")
+        _require(game == "holdem" and len(hands) == 2, "eval7: heads-up Hold'em only")
+        walk = eval7_equity_exact if is_exact_hand(hands[0]) else eval7_range_equity_exact
+        return walk(hands[0], hands[1], board, dead)
+    raise _cannot(peer, "exact equity")
 
 
 def monte_carlo_equity(
@@ -197,21 +206,18 @@ def monte_carlo_equity(
             hands, board, dead, samples=samples, game=game, seed=seed, threads=threads
         )
     if peer == "ompeval":
-        if game != "holdem":
-            raise PeerUnsupported("ompeval: Hold'em only")
+        _require(game == "holdem", "ompeval: Hold'em only")
         return ompeval_equity(
             hands, board, dead, exact=False, stdev=0.5 / math.sqrt(max(1, samples)), threads=threads
         )
     if peer == "eval7":
-        if game != "holdem" or len(hands) != 2 or not is_exact_hand(hands[0]):
-            raise PeerUnsupported("eval7: heads-up Hold'em, hero an exact hand")
-        if parse_cards(dead).size:
-            raise PeerUnsupported("eval7: no dead cards in Monte Carlo")
+        _require(game == "holdem" and len(hands) == 2 and is_exact_hand(hands[0]),
+                 "eval7: heads-up Hold'em, hero an exact hand")
+        _require(not parse_cards(dead).size, "eval7: no dead cards in Monte Carlo")
         return eval7_equity_monte_carlo(hands[0], hands[1], board, iterations=samples)
     if peer == "pokerkit":
         return pokerkit_equity_monte_carlo(hands, board, dead, samples=samples, game=game)
-    import_peer(peer)
-    raise PeerUnsupported(f"{peer}: no Monte Carlo equity")
+    raise _cannot(peer, "Monte Carlo equity")
 
 
 def range_equity(

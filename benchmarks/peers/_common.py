@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import starmap
 from typing import Any
 
 import numpy as np
@@ -177,6 +178,24 @@ class PeerEvaluator:
     def scores(self, cards: np.ndarray) -> np.ndarray:
         """Raw peer scores, ``ndarray[N] int64``, for ``cards: ndarray[N, k] uint8``."""
         return self.run(self.prepare(cards))
+
+
+def per_hand_evaluator(peer: str, convert: Callable[[list[int]], Any],
+                       score: Callable[..., int], *, higher_is_better: bool, path: str,
+                       note: str, contract: Callable[[np.ndarray], np.ndarray] | None = None,
+                       spread: bool = False) -> PeerEvaluator:
+    """A peer that scores one hand per call from Python: ``convert`` turns each row of our ids
+    into the peer's hand (in ``prepare``, outside the timed region), and ``run`` calls
+    ``score(hand)`` per hand (``score(*hand)`` with ``spread``)."""
+
+    def prepare(cards: np.ndarray) -> list[Any]:
+        return [convert(row) for row in check_batch(cards).tolist()]
+
+    def run(prepared: list[Any]) -> np.ndarray:
+        calls = starmap(score, prepared) if spread else map(score, prepared)
+        return np.fromiter(calls, dtype=np.int64, count=len(prepared))
+
+    return PeerEvaluator(peer, prepare, run, higher_is_better, path, note, contract)
 
 
 def dense_rank(scores: np.ndarray) -> np.ndarray:

@@ -18,33 +18,34 @@ from ._common import (
     PeerEvaluator,
     PeerUnsupported,
     board_dead,
-    check_batch,
     import_peer,
     is_exact_hand,
     mask,
     parse_cards,
+    per_hand_evaluator,
 )
+
+
+def _cards() -> list[Any]:
+    """eval7's ``Card`` of each of our card ids (index = id)."""
+    e7 = import_peer("eval7")
+    return [e7.Card(n) for n in CARD_NAMES]
+
+
+def _range(table: list[Any], combos: list[tuple[int, int]]
+           ) -> list[tuple[tuple[Any, Any], float]]:
+    """Two-card combos (our ids) as an eval7 range list, weight 1 each (eval7's equity code
+    ignores weights)."""
+    return [((table[a], table[b]), 1.0) for a, b in combos]
 
 
 def make_evaluator() -> PeerEvaluator:
     e7 = import_peer("eval7")
-    table = [e7.Card(n) for n in CARD_NAMES]
-
-    def prepare(cards: np.ndarray) -> list[list[Any]]:
-        arr = check_batch(cards)
-        return [[table[c] for c in row] for row in arr.tolist()]
-
-    def run(prepared: list[list[Any]]) -> np.ndarray:
-        return np.fromiter(map(e7.evaluate, prepared), dtype=np.int64, count=len(prepared))
-
-    return PeerEvaluator(
-        "eval7",
-        prepare,
-        run,
-        True,
-        "per-call Python overhead",
-        "eval7.evaluate(list of eval7.Card) per hand; higher is better, order only",
-    )
+    table = _cards()
+    return per_hand_evaluator(
+        "eval7", lambda row: [table[c] for c in row], e7.evaluate, higher_is_better=True,
+        path="per-call Python overhead",
+        note="eval7.evaluate(list of eval7.Card) per hand; higher is better, order only")
 
 
 def _eval7_options(spec: str, excluded_mask: int) -> list[tuple[int, int]]:
@@ -80,7 +81,7 @@ def _eval7_walk(
     """Walk every runout; returns (points, pairs, calls) where points = 2*wins + ties over
     every (villain option, runout) pair that shares no card, and pairs counts those pairs."""
     e7 = import_peer("eval7")
-    table = [e7.Card(n) for n in CARD_NAMES]
+    table = _cards()
     hero_cards = [table[c] for c in hero]
     used = mask(hero) | mask(board) | dead_mask
     deck = [c for c in range(52) if not (used >> c) & 1]
@@ -93,7 +94,7 @@ def _eval7_walk(
     if not options:
         return 0, 0, 0
     opt_masks = np.array([mask(o) for o in options], dtype=np.uint64)
-    opt_list = [((table[a], table[b]), 1.0) for a, b in options]
+    opt_list = _range(table, options)
     base = [table[c] for c in board]
     bits = np.array([1 << c for c in range(52)], dtype=np.uint64)
     chunk = max(1, 2_000_000 // len(options))
@@ -118,6 +119,19 @@ def _eval7_walk(
             pairs += n
             calls += 1
     return points, pairs, calls
+
+
+def _heads_up(eq: float, exact: bool, samples: int, dt: float, note: str) -> PeerEquity:
+    """eval7's answer: ``eq`` for the hero, the rest for the villain."""
+    return PeerEquity("eval7", [eq, 1.0 - eq], exact, samples, dt, note=note)
+
+
+def _exact_heads_up(points: int, pairs: int, dt: float, note: str) -> PeerEquity:
+    """The exact answer of :func:`_eval7_walk`'s counts (``points`` = 2*wins + ties over
+    ``pairs`` deals)."""
+    if pairs == 0:
+        raise ValueError("eval7 exact: no valid deal")
+    return _heads_up(points / (2 * pairs), True, pairs, dt, note)
 
 
 def eval7_equity_exact(
@@ -145,18 +159,8 @@ def eval7_equity_exact(
     points, pairs, calls = _eval7_walk(
         tuple(h.tolist()), options, b.tolist(), mask(d), max_evaluations
     )
-    dt = time.perf_counter() - t0
-    if pairs == 0:
-        raise ValueError("eval7 exact: no valid deal")
-    eq = points / (2 * pairs)
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        True,
-        pairs,
-        dt,
-        note=f"py_hand_vs_range_exact once per runout ({calls} calls)",
-    )
+    return _exact_heads_up(points, pairs, time.perf_counter() - t0,
+                           f"py_hand_vs_range_exact once per runout ({calls} calls)")
 
 
 def eval7_range_equity_exact(
@@ -181,18 +185,8 @@ def eval7_range_equity_exact(
         options = _eval7_options(villain_range, used | mask(hc))
         p, n, c = _eval7_walk(hc, options, b.tolist(), mask(d), budget)
         points, pairs, calls = points + p, pairs + n, calls + c
-    dt = time.perf_counter() - t0
-    if pairs == 0:
-        raise ValueError("eval7 exact: no valid deal")
-    eq = points / (2 * pairs)
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        True,
-        pairs,
-        dt,
-        note=f"{len(heroes)} hero combos, {calls} py_hand_vs_range_exact calls",
-    )
+    return _exact_heads_up(points, pairs, time.perf_counter() - t0,
+                           f"{len(heroes)} hero combos, {calls} py_hand_vs_range_exact calls")
 
 
 def eval7_equity_monte_carlo(
@@ -213,24 +207,17 @@ def eval7_equity_monte_carlo(
     h = parse_cards(hero)
     if h.size != 2:
         raise PeerUnsupported("eval7: hero must be one exact two-card hand")
-    table = [e7.Card(n) for n in CARD_NAMES]
+    table = _cards()
     options = _eval7_options(villain, mask(h) | mask(b))
     if not options:
         raise ValueError("eval7: no villain combo fits")
-    opt_list = [((table[x], table[y]), 1.0) for x, y in options]
+    opt_list = _range(table, options)
     hero_cards = [table[c] for c in h.tolist()]
     board_cards = [table[c] for c in b.tolist()]
     t0 = time.perf_counter()
     eq = float(e7.py_hand_vs_range_monte_carlo(hero_cards, opt_list, board_cards, int(iterations)))
-    dt = time.perf_counter() - t0
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        False,
-        int(iterations),
-        dt,
-        note="py_hand_vs_range_monte_carlo, one thread",
-    )
+    return _heads_up(eq, False, int(iterations), time.perf_counter() - t0,
+                     "py_hand_vs_range_monte_carlo, one thread")
 
 
 def eval7_range_equity_monte_carlo(
@@ -246,11 +233,10 @@ def eval7_range_equity_monte_carlo(
     """
     e7 = import_peer("eval7")
     b = parse_cards(board)
-    table = [e7.Card(n) for n in CARD_NAMES]
+    table = _cards()
     heroes = _eval7_options(hero_range, mask(b))
     villains = _eval7_options(villain_range, mask(b))
-    hero_list = [((table[x], table[y]), 1.0) for x, y in heroes]
-    vil_list = [((table[x], table[y]), 1.0) for x, y in villains]
+    hero_list, vil_list = _range(table, heroes), _range(table, villains)
     board_cards = [table[c] for c in b.tolist()]
     t0 = time.perf_counter()
     res = e7.py_all_hands_vs_range(hero_list, vil_list, board_cards, int(iterations))
@@ -264,12 +250,5 @@ def eval7_range_equity_monte_carlo(
         den += w
     if den == 0:
         raise ValueError("eval7: no valid deal")
-    eq = num / den
-    return PeerEquity(
-        "eval7",
-        [eq, 1.0 - eq],
-        False,
-        int(iterations) * len(res),
-        dt,
-        note="py_all_hands_vs_range, one thread",
-    )
+    return _heads_up(num / den, False, int(iterations) * len(res), dt,
+                     "py_all_hands_vs_range, one thread")

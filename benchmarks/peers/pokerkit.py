@@ -16,11 +16,11 @@ from ._common import (
     PeerEvaluator,
     PeerUnsupported,
     board_dead,
-    check_batch,
     import_peer,
     is_exact_hand,
     mask,
     parse_cards,
+    per_hand_evaluator,
 )
 
 
@@ -33,26 +33,12 @@ def make_evaluator() -> PeerEvaluator:
     pk = import_peer("pokerkit")
     table = _pokerkit_cards()
     from_game = pk.StandardHighHand.from_game
-
-    def prepare(cards: np.ndarray) -> list[tuple[Any, ...]]:
-        arr = check_batch(cards)
-        return [tuple(table[c] for c in row) for row in arr.tolist()]
-
-    def run(prepared: list[tuple[Any, ...]]) -> np.ndarray:
-        return np.fromiter(
-            (from_game(h).entry.index for h in prepared), dtype=np.int64, count=len(prepared)
-        )
-
-    return PeerEvaluator(
-        "pokerkit",
-        prepare,
-        run,
-        True,
-        "pure Python",
-        "pokerkit.StandardHighHand.from_game(cards).entry.index per hand; 0..7461, higher is "
-        "better (ours = index + 1)",
-        contract=lambda s: np.asarray(s, dtype=np.int64) + 1,
-    )
+    return per_hand_evaluator(
+        "pokerkit", lambda row: tuple(table[c] for c in row),
+        lambda h: from_game(h).entry.index, higher_is_better=True, path="pure Python",
+        note="pokerkit.StandardHighHand.from_game(cards).entry.index per hand; 0..7461, higher "
+             "is better (ours = index + 1)",
+        contract=lambda s: np.asarray(s, dtype=np.int64) + 1)
 
 
 def pokerkit_equity_monte_carlo(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import starmap
 from typing import Any
 
 import numpy as np
@@ -10,8 +9,8 @@ import numpy as np
 from ._common import (
     CARD_NAMES,
     PeerEvaluator,
-    check_batch,
     import_peer,
+    per_hand_evaluator,
 )
 
 _TREYS_EVAL: Any = None
@@ -24,21 +23,9 @@ def make_evaluator() -> PeerEvaluator:
         _TREYS_EVAL = treys.Evaluator()
     ev = _TREYS_EVAL
     table = [treys.Card.new(n) for n in CARD_NAMES]
-
-    def prepare(cards: np.ndarray) -> list[tuple[list[int], list[int]]]:
-        arr = check_batch(cards)
-        return [([table[c] for c in row[:2]], [table[c] for c in row[2:]]) for row in arr.tolist()]
-
-    def run(prepared: list[tuple[list[int], list[int]]]) -> np.ndarray:
-        return np.fromiter(starmap(ev.evaluate, prepared), dtype=np.int64, count=len(prepared))
-
-    return PeerEvaluator(
-        "treys",
-        prepare,
-        run,
-        False,
-        "pure Python",
-        "treys.Evaluator().evaluate(hand, board) per hand (21 five-card lookups for 7 cards); "
-        "rank 1..7462, lower is better (ours = 7463 - rank)",
-        contract=lambda s: 7463 - np.asarray(s, dtype=np.int64),
-    )
+    return per_hand_evaluator(
+        "treys", lambda row: ([table[c] for c in row[:2]], [table[c] for c in row[2:]]),
+        ev.evaluate, spread=True, higher_is_better=False, path="pure Python",
+        note="treys.Evaluator().evaluate(hand, board) per hand (21 five-card lookups for 7 "
+             "cards); rank 1..7462, lower is better (ours = 7463 - rank)",
+        contract=lambda s: 7463 - np.asarray(s, dtype=np.int64))

@@ -37,7 +37,7 @@ source checkout; :func:`load_peers` loads it by path and returns ``None`` when i
 from __future__ import annotations
 
 from .answers import ALLIN, EXACT, WALK_COUNTS, WALK_DISTINCT
-from .cases import CASE_NAMES, CASES
+from .cases import CASE_NAMES, CASES, random_cards
 from .report import format_report, markdown_table
 from .runner import DEFAULT_REPEAT, MODES, load_peers, machine_info, run_bench
 from .timing import (
@@ -56,5 +56,5 @@ __all__ = [
     "ALLIN", "CASES", "CASE_NAMES", "DEFAULT_REPEAT", "EXACT", "MODES", "WALK_COUNTS",
     "WALK_DISTINCT", "Case", "Comparison", "Config", "PeerWork", "Side", "Work", "compare",
     "format_comparisons", "format_report", "inner_calls", "load_peers", "machine_info",
-    "markdown_table", "paired_ratios", "run_bench", "script_main", "spread",
+    "markdown_table", "paired_ratios", "random_cards", "run_bench", "script_main", "spread",
 ]

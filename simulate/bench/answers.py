@@ -80,6 +80,24 @@ def passed(cond: bool, detail: str) -> tuple[bool, str]:
     return bool(cond), detail
 
 
+def _max_err(got: Sequence[float], want: Sequence[Fraction]) -> float:
+    """The largest ``|got - want|``."""
+    return max(abs(g - float(w)) for g, w in zip(got, want, strict=True))
+
+
+def _worst_z(res: Any, got: Sequence[float], want: Sequence[Fraction],
+             who: Callable[[Any], object]) -> tuple[float, str]:
+    """The largest ``|got - want| / std_error`` over ``res.players`` and ``""``, or
+    ``(nan, why)`` for the first player (named by ``who``) whose standard error is not
+    positive."""
+    worst = 0.0
+    for p, g, w in zip(res.players, got, want, strict=True):
+        if not p.std_error > 0:
+            return math.nan, f"{who(p)}: std_error {p.std_error} (want > 0)"
+        worst = max(worst, abs(g - float(w)) / p.std_error)
+    return worst, ""
+
+
 def equity_check(res: Any, want: Sequence[Fraction], runouts: int | None,
                   exact: bool) -> tuple[bool, str]:
     """Exact: every equity equals the pinned fraction to 1e-9 and the deal count is right.
@@ -88,15 +106,13 @@ def equity_check(res: Any, want: Sequence[Fraction], runouts: int | None,
     if len(got) != len(want):
         return False, f"{len(got)} players in the answer, want {len(want)}"
     if exact:
-        err = max(abs(g - float(w)) for g, w in zip(got, want, strict=True))
+        err = _max_err(got, want)
         ok = err <= 1e-9 and (runouts is None or res.samples == runouts) and bool(res.exact)
         return ok, (f"equity {got[0]:.9f} vs exact {float(want[0]):.9f} (max err {err:.1e}), "
                     f"{res.samples:,} runouts")
-    worst = 0.0
-    for p, w in zip(res.players, want, strict=True):
-        if not p.std_error > 0:
-            return False, f"{p.hand}: std_error {p.std_error} (want > 0)"
-        worst = max(worst, abs(p.equity - float(w)) / p.std_error)
+    worst, bad = _worst_z(res, got, want, lambda p: p.hand)
+    if bad:
+        return False, bad
     ok = worst <= 4.0 and (runouts is None or res.samples == runouts)
     return ok, (f"equity {got[0]:.5f} vs exact {float(want[0]):.5f}; worst |z| = {worst:.2f} "
                 f"(<= 4), {res.samples:,} deals")
@@ -107,7 +123,7 @@ def peer_equity_check(want: Sequence[Fraction], exact: bool
     def check(res: Any) -> tuple[bool, str]:
         got = res.equities
         if exact:
-            err = max(abs(g - float(w)) for g, w in zip(got, want, strict=True))
+            err = _max_err(got, want)
             return passed(err <= 1e-7, f"{got[0]:.9f} (max err {err:.1e})")
         n = max(1, int(res.samples or 1))
         worst = max(abs(g - float(w)) / max(math.sqrt(float(w) * (1 - float(w)) / n), 1e-12)
@@ -125,15 +141,13 @@ def allin_check(spot: str, exact: bool, n: int | None) -> Callable[[Any], tuple[
         got = [p.expected_payout for p in res.players]
         cons = abs(sum(got) - total)
         if exact:
-            err = max(abs(g - float(w)) for g, w in zip(got, want, strict=True))
+            err = _max_err(got, want)
             ok = err <= 1e-9 * total and res.samples == runouts and cons <= 1e-9 * total
             return ok, (f"payouts {', '.join(f'{g:.4f}' for g in got)} vs exact (max err "
                         f"{err:.1e}), chips conserved, {res.samples:,} runouts")
-        worst = 0.0
-        for p, w in zip(res.players, want, strict=True):
-            if not p.std_error > 0:
-                return False, f"seat {p.seat}: std_error {p.std_error} (want > 0)"
-            worst = max(worst, abs(p.expected_payout - float(w)) / p.std_error)
+        worst, bad = _worst_z(res, got, want, lambda p: f"seat {p.seat}")
+        if bad:
+            return False, bad
         ok = worst <= 4.0 and cons <= 1e-6 * total and res.samples == n
         return ok, (f"payouts {', '.join(f'{g:.3f}' for g in got)}; worst |z| vs exact = "
                     f"{worst:.2f} (<= 4), chips conserved, {res.samples:,} runouts")

@@ -33,8 +33,9 @@ def _omaha_equity(hands: list[str], **kw: Any) -> Any:
     return equity(hands, game="omaha", **kw)
 
 
-def _random_cards(n: int, k: int, seed: int) -> np.ndarray:
-    """``ndarray[n, k] uint8``: n rows of k distinct random cards."""
+def random_cards(n: int, k: int, seed: int) -> np.ndarray:
+    """``ndarray[n, k] uint8``: n rows of k distinct random cards (card ids), the same rows
+    for the same ``seed`` (the benchmark inputs, and the tests' random hands)."""
     rng = np.random.default_rng(seed)
     out = np.empty((n, k), dtype=np.uint8)
     step = 200_000
@@ -55,17 +56,33 @@ def _peer_equity_work(peer: str, path: str, note: str, call: Callable[[], Any],
     return PeerWork(peer, path, note, run, check, warm, max_reps)
 
 
+class _EquityPeers:
+    """The peers that do a case's equity work: :meth:`add` keeps each one that is installed
+    (none without peers), every answer checked against ``want`` (``exact`` or sampled)."""
+
+    def __init__(self, P: Any, want: Any, exact: bool) -> None:
+        self.have = set(P.available_peers()) if P is not None else set()
+        self.check = peer_equity_check(want, exact)
+        self.works: list[PeerWork] = []
+
+    def add(self, peer: str, path: str, note: str, call: Callable[[], Any], *,
+            warm: Callable[[], Any] | None = None, max_reps: int | None = None) -> None:
+        if peer in self.have:
+            self.works.append(_peer_equity_work(peer, path, note, call, self.check, warm=warm,
+                                                max_reps=max_reps))
+
+
 def _make_batch(cfg: Config, all_threads: bool, validate: bool = False) -> Work:
     from evaluator import evaluate_batch
     from evaluator.hands import strength_of_ids
 
     n = cfg.size(10_000_000, 2_000_000, 20_000)
     threads = cfg.threads if all_threads else 1
-    cards = _random_cards(n, 7, 12345)
+    cards = random_cards(n, 7, 12345)
     sample = np.random.default_rng(7).choice(n, size=min(n, 2000), replace=False)
     ref = np.array([strength_of_ids(cards[i].tolist()) for i in sample], dtype=np.int64)
     # the first call takes the same kernel as the timed runs (parallel from 50,000 rows)
-    tiny = _random_cards(64 if not all_threads else 50_000, 7, 1)
+    tiny = random_cards(64 if not all_threads else 50_000, 7, 1)
 
     def check(out: np.ndarray) -> tuple[bool, str]:
         if out.shape != (n,) or out.min() < 1 or out.max() > 7462:
@@ -179,29 +196,21 @@ def _make_exact(cfg: Config, key: str) -> Work:
     def check(res: Any) -> tuple[bool, str]:
         return equity_check(res, want, runouts, exact=True)
 
-    peers: list[PeerWork] = []
     P = cfg.peers
-    if P is not None:
-        have = set(P.available_peers())
-        pc = peer_equity_check(want, exact=True)
-        if "ompeval" in have:
-            peers.append(_peer_equity_work(
-                "ompeval", "native (C++)", "OMPEval exact enumeration, threads=1",
-                lambda: P.ompeval_equity(hands, exact=True, threads=1), pc,
-                warm=lambda: P.ompeval_equity(hands, "2c3d4h5s", exact=True, threads=1)))
-        if "poker_equity" in have:
-            peers.append(_peer_equity_work(
-                "poker_equity", "native (Rust)", "exact_from_text, single-threaded",
-                lambda: P.poker_equity_exact(hands), pc,
-                warm=lambda: P.poker_equity_exact(hands, "2c3d4h5s")))
-        if "eval7" in have and len(hands) == 2 and cfg.mode == "full":
-            peers.append(_peer_equity_work(
-                "eval7", "Python loop over runouts", "py_hand_vs_range_exact once per runout "
-                "(eval7 has no preflop enumeration)",
-                lambda: P.eval7_equity_exact(hands[0], hands[1]), pc, max_reps=1))
+    peers = _EquityPeers(P, want, exact=True)
+    peers.add("ompeval", "native (C++)", "OMPEval exact enumeration, threads=1",
+              lambda: P.ompeval_equity(hands, exact=True, threads=1),
+              warm=lambda: P.ompeval_equity(hands, "2c3d4h5s", exact=True, threads=1))
+    peers.add("poker_equity", "native (Rust)", "exact_from_text, single-threaded",
+              lambda: P.poker_equity_exact(hands),
+              warm=lambda: P.poker_equity_exact(hands, "2c3d4h5s"))
+    if len(hands) == 2 and cfg.mode == "full":
+        peers.add("eval7", "Python loop over runouts", "py_hand_vs_range_exact once per runout "
+                  "(eval7 has no preflop enumeration)",
+                  lambda: P.eval7_equity_exact(hands[0], hands[1]), max_reps=1)
     return Work(compile=lambda: equity(hands, board="2c3d4h5s", exact=True, threads=1),
                 run=lambda: equity(hands, exact=True, threads=1),
-                work=runouts, check=check, threads=1, peers=peers,
+                work=runouts, check=check, threads=1, peers=peers.works,
                 detail=f"{' vs '.join(hands)} preflop, exact, {runouts:,} runouts")
 
 
@@ -214,15 +223,13 @@ def _make_range_exact(cfg: Config, key: str) -> Work:
     def check(res: Any) -> tuple[bool, str]:
         return equity_check(res, want, deals, exact=True)
 
-    peers: list[PeerWork] = []
     P = cfg.peers
-    if P is not None and "ompeval" in set(P.available_peers()):
-        peers.append(_peer_equity_work(
-            "ompeval", "native (C++)", "OMPEval range enumeration, threads=1",
-            lambda: P.range_equity("ompeval", hands, board, ""), peer_equity_check(want, True)))
+    peers = _EquityPeers(P, want, exact=True)
+    peers.add("ompeval", "native (C++)", "OMPEval range enumeration, threads=1",
+              lambda: P.range_equity("ompeval", hands, board, ""))
     return Work(compile=lambda: equity(hands, board="2c3d4h5s6s", exact=True, threads=1),
                 run=lambda: equity(hands, board=board, exact=True, threads=1),
-                work=deals, check=check, threads=1, peers=peers,
+                work=deals, check=check, threads=1, peers=peers.works,
                 detail=f"{' vs '.join(hands)} {'on ' + board if board else 'preflop'}, exact, "
                        f"{deals:,} combo-and-runout deals")
 
@@ -241,31 +248,21 @@ def _make_mc(cfg: Config, key: str, all_threads: bool = False) -> Work:
     def check(res: Any) -> tuple[bool, str]:
         return equity_check(res, want, n, exact=False)
 
-    peers: list[PeerWork] = []
     P = cfg.peers if not all_threads else None
-    if P is not None:
-        have = set(P.available_peers())
-        pc = peer_equity_check(want, exact=False)
-        if "eval7" in have and len(hands) == 2:
-            peers.append(_peer_equity_work(
-                "eval7", "native (Cython)", "py_hand_vs_range_monte_carlo, one thread",
-                lambda: P.eval7_equity_monte_carlo(hands[0], hands[1], iterations=n), pc))
-        if "ompeval" in have:
-            peers.append(_peer_equity_work(
-                "ompeval", "native (C++)", "Monte Carlo to a std-error target (no sample "
-                "count; stops at its ~0.2 s check), threads=1; compared by deals/s",
-                lambda: P.monte_carlo_equity("ompeval", hands, samples=n, threads=1), pc))
-        if "poker_equity" in have:
-            peers.append(_peer_equity_work(
-                "poker_equity", "native (Rust)", "chunk_from_text, exact sample count, threads=1",
-                lambda: P.poker_equity_monte_carlo(hands, samples=n, threads=1), pc))
-        if "pokerkit" in have:
-            m = cfg.size(2_000 if key == "hu" else 500, 300, 50)
-            peers.append(_peer_equity_work(
-                "pokerkit", "pure Python", f"calculate_equities, one process ({m:,} deals)",
-                lambda: P.pokerkit_equity_monte_carlo(hands, samples=m), pc, max_reps=1))
+    peers = _EquityPeers(P, want, exact=False)
+    if len(hands) == 2:
+        peers.add("eval7", "native (Cython)", "py_hand_vs_range_monte_carlo, one thread",
+                  lambda: P.eval7_equity_monte_carlo(hands[0], hands[1], iterations=n))
+    peers.add("ompeval", "native (C++)", "Monte Carlo to a std-error target (no sample count; "
+              "stops at its ~0.2 s check), threads=1; compared by deals/s",
+              lambda: P.monte_carlo_equity("ompeval", hands, samples=n, threads=1))
+    peers.add("poker_equity", "native (Rust)", "chunk_from_text, exact sample count, threads=1",
+              lambda: P.poker_equity_monte_carlo(hands, samples=n, threads=1))
+    m = cfg.size(2_000 if key == "hu" else 500, 300, 50)
+    peers.add("pokerkit", "pure Python", f"calculate_equities, one process ({m:,} deals)",
+              lambda: P.pokerkit_equity_monte_carlo(hands, samples=m), max_reps=1)
     return Work(compile=lambda: equity(hands, exact=False, samples=1000, seed=1, threads=threads),
-                run=run, work=n, check=check, threads=threads, peers=peers,
+                run=run, work=n, check=check, threads=threads, peers=peers.works,
                 detail=f"{' vs '.join(hands)} preflop, {n:,} Monte Carlo deals, seed 2024 "
                        f"(one deal = one showdown of all {len(hands)} hands)")
 
@@ -273,7 +270,7 @@ def _make_mc(cfg: Config, key: str, all_threads: bool = False) -> Work:
 def _make_omaha_eval(cfg: Config) -> Work:
     import evaluator.omaha as om
     n = cfg.size(2_000_000, 300_000, 5_000)
-    cards = _random_cards(n, 9, 99)
+    cards = random_cards(n, 9, 99)
     holes = np.ascontiguousarray(cards[:, :4])
     boards = np.ascontiguousarray(cards[:, 4:])
     sample = np.random.default_rng(3).choice(n, size=min(n, 500), replace=False)
@@ -319,43 +316,33 @@ def _make_omaha_eval(cfg: Config) -> Work:
 def _make_omaha_exact(cfg: Config) -> Work:
     equity = _omaha_equity
     hands, want, runouts = EXACT["omaha"]
-    peers: list[PeerWork] = []
     P = cfg.peers
-    if P is not None and "poker_equity" in P.available_peers():
-        peers.append(_peer_equity_work(
-            "poker_equity", "native (Rust)", "exact_from_text('omaha'), single-threaded",
-            lambda: P.poker_equity_exact(hands, game="omaha"), peer_equity_check(want, True),
-            warm=lambda: P.poker_equity_exact(hands, "2c3d4h5s", game="omaha")))
+    peers = _EquityPeers(P, want, exact=True)
+    peers.add("poker_equity", "native (Rust)", "exact_from_text('omaha'), single-threaded",
+              lambda: P.poker_equity_exact(hands, game="omaha"),
+              warm=lambda: P.poker_equity_exact(hands, "2c3d4h5s", game="omaha"))
     return Work(compile=lambda: equity(hands, board="2c3d4h5s", exact=True, threads=1),
                 run=lambda: equity(hands, exact=True, threads=1), work=runouts,
                 check=lambda r: equity_check(r, want, runouts, exact=True), threads=1,
-                peers=peers, detail=f"{' vs '.join(hands)} preflop, exact, {runouts:,} runouts")
+                peers=peers.works,
+                detail=f"{' vs '.join(hands)} preflop, exact, {runouts:,} runouts")
 
 
 def _make_omaha_mc(cfg: Config) -> Work:
     equity = _omaha_equity
     hands, want, _ = EXACT["omaha"]
     n = cfg.size(1_000_000, 100_000, 10_000)
-    peers: list[PeerWork] = []
     P = cfg.peers
-    if P is not None:
-        have = set(P.available_peers())
-        pc = peer_equity_check(want, exact=False)
-        if "poker_equity" in have:
-            peers.append(_peer_equity_work(
-                "poker_equity", "native (Rust)", "chunk_from_text('omaha'), threads=1",
-                lambda: P.poker_equity_monte_carlo(hands, samples=n, game="omaha", threads=1),
-                pc))
-        if "pokerkit" in have:
-            m = cfg.size(500, 100, 30)
-            peers.append(_peer_equity_work(
-                "pokerkit", "pure Python", f"calculate_equities (Omaha), {m:,} deals",
-                lambda: P.pokerkit_equity_monte_carlo(hands, samples=m, game="omaha"), pc,
-                max_reps=1))
+    peers = _EquityPeers(P, want, exact=False)
+    peers.add("poker_equity", "native (Rust)", "chunk_from_text('omaha'), threads=1",
+              lambda: P.poker_equity_monte_carlo(hands, samples=n, game="omaha", threads=1))
+    m = cfg.size(500, 100, 30)
+    peers.add("pokerkit", "pure Python", f"calculate_equities (Omaha), {m:,} deals",
+              lambda: P.pokerkit_equity_monte_carlo(hands, samples=m, game="omaha"), max_reps=1)
     return Work(compile=lambda: equity(hands, exact=False, samples=1000, seed=1, threads=1),
                 run=lambda: equity(hands, exact=False, samples=n, seed=2024, threads=1),
                 work=n, check=lambda r: equity_check(r, want, n, exact=False), threads=1,
-                peers=peers, detail=f"{' vs '.join(hands)} preflop, {n:,} Monte Carlo deals")
+                peers=peers.works, detail=f"{' vs '.join(hands)} preflop, {n:,} Monte Carlo deals")
 
 
 

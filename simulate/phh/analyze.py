@@ -224,28 +224,24 @@ def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
 def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = None,
            ) -> Iterator[_Range | list[Item]]:
     """Work for worker processes: large files as :class:`_Range` s, other files' hands read
-    here, ``chunk`` hands a task."""
+    here, ``chunk`` hands a task (the hands of consecutive small files pooled)."""
+    import itertools
     import os
 
-    pending: list[Item] = []
-    for f in _Inputs(list(paths), on_skip):
+    from simulate.batch import chunked
+
+    def big(f: str | Path) -> bool:
         try:
-            big = f != STDIN and os.path.getsize(f) >= RANGE_MIN_BYTES
+            return f != STDIN and os.path.getsize(f) >= RANGE_MIN_BYTES
         except OSError:
-            big = False
-        if big:
-            if pending:
-                yield pending
-                pending = []
-            yield from _file_ranges(Path(f), chunk)
-            continue
-        for it in _file_items(f):
-            pending.append(it)
-            if len(pending) >= chunk:
-                yield pending
-                pending = []
-    if pending:
-        yield pending
+            return False
+
+    for is_big, files in itertools.groupby(_Inputs(list(paths), on_skip), key=big):
+        if is_big:
+            for f in files:
+                yield from _file_ranges(Path(f), chunk)
+        else:
+            yield from chunked((it for f in files for it in _file_items(f)), chunk)
 
 
 def check_inputs(paths: Iterable[str | Path]) -> list[str | Path]:
