@@ -8,8 +8,7 @@ helpers in :mod:`evaluator.cards`.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .lazy import lazy_names
 
 # Every name is imported on first use: ``import evaluator._jit`` (the command line's start)
 # loads neither numpy nor Numba.
@@ -44,14 +43,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'evaluator' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names("evaluator", _LAZY, globals())

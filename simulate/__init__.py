@@ -9,10 +9,11 @@ the functions when the modules are imported (:class:`_Package`).
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 from typing import Any
+
+from evaluator.lazy import lazy_names
 
 __version__ = "0.1.0"
 
@@ -57,14 +58,4 @@ sys.modules[__name__].__class__ = _Package
 __all__ = ["__version__", *sorted(_LAZY)]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'simulate' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names("simulate", _LAZY, globals())
