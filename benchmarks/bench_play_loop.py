@@ -17,8 +17,8 @@ This script measures
   ``play`` takes are what a new user waits.
 
 ``python benchmarks/bench_play_loop.py [--json] [--quick]`` prints the side-by-side table.
-``pytest benchmarks/bench_play_loop.py --benchmark-enable`` times the ways on heads-up
-Hold'em; in the normal run each piece runs once, small.
+``pytest benchmarks/bench_play_loop.py --benchmark-enable`` times Hold'em heads-up
+through its own loop and through the general one; in the normal run each runs once, small.
 """
 
 from __future__ import annotations
@@ -129,17 +129,19 @@ def compile_report() -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("way", WAYS[:2])
 def test_play_loop(benchmark, way):
     benchmark.group = "play-loop-holdem-hu"
     r = benchmark(run, "holdem-hu-call", 2_000, way)
     assert r.hands == 2_000
 
 
-def test_the_loops_play_the_same_hands():
-    for w in WORKLOADS:
-        nets = {way: run(w, 300, way).net for way in WAYS}
-        assert len({tuple(x) for x in nets.values()}) == 1, (w, nets)
+def test_the_general_loop_plays_hold_em_as_its_own_loop():
+    """Hold'em through the general loop (``one loop``) plays the same hands as through its
+    own. (The per-family loops are compiled only by this script: seconds of compiling the
+    normal run need not pay.)"""
+    for w in ("holdem-hu-call", "holdem-6max-random"):
+        assert run(w, 300, "shipped").net == run(w, 300, "one loop").net
 
 
 if __name__ == "__main__":
