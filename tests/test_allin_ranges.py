@@ -35,6 +35,7 @@ RANGE_SPOTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("specs,board,dead,button", RANGE_SPOTS)
 def test_exact_range_ev_matches_brute_force(specs, board, dead, button):
     res = allin_ev(specs, board, dead, button=button, threads=1)

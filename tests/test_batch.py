@@ -238,6 +238,7 @@ def test_sigkill_and_resume(tmp_path: Path, reference: tuple[Path, list[dict[str
     assert sorted(_strip(got), key=lambda r: r["line"]) == want
 
 
+@pytest.mark.slow
 def test_dask_and_workers_write_the_same_file(
         tmp_path: Path, reference: tuple[Path, list[dict[str, Any]]]) -> None:
     src, want = reference

@@ -136,6 +136,7 @@ def test_one_wording_for_every_bad_place(capsys, tmp_path: Path, read_only: Path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "ro"]
 
 
+@pytest.mark.slow
 def test_devices_and_standard_output_are_written_in_place(capsys, tmp_path: Path):
     """A device (``/dev/null``) or ``/dev/stdout`` is opened and written, not replaced
     through a temporary file (which failed: 'cannot write there (no such file...)')."""

@@ -312,6 +312,7 @@ def test_build_pots_kernel_matches_reference():
         assert list(ret) == want_returned
 
 
+@pytest.mark.slow
 def test_play_same_bits_any_threads_and_replays():
     rules = Rules(ante=1)
     pol = ["random", "call", "top 20%", "allin"]

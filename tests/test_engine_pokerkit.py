@@ -505,6 +505,7 @@ EXPECTED_SPOTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("betting", list(STRUCTURES))
 def test_engine_agrees_with_pokerkit(betting):
     base = 1_000_000 * (1 + list(STRUCTURES).index(betting))

@@ -56,6 +56,7 @@ def test_no_writable_cache_is_one_warning_not_a_crash(nowhere):
     assert "NUMBA_CACHE_DIR" in lines[0]
 
 
+@pytest.mark.slow
 def test_no_cache_anywhere_still_answers(tmp_path: Path):
     """A kernel compiled and run with no cache at all, through the places Numba tries for a
     read-only install with a read-only home (the home here is a regular file)."""

@@ -49,6 +49,7 @@ def test_batch_equals_pure_python_reference():
         assert got.tolist() == want, (n_hole, n_board)
 
 
+@pytest.mark.slow
 def test_batch_equals_max_over_combos_on_a_million_deals():
     total = 0
     for chunk in range(10):

@@ -90,6 +90,7 @@ def _norm(row) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
     return row[:3] if row[0] == 6 else row
 
 
+@pytest.mark.slow
 def test_the_compiled_reader_agrees_with_the_reader_on_random_streams() -> None:
     rng = random.Random(19)
     taken = refused = 0

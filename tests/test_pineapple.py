@@ -84,6 +84,7 @@ def test_made_policy_matches_rules_reference(rnd, after, n_players):
     assert got == [pineapple_keep_made(h, seen) for h in hands]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.randoms(use_true_random=False), st.sampled_from(list(DISCARD_AFTER)),
        st.sampled_from(["made", "equity"]), st.integers(2, 6))
@@ -185,6 +186,7 @@ def test_exact_turn_discard_matches_brute_force(policy):
     assert [p.equity for p in res.players] == pytest.approx([float(r) for r in ref], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_monte_carlo_before_discard_agrees_with_exact_and_is_thread_independent():
     hands = ["AhKh2c", "7s7d8c"]
     dead = "2s3s4s5s6s8s9sTsJsQsKsAs"
@@ -247,6 +249,7 @@ def test_allin_before_discard_heads_up_is_pot_times_equity():
             assert p.expected_payout == pytest.approx(200 * q.equity, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_allin_side_pots_sampled_thread_independent_and_complete():
     from simulate import allin_ev
 
@@ -337,6 +340,7 @@ def test_turn_classes_cover_every_turn_once():
         assert mapped == canon[turn_class[i]].tolist()
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 5))
 def test_strong_policy_on_the_turn_reads_the_table_as_the_counts_say(rnd, n_players):

@@ -16,7 +16,8 @@ STACKS = [150, 300, 80, 200]
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(betting="fixed-limit", ante=1),
-                                   Rules(game="omaha", betting="pot-limit"),
+                                   pytest.param(Rules(game="omaha", betting="pot-limit"),
+                                                marks=pytest.mark.slow),
                                    Rules(game="crazy_pineapple", blinds=(2, 4))],
                          ids=["nl-holdem", "fl-holdem-ante", "plo", "crazy-pineapple"])
 def test_seeded_runs_are_reproducible_on_any_thread_count(rules):

@@ -376,6 +376,7 @@ def _play_pokerkit_hand(pk, rng: random.Random, board_plays: bool):
     return committed, live, holes, board, list(state.payoffs), n
 
 
+@pytest.mark.slow
 def test_payoffs_match_pokerkit():
     pk = pytest.importorskip("pokerkit")
     from pokerkit import StandardHighHand

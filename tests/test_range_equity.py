@@ -207,6 +207,7 @@ def test_hand_categories():
 DATA = Path(__file__).resolve().parents[1] / "data" / "preflop_169.csv"
 
 
+@pytest.mark.slow
 def test_shipped_order_is_consistent_and_reproduces_a_few_rows():
     rows = list(csv.DictReader(DATA.open()))
     assert len(rows) == 169
@@ -272,6 +273,7 @@ def test_cli_range_png(tmp_path, capsys):
     assert rc == 0 and png.stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_cli_chart_monte_carlo(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("simulate.progress.PLAIN_EVERY_S", 0.0)  # a progress line per hand
     out = tmp_path / "chart.json"

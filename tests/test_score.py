@@ -66,6 +66,7 @@ def pot_spots(draw):
             np.array(order, np.int64), rng)
 
 
+@pytest.mark.slow
 @given(pot_spots())
 def test_pots_scorer_deals_every_chip_as_the_reference(spot):
     amounts, eligible, order, rng = spot

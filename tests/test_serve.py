@@ -258,6 +258,7 @@ def test_token_is_required_when_set() -> None:
         assert c.get("/").status_code == 200  # the page itself is public; its API calls are not
 
 
+@pytest.mark.slow
 def test_a_request_past_the_time_limit_is_stopped() -> None:
     settings = Settings("127.0.0.1", 8765, max_seconds=600)
     app = create_app(Pool(1, warm=False), settings)

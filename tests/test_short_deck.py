@@ -135,6 +135,7 @@ def _pokerkit_check(hands: np.ndarray, game: str) -> None:
         assert (ours[a] < ours[b]) == (theirs[a] < theirs[b]), (text[a], text[b])
 
 
+@pytest.mark.slow
 def test_against_pokerkit_sample():
     _pokerkit_check(_random_hands(20_000, 5, seed=3), "short_deck")
     _pokerkit_check(_random_hands(300, 7, seed=4), "short_deck")

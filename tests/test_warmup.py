@@ -17,24 +17,24 @@ from simulate.cli import main
 def test_warmup_runs_every_step(capsys):
     from simulate.warmup import STEPS
 
-    assert main(["warmup", "--json"]) == 0
+    assert main(["warmup", "--json", "--jobs", "1"]) == 0
     out, err = capsys.readouterr()
     d = json.loads(out)
     assert [s["name"] for s in d["steps"]] == [s.name for s in STEPS]
     assert all(s["seconds"] >= s["compile_s"] >= 0 for s in d["steps"])
     assert d["seconds"] == pytest.approx(sum(s["seconds"] for s in d["steps"]))
     assert d["cache"] is None or isinstance(d["cache"], str)
-    assert d["jobs"] >= 1 and d["wall_s"] > 0
+    assert d["jobs"] == 1 and d["wall_s"] > 0
     assert "error" not in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_warmup_in_one_or_more_processes_reports_every_step_in_order(capsys, jobs):
+@pytest.mark.slow
+def test_warmup_in_two_processes_reports_every_step_in_order(capsys):
     from simulate.warmup import STEPS
 
-    assert main(["warmup", "--json", "--jobs", str(jobs)]) == 0
+    assert main(["warmup", "--json", "--jobs", "2"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["jobs"] == jobs and [s["name"] for s in d["steps"]] == [s.name for s in STEPS]
+    assert d["jobs"] == 2 and [s["name"] for s in d["steps"]] == [s.name for s in STEPS]
 
 
 def test_warmup_jobs_must_be_positive(capsys):
@@ -46,7 +46,7 @@ def test_warmup_text(capsys, monkeypatch):
     import simulate.warmup as W
 
     monkeypatch.setattr(W, "STEPS", W.STEPS[:2])
-    assert main(["warmup"]) == 0
+    assert main(["warmup", "--jobs", "1"]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines()[0].split() == ["step", "time", "compiling", "or", "loading"]
     assert [ln.split()[0] for ln in out.splitlines()[2:4]] == ["evaluator", "omaha"]
