@@ -32,7 +32,7 @@ def run(actions: str, s1: str = "1000", s2: str = "1000", s3: str = "1000", **ex
 
 
 def test_every_engine_sample_is_validated_and_matches_its_record() -> None:
-    seen = {"NT": 0, "FT": 0, "PO": 0}
+    seen = {"NT": 0, "FT": 0, "PO": 0, "NS": 0}
     for src, h in iter_hands(DATA):
         if not isinstance(h, HandHistory) or h.variant not in ENGINE_VARIANTS:
             continue
@@ -41,7 +41,7 @@ def test_every_engine_sample_is_validated_and_matches_its_record() -> None:
         assert r.validated, src
         assert r.matches_record in (True, None), (src, r.finishing_stacks)
         seen[h.variant] += r.matches_record is True
-    assert seen["NT"] >= 120 and seen["FT"] >= 5 and seen["PO"] >= 5
+    assert seen["NT"] >= 120 and seen["FT"] >= 5 and seen["PO"] >= 5 and seen["NS"] >= 1
 
 
 def test_a_good_hand_is_validated() -> None:
