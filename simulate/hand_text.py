@@ -137,7 +137,8 @@ class HandText:
         seats = dealt[f:m] + dealt[:f]  # each seat's cards, from the button's left
         b = cards[m:]
         deck = b"".join([seats[r::h] for r in range(h)]) + bytes(
-            (spare[0], b[0], b[1], b[2], spare[1], b[3], spare[2], b[4])) + spare[3:]
+            (spare[0], b[0], b[1], b[2], spare[1], b[3], spare[2], b[4])) + spare[3:] \
+            + _DECK_BYTES[:low]  # short deck: the cards below the six last, never dealt
         self._deck[:] = np.frombuffer(deck, np.uint8)
 
     def discard(self, card: str | int) -> None:
