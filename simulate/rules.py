@@ -64,7 +64,8 @@ def chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
 class Rules:
     """The game and its betting structure (see the module docstring and the README).
 
-    ``game``: ``holdem``, ``omaha``, ``omaha5``, ``omaha6``. ``betting``: ``no-limit``,
+    ``game``: any game of :data:`simulate.games.GAMES` (``holdem``, ``omaha``, ...,
+    ``short_deck``). ``betting``: ``no-limit``,
     ``pot-limit`` or ``fixed-limit`` (``small_bet`` before the turn, ``big_bet`` from the
     turn; default the big blind and twice it; ``max_raises`` counts the opening bet and
     its raises per street, the big blind being the opening bet before the flop; with

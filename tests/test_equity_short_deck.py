@@ -221,3 +221,24 @@ def test_cli_json_names_the_game(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["game"] == "short_deck" and doc["exact"] is True
     assert doc["samples"] == math.comb(32, 5)
+
+
+def test_batch_lines_take_the_short_deck(tmp_path):
+    from simulate.batch import run_batch
+
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    lines = [{"id": 1, "hands": ["AhKh", "QsQd"], "exact": True},
+             {"id": 2, "kind": "range", "hands": ["A6s+", "random"], "exact": True},
+             {"id": 3, "kind": "allin", "players": ["AhAs:60", "KdKc:120", "9c9d:120"],
+              "exact": True},
+             {"id": 4, "hands": ["AhKh", "Qs2d"]},
+             {"id": 5, "hands": ["AhKh", "QsQd"], "game": "holdem", "exact": True}]
+    src.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    s = run_batch(src, out, quiet=True, defaults={"game": "short_deck"})
+    recs = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert (s.done, s.errors) == (5, 1)
+    assert recs[1]["result"]["samples"] == math.comb(32, 5)
+    assert recs[1]["result"]["game"] == recs[2]["result"]["game"] == "short_deck"
+    assert recs[3]["result"]["game"] == "short_deck"
+    assert recs[4]["error"] == "2d in hand 2 is not in the short deck (6 to A)"
+    assert recs[5]["result"]["samples"] == math.comb(48, 5)

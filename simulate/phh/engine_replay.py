@@ -22,6 +22,7 @@ from evaluator.cards import UNKNOWN
 from simulate.phh.accounting import (
     ENGINE_VARIANTS,
     PINEAPPLE_VARIANTS,
+    SHORT_DECK_VARIANTS,
     ReplayError,
     _posted,
     _State,
@@ -73,7 +74,8 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
                 nb += len(a.cards or [])
     blinds = [u.to_int(b) for b in hand.blinds_or_straddles]
     posts: tuple[int, ...] = ()
-    button_blind = n > 2 and blinds[-1] > 0 and not any(blinds[:-1])
+    button_blind = (hand.variant in SHORT_DECK_VARIANTS and n > 2 and blinds[-1] > 0
+                    and not any(blinds[:-1]))
     if button_blind:  # short deck's button blind: the last seat's entry (pokerkit's {-1: B})
         sb, bb, straddles = 0, blinds[-1], []
     elif n == 2:
