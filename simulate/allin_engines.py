@@ -55,8 +55,12 @@ class Engine:
     def __init__(self, spot: Spot, live_seats: list[int] | None = None) -> None:
         from evaluator._kernels.holdem import KEY_INIT_I64
         from evaluator._tables import get_tables
+        from evaluator.hands import category_table
 
-        self.tables = get_tables().kernel_args
+        # the game's scale and deck: short deck is these kernels with its own tables and the
+        # cards below the six out (Spot.out)
+        self.tables = get_tables(spot.game.scale).kernel_args
+        self.cat_of = category_table(spot.game.scale)
         card_key, card_mask = self.tables[0], self.tables[1]
         n = len(spot.hands)
         if live_seats is None:
@@ -75,7 +79,7 @@ class Engine:
         self.board_mask = np.int64(mask)
         self.hands = spot.hands
         self.board = np.array(spot.board, np.uint8)
-        used = set(spot.board) | set(spot.dead)
+        used = set(spot.board) | set(spot.out)
         self.base_deck = np.array([c for c in range(52) if c not in used], np.uint8)
         for h in spot.hands:
             if isinstance(h, list):
@@ -129,10 +133,9 @@ class Engine:
 
     def scorer(self, dtype: Any = np.int64) -> tuple[np.ndarray, ...]:
         """The contested pots as a :mod:`simulate._kernels.score` scorer (live index space)."""
-        from evaluator.hands import category_table
         from simulate._kernels.score import pots_scorer
 
-        return pots_scorer(self.amounts, self.elig, self.order, category_table(), dtype)
+        return pots_scorer(self.amounts, self.elig, self.order, self.cat_of, dtype)
 
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
         """Every runout, through the reduced walk of :mod:`simulate._kernels.holdem_exact`
@@ -240,8 +243,8 @@ class RangeEngine(Engine):
             v = np.zeros(1326)
             v[hi[i, :n] * (hi[i, :n] - 1) // 2 + lo[i, :n]] = self.cw[i, :n]
             dense.append(v)
-        group = sym.symmetry(self.spot.board, self.spot.dead, dense)
-        boards, bw = sym.boards(self.spot.board, self.spot.dead, group)
+        group = sym.symmetry(self.spot.board, self.spot.out, dense)
+        boards, bw = sym.boards(self.spot.board, self.spot.out, group)
         return ckey, cmask, cbits, boards, bw
 
     def _live_spot(self) -> Spot:
@@ -265,7 +268,7 @@ class RangeEngine(Engine):
         if len(self.live_seats) == 2:
             est = estimate_exact_seconds(self._live_spot())
         else:
-            n_boards = self.n_boards / max(1, len(sym.symmetry(self.spot.board, self.spot.dead,
+            n_boards = self.n_boards / max(1, len(sym.symmetry(self.spot.board, self.spot.out,
                                                                [])))
             sizes = [int(c) for c in self.ncombo]
             est = n_boards * (4e-9 * sum(sizes) + 3e-9 * len(sizes) * math.prod(sizes))
@@ -300,7 +303,6 @@ class RangeEngine(Engine):
         from fractions import Fraction
 
         from evaluator._jit import threads as _threads
-        from evaluator.hands import category_table
         from simulate._kernels import ranges as KR
         from simulate._kernels.score import block_scorer
 
@@ -317,7 +319,7 @@ class RangeEngine(Engine):
         check_walk(est, n_threads)  # over the limit even when asked for
         ckey, cmask, cbits, boards, bw = self._walk_inputs()
         n_blocks = KR.N_BLOCKS
-        bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), n_blocks,
+        bsc = block_scorer(self.amounts, self.elig, self.order, self.cat_of, n_blocks,
                            dtype=cw.dtype)
         deals = np.zeros(n_blocks, np.int64)
         # a long walk runs in parts of boards: Ctrl-C and progress between them
@@ -328,7 +330,7 @@ class RangeEngine(Engine):
                 lo, hi = cuts[part], cuts[part + 1]
                 part_deals = np.zeros(n_blocks, np.int64)  # set (not added) per call
                 KR.mw_walk(boards[lo:hi], bw[lo:hi], ckey, cmask, cbits, cw, self.ncombo,
-                           category_table(), self.tables, np.zeros((n_blocks, 0, 0, 4)),
+                           self.cat_of, self.tables, np.zeros((n_blocks, 0, 0, 4)),
                            np.zeros((n_blocks, 0, 0, 9)), bsc, part_deals)
                 deals += part_deals
                 if report is not None:

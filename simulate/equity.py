@@ -42,6 +42,9 @@ def equity(hands: HandsLike, board: str | Sequence[int] = "", dead: str | Sequen
     count (a random one is drawn and reported in ``extra["seed"]`` when omitted).
     ``threads``: Numba threads (default all).
 
+    ``game="short_deck"`` / ``"short_deck_triton"``: Hold'em on the 36 cards from 6 to A,
+    scored on that game's own scale (hands and ranges as Hold'em's; a card below the six is
+    an error).
     ``game="pineapple"`` / ``"crazy_pineapple"``: three cards each before the discard, two
     after; ``discard_after`` (``"preflop"``, ``"flop"``, ``"turn"``; default the game's
     standard timing), ``discards`` (cards thrown away, after the discard) and

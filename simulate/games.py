@@ -30,7 +30,10 @@ class Game:
     cards) or ``pineapple`` (Hold'em after a discard). ``discard_after``: the betting round
     after which a Pineapple game discards by default (None elsewhere). ``phh``: the PHH
     variant code of each betting structure (Pineapple's are the project's own: PHH has
-    none). ``label``: the name a person reads.
+    none). ``label``: the name a person reads. ``scale``: the evaluator's tables
+    (:func:`evaluator._tables.get_tables`): ``holdem``, or a short-deck scale. ``low_rank``:
+    the lowest rank in the deck (0, the deuce; 4, the six, in short deck, whose deck is the
+    36 cards from 6 to A).
     """
 
     name: str
@@ -39,6 +42,8 @@ class Game:
     label: str
     phh: dict[str, str] = field(default_factory=dict)
     discard_after: str | None = None
+    scale: str = "holdem"
+    low_rank: int = 0
 
     @property
     def is_omaha(self) -> bool:
@@ -47,6 +52,26 @@ class Game:
     @property
     def is_pineapple(self) -> bool:
         return self.family == "pineapple"
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The card ids of the game's deck (52, or short deck's 36)."""
+        return tuple(range(4 * self.low_rank, 52))
+
+    @property
+    def deck_size(self) -> int:
+        return 52 - 4 * self.low_rank
+
+    @property
+    def missing(self) -> list[int]:
+        """The card ids the game's deck lacks (short deck: the 16 cards below the six); the
+        engines treat them as dead cards, so short deck is Hold'em without them."""
+        return list(range(4 * self.low_rank))
+
+    @property
+    def deck_text(self) -> str:
+        """The deck in words, for messages: ``the short deck (6 to A)``."""
+        return "the short deck (6 to A)" if self.low_rank == 4 else "the deck"
 
     @property
     def kept(self) -> int:
@@ -73,6 +98,12 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     Game("crazy_pineapple", 3, "pineapple",
          "Crazy Pineapple (3 cards, one discarded after the flop)", _codes("CP"),
          discard_after="flop"),
+    Game("short_deck", 2, "holdem",
+         "Short deck (6+) Hold'em, 36 cards; trips below a straight", {"no-limit": "NS"},
+         scale="short_deck", low_rank=4),
+    Game("short_deck_triton", 2, "holdem",
+         "Short deck (6+) Hold'em, Triton rules: trips above a straight",
+         {"no-limit": "NST"}, scale="short_deck_triton", low_rank=4),
 )}
 
 

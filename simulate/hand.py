@@ -47,21 +47,22 @@ def _resolve_seed(seed: int | None) -> int:
     return resolve_seed(seed)
 
 
-_DEAL_TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+_DEAL_TABLES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
-def deal_tables(n_cards: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(mul, thr)`` uint64 arrays for dealing ``n_cards`` from a 52-card deck (made once
-    per ``n_cards`` and shared: read them, do not write them)."""
-    got = _DEAL_TABLES.get(n_cards)
+def deal_tables(n_cards: int, deck_size: int = 52) -> tuple[np.ndarray, np.ndarray]:
+    """``(mul, thr)`` uint64 arrays for dealing ``n_cards`` from a deck of ``deck_size``
+    cards (52, or short deck's 36; made once per pair and shared: read them, do not write
+    them)."""
+    got = _DEAL_TABLES.get((n_cards, deck_size))
     if got is None:
         from simulate._kernels.rng import deal_setup
 
         size = -(-n_cards // 5) * 5
         mul = np.empty(size, np.uint64)
         thr = np.empty(size, np.uint64)
-        deal_setup(52, n_cards, mul, thr)
-        got = _DEAL_TABLES[n_cards] = (mul, thr)
+        deal_setup(deck_size, n_cards, mul, thr)
+        got = _DEAL_TABLES[(n_cards, deck_size)] = (mul, thr)
     return got
 
 
@@ -141,8 +142,9 @@ class Hand(HandText):
         if len(rules.posts) > n or (n == 2 and rules.posts):
             raise ValueError(f"posts for {len(rules.posts)} seats do not fit {n} seats")
         h = rules.n_hole
-        if n * h + 8 > 52:
-            raise ValueError(f"{n} seats of {rules.game} need more than 52 cards")
+        n_deck = len(rules.deck)
+        if n * h + 8 > n_deck:
+            raise ValueError(f"{n} seats of {rules.game} need more than {n_deck} cards")
         if type(button) is not int and (isinstance(button, (bool, np.bool_))
                                         or not isinstance(button, (int, np.integer))) \
                 or not 0 <= button < n:
@@ -184,7 +186,7 @@ class Hand(HandText):
             else:
                 self.seed = _resolve_seed(seed)
                 self.hand_index = int(hand_index)
-                mul, thr = deal_tables(n * h + 8)
+                mul, thr = deal_tables(n * h + 8, n_deck)
                 self._rng_state = K.seeded_deck(np.uint64(self.seed), self.hand_index,
                                                 n * h + 8, self._deck, mul, thr)
         K.hand_start(W)
@@ -338,7 +340,7 @@ class Hand(HandText):
             game = self.rules.game
             call = _SETTLES.get(game)
             if call is None:
-                args = (get_tables().kernel_args, _omaha_tables(game))
+                args = (get_tables(self.rules.scale).kernel_args, _omaha_tables(game))
                 call = _SETTLES[game] = (_entry(K.hand_settle, W, *args), *args)
             unknown = call[0](W, call[1], call[2])
             payout: list[int | None] = self._V[K.W_PAY // 8:K.W_PAY // 8 + n].tolist()

@@ -33,6 +33,13 @@ _UNKNOWN_CARD = UNKNOWN
 _DECK_BYTES = bytes(range(52))
 
 
+def _deck_words(rules: Any) -> str:
+    """The game's deck in words (``the short deck (6 to A)``)."""
+    from simulate.games import GAMES
+
+    return GAMES[rules.game].deck_text
+
+
 def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
     """The card ids of ``hole`` (one text per seat, ``width`` characters each) then
     ``board`` (five cards) when every text is cards written back to back (``AhKh``) and no
@@ -115,16 +122,23 @@ class HandText:
             check_disjoint([(f"seat {i}'s hole cards", x) for i, x in enumerate(hands)]
                            + [("board", b)])
             cards = [c for x in hands for c in x] + b
+        low = self.rules.deck[0]
+        if low and min(cards) < low:  # short deck: every card from the six up
+            c = min(cards)
+            where = "board" if c in cards[n * h:] else \
+                f"seat {cards.index(c) // h}'s hole cards"
+            raise CardError(f"{card_str(c)} in {where} is not in {_deck_words(self.rules)}")
         # the deck: the hole cards one at a time from the button's left, then a burn before
         # each street with its board cards, then the cards left in order
         m = n * h
         dealt = bytes(cards)
-        spare = _DECK_BYTES.translate(None, dealt)
+        spare = _DECK_BYTES[low:].translate(None, dealt)
         f = (self.button + 1) % n * h
         seats = dealt[f:m] + dealt[:f]  # each seat's cards, from the button's left
         b = cards[m:]
         deck = b"".join([seats[r::h] for r in range(h)]) + bytes(
-            (spare[0], b[0], b[1], b[2], spare[1], b[3], spare[2], b[4])) + spare[3:]
+            (spare[0], b[0], b[1], b[2], spare[1], b[3], spare[2], b[4])) + spare[3:] \
+            + _DECK_BYTES[:low]  # short deck: the cards below the six last, never dealt
         self._deck[:] = np.frombuffer(deck, np.uint8)
 
     def discard(self, card: str | int) -> None:
@@ -270,9 +284,15 @@ class HandText:
 
     def _parse_deal(self, text: str, action: str) -> list[int]:
         try:
-            return parse_cards(text, what="the deal", allow_unknown=True)
+            cards = parse_cards(text, what="the deal", allow_unknown=True)
         except CardError as e:
             raise IllegalAction(f"{action!r}: {e}") from None
+        low = self.rules.deck[0]
+        bad = [c for c in cards if c < low]
+        if bad:  # short deck: the cards below the six are not in the deck
+            raise IllegalAction(f"{action!r}: {card_str(bad[0])} is not in "
+                                f"{_deck_words(self.rules)}")
+        return cards
 
     def _mark(self, cards: Sequence[int]) -> None:
         known = [c for c in cards if c != _UNKNOWN_CARD]

@@ -60,13 +60,17 @@ def holdem_equity(spot: Spot, opts: Sampling) -> EquityResult:
 
 def _kernel_inputs(spot: Spot) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple,
                                          np.ndarray]:
-    """``(hole uint8[P, 2], board uint8[B], deck uint8[M], tables, cat_of uint8[7463])``."""
+    """``(hole uint8[P, 2], board uint8[B], deck uint8[M], tables, cat_of uint8[S + 1])``:
+    the deck and the tables are the game's (short deck: its 36 cards and its own scale; the
+    kernels are the same)."""
     from evaluator._tables import get_tables
     from evaluator.hands import category_table
 
     hole = spot.hands_array()
     board = np.array(spot.board, dtype=np.uint8)
-    return hole, board, spot.remaining_deck(), get_tables().kernel_args, category_table()
+    scale = spot.game.scale
+    return (hole, board, spot.remaining_deck(), get_tables(scale).kernel_args,
+            category_table(scale))
 
 
 def categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]:

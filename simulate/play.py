@@ -252,7 +252,7 @@ def _play_python(rules: Rules, stacks: list[int], index: int, seed: int, button:
 
     n = len(stacks)
     h = Hand(rules, stacks, button=(button + index) % n, seed=seed, hand_index=index)
-    tables = get_tables()
+    tables = get_tables(rules.scale)
     ptab = None
     state = np.uint64(h._rng_state)
     lg = h._legal_buf
@@ -337,7 +337,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
         S0 = rules.header()
         S0[0] = n  # N
         st = np.asarray(stacks, np.int64)
-        tables = get_tables()
+        tables = get_tables(rules.scale)
         args = (pol.charts, tables.category_start, tables.kernel_args, *variant_args(rules))
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0

@@ -1,7 +1,9 @@
 """Regenerate ``data/preflop_169.csv``: every starting hand's exact all-in equity against one
-random hand, best first, with its rank (the order behind ``top N%`` ranges).
+random hand, best first, with its rank (the order behind ``top N%`` ranges). With ``--game
+short_deck`` (or ``short_deck_triton``): the 81 classes of the 36-card deck against one
+random short-deck hand, on that game's scale, into ``data/preflop_81_<game>.csv``.
 
-Run ``python -m simulate.preflop_order [--threads T] [-o FILE]``.
+Run ``python -m simulate.preflop_order [--game G] [--threads T] [-o FILE]``.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import sys
 import time
 from pathlib import Path
 
-from .ranges import PREFLOP_FILE
+from .games import game_names
+from .ranges import preflop_file
 
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "data" / PREFLOP_FILE
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def order_rows(equities: dict[str, float]) -> list[tuple[str, float, int]]:
@@ -33,12 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     from .range_equity import preflop_vs_random
 
     ap = argparse.ArgumentParser(prog="python -m simulate.preflop_order", description=__doc__)
-    ap.add_argument("-o", "--output", default=str(DEFAULT_OUT), help="CSV file to write")
+    ap.add_argument("-o", "--output", default=None,
+                    help="CSV file to write (default: the game's file in data/)")
+    ap.add_argument("--game", default="holdem", choices=game_names("holdem"))
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
+    if args.output is None:
+        args.output = str(DATA / preflop_file(args.game))
     t0 = time.perf_counter()
-    with progress(None, "169 hands vs random (exact)", "parts") as bar:
-        eq = preflop_vs_random(threads=args.threads, progress=bar.callback())
+    with progress(None, "starting hands vs random (exact)", "parts") as bar:
+        eq = preflop_vs_random(threads=args.threads, progress=bar.callback(), game=args.game)
     Path(args.output).write_text(csv_text(eq))
     print(f"wrote {args.output} ({len(eq)} hands, {time.perf_counter() - t0:.1f} s)",
           file=sys.stderr)

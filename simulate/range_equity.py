@@ -88,11 +88,19 @@ def _arrays(ranges: list[Range]) -> dict[str, np.ndarray]:
             "cid": cid, "pos": pos, "ncombo": ncombo}
 
 
-def _cat_of() -> np.ndarray:
-    """``uint8[7463]``: the category of each strength (:func:`evaluator.hands.category_table`)."""
+def _cat_of(spot: Spot) -> np.ndarray:
+    """``uint8[S + 1]``: the category of each strength of the spot's scale
+    (:func:`evaluator.hands.category_table`)."""
     from evaluator.hands import category_table
 
-    return category_table()
+    return category_table(spot.game.scale)
+
+
+def _tables(spot: Spot) -> tuple[np.ndarray, ...]:
+    """The kernel tables of the spot's scale (Hold'em's, or a short deck's)."""
+    from evaluator._tables import get_tables
+
+    return get_tables(spot.game.scale).kernel_args
 
 
 def _disjoint_pairs(r0: Range, r1: Range) -> int:
@@ -106,7 +114,7 @@ def _disjoint_pairs(r0: Range, r1: Range) -> int:
 def _deals_walked(spot: Spot, pairs: int) -> int:
     """``samples`` of a heads-up exact walk: ``pairs`` card-disjoint combo pairs times the
     runouts left to each (every pair leaves the same number of cards), unweighted."""
-    left = 52 - len(spot.board) - len(spot.dead) - 4
+    left = spot.game.deck_size - len(spot.board) - len(spot.dead) - 4
     return pairs * math.comb(left, 5 - len(spot.board))
 
 
@@ -114,20 +122,20 @@ def estimate_exact_seconds(spot: Spot) -> float:
     """Rough single-thread seconds of the exact walk of ``spot`` (all-in EV's heads-up rule
     reads it too)."""
     n_add = 5 - len(spot.board)
-    avail = 52 - len(spot.board) - len(spot.dead)
+    avail = spot.game.deck_size - len(spot.board) - len(spot.dead)
     plan = _vs_random_plan(spot)
     if plan is not None:
         hero = spot.ranges[plan[0]]
         n_h = len(hero)
         if spot.exact_hand[plan[0]]:
-            g0 = sym.symmetry(spot.board, spot.dead, [])
+            g0 = sym.symmetry(spot.board, spot.out, [])
             h = max(1, len(g0))
             n_h = len(np.unique(sym.perms()[2][g0, int(hero.indices[0])]))
         else:
-            h = max(1, len(sym.symmetry(spot.board, spot.dead, [hero.dense()])))
+            h = max(1, len(sym.symmetry(spot.board, spot.out, [hero.dense()])))
         return math.comb(avail, n_add) / h * (1.5e-6 + 1.5e-7 * n_h)
     dense = [r.dense() for r in spot.ranges]
-    h = max(1, len(sym.symmetry(spot.board, spot.dead, dense)))
+    h = max(1, len(sym.symmetry(spot.board, spot.out, dense)))
     n_boards = math.comb(avail, n_add) / h
     sizes = [len(r) for r in spot.ranges]
     if len(sizes) == 2:
@@ -147,7 +155,7 @@ def _result(spot: Spot, eq: np.ndarray, win: np.ndarray, tie: np.ndarray, se: np
             std_error=float(se[p]),
             categories={name: float(cats[p, i]) for i, name in enumerate(CATEGORIES)}))
     return EquityResult(players=players, exact=exact, samples=int(samples),
-                        elapsed_s=work_clock() - t0, game="holdem",
+                        elapsed_s=work_clock() - t0, game=spot.game.name,
                         board=cards_str(spot.board), dead=cards_str(spot.dead))
 
 
@@ -189,7 +197,7 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     from ._kernels import ranges as K
 
     perms, card_map, combo_map = sym.perms()
-    used = set(spot.board) | set(spot.dead)
+    used = set(spot.board) | set(spot.out)
     pool_cards = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     pool = int(sum(1 << int(c) for c in pool_cards))
     wv = float(spot.ranges[v].weights[0])
@@ -200,14 +208,14 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     hero = spot.ranges[h]
     orbit = 1
     if spot.exact_hand[h]:
-        g0 = sym.symmetry(spot.board, spot.dead, [])
+        g0 = sym.symmetry(spot.board, spot.out, [])
         idx = np.unique(combo_map[g0, int(hero.indices[0])])
         orbit = len(idx)
         hero = Range(hero.text, ALL_COMBOS[idx].astype(np.uint8), np.ones(orbit))
     dense_h = hero.dense()
-    group = sym.symmetry(spot.board, spot.dead, [dense_h, dense_v])
-    boards, bw = sym.boards(spot.board, spot.dead, group)
-    t = get_tables()
+    group = sym.symmetry(spot.board, spot.out, [dense_h, dense_v])
+    boards, bw = sym.boards(spot.board, spot.out, group)
+    t = get_tables(spot.game.scale)
     a = hero.combos[:, 0].astype(np.int64)
     b = hero.combos[:, 1].astype(np.int64)
     hkey = t.card_key[a] + t.card_key[b]
@@ -228,7 +236,7 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     with _threads(threads):
         for part in range(n_parts):
             K.hu_random_walk(boards[cuts[part]:cuts[part + 1]], bw[cuts[part]:cuts[part + 1]],
-                             hkey, hmask, hbits, hw, hcards, np.int64(pool), wv, _cat_of(),
+                             hkey, hmask, hbits, hw, hcards, np.int64(pool), wv, _cat_of(spot),
                              tables, acc, cat_acc, vacc, vcat, sorted_from)
             if progress is not None:
                 progress(part + 1, n_parts)
@@ -278,21 +286,20 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
 def _run_exact_generic(spot: Spot, threads: int, t0: float,
                        progress: Callable[[int, int], None] | None = None) -> RangeAnalysis:
     from evaluator._jit import threads as _threads
-    from evaluator._tables import get_tables
 
     from ._kernels import ranges as K
     from ._kernels.score import block_scorer
 
     dense = [r.dense() for r in spot.ranges]
-    group = sym.symmetry(spot.board, spot.dead, dense)
-    boards, bw = sym.boards(spot.board, spot.dead, group)
+    group = sym.symmetry(spot.board, spot.out, dense)
+    boards, bw = sym.boards(spot.board, spot.out, group)
     arr = _arrays(spot.ranges)
     P, M = arr["ckey"].shape
     acc = np.zeros((K.N_BLOCKS, P, M, 4))
     cat_acc = np.zeros((K.N_BLOCKS, P, M, 9))
-    tables = get_tables().kernel_args
+    tables = _tables(spot)
     no_pots = block_scorer(np.zeros(0, np.int64), np.zeros((0, P), np.bool_), np.arange(P),
-                           _cat_of(), K.N_BLOCKS)
+                           _cat_of(spot), K.N_BLOCKS)
     deals = np.zeros(K.N_BLOCKS, np.int64)
     n_parts = 1 if progress is None else walk_parts(estimate_exact_seconds(spot) / threads,
                                                     len(boards), 50)
@@ -302,11 +309,11 @@ def _run_exact_generic(spot: Spot, threads: int, t0: float,
             bs, ws = boards[cuts[part]:cuts[part + 1]], bw[cuts[part]:cuts[part + 1]]
             if P == 2:
                 K.hu_walk(bs, ws, arr["ckey"], arr["cmask"], arr["cbits"], arr["cw"],
-                          arr["ncombo"], arr["cards"], arr["pos"], arr["cid"], _cat_of(),
+                          arr["ncombo"], arr["cards"], arr["pos"], arr["cid"], _cat_of(spot),
                           tables, acc, cat_acc, PAIR_FACTOR)
             else:
                 K.mw_walk(bs, ws, arr["ckey"], arr["cmask"], arr["cbits"], arr["cw"],
-                          arr["ncombo"], _cat_of(), tables, acc, cat_acc, no_pots, deals)
+                          arr["ncombo"], _cat_of(spot), tables, acc, cat_acc, no_pots, deals)
             if progress is not None:
                 progress(part + 1, n_parts)
     acc = acc.sum(axis=0)
@@ -372,7 +379,6 @@ def _any_deal(ranges: list[Range], limit: int = 200_000) -> bool | None:
 
 def _run_mc(spot: Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysis:
     from evaluator._jit import threads as _threads
-    from evaluator._tables import get_tables
 
     from ._kernels import range_mc as KM
     from .sampling import BLOCK, run_blocks
@@ -389,7 +395,7 @@ def _run_mc(spot: Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysi
         n = int(arr["ncombo"][p])
         cdf[p, :n] = np.cumsum(arr["cw"][p, :n])
     base_bits = 0
-    for c in spot.board + spot.dead:
+    for c in spot.board + spot.out:
         base_bits |= 1 << c
     C = max(2, 2 * threads)
     sh = np.zeros((C, P), np.int64)
@@ -401,14 +407,14 @@ def _run_mc(spot: Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysi
     combo_sh = np.zeros((C, P, N_COMBOS), np.int64)
     ok = np.ones(C, dtype=np.bool_)
     board = np.array(spot.board, dtype=np.uint8)
-    tables = get_tables().kernel_args
+    tables = _tables(spot)
     unit = float(SHARE_UNIT)
     cap = opts.cap
 
     def run(lo: int, hi: int) -> None:
         with _threads(threads):
             KM.mc_run(np.uint64(seed), cap, BLOCK, lo, hi, board, np.int64(base_bits), cdf,
-                     arr["ncombo"], arr["cards"], is_random, _cat_of(), tables, 1_000_000,
+                     arr["ncombo"], arr["cards"], is_random, _cat_of(spot), tables, 1_000_000,
                      sh, sq, win, tie, cat, combo_n, combo_sh, ok)
         if not ok.all():
             raise CardError("no deal found: the players' ranges almost always share a card")
@@ -436,11 +442,22 @@ def _run_mc(spot: Spot, opts: Sampling, threads: int, t0: float) -> RangeAnalysi
 def analyze_ranges(hands: Sequence[str], board: str | Sequence[int] = "",
                    dead: str | Sequence[int] = "", *, exact: bool | None = None,
                    samples: int | None = None, target_std_error: float | None = None,
-                   seed: int | None = None, threads: int | None = None) -> RangeAnalysis:
+                   seed: int | None = None, threads: int | None = None,
+                   game: str = "holdem") -> RangeAnalysis:
     """Range equity with its per-combo breakdown (see :class:`RangeAnalysis`).
     Arguments as :func:`range_equity`."""
     opts = sampling(exact, samples, target_std_error, seed, threads)
-    return analyze_spot(parse_spot(hands, board, dead), opts)
+    return analyze_spot(parse_spot(hands, board, dead, game=range_game(game)), opts)
+
+
+def range_game(game: str) -> str:
+    """The name of ``game`` when it takes ranges (Hold'em, short deck); CardError otherwise."""
+    from .request import check_game
+
+    g = check_game(game)
+    if not g.ranges:
+        raise CardError(f"ranges are for Hold'em games, not {g.name}")
+    return g.name
 
 
 def analyze_spot(spot: Spot, opts: Sampling) -> RangeAnalysis:
@@ -470,9 +487,11 @@ def analyze_spot(spot: Spot, opts: Sampling) -> RangeAnalysis:
 def range_equity(hands: Sequence[str], board: str | Sequence[int] = "",
                  dead: str | Sequence[int] = "", *, exact: bool | None = None,
                  samples: int | None = None, target_std_error: float | None = None,
-                 seed: int | None = None, threads: int | None = None) -> EquityResult:
-    """Hold'em equity of 2..10 players, each an exact hand (``AhKh``) or a range
-    (``QQ+,AKs:0.5``, ``random``, ``top 15%``; see :mod:`simulate.ranges`).
+                 seed: int | None = None, threads: int | None = None,
+                 game: str = "holdem") -> EquityResult:
+    """Hold'em (or, ``game``, short-deck) equity of 2..10 players, each an exact hand
+    (``AhKh``) or a range (``QQ+,AKs:0.5``, ``random``, ``top 15%``; see
+    :mod:`simulate.ranges`).
 
     ``exact=True`` walks every compatible deal, ``False`` samples (``samples`` deals, default
     1,000,000, or until every player's standard error is at most ``target_std_error``),
@@ -482,21 +501,23 @@ def range_equity(hands: Sequence[str], board: str | Sequence[int] = "",
     """
     return analyze_ranges(hands, board, dead, exact=exact, samples=samples,
                           target_std_error=target_std_error, seed=seed,
-                          threads=threads).result
+                          threads=threads, game=game).result
 
 
 def preflop_vs_random(*, threads: int | None = None,
-                      progress: Callable[[int, int], None] | None = None) -> dict[str, float]:
-    """Exact all-in equity of each of the 169 starting hands against one random hand, by one
-    walk of every suit-canonical five-card board scoring all 1326 x 1326 pairs at once.
-    Returns ``{class name: equity}``; ``progress(done, total)`` is called along the way."""
+                      progress: Callable[[int, int], None] | None = None,
+                      game: str = "holdem") -> dict[str, float]:
+    """Exact all-in equity of each of the 169 starting hands (short deck: its 81) against one
+    random hand, by one walk of every suit-canonical five-card board scoring every pair of
+    combos at once. Returns ``{class name: equity}``; ``progress(done, total)`` is called
+    along the way."""
     from evaluator._jit import resolve_threads
 
     from .ranges import HAND_CLASSES, combo_class_index
 
-    spot = parse_spot(["random", "random"])
+    spot = parse_spot(["random", "random"], game=range_game(game))
     an = _run_exact(spot, resolve_threads(threads), work_clock(), progress)
     cls = combo_class_index()[spot.ranges[0].indices]
     num = np.bincount(cls, weights=an.combo_equity[0] * an.combo_share[0], minlength=169)
     den = np.bincount(cls, weights=an.combo_share[0], minlength=169)
-    return {name: float(num[i] / den[i]) for i, name in enumerate(HAND_CLASSES)}
+    return {name: float(num[i] / den[i]) for i, name in enumerate(HAND_CLASSES) if den[i] > 0}

@@ -22,6 +22,11 @@ When a combo is named more than once the last mention wins, so ``random,AA:0.25`
 every hand with aces at a quarter weight. A weight of 0 removes the combos; other weights
 run from ``MIN_WEIGHT`` (1e-6) to ``MAX_WEIGHT`` (1e6). One weight per item: ``AK:2:3``,
 or a weighted item inside a weighted group, is an error (not a product).
+
+Short deck (``game="short_deck"`` or ``"short_deck_triton"``): the same syntax over the 36
+cards from 6 to A (``A6s+``, ``99-66``); ``random`` is its 630 combos, ``top N%`` reads the
+game's own 81-class order (``data/preflop_81_<game>.csv``) and counts N% of 630, and an item
+naming a rank below the six is an error naming it.
 """
 
 from __future__ import annotations
@@ -38,8 +43,23 @@ import numpy as np
 
 from evaluator.cards import RANKS, SUITS, CardError, card_str
 
+from .games import GAMES
+
 N_COMBOS = 1326
 PREFLOP_FILE = "preflop_169.csv"
+
+
+def preflop_file(game: str = "holdem") -> str:
+    """The shipped preflop order's file name of a Hold'em-family game: ``preflop_169.csv``,
+    or (short deck) ``preflop_81_<game>.csv``."""
+    return PREFLOP_FILE if game == "holdem" else f"preflop_81_{game}.csv"
+
+
+def _low_rank(game: str) -> int:
+    g = GAMES.get(game)
+    if g is None or not g.ranges:
+        raise CardError(f"ranges are for Hold'em games, not '{game}'")
+    return g.low_rank
 
 
 def combo_index(lo: int, hi: int) -> int:
@@ -216,15 +236,27 @@ def _class_cards(hi: int, lo: int, suffix: str) -> list[tuple[int, int]]:
     return out
 
 
-def _expand_item(item: str) -> list[tuple[int, int]]:
-    """The combos of one item without its weight (raises CardError)."""
-    raw = item
+def _expand_item(item: str, game: str = "holdem") -> list[tuple[int, int]]:
+    """The combos of one item without its weight (raises CardError); in short deck an item
+    naming a rank below the six is an error."""
+    low = _low_rank(game)
     s = re.sub(r"\s+", " ", item.strip()).translate(_SUIT_SYMBOLS).upper()
     if s in ("RANDOM", "ANY", "ALL"):
-        return [tuple(c) for c in ALL_COMBOS.tolist()]
+        return [tuple(c) for c in ALL_COMBOS.tolist() if c[0] >> 2 >= low]
     m = _TOP.match(s)
     if m:
-        return _top_combos(float(m.group(1)), raw)
+        return _top_combos(float(m.group(1)), item, game)
+    combos = _expand_cards(item, s)
+    bad = min(lo >> 2 for lo, _ in combos)
+    if bad < low:
+        raise CardError(f"'{item.strip()}' holds a {RANKS[bad]}, which is not in "
+                        f"{GAMES[game].deck_text}")
+    return combos
+
+
+def _expand_cards(item: str, s: str) -> list[tuple[int, int]]:
+    """The combos of one class, span or exact item (``s``: ``item`` normalised)."""
+    raw = item
     s = s.replace(" ", "").replace("10", "T")
     m = _CLASS.match(s)
     if m:
@@ -332,14 +364,16 @@ def _split_weight(part: str) -> tuple[str, float | None]:
     return item.strip(), _weight(w, item.strip(), part.strip())
 
 
-def parse_range(text: str) -> Range:
-    """Expand range text (see the module docstring) to a :class:`Range`.
+def parse_range(text: str, *, game: str = "holdem") -> Range:
+    """Expand range text (see the module docstring) to a :class:`Range` of ``game``
+    (``holdem`` or a short deck: its 36 cards only).
 
     Raises :class:`CardError` (a ValueError) with a one-line message, e.g.
     ``'AKx' is not a hand or range``, or ``range '...' has no combos``.
     """
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a hand or range")
+    _low_rank(game)
     weights: dict[int, float] = {}
     for part in _split_top(text):
         if not part.strip():
@@ -364,7 +398,7 @@ def parse_range(text: str) -> Range:
                 raise CardError(f"'{it.strip()}' has a weight inside the weighted group "
                                 f"'{part.strip()}' (weight the item or the group, not both)")
             weight = next((x for x in (it_w, w) if x is not None), 1.0)
-            for lo, hi in _expand_item(it_body):
+            for lo, hi in _expand_item(it_body, game):
                 weights[combo_index(lo, hi)] = weight
     idx = np.array(sorted(k for k, v in weights.items() if v > 0), dtype=np.int64)
     if idx.size == 0:
@@ -374,30 +408,34 @@ def parse_range(text: str) -> Range:
 
 
 # ----------------------------------------------------------------------------- top N%
-def _data_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "data" / PREFLOP_FILE
+def _data_path(name: str = PREFLOP_FILE) -> Path:
+    return Path(__file__).resolve().parent.parent / "data" / name
 
 
-@functools.lru_cache(maxsize=1)
-def preflop_order() -> list[tuple[str, float, int]]:
+@functools.cache
+def preflop_order(game: str = "holdem") -> list[tuple[str, float, int]]:
     """The shipped 169-hand order ``[(hand, equity, rank)...]``, best first
-    (``data/preflop_169.csv``, written by ``python -m simulate.preflop_order``)."""
+    (``data/preflop_169.csv``, written by ``python -m simulate.preflop_order``); short deck:
+    its 81 classes in its own order (:func:`preflop_file`)."""
+    _low_rank(game)
+    name = preflop_file(game)
     try:
-        text = resources.files("pokerjit_data").joinpath(PREFLOP_FILE).read_text()
+        text = resources.files("pokerjit_data").joinpath(name).read_text()
     except (ModuleNotFoundError, FileNotFoundError):
-        text = _data_path().read_text()
+        text = _data_path(name).read_text()
     rows = [(r["hand"], float(r["equity"]), int(r["rank"]))
             for r in csv.DictReader(text.splitlines())]
     rows.sort(key=lambda r: r[2])
     return rows
 
 
-def top_classes(percent: float) -> list[str]:
+def top_classes(percent: float, game: str = "holdem") -> list[str]:
     """Hand classes of ``top percent%``: classes in order until their combos reach
-    ``percent`` % of 1326 (the last class may overshoot)."""
-    need = percent / 100.0 * N_COMBOS
+    ``percent`` % of 1326 (short deck: of 630; the last class may overshoot)."""
+    n = GAMES[game].deck_size
+    need = percent / 100.0 * (n * (n - 1) // 2)
     out, total = [], 0
-    for hand, _, _ in preflop_order():
+    for hand, _, _ in preflop_order(game):
         if total >= need - 1e-9:
             break
         out.append(hand)
@@ -405,7 +443,7 @@ def top_classes(percent: float) -> list[str]:
     return out
 
 
-def _top_combos(percent: float, raw: str) -> list[tuple[int, int]]:
+def _top_combos(percent: float, raw: str, game: str = "holdem") -> list[tuple[int, int]]:
     if not 0 <= percent <= 100:
         raise CardError(f"'{raw.strip()}': the percentage must be between 0 and 100")
-    return [c for n in top_classes(percent) for c in class_combos(n)]
+    return [c for n in top_classes(percent, game) for c in class_combos(n)]

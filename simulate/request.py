@@ -101,6 +101,13 @@ class Spot:
                 for h in self.hands]
 
     @property
+    def out(self) -> list[int]:
+        """The cards out of the deck that no hand holds and the board does not show: the dead
+        cards and the cards the game's deck lacks (short deck's below the six). The engines
+        deal from the rest, so short deck is Hold'em with those cards out."""
+        return self.dead + self.game.missing
+
+    @property
     def board_text(self) -> str:
         return cards_str(self.board)
 
@@ -125,7 +132,8 @@ class Spot:
         """Per player (folded seats skipped): True when the player's range is every live
         combo at one weight (``random``), which engines deal from the remaining deck instead
         of drawing combo by combo. The one test of "random" of every engine."""
-        n_live = 52 - len(self.board) - len(self.dead) - 2 * sum(self.exact_hand)
+        n_live = (self.game.deck_size - len(self.board) - len(self.dead)
+                  - 2 * sum(self.exact_hand))
         return [isinstance(h, Range) and h.is_uniform_full(n_live) for h in self.hands
                 if h is not None]
 
@@ -136,7 +144,7 @@ class Spot:
     def remaining_deck(self) -> np.ndarray:
         """``ndarray[M] uint8``: the cards in no exact hand, not on the board, not dead and
         not discarded."""
-        used = set(self.board) | set(self.dead) | set(self.discards)
+        used = set(self.board) | set(self.out) | set(self.discards)
         for h in self.hands:
             if isinstance(h, list):
                 used |= set(h)
@@ -193,7 +201,7 @@ def parse_hand(entry: HandLike, game: Game, index: int, *, seat: bool = False
             n_cards = None
         if n_cards != 2:
             try:
-                return parse_range(entry)
+                return parse_range(entry, game=game.name)
             except CardError as range_error:
                 if n_cards is None:
                     if not seat:
@@ -225,8 +233,9 @@ def parse_hand(entry: HandLike, game: Game, index: int, *, seat: bool = False
 
 def _live_ranges(hands: list[list[int] | Range | None], board: list[int], dead: list[int],
                  empty: Any) -> None:
-    """Strip every range (in place) of the board, the dead cards and the exact hands;
-    ``empty(i, text)`` gives the error for a range left with no combos."""
+    """Strip every range (in place) of the board, the dead cards (with the cards the game's
+    deck lacks) and the exact hands; ``empty(i, text)`` gives the error for a range left with
+    no combos."""
     taken = set(board) | set(dead) | {c for h in hands if isinstance(h, list) for c in h}
     for i, h in enumerate(hands):
         if isinstance(h, Range):
@@ -235,11 +244,23 @@ def _live_ranges(hands: list[list[int] | Range | None], board: list[int], dead: 
                 raise empty(i, h.text)
 
 
+def check_in_deck(game: Game, groups: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Every card of the named ``groups`` must be in ``game``'s deck: short deck refuses a
+    card below the six, naming it and where it is (``2c in hand 1 is not in the short deck
+    (6 to A)``)."""
+    if not game.low_rank:
+        return
+    for name, cards in groups:
+        for c in cards:
+            if c >> 2 < game.low_rank:
+                raise CardError(f"{cards_str([c])} in {name} is not in {game.deck_text}")
+
+
 def _check_deck(hands: Sequence[list[int] | Range | None], board: list[int],
-                out: int) -> None:
+                out: int, deck: int = 52) -> None:
     need = 5 - len(board)
     n_hole = sum(2 if isinstance(h, Range) else len(h) for h in hands if h is not None)
-    left = 52 - n_hole - len(board) - out
+    left = deck - n_hole - len(board) - out
     if left < need:
         raise CardError(f"not enough cards: the board needs {need} more but only {left} "
                         "remain in the deck")
@@ -338,13 +359,14 @@ def parse_spot(hands: Sequence[HandLike], board: str | Sequence[int] = "",
         n_hole = _discard_rule(spot, discard_after, discard_policy, "hand", 1)
         if disc and n_hole == 3:
             raise CardError("discards are given after the discard: hands then have 2 cards")
-    check_disjoint([*[(f"hand {i}", h) for i, h in enumerate(spot.hands, 1)
-                      if isinstance(h, list)],
-                    ("board", b), ("dead cards", d), *([("discards", disc)] if disc else [])])
-    _live_ranges(spot.hands, b, d, lambda i, text: CardError(
+    groups = [*[(f"hand {i}", h) for i, h in enumerate(spot.hands, 1) if isinstance(h, list)],
+              ("board", b), ("dead cards", d), *([("discards", disc)] if disc else [])]
+    check_in_deck(g, groups)
+    check_disjoint(groups)
+    _live_ranges(spot.hands, b, spot.out, lambda i, text: CardError(
         f"player {i + 1}'s range '{text}' has no combos left after removing the board, dead "
         "cards and other players' hands"))
-    _check_deck(spot.hands, b, len(d) + len(disc))
+    _check_deck(spot.hands, b, len(d) + len(disc), g.deck_size)
     return spot
 
 
@@ -418,11 +440,13 @@ def parse_allin_spot(players: Sequence[SeatSpec], board: Any = "", dead: Any = "
     chips = [c for _, c in seats]
     b = parse_board(board)
     d = parse_dead(dead)
-    check_disjoint([*[(f"seat {s}", h) for s, h in enumerate(hands) if isinstance(h, list)],
-                    ("board", b), ("dead cards", d)])
+    groups = [*[(f"seat {s}", h) for s, h in enumerate(hands) if isinstance(h, list)],
+              ("board", b), ("dead cards", d)]
+    check_in_deck(g, groups)
+    check_disjoint(groups)
     if all(h is None for h in hands):
         raise CardError("no live player: at least one seat must hold cards")
-    _live_ranges(hands, b, d, lambda s, text: CardError(
+    _live_ranges(hands, b, d + g.missing, lambda s, text: CardError(
         f"seat {s}: range '{text}' has no combos left after removing the board, dead cards "
         "and the other seats' hands"))
     structure = add_dead_money(build_pots(chips, [h is not None for h in hands],
@@ -430,7 +454,7 @@ def parse_allin_spot(players: Sequence[SeatSpec], board: Any = "", dead: Any = "
     from .pots import odd_chip_order
 
     odd_chip_order(len(hands), button)  # checks the button
-    _check_deck(hands, b, len(d))
+    _check_deck(hands, b, len(d), g.deck_size)
     spot = Spot(g, hands, b, d, chips=chips, button=int(operator.index(button)),
                 dead_money=sum(p.amount for p in structure.pots) + sum(structure.returned)
                 - sum(structure.committed), pots=structure)

@@ -64,7 +64,8 @@ def chips(value: Any, what: str, *, allow_zero: bool = True) -> int:
 class Rules:
     """The game and its betting structure (see the module docstring and the README).
 
-    ``game``: ``holdem``, ``omaha``, ``omaha5``, ``omaha6``. ``betting``: ``no-limit``,
+    ``game``: any game of :data:`simulate.games.GAMES` (``holdem``, ``omaha``, ...,
+    ``short_deck``). ``betting``: ``no-limit``,
     ``pot-limit`` or ``fixed-limit`` (``small_bet`` before the turn, ``big_bet`` from the
     turn; default the big blind and twice it; ``max_raises`` counts the opening bet and
     its raises per street, the big blind being the opening bet before the flop; with
@@ -80,7 +81,12 @@ class Rules:
     lists the seats), chips posted as a live bet by a player who plays at once instead of
     waiting for the big blind (0: no post); only seats after the blinds and straddles
     post, and a post moves neither the first actor nor the minimum raise (PHH writes a
-    post as a negative entry of ``blinds_or_straddles``).
+    post as a negative entry of ``blinds_or_straddles``). ``button_blind``: short deck's
+    forced bet, with ``blinds=(0, B)``: the button posts the blind ``B`` (after its ante),
+    nobody posts a small blind, the seat after the button acts first before the flop and
+    ``B`` is the minimum bet; heads-up, as Hold'em's heads-up blinds swap, the other seat
+    posts it and the button acts first (pokerkit's ``{-1: B}`` blinds, both ways). The
+    ``short_deck`` games deal from the 36 cards 6 to A and score on their own scales.
     """
 
     game: str = "holdem"
@@ -95,6 +101,7 @@ class Rules:
     uncapped_heads_up: bool = True
     discard_after: str | None = None
     posts: tuple[int, ...] = ()
+    button_blind: bool = False
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -120,6 +127,10 @@ class Rules:
         bb = chips(bb, "the big blind", allow_zero=False)
         if sb > bb:
             raise ValueError(f"the small blind ({sb}) is larger than the big blind ({bb})")
+        object.__setattr__(self, "button_blind", bool(self.button_blind))
+        if self.button_blind and (sb or self.straddles or self.posts):
+            raise ValueError("a button blind is the only blind: blinds=(0, B), no straddles "
+                             "or posts")
         object.__setattr__(self, "blinds", (sb, bb))
         object.__setattr__(self, "ante", chips(self.ante, "ante"))
         object.__setattr__(self, "bb_ante", bool(self.bb_ante))
@@ -161,6 +172,16 @@ class Rules:
         """Hole cards per seat."""
         return GAMES[self.game]
 
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The card ids of the game's deck (52; short deck's 36, from the six)."""
+        return _GAME_TABLE[self.game].deck
+
+    @property
+    def scale(self) -> str:
+        """The evaluator's tables the showdown reads (``holdem`` or a short-deck scale)."""
+        return _GAME_TABLE[self.game].scale
+
     def header(self) -> np.ndarray:
         """The rule fields of a kernel state (``int64[STATE_SIZE]``, other fields 0)."""
         S = np.zeros(kernels().STATE_SIZE, np.int64)
@@ -174,6 +195,8 @@ class Rules:
         S[K.BETTING] = BETTINGS[self.betting]
         S[K.NHOLE] = self.n_hole
         S[K.GAME] = 0 if self.game in HOLDEM_LIKE else 1
+        S[K.BTNBLIND] = int(self.button_blind)
+        S[K.DECKLOW] = 4 * _GAME_TABLE[self.game].low_rank
         if self.discard_after is not None:
             S[K.DISCAT] = DISCARD_STREETS.index(self.discard_after) + 1
         S[K.SB], S[K.BB] = self.blinds
@@ -196,7 +219,8 @@ class Rules:
                 "small_bet": self.small_bet, "big_bet": self.big_bet,
                 "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up,
                 **({"discard_after": self.discard_after} if self.discard_after else {}),
-                **({"posts": list(self.posts)} if self.posts else {})}
+                **({"posts": list(self.posts)} if self.posts else {}),
+                **({"button_blind": True} if self.button_blind else {})}
 
 
 @dataclass(frozen=True)

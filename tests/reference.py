@@ -203,24 +203,27 @@ def runout_boards(board: np.ndarray, deck: np.ndarray) -> np.ndarray:
                            np.asarray(deck, np.uint8)[idx]], axis=1)
 
 
-def runout_strengths(hole: np.ndarray, board: np.ndarray, deck: np.ndarray) -> np.ndarray:
+def runout_strengths(hole: np.ndarray, board: np.ndarray, deck: np.ndarray,
+                     game: str = "holdem") -> np.ndarray:
     """``int64[R, P]``: the strength of each hand ``hole[p]`` (uint8[P, 2]) on every runout
-    of :func:`runout_boards`, by one ``evaluate_batch`` call over every seven-card hand."""
+    of :func:`runout_boards`, by one ``evaluate_batch`` call over every seven-card hand
+    (``game``: the evaluator's scale)."""
     runs = runout_boards(board, deck)
     n_p = len(hole)
     seven = np.concatenate([np.broadcast_to(runs[:, None, :], (len(runs), n_p, 5)),
                             np.broadcast_to(np.asarray(hole, np.uint8)[None], (len(runs), n_p, 2))],
                            axis=2)
-    return evaluate_batch(seven.reshape(-1, 7), check=False).astype(np.int64).reshape(-1, n_p)
+    return evaluate_batch(seven.reshape(-1, 7), check=False,
+                          game=game).astype(np.int64).reshape(-1, n_p)
 
 
-def holdem_walk(hole, board, deck, cat_of, res, cats) -> int:
+def holdem_walk(hole, board, deck, cat_of, res, cats, game="holdem") -> int:
     """A plain walk of every runout (no reductions: each hand of each runout scored), apart
     from the engine's reduced walk and scorer: adds per player wins, ties and pot share in
     ``SHARE_UNIT`` units to ``res`` int64[P, 3] and a count per category (``cat_of``
     uint8[7463]) to ``cats`` int64[P, 9]; returns the runouts. ``hole`` uint8[P, 2],
     ``board`` uint8[B], ``deck`` uint8[M] (the cards left)."""
-    st = runout_strengths(hole, board, deck)
+    st = runout_strengths(hole, board, deck, game)
     best = st == st.max(axis=1, keepdims=True)
     k = best.sum(axis=1, keepdims=True)
     res[:, 0] += (best & (k == 1)).sum(axis=0)
@@ -562,6 +565,44 @@ def short_deck_tuple(cards: Sequence[int], triton: bool = False) -> tuple[int, .
 def short_deck_best(cards: Sequence[int], triton: bool = False) -> tuple[int, ...]:
     """Best short-deck tuple among 5..7 card ids."""
     return max(short_deck_tuple(f, triton) for f in itertools.combinations(cards, 5))
+
+
+SHORT_DECK = tuple(range(16, 52))  # the 36 cards from 6 to A
+
+
+def short_deck_walk(hands, board="", dead="", *, triton=False, committed=None, button=0):
+    """Every runout of the 36-card deck, each hand scored by :func:`short_deck_best` (the
+    rules, no tables): ``(equity, win, tie)`` per player as Fractions and the runouts; with
+    ``committed`` (chips per seat; ``None`` in ``hands`` is a folded seat) also the
+    expected payout per seat (Fractions), the pots built and settled by the reference
+    dealer (:func:`ref_pots`, :func:`ref_settle_runout`)."""
+    holes = [parse_cards(h) if h is not None else None for h in hands]
+    b = parse_cards(board)
+    used = set(parse_cards(dead)) | set(b) | {c for h in holes if h for c in h}
+    deck = [c for c in SHORT_DECK if c not in used]
+    n = len(holes)
+    share, win, tie = [0] * n, [0] * n, [0] * n
+    pay = [0] * n
+    if committed is not None:
+        pots, returned = ref_pots(committed, [h is not None for h in holes])
+    runs = 0
+    for extra in itertools.combinations(deck, 5 - len(b)):
+        full = b + list(extra)
+        st = [short_deck_best(h + full, triton) if h else None for h in holes]
+        best = max(x for x in st if x is not None)
+        won = [p for p in range(n) if st[p] == best]
+        for p in won:
+            share[p] += SHARE_UNIT // len(won)
+            (win if len(won) == 1 else tie)[p] += 1
+        if committed is not None:
+            got, _ = ref_settle_runout(pots, returned, st, button)
+            pay = [x + y for x, y in zip(pay, got, strict=True)]
+        runs += 1
+    eq = [Fraction(x, SHARE_UNIT * runs) for x in share]
+    out = (eq, [Fraction(x, runs) for x in win], [Fraction(x, runs) for x in tie], runs)
+    if committed is not None:
+        return (*out, [Fraction(x, runs) for x in pay])
+    return out
 
 
 # -------------------- eight-or-better low

@@ -55,6 +55,7 @@ def _shifted(values, by):
 
 #: Every case with the pinned answer it is checked against.
 PINNED = {"exact-hu": ("EXACT", "hu"), "exact-3way": ("EXACT", "3way"),
+          "exact-hu-short-deck": ("EXACT", "short-deck-hu"),
           "mc-hu": ("EXACT", "hu"), "mc-6way": ("EXACT", "6way"),
           "mc-6way-mt": ("EXACT", "6way"), "range-pre": ("EXACT", "range-pre"),
           "range-flop": ("EXACT", "range-flop"), "omaha-exact": ("EXACT", "omaha"),

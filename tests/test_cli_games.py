@@ -10,7 +10,7 @@ import pytest
 from simulate.cli import build_parser, main
 from simulate.games import GAMES, games_help
 
-GAME_COMMANDS = ("equity", "allin", "eval", "play", "batch")
+GAME_COMMANDS = ("equity", "allin", "eval", "play", "batch", "range")
 
 
 def _game_action(command: str):
@@ -27,8 +27,13 @@ def test_every_game_command_takes_the_one_list(command):
 
 def test_the_commands_without_a_game_are_hold_em_only():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    for command in ("range", "chart"):  # ranges and the preflop chart: Hold'em's notation
+    for command in ("chart",):  # the preflop chart: Hold'em's 169 classes
         assert not any(a.dest == "game" for a in sub.choices[command]._actions)
+
+
+def test_range_takes_the_games_with_ranges_and_refuses_the_others(capsys):
+    assert main(["range", "AA", "--vs", "KK", "--game", "omaha"]) == 2
+    assert capsys.readouterr().err == "error: ranges are for Hold'em games, not omaha\n"
 
 
 def test_equity_help_names_every_family(capsys):

@@ -1,8 +1,10 @@
 """Differential test of :mod:`simulate.engine` against pokerkit 0.7.7.
 
-Random hands per betting structure (no-limit Hold'em, pot-limit Omaha, fixed-limit Hold'em),
-2-9 seats, stacks from 1 to 300 big blinds (log-uniform, so short stacks, all-ins and side
-pots are common), antes, big-blind antes and straddles, a random button and scripted cards.
+Random hands per betting structure (no-limit Hold'em, pot-limit Omaha, fixed-limit Hold'em,
+and no-limit short deck against pokerkit's ``NoLimitShortDeckHoldem``: the 36-card deck,
+antes with a button blind half the time, blinds otherwise), 2-9 seats, stacks from 1 to
+300 big blinds (log-uniform, so short stacks, all-ins and side pots are common), antes,
+big-blind antes and straddles, a random button and scripted cards.
 Both engines play the same random action sequence; at every step they must agree on the
 actor, the stacks behind, and the legal set (fold, check, call amount, minimum and maximum
 raise-to); at the end on the pots (amount and eligible seats) and the finishing stacks.
@@ -66,6 +68,7 @@ import pytest
 from pokerkit import (
     Automation,
     FixedLimitTexasHoldem,
+    NoLimitShortDeckHoldem,
     NoLimitTexasHoldem,
     PotLimitOmahaHoldem,
 )
@@ -86,11 +89,14 @@ AUTOMATIONS = (
     Automation.CHIPS_PULLING,
 )
 
+#: structure: (betting, game, hole cards)
 STRUCTURES = {
-    "no-limit": ("holdem", 2),
-    "pot-limit": ("omaha", 4),
-    "fixed-limit": ("holdem", 2),
+    "no-limit": ("no-limit", "holdem", 2),
+    "pot-limit": ("pot-limit", "omaha", 4),
+    "fixed-limit": ("fixed-limit", "holdem", 2),
+    "short-deck": ("no-limit", "short_deck", 2),
 }
+SHORT_DECK = [c for c in DECK if c[0] not in "2345"]
 DEFAULT_SEQUENCES = 1000
 SLOW_SEQUENCES = 5000
 
@@ -110,6 +116,7 @@ class Setup:
     hole: list[str]
     board: str
     posts: tuple[int, ...] = ()  # per seat from the button's left (PHH's negative blinds)
+    button_blind: bool = False  # short deck: blinds (0, B), the button posts B
 
     @property
     def n(self) -> int:
@@ -117,13 +124,24 @@ class Setup:
 
     def rules(self) -> Rules:
         return Rules(game=self.game, betting=self.betting, blinds=self.blinds, ante=self.ante,
-                     bb_ante=self.bb_ante, straddles=self.straddles, posts=self.posts)
+                     bb_ante=self.bb_ante, straddles=self.straddles, posts=self.posts,
+                     button_blind=self.button_blind)
 
 
-def random_setup(rng: random.Random, betting: str, posts: bool = False) -> Setup:
-    game, n_hole = STRUCTURES[betting]
+def random_setup(rng: random.Random, structure: str, posts: bool = False) -> Setup:
+    betting, game, n_hole = STRUCTURES[structure]
     n = rng.randint(2, 9)
     sb, bb = rng.choice([(1, 2), (1, 2), (2, 4), (5, 10), (2, 5)])
+    if game == "short_deck" and rng.random() < 0.5:  # antes and a button blind (Triton's)
+        a = rng.choice([1, 2, 5])
+        sb, bb = 0, rng.choice([a, 2 * a])
+        stacks = [rng.randint(1, 2 * bb) if rng.random() < 0.125
+                  else max(1, round(bb * math.exp(rng.uniform(0.0, math.log(300)))))
+                  for _ in range(n)]
+        cards = rng.sample(SHORT_DECK, n * n_hole + 5)
+        return Setup(betting, game, (sb, bb), a, False, (), stacks, rng.randrange(n),
+                     ["".join(cards[i * 2:i * 2 + 2]) for i in range(n)],
+                     "".join(cards[n * 2:]), button_blind=True)
     # 1..300 big blinds, log-uniform (so all-ins and side pots are common), and one seat in
     # eight with at most two big blinds in chips (all in on the blinds, short first raises)
     stacks = [rng.randint(1, 2 * bb) if rng.random() < 0.125
@@ -136,7 +154,7 @@ def random_setup(rng: random.Random, betting: str, posts: bool = False) -> Setup
     elif u < 0.4:
         ante, bb_ante = bb, True
     straddles: tuple[int, ...] = ()
-    if betting != "fixed-limit" and n >= 4 and rng.random() < 0.15:
+    if betting != "fixed-limit" and n >= 4 and rng.random() < 0.15 and game != "short_deck":
         straddles = (2 * bb,) if n == 4 or rng.random() < 0.7 else (2 * bb, 4 * bb)
     if game == "holdem" and rng.random() < 0.05:
         # a straight flush on the board: everyone plays it, so pots split many ways
@@ -146,7 +164,7 @@ def random_setup(rng: random.Random, betting: str, posts: bool = False) -> Setup
         rest = rng.sample([c for c in DECK if c not in board_cards], n * n_hole)
         cards = rest + board_cards
     else:
-        cards = rng.sample(DECK, n * n_hole + 5)
+        cards = rng.sample(SHORT_DECK if game == "short_deck" else DECK, n * n_hole + 5)
     hole = ["".join(cards[i * n_hole:(i + 1) * n_hole]) for i in range(n)]
     board = "".join(cards[n * n_hole:])
     button = rng.randrange(n)
@@ -205,12 +223,17 @@ class PokerkitHand:
         self.index_of = {seat: i for i, seat in enumerate(self.seat_of)}
         antes = {1: s.ante} if s.bb_ante else s.ante
         forced = s.blinds + tuple(s.straddles)
+        if s.button_blind:  # pokerkit's {-1: B}: the last player, the button (heads-up too)
+            forced = (0,) * (n - 1) + (s.blinds[1],)
         if any(s.posts):  # PHH's and pokerkit's post: a negative blind
             forced = tuple(-p if p else (forced[i] if i < len(forced) else 0)
                            for i, p in enumerate(s.posts))
         stacks = [s.stacks[seat] for seat in self.seat_of]
         bb = s.blinds[1]
-        if s.betting == "no-limit":
+        if s.game == "short_deck":
+            self.state = NoLimitShortDeckHoldem.create_state(AUTOMATIONS, False, antes, forced,
+                                                             bb, stacks, n)
+        elif s.betting == "no-limit":
             self.state = NoLimitTexasHoldem.create_state(AUTOMATIONS, False, antes, forced, bb,
                                                          stacks, n)
         elif s.betting == "pot-limit":
@@ -353,11 +376,12 @@ def merged_pots(pots: list[tuple[int, tuple[int, ...]]]) -> list[tuple[int, tupl
 FIELDS = ("fold", "check", "call", "min_raise_to", "max_raise_to")
 
 
-def play_one(seed: int, betting: str, spots: Counter, posts: bool = False) -> None:
+def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> None:
     """Play one random hand through both engines; assert agreement; count the rule spots.
     ``posts``: some seats after the blinds post (a live bet to play at once)."""
     rng = random.Random(seed)
-    s = random_setup(rng, betting, posts)
+    s = random_setup(rng, structure, posts)
+    spots["button_blind"] += s.button_blind
     if any(s.posts):
         spots["posts"] += 1
     ours = Hand(s.rules(), list(s.stacks), button=s.button, hole=list(s.hole), board=s.board)
@@ -490,10 +514,10 @@ def play_one(seed: int, betting: str, spots: Counter, posts: bool = False) -> No
     spots["hands"] += 1
 
 
-def run_many(betting: str, count: int, base_seed: int, posts: bool = False) -> Counter:
+def run_many(structure: str, count: int, base_seed: int, posts: bool = False) -> Counter:
     spots: Counter = Counter()
     for i in range(count):
-        play_one(base_seed + i, betting, spots, posts)
+        play_one(base_seed + i, structure, spots, posts)
     return spots
 
 
@@ -502,6 +526,7 @@ EXPECTED_SPOTS = {
     "no-limit": ("check_only", "straddle_min", "short_open", "odd_chips"),
     "pot-limit": ("check_only", "straddle_min", "short_open"),
     "fixed-limit": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips"),
+    "short-deck": ("check_only", "short_open", "odd_chips", "button_blind"),
 }
 
 
@@ -523,7 +548,7 @@ def test_engine_agrees_with_pokerkit_slow(betting):
     assert spots["hands"] == SLOW_SEQUENCES
 
 
-@pytest.mark.parametrize("betting", list(STRUCTURES))
+@pytest.mark.parametrize("betting", ["no-limit", "pot-limit", "fixed-limit"])
 def test_engine_agrees_with_pokerkit_on_posts(betting):
     """Posts (``blinds_or_straddles`` entries below zero, e.g. ``[5, 10, 0, -10, 0]``) in one
     to three seats after the blinds and straddles: the same actors, legal actions, pots and

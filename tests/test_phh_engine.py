@@ -32,7 +32,8 @@ def run(actions: str, s1: str = "1000", s2: str = "1000", s3: str = "1000", **ex
 
 
 def test_every_engine_sample_is_validated_and_matches_its_record() -> None:
-    seen = {"NT": 0, "FT": 0, "PO": 0}
+    seen = {"NT": 0, "FT": 0, "PO": 0, "NS": 0}
+    validated = {"NS": 0}
     for src, h in iter_hands(DATA):
         if not isinstance(h, HandHistory) or h.variant not in ENGINE_VARIANTS:
             continue
@@ -41,7 +42,9 @@ def test_every_engine_sample_is_validated_and_matches_its_record() -> None:
         assert r.validated, src
         assert r.matches_record in (True, None), (src, r.finishing_stacks)
         seen[h.variant] += r.matches_record is True
+        validated[h.variant] = validated.get(h.variant, 0) + 1
     assert seen["NT"] >= 120 and seen["FT"] >= 5 and seen["PO"] >= 5
+    assert validated["NS"] >= 1  # short deck (Triton London 2019: a button blind)
 
 
 def test_a_good_hand_is_validated() -> None:
@@ -124,10 +127,10 @@ def test_decimal_amounts_and_untrusted_winnings() -> None:
 
 def test_variants_the_engine_does_not_play_are_not_validated() -> None:
     text = BASE.format(actions=f"{DEAL}, 'p3 f', 'p1 f'", s1=100, s2=100, s3=100)
-    [(_, h)] = parse_text(text.replace("'NT'", "'NS'"))
+    [(_, h)] = parse_text(text.replace("'NT'", "'F2L3D'"))
     r = replay(h)
     assert r.error is None and r.validated is False and r.finishing_stacks == [95, 105, 100]
-    assert r.not_validated == "variant NS (no-limit short-deck hold'em) is not played by the engine"
+    assert r.not_validated == "variant F2L3D (2-7 triple draw) is not played by the engine"
     [(_, h)] = parse_text(text.replace("antes = [0, 0, 0]", "antes = [1, 2, 3]"))
     r = replay(h)
     assert r.error is None and not r.validated and "antes that differ by seat" in r.not_validated

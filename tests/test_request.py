@@ -43,7 +43,7 @@ def test_every_board_size(board):
 def test_games_come_from_the_one_table():
     assert GAMES == {name: g.hole for name, g in GAME_TABLE.items() if name in GAMES}
     for game, hole in GAMES.items():
-        hands = ["AhKhQhJhTh9h"[:2 * hole], "2c3c4c5c6c7c"[:2 * hole]]
+        hands = ["AhKhQhJhTh9h"[:2 * hole], "7c8c9cTcJcQc"[:2 * hole]]
         r = parse_spot(hands, game=game)
         assert r.game.name == game and r.hands_array().shape == (2, hole)
     assert check_game(" Omaha ").name == "omaha"

@@ -5,6 +5,8 @@ project's one deal, :func:`simulate._kernels.rng.deal`) and the board turned fro
 
 from __future__ import annotations
 
+import numpy as np
+
 from evaluator._jit import inline, serial
 from simulate._kernels.rng import deal, stream_state
 from simulate._kernels.state import (
@@ -27,12 +29,16 @@ def deal_board_from_deck(S, board, deck):
 
 @inline
 def deal_deck(state, n_cards, deck, mul, thr):
-    """Fill ``deck`` (uint8[52]) with 0..51 and deal its top ``n_cards`` uniformly (the
-    project's one deal, :func:`simulate._kernels.rng.deal`) from the random stream at
+    """Fill ``deck`` (uint8[52]) with the game's deck and deal its top ``n_cards`` uniformly
+    (the project's one deal, :func:`simulate._kernels.rng.deal`) from the random stream at
     ``state`` (uint64); ``mul``, ``thr``: :func:`simulate._kernels.rng.deal_setup` of
-    ``(52, n_cards)``. Returns the stream state after the deal (policies draw from it)."""
+    ``(m, n_cards)`` for a deck of ``m`` cards, the ``m`` highest ids (52: 0..51; short deck,
+    36: 16..51, the six up), which come first in ``deck`` (the rest after them, never
+    dealt). ``mul[0]`` is ``m``. Returns the stream state after the deal (policies draw from
+    it)."""
+    low = 52 - np.int64(mul[0])
     for c in range(52):
-        deck[c] = c
+        deck[c] = c + low if c + low < 52 else c + low - 52
     return deal(state, deck, 0, n_cards, mul, thr)
 
 

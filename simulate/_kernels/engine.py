@@ -61,6 +61,7 @@ from simulate._kernels.state import (
     BETLEVEL,
     BETTING,
     BIGBET,
+    BTNBLIND,
     BUTTON,
     CALL,
     CHECK,
@@ -367,6 +368,8 @@ def start_inline(S, hole, board, deck):
     S[NACTIONS] = 0
     sb = b if n == 2 else (b + 1) % n
     bb = (sb + 1) % n
+    if S[BTNBLIND] != 0:  # a button blind (SB is 0); heads-up the other seat posts it
+        sb = bb = b if n > 2 else bb
     if S[ANTE] > 0:
         if S[BBANTE] != 0:
             _post(S, bb, S[ANTE], False)

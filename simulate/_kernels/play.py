@@ -146,7 +146,7 @@ def play_block(S0, stacks, first, count, seed, button, codes, params, charts, ca
     k = n * S0[E.NHOLE] + 8
     mul = np.empty((k + 4) // 5 * 5, np.uint64)
     thr = np.empty((k + 4) // 5 * 5, np.uint64)
-    deal_setup(52, k, mul, thr)
+    deal_setup(52 - S0[E.DECKLOW], k, mul, thr)  # the game's deck: 52, or short deck's 36
     lg = np.empty(E.LEGAL_SIZE, np.int64)
     st = np.zeros(n, np.int64)
     pay = np.zeros(n, np.int64)

@@ -48,8 +48,11 @@ DISCING = 35  # 1 while the discards are being made (the actor is the next seat 
 NLIVE = 36  # seats holding cards (not OUT), kept up to date by start/_post/act
 NACTIVE = 37  # seats ACTIVE (holding cards and chips)
 NPOST = 38  # positions (from the button's left) that POST0.. holds: posts, read by start
+BTNBLIND = 39  # 1: a button blind (short deck): the button posts BB, nobody SB (heads-up:
+# the other seat, as Hold'em's heads-up blinds swap); the seat after it acts first
 POST0 = 40  # ..49: per position from the button's left, a post (a live bet; 0 none)
-HEADER = 50
+DECKLOW = 50  # the lowest card id of the deck: 0, or 16 in short deck (the 36 from the six)
+HEADER = 51
 
 STACK = HEADER
 BET = STACK + MAXS

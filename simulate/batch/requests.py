@@ -5,7 +5,8 @@ A request is a JSON object (or a CSV row, see :mod:`simulate.batch.files`) with 
 
 * ``equity`` (the default): ``hands`` (a list of hands or ranges, or one string split
   on spaces), ``board``, ``dead``, ``game``;
-* ``range``: ``hands`` (the players' ranges), ``board``, ``dead``: the
+* ``range``: ``hands`` (the players' ranges), ``board``, ``dead``, ``game`` (a game that
+  takes ranges: Hold'em or short deck; a run's default game that takes none is left out): the
   ``pokerjit range --json`` document;
 * ``allin``: ``players`` (``["AhAs:100", "fold:20", ...]``), ``button``,
   ``dead_money``, ``board``, ``dead``, ``game``: the ``pokerjit allin --json`` document;
@@ -30,7 +31,7 @@ SAMPLING_FIELDS = ("exact", "samples", "std_error", "seed")
 COMMON_FIELDS = ("id", "kind", "board", "dead", *SAMPLING_FIELDS)
 FIELDS = {
     "equity": (*COMMON_FIELDS, "hands", "game"),
-    "range": (*COMMON_FIELDS, "hands"),
+    "range": (*COMMON_FIELDS, "hands", "game"),
     "allin": (*COMMON_FIELDS, "players", "button", "dead_money", "game"),
 }
 #: Fields a run may give defaults for (``pokerjit batch --game omaha --samples 100000``).
@@ -154,6 +155,8 @@ def effective(req: dict[str, Any], defaults: dict[str, Any] | None = None) -> di
         g = out["game"] if out["game"] is not None else "holdem"
         if not isinstance(g, str):
             raise BadRequest(f"game must be a string, got {_short(g)}")
+        if kind == "range" and req.get("game") is None and not _takes_ranges(g):
+            g = "holdem"  # a run's default game (say omaha) is for its other lines
         out["game"] = g
     for f in ("button", "dead_money"):
         if f in out and out[f] is not None and (isinstance(out[f], bool)
@@ -163,6 +166,13 @@ def effective(req: dict[str, Any], defaults: dict[str, Any] | None = None) -> di
     out["exact"], out["samples"] = opts.exact, opts.samples
     out["std_error"], out["seed"] = opts.target_std_error, opts.seed
     return out
+
+
+def _takes_ranges(game: str) -> bool:
+    from simulate.games import GAMES
+
+    g = GAMES.get(game.strip().lower())
+    return g is not None and g.ranges
 
 
 _NO_OPTIONS = Sampling()
@@ -248,10 +258,10 @@ def _answer_of(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
         return run_equity(request.parse_spot(eff["hands"], eff["board"], eff["dead"],
                                              game=eff["game"]), opts).to_dict()
     if kind == "range":
-        from simulate.range_equity import analyze_spot
+        from simulate.range_equity import analyze_spot, range_game
 
-        return analyze_spot(request.parse_spot(eff["hands"], eff["board"], eff["dead"]),
-                            opts).to_dict()
+        return analyze_spot(request.parse_spot(eff["hands"], eff["board"], eff["dead"],
+                                               game=range_game(eff["game"])), opts).to_dict()
     from simulate.allin import allin_run
 
     extra = {k: eff[k] for k in ("button", "dead_money") if eff[k] is not None}

@@ -16,6 +16,7 @@ C48_5 = math.comb(48, 5)  # heads-up preflop runouts
 C46_5 = math.comb(46, 5)  # three-way preflop runouts
 C44_5 = math.comb(44, 5)  # Omaha heads-up / 4-player Hold'em preflop runouts
 C40_5 = math.comb(40, 5)  # six-player preflop runouts
+C32_5 = math.comb(32, 5)  # short-deck heads-up preflop runouts (36 cards)
 
 #: Exact equities (pot shares), pinned as fractions of integer counts. Computed with
 #: OMPEval and poker-equity (both agree to the last digit) and with pokerjit.
@@ -35,6 +36,10 @@ EXACT = {
                    [Fraction(0.7739227486368181), Fraction(0.2260772513631819)], 23_544_180),
     "omaha": (["AhAsKhKs", "QdJdTc9c"],
               [Fraction(1338564, 2 * C44_5), Fraction(2 * C44_5 - 1338564, 2 * C44_5)], C44_5),
+    # short deck (game="short_deck"): pot shares in 1/2520 units, equal to a plain walk that
+    # scores every runout with evaluate_batch (tests/test_equity_short_deck.py)
+    "short-deck-hu": (["AhKh", "QsQd"], [Fraction(275439780, 2520 * C32_5),
+                                         Fraction(232027740, 2520 * C32_5)], C32_5),
 }
 
 

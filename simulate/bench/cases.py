@@ -214,6 +214,21 @@ def _make_exact(cfg: Config, key: str) -> Work:
                 detail=f"{' vs '.join(hands)} preflop, exact, {runouts:,} runouts")
 
 
+def _make_short_deck_exact(_cfg: Config) -> Work:
+    from simulate.equity import equity
+
+    hands, want, runouts = EXACT["short-deck-hu"]
+
+    def check(res: Any) -> tuple[bool, str]:
+        return equity_check(res, want, runouts, exact=True)
+
+    return Work(compile=lambda: equity(hands, board="6c7d8h", game="short_deck", exact=True,
+                                       threads=1),
+                run=lambda: equity(hands, game="short_deck", exact=True, threads=1),
+                work=runouts, check=check, threads=1,
+                detail=f"{' vs '.join(hands)} preflop, short deck, exact, {runouts:,} runouts")
+
+
 def _make_range_exact(cfg: Config, key: str) -> Work:
     from simulate.equity import equity
 
@@ -381,6 +396,8 @@ CASES: tuple[Case, ...] = (
     Case("walk-mt", "walk all 7-card hands, all threads", "hands/s",
          lambda c: _make_walk(c, True)),
     Case("exact-hu", "exact AhKh vs QsQd preflop", "runouts/s", lambda c: _make_exact(c, "hu")),
+    Case("exact-hu-short-deck", "exact AhKh vs QsQd preflop, short deck", "runouts/s",
+         _make_short_deck_exact),
     Case("exact-3way", "exact AhAs vs KdKc vs QhQs preflop", "runouts/s",
          lambda c: _make_exact(c, "3way")),
     Case("mc-hu", "Monte Carlo AhKh vs QsQd", "showdowns/s", lambda c: _make_mc(c, "hu")),

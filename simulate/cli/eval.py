@@ -41,6 +41,15 @@ def _spaced(cards: str) -> str:
     return " ".join(cards[i:i + 2] for i in range(0, len(cards), 2))
 
 
+def _top(game: str) -> int:
+    """The top of ``game``'s strength scale (7462; short deck 1404)."""
+    from evaluator.hands import max_strength
+    from simulate.games import GAMES
+
+    g = GAMES.get(game)
+    return max_strength(g.scale) if g is not None else 7462
+
+
 def format_text(doc: dict[str, Any]) -> str:
     """The text ``pokerjit eval`` prints for its ``--json`` document (locally and through
     ``--server``)."""
@@ -56,7 +65,7 @@ def format_text(doc: dict[str, Any]) -> str:
     for key, label in labels:
         value = d[key]
         if key == "strength":
-            value = f"{value} of 7462"
+            value = f"{value} of {_top(str(doc['game']))}"
         lines.append(f"{label + ':':<{width}}{value}")
     game = GAMES.get(str(doc["game"]))
     if game is not None and game.is_pineapple:
@@ -98,7 +107,7 @@ def document(text: str, board: str = "", game: str = "holdem") -> dict[str, obje
         if g.is_pineapple and len(hand) == 3 and len(b) < 3:
             raise UsageError(f"{g.name}: give the 2 cards kept after the discard with the "
                              f"board (a 3-card hand is not scored: {PINEAPPLE_NOTE})")
-        d = describe(hand + b).to_dict()
+        d = describe(hand + b, game=g.scale).to_dict()
     return {"game": g.name, **d, "board": board_text}
 
 

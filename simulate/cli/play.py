@@ -35,6 +35,7 @@ examples:
   pokerjit play --players 6 --policy 'top 15%,call,call,call,call,random' --json
   pokerjit play --players 3 --betting pot-limit --game omaha --ante 1 --hands 100000
   pokerjit play --players 2 --hands 1000 --phh hands.phhs
+  pokerjit play --players 6 --game short_deck --ante 1 --button-blind 2 --policy random
 """
 
 
@@ -49,6 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ante", type=int, default=0, metavar="A", help="ante posted by every seat")
     p.add_argument("--bb-ante", action="store_true",
                    help="the big blind posts the ante alone (a big-blind ante)")
+    p.add_argument("--button-blind", type=int, default=None, metavar="B",
+                   help="short deck's forced bet: the button posts B (after its ante) in "
+                        "place of --blinds, the seat after it acts first")
     p.add_argument("--straddle", default="", metavar="X[,X...]",
                    help="straddles posted by the seats after the big blind")
     p.add_argument("--betting", default="no-limit",
@@ -90,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
     if not m:
         raise UsageError(f"--blinds must be SB/BB in chips, e.g. 1/2, got '{args.blinds}'")
     sb, bb = int(m.group(1)), int(m.group(2))
+    if args.button_blind is not None:
+        if args.blinds != "1/2":
+            raise UsageError("--button-blind replaces --blinds: give one of them")
+        sb, bb = 0, args.button_blind
     if args.hands < 1:
         raise UsageError(f"--hands must be positive, got {args.hands}")
     if args.bb_ante and not args.ante:
@@ -110,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         if args.phh_hands < 1:
             raise UsageError(f"--phh-hands must be positive, got {args.phh_hands}")
     rules = Rules(game=args.game, betting=args.betting, blinds=(sb, bb), ante=args.ante,
-                  bb_ante=args.bb_ante, straddles=straddles, discard_after=args.discard_after)
+                  bb_ante=args.bb_ante, straddles=straddles, discard_after=args.discard_after,
+                  button_blind=args.button_blind is not None)
     r = play(rules, stacks, args.hands, policy=policies, seed=args.seed, threads=args.threads,
              button=args.button, progress=not args.quiet)
     if args.phh:
@@ -129,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(r.to_dict())
         return 0
-    print(f"{rules.game} {rules.betting}, blinds {sb}/{bb}"
+    forced = f"button blind {bb}" if rules.button_blind else f"blinds {sb}/{bb}"
+    print(f"{rules.game} {rules.betting}, {forced}"
           + (f", ante {rules.ante}" + (" (big blind)" if rules.bb_ante else "")
              if rules.ante else "")
           + f", {n} players, {plural(r.hands, 'hand')}, seed {r.seed}, "

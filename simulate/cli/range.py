@@ -10,6 +10,7 @@ from typing import Any
 
 from simulate.cli._util import (
     UsageError,
+    add_game,
     add_json,
     add_sampling_options,
     check_outputs,
@@ -32,6 +33,7 @@ EXAMPLES = """examples:
   pokerjit range 'TT+,AQs+:0.5' --vs 'top 20%' AhKh --board Ks8h2c7d
   pokerjit range 'top 10%' --vs random --samples 200000 --seed 1 --json
   pokerjit range AKs --vs QQ --csv combos.csv --png grid.png
+  pokerjit range 'A6s+,99+' --vs 'top 30%' --game short_deck
 
 range syntax: AKs AKo AK QQ TT+ A2s+ KTs-K7s 99-66 AhKh AhKx random 'top 15%',
   weights AKs:0.5 or (QQ+,AKs):0.5, items joined by commas (quote the range in a shell)
@@ -44,6 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the other players' ranges or hands (1 to 9)")
     p.add_argument("--board", default="", help="board cards (0, 3, 4 or 5)")
     p.add_argument("--dead", default="", help="dead cards")
+    add_game(p, note="Ranges are for holdem and the short-deck games (6 to A: no rank below "
+                     "6, top N%% by the game's own order)")
     add_sampling_options(p)
     add_json(p)
     p.add_argument("--csv", metavar="FILE",
@@ -142,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
     from simulate.sampling import default_choices
 
     with default_choices() as chosen:
-        an = analyze_ranges([args.range, *args.vs], args.board, args.dead, **kw)
+        an = analyze_ranges([args.range, *args.vs], args.board, args.dead, game=args.game,
+                            **kw)
     res = an.result
     if args.csv:
         write_output(args.csv, _csv_text(an), "--csv")
@@ -169,7 +174,7 @@ def request(args: argparse.Namespace) -> dict[str, Any] | None:
         return None
     return {"hands": [args.range, *args.vs], "board": args.board, "dead": args.dead,
             "exact": kw["exact"], "samples": kw["samples"], "std_error": kw["target_std_error"],
-            "seed": kw["seed"]}
+            "seed": kw["seed"], "game": args.game}
 
 
 def print_document(args: argparse.Namespace, doc: dict[str, Any]) -> None:

@@ -18,13 +18,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from evaluator.cards import card_str
+from evaluator.tablegen import LOWEST_RANK
 from simulate.games import GAMES
 from simulate.phh.parse import HandHistory
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots
 
 __all__ = ["ENGINE_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",
-           "PINEAPPLE_VARIANTS", "STUD_HIGH_VARIANTS", "UNKNOWN_STACK", "VARIANT_NAMES",
-           "ReplayError"]
+           "PINEAPPLE_VARIANTS", "SHORT_DECK_VARIANTS", "STUD_HIGH_VARIANTS", "UNKNOWN_STACK",
+           "VARIANT_NAMES", "ReplayError"]
 
 HOLDEM_VARIANTS = frozenset({"NT", "FT", "PT"})
 OMAHA_VARIANTS = frozenset({"NO", "FO", "PO"})
@@ -51,9 +53,16 @@ ENGINE_VARIANTS = {code: (name, betting) for name, g in GAMES.items()
 PINEAPPLE_VARIANTS = {code: (name, betting) for name, g in GAMES.items()
                       for betting, code in g.phh.items() if g.is_pineapple}
 ENGINE_VARIANTS.update(PINEAPPLE_VARIANTS)
+#: Short deck (36 cards, 6 to A): pokerkit's ``NS`` (no-limit short-deck hold'em, trips below
+#: a straight) and the project's own ``NST`` (Triton rules: trips above a straight), each
+#: with the evaluator scale its showdowns are read on. The button blind is the last seat's
+#: entry of ``blinds_or_straddles`` (pokerkit's ``{-1: B}``), so that seat is the button.
+SHORT_DECK_VARIANTS = {code: g.scale for g in GAMES.values() if g.low_rank
+                       for code in g.phh.values()}
 VARIANT_NAMES.update({"NP": "no-limit pineapple", "PP": "pot-limit pineapple",
                       "FP": "fixed-limit pineapple", "NCP": "no-limit crazy pineapple",
-                      "PCP": "pot-limit crazy pineapple", "FCP": "fixed-limit crazy pineapple"})
+                      "PCP": "pot-limit crazy pineapple", "FCP": "fixed-limit crazy pineapple",
+                      "NST": "no-limit short-deck hold'em, Triton rules"})
 
 
 class ReplayError(ValueError):
@@ -157,7 +166,8 @@ def _play(hand: HandHistory, u: _Units) -> _State:
         st.stack[s] -= st.ante[s]
     for s, b in enumerate(_posted(hand.blinds_or_straddles, n)):
         st.put(s, u.to_int(abs(b)))
-    board_game = hand.variant in HOLDEM_VARIANTS or hand.variant in OMAHA_VARIANTS
+    board_game = (hand.variant in HOLDEM_VARIANTS or hand.variant in OMAHA_VARIANTS
+                  or hand.variant in SHORT_DECK_VARIANTS)
     for act in hand.actions:
         k = act.kind
         if k == "db":
@@ -275,6 +285,8 @@ def _button(hand: HandHistory) -> int:
     if n == 2:
         return 0 if 0 < posted[0] < posted[1] else 1
     first = next((s for s in range(n) if posted[s] != 0), None)
+    if first == n - 1 and hand.variant in SHORT_DECK_VARIANTS:
+        return n - 1  # a button blind: the seat that posts it is the button
     return n - 1 if first is None else (first - 1) % n
 
 
@@ -300,6 +312,16 @@ def _strength(variant: str, hole: list[int | None], board: list[int], who: str) 
         if len(board) != 5 or len(cards) != 2:
             raise ReplayError(f"showdown needs 2 hole cards and 5 board cards ({who})")
         return strength_of_ids(cards + board)
+    if variant in SHORT_DECK_VARIANTS:
+        from evaluator.hands import strength_of_ids
+
+        if len(board) != 5 or len(cards) != 2:
+            raise ReplayError(f"showdown needs 2 hole cards and 5 board cards ({who})")
+        scale = SHORT_DECK_VARIANTS[variant]
+        low = min(cards + board)
+        if low >> 2 < LOWEST_RANK[scale]:
+            raise ReplayError(f"{card_str(low)} at {who}'s showdown is not in the short deck")
+        return strength_of_ids(cards + board, scale)
     if variant in OMAHA_VARIANTS:
         from evaluator.omaha import evaluate_omaha
 

@@ -22,6 +22,7 @@ from evaluator.cards import UNKNOWN
 from simulate.phh.accounting import (
     ENGINE_VARIANTS,
     PINEAPPLE_VARIANTS,
+    SHORT_DECK_VARIANTS,
     ReplayError,
     _posted,
     _State,
@@ -73,7 +74,11 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
                 nb += len(a.cards or [])
     blinds = [u.to_int(b) for b in hand.blinds_or_straddles]
     posts: tuple[int, ...] = ()
-    if n == 2:
+    button_blind = (hand.variant in SHORT_DECK_VARIANTS and n > 2 and blinds[-1] > 0
+                    and not any(blinds[:-1]))
+    if button_blind:  # short deck's button blind: the last seat's entry (pokerkit's {-1: B})
+        sb, bb, straddles = 0, blinds[-1], []
+    elif n == 2:
         sb, bb, straddles = blinds[0], blinds[1], []
     else:
         sb, bb = blinds[0], blinds[1]
@@ -88,7 +93,7 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
     if bb <= 0 or sb > bb:
         return "no big blind"
     antes = [u.to_int(a) for a in _posted(hand.antes, n)]
-    bb_seat = 0 if n == 2 else 1
+    bb_seat = n - 1 if button_blind else 0 if n == 2 else 1
     if all(a == antes[0] for a in antes):
         ante, bb_ante = antes[0], False
     elif all(a == 0 for s, a in enumerate(antes) if s != bb_seat):
@@ -106,6 +111,8 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
         kw["discard_after"] = discard_after
     if any(posts):
         kw["posts"] = posts
+    if button_blind:
+        kw["button_blind"] = True
     key = (game, betting, sb, bb, ante, bb_ante, tuple(straddles), tuple(kw.items()))
     got = _RULES_CACHE.get(key)
     if got is None:

@@ -40,8 +40,9 @@ Rules, as in the PHH convention:
 - Each contested pot goes to the best eligible hand: Hold'em (``NT``, ``FT``,
   ``PT``) best five of hole + board; Omaha high (``NO``, ``FO``, ``PO``)
   exactly two hole and three board cards; seven-card stud high (``F7S``) best
-  five of the seat's seven cards. Other variants (razz, stud or Omaha
-  hi-lo, draw, short deck, ...) replay fine while at most one seat contests
+  five of the seat's seven cards; short deck (``NS``, and the project's ``NST`` for the
+  Triton rules) best five on that game's scale. Other variants (razz, stud or Omaha
+  hi-lo, draw, ...) replay fine while at most one seat contests
   each pot; a real showdown in them is reported as not supported. Odd chips go
   one at a time to the tied winners in seat order starting left of the button
   (:func:`simulate.pots.settle`).
@@ -102,6 +103,7 @@ from simulate.phh.accounting import (  # noqa: F401 - the variant tables, re-exp
     MAX_UNITS,
     OMAHA_VARIANTS,
     PINEAPPLE_VARIANTS,
+    SHORT_DECK_VARIANTS,
     STUD_HIGH_VARIANTS,
     UNKNOWN_STACK,
     VARIANT_NAMES,
@@ -346,7 +348,9 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(n)]
     dead_cards = [c for s in range(n) if not live[s] for c in st.holes[s] if c is not None]
     seats = [(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)]
-    kw: dict[str, Any] = {"game": "omaha" if omaha else "holdem",
+    game = ("omaha" if omaha else ENGINE_VARIANTS[hand.variant][0]
+            if hand.variant in SHORT_DECK_VARIANTS else "holdem")
+    kw: dict[str, Any] = {"game": game,
                           "dead_money": 0 if trim else sum(st.ante), "allow_zero": True}
     # Hold'em seats here are exact hands, which allin_ev always walks (its exact=None rule;
     # tests/test_phh_fast.py checks the largest spot): only Omaha needs the walk-size test.

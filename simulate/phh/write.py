@@ -137,7 +137,14 @@ def _fields_of_hand(hand: Any) -> dict[str, Any]:
 
     blinds = [0] * n
     sb, bb = rules.blinds
-    if n == 2:
+    if getattr(rules, "button_blind", False):
+        # the button's blind: the last entry (PHH's last seat is the button; heads-up the
+        # first seat posts it, which PHH writes as the second entry: the last again)
+        blinds[-1] = bb
+        if n == 2:
+            order = [(button + 1) % n, button]
+            pos = {seat: i for i, seat in enumerate(order)}
+    elif n == 2:
         blinds[pos[button]] = sb
         blinds[pos[(button + 1) % n]] = bb
         # PHH heads-up: the first entry is posted by the second seat
@@ -154,7 +161,9 @@ def _fields_of_hand(hand: Any) -> dict[str, Any]:
     antes = [0] * n
     if rules.ante:
         if getattr(rules, "bb_ante", False):
-            antes[1] = rules.ante  # the big blind's entry (heads-up too: PHH swaps both lists)
+            # the big blind's entry (heads-up too: PHH swaps both lists); a button blind's
+            # poster is the last entry
+            antes[-1 if getattr(rules, "button_blind", False) else 1] = rules.ante
         else:
             antes = [rules.ante] * n
     fields: dict[str, Any] = {
