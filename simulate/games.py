@@ -39,6 +39,7 @@ class Game:
     label: str
     phh: dict[str, str] = field(default_factory=dict)
     discard_after: str | None = None
+    hilo: bool = False
 
     @property
     def is_omaha(self) -> bool:
@@ -73,6 +74,9 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     Game("crazy_pineapple", 3, "pineapple",
          "Crazy Pineapple (3 cards, one discarded after the flop)", _codes("CP"),
          discard_after="flop"),
+    Game("omaha_hilo", 4, "omaha", "Omaha hi/lo eight or better (4 hole cards)",
+         {"pot-limit": "PO/8", "fixed-limit": "FO/8"}, hilo=True),
+    Game("omaha5_hilo", 5, "omaha", "Omaha hi/lo eight or better (5 hole cards)", hilo=True),
 )}
 
 
