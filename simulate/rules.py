@@ -173,7 +173,8 @@ class Rules:
         K = kernels()
         S[K.BETTING] = BETTINGS[self.betting]
         S[K.NHOLE] = self.n_hole
-        S[K.GAME] = 0 if self.game in HOLDEM_LIKE else 1
+        S[K.GAME] = (0 if self.game in HOLDEM_LIKE
+                     else K.HILO_GAME if _GAME_TABLE[self.game].hilo else 1)
         if self.discard_after is not None:
             S[K.DISCAT] = DISCARD_STREETS.index(self.discard_after) + 1
         S[K.SB], S[K.BB] = self.blinds

@@ -1,6 +1,7 @@
 """Differential test of :mod:`simulate.engine` against pokerkit 0.7.7.
 
-Random hands per betting structure (no-limit Hold'em, pot-limit Omaha, fixed-limit Hold'em),
+Random hands per betting structure (no-limit Hold'em, pot-limit Omaha, fixed-limit Hold'em,
+fixed-limit Omaha hi/lo eight or better),
 2-9 seats, stacks from 1 to 300 big blinds (log-uniform, so short stacks, all-ins and side
 pots are common), antes, big-blind antes and straddles, a random button and scripted cards.
 Both engines play the same random action sequence; at every step they must agree on the
@@ -48,10 +49,18 @@ counts the spot. Each rule is asserted the cardroom way in tests/test_engine_rul
     Fixed-limit: an all-in raise of less than half a bet is not a raise for the cardroom,
     so it does not count toward the cap; pokerkit counts it. Nobody raises past
     pokerkit's cap.
+``fo8_betting``
+    pokerkit 0.7.7's ``FixedLimitOmahaHoldemHighLowSplitEightOrBetter`` derives from its
+    ``PotLimitPokerMixin``: it bets pot-limit (no cap, a pot-sized maximum) with the small
+    and big bets as minimums. The harness plays fixed-limit Omaha hi/lo against that class
+    with pokerkit's own ``FixedLimitPokerMixin`` put first (the betting its name says, as
+    pokerkit's fixed-limit Hold'em has it), and pot-limit Omaha hi/lo against the class as
+    it is, with both minimums the big blind (the engine's pot-limit minimum bet).
 ``odd_chips``
     pokerkit gives all the odd chips of a split pot to the first winner left of the button;
     the cardroom rule gives them one at a time to the winners in that order. The harness
-    moves pokerkit's odd chips to the cardroom seats before comparing the stacks.
+    moves pokerkit's odd chips to the cardroom seats before comparing the stacks (hi/lo:
+    each pot halved on its own, the odd chip to the high half, then each half so).
 """
 
 from __future__ import annotations
@@ -65,10 +74,16 @@ from dataclasses import dataclass
 import pytest
 from pokerkit import (
     Automation,
+    FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
     FixedLimitTexasHoldem,
     NoLimitTexasHoldem,
     PotLimitOmahaHoldem,
 )
+from pokerkit.games import FixedLimitPokerMixin
+
+#: pokerkit's Omaha hi/lo with the fixed-limit betting of its name (``fo8_betting`` above).
+FixedLimitOmahaHiLo = type("FixedLimitOmahaHiLo", (
+    FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSplitEightOrBetter), {})
 
 from simulate.engine import Hand, Rules
 
@@ -86,10 +101,13 @@ AUTOMATIONS = (
     Automation.CHIPS_PULLING,
 )
 
+#: structure -> (betting, game, hole cards)
 STRUCTURES = {
-    "no-limit": ("holdem", 2),
-    "pot-limit": ("omaha", 4),
-    "fixed-limit": ("holdem", 2),
+    "no-limit": ("no-limit", "holdem", 2),
+    "pot-limit": ("pot-limit", "omaha", 4),
+    "fixed-limit": ("fixed-limit", "holdem", 2),
+    "fixed-limit-hilo": ("fixed-limit", "omaha_hilo", 4),
+    "pot-limit-hilo": ("pot-limit", "omaha_hilo", 4),
 }
 DEFAULT_SEQUENCES = 1000
 SLOW_SEQUENCES = 5000
@@ -120,8 +138,8 @@ class Setup:
                      bb_ante=self.bb_ante, straddles=self.straddles, posts=self.posts)
 
 
-def random_setup(rng: random.Random, betting: str, posts: bool = False) -> Setup:
-    game, n_hole = STRUCTURES[betting]
+def random_setup(rng: random.Random, structure: str, posts: bool = False) -> Setup:
+    betting, game, n_hole = STRUCTURES[structure]
     n = rng.randint(2, 9)
     sb, bb = rng.choice([(1, 2), (1, 2), (2, 4), (5, 10), (2, 5)])
     # 1..300 big blinds, log-uniform (so all-ins and side pots are common), and one seat in
@@ -210,15 +228,22 @@ class PokerkitHand:
                            for i, p in enumerate(s.posts))
         stacks = [s.stacks[seat] for seat in self.seat_of]
         bb = s.blinds[1]
-        if s.betting == "no-limit":
+        if s.game == "omaha_hilo":
+            fixed = s.betting == "fixed-limit"
+            cls = FixedLimitOmahaHiLo if fixed else FixedLimitOmahaHoldemHighLowSplitEightOrBetter
+            self.state = cls.create_state(AUTOMATIONS, False, antes, forced, bb,
+                                          2 * bb if fixed else bb, stacks, n)
+        elif s.betting == "no-limit":
             self.state = NoLimitTexasHoldem.create_state(AUTOMATIONS, False, antes, forced, bb,
                                                          stacks, n)
         elif s.betting == "pot-limit":
             self.state = PotLimitOmahaHoldem.create_state(AUTOMATIONS, False, antes, forced, bb,
                                                           stacks, n)
         else:
-            self.state = FixedLimitTexasHoldem.create_state(AUTOMATIONS, False, antes, forced,
-                                                            bb, 2 * bb, stacks, n)
+            fl = (FixedLimitOmahaHoldemHighLowSplitEightOrBetter if s.game == "omaha_hilo"
+                  else FixedLimitTexasHoldem)
+            self.state = fl.create_state(AUTOMATIONS, False, antes, forced, bb, 2 * bb, stacks,
+                                         n)
         self.state.hand_types = tuple(_memoized(t) for t in self.state.hand_types)
         self._hole = [[s.hole[seat][k:k + 2] for k in range(0, len(s.hole[seat]), 2)]
                       for seat in self.seat_of]
@@ -321,15 +346,34 @@ class PokerkitHand:
         stacks = [x - sum(p[i] for p in self.pushes) for i, x in enumerate(final)]
         board = list(st.get_board_cards(0))
         hands = {i: st.hand_types[0].from_game(cards, board) for i, cards in self.shown.items()}
-        for amount, seats in self.pots or []:
-            elig = sorted(self.index_of[seat] for seat in seats)  # pokerkit order = odd-chip order
-            best = max(hands[i] for i in elig)
-            winners = [i for i in elig if hands[i] == best]
-            share, odd = divmod(amount, len(winners))
+        lows = {i: _low_or_none(st.hand_types[1], cards, board)
+                for i, cards in self.shown.items()} if len(st.hand_types) > 1 else {}
+
+        def deal(chips: int, elig: list[int], values: dict) -> None:
+            best = max(values[i] for i in elig)
+            winners = [i for i in elig if values[i] == best]
+            share, odd = divmod(chips, len(winners))
             for k, i in enumerate(winners):
                 stacks[i] += share + (k < odd)
+
+        for amount, seats in self.pots or []:
+            elig = sorted(self.index_of[seat] for seat in seats)  # pokerkit order = odd-chip order
+            with_low = [i for i in elig if lows.get(i) is not None]
+            if with_low:  # hi/lo: the high half takes the odd chip
+                deal(amount - amount // 2, elig, hands)
+                deal(amount // 2, with_low, lows)
+            else:
+                deal(amount, elig, hands)
         assert sum(stacks) == sum(final)
         return [stacks[self.index_of[seat]] for seat in range(self.setup.n)], stacks != final
+
+
+def _low_or_none(low_type: type, cards, board):
+    """pokerkit's eight-or-better low of a shown hand, or None when it has none."""
+    try:
+        return low_type.from_game(cards, board)
+    except ValueError:
+        return None
 
 
 def ours_legal(h: Hand) -> tuple:
@@ -502,6 +546,8 @@ EXPECTED_SPOTS = {
     "no-limit": ("check_only", "straddle_min", "short_open", "odd_chips"),
     "pot-limit": ("check_only", "straddle_min", "short_open"),
     "fixed-limit": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips"),
+    "fixed-limit-hilo": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips"),
+    "pot-limit-hilo": ("check_only", "straddle_min", "short_open", "odd_chips"),
 }
 
 

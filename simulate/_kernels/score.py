@@ -313,6 +313,8 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
     the eligible seats; each gets ``amount // n_winners`` and the ``amount % n_winners``
     odd chips go one at a time to the winners in ``odd_order`` (:func:`award`). Every pot
     is split on its own, so the kernel adds exactly ``amounts.sum()`` to ``payout_out``.
+    ``strengths`` of ``2 n_seats`` values (the highs, then the lows: 0 for none) settle a
+    high/low split game (:func:`award_hilo`).
 
     Raises ``ValueError`` if a pot holding chips has no eligible seat, or if
     ``odd_order`` is not a permutation of the seats. Returns nothing.
@@ -333,8 +335,11 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
                 anyone = anyone or eligible[p, s]
             if not anyone:
                 raise ValueError("settle_kernel: a pot holding chips has no eligible seat")
-    split, odd = split_tables(amounts, eligible)
-    win = np.zeros((amounts.shape[0], n_seats), np.int64)
+    if strengths.shape[0] > n_seats:  # a hi/lo row: the highs, then the lows
+        split, odd = split_tables_hilo(amounts, eligible)
+    else:
+        split, odd = split_tables(amounts, eligible)
+    win = np.zeros((2 * amounts.shape[0], n_seats), np.int64)
     award(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win, payout_out)
 
 

@@ -25,7 +25,7 @@ NRAISES = 6  # bets and raises on the street that count toward a fixed-limit cap
 AGGR = 7  # last seat to bet or raise on this street (-1 none)
 BETTING = 8  # 0 no-limit, 1 pot-limit, 2 fixed-limit
 NHOLE = 9  # hole cards per seat
-GAME = 10  # 0 hold'em, 1 omaha (two plus three)
+GAME = 10  # 0 hold'em, 1 omaha (two plus three), HILO_GAME: omaha hi/lo eight or better
 SB = 11
 BB = 12
 ANTE = 13
@@ -50,6 +50,7 @@ NACTIVE = 37  # seats ACTIVE (holding cards and chips)
 NPOST = 38  # positions (from the button's left) that POST0.. holds: posts, read by start
 POST0 = 40  # ..49: per position from the button's left, a post (a live bet; 0 none)
 HEADER = 50
+HILO_GAME = 2  # S[GAME] of a high/low split game (Omaha eight or better)
 
 STACK = HEADER
 BET = STACK + MAXS
