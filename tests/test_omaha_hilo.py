@@ -193,3 +193,94 @@ def test_cli_equity_table_and_json(capsys):
                    "omaha_hilo"])
     text = capsys.readouterr().out
     assert rc == 0 and "high" in text and "low" in text and "scoop" in text
+
+
+# ---------------------------------------------------------------- engine, play, PHH
+def test_engine_splits_high_low_with_the_odd_chip_high():
+    from simulate.engine import Hand, Rules
+
+    # three seats in for 2 each: KK's straight takes the high 3, the two 8-7-3-2-A lows
+    # share 3 (2 to seat 1, first left of the button, and 1 to seat 0)
+    h = Hand(Rules(game="omaha_hilo", betting="fixed-limit", blinds=(1, 2)), [50, 50, 50],
+             hole=["Ah2h3c4d", "As2s5c6d", "KcKdQhJh"], board="7h8h9cTd3s")
+    while not h.done:
+        h.call() if h.legal.call is not None else h.check()
+    assert h.payouts == [1, 2, 3] and h.finishing_stacks == [49, 50, 51]
+
+
+def _all_in_specs(h) -> tuple[list[str], int]:
+    specs = [f"{h.hole[s]}:{h.committed[s] - h.antes[s]}" if h.live[s]
+             else f"fold:{h.committed[s] - h.antes[s]}" for s in range(h.n)]
+    return specs, sum(h.antes)
+
+
+def test_played_all_ins_pay_what_allin_ev_says():
+    """Hands played all in before the flop (side pots, antes): the engine's hi/lo settle pays
+    what the all-in engine's hi/lo scorer gives on the same board; the compiled play loop
+    plays the same hands."""
+    from simulate.engine import Rules, play
+    from simulate.play import replay_hands
+
+    rules = Rules(game="omaha_hilo", betting="pot-limit", blinds=(1, 2), ante=1)
+    stacks = [60, 300, 7, 150, 45]
+    total = [0] * len(stacks)
+    for h in replay_hands(rules, stacks, 120, policy="allin", seed=8):
+        specs, dead = _all_in_specs(h)
+        if sum(h.live) > 1:
+            r = simulate.allin_ev(specs, board=h.board, button=h.button, dead_money=dead,
+                                  allow_zero=True, game="omaha_hilo")
+            assert h.payouts == [p.expected_payout for p in r.players], (specs, h.board)
+        total = [t + x for t, x in zip(total, h.net, strict=True)]
+    assert play(rules, stacks, 120, policy="allin", seed=8, threads=1).net == total
+
+
+@pytest.mark.parametrize("betting", ["fixed-limit", "pot-limit"])
+def test_played_hands_written_as_phh_and_replayed(betting):
+    """Random hands written as PHH (``FO/8``; ``PO/8``, the project's own code): our replay
+    (the chip accounting's hi/lo settle, cross-checked with the engine's) reaches the
+    engine's finishing stacks; pokerkit replays the ``FO/8`` text to the same chips (odd
+    chips of split pots aside) wherever it can: it refuses a re-raise after an all-in raise
+    of half a bet or more, which the cardroom counts as a full raise (``fl_half_bet`` in
+    tests/test_engine_pokerkit.py)."""
+    import warnings
+    from decimal import Decimal
+
+    from simulate.engine import Hand, Rules
+    from simulate.phh.parse import parse_text
+    from simulate.phh.replay import replay
+
+    rules = Rules(game="omaha_hilo", betting=betting, blinds=(1, 2))
+    rng = random.Random(21)
+    split = checked = 0
+    for seed in range(30):
+        n = rng.randint(2, 6)
+        h = Hand(rules, [rng.randint(5, 120) for _ in range(n)], button=rng.randrange(n),
+                 seed=seed)
+        while not h.done:
+            lg = h.legal
+            opts = ["cc"] if lg.fold is False or rng.random() < 0.8 else ["f"]
+            if lg.min_raise_to is not None and rng.random() < 0.3:
+                opts = [f"cbr {rng.choice([lg.min_raise_to, lg.max_raise_to])}"]
+            h.act(opts[0])
+        text = h.to_phh()
+        assert text.startswith(f'variant = "{"FO/8" if betting == "fixed-limit" else "PO/8"}"')
+        order = [(h.button + 1 + i) % n for i in range(n)]
+        [(_, hh)] = parse_text(text)
+        r = replay(hh)
+        assert r.error is None and r.validated, (seed, r.error, text)
+        assert r.finishing_stacks == [h.finishing_stacks[s] for s in order], text
+        split += sum(1 for p in r.pots if p["winners"] and len(p["winners"]) > 1)
+        if betting == "fixed-limit":
+            pokerkit = pytest.importorskip("pokerkit")
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    *_, state = iter(pokerkit.HandHistory.loads(text))
+            except ValueError as exc:
+                assert "repair" in str(exc) and "cbr" in text
+                continue
+            theirs = [Decimal(str(x)) for x in state.stacks]
+            assert sum(theirs) == sum(r.finishing_stacks)
+            assert all(abs(a - b) <= n for a, b in zip(theirs, r.finishing_stacks, strict=True))
+            checked += 1
+    assert split > 0 and (betting != "fixed-limit" or checked >= 20), (split, checked)
