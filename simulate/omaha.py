@@ -133,7 +133,6 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     every triple of the ``u``-card universe (``hilo``: uint16[u**3 * 2P], each player's best
     low, 0 for none, in columns ``P..2P-1``)."""
     from evaluator._jit import threads as _threads
-
     from evaluator.low import low_tables
 
     from ._kernels import omaha as K

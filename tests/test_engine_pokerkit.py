@@ -81,11 +81,11 @@ from pokerkit import (
 )
 from pokerkit.games import FixedLimitPokerMixin
 
+from simulate.engine import Hand, Rules
+
 #: pokerkit's Omaha hi/lo with the fixed-limit betting of its name (``fo8_betting`` above).
 FixedLimitOmahaHiLo = type("FixedLimitOmahaHiLo", (
     FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSplitEightOrBetter), {})
-
-from simulate.engine import Hand, Rules
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

@@ -150,7 +150,7 @@ def test_exact_allin_equals_the_chip_dealer(players, board, button):
     assert n == n_ref
     assert [(p.amount, tuple(p.eligible)) for p in spot.pots.pots] == pots
     got = [spot.pots.returned[s] * n for s in range(len(players))]
-    for j, p in enumerate(engine.contested):
+    for j in range(len(engine.contested)):
         for i, s in enumerate(engine.live_seats):
             got[s] += int(win[j, i])
     for p, pot in enumerate(spot.pots.pots):
@@ -284,3 +284,24 @@ def test_played_hands_written_as_phh_and_replayed(betting):
             assert all(abs(a - b) <= n for a, b in zip(theirs, r.finishing_stacks, strict=True))
             checked += 1
     assert split > 0 and (betting != "fixed-limit" or checked >= 20), (split, checked)
+
+
+def test_wsop_fixed_limit_omaha_hilo_hands_replay_to_the_recorded_stacks():
+    """The vendored WSOP 2023 Event #43 FO/8 hands (tests/data/phh): each replays (through
+    the engine where it can post the forced bets) to the finishing stacks the file records."""
+    from pathlib import Path
+
+    from simulate.phh.parse import parse_text
+    from simulate.phh.replay import replay
+
+    folder = Path(__file__).parent / "data" / "phh" / "vendor" / "phh-curated" / "wsop"
+    files = [f for f in sorted(folder.glob("*.phh")) if "FO/8" in f.read_text().split("\n")[0]]
+    assert len(files) >= 10
+    validated = 0
+    for f in files:
+        [(_, hh)] = parse_text(f.read_text())
+        r = replay(hh)
+        assert r.error is None and r.outcome_known, f.name
+        assert r.finishing_stacks == r.recorded_finishing_stacks, f.name
+        validated += r.validated
+    assert validated >= len(files) - 1
