@@ -29,8 +29,8 @@ class Game:
     ``holdem`` (best five of hole and board), ``omaha`` (exactly two hole and three board
     cards) or ``pineapple`` (Hold'em after a discard). ``discard_after``: the betting round
     after which a Pineapple game discards by default (None elsewhere). ``phh``: the PHH
-    variant code of each betting structure (Pineapple's are the project's own: PHH has
-    none). ``label``: the name a person reads.
+    variant code of each betting structure (Pineapple's and pot-limit Omaha hi/lo's ``PO/8``
+    are the project's own: PHH has none). ``label``: the name a person reads.
     """
 
     name: str

@@ -175,7 +175,9 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
             q = a // k
             split[p, k] = q
             odd[p, k] = a - q * k
-    award(st, np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win, payout)
+    # exactly n strengths: a longer row would read as a hi/lo row (highs, then lows)
+    award(st[:n], np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win,
+          payout)
     return unknown
 
 

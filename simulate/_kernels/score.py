@@ -151,7 +151,8 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
     ``split[p, 0]`` must be 0 unless pot ``p``'s players are a subset of pot ``p - 1``'s
     (:func:`split_tables` sets it).
 
-    A row of ``2 L`` values is a hi/lo row (highs, then lows): :func:`award_hilo`."""
+    ``st`` must hold exactly ``L`` values: a row of ``2 L`` is a hi/lo row (the highs, then
+    the lows), settled by :func:`award_hilo` (callers with a longer scratch row slice it)."""
     if st.shape[0] > eligible.shape[1]:
         return award_hilo(st, w, amounts, eligible, order, split, odd, win, pay)
     best0 = np.int64(-1)
