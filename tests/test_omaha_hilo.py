@@ -305,3 +305,15 @@ def test_wsop_fixed_limit_omaha_hilo_hands_replay_to_the_recorded_stacks():
         assert r.finishing_stacks == r.recorded_finishing_stacks, f.name
         validated += r.validated
     assert validated >= len(files) - 1
+
+
+def test_cli_eval_shows_the_low(capsys):
+    import json
+
+    rc = cli_main(["eval", "--game", "omaha_hilo", "Ah2h3c4d", "--board", "5c6d9sKh8c"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "low:" in out and "8-6-5-2-A" in out
+    rc = cli_main(["eval", "--game", "omaha_hilo", "AhKh3c4d", "--board", "9c9dTsKc8c",
+                   "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["low"] is None and d["low_value"] is None
