@@ -17,8 +17,8 @@ import numpy as np
 
 from .cards import CardError
 
-__all__ = ["LOW_OF_MASK", "N_LOWS", "describe_low", "evaluate_low", "low_of_five",
-           "low_of_fives", "low_rank_bits"]
+__all__ = ["LOW_OF_MASK", "N_LOWS", "describe_low", "evaluate_low", "evaluate_low_batch",
+           "low_of_five", "low_of_fives", "low_rank_bits", "low_tables"]
 
 N_LOWS = 56
 _NAMES = "A2345678"
@@ -93,3 +93,35 @@ def describe_low(value: int) -> str:
         raise CardError(f"a low is 1..{N_LOWS}, got {value!r}")
     m = _MASK_OF_LOW[value]
     return "-".join(_NAMES[r] for r in range(7, -1, -1) if m >> r & 1)
+
+
+def low_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(low_bit uint8[52], low_of_mask int8[256])``: the tables the compiled low kernels
+    take (:mod:`evaluator._kernels.omaha`): each card's low bit and :data:`LOW_OF_MASK`."""
+    return _CARD_LOW_BIT, LOW_OF_MASK
+
+
+def evaluate_low_batch(holes: np.ndarray, boards: np.ndarray, *,
+                       check: bool = True) -> np.ndarray:
+    """The eight-or-better lows of many Omaha hands, compiled: ``holes`` ``ndarray[N, h]``
+    (h 4..6), ``boards`` ``ndarray[N, b]`` (b 3..5), row ``i`` of both one hand. Returns
+    ``ndarray[N] int32``: 1..56, 0 where no low qualifies (the scalar
+    :func:`evaluate_low` says None). ``check=False`` skips the card check."""
+    from ._kernels import omaha as K
+    from .omaha import _as_cards, _check_sizes
+
+    hs = _as_cards(holes, "holes")
+    bs = _as_cards(boards, "boards")
+    if hs.shape[0] != bs.shape[0]:
+        raise ValueError(f"holes and boards need the same number of rows, got {hs.shape[0]} "
+                         f"and {bs.shape[0]}")
+    _check_sizes(hs.shape[1], bs.shape[1])
+    out = np.zeros(hs.shape[0], np.int32)
+    if hs.shape[0] and check:
+        bad = K.first_bad_omaha_row(hs, bs)
+        if bad >= 0:
+            raise ValueError(f"row {bad} has a repeated or out-of-range card: hole "
+                             f"{hs[bad].tolist()}, board {bs[bad].tolist()}")
+    if hs.shape[0]:
+        K.omaha_low_batch_serial(hs, bs, out, low_tables())
+    return out

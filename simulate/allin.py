@@ -75,10 +75,12 @@ def allin_ev(
     which fixes who gets odd chips in a split (first tied winner left of the
     button). ``game``: any of :data:`ALLIN_GAMES` (the games table): ``"holdem"``,
     ``"omaha"`` (4 to 6 hole cards), ``"omaha5"``, ``"omaha6"`` (no ranges outside Hold'em),
-    ``"pineapple"``, ``"crazy_pineapple"``. ``dead_money``: chips in the middle that no
-    seat's commitment counts (antes outside the contributions); they join the main pot, which
-    every live seat is eligible for (if a live seat committed nothing, they
-    form a first pot of their own, eligible for every live seat).
+    ``"omaha_hilo"``, ``"omaha5_hilo"`` (each pot split between its best high and best
+    eight-or-better low on its own, the odd chip high), ``"pineapple"``,
+    ``"crazy_pineapple"``. ``dead_money``: chips in the middle that no seat's commitment
+    counts (antes outside the contributions); they join the main pot, which every live seat
+    is eligible for (if a live seat committed nothing, they form a first pot of their own,
+    eligible for every live seat).
     ``allow_zero``: accept seats that committed 0 chips (folded without
     posting; a live seat with 0 can win only that dead money).
 

@@ -375,7 +375,13 @@ class RangeEngine(Engine):
 class OmahaEngine(Engine):
     """Omaha hands: runouts dealt as rows, every live hand evaluated on every row with
     :func:`evaluator.omaha.evaluate_omaha_batch`, rows settled by
-    :func:`simulate._kernels.allin.settle_rows`."""
+    :func:`simulate._kernels.allin.settle_rows`.
+
+    Hi/lo games (``omaha_hilo``, ``omaha5_hilo``): each row also holds every live hand's
+    low (:func:`evaluator.low.evaluate_low_batch`; the exact walk's triple table has the low
+    columns), and the one scorer splits each contested pot high/low on its own
+    (:func:`simulate._kernels.score.award_hilo`: its split tables and a ``win`` of the highs'
+    chips then the lows'; :meth:`_pots` adds the halves up per pot)."""
 
     def work(self) -> int:
         """Runouts x live hands, as Omaha equity counts its walk."""
@@ -391,6 +397,16 @@ class OmahaEngine(Engine):
         super().__init__(spot)
         self.holes = [np.array(spot.hands[s], np.uint8) for s in self.live_seats]
         self.fixed = np.array(spot.board, np.uint8)
+        self.hilo = spot.game.hilo
+        if self.hilo:
+            from simulate._kernels.score import split_tables_hilo
+
+            self.split, self.odd = split_tables_hilo(self.amounts, self.elig)
+
+    def _pots(self, win: np.ndarray) -> np.ndarray:
+        """Chips per contested pot and live seat (hi/lo: the high's and the low's added)."""
+        p = len(self.amounts)
+        return win[:p] + win[p:] if self.hilo else win
 
     def _settle(self, runs: np.ndarray, n_threads: int, win: np.ndarray,
                 sumsq: np.ndarray) -> None:
@@ -401,10 +417,15 @@ class OmahaEngine(Engine):
         boards = np.empty((m, 5), np.uint8)
         boards[:, : len(self.fixed)] = self.fixed
         boards[:, len(self.fixed):] = runs
-        st = np.empty((m, len(self.holes)), np.int32)
+        n = len(self.holes)
+        st = np.empty((m, 2 * n if self.hilo else n), np.int32)
         for i, hole in enumerate(self.holes):
             holes = np.ascontiguousarray(np.broadcast_to(hole, (m, hole.size)))
             st[:, i] = evaluate_omaha_batch(holes, boards, threads=n_threads, check=False)
+            if self.hilo:
+                from evaluator.low import evaluate_low_batch
+
+                st[:, n + i] = evaluate_low_batch(holes, boards, check=False)
         K.settle_rows(st, self.amounts, self.split, self.odd, self.elig, self.order,
                       win, sumsq)
 
@@ -421,12 +442,13 @@ class OmahaEngine(Engine):
         self._check_size(self.n_runouts)
         hands = np.array([self.hands[s] for s in self.live_seats], np.uint8)
         fixed, deck, tri, u = triple_walk(hands, list(self.board), self.deck.tolist(),
-                                          n_threads)
+                                          n_threads, hilo=self.hilo)
         rows = len(deck) if self.k >= 2 else 1
-        bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows)
+        bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows,
+                           hilo=self.hilo)
         with _threads(n_threads):
-            KO.exact_walk(fixed, deck, tri, u, len(hands), bsc)
-        return bsc[5].astype(object).sum(axis=0), self.n_runouts
+            KO.exact_walk(fixed, deck, tri, u, (1 + self.hilo) * len(hands), bsc)
+        return self._pots(bsc[5].astype(object).sum(axis=0)), self.n_runouts
 
     def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
@@ -436,7 +458,7 @@ class OmahaEngine(Engine):
         from .sampling import BLOCK, deals_in
 
         self._check_size(BLOCK)
-        win = np.zeros(self.amounts.shape + self.order.shape, np.int64)
+        win = np.zeros(((1 + self.hilo) * len(self.amounts), len(self.order)), np.int64)
         sumsq = np.zeros(len(self.order))
         per_chunk = max(1, OMAHA_CHUNK // BLOCK)
         for b in range(lo, hi, per_chunk):
@@ -445,7 +467,7 @@ class OmahaEngine(Engine):
             with _threads(n_threads):
                 K.deal_rows(np.uint64(seed), cap, BLOCK, b, top, self.deck, runs)
             self._settle(runs, n_threads, win, sumsq)
-        return win.astype(object), sumsq
+        return self._pots(win).astype(object), sumsq
 
 
 class PineappleEngine(Engine):

@@ -29,11 +29,12 @@ class Game:
     ``holdem`` (best five of hole and board), ``omaha`` (exactly two hole and three board
     cards) or ``pineapple`` (Hold'em after a discard). ``discard_after``: the betting round
     after which a Pineapple game discards by default (None elsewhere). ``phh``: the PHH
-    variant code of each betting structure (Pineapple's are the project's own: PHH has
-    none). ``label``: the name a person reads. ``scale``: the evaluator's tables
-    (:func:`evaluator._tables.get_tables`): ``holdem``, or a short-deck scale. ``low_rank``:
-    the lowest rank in the deck (0, the deuce; 4, the six, in short deck, whose deck is the
-    36 cards from 6 to A).
+    variant code of each betting structure (Pineapple's and pot-limit Omaha hi/lo's ``PO/8``
+    are the project's own: PHH has none). ``label``: the name a person reads. ``scale``:
+    the evaluator's tables (:func:`evaluator._tables.get_tables`): ``holdem``, or a
+    short-deck scale. ``low_rank``: the lowest rank in the deck (0, the deuce; 4, the six,
+    in short deck, whose deck is the 36 cards from 6 to A). ``hilo``: a high/low split
+    game (eight or better).
     """
 
     name: str
@@ -44,6 +45,7 @@ class Game:
     discard_after: str | None = None
     scale: str = "holdem"
     low_rank: int = 0
+    hilo: bool = False
 
     @property
     def is_omaha(self) -> bool:
@@ -104,6 +106,9 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     Game("short_deck_triton", 2, "holdem",
          "Short deck (6+) Hold'em, Triton rules: trips above a straight",
          {"no-limit": "NST"}, scale="short_deck_triton", low_rank=4),
+    Game("omaha_hilo", 4, "omaha", "Omaha hi/lo eight or better (4 hole cards)",
+         {"pot-limit": "PO/8", "fixed-limit": "FO/8"}, hilo=True),
+    Game("omaha5_hilo", 5, "omaha", "Omaha hi/lo eight or better (5 hole cards)", hilo=True),
 )}
 
 

@@ -513,20 +513,24 @@ class Hand(HandText):
                 f"street={self.street}, actor={self.actor}, board={self.board!r})")
 
 
-_OMAHA_DUMMY: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+_OMAHA_DUMMY: tuple[np.ndarray, ...] | None = None
 #: Per game: :func:`simulate._kernels.engine.hand_settle` (by :func:`_entry`) and its
 #: table arguments.
 _SETTLES: dict[str, tuple[Any, tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] = {}
 
 
-def _omaha_tables(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The Omaha lookup tables for an Omaha game; small placeholders of the same types for
-    Hold'em (the kernels never read them then)."""
+def _omaha_tables(game: str) -> tuple[np.ndarray, ...]:
+    """The Omaha lookup tables for an Omaha game, then the eight-or-better low's
+    (:func:`evaluator.omaha.omaha_tables` + :func:`evaluator.low.low_tables`: what
+    :func:`simulate._kernels.pots.omaha_value` reads); small placeholders of the same types
+    for Hold'em (the kernels never read them then)."""
     global _OMAHA_DUMMY
     if game not in HOLDEM_LIKE:
+        from evaluator.low import low_tables
         from evaluator.omaha import omaha_tables
 
-        return omaha_tables()
+        return omaha_tables() + low_tables()
     if _OMAHA_DUMMY is None:
-        _OMAHA_DUMMY = (np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.uint16))
+        _OMAHA_DUMMY = (np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.uint16),
+                        np.zeros(1, np.uint8), np.zeros(1, np.int8))
     return _OMAHA_DUMMY

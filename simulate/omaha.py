@@ -1,8 +1,11 @@
 """Omaha equity: exact enumeration of runouts or Monte Carlo, 2..10 players.
 
 Games: ``omaha`` (four hole cards), ``omaha5`` and ``omaha6`` (five and six hole cards;
-the same two-plus-three rule). Hands are exact cards only -- ranges are a Hold'em
-feature. See :mod:`simulate._kernels.omaha` for how a runout is scored.
+the same two-plus-three rule), and the eight-or-better hi/lo split games ``omaha_hilo`` and
+``omaha5_hilo`` (each player's ``high`` and ``low`` shares and ``scoop`` reported apart).
+Hands are exact cards only -- ranges are a Hold'em feature. See
+:mod:`simulate._kernels.omaha` for how a runout is scored: a hi/lo game's triple table has
+a low column per player beside the high one, and its rows go to the scorer's hi/lo rule.
 """
 
 from __future__ import annotations
@@ -71,9 +74,12 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     tables, cat_of = _tables()
 
     n_players = len(spot.hands)
+    hilo = spot.game.hilo
+    halves = 2 if hilo else 1
+    unit = halves * SHARE_UNIT
     k = 5 - len(spot.board)
     fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board,
-                                      spot.remaining_deck().tolist(), n_threads)
+                                      spot.remaining_deck().tolist(), n_threads, hilo=hilo)
     runouts = math.comb(len(deck), max(k, 1))
 
     exact = opts.exact
@@ -85,40 +91,49 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     extra: dict[str, object] = {}
     if exact:
         rows = len(deck) if k >= 2 else 1
-        bsc = equity_block_scorer(n_players, cat_of, rows)
+        bsc = equity_block_scorer(n_players, cat_of, rows, hilo=hilo)
         with _threads(n_threads):
-            K.exact_walk(fixed, deck, tri, u, n_players, bsc)
+            K.exact_walk(fixed, deck, tri, u, halves * n_players, bsc)
         stats, cats = bsc[7].sum(axis=0), bsc[8].sum(axis=0)
-        totals = [bsc[5][:, 0].sum(axis=0), stats[:, 0], stats[:, 1], cats, None]
+        totals = [bsc[5].sum(axis=0), stats[:, 0], stats[:, 1], cats, None]
         n = runouts
         std = [0.0] * n_players
     else:
         s = opts.resolved_seed()
         extra["seed"] = s
-        totals, n = _sample(K, s, fixed, deck, tri, u, n_players, cat_of, n_threads, opts)
-        std = _std_errors(totals, n)
-    share, win, tie, cat, _sq = totals
+        totals, n = _sample(K, s, fixed, deck, tri, u, n_players, cat_of, n_threads, opts,
+                            halves)
+        std = _std_errors(totals, n, unit)
+    share, win, tie, cat, _sq = totals  # share [halves, P]: the high's units, then the low's
     players = []
     texts = spot.texts
     for p in range(n_players):
-        players.append(PlayerResult(
-            hand=texts[p], equity=float(share[p]) / (SHARE_UNIT * n),
+        pr = PlayerResult(
+            hand=texts[p], equity=float(share[:, p].sum()) / (unit * n),
             win=float(win[p]) / n, tie=float(tie[p]) / n, std_error=std[p],
-            categories={CATEGORIES[c]: float(cat[p, c]) / n for c in range(9)}))
+            categories={CATEGORIES[c]: float(cat[p, c]) / n for c in range(9)})
+        if hilo:
+            pr.high = float(share[0, p]) / (unit * n)
+            pr.low = float(share[1, p]) / (unit * n)
+            pr.scoop = pr.win
+        players.append(pr)
     return EquityResult(players=players, exact=bool(exact), samples=int(n),
                         elapsed_s=work_clock() - t0, game=spot.game.name,
                         board=spot.board_text, dead=spot.dead_text, extra=extra)
 
 
 def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[int],
-                n_threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+                n_threads: int, *, hilo: bool = False
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Inputs of the triple-table walk (:mod:`simulate._kernels.omaha`):
     ``(fixed, deck, tri, u)``. ``hands`` uint8[P, h]; ``board`` the known cards;
     ``deck_cards`` the undealt ones. ``fixed``/``deck``: universe indices (int64) of the
     known board and of the undealt cards (a complete board is walked as four known cards and
     one "runout", its fifth); ``tri``: uint16[u**3 * P], each player's best hole pair with
-    every triple of the ``u``-card universe."""
+    every triple of the ``u``-card universe (``hilo``: uint16[u**3 * 2P], each player's best
+    low, 0 for none, in columns ``P..2P-1``)."""
     from evaluator._jit import threads as _threads
+    from evaluator.low import low_tables
 
     from ._kernels import omaha as K
 
@@ -130,43 +145,47 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     deck = np.array([pos[c] for c in deck_cards], dtype=np.int64)
     if len(board) == 5:
         fixed, deck = fixed[:4].copy(), fixed[4:].copy()
-    tri = np.zeros(u ** 3 * hands.shape[0], dtype=np.uint16)
+    tri = np.zeros(u ** 3 * hands.shape[0] * (2 if hilo else 1), dtype=np.uint16)
     with _threads(n_threads):
         known = np.array([c in set(board) for c in universe], dtype=np.uint8)
         K.fill_triple_table(hands, np.array(universe, dtype=np.uint8), known,
-                            max(0, len(board) - 2), tables, tri)
+                            max(0, len(board) - 2), tables, low_tables(), tri)
     return fixed, deck, tri, u
 
 
-def _acc(rows: int, n_players: int) -> tuple[np.ndarray, ...]:
-    """Zeroed block rows: share, win, tie (int64[rows, P]), cat (int64[rows, P, 9]), sq."""
+def _acc(rows: int, n_players: int, halves: int = 1) -> tuple[np.ndarray, ...]:
+    """Zeroed block rows: share (int64[rows, halves, P]: hi/lo's high and low units), win,
+    tie (int64[rows, P]), cat (int64[rows, P, 9]), sq."""
     z = np.zeros((rows, n_players), dtype=np.int64)
-    return (z, z.copy(), z.copy(), np.zeros((rows, n_players, 9), dtype=np.int64), z.copy())
+    return (np.zeros((rows, halves, n_players), dtype=np.int64), z, z.copy(),
+            np.zeros((rows, n_players, 9), dtype=np.int64), z.copy())
 
 
-def _std_errors(totals: Sequence[np.ndarray], n: int) -> list[float]:
-    se = std_error_of_mean(totals[0] / SHARE_UNIT, totals[4] / SHARE_UNIT**2, n)
+def _std_errors(totals: Sequence[np.ndarray], n: int, unit: int = SHARE_UNIT) -> list[float]:
+    se = std_error_of_mean(totals[0].sum(axis=0) / unit, totals[4] / unit**2, n)
     return [float(x) for x in se]
 
 
 def _sample(K, seed: int, fixed: np.ndarray, deck: np.ndarray, tri: np.ndarray, u: int,
             n_players: int, cat_of: np.ndarray, n_threads: int,
-            opts: Sampling) -> tuple[list[np.ndarray], int]:
+            opts: Sampling, halves: int = 1) -> tuple[list[np.ndarray], int]:
     """Monte Carlo by the block plan of :mod:`simulate.sampling`: ``(totals, deals)``."""
     from evaluator._jit import threads as _threads
 
     from .sampling import BLOCK, run_blocks
 
     cap = opts.cap
-    totals = [a[0] for a in _acc(1, n_players)]
+    totals = [a[0] for a in _acc(1, n_players, halves)]
 
     def run(lo: int, hi: int) -> None:
-        acc = _acc(hi - lo, n_players)
+        acc = _acc(hi - lo, n_players, halves)
         with _threads(n_threads):
             K.sample_blocks(np.uint64(seed), cap, BLOCK, lo, hi, fixed, deck, tri, u,
                             n_players, cat_of, *acc)
         for t, a in zip(totals, acc, strict=True):
             t += a.sum(axis=0)
 
-    n = run_blocks(opts, run, lambda n: np.array(_std_errors(totals, n)), min_round=n_threads)
+    unit = halves * SHARE_UNIT
+    n = run_blocks(opts, run, lambda n: np.array(_std_errors(totals, n, unit)),
+                   min_round=n_threads)
     return totals, n

@@ -254,13 +254,18 @@ def odd_chip_order(n_seats: int, button: int) -> np.ndarray:
     return (np.arange(1, n_seats + 1, dtype=np.int64) + button) % n_seats
 
 
-def settle(structure: PotStructure, strengths: Sequence[int | None], button: int = 0) -> list[int]:
+def settle(structure: PotStructure, strengths: Sequence[int | None], button: int = 0, *,
+           lows: Sequence[int] | None = None) -> list[int]:
     """Chips each seat takes back from the table after the showdown.
 
     ``strengths[s]``: hand strength of seat ``s`` (an integer, higher is
     better, equal ties, e.g. ``evaluator.evaluate``'s 1..7462); entries of
     folded seats are ignored and may be ``None``. ``button``: the button's
-    seat, which fixes the odd-chip order.
+    seat, which fixes the odd-chip order. ``lows``: a high/low split game's
+    lows per seat (higher is better, 0 for no qualifying low, e.g.
+    ``evaluator.evaluate_low``'s 1..56): each pot is then halved between its
+    best high and its best low, the odd chip to the high, the whole pot to
+    the high when no eligible seat has a low.
 
     Returns a list of ``n_seats`` ints: pot winnings plus returned uncalled
     chips. Their sum always equals ``sum(committed)``; a seat's net result is
@@ -282,6 +287,10 @@ def settle(structure: PotStructure, strengths: Sequence[int | None], button: int
             values[s] = operator.index(v)
         except (TypeError, OverflowError):
             raise ValueError(f"seat {s}: live seat needs an integer strength, got {v!r}") from None
+    if lows is not None:
+        if len(lows) != n:
+            raise ValueError(f"lows has {len(lows)} entries for {n} seats")
+        values = np.concatenate([values, np.array([int(x) for x in lows], np.int64)])
     amounts, eligible = pots_to_arrays(structure, n)
     payout = np.zeros(n, dtype=np.int64)
     settle_kernel(values, amounts, eligible, order, payout)

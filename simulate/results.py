@@ -40,7 +40,12 @@ class PlayerResult:
     ``equity`` is the share of the pot (ties split), ``win`` the share of deals won
     outright, ``tie`` the share of deals split, ``std_error`` the standard error of
     ``equity`` (0 when exact), ``categories`` the share of deals on which this
-    player's final hand is each category.
+    player's final hand is each category (the high hand's, in a hi/lo game).
+
+    Hi/lo split games also give ``high`` and ``low`` (the pot shares won by the high and by
+    the low half; ``equity`` is their sum) and ``scoop`` (the share of deals won whole and
+    alone, which is ``win`` there; ``tie`` counts the deals with a part of the pot);
+    elsewhere they are None and left out of :meth:`to_dict`.
     """
 
     hand: str
@@ -49,10 +54,17 @@ class PlayerResult:
     tie: float
     std_error: float = 0.0
     categories: dict[str, float] = field(default_factory=dict)
+    high: float | None = None
+    low: float | None = None
+    scoop: float | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {"hand": self.hand, "equity": self.equity, "win": self.win, "tie": self.tie,
-                "std_error": json_number(self.std_error), "categories": dict(self.categories)}
+        d: dict[str, object] = {"hand": self.hand, "equity": self.equity, "win": self.win,
+                                "tie": self.tie}
+        if self.high is not None:
+            d.update(high=self.high, low=self.low, scoop=self.scoop)
+        d.update(std_error=json_number(self.std_error), categories=dict(self.categories))
+        return d
 
 
 @dataclass

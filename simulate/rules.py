@@ -194,7 +194,8 @@ class Rules:
         K = kernels()
         S[K.BETTING] = BETTINGS[self.betting]
         S[K.NHOLE] = self.n_hole
-        S[K.GAME] = 0 if self.game in HOLDEM_LIKE else 1
+        S[K.GAME] = (0 if self.game in HOLDEM_LIKE
+                     else K.HILO_GAME if _GAME_TABLE[self.game].hilo else 1)
         S[K.BTNBLIND] = int(self.button_blind)
         S[K.DECKLOW] = 4 * _GAME_TABLE[self.game].low_rank
         if self.discard_after is not None:

@@ -68,6 +68,7 @@ def _omaha() -> None:
 
     equity(["AhAsKhKs", "QdJdTc9c"], "2c7d8h3s", game="omaha")
     equity(["AhAsKhKs", "QdJdTc9c"], game="omaha", samples=1000, seed=1)
+    equity(["Ah2sKhKs", "QdJdTc9c"], "2c7d8h3s", game="omaha_hilo")  # the low columns
 
 
 def _allin() -> None:
@@ -79,6 +80,7 @@ def _allin() -> None:
     allin_ev(["QQ+:100", "AhKh:60", "random:30"], "Ks8h2c", samples=1000, seed=1)
     allin_ev(["AhAsKhKs:100", "QdJdTc9c:60"], "7s8h2c", game="omaha")
     allin_ev(["AhAsKhKs:100", "QdJdTc9c:60"], game="omaha", samples=1000, seed=1)
+    allin_ev(["Ah2sKhKs:100", "QdJdTc9c:60"], game="omaha_hilo", samples=1000, seed=1)
 
 
 #: Batch lines (:mod:`simulate.batch`) answered on one thread by each kind's serial

@@ -622,3 +622,88 @@ def omaha_low_tuple(hole: Sequence[int], board: Sequence[int]) -> tuple[int, ...
             for t in itertools.combinations(board, 3)]
     lows = [x for x in lows if x is not None]
     return min(lows) if lows else None
+
+
+# -------------------- hi/lo split (Omaha eight or better)
+def _deal(chips: int, winners: Sequence[int], out: list[int]) -> None:
+    """``chips`` dealt one at a time round ``winners`` (in odd-chip order, from the first)."""
+    for chip in range(chips):
+        out[winners[chip % len(winners)]] += 1
+
+
+def ref_hilo_settle_runout(pots: Sequence[tuple[int, Sequence[int]]], returned: Sequence[int],
+                           highs: Sequence, lows: Sequence, button: int
+                           ) -> tuple[list[int], list[list[int]], list[list[int]]]:
+    """One finished hi/lo board, the slow way: each pot on its own goes whole to its best
+    high hands when none of its eligible hands has a low; else its high half (the odd chip
+    included, ``amount - amount // 2``) to the best highs and ``amount // 2`` to the best
+    lows, each half dealt a chip at a time from the seat left of the ``button``. ``highs[s]``
+    comparable (higher wins), ``lows[s]`` a :func:`low_tuple` (smaller wins) or None.
+    Returns ``(payout per seat, high chips [pot][seat], low chips [pot][seat])``."""
+    n = len(returned)
+    payout = list(returned)
+    order = [(button + 1 + i) % n for i in range(n)]
+    hi_chips = [[0] * n for _ in pots]
+    lo_chips = [[0] * n for _ in pots]
+    for p, (amount, elig) in enumerate(pots):
+        best = max(highs[s] for s in elig)
+        hw = [s for s in order if s in elig and highs[s] == best]
+        with_low = [s for s in elig if lows[s] is not None]
+        if not with_low:
+            _deal(amount, hw, hi_chips[p])
+        else:
+            best_low = min(lows[s] for s in with_low)
+            lw = [s for s in order if s in elig and lows[s] == best_low]
+            _deal(amount - amount // 2, hw, hi_chips[p])
+            _deal(amount // 2, lw, lo_chips[p])
+        for s in range(n):
+            payout[s] += hi_chips[p][s] + lo_chips[p][s]
+    return payout, hi_chips, lo_chips
+
+
+def hilo_equity_walk(hands: list[str], board: str, dead: str = ""):
+    """Every runout of an Omaha hi/lo spot by the rule, as Fractions of the pot per player:
+    ``(equity, high, low, scoop, n)``; a pot with no low goes whole to the best high(s), else
+    half to the best high(s) and half to the best low(s), each half split evenly."""
+    hs = [parse_cards(h) for h in hands]
+    b = parse_cards(board)
+    used = set(parse_cards(dead)) | {c for h in hs for c in h}
+    n_p = len(hs)
+    high = [Fraction(0)] * n_p
+    low = [Fraction(0)] * n_p
+    scoop = [0] * n_p
+    runs = list(runouts(b, used))
+    for full in runs:
+        hv = [omaha_tuple(h, full) for h in hs]
+        lv = [omaha_low_tuple(h, full) for h in hs]
+        hw = [i for i in range(n_p) if hv[i] == max(hv)]
+        lows = [x for x in lv if x is not None]
+        lw = [i for i in range(n_p) if lows and lv[i] == min(lows)]
+        half = Fraction(1, 2) if lw else Fraction(1)
+        for i in hw:
+            high[i] += half / len(hw)
+        for i in lw:
+            low[i] += half / len(lw)
+        if len(hw) == 1 and (not lw or lw == hw):
+            scoop[hw[0]] += 1
+    n = len(runs)
+    return ([(h + lo) / n for h, lo in zip(high, low, strict=True)], [h / n for h in high],
+            [lo / n for lo in low], [Fraction(s, n) for s in scoop], n)
+
+
+def hilo_allin_totals(hands, committed, board, dead=(), button=0):
+    """Every runout of a hi/lo all-in settled by :func:`ref_hilo_settle_runout` (Omaha
+    hands as card ids, ``None`` for a folded seat): ``(payout sums per seat, runouts,
+    pots)``."""
+    live = [h is not None for h in hands]
+    pots, returned = ref_pots(committed, live)
+    used = set(dead) | {c for h in hands if h for c in h}
+    totals = [0] * len(hands)
+    n_runs = 0
+    for full in runouts(list(board), used):
+        highs = [omaha_tuple(h, full) if h else None for h in hands]
+        lows = [omaha_low_tuple(h, full) if h else None for h in hands]
+        pay, _, _ = ref_hilo_settle_runout(pots, returned, highs, lows, button)
+        totals = [t + x for t, x in zip(totals, pay, strict=True)]
+        n_runs += 1
+    return totals, n_runs, pots

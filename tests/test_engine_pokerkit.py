@@ -1,10 +1,11 @@
 """Differential test of :mod:`simulate.engine` against pokerkit 0.7.7.
 
 Random hands per betting structure (no-limit Hold'em, pot-limit Omaha, fixed-limit Hold'em,
-and no-limit short deck against pokerkit's ``NoLimitShortDeckHoldem``: the 36-card deck,
-antes with a button blind half the time, blinds otherwise), 2-9 seats, stacks from 1 to
-300 big blinds (log-uniform, so short stacks, all-ins and side pots are common), antes,
-big-blind antes and straddles, a random button and scripted cards.
+fixed-limit Omaha hi/lo eight or better, and no-limit short deck against pokerkit's
+``NoLimitShortDeckHoldem``: the 36-card deck, antes with a button blind half the time,
+blinds otherwise), 2-9 seats, stacks from 1 to 300 big blinds (log-uniform, so short
+stacks, all-ins and side pots are common), antes, big-blind antes and straddles, a random
+button and scripted cards.
 Both engines play the same random action sequence; at every step they must agree on the
 actor, the stacks behind, and the legal set (fold, check, call amount, minimum and maximum
 raise-to); at the end on the pots (amount and eligible seats) and the finishing stacks.
@@ -50,10 +51,18 @@ counts the spot. Each rule is asserted the cardroom way in tests/test_engine_rul
     Fixed-limit: an all-in raise of less than half a bet is not a raise for the cardroom,
     so it does not count toward the cap; pokerkit counts it. Nobody raises past
     pokerkit's cap.
+``fo8_betting``
+    pokerkit 0.7.7's ``FixedLimitOmahaHoldemHighLowSplitEightOrBetter`` derives from its
+    ``PotLimitPokerMixin``: it bets pot-limit (no cap, a pot-sized maximum) with the small
+    and big bets as minimums. The harness plays fixed-limit Omaha hi/lo against that class
+    with pokerkit's own ``FixedLimitPokerMixin`` put first (the betting its name says, as
+    pokerkit's fixed-limit Hold'em has it), and pot-limit Omaha hi/lo against the class as
+    it is, with both minimums the big blind (the engine's pot-limit minimum bet).
 ``odd_chips``
     pokerkit gives all the odd chips of a split pot to the first winner left of the button;
     the cardroom rule gives them one at a time to the winners in that order. The harness
-    moves pokerkit's odd chips to the cardroom seats before comparing the stacks.
+    moves pokerkit's odd chips to the cardroom seats before comparing the stacks (hi/lo:
+    each pot halved on its own, the odd chip to the high half, then each half so).
 """
 
 from __future__ import annotations
@@ -67,13 +76,19 @@ from dataclasses import dataclass
 import pytest
 from pokerkit import (
     Automation,
+    FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
     FixedLimitTexasHoldem,
     NoLimitShortDeckHoldem,
     NoLimitTexasHoldem,
     PotLimitOmahaHoldem,
 )
+from pokerkit.games import FixedLimitPokerMixin
 
 from simulate.engine import Hand, Rules
+
+#: pokerkit's Omaha hi/lo with the fixed-limit betting of its name (``fo8_betting`` above).
+FixedLimitOmahaHiLo = type("FixedLimitOmahaHiLo", (
+    FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSplitEightOrBetter), {})
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -95,6 +110,8 @@ STRUCTURES = {
     "pot-limit": ("pot-limit", "omaha", 4),
     "fixed-limit": ("fixed-limit", "holdem", 2),
     "short-deck": ("no-limit", "short_deck", 2),
+    "fixed-limit-hilo": ("fixed-limit", "omaha_hilo", 4),
+    "pot-limit-hilo": ("pot-limit", "omaha_hilo", 4),
 }
 SHORT_DECK = [c for c in DECK if c[0] not in "2345"]
 DEFAULT_SEQUENCES = 1000
@@ -233,6 +250,11 @@ class PokerkitHand:
         if s.game == "short_deck":
             self.state = NoLimitShortDeckHoldem.create_state(AUTOMATIONS, False, antes, forced,
                                                              bb, stacks, n)
+        elif s.game == "omaha_hilo":
+            fixed = s.betting == "fixed-limit"
+            cls = FixedLimitOmahaHiLo if fixed else FixedLimitOmahaHoldemHighLowSplitEightOrBetter
+            self.state = cls.create_state(AUTOMATIONS, False, antes, forced, bb,
+                                          2 * bb if fixed else bb, stacks, n)
         elif s.betting == "no-limit":
             self.state = NoLimitTexasHoldem.create_state(AUTOMATIONS, False, antes, forced, bb,
                                                          stacks, n)
@@ -240,8 +262,10 @@ class PokerkitHand:
             self.state = PotLimitOmahaHoldem.create_state(AUTOMATIONS, False, antes, forced, bb,
                                                           stacks, n)
         else:
-            self.state = FixedLimitTexasHoldem.create_state(AUTOMATIONS, False, antes, forced,
-                                                            bb, 2 * bb, stacks, n)
+            fl = (FixedLimitOmahaHoldemHighLowSplitEightOrBetter if s.game == "omaha_hilo"
+                  else FixedLimitTexasHoldem)
+            self.state = fl.create_state(AUTOMATIONS, False, antes, forced, bb, 2 * bb, stacks,
+                                         n)
         self.state.hand_types = tuple(_memoized(t) for t in self.state.hand_types)
         self._hole = [[s.hole[seat][k:k + 2] for k in range(0, len(s.hole[seat]), 2)]
                       for seat in self.seat_of]
@@ -344,15 +368,34 @@ class PokerkitHand:
         stacks = [x - sum(p[i] for p in self.pushes) for i, x in enumerate(final)]
         board = list(st.get_board_cards(0))
         hands = {i: st.hand_types[0].from_game(cards, board) for i, cards in self.shown.items()}
-        for amount, seats in self.pots or []:
-            elig = sorted(self.index_of[seat] for seat in seats)  # pokerkit order = odd-chip order
-            best = max(hands[i] for i in elig)
-            winners = [i for i in elig if hands[i] == best]
-            share, odd = divmod(amount, len(winners))
+        lows = {i: _low_or_none(st.hand_types[1], cards, board)
+                for i, cards in self.shown.items()} if len(st.hand_types) > 1 else {}
+
+        def deal(chips: int, elig: list[int], values: dict) -> None:
+            best = max(values[i] for i in elig)
+            winners = [i for i in elig if values[i] == best]
+            share, odd = divmod(chips, len(winners))
             for k, i in enumerate(winners):
                 stacks[i] += share + (k < odd)
+
+        for amount, seats in self.pots or []:
+            elig = sorted(self.index_of[seat] for seat in seats)  # pokerkit order = odd-chip order
+            with_low = [i for i in elig if lows.get(i) is not None]
+            if with_low:  # hi/lo: the high half takes the odd chip
+                deal(amount - amount // 2, elig, hands)
+                deal(amount // 2, with_low, lows)
+            else:
+                deal(amount, elig, hands)
         assert sum(stacks) == sum(final)
         return [stacks[self.index_of[seat]] for seat in range(self.setup.n)], stacks != final
+
+
+def _low_or_none(low_type: type, cards, board):
+    """pokerkit's eight-or-better low of a shown hand, or None when it has none."""
+    try:
+        return low_type.from_game(cards, board)
+    except ValueError:
+        return None
 
 
 def ours_legal(h: Hand) -> tuple:
@@ -527,6 +570,8 @@ EXPECTED_SPOTS = {
     "pot-limit": ("check_only", "straddle_min", "short_open"),
     "fixed-limit": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips"),
     "short-deck": ("check_only", "short_open", "odd_chips", "button_blind"),
+    "fixed-limit-hilo": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips"),
+    "pot-limit-hilo": ("check_only", "straddle_min", "short_open", "odd_chips"),
 }
 
 

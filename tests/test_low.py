@@ -95,3 +95,17 @@ def test_five_card_lows_equal_the_reference():
     got = sorted((o, r) for o, r in zip(ours, ref, strict=True) if o)
     for (o1, r1), (o2, r2) in zip(got, got[1:], strict=False):
         assert (o1 == o2) == (r1 == r2) and (o1 < o2) == (r1 > r2)
+
+
+@pytest.mark.parametrize("n_hole,n_board", [(4, 5), (5, 4), (6, 3)])
+def test_compiled_batch_equals_the_scalar_low(n_hole, n_board):
+    from evaluator.low import evaluate_low_batch
+
+    rng = np.random.default_rng(100 + n_hole)
+    spots = [_random_spot(rng, n_hole, n_board) for _ in range(4000)]
+    holes = np.array([h for h, _ in spots], np.uint8)
+    boards = np.array([b for _, b in spots], np.uint8)
+    got = evaluate_low_batch(holes, boards).tolist()
+    assert got == [evaluate_low(h, b) or 0 for h, b in spots]
+    with pytest.raises(ValueError, match="row 0 has a repeated"):
+        evaluate_low_batch(np.array([[0, 0, 1, 2]]), np.array([[3, 4, 5, 6, 7]]))

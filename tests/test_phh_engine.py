@@ -32,18 +32,23 @@ def run(actions: str, s1: str = "1000", s2: str = "1000", s3: str = "1000", **ex
 
 
 def test_every_engine_sample_is_validated_and_matches_its_record() -> None:
-    seen = {"NT": 0, "FT": 0, "PO": 0, "NS": 0}
+    seen = {"NT": 0, "FT": 0, "PO": 0, "NS": 0, "FO/8": 0}
     validated = {"NS": 0}
+    unpostable = 0
     for src, h in iter_hands(DATA):
         if not isinstance(h, HandHistory) or h.variant not in ENGINE_VARIANTS:
             continue
         r = replay(h, src)
         assert r.error is None, (src, r.error)
-        assert r.validated, src
         assert r.matches_record in (True, None), (src, r.finishing_stacks)
+        if not r.validated:  # one WSOP FO/8 hand has a single blind: the accounting alone
+            assert h.variant == "FO/8" and "no big blind" in r.not_validated, src
+            unpostable += 1
+            continue
         seen[h.variant] += r.matches_record is True
         validated[h.variant] = validated.get(h.variant, 0) + 1
-    assert seen["NT"] >= 120 and seen["FT"] >= 5 and seen["PO"] >= 5
+    assert seen["NT"] >= 120 and seen["FT"] >= 5 and seen["PO"] >= 5 and seen["FO/8"] >= 10
+    assert unpostable <= 1
     assert validated["NS"] >= 1  # short deck (Triton London 2019: a button blind)
 
 

@@ -216,3 +216,78 @@ def first_bad_omaha_row(holes, boards):
                 return i
             seen |= bit
     return -1
+
+
+# ----------------------------------------------------------------- the eight-or-better low
+# ``ltables`` = ``(low_bit uint8[52], low_of_mask int8[256])`` (:func:`evaluator.low.low_tables`):
+# each card's low rank bit (0 above eight) and the low value 1..56 of each 8-bit rank mask
+# (0 unless it holds exactly five ranks). A low uses two hole and three board cards like the
+# high; five cards with nonzero bits make a low exactly when their bits are five distinct
+# ranks, so a pair's mask OR a triple's mask looks the value up directly.
+
+@serial
+def low_pairs(hole, low_bit, out):
+    """The rank masks (into ``out`` int64[>= C(h, 2)]) of the two-card subsets of ``hole``
+    that can be part of a low (two different ranks of eight or lower); returns how many."""
+    n = 0
+    h = hole.shape[0]
+    for i in range(h):
+        a = np.int64(low_bit[hole[i]])
+        if a == 0:
+            continue
+        for j in range(i + 1, h):
+            b = np.int64(low_bit[hole[j]])
+            if b != 0 and b != a:
+                out[n] = a | b
+                n += 1
+    return n
+
+
+@serial
+def low_triples(board, low_bit, out):
+    """As :func:`low_pairs` for the three-card subsets of ``board`` (three different ranks
+    of eight or lower); returns how many."""
+    n = 0
+    b = board.shape[0]
+    for i in range(b):
+        x = np.int64(low_bit[board[i]])
+        if x == 0:
+            continue
+        for j in range(i + 1, b):
+            y = np.int64(low_bit[board[j]])
+            if y == 0 or y == x:
+                continue
+            for k in range(j + 1, b):
+                z = np.int64(low_bit[board[k]])
+                if z != 0 and z != x and z != y:
+                    out[n] = x | y | z
+                    n += 1
+    return n
+
+
+@serial
+def best_low(pm, n_pairs, tm, n_trip, low_of_mask):
+    """The best low value over every (pair mask, triple mask) of rank-disjoint parts, 0 if
+    none."""
+    best = 0
+    for a in range(n_pairs):
+        for t in range(n_trip):
+            if pm[a] & tm[t] == 0:
+                v = np.int64(low_of_mask[pm[a] | tm[t]])
+                if v > best:
+                    best = v
+    return best
+
+
+@serial
+def omaha_low_batch_serial(holes, boards, out, ltables):
+    """The eight-or-better low of each row: ``holes`` uint8[N, h] (h 2..6), ``boards``
+    uint8[N, b] (b 3..5) -> ``out`` (an integer dtype, [N]): 1..56, 0 when no low
+    qualifies."""
+    low_bit, low_of_mask = ltables
+    pm = np.empty(15, np.int64)
+    tm = np.empty(10, np.int64)
+    for row in range(holes.shape[0]):
+        n_pairs = low_pairs(holes[row], low_bit, pm)
+        n_trip = low_triples(boards[row], low_bit, tm) if n_pairs else 0
+        out[row] = best_low(pm, n_pairs, tm, n_trip, low_of_mask)

@@ -250,14 +250,17 @@ def mc_range_run(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask
 
 @serial
 def settle_rows(strengths, amounts, split, odd, elig, order, win, sumsq):
-    """Settle each row of ``strengths`` (int32[N, L]): add to ``win`` (int64[P, L]) and
-    ``sumsq`` (float64[L], the squares of each row's chips per player)."""
-    n_live = strengths.shape[1]
-    st = np.zeros(n_live, np.int32)
+    """Settle each row of ``strengths`` (int32[N, L]; hi/lo: int32[N, 2 L], the highs then
+    the lows, with hi/lo tables and ``win`` int64[2 P, L], see
+    :func:`simulate._kernels.score.award_hilo`): add to ``win`` (int64[P, L]) and ``sumsq``
+    (float64[L], the squares of each row's chips per player)."""
+    n_live = sumsq.shape[0]
+    st = np.zeros(strengths.shape[1], np.int32)
     pay = np.zeros(n_live, np.int64)
     for r in range(strengths.shape[0]):
-        for i in range(n_live):
+        for i in range(strengths.shape[1]):
             st[i] = strengths[r, i]
+        for i in range(n_live):
             pay[i] = 0
         _settle(st, amounts, split, odd, elig, order, win, pay)
         for i in range(n_live):

@@ -43,9 +43,8 @@ import numpy as np
 
 from evaluator._jit import inline, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, lookup
-from evaluator._kernels.omaha import omaha_batch_serial
 from simulate._kernels.boards import deal_board_from_deck, deal_deck, seeded_deck  # noqa: F401
-from simulate._kernels.pots import build_pots, settle, table_pots  # noqa: F401
+from simulate._kernels.pots import build_pots, omaha_value, settle, table_pots  # noqa: F401
 from simulate._kernels.state import *  # noqa: F403 - the whole layout, re-exported
 from simulate._kernels.state import (
     ACTED,
@@ -597,9 +596,10 @@ def holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_tabl
 
 @serial
 def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
-    """Showdown strength of each live seat into ``out`` (int64[n]); -1 for a seat whose
-    cards are not all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf``
-    uint8[1, 5] and ``sbuf`` int32[1] are scratch for the Omaha evaluator."""
+    """Showdown strength of each live seat into ``out`` (int64[n]; hi/lo: the packed high and
+    low of :func:`simulate._kernels.pots.omaha_value`); -1 for a seat whose cards are not
+    all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf`` uint8[1, 5] and
+    ``sbuf`` int32[1] are scratch for the Omaha evaluator."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     if S[GAME] == 0:
         holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
@@ -621,11 +621,7 @@ def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
             bbuf[0, j] = board[j]
             if board[j] == UNKNOWN:
                 known = False
-        if not known:
-            out[s] = -1
-            continue
-        omaha_batch_serial(hbuf, bbuf, sbuf, tables, otables)
-        out[s] = sbuf[0]
+        out[s] = omaha_value(S, hbuf, bbuf, sbuf, tables, otables) if known else -1
 
 
 # ---------------------------------------------------------------- one buffer per Hand

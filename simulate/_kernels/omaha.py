@@ -25,9 +25,16 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import parallel, serial
-from evaluator._kernels.omaha import best_of_parts, board_triples, hole_pairs
+from evaluator._kernels.omaha import (
+    best_low,
+    best_of_parts,
+    board_triples,
+    hole_pairs,
+    low_pairs,
+    low_triples,
+)
 from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
-from simulate._kernels.score import equity_scorer, score_row, scorer_row
+from simulate._kernels.score import equity_scorer, hilo_equity_scorer, score_row, scorer_row
 
 
 @serial
@@ -63,15 +70,58 @@ def _fill_player(p, n_players, hand, universe, known, min_known, tables, tri):
                 tri[((k * u + j) * u + i) * n_players + p] = s
 
 
+@serial
+def _fill_low(col, stride, hand, universe, known, min_known, ltables, tri):
+    """Column ``col`` of ``tri`` (``stride`` columns): the best eight-or-better low of
+    ``hand``'s hole pairs with each triple of ``universe`` (0: none), as
+    :func:`_fill_player` fills the highs."""
+    low_bit, low_of_mask = ltables
+    u = universe.shape[0]
+    pm = np.empty(15, np.int64)
+    tm = np.empty(1, np.int64)
+    trip = np.empty(3, np.uint8)
+    n_pairs = low_pairs(hand, low_bit, pm)
+    if n_pairs == 0:
+        return
+    for i in range(u):
+        trip[0] = universe[i]
+        for j in range(i + 1, u):
+            trip[1] = universe[j]
+            kij = known[i] + known[j]
+            for k in range(j + 1, u):
+                if kij + known[k] < min_known:
+                    continue
+                trip[2] = universe[k]
+                if low_triples(trip, low_bit, tm) == 0:
+                    continue
+                s = best_low(pm, n_pairs, tm, 1, low_of_mask)
+                tri[((i * u + j) * u + k) * stride + col] = s
+                tri[((i * u + k) * u + j) * stride + col] = s
+                tri[((j * u + i) * u + k) * stride + col] = s
+                tri[((j * u + k) * u + i) * stride + col] = s
+                tri[((k * u + i) * u + j) * stride + col] = s
+                tri[((k * u + j) * u + i) * stride + col] = s
+
+
 @parallel
-def fill_triple_table(hands, universe, known, min_known, tables, tri):
-    """``tri`` (uint16[U**3 * P], zeroed) <- best strength of each player's hole pairs with
-    each triple of ``universe`` (uint8[U] card ids) holding at least ``min_known`` cards
-    with ``known[i] == 1`` (uint8[U]: the known board; a board that still needs ``k`` cards
-    has ``3 - k`` known cards in every triple, so a flop spot fills a fifth of the table);
-    ``hands``: uint8[P, h]."""
-    for p in nb.prange(hands.shape[0]):
-        _fill_player(p, hands.shape[0], hands[p], universe, known, min_known, tables, tri)
+def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri):
+    """``tri`` (uint16[U**3 * C], zeroed; ``C`` = P columns, or 2 P in a hi/lo game) <- best
+    strength of each player's hole pairs with each triple of ``universe`` (uint8[U] card
+    ids) holding at least ``min_known`` cards with ``known[i] == 1`` (uint8[U]: the known
+    board; a board that still needs ``k`` cards has ``3 - k`` known cards in every triple, so
+    a flop spot fills a fifth of the table); ``hands``: uint8[P, h]. With 2 P columns,
+    columns ``P..2P-1`` hold each player's best low the same way (``ltables``: as for
+    :func:`evaluator._kernels.omaha.omaha_low_batch_serial`): a low also takes exactly two
+    hole and three board cards, so a runout's best low is the max over its triples too."""
+    n_players = hands.shape[0]
+    u = universe.shape[0]
+    stride = tri.shape[0] // (u * u * u)
+    for q in nb.prange(stride):
+        if q < n_players:
+            _fill_player(q, stride, hands[q], universe, known, min_known, tables, tri)
+        else:
+            _fill_low(q, stride, hands[q - n_players], universe, known, min_known, ltables,
+                      tri)
 
 
 @serial
@@ -169,7 +219,8 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
 
 @parallel
 def exact_walk(fixed, deck, tri, u, n_players, bsc):
-    """Walk every runout, one strength row each, into the block scorer ``bsc``
+    """Walk every runout, one strength row each (``n_players`` columns of ``tri``: 2 P in a
+    hi/lo game, highs then lows, for a hi/lo scorer), into the block scorer ``bsc``
     (:func:`simulate._kernels.score.block_scorer`, equity or the pots of an all-in; one row
     per first drawn card, ``D`` rows, or one row when ``k == 1``). ``fixed``: known board
     (universe indices, int64[nb], nb in 0..4); ``deck``: undealt cards (universe indices,
@@ -186,7 +237,8 @@ def exact_walk(fixed, deck, tri, u, n_players, bsc):
 def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
                   share, win, tie, cat, sq):
     """``n`` runouts from stream ``block``, dealt by the exactly uniform deal of
-    :mod:`simulate._kernels.rng` (``deck_init`` is only read)."""
+    :mod:`simulate._kernels.rng` (``deck_init`` is only read). ``share`` [H, P]: H = 2 in a
+    hi/lo game (the high's units, then the low's; ``tri`` has 2 P columns)."""
     state = stream_state(seed, block)
     d = np.zeros(max(deck_init.shape[0], 5), np.int64)
     d[:deck_init.shape[0]] = deck_init
@@ -200,10 +252,14 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     for i in range(nf):
         board[i] = fixed[i]
     offs = np.empty(10, np.int64)
-    s = np.empty(n_players, np.int64)
-    up = u * n_players
+    halves = share.shape[0]
+    n_cols = halves * n_players
+    s = np.empty(n_cols, np.int64)
+    up = u * n_cols
     uup = u * up
-    sc = equity_scorer(n_players, cat_of)  # the one scorer: a pot of 2520 units
+    # the one scorer: a pot of 2520 units (hi/lo: 5040, with rows of highs then lows)
+    sc = hilo_equity_scorer(n_players, cat_of) if halves == 2 else equity_scorer(n_players,
+                                                                                  cat_of)
     pay = sc[6]
     for _ in range(n):
         state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
@@ -214,9 +270,9 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
             for b in range(a + 1, 5):
                 ab = board[a] * uup + board[b] * up
                 for c in range(b + 1, 5):
-                    offs[t] = ab + board[c] * n_players
+                    offs[t] = ab + board[c] * n_cols
                     t += 1
-        for p in range(n_players):
+        for p in range(n_cols):
             v = 0
             for t in range(10):
                 w = tri[offs[t] + p]
@@ -229,7 +285,8 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
         for p in range(n_players):
             sq[p] += pay[p] * pay[p]
     for p in range(n_players):
-        share[p] += sc[5][0, p]
+        for h in range(halves):
+            share[h, p] += sc[5][h, p]
         win[p] += sc[7][p, 0]
         tie[p] += sc[7][p, 1]
         for c in range(9):
@@ -243,7 +300,8 @@ def sample_blocks(seed, n_total, block_size, b_lo, b_hi, fixed, deck, tri, u, n_
     ``block_size`` (the block plan of :mod:`simulate.sampling`): block ``b`` deals
     ``min(block_size, n_total - b * block_size)`` runouts from its own RNG stream
     ``stream_state(seed, b)``, so results do not depend on the thread count. Rows as in
-    :func:`exact_walk`, row ``b - b_lo`` for block ``b``. ``deck``: undealt cards (universe
+    :func:`exact_walk`, row ``b - b_lo`` for block ``b`` (``share`` [R, H, P]: H = 2, the
+    high's and the low's units, in a hi/lo game). ``deck``: undealt cards (universe
     indices, int64[D]); ``fixed``: known board."""
     for i in nb.prange(b_hi - b_lo):
         b = b_lo + i

@@ -1,7 +1,8 @@
 """Pots: the project's one pot builder (:func:`build_pots`, over plain arrays: what
 :func:`simulate.pots.build_pots` wraps), the pots of a hand's state (:func:`table_pots`) and
 the chips each seat takes at the end (:func:`settle`, by the one pot rule
-:func:`simulate._kernels.score.award`).
+:func:`simulate._kernels.score.award`; hi/lo games by its split rule,
+:func:`simulate._kernels.score.award_hilo`, from the seats' :func:`omaha_value`).
 """
 
 from __future__ import annotations
@@ -9,10 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from evaluator._jit import inline
-from simulate._kernels.score import award
+from evaluator._kernels.omaha import omaha_batch_serial, omaha_low_batch_serial
+from simulate._kernels.score import award, split_tables_hilo
 from simulate._kernels.state import (
     COMM,
     DEAD,
+    GAME,
+    HILO_GAME,
     NLIVE,
     OUT,
     STAT,
@@ -148,6 +152,8 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
         payout[w] += total
         return 0
     n_pots = table_pots(S, amounts, eligible, payout)
+    if S[GAME] == HILO_GAME:
+        return _settle_hilo(n, st, payout, amounts[:n_pots], eligible[:n_pots], order)
     unknown = 0
     for p in range(n_pots):
         ne = 0
@@ -169,5 +175,56 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
             q = a // k
             split[p, k] = q
             odd[p, k] = a - q * k
-    award(st, np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win, payout)
+    # exactly n strengths: a longer row would read as a hi/lo row (highs, then lows)
+    award(st[:n], np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win,
+          payout)
+    return unknown
+
+
+#: A hi/lo seat's showdown value is ``high * HILO_SPAN + low`` (low 0..56, 0: none).
+HILO_SPAN = 64
+
+
+@inline
+def omaha_value(S, hbuf, bbuf, sbuf, tables, otables):
+    """One seat's Omaha showdown value from its cards in ``hbuf`` (uint8[1, h]) and the board
+    in ``bbuf`` (uint8[1, 5]): the high strength, and in a hi/lo game ``high * HILO_SPAN +
+    low`` (the eight-or-better low, 0 for none), which :func:`settle` takes apart.
+    ``otables``: the Omaha tables then the low tables (``pair_index, triple_index, rank5,
+    low_bit, low_of_mask``); ``sbuf`` int32[1] is scratch."""
+    omaha_batch_serial(hbuf, bbuf, sbuf, tables, (otables[0], otables[1], otables[2]))
+    v = np.int64(sbuf[0])
+    if S[GAME] == HILO_GAME:
+        omaha_low_batch_serial(hbuf, bbuf, sbuf, (otables[3], otables[4]))
+        v = v * HILO_SPAN + sbuf[0]
+    return v
+
+
+@inline
+def _settle_hilo(n, st, payout, amounts, eligible, order):
+    """:func:`settle`'s showdown in a hi/lo game: ``st`` holds :func:`omaha_value` values
+    (-1: not known); every pot is split high/low on its own by the one pot rule
+    (:func:`simulate._kernels.score.award` on a row of the highs, then the lows). A pot whose
+    winner hangs on hidden cards pays nothing; returns how many."""
+    n_pots = amounts.shape[0]
+    row = np.zeros(2 * n, np.int64)
+    for s in range(n):
+        if st[s] >= 0:
+            row[s] = st[s] // HILO_SPAN
+            row[n + s] = st[s] % HILO_SPAN
+    a = amounts.copy()
+    unknown = 0
+    for p in range(n_pots):
+        ne = 0
+        hidden = False
+        for s in range(n):
+            if eligible[p, s]:
+                ne += 1
+                hidden = hidden or st[s] < 0
+        if hidden and ne > 1:
+            unknown += 1
+            a[p] = 0
+    split, odd = split_tables_hilo(a, eligible)
+    award(row, np.int64(1), a, eligible, order, split, odd,
+          np.zeros((2 * n_pots, n), np.int64), payout)
     return unknown

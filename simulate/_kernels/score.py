@@ -6,14 +6,18 @@ runouts, or deals, the row stands for). This module turns those rows into result
 
 - :func:`best_and_ties` is the one "best strength, count the ties" loop;
 - :func:`award` is the one pot-settlement rule (main and side pots, each split on its
-  own, odd chips one at a time to the tied winners in odd-chip order): the only
-  odd-chip loop in the package;
+  own, odd chips one at a time to the tied winners in odd-chip order; its
+  :func:`pay_pot` is the only odd-chip loop in the package). A row of twice the players
+  is a high/low split game's (the highs, then the lows, 0 for no qualifying low):
+  :func:`award_hilo` halves each pot on its own between its best high and its best low
+  (the odd chip high; each half split again among its ties, by the same loop);
 - :func:`score_row` adds a weighted row to a *scorer* (below), which also keeps the
   equity statistics (wins, ties, hand categories) when asked to.
 
 Equity is an all-in with one pot of :data:`SHARE_UNIT` units that every player can
 win (2520 = lcm(1..10), so a k-way split gives exactly ``2520 / k`` and never an odd
-chip): :func:`equity_scorer` builds that scorer.
+chip): :func:`equity_scorer` builds that scorer (hi/lo: :func:`hilo_equity_scorer`, a pot
+of twice the unit, so each half splits without an odd chip too).
 
 A scorer is a tuple of arrays (Numba passes it as one argument)::
 
@@ -71,6 +75,23 @@ def split_tables(amounts, eligible):
     return split, odd
 
 
+@serial
+def split_tables_hilo(amounts, eligible):
+    """:func:`split_tables` of a hi/lo game's pots: ``(split, odd)`` int64[3 P, L + 1], rows
+    ``0..P-1`` the whole pots (no qualifying low), ``P..2P-1`` their high halves
+    (``a - a // 2``: the odd chip goes high) and ``2P..3P-1`` their low halves (``a // 2``)."""
+    n_pots = amounts.shape[0]
+    a3 = np.empty(3 * n_pots, np.int64)
+    e3 = np.empty((3 * n_pots, eligible.shape[1]), np.bool_)
+    for p in range(n_pots):
+        a3[p] = amounts[p]
+        a3[n_pots + p] = amounts[p] - amounts[p] // 2
+        a3[2 * n_pots + p] = amounts[p] // 2
+        for k in range(3):
+            e3[k * n_pots + p] = eligible[p]
+    return split_tables(a3, e3)
+
+
 @inline
 def best_and_ties(st, elig):
     """``(best, n_best, first)``: the highest ``st[i]`` among players with ``elig[i]``
@@ -92,6 +113,34 @@ def best_and_ties(st, elig):
 
 
 @inline
+def pay_pot(st, w, eligible, p, row, best, n_best, first, split, odd, order, win, wrow, pay):
+    """Pay pot ``p``'s share ``row`` of the split tables (the whole pot, or one half of a
+    hi/lo pot) to the ``n_best`` eligible players holding ``best`` in ``st`` (``first`` the
+    first of them): ``w * split[row, k]`` each, then the ``odd[row, k]`` odd chips ``w`` at a
+    time to the tied winners in ``order``; adds to ``win[wrow]`` and ``pay``. The only
+    odd-chip loop in the package."""
+    if n_best == 1:  # one winner takes it (most rows): no split, no odd chips
+        x = w * split[row, 1]
+        win[wrow, first] += x
+        pay[first] += x
+        return
+    share = w * split[row, n_best]
+    for i in range(first, eligible.shape[1]):
+        if eligible[p, i] and np.int64(st[i]) == best:
+            win[wrow, i] += share
+            pay[i] += share
+    left = odd[row, n_best]
+    j = 0
+    while left > 0:
+        i = order[j]
+        if eligible[p, i] and np.int64(st[i]) == best:
+            win[wrow, i] += w
+            pay[i] += w
+            left -= 1
+        j += 1
+
+
+@inline
 def award(st, w, amounts, eligible, order, split, odd, win, pay):
     """Settle every pot on one row of strengths ``st`` (any integer dtype, [L]) with weight
     ``w``: each winner of pot ``p`` gets ``w * split[p, k]`` (k tied winners), and the
@@ -100,7 +149,12 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
     is skipped (callers never build one holding chips). The split tables alone say what a
     pot pays (``amounts`` is not read), so a caller may zero a pot's columns to pay nothing;
     ``split[p, 0]`` must be 0 unless pot ``p``'s players are a subset of pot ``p - 1``'s
-    (:func:`split_tables` sets it)."""
+    (:func:`split_tables` sets it).
+
+    ``st`` must hold exactly ``L`` values: a row of ``2 L`` is a hi/lo row (the highs, then
+    the lows), settled by :func:`award_hilo` (callers with a longer scratch row slice it)."""
+    if st.shape[0] > eligible.shape[1]:
+        return award_hilo(st, w, amounts, eligible, order, split, odd, win, pay)
     best0 = np.int64(-1)
     n0 = 0
     best = np.int64(-1)
@@ -114,40 +168,69 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
         if p == 0:
             best0 = best
             n0 = n_best
-        if n_best == 1:  # one winner takes the pot (most rows): no split, no odd chips
-            x = w * split[p, 1]
-            win[p, first] += x
-            pay[first] += x
+        if n_best > 0:
+            pay_pot(st, w, eligible, p, p, best, n_best, first, split, odd, order, win, p, pay)
+    return best0, n0
+
+
+@inline
+def award_hilo(st, w, amounts, eligible, order, split, odd, win, pay):
+    """:func:`award` for a high/low split game: ``st`` [2 L] holds the highs, then the lows
+    (0: no qualifying low). Each pot on its own: with no qualifying low among its eligible
+    players the high takes it all; else the high takes ``a - a // 2`` (the odd chip) and the
+    low ``a // 2``, each half split among its tied hands (quartering) with its odd chips in
+    ``order``. Tables from :func:`split_tables_hilo` (``split``/``odd`` [3 P, L + 1]: the
+    pots, their high halves, their low halves); the high's chips go to ``win[p]``, the
+    low's to ``win[P + p]`` (``win`` [2 P, L]). Returns pot 0's high ``(best, n_best)``."""
+    n = eligible.shape[1]
+    n_pots = amounts.shape[0]
+    hi = st[:n]
+    lo = st[n:]
+    best0 = np.int64(-1)
+    n0 = 0
+    for p in range(n_pots):
+        bh, nh, fh = best_and_ties(hi, eligible[p])
+        if p == 0:
+            best0 = bh
+            n0 = nh
+        if nh == 0:
             continue
-        if n_best == 0:
-            continue
-        share = w * split[p, n_best]
-        for i in range(first, eligible.shape[1]):
-            if eligible[p, i] and np.int64(st[i]) == best:
-                win[p, i] += share
-                pay[i] += share
-        left = odd[p, n_best]
-        j = 0
-        while left > 0:
-            i = order[j]
-            if eligible[p, i] and np.int64(st[i]) == best:
-                win[p, i] += w
-                pay[i] += w
-                left -= 1
-            j += 1
+        bl, nl, fl = best_and_ties(lo, eligible[p])
+        if bl <= 0:
+            pay_pot(hi, w, eligible, p, p, bh, nh, fh, split, odd, order, win, p, pay)
+        else:
+            pay_pot(hi, w, eligible, p, n_pots + p, bh, nh, fh, split, odd, order, win, p,
+                    pay)
+            pay_pot(lo, w, eligible, p, 2 * n_pots + p, bl, nl, fl, split, odd, order, win,
+                    n_pots + p, pay)
     return best0, n0
 
 
 @inline
 def score_row(st, w, sc):
-    """Add the row ``st`` ([L], any integer dtype) with weight ``w`` to the scorer ``sc``
-    (see the module docstring): pots through :func:`award`, then the equity statistics
-    of pot 0 when the scorer keeps them."""
+    """Add the row ``st`` ([L], any integer dtype; [2 L] highs then lows in a hi/lo game)
+    with weight ``w`` to the scorer ``sc`` (see the module docstring): pots through
+    :func:`award`, then the equity statistics of pot 0 when the scorer keeps them (hi/lo:
+    ``stats[i, 0]`` counts scoops, the whole pot alone, ``stats[i, 1]`` rows with a part of
+    it; categories are the high hand's)."""
     amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
     best, n_best = award(st, w, amounts, eligible, order, split, odd, win, pay)
-    if stats.shape[0] > 0:
+    n = stats.shape[0]
+    if n > 0:
+        if st.shape[0] > eligible.shape[1]:
+            bl, nl, _ = best_and_ties(st[n:], eligible[0])
+            for i in range(n):
+                v = np.int64(st[i])
+                cats[i, cat_of[v]] += w
+                gh = v == best and eligible[0, i]
+                gl = bl > 0 and np.int64(st[n + i]) == bl and eligible[0, i]
+                if gh and n_best == 1 and (bl <= 0 or (gl and nl == 1)):
+                    stats[i, 0] += w
+                elif gh or gl:
+                    stats[i, 1] += w
+            return
         col = 0 if n_best == 1 else 1
-        for i in range(stats.shape[0]):
+        for i in range(n):
             v = np.int64(st[i])
             cats[i, cat_of[v]] += w
             if v == best and eligible[0, i]:
@@ -167,14 +250,31 @@ def equity_scorer(n_players, cat_of):
             np.zeros((n_players, 9), np.int64), cat_of)
 
 
-def pots_scorer(amounts, eligible, order, cat_of, dtype=np.int64):
+@serial
+def hilo_equity_scorer(n_players, cat_of):
+    """:func:`equity_scorer` of a hi/lo game: one pot of ``2 * SHARE_UNIT`` (each half
+    splits any number of ways without an odd chip) fed rows of ``2 * n_players``;
+    ``win[0, i]`` / ``win[1, i]`` are the units won by the high and the low, ``stats[i]``
+    scoops and parts."""
+    amounts = np.full(1, 2 * SHARE_UNIT, np.int64)
+    eligible = np.ones((1, n_players), np.bool_)
+    order = np.arange(n_players)
+    split, odd = split_tables_hilo(amounts, eligible)
+    return (amounts, eligible, order, split, odd, np.zeros((2, n_players), np.int64),
+            np.zeros(n_players, np.int64), np.zeros((n_players, 2), np.int64),
+            np.zeros((n_players, 9), np.int64), cat_of)
+
+
+def pots_scorer(amounts, eligible, order, cat_of, dtype=np.int64, *, hilo=False):
     """A scorer for all-in EV without statistics (built in Python): ``amounts`` int64[P],
     ``eligible`` bool[P, L], ``order`` int64[L]; ``win``/``pay`` of ``dtype`` (int64 for
-    exact integer sums, float64 for float weights). ``cat_of`` is only carried."""
+    exact integer sums, float64 for float weights). ``cat_of`` is only carried. ``hilo``:
+    the tables of :func:`split_tables_hilo` and ``win`` [2 P, L] (highs, then lows)."""
     n_players = eligible.shape[1]
-    split, odd = split_tables(amounts, eligible)
+    split, odd = (split_tables_hilo if hilo else split_tables)(amounts, eligible)
     return (amounts, eligible, order, split, odd,
-            np.zeros((amounts.shape[0], n_players), dtype), np.zeros(n_players, dtype),
+            np.zeros(((1 + hilo) * amounts.shape[0], n_players), dtype),
+            np.zeros(n_players, dtype),
             np.zeros((0, 2), np.int64), np.zeros((0, 9), np.int64), cat_of)
 
 
@@ -214,6 +314,8 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
     the eligible seats; each gets ``amount // n_winners`` and the ``amount % n_winners``
     odd chips go one at a time to the winners in ``odd_order`` (:func:`award`). Every pot
     is split on its own, so the kernel adds exactly ``amounts.sum()`` to ``payout_out``.
+    ``strengths`` of ``2 n_seats`` values (the highs, then the lows: 0 for none) settle a
+    high/low split game (:func:`award_hilo`).
 
     Raises ``ValueError`` if a pot holding chips has no eligible seat, or if
     ``odd_order`` is not a permutation of the seats. Returns nothing.
@@ -234,31 +336,36 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
                 anyone = anyone or eligible[p, s]
             if not anyone:
                 raise ValueError("settle_kernel: a pot holding chips has no eligible seat")
-    split, odd = split_tables(amounts, eligible)
-    win = np.zeros((amounts.shape[0], n_seats), np.int64)
+    if strengths.shape[0] > n_seats:  # a hi/lo row: the highs, then the lows
+        split, odd = split_tables_hilo(amounts, eligible)
+    else:
+        split, odd = split_tables(amounts, eligible)
+    win = np.zeros((2 * amounts.shape[0], n_seats), np.int64)
     award(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win, payout_out)
 
 
-def block_scorer(amounts, eligible, order, cat_of, rows, *, stats=False, dtype=np.int64):
+def block_scorer(amounts, eligible, order, cat_of, rows, *, stats=False, dtype=np.int64,
+                 hilo=False):
     """A scorer with ``rows`` independent accumulators (one per parallel task or block),
     built in Python: ``win`` [rows, P, L], ``pay`` [rows, L], and with ``stats`` also
     ``stats`` int64[rows, L, 2] and ``cats`` int64[rows, L, 9] (else zero-length). A kernel
-    takes row ``r`` with :func:`scorer_row` and Python sums the rows."""
+    takes row ``r`` with :func:`scorer_row` and Python sums the rows. ``hilo``: as for
+    :func:`pots_scorer` (``win`` [rows, 2 P, L])."""
     n_players = eligible.shape[1]
-    split, odd = split_tables(amounts, eligible)
+    split, odd = (split_tables_hilo if hilo else split_tables)(amounts, eligible)
     n_st = n_players if stats else 0
     return (amounts, eligible, order, split, odd,
-            np.zeros((rows, amounts.shape[0], n_players), dtype),
+            np.zeros((rows, (1 + hilo) * amounts.shape[0], n_players), dtype),
             np.zeros((rows, n_players), dtype), np.zeros((rows, n_st, 2), np.int64),
             np.zeros((rows, n_st, 9), np.int64), cat_of)
 
 
-def equity_block_scorer(n_players, cat_of, rows):
-    """:func:`block_scorer` for equity: one pot of :data:`SHARE_UNIT`, everyone eligible,
-    with statistics."""
-    amounts = np.full(1, SHARE_UNIT, np.int64)
+def equity_block_scorer(n_players, cat_of, rows, *, hilo=False):
+    """:func:`block_scorer` for equity: one pot of :data:`SHARE_UNIT` (hi/lo: twice that, as
+    :func:`hilo_equity_scorer`), everyone eligible, with statistics."""
+    amounts = np.full(1, (1 + hilo) * SHARE_UNIT, np.int64)
     return block_scorer(amounts, np.ones((1, n_players), np.bool_), np.arange(n_players),
-                        cat_of, rows, stats=True)
+                        cat_of, rows, stats=True, hilo=hilo)
 
 
 @inline

@@ -25,7 +25,7 @@ NRAISES = 6  # bets and raises on the street that count toward a fixed-limit cap
 AGGR = 7  # last seat to bet or raise on this street (-1 none)
 BETTING = 8  # 0 no-limit, 1 pot-limit, 2 fixed-limit
 NHOLE = 9  # hole cards per seat
-GAME = 10  # 0 hold'em, 1 omaha (two plus three)
+GAME = 10  # 0 hold'em, 1 omaha (two plus three), HILO_GAME: omaha hi/lo eight or better
 SB = 11
 BB = 12
 ANTE = 13
@@ -53,6 +53,7 @@ BTNBLIND = 39  # 1: a button blind (short deck): the button posts BB, nobody SB 
 POST0 = 40  # ..49: per position from the button's left, a post (a live bet; 0 none)
 DECKLOW = 50  # the lowest card id of the deck: 0, or 16 in short deck (the 36 from the six)
 HEADER = 51
+HILO_GAME = 2  # S[GAME] of a high/low split game (Omaha eight or better)
 
 STACK = HEADER
 BET = STACK + MAXS

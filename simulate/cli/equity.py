@@ -69,13 +69,19 @@ def format_result(doc: dict[str, Any]) -> str:
     from simulate.sampling import switched_note
 
     rows = []
+    hilo = bool(doc["players"]) and "high" in doc["players"][0]
     for p in doc["players"]:
         se = math.inf if p["std_error"] is None else p["std_error"]  # null: unknown
         err = "exact" if doc["exact"] else f"±{100 * se:.3f}%"
-        rows.append([p["hand"], pct(p["equity"]).strip(), pct(p["win"]).strip(),
+        halves = [pct(p["high"]).strip(), pct(p["low"]).strip()] if hilo else []
+        rows.append([p["hand"], pct(p["equity"]).strip(), *halves, pct(p["win"]).strip(),
                      pct(p["tie"]).strip(), err, _top_categories(p["categories"])])
-    out = [table(rows, ["hand", "equity", "win", "tie", "std error", "most likely hands"],
-                 align="lrrrrl")]
+    # hi/lo: the shares won by the high and the low halves; "scoop" the pot won whole and
+    # alone (the win column), "split" the deals with a part of it
+    head = (["hand", "equity", "high", "low", "scoop", "split", "std error",
+             "most likely high hands"] if hilo
+            else ["hand", "equity", "win", "tie", "std error", "most likely hands"])
+    out = [table(rows, head, align="lrrrrrrl" if hilo else "lrrrrl")]
     where = []
     if doc["board"]:
         where.append(f"board {doc['board']}")

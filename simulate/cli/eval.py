@@ -70,6 +70,8 @@ def format_text(doc: dict[str, Any]) -> str:
     game = GAMES.get(str(doc["game"]))
     if game is not None and game.is_pineapple:
         lines.append(f"({PINEAPPLE_NOTE})")
+    if "low" in d:  # hi/lo: the eight-or-better low beside the high
+        lines.append(f"{'low:':<{width}}{d['low'] or 'none (no five ranks of 8 or lower)'}")
     return "\n".join(lines)
 
 
@@ -98,6 +100,11 @@ def document(text: str, board: str = "", game: str = "holdem") -> dict[str, obje
     if g.is_omaha:
         d = _omaha(text, board, g.name)
         d["hole"] = str(d["hole"]).replace(" ", "")  # compact card text, as equity writes hands
+        if g.hilo:
+            from evaluator.low import describe_low, evaluate_low
+
+            v = evaluate_low(text, board)
+            d["low_value"], d["low"] = v, (describe_low(v) if v else None)
     else:
         from evaluator import describe
 

@@ -24,18 +24,21 @@ from simulate.games import GAMES
 from simulate.phh.parse import HandHistory
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots
 
-__all__ = ["ENGINE_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",
+__all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",
            "PINEAPPLE_VARIANTS", "SHORT_DECK_VARIANTS", "STUD_HIGH_VARIANTS", "UNKNOWN_STACK",
            "VARIANT_NAMES", "ReplayError"]
 
 HOLDEM_VARIANTS = frozenset({"NT", "FT", "PT"})
 OMAHA_VARIANTS = frozenset({"NO", "FO", "PO"})
+#: High/low split variants (Omaha eight or better, ``FO/8``; ``PO/8`` is the project's own
+#: code for the pot-limit game, which PHH does not name): each pot is split high/low.
+HILO_VARIANTS = frozenset(code for g in GAMES.values() if g.hilo for code in g.phh.values())
 STUD_HIGH_VARIANTS = frozenset({"F7S"})
 VARIANT_NAMES = {
     "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em",
     "PT": "pot-limit Texas hold'em", "NS": "no-limit short-deck hold'em",
     "NO": "no-limit Omaha", "PO": "pot-limit Omaha", "FO": "fixed-limit Omaha",
-    "FO/8": "fixed-limit Omaha hi-lo", "F7S": "seven card stud",
+    "FO/8": "fixed-limit Omaha hi-lo", "PO/8": "pot-limit Omaha hi-lo", "F7S": "seven card stud",
     "F7S/8": "seven card stud hi-lo", "FR": "razz", "F2L3D": "2-7 triple draw",
     "N2L1D": "no-limit 2-7 single draw", "FB": "badugi",
 }
@@ -167,7 +170,7 @@ def _play(hand: HandHistory, u: _Units) -> _State:
     for s, b in enumerate(_posted(hand.blinds_or_straddles, n)):
         st.put(s, u.to_int(abs(b)))
     board_game = (hand.variant in HOLDEM_VARIANTS or hand.variant in OMAHA_VARIANTS
-                  or hand.variant in SHORT_DECK_VARIANTS)
+                  or hand.variant in SHORT_DECK_VARIANTS or hand.variant in HILO_VARIANTS)
     for act in hand.actions:
         k = act.kind
         if k == "db":
@@ -322,7 +325,7 @@ def _strength(variant: str, hole: list[int | None], board: list[int], who: str) 
         if low >> 2 < LOWEST_RANK[scale]:
             raise ReplayError(f"{card_str(low)} at {who}'s showdown is not in the short deck")
         return strength_of_ids(cards + board, scale)
-    if variant in OMAHA_VARIANTS:
+    if variant in OMAHA_VARIANTS or variant in HILO_VARIANTS:
         from evaluator.omaha import evaluate_omaha
 
         if len(board) != 5:
@@ -337,3 +340,11 @@ def _strength(variant: str, hole: list[int | None], board: list[int], who: str) 
     name = VARIANT_NAMES.get(variant)
     label = f"variant {variant}" + (f" ({name})" if name else "")
     raise ReplayError(f"{label} is not supported at a contested showdown")
+
+
+def _low(hole: list[int | None], board: list[int]) -> int:
+    """A hi/lo seat's eight-or-better low (0: none), after :func:`_strength` checked the
+    cards."""
+    from evaluator.low import evaluate_low
+
+    return evaluate_low([int(c) for c in hole if c is not None], board) or 0

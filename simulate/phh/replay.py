@@ -99,6 +99,7 @@ from typing import Any
 from evaluator.cards import UNKNOWN, cards_str, cards_text
 from simulate.phh.accounting import (  # noqa: F401 - the variant tables, re-exported
     ENGINE_VARIANTS,
+    HILO_VARIANTS,
     HOLDEM_VARIANTS,
     MAX_UNITS,
     OMAHA_VARIANTS,
@@ -110,6 +111,7 @@ from simulate.phh.accounting import (  # noqa: F401 - the variant tables, re-exp
     ReplayError,
     _big_blind,
     _button,
+    _low,
     _play,
     _scale_of,
     _State,
@@ -278,6 +280,7 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
     structure = _take_rake(structure, rake)
     contested = [p for p in structure.pots if len(p.eligible) > 1 and p.amount > 0]
     strengths: list[int | None] = [None] * n
+    lows: list[int] | None = [0] * n if hand.variant in HILO_VARIANTS else None
     hidden: set[int] = set()
     for s in sorted({s for p in contested for s in p.eligible}):
         if not st.holes[s] or any(c is None for c in st.holes[s]):
@@ -285,13 +288,15 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
             continue
         strengths[s] = _strength(hand.variant, st.holes[s], st.board,
                                  f"p{s + 1} ({hand.players[s]})")
+        if lows is not None:
+            lows[s] = _low(st.holes[s], st.board)
     unknown_pots = [p for p in contested if hidden.intersection(p.eligible)]
     unknown_seats = {s for p in unknown_pots for s in p.eligible}
     known = PotStructure(pots=[p for p in structure.pots if p not in unknown_pots],
                          returned=structure.returned, committed=structure.committed,
                          live=structure.live)
     button = _button(hand)
-    payouts = settle(known, [0 if v is None else v for v in strengths], button)
+    payouts = settle(known, [0 if v is None else v for v in strengths], button, lows=lows)
     pots_out = []
     for p in structure.pots:
         winners: list[int] | None
@@ -300,6 +305,9 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
         elif len(p.eligible) > 1:
             best = max(strengths[s] or 0 for s in p.eligible)
             winners = [s for s in p.eligible if strengths[s] == best]
+            low = max(lows[s] for s in p.eligible) if lows is not None else 0
+            if low:  # hi/lo: the best high(s) and the best low(s) share the pot
+                winners = sorted(set(winners) | {s for s in p.eligible if lows[s] == low})
         else:
             winners = list(p.eligible)
         pots_out.append({"amount": u.out(p.amount), "eligible": list(p.eligible),
@@ -344,12 +352,14 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
             return  # a live hand is unknown: no EV
     from simulate.allin import allin_ev, walks_exactly
 
-    omaha = hand.variant in OMAHA_VARIANTS
+    omaha = hand.variant in OMAHA_VARIANTS or hand.variant in HILO_VARIANTS
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(n)]
     dead_cards = [c for s in range(n) if not live[s] for c in st.holes[s] if c is not None]
     seats = [(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)]
-    game = ("omaha" if omaha else ENGINE_VARIANTS[hand.variant][0]
-            if hand.variant in SHORT_DECK_VARIANTS else "holdem")
+    game = ("holdem" if not omaha else ENGINE_VARIANTS[hand.variant][0]
+            if hand.variant in HILO_VARIANTS else "omaha")
+    if hand.variant in SHORT_DECK_VARIANTS:
+        game = ENGINE_VARIANTS[hand.variant][0]
     kw: dict[str, Any] = {"game": game,
                           "dead_money": 0 if trim else sum(st.ante), "allow_zero": True}
     # Hold'em seats here are exact hands, which allin_ev always walks (its exact=None rule;
