@@ -291,6 +291,34 @@ def test_csv_in_and_out(tmp_path: Path) -> None:
     assert (s.skipped, s.done) == (5, 0)
 
 
+def test_csv_hilo_columns(tmp_path: Path) -> None:
+    """A hi/lo line fills high_k, low_k, scoop_k as its JSON line has them; others leave
+    them empty."""
+    import csv
+
+    src, out, js = tmp_path / "in.csv", tmp_path / "out.csv", tmp_path / "out.jsonl"
+    src.write_bytes(b"id,hands,board,game,exact\n"
+                    b"h,AhAs2c3d KdKcQhJh,4s5h9c,omaha_hilo,true\n"
+                    b"o,AhAs2c3d KdKcQhJh,4s5h9c,omaha,true\n")
+    run_batch(src, out, quiet=True)
+    run_batch(src, js, quiet=True)
+    with out.open() as f:
+        rows = list(csv.DictReader(f))
+    recs = _read(js)
+    assert [r["id"] for r in rows] == ["h", "o"] and rows[0]["game"] == "omaha_hilo"
+    for p, pl in enumerate(recs[0]["result"]["players"], 1):
+        for f in ("high", "low", "scoop", "equity"):
+            assert float(rows[0][f"{f}_{p}"]) == pl[f], (p, f)
+    assert float(rows[0]["low_1"]) > 0 and rows[0]["high_3"] == ""
+    assert [rows[1][f"{f}_1"] for f in ("high", "low", "scoop")] == ["", "", ""]
+    # an output written before these columns is refused with a message that says so
+    from simulate.batch.files import _CSV_COLUMNS_BEFORE_HILO
+    old = tmp_path / "old.csv"
+    old.write_text(",".join(_CSV_COLUMNS_BEFORE_HILO) + "\n")
+    with pytest.raises(ValueError, match="before the hi/lo columns"):
+        run_batch(src, old, quiet=True)
+
+
 def test_cli_defaults_and_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     src.write_text(json.dumps({"id": 1, "hands": ["AhKh", "QsQd"]}) + "\n"

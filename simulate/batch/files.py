@@ -10,9 +10,10 @@ or a byte-order mark anywhere but the start of the file are that line's error.
 **Output** is JSON lines, ``{"id", "line", "digest", "result"}`` or ``{"id", "line",
 "digest", "error"}`` (``"refused": "duplicate"`` or ``"changed"`` on a line whose id
 was refused), or, for a file named ``*.csv``, one CSV row per spot with the columns
-:data:`CSV_COLUMNS` (player columns ``hand_k, equity_k, win_k, tie_k, std_error_k`` for
-k = 1..10, empty past the last player; only ``equity`` results fit a row, any other kind
-is that line's error).
+:data:`CSV_COLUMNS` (player columns ``hand_k, equity_k, win_k, tie_k, std_error_k,
+high_k, low_k, scoop_k`` for k = 1..10, empty past the last player; ``high_k, low_k,
+scoop_k`` only for a hi/lo game, as in the JSON result; only ``equity`` results fit a row,
+any other kind is that line's error).
 
 The output file is the run's state: :class:`Output` refuses anything but a regular file
 (a device or pipe is never read), takes an exclusive lock on it for the whole run (a
@@ -43,9 +44,13 @@ FSYNC_EVERY_S = 1.0
 CSV_PLAYERS = 10
 CSV_BASE = ("id", "line", "digest", "error", "refused", "game", "board", "dead", "exact",
             "samples", "seed")
-CSV_PLAYER_FIELDS = ("hand", "equity", "win", "tie", "std_error")
+#: ``high``, ``low``, ``scoop``: a hi/lo game's halves and scoops, empty in other games
+CSV_PLAYER_FIELDS = ("hand", "equity", "win", "tie", "std_error", "high", "low", "scoop")
 CSV_COLUMNS = CSV_BASE + tuple(f"{f}_{k}" for k in range(1, CSV_PLAYERS + 1)
                                for f in CSV_PLAYER_FIELDS)
+#: the header before the hi/lo columns: such a file is refused with its own message
+_CSV_COLUMNS_BEFORE_HILO = CSV_BASE + tuple(f"{f}_{k}" for k in range(1, CSV_PLAYERS + 1)
+                                            for f in CSV_PLAYER_FIELDS[:5])
 CSV_INPUT_FIELDS = ("id", "kind", "hands", "players", "board", "dead", "game", "exact",
                     "samples", "seed", "std_error", "button", "dead_money")
 
@@ -407,6 +412,10 @@ class Output:
             except (csv.Error, StopIteration):
                 return None
             if n == 1:
+                if tuple(cells) == _CSV_COLUMNS_BEFORE_HILO:
+                    raise ValueError(f"{self.path}: written before the hi/lo columns "
+                                     "(high_k, low_k, scoop_k) were added; not touching "
+                                     "this file (give another output file)")
                 if tuple(cells) != CSV_COLUMNS:
                     raise ValueError(f"{self.path}: line 1 is not a batch CSV header; not "
                                      "touching this file (give another output file)")
