@@ -56,6 +56,7 @@ def _shifted(values, by):
 #: Every case with the pinned answer it is checked against.
 PINNED = {"exact-hu": ("EXACT", "hu"), "exact-3way": ("EXACT", "3way"),
           "exact-hu-short-deck": ("EXACT", "short-deck-hu"),
+          "exact-hu-omaha-hilo": ("EXACT", "omaha-hilo-hu"),
           "mc-hu": ("EXACT", "hu"), "mc-6way": ("EXACT", "6way"),
           "mc-6way-mt": ("EXACT", "6way"), "range-pre": ("EXACT", "range-pre"),
           "range-flop": ("EXACT", "range-flop"), "omaha-exact": ("EXACT", "omaha"),
@@ -95,6 +96,18 @@ def test_a_wrong_answer_fails_every_case(monkeypatch, name):
     rep = bench.run_bench([name], mode="tiny", repeat=1)
     (case,) = rep["cases"]
     assert case["status"] == "FAILED" and not case["check"]["ok"] and not rep["ok"], case
+
+
+def test_wrong_hilo_halves_fail_with_the_right_equity(monkeypatch):
+    """The hi/lo case checks the high and low halves too, not just their sum."""
+    from simulate.bench import answers
+
+    highs, lows = answers.HILO_HALVES["omaha-hilo-hu"]
+    by = Fraction(1, 10**6)
+    monkeypatch.setitem(answers.HILO_HALVES, "omaha-hilo-hu",
+                        ([highs[0] + by, *highs[1:]], [lows[0] - by, *lows[1:]]))
+    (case,) = bench.run_bench(["exact-hu-omaha-hilo"], mode="tiny", repeat=1)["cases"]
+    assert case["status"] == "FAILED" and "high/low halves" in case["check"]["detail"], case
 
 
 def test_a_case_that_raises_fails_alone(monkeypatch):

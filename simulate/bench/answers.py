@@ -40,7 +40,16 @@ EXACT = {
     # scores every runout with evaluate_batch (tests/test_equity_short_deck.py)
     "short-deck-hu": (["AhKh", "QsQd"], [Fraction(275439780, 2520 * C32_5),
                                          Fraction(232027740, 2520 * C32_5)], C32_5),
+    # Omaha hi/lo (game="omaha_hilo") on HILO_BOARD, every C(41, 2) turn and river: equal
+    # to tests/reference.py's hilo_equity_walk (five-card high and eight-or-better low
+    # written out from the rule); both hold an A-2 low, so the low half is often split
+    "omaha-hilo-hu": (["AhAs2c3d", "Ad2dKcQh"], [Fraction(133, 164), Fraction(31, 164)],
+                      math.comb(41, 2)),
 }
+HILO_BOARD = "4s8h9c"
+#: the same walk's high and low halves of the pot (equity is their sum)
+HILO_HALVES = {"omaha-hilo-hu": ([Fraction(397, 656), Fraction(161, 3280)],
+                                 [Fraction(135, 656), Fraction(459, 3280)])}
 
 
 def _pots_ev(parts: Sequence[tuple[int, Sequence[int], Sequence[Fraction]]],

@@ -17,6 +17,8 @@ import numpy as np
 from .answers import (
     ALLIN,
     EXACT,
+    HILO_BOARD,
+    HILO_HALVES,
     WALK_COUNTS,
     WALK_DISTINCT,
     allin_check,
@@ -229,6 +231,29 @@ def _make_short_deck_exact(_cfg: Config) -> Work:
                 detail=f"{' vs '.join(hands)} preflop, short deck, exact, {runouts:,} runouts")
 
 
+def _make_hilo_exact(_cfg: Config) -> Work:
+    from simulate.equity import equity
+
+    hands, want, runouts = EXACT["omaha-hilo-hu"]
+    highs, lows = HILO_HALVES["omaha-hilo-hu"]
+
+    def check(res: Any) -> tuple[bool, str]:
+        ok, detail = equity_check(res, want, runouts, exact=True)
+        pairs = [(p.high, h) for p, h in zip(res.players, highs, strict=False)]
+        pairs += [(p.low, lo) for p, lo in zip(res.players, lows, strict=False)]
+        err = max((math.inf if g is None else abs(g - float(w)) for g, w in pairs),
+                  default=math.inf)
+        return passed(ok and err <= 1e-9, f"{detail}; high/low halves max err {err:.1e}")
+
+    return Work(compile=lambda: equity(hands, board=HILO_BOARD + "Ts", game="omaha_hilo",
+                                       exact=True, threads=1),
+                run=lambda: equity(hands, board=HILO_BOARD, game="omaha_hilo", exact=True,
+                                   threads=1),
+                work=runouts, check=check, threads=1,
+                detail=f"{' vs '.join(hands)} on {HILO_BOARD}, Omaha hi/lo, exact, "
+                       f"{runouts:,} runouts")
+
+
 def _make_range_exact(cfg: Config, key: str) -> Work:
     from simulate.equity import equity
 
@@ -398,6 +423,8 @@ CASES: tuple[Case, ...] = (
     Case("exact-hu", "exact AhKh vs QsQd preflop", "runouts/s", lambda c: _make_exact(c, "hu")),
     Case("exact-hu-short-deck", "exact AhKh vs QsQd preflop, short deck", "runouts/s",
          _make_short_deck_exact),
+    Case("exact-hu-omaha-hilo", "exact AhAs2c3d vs Ad2dKcQh on 4s8h9c, Omaha hi/lo",
+         "runouts/s", _make_hilo_exact),
     Case("exact-3way", "exact AhAs vs KdKc vs QhQs preflop", "runouts/s",
          lambda c: _make_exact(c, "3way")),
     Case("mc-hu", "Monte Carlo AhKh vs QsQd", "showdowns/s", lambda c: _make_mc(c, "hu")),
