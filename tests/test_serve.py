@@ -186,6 +186,27 @@ def test_health_games_openapi_docs_and_page(client: Any) -> None:
     assert client.get("/static/../app.py").status_code == 404
 
 
+def test_classes_follow_the_game_s_order(client: Any) -> None:
+    """``top N%`` on the page reads /api/v1/classes?game=: the game's own order and combo
+    count, the same classes the server's range text takes."""
+    from simulate.ranges import parse_range, top_classes
+
+    hold = client.get("/api/v1/classes").json()
+    assert hold["game"] == "holdem" and len(hold["order"]) == 169 and hold["combos"] == 1326
+    for game in ("short_deck", "short_deck_triton"):
+        doc = client.get(f"/api/v1/classes?game={game}").json()
+        assert doc["game"] == game and len(doc["order"]) == 81 and doc["combos"] == 630
+        assert doc["order"] != hold["order"][:81]
+        assert doc["grid"] == hold["grid"]
+        # the page's rule (classes until their combos reach N% of "combos") is the server's
+        top = top_classes(10, game)
+        assert top == doc["order"][:len(top)]
+        assert len(parse_range("top 10%", game=game)) == sum(
+            6 if len(h) == 2 else 4 if h[2] == "s" else 12 for h in top)
+    bad = client.get("/api/v1/classes?game=omaha")
+    assert bad.status_code == 400 and "omaha" in bad.json()["error"]
+
+
 BAD = [  # (kind, body, the command line that fails the same way, or None)
     ("equity", {"hands": ["AhKh", "AhQd"]}, ["equity", "AhKh", "AhQd"]),
     ("equity", {"hands": ["AhKh", "QsQd"], "board": "2c7"}, ["equity", "AhKh", "QsQd",

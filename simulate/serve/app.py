@@ -179,9 +179,19 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
                                         "ranges": g.ranges} for g in GAMES.values()]})
 
     async def classes(request: Request) -> Response:
+        from evaluator.cards import CardError
+        from simulate.games import GAMES
         from simulate.ranges import grid_names, preflop_order
 
-        return JSONResponse({"grid": grid_names(), "order": [h for h, _, _ in preflop_order()]})
+        game = request.query_params.get("game", "holdem").strip().lower()
+        try:
+            order = [h for h, _, _ in preflop_order(game)]
+        except CardError:
+            return _error(400, f"no preflop order for game '{game}' (games with ranges: "
+                          + ", ".join(g.name for g in GAMES.values() if g.ranges) + ")")
+        n = GAMES[game].deck_size
+        return JSONResponse({"game": game, "grid": grid_names(), "order": order,
+                             "combos": n * (n - 1) // 2})
 
     async def openapi(request: Request) -> Response:
         from simulate.serve.openapi import schema

@@ -80,8 +80,11 @@ def schema() -> dict[str, Any]:
             "summary": "The games, for the workbench's game list",
             "responses": {"200": {"description": "{\"games\": [{name, label, hole, ranges}]}"}}}},
         "/api/v1/classes": {"get": {
-            "summary": "The 169 hand classes: the 13x13 grid and the order behind 'top N%'",
-            "responses": {"200": {"description": "{\"grid\": [[...]], \"order\": [...]}"}}}},
+            "summary": "The hand classes: the 13x13 grid and the order behind 'top N%' of "
+                       "?game= (default holdem; short deck: its 81 classes of 630 combos)",
+            "responses": {"200": {"description": "{\"game\", \"grid\": [[...]], "
+                                                 "\"order\": [...], \"combos\"}"},
+                          "400": {"description": "a game without ranges"}}}},
     }
     for kind, e in _ENDPOINTS.items():
         paths[f"/api/v1/{kind}"] = {"post": {

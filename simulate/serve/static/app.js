@@ -10,7 +10,7 @@ const NPLAYERS = 10;
 const TOKEN = (location.hash.match(/token=([^&]+)/) || [])[1] || null;
 
 const $ = (id) => document.getElementById(id);
-const state = { active: 1, order: [], controller: null, lastRange: null, sortKey: "equity",
+const state = { active: 1, order: [], combos: 1326, controller: null, lastRange: null, sortKey: "equity",
                 sortDesc: true, dragging: false, dragOn: true };
 
 // ----------------------------------------------------------------------------- cards
@@ -99,8 +99,9 @@ function allClasses() {
   return out;
 }
 function topClasses(pct) {
-  // the shipped order, classes until their combos reach pct% of 1326 (as the server does)
-  const need = (pct / 100) * 1326;
+  // the selected game's shipped order, classes until their combos reach pct% of the
+  // game's combos (1326; short deck 630), as the server does
+  const need = (pct / 100) * state.combos;
   const out = [];
   let total = 0;
   for (const h of state.order) {
@@ -109,6 +110,16 @@ function topClasses(pct) {
     total += classCombos(h).length;
   }
   return out;
+}
+async function loadOrder() {
+  // "top N%" follows the selected game's own order (short deck: its 81 classes of 630)
+  const game = $("game").value;
+  const classes = await getJSON(`/api/v1/classes?game=${encodeURIComponent(game)}`);
+  if (classes && $("game").value === game) {
+    state.order = classes.order;
+    state.combos = classes.combos;
+    refresh();
+  }
 }
 function parseRange(text) {
   // "QQ+,AKs:0.5" -> Map(class -> weight), or null when the page cannot show it
@@ -552,7 +563,8 @@ async function start() {
   if (games) {
     $("game").innerHTML = games.games.map((g) => `<option value="${g.name}">${g.label}</option>`).join("");
   }
-  if (classes) { state.order = classes.order; refresh(); }
+  if (classes) { state.order = classes.order; state.combos = classes.combos; refresh(); }
+  $("game").addEventListener("change", loadOrder);
   document.body.dataset.ready = "1";
 }
 start();
