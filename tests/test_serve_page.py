@@ -87,6 +87,24 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     for p in range(1, 11):
         assert d.find_element(by, f"player-{p}").tag_name == "input"
 
+    # 0. the "top N%" slider follows the selected game's order (short deck: of 630 combos)
+    from simulate.ranges import class_combo_count, top_classes
+
+    def slide(pct: float) -> None:
+        d.execute_script("const e = document.getElementById('top'); e.value = arguments[0];"
+                         "e.dispatchEvent(new Event('input'));", pct)
+
+    def want(game: str) -> str:
+        return str(sum(class_combo_count(h) for h in top_classes(10, game)))
+
+    assert want("short_deck") != want("holdem")
+    for game in ("short_deck", "holdem"):
+        Select(d.find_element(by, "game")).select_by_value(game)
+        _wait(lambda g=game: (slide(10), d.find_element(by, "combo-count").text)[1] == want(g),
+              10, f"the {game} top 10%")
+        assert d.find_element(by, "player-1").get_attribute("value") == "top 10%"
+    _type(d, "player-1", "")
+
     # 1. two hands, exact
     _type(d, "player-1", "AhKh")
     _type(d, "player-2", "QsQd")
