@@ -43,6 +43,11 @@ counts the spot. Each rule is asserted the cardroom way in tests/test_engine_rul
     as a full wager, so it reopens the betting for players who already acted; the cardroom
     rule does not. While that is so, a seat pokerkit lets raise and the engine does not
     simply does not raise.
+``cumulative_short``
+    No-limit and pot-limit: all-in raises each short of a full raise that together make one
+    reopen the betting for a player who already acted (TDA Rule 43; Robert's Rules); pokerkit
+    looks at each raise alone. The engine lets that player raise and pokerkit does not;
+    nobody raises there.
 ``fl_half_bet``
     Fixed-limit: all-in raises of half a bet or more count as a full raise for the
     cardroom (a player facing half a bet or more since acting may raise again); pokerkit
@@ -435,6 +440,8 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
     street = -1
     short_open = False  # pokerkit took a short all-in that opened the street as a full wager
     short_raises = 0  # fixed-limit: all-in raises of less than half a bet (pokerkit counts them)
+    acted_at: dict[int, int] = {}  # this street: the bet level each seat last acted at
+    last_full = 0  # this street: the bet level of the last full raise
     history: list[str] = []
 
     def bet_size(street: int) -> int:
@@ -447,6 +454,7 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
         st = pk.state
         if st.street_index != street:
             street, short_open, short_raises = st.street_index, False, 0
+            acted_at, last_full = {}, 0
         preflop = street == 0
         b = pk.legal() if pk.actor is not None else None
         if b is not None and b[1] and b[3] is None and pk.others_all_in():
@@ -494,6 +502,12 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
             raise_ok = lo <= hi
         elif short_open and a[3] is None and b[3] is not None:
             spot = "short_open"
+        elif not fixed and a[3] is not None and b[3] is None and ours.actor in acted_at \
+                and last_full <= acted_at[ours.actor] \
+                and max(st.bets) - acted_at[ours.actor] >= max(
+                    st.completion_betting_or_raising_amount,
+                    max(bb, straddle_size) if preflop else bb):
+            spot, raise_ok = "cumulative_short", False
         skip = () if spot is None else ("min_raise_to", "max_raise_to")
         if spot is not None:
             spots[spot] += 1
@@ -502,6 +516,7 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
                 assert x == y, f"{name}: engine {a} pokerkit {b} (seat {ours.actor}); {where()}"
 
         # an action both allow
+        acted_at[ours.actor] = max(st.bets)
         u = rng.random()
         if u < 0.2 and a[0]:
             history.append(f"s{ours.actor} f")
@@ -531,8 +546,10 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
                     short_raises += 1
             else:
                 full = max(bb, straddle_size) if preflop else bb
+                acted_at[seat] = to
                 if size >= full:
                     short_open = False
+                    last_full = to
                 elif all_in and first:
                     short_open = True
 
@@ -602,3 +619,27 @@ def test_engine_agrees_with_pokerkit_on_posts(betting):
     spots = run_many(betting, 300, base_seed=base, posts=True)
     assert spots["hands"] == 300
     assert spots["posts"] > 150, spots
+
+
+def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting_unlike_pokerkit():
+    """TDA Rule 43 (cumulative short all-ins): after s4's raise to 11 (a raise of 7), s0's
+    all-in to 15 and s1's to 18 together raise 7 over what s6 called, so s6 may raise again;
+    pokerkit looks at each short raise alone and does not let it."""
+    s = Setup(betting="no-limit", game="short_deck", blinds=(2, 4), ante=0, bb_ante=False,
+              straddles=(), stacks=[15, 18, 40, 33, 19, 8, 30], button=1,
+              hole=["QsKc", "9dQc", "8hKd", "Kh9s", "7sKs", "Td9h", "7hTc"],
+              board="Qh8dQdAhTh", posts=(), button_blind=False)
+    ours = Hand(s.rules(), list(s.stacks), button=s.button, hole=list(s.hole), board=s.board)
+    pk = PokerkitHand(s)
+    for seat, to in [(4, 11), (5, None), (6, None), (0, 15), (1, 18), (2, None), (3, None),
+                     (4, 19)]:
+        assert ours.actor == pk.actor == seat
+        if to is None:
+            ours.call()
+            pk.check_or_call()
+        else:
+            ours.raise_to(to)
+            pk.raise_to(to)
+    assert ours.actor == pk.actor == 6
+    assert ours_legal(ours)[3:] == (26, 30)  # reopened: a raise to 26 (19 + 7) up to all in
+    assert pk.legal()[3:] == (None, None)  # pokerkit: call or fold only
