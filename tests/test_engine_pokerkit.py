@@ -45,7 +45,7 @@ counts the spot. Each rule is asserted the cardroom way in tests/test_engine_rul
     simply does not raise.
 ``cumulative_short``
     No-limit and pot-limit: all-in raises each short of a full raise that together make one
-    reopen the betting for a player who already acted (TDA Rule 43; Robert's Rules); pokerkit
+    reopen the betting for a player who already acted (TDA Rule 47; Robert's Rules); pokerkit
     looks at each raise alone. The engine lets that player raise and pokerkit does not;
     nobody raises there.
 ``fl_half_bet``
@@ -622,7 +622,7 @@ def test_engine_agrees_with_pokerkit_on_posts(betting):
 
 
 def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting_unlike_pokerkit():
-    """TDA Rule 43 (cumulative short all-ins): after s4's raise to 11 (a raise of 7), s0's
+    """TDA Rule 47 (cumulative short all-ins): after s4's raise to 11 (a raise of 7), s0's
     all-in to 15 and s1's to 18 together raise 7 over what s6 called, so s6 may raise again;
     pokerkit looks at each short raise alone and does not let it."""
     s = Setup(betting="no-limit", game="short_deck", blinds=(2, 4), ante=0, bb_ante=False,
