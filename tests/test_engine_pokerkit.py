@@ -441,7 +441,7 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
     short_open = False  # pokerkit took a short all-in that opened the street as a full wager
     short_raises = 0  # fixed-limit: all-in raises of less than half a bet (pokerkit counts them)
     acted_at: dict[int, int] = {}  # this street: the bet level each seat last acted at
-    last_full = 0  # this street: the bet level of the last full raise
+    last_full = last_full_size = 0  # this street: the level and size of the last full raise
     history: list[str] = []
 
     def bet_size(street: int) -> int:
@@ -454,7 +454,7 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
         st = pk.state
         if st.street_index != street:
             street, short_open, short_raises = st.street_index, False, 0
-            acted_at, last_full = {}, 0
+            acted_at, last_full, last_full_size = {}, 0, 0
         preflop = street == 0
         b = pk.legal() if pk.actor is not None else None
         if b is not None and b[1] and b[3] is None and pk.others_all_in():
@@ -505,8 +505,7 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
         elif not fixed and a[3] is not None and b[3] is None and ours.actor in acted_at \
                 and last_full <= acted_at[ours.actor] \
                 and max(st.bets) - acted_at[ours.actor] >= max(
-                    st.completion_betting_or_raising_amount,
-                    max(bb, straddle_size) if preflop else bb):
+                    last_full_size, max(bb, straddle_size) if preflop else bb):
             spot, raise_ok = "cumulative_short", False
         skip = () if spot is None else ("min_raise_to", "max_raise_to")
         if spot is not None:
@@ -547,9 +546,10 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
             else:
                 full = max(bb, straddle_size) if preflop else bb
                 acted_at[seat] = to
+                if size >= max(full, last_full_size):
+                    last_full, last_full_size = to, size
                 if size >= full:
                     short_open = False
-                    last_full = to
                 elif all_in and first:
                     short_open = True
 
