@@ -108,20 +108,10 @@ def evaluate_low_batch(holes: np.ndarray, boards: np.ndarray, *,
     ``ndarray[N] int32``: 1..56, 0 where no low qualifies (the scalar
     :func:`evaluate_low` says None). ``check=False`` skips the card check."""
     from ._kernels import omaha as K
-    from .omaha import _as_cards, _check_sizes
+    from .omaha import omaha_rows
 
-    hs = _as_cards(holes, "holes")
-    bs = _as_cards(boards, "boards")
-    if hs.shape[0] != bs.shape[0]:
-        raise ValueError(f"holes and boards need the same number of rows, got {hs.shape[0]} "
-                         f"and {bs.shape[0]}")
-    _check_sizes(hs.shape[1], bs.shape[1])
+    hs, bs = omaha_rows(holes, boards, check)
     out = np.zeros(hs.shape[0], np.int32)
-    if hs.shape[0] and check:
-        bad = K.first_bad_omaha_row(hs, bs)
-        if bad >= 0:
-            raise ValueError(f"row {bad} has a repeated or out-of-range card: hole "
-                             f"{hs[bad].tolist()}, board {bs[bad].tolist()}")
     if hs.shape[0]:
         K.omaha_low_batch_serial(hs, bs, out, low_tables())
     return out

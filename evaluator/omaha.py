@@ -74,6 +74,25 @@ def evaluate_omaha(hole: CardsLike, board: CardsLike) -> int:
     return omaha_best(h, b)[0]
 
 
+def omaha_rows(holes: np.ndarray, boards: np.ndarray, check: bool = True
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``(holes, boards)`` as uint8 card-id rows of the same length, with 4..6 hole and 3..5
+    board cards; ``check``: also refuse a row with a repeated or out-of-range card
+    (ValueError naming the row). The batch evaluators' (high and low) one input check."""
+    hs = _as_cards(holes, "holes")
+    bs = _as_cards(boards, "boards")
+    if hs.shape[0] != bs.shape[0]:
+        raise ValueError(f"holes and boards need the same number of rows, got {hs.shape[0]} "
+                         f"and {bs.shape[0]}")
+    _check_sizes(hs.shape[1], bs.shape[1])
+    if hs.shape[0] and check:
+        bad = _omaha_kernels_module().first_bad_omaha_row(hs, bs)
+        if bad >= 0:
+            raise ValueError(f"row {bad} has a repeated or out-of-range card: hole "
+                             f"{hs[bad].tolist()}, board {bs[bad].tolist()}")
+    return hs, bs
+
+
 def evaluate_omaha_batch(holes: np.ndarray, boards: np.ndarray, *, threads: int | None = None,
                          check: bool = True) -> np.ndarray:
     """Best Omaha strengths of many hands.
@@ -83,20 +102,10 @@ def evaluate_omaha_batch(holes: np.ndarray, boards: np.ndarray, *, threads: int 
     ``ndarray[N] int32`` on the 1..7462 scale. ``threads=1`` runs serially, ``None`` uses
     every Numba thread; ``check=False`` skips the range/repeated-card check.
     """
-    hs = _as_cards(holes, "holes")
-    bs = _as_cards(boards, "boards")
-    if hs.shape[0] != bs.shape[0]:
-        raise ValueError(f"holes and boards need the same number of rows, got {hs.shape[0]} "
-                         f"and {bs.shape[0]}")
-    _check_sizes(hs.shape[1], bs.shape[1])
+    hs, bs = omaha_rows(holes, boards, check)
     out = np.empty(hs.shape[0], dtype=np.int32)
     if hs.shape[0] == 0:
         return out
-    if check:
-        bad = _omaha_kernels_module().first_bad_omaha_row(hs, bs)
-        if bad >= 0:
-            raise ValueError(f"row {bad} has a repeated or out-of-range card: hole "
-                             f"{hs[bad].tolist()}, board {bs[bad].tolist()}")
     tables = get_tables().kernel_args
     otables = omaha_tables()
     n_threads = resolve_threads(threads)
