@@ -21,10 +21,11 @@ from reference import SHARE_UNIT, category_of_strength, ref_pots, ref_score_rows
 import simulate._kernels.score as S
 
 
-def _score_all(rows, weights, sc):
-    """Each row through the compiled :func:`score_row` (called from Python, one row a call)."""
+def _score_all(rows, weights, sc, entry=None):
+    """Each row through the compiled :func:`score_row` (or ``entry``: :func:`score_row_any`,
+    the entry of kernels that also score hi/lo rows), called from Python, one row a call."""
     for r in range(rows.shape[0]):
-        S.score_row(rows[r], weights[r], sc)
+        (entry or S.score_row)(rows[r], weights[r], sc)
 
 
 def _score_blocks(rows, weights, bsc, block_of):
@@ -98,6 +99,10 @@ def test_equity_scorer_keeps_shares_wins_ties_and_categories(n, seed, top):
     S.equity_counts(sc, res, cts)
     assert res.tolist() == [[s[0], s[1], w] for s, w in zip(stats, win[0], strict=True)]
     assert cts.tolist() == cats
+    # the entry that also takes hi/lo rows scores a high row as score_row does
+    sc_any = S.equity_scorer(n, cat_of)
+    _score_all(rows, weights, sc_any, S.score_row_any)
+    assert all(np.array_equal(a, b) for a, b in zip(sc, sc_any, strict=True))
 
 
 def test_equity_share_unit_is_the_reference_unit():

@@ -35,7 +35,7 @@ import numpy as np
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import flush_strength, rank_strength
 from simulate._kernels.rng import deal_setup, draw5, draw_tuple, pick5, stream_state, to_front
-from simulate._kernels.score import award
+from simulate._kernels.score import award, award_any
 
 
 # The per-runout helpers are inlined at the Numba IR level: a plain call passes a
@@ -252,7 +252,7 @@ def mc_range_run(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask
 def settle_rows(strengths, amounts, split, odd, elig, order, win, sumsq):
     """Settle each row of ``strengths`` (int32[N, L]; hi/lo: int32[N, 2 L], the highs then
     the lows, with hi/lo tables and ``win`` int64[2 P, L], see
-    :func:`simulate._kernels.score.award_hilo`): add to ``win`` (int64[P, L]) and ``sumsq``
+    :func:`simulate._kernels.score.award_any`): add to ``win`` (int64[P, L]) and ``sumsq``
     (float64[L], the squares of each row's chips per player)."""
     n_live = sumsq.shape[0]
     st = np.zeros(strengths.shape[1], np.int32)
@@ -262,7 +262,7 @@ def settle_rows(strengths, amounts, split, odd, elig, order, win, sumsq):
             st[i] = strengths[r, i]
         for i in range(n_live):
             pay[i] = 0
-        _settle(st, amounts, split, odd, elig, order, win, pay)
+        award_any(st, np.int64(1), amounts, elig, order, split, odd, win, pay)
         for i in range(n_live):
             x = np.float64(pay[i])
             sumsq[i] += x * x

@@ -34,7 +34,7 @@ from evaluator._kernels.omaha import (
     low_triples,
 )
 from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
-from simulate._kernels.score import equity_scorer, hilo_equity_scorer, score_row, scorer_row
+from simulate._kernels.score import equity_scorer, hilo_equity_scorer, score_row_any, scorer_row
 
 
 @serial
@@ -175,7 +175,7 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, pre, sc):
             if w > v:
                 v = w
             s[p] = v
-        score_row(s, np.int64(1), sc)
+        score_row_any(s, np.int64(1), sc)
 
 
 @serial
@@ -281,7 +281,7 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
             s[p] = v
         for p in range(n_players):
             pay[p] = 0
-        score_row(s, np.int64(1), sc)
+        score_row_any(s, np.int64(1), sc)
         for p in range(n_players):
             sq[p] += pay[p] * pay[p]
     for p in range(n_players):

@@ -11,7 +11,7 @@ import numpy as np
 
 from evaluator._jit import inline
 from evaluator._kernels.omaha import omaha_batch_serial, omaha_low_batch_serial
-from simulate._kernels.score import award, split_tables_hilo
+from simulate._kernels.score import award, award_hilo, split_tables_hilo
 from simulate._kernels.state import (
     COMM,
     DEAD,
@@ -175,7 +175,6 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
             q = a // k
             split[p, k] = q
             odd[p, k] = a - q * k
-    # exactly n strengths: a longer row would read as a hi/lo row (highs, then lows)
     award(st[:n], np.int64(1), amounts[:n_pots], eligible[:n_pots], order, split, odd, win,
           payout)
     return unknown
@@ -204,7 +203,7 @@ def omaha_value(S, hbuf, bbuf, sbuf, tables, otables):
 def _settle_hilo(n, st, payout, amounts, eligible, order):
     """:func:`settle`'s showdown in a hi/lo game: ``st`` holds :func:`omaha_value` values
     (-1: not known); every pot is split high/low on its own by the one pot rule
-    (:func:`simulate._kernels.score.award` on a row of the highs, then the lows). A pot whose
+    (:func:`simulate._kernels.score.award_hilo` on a row of the highs, then the lows). A pot whose
     winner hangs on hidden cards pays nothing; returns how many."""
     n_pots = amounts.shape[0]
     row = np.zeros(2 * n, np.int64)
@@ -225,6 +224,6 @@ def _settle_hilo(n, st, payout, amounts, eligible, order):
             unknown += 1
             a[p] = 0
     split, odd = split_tables_hilo(a, eligible)
-    award(row, np.int64(1), a, eligible, order, split, odd,
-          np.zeros((2 * n_pots, n), np.int64), payout)
+    award_hilo(row, np.int64(1), a, eligible, order, split, odd,
+               np.zeros((2 * n_pots, n), np.int64), payout)
     return unknown

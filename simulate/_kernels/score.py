@@ -151,10 +151,8 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
     ``split[p, 0]`` must be 0 unless pot ``p``'s players are a subset of pot ``p - 1``'s
     (:func:`split_tables` sets it).
 
-    ``st`` must hold exactly ``L`` values: a row of ``2 L`` is a hi/lo row (the highs, then
-    the lows), settled by :func:`award_hilo` (callers with a longer scratch row slice it)."""
-    if st.shape[0] > eligible.shape[1]:
-        return award_hilo(st, w, amounts, eligible, order, split, odd, win, pay)
+    ``st`` holds exactly ``L`` values (a hi/lo row goes to :func:`award_hilo`, or to
+    :func:`award_any` where a kernel serves both kinds)."""
     best0 = np.int64(-1)
     n0 = 0
     best = np.int64(-1)
@@ -168,7 +166,11 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
         if p == 0:
             best0 = best
             n0 = n_best
-        if n_best > 0:
+        if n_best == 1:  # one winner takes it (most rows), written out here: see pay_pot
+            x = w * split[p, 1]
+            win[p, first] += x
+            pay[first] += x
+        elif n_best > 1:
             pay_pot(st, w, eligible, p, p, best, n_best, first, split, odd, order, win, p, pay)
     return best0, n0
 
@@ -207,34 +209,64 @@ def award_hilo(st, w, amounts, eligible, order, split, odd, win, pay):
 
 
 @inline
+def award_any(st, w, amounts, eligible, order, split, odd, win, pay):
+    """:func:`award` of a row ``st`` [L], or :func:`award_hilo` of a hi/lo row [2 L], for the
+    kernels that serve both kinds (Omaha's, the strength rows of all-ins).
+
+    High-only walks call :func:`award` itself: measured on exact heads-up preflop, a hi/lo
+    branch in their row loop (inlined, or as a call, whose arrays Numba then reference-
+    counts through the whole loop) made the walk 5-8 times slower (1.4 -> 8-12 ms)."""
+    if st.shape[0] > eligible.shape[1]:
+        return award_hilo(st, w, amounts, eligible, order, split, odd, win, pay)
+    return award(st, w, amounts, eligible, order, split, odd, win, pay)
+
+
+@inline
+def hilo_stats(st, w, best, n_best, eligible, stats, cats, cat_of):
+    """The equity statistics of a hi/lo row ``st`` [2 L] (see :func:`score_row_any`): scoops
+    in ``stats[i, 0]``, rows with a part of pot 0 in ``stats[i, 1]``, the high's category."""
+    n = stats.shape[0]
+    bl, nl, _ = best_and_ties(st[n:], eligible[0])
+    for i in range(n):
+        v = np.int64(st[i])
+        cats[i, cat_of[v]] += w
+        gh = v == best and eligible[0, i]
+        gl = bl > 0 and np.int64(st[n + i]) == bl and eligible[0, i]
+        if gh and n_best == 1 and (bl <= 0 or (gl and nl == 1)):
+            stats[i, 0] += w
+        elif gh or gl:
+            stats[i, 1] += w
+
+
+@inline
 def score_row(st, w, sc):
-    """Add the row ``st`` ([L], any integer dtype; [2 L] highs then lows in a hi/lo game)
-    with weight ``w`` to the scorer ``sc`` (see the module docstring): pots through
-    :func:`award`, then the equity statistics of pot 0 when the scorer keeps them (hi/lo:
-    ``stats[i, 0]`` counts scoops, the whole pot alone, ``stats[i, 1]`` rows with a part of
-    it; categories are the high hand's)."""
+    """Add the row of strengths ``st`` ([L], any integer dtype) with weight ``w`` to the
+    scorer ``sc`` (see the module docstring): pots through :func:`award`, then the equity
+    statistics of pot 0 when the scorer keeps them. Hi/lo rows: :func:`score_row_any`."""
     amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
     best, n_best = award(st, w, amounts, eligible, order, split, odd, win, pay)
     n = stats.shape[0]
     if n > 0:
-        if st.shape[0] > eligible.shape[1]:
-            bl, nl, _ = best_and_ties(st[n:], eligible[0])
-            for i in range(n):
-                v = np.int64(st[i])
-                cats[i, cat_of[v]] += w
-                gh = v == best and eligible[0, i]
-                gl = bl > 0 and np.int64(st[n + i]) == bl and eligible[0, i]
-                if gh and n_best == 1 and (bl <= 0 or (gl and nl == 1)):
-                    stats[i, 0] += w
-                elif gh or gl:
-                    stats[i, 1] += w
-            return
         col = 0 if n_best == 1 else 1
         for i in range(n):
             v = np.int64(st[i])
             cats[i, cat_of[v]] += w
             if v == best and eligible[0, i]:
                 stats[i, col] += w
+
+
+@inline
+def score_row_any(st, w, sc):
+    """:func:`score_row` of a row [L], or of a hi/lo row [2 L] (highs, then lows) into a
+    hi/lo scorer (:func:`hilo_equity_scorer`; ``stats[i, 0]`` counts scoops, the whole pot
+    alone, ``stats[i, 1]`` rows with a part of it; categories are the high hand's)."""
+    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
+    if st.shape[0] > eligible.shape[1]:
+        best, n_best = award_hilo(st, w, amounts, eligible, order, split, odd, win, pay)
+        if stats.shape[0] > 0:
+            hilo_stats(st, w, best, n_best, eligible, stats, cats, cat_of)
+    else:
+        score_row(st, w, sc)
 
 
 @serial
@@ -341,7 +373,8 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
     else:
         split, odd = split_tables(amounts, eligible)
     win = np.zeros((2 * amounts.shape[0], n_seats), np.int64)
-    award(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win, payout_out)
+    award_any(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win,
+              payout_out)
 
 
 def block_scorer(amounts, eligible, order, cat_of, rows, *, stats=False, dtype=np.int64,
