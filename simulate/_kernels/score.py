@@ -166,7 +166,9 @@ def award(st, w, amounts, eligible, order, split, odd, win, pay):
         if p == 0:
             best0 = best
             n0 = n_best
-        if n_best == 1:  # one winner takes it (most rows), written out here: see pay_pot
+        # one winner takes it (most rows), written out: through the inlined pay_pot, whose
+        # early return ends this branch, the Hold'em walks ran several times slower
+        if n_best == 1:
             x = w * split[p, 1]
             win[p, first] += x
             pay[first] += x
@@ -368,13 +370,14 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
                 anyone = anyone or eligible[p, s]
             if not anyone:
                 raise ValueError("settle_kernel: a pot holding chips has no eligible seat")
+    win = np.zeros((2 * amounts.shape[0], n_seats), np.int64)
     if strengths.shape[0] > n_seats:  # a hi/lo row: the highs, then the lows
         split, odd = split_tables_hilo(amounts, eligible)
+        award_hilo(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win,
+                   payout_out)
     else:
         split, odd = split_tables(amounts, eligible)
-    win = np.zeros((2 * amounts.shape[0], n_seats), np.int64)
-    award_any(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win,
-              payout_out)
+        award(strengths, np.int64(1), amounts, eligible, odd_order, split, odd, win, payout_out)
 
 
 def block_scorer(amounts, eligible, order, cat_of, rows, *, stats=False, dtype=np.int64,
