@@ -244,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
                    ("--png", args.png)], stdout_ok={"--csv"}, inputs=args.file,
                   reads=SUFFIXES)
     fmt = image_format(args.png, "--png") if args.png else None
+    import contextlib
     import functools
 
     out = "" if args.totals_only else "json" if args.json else "text"
@@ -255,9 +256,13 @@ def run(args: argparse.Namespace) -> int:
             first = next(docs, None)
         except FileNotFoundError as exc:
             raise UsageError(str(exc)) from None
-        if first is None:
-            raise UsageError(f"no .phh or .phhs hands in {' '.join(args.file)}")
-        return _Run(args, fmt).go(first, docs)
+        # closed on the way out, whatever ends the run: a Ctrl-C that lands while the
+        # hands are written (not inside the generator) would otherwise leave the worker
+        # pool to the interpreter's exit, which waits for the chunks still in flight
+        with contextlib.closing(docs):
+            if first is None:
+                raise UsageError(f"no .phh or .phhs hands in {' '.join(args.file)}")
+            return _Run(args, fmt).go(first, docs)
 
 
 def _warn(line: str) -> None:
