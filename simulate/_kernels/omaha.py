@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import parallel, serial
+from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.omaha import (
     best_low,
     best_of_parts,
@@ -34,7 +34,14 @@ from evaluator._kernels.omaha import (
     low_triples,
 )
 from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
-from simulate._kernels.score import equity_scorer, hilo_equity_scorer, score_row_any, scorer_row
+from simulate._kernels.score import (
+    equity_scorer,
+    hilo_equity_scorer,
+    score_row,
+    score_row_any,
+    score_row_hilo,
+    scorer_row,
+)
 
 
 @serial
@@ -152,30 +159,46 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, pre, sc):
     q12 = b1 * uup + b2 * up
     q13 = b1 * uup + b3 * up
     q23 = b2 * uup + b3 * up
-    for t in range(lo, hi):
-        e = inner[t] * n_players
-        for p in range(n_players):
-            v = pre[p]
-            w = tri[q01 + e + p]
-            if w > v:
-                v = w
-            w = tri[q02 + e + p]
-            if w > v:
-                v = w
-            w = tri[q03 + e + p]
-            if w > v:
-                v = w
-            w = tri[q12 + e + p]
-            if w > v:
-                v = w
-            w = tri[q13 + e + p]
-            if w > v:
-                v = w
-            w = tri[q23 + e + p]
-            if w > v:
-                v = w
-            s[p] = v
-        score_row_any(s, np.int64(1), sc)
+    # the kind of row decided once, two loops: a hi/lo branch inside the row loop made
+    # the Omaha high walk about twice as slow (see score_row_any)
+    if s.shape[0] > sc[1].shape[1]:
+        for t in range(lo, hi):
+            _fifth_card_row(inner[t] * n_players, n_players, tri, pre, s,
+                            q01, q02, q03, q12, q13, q23)
+            score_row_hilo(s, np.int64(1), sc)
+    else:
+        for t in range(lo, hi):
+            _fifth_card_row(inner[t] * n_players, n_players, tri, pre, s,
+                            q01, q02, q03, q12, q13, q23)
+            score_row(s, np.int64(1), sc)
+
+
+@inline
+def _fifth_card_row(e, n_players, tri, pre, s, q01, q02, q03, q12, q13, q23):
+    """Row ``s`` of a runout whose fifth board card is at offset ``e``: each column's best
+    of ``pre`` (its best triple of the first four cards) and the six triples that hold the
+    fifth (``q..``: offsets of the pairs of the first four)."""
+    for p in range(n_players):
+        v = pre[p]
+        w = tri[q01 + e + p]
+        if w > v:
+            v = w
+        w = tri[q02 + e + p]
+        if w > v:
+            v = w
+        w = tri[q03 + e + p]
+        if w > v:
+            v = w
+        w = tri[q12 + e + p]
+        if w > v:
+            v = w
+        w = tri[q13 + e + p]
+        if w > v:
+            v = w
+        w = tri[q23 + e + p]
+        if w > v:
+            v = w
+        s[p] = v
 
 
 @serial

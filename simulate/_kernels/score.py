@@ -262,13 +262,23 @@ def score_row_any(st, w, sc):
     """:func:`score_row` of a row [L], or of a hi/lo row [2 L] (highs, then lows) into a
     hi/lo scorer (:func:`hilo_equity_scorer`; ``stats[i, 0]`` counts scoops, the whole pot
     alone, ``stats[i, 1]`` rows with a part of it; categories are the high hand's)."""
-    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
-    if st.shape[0] > eligible.shape[1]:
-        best, n_best = award_hilo(st, w, amounts, eligible, order, split, odd, win, pay)
-        if stats.shape[0] > 0:
-            hilo_stats(st, w, best, n_best, eligible, stats, cats, cat_of)
+    if st.shape[0] > sc[1].shape[1]:
+        score_row_hilo(st, w, sc)
     else:
         score_row(st, w, sc)
+
+
+@inline
+def score_row_hilo(st, w, sc):
+    """:func:`score_row` of a hi/lo row ``st`` [2 L] (highs, then lows) into a hi/lo scorer
+    (:func:`hilo_equity_scorer`; ``stats[i, 0]`` counts scoops, the whole pot alone,
+    ``stats[i, 1]`` rows with a part of it; categories are the high hand's). A walk that
+    knows its kind before its row loop calls this or :func:`score_row` (two loops), not
+    :func:`score_row_any` in one."""
+    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
+    best, n_best = award_hilo(st, w, amounts, eligible, order, split, odd, win, pay)
+    if stats.shape[0] > 0:
+        hilo_stats(st, w, best, n_best, eligible, stats, cats, cat_of)
 
 
 @serial
