@@ -210,6 +210,13 @@ def _worker_init(close_fd: int, warm_kinds: tuple[str, ...] = ()) -> None:
     import os
     import signal
 
+    # Ctrl-C (which the terminal sends to the workers too) is the main process's to handle:
+    # it stops the workers. SIGTERM kills a worker: a forked worker inherits the main
+    # process's handler (`pokerjit hand` turns SIGTERM into an exception), under which
+    # close(abort=True)'s terminate() only interrupted the chunk it was on, and the
+    # worker, left waiting for the next one, kept the interpreter's exit waiting for it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if close_fd >= 0:
         try:
             os.close(close_fd)
