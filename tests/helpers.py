@@ -188,3 +188,10 @@ def serving(*args: str) -> Iterator[Server]:
     yield s
     if s.proc.poll() is None:
         s.stop()
+
+
+def worker_signal_handlers(items: Any, threads: int = 1) -> tuple[bool, bool]:
+    """A chunk function for :func:`simulate.batch.executor`'s workers: whether this
+    process ignores SIGINT and has SIGTERM's default action."""
+    return (signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+            signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)

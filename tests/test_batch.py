@@ -641,3 +641,28 @@ def test_the_executor_keeps_order_and_says_what_failed(workers: int) -> None:
         except BaseException:
             ex.close(abort=True)
             raise
+
+
+def test_pool_workers_leave_ctrl_c_to_the_main_process_and_die_on_sigterm():
+    """A forked worker must not keep the main process's SIGTERM handler (``pokerjit hand``
+    turns SIGTERM into an exception): ``close(abort=True)`` terminates the workers, and a
+    worker that only had its chunk interrupted kept the interpreter's exit waiting."""
+    import signal
+
+    from helpers import worker_signal_handlers
+
+    from simulate.batch import executor
+
+    def raise_exit(signum, frame):  # what simulate.cli._util.exit_on_sigterm installs
+        raise SystemExit(143)
+
+    old = signal.signal(signal.SIGTERM, raise_exit)
+    try:
+        ex = executor(2, warm=())
+        try:
+            got = [r for _, r in ex.map_ordered([[1], [2]], (), worker_signal_handlers)]
+        finally:
+            ex.close(abort=True)
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert got == [(True, True), (True, True)]
