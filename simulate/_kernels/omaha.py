@@ -160,7 +160,7 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, pre, sc):
     q13 = b1 * uup + b3 * up
     q23 = b2 * uup + b3 * up
     # the kind of row decided once, two loops: a hi/lo branch inside the row loop made
-    # the Omaha high walk about twice as slow (see score_row_any)
+    # the Omaha high walk about twice as slow (see award_any)
     if s.shape[0] > sc[1].shape[1]:
         for t in range(lo, hi):
             _fifth_card_row(inner[t] * n_players, n_players, tri, pre, s,

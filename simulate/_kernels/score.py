@@ -225,7 +225,7 @@ def award_any(st, w, amounts, eligible, order, split, odd, win, pay):
 
 @inline
 def hilo_stats(st, w, best, n_best, eligible, stats, cats, cat_of):
-    """The equity statistics of a hi/lo row ``st`` [2 L] (see :func:`score_row_any`): scoops
+    """The equity statistics of a hi/lo row ``st`` [2 L] (see :func:`score_row_hilo`): scoops
     in ``stats[i, 0]``, rows with a part of pot 0 in ``stats[i, 1]``, the high's category."""
     n = stats.shape[0]
     bl, nl, _ = best_and_ties(st[n:], eligible[0])
@@ -244,7 +244,7 @@ def hilo_stats(st, w, best, n_best, eligible, stats, cats, cat_of):
 def score_row(st, w, sc):
     """Add the row of strengths ``st`` ([L], any integer dtype) with weight ``w`` to the
     scorer ``sc`` (see the module docstring): pots through :func:`award`, then the equity
-    statistics of pot 0 when the scorer keeps them. Hi/lo rows: :func:`score_row_any`."""
+    statistics of pot 0 when the scorer keeps them. Hi/lo rows: :func:`score_row_hilo`."""
     amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
     best, n_best = award(st, w, amounts, eligible, order, split, odd, win, pay)
     n = stats.shape[0]
@@ -259,9 +259,8 @@ def score_row(st, w, sc):
 
 @inline
 def score_row_any(st, w, sc):
-    """:func:`score_row` of a row [L], or of a hi/lo row [2 L] (highs, then lows) into a
-    hi/lo scorer (:func:`hilo_equity_scorer`; ``stats[i, 0]`` counts scoops, the whole pot
-    alone, ``stats[i, 1]`` rows with a part of it; categories are the high hand's)."""
+    """:func:`score_row` of a row [L], or :func:`score_row_hilo` of a hi/lo row [2 L], for
+    the row loops that serve both kinds (Omaha's Monte Carlo)."""
     if st.shape[0] > sc[1].shape[1]:
         score_row_hilo(st, w, sc)
     else:
