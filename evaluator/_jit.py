@@ -225,14 +225,82 @@ _clock_installed = False
 
 
 def _numba() -> Any:
-    """``import numba``, installing the compile clock the first time."""
+    """``import numba``, installing the compile clock and :func:`_share_inlined_scopes` the
+    first time."""
     global _clock_installed
     import numba
 
     if not _clock_installed:
         _clock_installed = True
         _clock.install(numba)
+        if SHARE_SCOPES:
+            _share_inlined_scopes()
     return numba
+
+
+# ------------------------------------------------------------------- inlining's IR copies
+SHARE_SCOPES = os.environ.get("POKERJIT_SHARE_SCOPES", "1").strip().lower() not in (
+    "0", "false", "no", "off")
+_scopes_shared = False
+
+
+def _share_inlined_scopes() -> bool:
+    """Make Numba's ``inline="always"`` copy a callee's variable scope once per inlining
+    instead of once per block (numba/numba#8989, open for Numba 0.58-0.69). Returns whether
+    the change is in place.
+
+    To inline a callee, Numba deep-copies its IR block by block, twice; every block refers to
+    the function's one ``Scope`` (every variable, each with its source location), and each
+    block's copy copies that whole scope again, so the cost grows as blocks × variables. The
+    hand engine's play loop inlines the rules into one function of about two thousand blocks:
+    with the per-block copies, copying took half of its compile time (about 70 of 140 s on
+    the 2-core AMD EPYC machine, ``benchmarks/README.md``). Here every block copied during
+    one ``InlineWorker.inline_ir`` call gets the same copy of a scope they shared, which is
+    what one deep copy of all the blocks together would give; nothing else changes (the
+    compiled code is the same). ``POKERJIT_SHARE_SCOPES=0`` leaves Numba as it is; so does a
+    Numba whose internals differ."""
+    global _scopes_shared
+    if _scopes_shared:
+        return True
+    try:
+        import contextvars
+        import copy
+
+        from numba.core import inline_closurecall, ir
+
+        worker = inline_closurecall.InlineWorker
+        original = worker.inline_ir
+        if "__deepcopy__" in vars(ir.Scope) or not callable(original):
+            return False
+    except (ImportError, AttributeError):  # pragma: no cover - other Numba versions
+        return False
+    copies: contextvars.ContextVar[dict[int, tuple[Any, Any]] | None] = \
+        contextvars.ContextVar("pokerjit_scope_copies", default=None)
+
+    def inline_ir(self: Any, *args: Any, **kwargs: Any) -> Any:
+        token = copies.set({})
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            copies.reset(token)
+
+    def scope_deepcopy(self: Any, memo: dict[int, Any]) -> Any:
+        made = copies.get()
+        if made is not None and id(self) in made:
+            return made[id(self)][1]
+        new = ir.Scope.__new__(ir.Scope)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        if made is not None:
+            made[id(self)] = (self, new)  # the original kept alive: ids stay unique
+        return new
+
+    inline_ir.__wrapped__ = original  # type: ignore[attr-defined]
+    worker.inline_ir = inline_ir
+    ir.Scope.__deepcopy__ = scope_deepcopy
+    _scopes_shared = True
+    return True
 
 
 def compile_seconds() -> tuple[float, float]:
