@@ -61,6 +61,13 @@ def peer_or_skip(name: str) -> Any:
     return peers
 
 
+def default_ctrl_c() -> None:
+    """``preexec_fn`` for a command a test sends SIGINT: Python's usual Ctrl-C, as a terminal
+    gives it. A test run started in the background (``cmd &`` in a script) has SIGINT
+    ignored, children inherit that, and Python then installs no KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def on_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
     """Run ``argv`` with stderr on a pseudo-terminal: (exit status, stdout, stderr)."""
     import pty

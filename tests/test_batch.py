@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import default_ctrl_c
 from helpers import strip_timings as _strip
 
 from simulate.batch import run, run_batch
@@ -583,7 +584,7 @@ def test_ctrl_c_inside_a_long_line_with_one_worker(tmp_path: Path) -> None:
                                         "samples": 10**10, "seed": 1}) + "\n")
     proc = subprocess.Popen([sys.executable, "-m", "simulate", "batch", str(src), "-o",
                              str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_ctrl_c)
     assert proc.stderr is not None
     for line in proc.stderr:  # plain progress lines: the huge line is running
         if line.startswith("Monte Carlo"):

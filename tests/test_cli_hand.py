@@ -28,6 +28,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from helpers import default_ctrl_c
 
 from simulate.cli import main
 from simulate.phh.analyze import analyze
@@ -308,7 +309,8 @@ def test_signals_leave_no_temporary_file_and_no_half_json(tmp_path: Path, sig: i
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.Popen([sys.executable, "-m", "simulate", "hand", str(d), "--csv", str(out),
                           "--json", "--workers", str(workers)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=env, start_new_session=True)
+                         stderr=subprocess.PIPE, env=env, start_new_session=True,
+                         preexec_fn=default_ctrl_c)
     try:
         t0 = time.monotonic()
         while not list(tmp_path.glob(".out.csv.*.tmp")):  # the work has started

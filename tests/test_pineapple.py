@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import default_ctrl_c
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import (
@@ -410,7 +411,7 @@ def test_ctrl_c_while_the_turn_table_is_built(tmp_path):
                              "--game", "crazy_pineapple", "--discard-after", "turn",
                              "--discard-policy", "equity", "--samples", "1000"], cwd=ROOT,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=default_ctrl_c)
     assert proc.stderr is not None
     for line in proc.stderr:
         if line.startswith("pineapple turn table (once)"):

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from helpers import default_ctrl_c
 
 from simulate import allin_ev, equity
 from simulate import sampling as S
@@ -551,13 +552,11 @@ def test_ctrl_c_stops_a_long_equity_run_within_two_seconds():
     """A real process: a Monte Carlo run of 10**12 deals gets SIGINT, exits 130 with
     ``error: interrupted`` on its own line and nothing on stdout."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    # a test run started in the background has SIGINT ignored, and children inherit that:
-    # give the command Python's usual Ctrl-C, as a terminal would
     proc = subprocess.Popen([sys.executable, "-m", "simulate", "equity", "AhKh", "QsQd",
                              "--samples", str(10**12), "--threads", "1", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_ctrl_c)
     try:
         time.sleep(1.5)
         assert proc.poll() is None, proc.communicate()
