@@ -38,7 +38,6 @@ from simulate._kernels.score import (
     equity_scorer,
     hilo_equity_scorer,
     score_row,
-    score_row_any,
     score_row_hilo,
     scorer_row,
 )
@@ -284,29 +283,26 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     sc = hilo_equity_scorer(n_players, cat_of) if halves == 2 else equity_scorer(n_players,
                                                                                   cat_of)
     pay = sc[6]
-    for _ in range(n):
-        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
-        c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
-        put_drawn(board, nf, k, c0, c1, c2, c3, c4)
-        t = 0
-        for a in range(5):
-            for b in range(a + 1, 5):
-                ab = board[a] * uup + board[b] * up
-                for c in range(b + 1, 5):
-                    offs[t] = ab + board[c] * n_cols
-                    t += 1
-        for p in range(n_cols):
-            v = 0
-            for t in range(10):
-                w = tri[offs[t] + p]
-                if w > v:
-                    v = w
-            s[p] = v
-        for p in range(n_players):
-            pay[p] = 0
-        score_row_any(s, np.int64(1), sc)
-        for p in range(n_players):
-            sq[p] += pay[p] * pay[p]
+    # hi/lo or high decided once: two loops, each with its own inlined scorer (a dispatch
+    # inside the loop kept both scorers' code in the hot path; as in _walk_prefix)
+    if halves == 2:
+        for _ in range(n):
+            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs,
+                                      tri, uup, up, n_cols, s)
+            for p in range(n_players):
+                pay[p] = 0
+            score_row_hilo(s, np.int64(1), sc)
+            for p in range(n_players):
+                sq[p] += pay[p] * pay[p]
+    else:
+        for _ in range(n):
+            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs,
+                                      tri, uup, up, n_cols, s)
+            for p in range(n_players):
+                pay[p] = 0
+            score_row(s, np.int64(1), sc)
+            for p in range(n_players):
+                sq[p] += pay[p] * pay[p]
     for p in range(n_players):
         for h in range(halves):
             share[h, p] += sc[5][h, p]
@@ -314,6 +310,32 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
         tie[p] += sc[7][p, 1]
         for c in range(9):
             cat[p, c] += sc[8][p, c]
+
+
+@inline
+def _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs, tri, uup, up,
+                      n_cols, s):
+    """One runout of :func:`_sample_block`: the ``k`` missing board cards drawn into
+    ``board[nf:]`` from stream ``state``, then ``s[p]`` (int64[n_cols]) the best of column
+    ``p`` over the board's 10 triples (``offs`` int64[10] scratch). Returns the stream."""
+    state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+    c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+    put_drawn(board, nf, k, c0, c1, c2, c3, c4)
+    t = 0
+    for a in range(5):
+        for b in range(a + 1, 5):
+            ab = board[a] * uup + board[b] * up
+            for c in range(b + 1, 5):
+                offs[t] = ab + board[c] * n_cols
+                t += 1
+    for p in range(n_cols):
+        v = 0
+        for t in range(10):
+            w = tri[offs[t] + p]
+            if w > v:
+                v = w
+        s[p] = v
+    return state
 
 
 @parallel
