@@ -125,11 +125,15 @@ def _many() -> None:
 
 def _engine() -> None:
     from simulate.engine import Hand, Rules, play
+    from simulate.play import BLOCK
 
     rules = Rules()
     play(rules, [200, 200], 10, seed=1)
     play(rules, [200] * 6, 10, policy="random", seed=1)
     play(Rules(game="omaha"), [200] * 3, 10, policy="random", seed=1)  # the other games' loop
+    # two blocks or more on several threads: the parallel loops (a default `pokerjit play`)
+    play(rules, [200, 200], 2 * BLOCK, seed=1, threads=2)
+    play(Rules(game="omaha"), [200] * 3, 2 * BLOCK, policy="random", seed=1, threads=2)
     hand = Hand(rules, [200, 200], seed=1)
     while hand.actor is not None:
         hand.check() if hand.legal.check else hand.call()
