@@ -14,8 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("evaluator", "simulate")
 #: Largest module, in lines: kernels may be denser than the public layer.
 MAX_LINES, MAX_KERNEL_LINES = 600, 700
-#: Modules above the library: the entry points and the layers built on the CLI.
-APP_LAYERS = ("simulate.cli", "simulate.__main__", "simulate.serve")
+#: The command line: the only modules that may import it (the server, too, builds on the
+#: library's documents, not on the commands).
+APP_LAYERS = ("simulate.cli", "simulate.__main__")
 
 
 def _modules() -> dict[str, Path]:

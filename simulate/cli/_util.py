@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import re
 import stat
@@ -15,12 +14,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+# the documents layer (library code, shared with pokerjit serve): re-exported for the commands
+from simulate.documents import (  # noqa: F401 - re-exported
+    UsageError,
+    error_line,
+    json_text,
+    load_note,
+    load_seconds,
+    start_load_clock,
+    with_load_s,
+)
+
 # the one text table lives in simulate.texttable (library code uses it without the CLI)
 from simulate.texttable import is_number_text, table  # noqa: F401 - re-exported
-
-
-class UsageError(Exception):
-    """Bad input on the command line: printed as one ``error: ...`` line, exit status 2."""
 
 
 def _check_option(option: str, **kw: Any) -> None:
@@ -44,60 +50,9 @@ def check_std_error(e: float | None, option: str = "--std-error") -> None:
     _check_option(option, target_std_error=e)
 
 
-_load_mark = (0.0, 0.0)
-
-
-def start_load_clock() -> None:
-    """Mark the start of a command for :func:`load_seconds` (``main`` calls it)."""
-    global _load_mark
-    from evaluator._jit import compile_seconds
-
-    _load_mark = compile_seconds()
-
-
-def load_seconds() -> tuple[float, float]:
-    """``(compiling and loading, compiling)``: seconds this command spent getting compiled
-    kernels ready (kept out of every result's ``elapsed_s``)."""
-    from evaluator._jit import compile_seconds
-
-    total, compiling = compile_seconds()
-    return total - _load_mark[0], compiling - _load_mark[1]
-
-
-def load_note() -> str:
-    """``""``, or a footer note on the time spent compiling or loading kernels."""
-    total, compiling = load_seconds()
-    if total < 0.05:
-        return ""
-    if compiling >= total / 2:
-        return f" (+ {total:.1f} s compiling kernels, first run)"
-    return f" (+ {total:.2f} s loading compiled kernels)"
-
-
-def json_text(obj: Any) -> str:
-    """One JSON document as text, as every command writes it (stdout or a file). Numbers
-    that JSON cannot hold (NaN, infinities) are refused here rather than written."""
-    return json.dumps(obj, indent=2, allow_nan=False) + "\n"
-
-
-def with_load_s(obj: Any) -> Any:
-    """The document as ``--json`` prints it: one that times its work (``elapsed_s``) also
-    gets ``load_s``, this command's seconds compiling or loading kernels (a document that
-    has one already, such as a server's answer, keeps it)."""
-    if isinstance(obj, dict) and "elapsed_s" in obj and "load_s" not in obj:
-        obj = {**obj, "load_s": load_seconds()[0]}
-    return obj
-
-
 def emit_json(obj: Any) -> None:
     """Write one JSON document to stdout (with ``load_s``, see :func:`with_load_s`)."""
     sys.stdout.write(json_text(with_load_s(obj)))
-
-
-def error_line(e: BaseException) -> str:
-    """The one line a bad input's exception becomes (``error: ...`` on the command line,
-    ``{"error": ...}`` from ``pokerjit serve``): its message's first line."""
-    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 STDOUT = "-"  # an output path of "-" means standard output

@@ -16,6 +16,7 @@ from simulate.cli._util import (
     sampling_kwargs,
     write_output,
 )
+from simulate.documents import chart_document as document  # noqa: F401 - the command's document
 
 NAME = "chart"
 HELP = "equity of all 169 starting hands against N random hands (exact for one opponent)"
@@ -52,17 +53,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "each class (CSV: one row per class; JSON: classes, equity, tie)")
     add_quiet(p)
     add_json(p)
-
-
-def document(opponents: list[int], *, samples: int | None = None,
-             target_std_error: float | None = None, seed: int | None = None,
-             threads: int | None = None, quiet: bool = True) -> dict[str, Any]:
-    """The ``pokerjit chart --json`` document (:func:`simulate.chart.chart_rows`)."""
-    from simulate.chart import chart_rows
-
-    rows = chart_rows(opponents, samples=samples, target_std_error=target_std_error,
-                      seed=seed, threads=threads, quiet=quiet)
-    return {"game": "holdem", "board": "", "dead": "", "rows": rows}
 
 
 def _check_opponents(args: argparse.Namespace) -> None:

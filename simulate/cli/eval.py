@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from simulate.cli._util import UsageError, add_game, add_json, emit_json
+from simulate.cli._util import add_game, add_json, emit_json
+from simulate.documents import PINEAPPLE_NOTE
+from simulate.documents import eval_document as document  # noqa: F401 - the command's document
 
 NAME = "eval"
 HELP = "evaluate one hand of 5, 6 or 7 cards (or Omaha hole cards with --board)"
@@ -17,10 +19,6 @@ EXAMPLES = """examples:
   pokerjit eval 'Ah Ad 4c 4s Kh 2d 3c' --json
   pokerjit eval --game omaha AhKhQd2c --board Jh9h3h5s7c
 """
-PINEAPPLE_NOTE = ("pineapple and crazy_pineapple hands are scored as Hold'em: give the two "
-                  "cards kept after the discard with the board")
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("cards", nargs="+", help="the cards, e.g. AsKsQsJsTs (spaces allowed)")
     p.add_argument("--board", default="", help="board cards (Hold'em: added to CARDS)")
@@ -73,49 +71,6 @@ def format_text(doc: dict[str, Any]) -> str:
     if "low" in d:  # hi/lo: the eight-or-better low beside the high
         lines.append(f"{'low:':<{width}}{d['low'] or 'none (no five ranks of 8 or lower)'}")
     return "\n".join(lines)
-
-
-def _omaha(hole_text: str, board_text: str, game: str) -> dict[str, object]:
-    from evaluator.cards import parse_cards
-    from evaluator.omaha import describe_omaha
-    from simulate.request import GAMES as HOLE_CARDS
-
-    if not board_text.strip():
-        raise UsageError(f"{game} needs a board: pokerjit eval --game {game} HOLE --board "
-                         "BOARD (3 to 5 cards)")
-    n = len(parse_cards(hole_text, what="hole cards"))
-    if n != HOLE_CARDS[game]:
-        raise UsageError(f"{game} hands have {HOLE_CARDS[game]} hole cards, got {n}")
-    return describe_omaha(hole_text, board_text).to_dict()
-
-
-def document(text: str, board: str = "", game: str = "holdem") -> dict[str, object]:
-    """The ``pokerjit eval --json`` document of ``text`` (the cards) with ``board``; raises
-    :class:`UsageError`, CardError or ValueError for bad input."""
-    from evaluator.cards import cards_str, check_disjoint, parse_cards
-    from simulate.games import check_game
-
-    g = check_game(game)
-    board_text = cards_str(parse_cards(board, what="board"))  # canonical, as in equity
-    if g.is_omaha:
-        d = _omaha(text, board, g.name)
-        d["hole"] = str(d["hole"]).replace(" ", "")  # compact card text, as equity writes hands
-        if g.hilo:
-            from evaluator.low import describe_low, evaluate_low
-
-            v = evaluate_low(text, board)
-            d["low_value"], d["low"] = v, (describe_low(v) if v else None)
-    else:
-        from evaluator import describe
-
-        hand = parse_cards(text, what="cards")
-        b = parse_cards(board, what="board")
-        check_disjoint([("cards", hand), ("board", b)])
-        if g.is_pineapple and len(hand) == 3 and len(b) < 3:
-            raise UsageError(f"{g.name}: give the 2 cards kept after the discard with the "
-                             f"board (a 3-card hand is not scored: {PINEAPPLE_NOTE})")
-        d = describe(hand + b, game=g.scale).to_dict()
-    return {"game": g.name, **d, "board": board_text}
 
 
 def request(args: argparse.Namespace) -> dict[str, Any]:

@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from simulate.documents import hand_document as document  # noqa: F401 - the command's document
+
 NAME = "hand"
 HELP = "replay PHH hand histories (.phh, .phhs or folders): pots, winners, stacks, all-in EV"
 EXAMPLES = """examples:
@@ -201,32 +203,6 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
         text = buf.getvalue()
     return (bool(readable), d["source"], d["error"], totals_input(d), text,
             _csv_rows(0, d) if csv else None)
-
-
-def document(text: str, source: str = "request") -> dict[str, Any]:
-    """The ``--json`` document of PHH text (one hand, or a ``.phhs`` collection): what
-    ``pokerjit hand FILE --json`` prints for a file holding ``text``, with ``source`` for
-    the file's path (``POST /api/v1/hand`` of ``pokerjit serve``). Raises UsageError when no
-    hand can be read at all."""
-    import io
-
-    from simulate.cli._util import UsageError
-    from simulate.phh.analyze import Totals
-    from simulate.phh.many import replay_items
-    from simulate.phh.parse import PHHError, iter_sections
-
-    items = [(src, line, str(d) if isinstance(d, PHHError) else d)
-             for src, line, d in iter_sections(io.BytesIO(text.encode("utf-8")), source)]
-    docs = replay_items(items)
-    if not docs:
-        raise UsageError(f"no .phh or .phhs hands in {source}")
-    if not any(d.get("readable", True) for d in docs):
-        raise UsageError(f"{source}: no PHH hand could be read ({docs[0]['error']})")
-    totals = Totals()
-    for d in docs:
-        d.pop("readable", None)
-        totals.add(d)
-    return {"hands": docs, "totals": totals.to_list(), "summary": totals.summary()}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,7 +31,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from simulate.batch.requests import BadRequest, decode_json
-from simulate.cli._util import json_text
+from simulate.documents import json_text
 from simulate.serve.documents import KINDS
 from simulate.serve.pool import Pool, Stopped
 

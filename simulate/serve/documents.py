@@ -6,12 +6,12 @@ is answered by the one function that builds that command's document:
 * ``equity``, ``range``, ``allin``: the body is the batch request of that kind
   (:func:`simulate.batch.requests.effective` reads it, with the batch's field checks and
   defaults; :func:`simulate.batch.requests.document` answers it);
-* ``eval``: ``{"cards", "board", "game"}`` -> :func:`simulate.cli.eval.document`;
+* ``eval``: ``{"cards", "board", "game"}`` -> :func:`simulate.documents.eval_document`;
 * ``chart``: ``{"opponents": [N...], "samples", "std_error", "seed"}`` ->
-  :func:`simulate.cli.chart.document`;
-* ``hand``: ``{"phh": "<PHH text>"}`` (never a path) -> :func:`simulate.cli.hand.document`.
+  :func:`simulate.documents.chart_document`;
+* ``hand``: ``{"phh": "<PHH text>"}`` (never a path) -> :func:`simulate.documents.hand_document`.
 
-Bad input raises one of :data:`BAD_INPUT`, whose first line (:func:`simulate.cli._util.
+Bad input raises one of :data:`BAD_INPUT`, whose first line (:func:`simulate.documents.
 error_line`) is the HTTP 400 message, as the command line prints it after ``error:``.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from evaluator.cards import CardError
 from simulate.batch.requests import BadRequest
-from simulate.cli._util import UsageError, with_load_s
+from simulate.documents import UsageError, with_load_s
 
 KINDS = ("equity", "range", "allin", "eval", "chart", "hand")
 #: The exceptions that mean a bad request (HTTP 400), as on the command line (exit 2).
@@ -63,7 +63,7 @@ def document(kind: str, body: Any) -> dict[str, Any]:
             raise BadRequest(f"kind {body['kind']!r} sent to /api/v1/{kind}")
         return with_load_s(requests.document(requests.effective({**body, "kind": kind})))
     if kind == "eval":
-        from simulate.cli.eval import document as eval_document
+        from simulate.documents import eval_document
 
         b = _fields(body, kind, EVAL_FIELDS)
         if "cards" not in b:
@@ -71,7 +71,7 @@ def document(kind: str, body: Any) -> dict[str, Any]:
         return eval_document(_text(b, "cards"), _text(b, "board"), _text(b, "game", "holdem"))
     if kind == "chart":
         from simulate.chart import check_opponents
-        from simulate.cli.chart import document as chart_document
+        from simulate.documents import chart_document
         from simulate.sampling import BATCH_NAMES, Sampling
 
         b = _fields(body, kind, CHART_FIELDS)
@@ -84,7 +84,7 @@ def document(kind: str, body: Any) -> dict[str, Any]:
                                           target_std_error=opts.target_std_error,
                                           seed=opts.seed))
     if kind == "hand":
-        from simulate.cli import hand
+        from simulate.documents import hand_document
 
         b = _fields(body, kind, HAND_FIELDS)
         text = b.get("phh")
@@ -92,7 +92,7 @@ def document(kind: str, body: Any) -> dict[str, Any]:
             raise BadRequest("phh must be the text of a PHH hand history (a string)")
         if len(text) > MAX_PHH_CHARS:
             raise BadRequest(f"phh is over {MAX_PHH_CHARS:,} characters")
-        return hand.document(text)
+        return hand_document(text)
     raise BadRequest(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
 
 

@@ -46,7 +46,7 @@ def _worker(conn: Any, cancel: Any, warm: bool, report: bool) -> None:
     _cancel = cancel
     signal.signal(signal.SIGINT, _on_interrupt)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    from simulate.cli._util import error_line, start_load_clock
+    from simulate.documents import error_line, start_load_clock
     from simulate.serve.documents import BAD_INPUT, document
 
     if warm:
