@@ -175,3 +175,17 @@ def test_float_weights_accumulate_in_float():
 def test_best_and_ties(st_, elig, want):
     got = S.best_and_ties(np.array(st_, np.int32), np.array(elig, np.bool_))
     assert tuple(int(x) for x in got) == want
+
+
+@given(st.integers(2, 6), st.integers(0, 2**32), st.integers(0, 60))
+def test_score_rows_is_score_row_row_by_row(n, seed, n_rows):
+    """The batch entry the Hold'em walk uses scores the first ``n_rows`` rows exactly as
+    :func:`score_row` one at a time, and nothing past them."""
+    rng = random.Random(seed)
+    rows, weights = _rows(rng, 60, n, 40)
+    rows = rows.astype(np.int64)  # the walk's rows (one compiled signature)
+    cat_of = category_of_strength()
+    one, batch = S.equity_scorer(n, cat_of), S.equity_scorer(n, cat_of)
+    _score_all(rows[:n_rows], weights[:n_rows], one)
+    S.score_rows(rows, weights, np.int64(n_rows), batch)
+    assert all(np.array_equal(a, b) for a, b in zip(one, batch, strict=True))

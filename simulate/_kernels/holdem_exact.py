@@ -32,10 +32,14 @@ import numpy as np
 
 from evaluator._jit import inline, serial
 from evaluator._kernels.holdem import rank_strength
-from simulate._kernels.score import equity_counts, equity_scorer, score_row
+from simulate._kernels.score import equity_counts, equity_scorer, score_rows
 
 _LOW32 = np.int64(0xFFFFFFFF)
 MAX_MULTISETS = 6188  # C(17, 5): multisets of 5 ranks out of 13
+#: Rows of strengths :func:`walk` gathers before it hands them to the scorer in one call
+#: (:func:`simulate._kernels.score.score_rows`): one copy of the pot rule compiled instead of
+#: one per place a row is made, and the call paid once per batch.
+ROW_BATCH = 512
 
 
 @inline
@@ -184,7 +188,9 @@ def walk(hole, board0, avail_cards, tables, sc):
     for n in range(5):
         for c in range(6):
             bt[n, c + 1] = _binom(n, c)
-    st = np.empty(n_players, np.int64)
+    rows = np.empty((ROW_BATCH, n_players), np.int64)
+    wts_b = np.empty(ROW_BATCH, np.int64)
+    n_rows = np.int64(0)
     total = np.int64(0)
 
     # ---- boards where no suit is live: ranks only
@@ -225,8 +231,9 @@ def walk(hole, board0, avail_cards, tables, sc):
             d = -1  # the board is complete; no suit can turn live (t > 0 for all)
             total += 1
             for p in range(n_players):
-                st[p] = rank_strength(base[p], row_offsets, rank_table)
-            score_row(st, np.int64(1), sc)
+                rows[0, p] = rank_strength(base[p], row_offsets, rank_table)
+            wts_b[0] = 1
+            n_rows = 1
         while d >= 0:
             r = nr[d]
             c = nc[d]
@@ -250,8 +257,13 @@ def walk(hole, board0, avail_cards, tables, sc):
                     total += w
                     key = K[d] + c * rank_key[r]
                     for p in range(n_players):
-                        st[p] = rank_strength(base[p] + key, row_offsets, rank_table)
-                    score_row(st, w, sc)
+                        rows[n_rows, p] = rank_strength(base[p] + key, row_offsets,
+                                                        rank_table)
+                    wts_b[n_rows] = w
+                    n_rows += 1
+                    if n_rows == ROW_BATCH:
+                        score_rows(rows, wts_b, n_rows, sc)
+                        n_rows = 0
                 continue
             e = d + 1
             W[e] = wr
@@ -312,11 +324,18 @@ def walk(hole, board0, avail_cards, tables, sc):
                     key = ks + keys[q]
                     for p in range(n_players):
                         if fl[p]:
-                            st[p] = fst[p]
+                            rows[n_rows, p] = fst[p]
                         else:
-                            st[p] = rank_strength(base[p] + key, row_offsets, rank_table)
-                    score_row(st, w, sc)
+                            rows[n_rows, p] = rank_strength(base[p] + key, row_offsets,
+                                                            rank_table)
+                    wts_b[n_rows] = w
+                    n_rows += 1
+                    if n_rows == ROW_BATCH:
+                        score_rows(rows, wts_b, n_rows, sc)
+                        n_rows = 0
                     total += w
                 if not next_subset(idx, j, n_s, 0):  # indices into ranks_s
                     break
+    if n_rows > 0:
+        score_rows(rows, wts_b, n_rows, sc)
     return total

@@ -257,6 +257,15 @@ def score_row(st, w, sc):
                 stats[i, col] += w
 
 
+@serial
+def score_rows(rows, wts, n, sc):
+    """:func:`score_row` of ``rows[:n]`` (int64[R, L]) with weights ``wts[:n]`` (int64[R]):
+    a walk that gathers its rows scores them here, through one compiled copy of the pot
+    rule."""
+    for r in range(n):
+        score_row(rows[r], wts[r], sc)
+
+
 @inline
 def score_row_any(st, w, sc):
     """:func:`score_row` of a row [L], or :func:`score_row_hilo` of a hi/lo row [2 L], for
