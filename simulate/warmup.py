@@ -205,12 +205,14 @@ STEPS = (
 KINDS = tuple(dict.fromkeys(s.kind for s in STEPS))
 
 
-def warm(kinds: str | Iterable[str], *, serial: bool = False) -> None:
+def warm(kinds: str | Iterable[str], *, serial: bool = False,
+         report: Callable[[str, float], None] | None = None) -> None:
     """Compile (or load from Numba's cache) the kernels of one or more kinds of work
     (:data:`KINDS`: ``evaluator``, ``omaha``, ``equity``, ``range``, ``allin``,
     ``pineapple``, ``batch``, ``play``, ``hand``), in :data:`STEPS` order. ``serial``: only
     what a worker process of that kind runs, on one thread (kinds without worker
-    processes do nothing then). ValueError for an unknown kind."""
+    processes do nothing then). ``report(step name, seconds)`` after each step run.
+    ValueError for an unknown kind."""
     want = [kinds] if isinstance(kinds, str) else list(kinds)
     bad = sorted(set(want) - set(KINDS))
     if bad:
@@ -219,8 +221,11 @@ def warm(kinds: str | Iterable[str], *, serial: bool = False) -> None:
         if step.kind not in want:
             continue
         fn = step.serial if serial else step.run
-        if fn is not None and not (step.needs and importlib.util.find_spec(step.needs) is None):
+        if fn is not None and _applies(step):
+            t0 = time.perf_counter()
             fn()
+            if report is not None:
+                report(step.name, time.perf_counter() - t0)
 
 
 def _applies(step: Step) -> bool:
@@ -241,36 +246,27 @@ def run_step(name: str) -> dict[str, object]:
     return {"name": step.name, "seconds": dt, "compile_s": c1 - c0, "compiled": k1 > k0}
 
 
-def warmup(report: Callable[[str, float], None] | None = None, jobs: int = 1
-           ) -> list[dict[str, object]]:
-    """Run every step; returns ``[{"name", "seconds", "compile_s"}...]`` in :data:`STEPS`
-    order (``compile_s``: the part spent compiling or loading kernels). ``report(name,
-    seconds)`` is called after each step. ``jobs`` > 1: the steps run in that many fresh
-    processes at once (Numba compiles on one core, so an empty cache fills about ``jobs``
-    times faster on as many cores; the processes share the disk cache)."""
-    steps = [s.name for s in STEPS if _applies(s)]
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive whole number, got {jobs!r}")
-    done: dict[str, dict[str, object]] = {}
-    if jobs == 1:
-        for name in steps:
-            done[name] = run_step(name)
-            if report is not None:
-                report(name, float(done[name]["seconds"]))  # type: ignore[arg-type]
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+def step_names() -> list[str]:
+    """The names of the steps that apply here, in :data:`STEPS` order (a step whose extra
+    is not installed is left out)."""
+    return [s.name for s in STEPS if _applies(s)]
 
-        from evaluator._jit import compiled_elsewhere
 
-        ctx = multiprocessing.get_context("spawn")  # fresh processes: no Numba state forked
-        with ProcessPoolExecutor(min(jobs, len(steps)), mp_context=ctx) as pool:
-            futures = [pool.submit(run_step, name) for name in steps]
-            for f in as_completed(futures):
-                r = f.result()
-                if r["compiled"]:
-                    compiled_elsewhere()
-                done[str(r["name"])] = r
-                if report is not None:
-                    report(str(r["name"]), float(r["seconds"]))  # type: ignore[arg-type]
-    return [{k: v for k, v in done[n].items() if k != "compiled"} for n in steps]
+def run_steps(names: list[str], threads: int | None = None) -> list[dict[str, object]]:
+    """:func:`run_step` of each name in turn: the chunk function of ``pokerjit warmup
+    --jobs N``, which runs the steps on the one pool (:func:`simulate.batch.executor`);
+    ``threads`` is the pool's argument, unused (a step picks its own threads)."""
+    return [run_step(n) for n in names]
+
+
+def warmup(report: Callable[[str, float], None] | None = None) -> list[dict[str, object]]:
+    """Run every step here, one after another; returns ``[{"name", "seconds", "compile_s",
+    "compiled"}...]`` in :data:`STEPS` order (``compile_s``: the part spent compiling or
+    loading kernels). ``report(name, seconds)`` is called after each step. ``pokerjit
+    warmup --jobs N`` runs the same steps on N worker processes instead."""
+    done = []
+    for name in step_names():
+        done.append(run_step(name))
+        if report is not None:
+            report(name, float(done[-1]["seconds"]))  # type: ignore[arg-type]
+    return done

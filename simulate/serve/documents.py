@@ -96,29 +96,20 @@ def document(kind: str, body: Any) -> dict[str, Any]:
     raise BadRequest(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
 
 
-#: The steps of :mod:`simulate.warmup` whose kernels the API and the workbench use.
-WARM_STEPS = ("evaluator", "omaha evaluator", "equity", "ranges", "omaha equity", "all-in EV",
-              "hand histories")
+#: The kinds of work of :func:`simulate.warmup.warm` whose kernels the API and the workbench
+#: use.
+WARM_KINDS = ("evaluator", "omaha", "equity", "range", "allin", "hand")
 
 
 def warm(report: Any = None) -> None:
-    """Load (or compile) the kernels the API uses: :data:`WARM_STEPS` of
-    :mod:`simulate.warmup`, then one request of each kind. ``report(name, seconds)`` after
-    each step."""
-    import importlib.util
+    """Load (or compile) the kernels the API uses: :data:`WARM_KINDS` of the one warm-up
+    registry (:func:`simulate.warmup.warm`), then one request of each kind. ``report(name,
+    seconds)`` after each step."""
     import time
 
-    from simulate.warmup import STEPS
+    from simulate.warmup import warm as warm_kinds
 
-    for step in STEPS:
-        if step.name not in WARM_STEPS:
-            continue
-        if step.needs and importlib.util.find_spec(step.needs) is None:
-            continue
-        t0 = time.perf_counter()
-        step.run()
-        if report is not None:
-            report(step.name, time.perf_counter() - t0)
+    warm_kinds(WARM_KINDS, report=report)
     t0 = time.perf_counter()
     document("equity", {"hands": ["AhKh", "QsQd"]})
     document("eval", {"cards": "AsKsQsJsTs"})
