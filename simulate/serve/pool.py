@@ -11,6 +11,12 @@ alike). So a client that disconnects, or a request past the server's time limit,
 at the next round and the worker takes the next request. A worker that does not answer the
 interrupt within :data:`GRACE_S` (a kernel call longer than any round) is killed and
 replaced.
+
+Why not the batch executor (:func:`simulate.batch.executor`, the pool of chunked work):
+a server needs what a chunk pool does not give — one request addressed to one known
+worker, interrupted or replaced alone while the others go on, answered as soon as it is
+done (no input order), from an asyncio event loop. The warm-up is the one registry's
+(:func:`simulate.warmup.warm`).
 """
 
 from __future__ import annotations
