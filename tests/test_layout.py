@@ -157,6 +157,26 @@ def test_no_module_imports_a_private_name_of_another_package():
     assert bad == []
 
 
+#: The private modules of the evaluator that ``simulate`` builds on by design: the one place
+#: Numba's options come from, the tables' loader, and the evaluation kernels that the
+#: simulation kernels compile in (kernels call kernels; tables are their arguments).
+SHARED_INTERNALS = ("evaluator._jit", "evaluator._tables", "evaluator._kernels")
+
+
+def test_private_modules_of_another_top_package_are_only_the_shared_internals():
+    bad = []
+    for m in MODULES:
+        top = m.split(".")[0]
+        for mod, what in _imports(m, top_level=False):
+            target = f"{mod}.{what}" if what and f"{mod}.{what}" in MODULES else mod
+            if target.split(".")[0] not in PACKAGES or target.split(".")[0] == top:
+                continue
+            if any(p.startswith("_") for p in target.split(".")[1:]) and not (
+                    target.startswith(SHARED_INTERNALS)):
+                bad.append(f"{m} imports {target}")
+    assert bad == []
+
+
 def test_reference_uses_public_names_only():
     tree = ast.parse((ROOT / "tests" / "reference.py").read_text())
     bad = []
