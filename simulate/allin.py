@@ -20,7 +20,8 @@ Omaha variant; ``omaha5``/``omaha6``: 5 or 6) walks Omaha equity's triple-table 
 samples runouts in batches; Pineapple hands before the discard point walk or sample the
 discard by policy, as :mod:`simulate.pineapple` states. Every engine sums integer chips per
 pot and seat; the division happens here, in Python. ``exact=None`` walks exactly the spots
-the equity engine for the same hands walks exactly (:func:`walks_exactly`).
+the equity engine for the same hands walks exactly (:func:`walks_exactly`, or
+:func:`spot_walks_exactly` of a parsed spot).
 
 Hand histories need two more things (see :mod:`simulate.phh.replay`): ``allow_zero=True``
 accepts seats that committed 0 chips (a seat that folded without posting), and
@@ -44,7 +45,7 @@ from simulate.results import AllinPlayer, AllinResult, std_error_of_mean
 from simulate.sampling import CHIPS, Sampling, sampling
 
 __all__ = ["ALLIN_GAMES", "AllinPlayer", "AllinResult", "allin_ev", "allin_run",
-           "parse_seat", "walks_exactly"]
+           "parse_seat", "spot_walks_exactly", "walks_exactly"]
 
 
 def allin_ev(
@@ -174,10 +175,17 @@ def walks_exactly(players: Sequence[SeatSpec], board: str | Sequence[int] = "",
     runout of this spot (arguments as :func:`allin_ev`): the equity engines' own rule (the
     reduced walk's board bound, range equity's time estimate, Omaha's runouts x hands), so
     the spots ``equity`` walks exactly. Raises as :func:`allin_ev` on bad input."""
-    from evaluator._jit import resolve_threads
-
     spot = parse_allin_spot(players, board, dead, 0, game=game, allow_zero=allow_zero,
                             dead_money=dead_money)
+    return spot_walks_exactly(spot, threads)
+
+
+def spot_walks_exactly(spot: Spot, threads: int | None = None) -> bool:
+    """:func:`walks_exactly` of a parsed all-in ``spot``
+    (:func:`simulate.request.parse_allin_spot`), for a caller that then runs the same spot
+    with :func:`allin_run`."""
+    from evaluator._jit import resolve_threads
+
     return engine_for(_ready(spot)).quick(resolve_threads(threads))
 
 

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import (
-    CARD_IDS,
     UNKNOWN,
     CardError,
     card_str,
     cards_text,
     check_disjoint,
+    ids_of_text,
     parse_cards,
 )
 from simulate.phh.actions import Action, ActionError, parse_action
@@ -42,17 +42,16 @@ def _deck_words(rules: Any) -> str:
 
 def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
     """The card ids of ``hole`` (one text per seat, ``width`` characters each) then
-    ``board`` (five cards) when every text is cards written back to back (``AhKh``) and no
-    card repeats; else None (then :func:`evaluator.cards.parse_cards` reads them, or names
-    the fault)."""
+    ``board`` (five cards) when every text is cards written back to back (``AhKh``: the
+    codec's fast path, :func:`evaluator.cards.ids_of_text`) and no card repeats; else None
+    (then :func:`evaluator.cards.parse_cards` reads them, or names the fault)."""
     try:
         if len(board) != 10 or not all(map(width.__eq__, map(len, hole))):
             return None
-        t = "".join(hole) + board
-        cards = [CARD_IDS[t[i:i + 2]] for i in range(0, len(t), 2)]
-    except (TypeError, KeyError):
+        cards = ids_of_text("".join(hole) + board)
+    except TypeError:
         return None
-    return cards if len(set(cards)) == len(cards) else None
+    return cards if cards is not None and len(set(cards)) == len(cards) else None
 
 
 #: The betting actions read so far (text -> what :func:`_read_betting_action` gave).

@@ -85,3 +85,74 @@ def test_unknown_cards_in_text_and_back():
             parse_cards(bad, what="w", allow_unknown=True)
     with pytest.raises(CardError):
         cards_text([52])
+
+
+def test_ids_of_text_is_parse_cards_on_back_to_back_cards():
+    """The codec's fast path reads every two-character spelling of every card as
+    parse_cards does, and runs of them (any length, repeats left to the caller)."""
+    import random
+
+    from evaluator.cards import CARD_IDS, CARD_TEXT, ids_of_text
+
+    assert ids_of_text("") == [] == parse_cards("")
+    for text, c in CARD_IDS.items():
+        assert ids_of_text(text) == parse_cards(text) == [c]
+    for a in CARD_TEXT:  # every pair of cards, repeats included
+        for b in CARD_TEXT:
+            assert ids_of_text(a + b) == parse_cards(a + b, allow_repeats=True)
+    rng = random.Random(3)
+    spellings = list(CARD_IDS)
+    for n in (3, 5, 7, 9, 52, 64, 65, 70, 200):  # past the precomputed slices too
+        text = "".join(rng.choice(spellings) for _ in range(n))
+        assert ids_of_text(text) == parse_cards(text, allow_repeats=True), n
+    assert ids_of_text("Ah" * 70) == [50] * 70
+
+
+@pytest.mark.parametrize("text", [
+    "Ah Kh", "Ah,Kh", " AhKh", "AhKh ", "10hAs", "A♠Kh", "♠A", "Ah??", "??",  # other spellings
+    "AhK", "A", "Ahx", "Xh", "Ax", "1h", "11h", "AhKx", "ÀhKh",  # faults: parse_cards names them
+])
+def test_ids_of_text_leaves_every_other_text_to_parse_cards(text):
+    """None for any text that is not back-to-back two-character cards; parse_cards then
+    reads it (the same ids as written out) or raises its own CardError."""
+    from evaluator.cards import ids_of_text
+
+    assert ids_of_text(text) is None
+    try:
+        parse_cards(text, allow_repeats=True)
+    except CardError as e:
+        assert " in cards is not a card" in str(e)
+
+
+@pytest.mark.parametrize("value", [None, 50, [50, 46], (50, 46), b"AhKh", np.array([50, 46])])
+def test_ids_of_text_is_none_for_what_is_not_text(value):
+    from evaluator.cards import ids_of_text
+
+    assert ids_of_text(value) is None
+
+
+def test_ids_of_text_agrees_with_parse_cards_on_any_text():
+    """Whatever the text: when the fast path answers, parse_cards (repeats allowed) gives the
+    same ids; when it does not, the text is not plain two-character cards."""
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    from evaluator.cards import CARD_IDS, ids_of_text
+
+    tokens = st.sampled_from([*CARD_IDS, "10h", "??", " ", ",", "x", "A", "♠", "h"])
+
+    @hypothesis.settings(max_examples=400, deadline=None)
+    @hypothesis.given(st.lists(tokens, max_size=12).map("".join) | st.text(max_size=12))
+    def check(text: str) -> None:
+        got = ids_of_text(text)
+        try:
+            want = parse_cards(text, allow_repeats=True)
+        except CardError:
+            want = None
+        if got is not None:
+            assert got == want
+        else:
+            assert len(text) % 2 or any(text[i:i + 2] not in CARD_IDS
+                                        for i in range(0, len(text), 2))
+
+    check()

@@ -217,3 +217,34 @@ def test_legal_is_an_ordinary_frozen_legal():
     assert repr(lg) == repr(Legal(True, False, 2, 4, 400))
     with pytest.raises(dataclasses.FrozenInstanceError):
         lg.fold = False  # type: ignore[misc]
+
+
+def test_back_to_back_cards_are_the_codecs_fast_path():
+    """Scripted cards written back to back are read by the card codec's fast path (the ids
+    parse_cards gives); any other spelling, width, repeat or non-text is left to the general
+    reader (None)."""
+    rng = random.Random(8)
+    for _ in range(200):
+        h = rng.choice([2, 3, 4, 5, 6])
+        n = rng.randint(2, min(10, 47 // h))
+        cards = rng.sample(range(52), n * h + 5)
+        hole = ["".join(card_str(c) for c in cards[s * h:(s + 1) * h]) for s in range(n)]
+        board = "".join(card_str(c) for c in cards[n * h:])
+        if rng.random() < 0.3:
+            hole, board = [x.lower() for x in hole], board.upper()
+        got = hand_text._back_to_back(hole, board, 2 * h)
+        assert got == cards == parse_cards("".join(hole) + board)
+    hole, board = ["AhKh", "QsQd"], "Ks8h2d4d5s"
+    assert hand_text._back_to_back(hole, board, 4) == parse_cards("AhKhQsQdKs8h2d4d5s")
+    for bad_hole, bad_board, width in [
+        (["AhKh", "QsAh"], board, 4),  # a repeat: the general reader names it
+        (["AhKh", "QsQx"], board, 4),  # not a card
+        (["AhKh", "Qs Q"], board, 4),  # a space
+        (["10hKh", "QsQd"], board, 4),  # another spelling, another width
+        (hole, "Ks8h2d4d", 4),  # four board cards
+        (hole, "Ks 8h2d4d5", 4),
+        (hole, board, 6),
+        (["AhKh", [8, 13]], board, 4),  # not text
+        (hole, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 4),
+    ]:
+        assert hand_text._back_to_back(bad_hole, bad_board, width) is None

@@ -261,3 +261,42 @@ def test_button_from_seat_order_and_blinds() -> None:
     assert _button(hand([1, 2, 0, 0])) == 3      # the seat before the small blind
     assert _button(hand([0, 1, 2, 0])) == 0
     assert _button(hand([0, 0, 0])) == 2         # no blinds: the last seat
+
+
+def test_omaha_allin_ev_parses_its_spot_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Omaha all-in is parsed once (parse_allin_spot) for both the walk-size test and the
+    run, and gives what the text entry points give for the same seats: walks_exactly, then
+    allin_ev walked exactly, or sampled (EV_SAMPLES runouts, seed 0) when the walk is too
+    large (forced here by a walk limit of 0)."""
+    import simulate.omaha
+    import simulate.request
+    from simulate.allin import allin_ev, walks_exactly
+    from simulate.phh.replay import EV_SAMPLES
+
+    [(src, h)] = load_hands(next(DATA.rglob("antonius-blom-2009.phh")))
+    calls: list[tuple[tuple, dict]] = []
+    parse = simulate.request.parse_allin_spot
+
+    def counted(*args: object, **kw: object) -> object:
+        calls.append((args, kw))
+        return parse(*args, **kw)
+
+    monkeypatch.setattr(simulate.request, "parse_allin_spot", counted)
+    for limit, exact in ((simulate.omaha.EXACT_WORK_LIMIT, True), (0, False)):
+        monkeypatch.setattr(simulate.omaha, "EXACT_WORK_LIMIT", limit)
+        calls.clear()
+        r = replay(h, src)
+        assert r.error is None and r.allin_board == "4s5c2h" and r.allin_exact is exact
+        assert len(calls) == 1, calls  # the replay's one parse
+        (players, board, dead, button), kw = calls[0]
+        assert kw["game"] == "omaha" and kw["allow_zero"] is True
+        monkeypatch.setattr(simulate.request, "parse_allin_spot", parse)
+        assert walks_exactly(players, board, dead, game=kw["game"], allow_zero=True,
+                             dead_money=kw["dead_money"]) is exact
+        res = allin_ev(players, board, dead, button=button, exact=exact,
+                       samples=None if exact else EV_SAMPLES, seed=None if exact else 0, **kw)
+        monkeypatch.setattr(simulate.request, "parse_allin_spot", counted)
+        scale = players[0][1] / r.allin_ev[0]["committed"]  # the replay's decimal units
+        assert [p["expected_payout"] for p in r.allin_ev] == [p.expected_payout / scale
+                                                             for p in res.players]
+        assert res.exact is exact

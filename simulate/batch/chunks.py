@@ -20,8 +20,10 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
-from evaluator.cards import CardError, parse_cards
+from evaluator.cards import CardError, ids_of_text, parse_cards
+from simulate.games import GAMES
 from simulate.many import ROUND_WORK
+from simulate.request import BOARD_SIZES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.results import SHARE_UNIT
 
 from .files import Input, format_record, key_of
@@ -50,39 +52,31 @@ class ChunkInterrupted(KeyboardInterrupt):
         self.answers = answers
 
 
-def _token_ids() -> dict[str, int]:
-    from evaluator.cards import RANKS, SUITS
-
-    ids = {}
-    for r, rt in enumerate(RANKS):
-        for s, st in enumerate(SUITS):
-            for a in {rt, rt.lower()}:
-                for b in {st, st.upper()}:
-                    ids[a + b] = 4 * r + s
-    return ids
-
-
-_TOKEN_IDS = _token_ids()  # "Ah", "ah", "AH", ... -> card id
-
-
 @lru_cache(maxsize=1 << 17)
 def _cards(text: str) -> tuple[int, ...]:
-    """Card ids of ``text``: two-character cards written end to end (``AhKh``) by table
-    lookup, anything else (spaces, ``10h``, suit symbols) by
+    """Card ids of ``text``: two-character cards written end to end (``AhKh``) by the
+    codec's fast path (:func:`evaluator.cards.ids_of_text`; repeats left to
+    :func:`simulate.many.bad_rows`), anything else (spaces, ``10h``, suit symbols) by
     :func:`evaluator.cards.parse_cards`, which also gives the errors."""
-    if len(text) % 2 == 0:
-        try:
-            return tuple([_TOKEN_IDS[text[i:i + 2]] for i in range(0, len(text), 2)])
-        except KeyError:
-            pass
-    return tuple(parse_cards(text))
+    ids = ids_of_text(text)
+    return tuple(parse_cards(text) if ids is None else ids)
+
+
+#: The one game the grouped path answers (:func:`~simulate.many.equity_many` is 52-card
+#: Hold'em), and its hand size: card text naming exactly that many cards is an exact hand,
+#: :func:`simulate.request.parse_hand`'s rule (anything else goes the one-spot way, which
+#: reads ranges).
+_GAME, _HOLE = GAMES["holdem"].name, GAMES["holdem"].hole
 
 
 def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
     """``(group key, every card of the spot, seed)`` if ``eff`` can go through
     :func:`~simulate.many.equity_many`, else None. The key is ``(players, board cards,
     dead cards, exact, samples)``; the cards are the hands', then the board's, then the
-    dead cards' ids."""
+    dead cards' ids. Only the plain case is taken here (a Hold'em request of
+    :data:`~simulate.request.MIN_PLAYERS` to :data:`~simulate.request.MAX_PLAYERS` exact
+    hands, a board of one of :data:`~simulate.request.BOARD_SIZES`); anything else, and any
+    fault, is left to :func:`simulate.request.parse_spot` on the one-spot path."""
     if eff["kind"] != "equity" or eff["std_error"] is not None:
         return None
     if eff["samples"] is not None and eff["samples"] > ROUND_WORK:
@@ -90,22 +84,22 @@ def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
     if eff["exact"] is False and eff["samples"] is None:
         return None  # the default sample size: chosen and reported by the one-spot path
     game = eff["game"]
-    if game != "holdem" and game.strip().lower() != "holdem":
+    if game != _GAME and game.strip().lower() != _GAME:
         return None
     hands = eff["hands"]
-    if not 2 <= len(hands) <= 10:
+    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
         return None
     try:
         cards = ()
         for h in hands:
             c = _cards(h)
-            if len(c) != 2:
+            if len(c) != _HOLE:
                 return None
             cards += c
         board, dead = _cards(eff["board"]), _cards(eff["dead"])
     except CardError:
         return None
-    if len(board) not in (0, 3, 4, 5):
+    if len(board) not in BOARD_SIZES:
         return None
     exact = eff["exact"] is True or (eff["exact"] is None and eff["samples"] is None)
     key = (len(hands), len(board), len(dead), exact, None if exact else eff["samples"])

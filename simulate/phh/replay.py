@@ -57,13 +57,15 @@ Rules, as in the PHH convention:
 All-in EV: when at most one live seat still has chips behind before the board
 is complete (Hold'em and Omaha), the board at that moment is recorded and
 each seat's expected payout over every runout of the rest of the deck is
-computed by :func:`simulate.allin.allin_ev` with the same pots: the seats'
+computed by :func:`simulate.allin.allin_run` on the spot parsed once
+(:func:`simulate.request.parse_allin_spot`, as :func:`simulate.allin.allin_ev`
+parses it) with the same pots: the seats'
 contributions (seats that put nothing in included, ``allow_zero``), antes
 that are not part of the contributions as ``dead_money`` in the main pot,
 the button above for odd chips, and the hole cards of folded seats known
 anywhere in the file as dead cards (they are out of the deck). Rake is not
 taken from the expected payouts. A runout walk larger than the engine's
-exact rule (:func:`simulate.allin.walks_exactly`: the spots ``equity`` walks exactly)
+exact rule (:func:`simulate.allin.spot_walks_exactly`: the spots ``equity`` walks exactly)
 is sampled instead
 (:data:`EV_SAMPLES` runouts, seed 0) and marked ``exact: false``.
 
@@ -350,7 +352,9 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
     for s in range(n):
         if live[s] and (not st.holes[s] or any(c is None for c in st.holes[s])):
             return  # a live hand is unknown: no EV
-    from simulate.allin import allin_ev, walks_exactly
+    from simulate.allin import allin_run, spot_walks_exactly
+    from simulate.request import parse_allin_spot
+    from simulate.sampling import CHIPS, sampling
 
     omaha = hand.variant in OMAHA_VARIANTS or hand.variant in HILO_VARIANTS
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(n)]
@@ -360,13 +364,14 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
             if hand.variant in HILO_VARIANTS else "omaha")
     if hand.variant in SHORT_DECK_VARIANTS:
         game = ENGINE_VARIANTS[hand.variant][0]
-    kw: dict[str, Any] = {"game": game,
-                          "dead_money": 0 if trim else sum(st.ante), "allow_zero": True}
+    # the spot is parsed once: the walk-size test and the run take the same object
+    spot = parse_allin_spot(seats, board, dead_cards, _button(hand), game=game,
+                            allow_zero=True, dead_money=0 if trim else sum(st.ante))
     # Hold'em seats here are exact hands, which allin_ev always walks (its exact=None rule;
     # tests/test_phh_fast.py checks the largest spot): only Omaha needs the walk-size test.
-    walk = True if not omaha else walks_exactly(seats, board, dead_cards, **kw)
-    res = allin_ev(seats, board, dead_cards, button=_button(hand), exact=walk,
-                   samples=None if walk else EV_SAMPLES, seed=None if walk else 0, **kw)
+    walk = True if not omaha else spot_walks_exactly(spot)
+    res = allin_run(spot, sampling(walk, None if walk else EV_SAMPLES,
+                                   seed=None if walk else 0, unit=CHIPS))
     committed = [st.total[s] + st.ante[s] for s in range(n)]
     out.allin_board = cards_str(board)
     out.allin_exact = res.exact
