@@ -4,14 +4,19 @@ A :class:`Game` says how many hole cards are dealt, which evaluator scores the s
 (``family``), when a Pineapple game discards, and the PHH variant code of each betting
 structure. The CLI's ``choices``, the engine's rules, the PHH reader and writer, batch and
 ``bench`` all read this table; adding a game here (and its evaluator) is what makes it
-known everywhere.
+known everywhere. The facts every game shares live here too, so that the command line can
+read them without loading the engines: the seat bounds (:data:`MIN_PLAYERS`,
+:data:`MAX_PLAYERS`), the board sizes (:data:`BOARD_SIZES`) and Pineapple's discard
+timings and policies (:data:`DISCARD_AFTER`, :data:`POLICIES`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["BETTINGS", "GAMES", "MAX_CHIPS", "Game", "check_game", "game_names", "games_help"]
+__all__ = ["BETTINGS", "BOARD_SIZES", "DEFAULT_POLICY", "DISCARD_AFTER", "GAMES", "MAX_CHIPS",
+           "MAX_PLAYERS", "MIN_PLAYERS", "POLICIES", "Game", "board_sizes_text", "check_game",
+           "game_names", "games_help"]
 
 #: Betting structures, in the engine's order (its kernel code is the index).
 BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
@@ -19,6 +24,16 @@ BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
 #: amount in a hand history): ten seats' worth plus dead money, and the products the engines
 #: form with runout counts (checked where they are formed), stay inside int64.
 MAX_CHIPS = 10**15
+#: Players (seats) in a spot, an all-in or a hand.
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+#: Board cards a spot may show: preflop, flop, turn, river.
+BOARD_SIZES = (0, 3, 4, 5)
+#: Pineapple: cards on the board when the discard happens, by ``discard_after`` (the
+#: betting round after which every seat discards).
+DISCARD_AFTER = {"preflop": 0, "flop": 3, "turn": 4}
+#: Pineapple discard policies by name, with their kernel codes (``made`` is the default).
+POLICIES = {"made": 0, "equity": 1}
+DEFAULT_POLICY = "made"
 
 
 @dataclass(frozen=True)
@@ -72,8 +87,11 @@ class Game:
 
     @property
     def deck_text(self) -> str:
-        """The deck in words, for messages: ``the short deck (6 to A)``."""
-        return "the short deck (6 to A)" if self.low_rank == 4 else "the deck"
+        """The deck in words, for messages: ``the short deck (6 to A)`` (the evaluator's
+        :func:`evaluator.hands.deck_text` of the game's scale)."""
+        from evaluator.hands import deck_text
+
+        return deck_text(self.scale)
 
     @property
     def kept(self) -> int:
@@ -120,6 +138,11 @@ def game_names(family: str | None = None) -> tuple[str, ...]:
 def games_help() -> str:
     """One line for a CLI ``--game`` help text: every game and what it deals."""
     return "; ".join(f"{g.name}: {g.label}" for g in GAMES.values())
+
+
+def board_sizes_text() -> str:
+    """:data:`BOARD_SIZES` in words, for messages: ``0, 3, 4 or 5``."""
+    return f"{', '.join(map(str, BOARD_SIZES[:-1]))} or {BOARD_SIZES[-1]}"
 
 
 def check_game(game: str) -> Game:

@@ -25,8 +25,19 @@ import numpy as np
 
 from evaluator.cards import CardError, cards_str, check_disjoint, parse_cards
 
+from .games import (
+    BOARD_SIZES,
+    DEFAULT_POLICY,
+    DISCARD_AFTER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    POLICIES,
+    Game,
+    board_sizes_text,
+    game_names,
+)
 from .games import GAMES as _GAME_TABLE
-from .games import Game, game_names
+from .games import check_game as _check_game
 from .ranges import Range, parse_range
 
 if TYPE_CHECKING:
@@ -34,14 +45,8 @@ if TYPE_CHECKING:
 
 #: Cards dealt to each player, by game (derived from :data:`simulate.games.GAMES`).
 GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
-BOARD_SIZES = (0, 3, 4, 5)
-
-#: Pineapple: cards on the board when the discard happens, by ``discard_after``.
-DISCARD_AFTER = {"preflop": 0, "flop": 3, "turn": 4}
-#: Discard policies by name, with their kernel codes (``made`` is the default).
-POLICIES = {"made": 0, "equity": 1}
-DEFAULT_POLICY = "made"
+# MIN_PLAYERS, MAX_PLAYERS, BOARD_SIZES, DISCARD_AFTER, POLICIES, DEFAULT_POLICY: defined in
+# simulate.games (the command line reads them without loading numpy), imported above.
 _STREET_TEXT = {"preflop": "the preflop betting", "flop": "the flop betting",
                 "turn": "the turn betting"}
 
@@ -153,13 +158,14 @@ class Spot:
 
 # ----------------------------------------------------------------------------- pieces
 def check_game(game: str | Game) -> Game:
-    """The :class:`Game` named ``game`` (any case); :class:`CardError` naming the games."""
+    """:func:`simulate.games.check_game` for a request: a :class:`Game` passes as it is, and
+    an unknown name is a :class:`CardError` (the request's fault) naming the games."""
     if isinstance(game, Game):
         return game
-    g = _GAME_TABLE.get(str(game).strip().lower())
-    if g is None:
-        raise CardError(f"unknown game '{game}' (expected one of: {', '.join(GAMES)})")
-    return g
+    try:
+        return _check_game(game)
+    except ValueError as e:
+        raise CardError(str(e)) from None
 
 
 def check_player_count(n: int, what: str = "players") -> None:
@@ -170,7 +176,7 @@ def check_player_count(n: int, what: str = "players") -> None:
 def parse_board(board: str | Sequence[int] | None) -> list[int]:
     ids = parse_cards(board or "", what="board")
     if len(ids) not in BOARD_SIZES:
-        raise CardError(f"a board has 0, 3, 4 or 5 cards, got {len(ids)}")
+        raise CardError(f"a board has {board_sizes_text()} cards, got {len(ids)}")
     return ids
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from simulate.games import BETTINGS as _BETTING_NAMES
+from simulate.games import DISCARD_AFTER as _DISCARD_AFTER
 from simulate.games import GAMES as _GAME_TABLE
 from simulate.pots import MAX_CHIPS, check_chips
 
@@ -25,7 +26,7 @@ GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
 #: Games evaluated as Hold'em at the showdown (Pineapple: the two cards kept).
 HOLDEM_LIKE = tuple(n for n, g in _GAME_TABLE.items() if not g.is_omaha)
 #: Pineapple discard timing: the betting round after which every live seat discards.
-DISCARD_STREETS = ("preflop", "flop", "turn")
+DISCARD_STREETS = tuple(_DISCARD_AFTER)
 DEFAULT_DISCARD_AFTER = {n: g.discard_after for n, g in _GAME_TABLE.items()
                          if g.discard_after}
 BETTINGS = {name: code for code, name in enumerate(_BETTING_NAMES)}
