@@ -13,7 +13,7 @@ import numpy as np
 from ._jit import resolve_threads
 from ._jit import threads as _threads
 from ._tables import get_tables
-from .cards import RANK_NAMES, RANK_PLURALS, CardError, card_str, parse_cards
+from .cards import RANK_NAMES, RANK_PLURALS, RANKS, CardError, card_str, parse_cards
 from .tablegen import CATEGORIES, KEY_INIT, LOWEST_RANK, ROW_SHIFT, SCALES
 
 
@@ -27,10 +27,6 @@ def _kernels_module():
 
 CardsLike = str | Sequence[int] | np.ndarray
 
-MAX_STRENGTH = 7462
-#: The short deck's name for error messages.
-_DECK_NAMES = dict.fromkeys(("short_deck", "short_deck_triton"), "the short deck (6 to A)")
-
 
 def check_scale(game: str) -> str:
     """The evaluator scale ``game`` names (``holdem``, ``short_deck``,
@@ -42,6 +38,14 @@ def check_scale(game: str) -> str:
     return g
 
 
+def deck_text(game: str = "holdem") -> str:
+    """The deck of an evaluator scale in words, for messages: ``the deck``, or a short deck
+    from its lowest rank (:data:`evaluator.tablegen.LOWEST_RANK`) up: ``the short deck (6 to
+    A)``."""
+    low = LOWEST_RANK[check_scale(game)]
+    return f"the short deck ({RANKS[low]} to {RANKS[-1]})" if low else "the deck"
+
+
 def max_strength(game: str = "holdem") -> int:
     """The top of a scale: 7462 in Hold'em, 1404 in either short-deck scale."""
     return len(get_tables(check_scale(game)).class_info) - 1
@@ -51,7 +55,7 @@ def _check_deck(ids: Sequence[int], game: str, what: str = "cards") -> None:
     low = LOWEST_RANK[game]
     for c in ids:
         if c >> 2 < low:
-            raise CardError(f"{card_str(c)} in {what} is not in {_DECK_NAMES[game]}")
+            raise CardError(f"{card_str(c)} in {what} is not in {deck_text(game)}")
 
 
 class _PyTables:
@@ -188,7 +192,7 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
             row = int(low[0])
             bad = next(c for c in arr[row].tolist() if c >> 2 < LOWEST_RANK[game])
             raise ValueError(f"row {row} of cards has {card_str(bad)}, which is not in "
-                             f"{_DECK_NAMES[game]}: {arr[row].tolist()}")
+                             f"{deck_text(game)}: {arr[row].tolist()}")
     tables = get_tables(game).kernel_args
     kernels = _kernels_module()
     n_threads = resolve_threads(threads)
