@@ -29,27 +29,6 @@ from simulate.documents import (  # noqa: F401 - re-exported
 from simulate.texttable import is_number_text, table  # noqa: F401 - re-exported
 
 
-def _check_option(option: str, **kw: Any) -> None:
-    """Check one sampling option by the one rule (:class:`simulate.sampling.Sampling`)."""
-    from simulate.sampling import CLI_NAMES, Sampling
-
-    try:
-        Sampling(**kw).validate({**CLI_NAMES, next(iter(kw)): option})
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
-def check_samples(n: int | None, option: str = "--samples") -> None:
-    """Raise :class:`UsageError` unless ``n`` is None or a sample count the engines take."""
-    _check_option(option, samples=n)
-
-
-def check_std_error(e: float | None, option: str = "--std-error") -> None:
-    """Raise :class:`UsageError` unless ``e`` is None or a target standard error the
-    engines take."""
-    _check_option(option, target_std_error=e)
-
-
 def emit_json(obj: Any) -> None:
     """Write one JSON document to stdout (with ``load_s``, see :func:`with_load_s`)."""
     sys.stdout.write(json_text(with_load_s(obj)))

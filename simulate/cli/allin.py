@@ -42,6 +42,8 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from simulate.games import DISCARD_AFTER, POLICIES
+
     p.add_argument("specs", nargs="+", metavar="SPEC",
                    help="CARDS:CHIPS for a live seat, fold:CHIPS for dead money")
     p.add_argument("--board", default="", help="board cards so far (0, 3, 4 or 5)")
@@ -52,10 +54,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="chips in the main pot that no seat has to match, e.g. antes")
     add_game(p, note="Ranges are Hold'em only; omaha takes 4 to 6 hole cards, omaha5 and "
                      "omaha6 exactly 5 and 6")
-    p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
+    p.add_argument("--discard-after", default=None, choices=tuple(DISCARD_AFTER),
                    help="pineapple games: the betting round after which each seat discards "
                         "(default: preflop for pineapple, flop for crazy_pineapple)")
-    p.add_argument("--discard-policy", default=None, choices=("made", "equity"),
+    p.add_argument("--discard-policy", default=None, choices=tuple(POLICIES),
                    help="pineapple games before the discard: made (default) or equity")
     add_sampling_options(p, unit="chips")
     add_json(p)

@@ -34,6 +34,7 @@ The output file is locked while a run writes it.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from simulate.batch.requests import KINDS
     from simulate.cli._util import add_game, add_quiet
 
     p.add_argument("input", metavar="IN", help="requests: JSON lines, or CSV (*.csv)")
@@ -45,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run on Dask: local, local:N (a local cluster of N worker "
                         "processes) or tcp://HOST:PORT (needs pokerjit[distributed])")
     d = p.add_argument_group("defaults for lines that leave a field out")
-    d.add_argument("--kind", choices=("equity", "range", "allin"), default=None)
+    d.add_argument("--kind", choices=KINDS, default=None)
     add_game(d, default=None, note="A line's own game wins")
     d.add_argument("--board", default=None, help="board cards")
     d.add_argument("--dead", default=None, help="dead cards")

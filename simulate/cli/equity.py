@@ -38,6 +38,8 @@ EXAMPLES = """examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from simulate.games import DISCARD_AFTER, POLICIES
+
     p.add_argument("hands", nargs="+", metavar="HAND",
                    help="a hand (AhKh; 4 to 6 cards for Omaha, 3 or 2 for Pineapple) or, for "
                         "Hold'em, a range")
@@ -45,12 +47,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dead", default="", help="cards out of the deck (e.g. 2c3d)")
     add_game(p, note="Ranges are Hold'em only; Pineapple hands have 3 cards before the "
                      "discard, 2 after")
-    p.add_argument("--discard-after", default=None, choices=("preflop", "flop", "turn"),
+    p.add_argument("--discard-after", default=None, choices=tuple(DISCARD_AFTER),
                    help="pineapple games: the betting round after which each player "
                         "discards (default: preflop for pineapple, flop for crazy_pineapple)")
     p.add_argument("--discards", default="",
                    help="pineapple games after the discard: the cards thrown away (dead)")
-    p.add_argument("--discard-policy", default=None, choices=("made", "equity"),
+    p.add_argument("--discard-policy", default=None, choices=tuple(POLICIES),
                    help="pineapple games before the discard: how each player discards: made "
                         "(default; best made hand with the board, else the preflop order) or "
                         "equity (best equity against a random hand on the board)")

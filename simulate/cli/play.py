@@ -40,7 +40,10 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=2, metavar="N", help="seats, 2..10 (default 2)")
+    from simulate.games import BETTINGS, DISCARD_AFTER, MAX_PLAYERS, MIN_PLAYERS
+
+    p.add_argument("--players", type=int, default=2, metavar="N",
+                   help=f"seats, {MIN_PLAYERS}..{MAX_PLAYERS} (default 2)")
     p.add_argument("--stacks", default=None, metavar="S",
                    help="every seat's starting stack in chips (default 200 big blinds), or one "
                         "per seat separated by commas")
@@ -55,10 +58,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "place of --blinds, the seat after it acts first")
     p.add_argument("--straddle", default="", metavar="X[,X...]",
                    help="straddles posted by the seats after the big blind")
-    p.add_argument("--betting", default="no-limit",
-                   choices=["no-limit", "pot-limit", "fixed-limit"], help="betting structure")
+    p.add_argument("--betting", default="no-limit", choices=BETTINGS, help="betting structure")
     add_game(p)
-    p.add_argument("--discard-after", default=None, choices=["preflop", "flop", "turn"],
+    p.add_argument("--discard-after", default=None, choices=tuple(DISCARD_AFTER),
                    help="pineapple games: the betting round after which every live seat "
                         "discards (default preflop for pineapple, flop for crazy_pineapple)")
     p.add_argument("--policy", default="call", metavar="P[,P...]",
@@ -86,10 +88,11 @@ def _ints(text: str, option: str) -> list[int]:
 def run(args: argparse.Namespace) -> int:
     from simulate.cli._util import check_output_path
     from simulate.engine import Rules, play
+    from simulate.games import MAX_PLAYERS, MIN_PLAYERS
 
     n = args.players
-    if not 2 <= n <= 10:
-        raise UsageError(f"--players must be 2..10, got {n}")
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise UsageError(f"--players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n}")
     m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", args.blinds)
     if not m:
         raise UsageError(f"--blinds must be SB/BB in chips, e.g. 1/2, got '{args.blinds}'")
