@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import UNKNOWN, cards_text
+from simulate.games import MAX_PLAYERS, MIN_PLAYERS
 from simulate.hand_text import HandText
 from simulate.pots import MAX_CHIPS, Pot
 from simulate.rules import (
@@ -135,8 +136,8 @@ class Hand(HandText):
                 x = chips(x, f"seat {i}'s stack", allow_zero=False)
             amounts.append(x)
         n = len(amounts)
-        if not 2 <= n <= 10:
-            raise ValueError(f"a hand needs 2 to 10 seats, got {n}")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ValueError(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {n}")
         if len(rules.straddles) > (0 if n == 2 else n - 2):
             raise ValueError(f"{len(rules.straddles)} straddles do not fit {n} seats")
         if len(rules.posts) > n or (n == 2 and rules.posts):

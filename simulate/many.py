@@ -24,16 +24,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator._jit import work_clock
-from evaluator.cards import CardError, card_str, check_disjoint
+from evaluator.cards import CARD_TEXT, CardError, check_disjoint
 from evaluator.tablegen import CATEGORIES as CATEGORY_NAMES
 
+from .games import BOARD_SIZES, MAX_PLAYERS, MIN_PLAYERS, board_sizes_text
 from .results import SHARE_UNIT
 
 __all__ = ["EquityArrays", "equity_many"]
 
 ROUND_WORK = 1 << 22  # about this many runouts (or deals) per kernel call, between checks
 ROWS_PER_BLOCK = 16  # rows per parallel work item (fixed; the answer never depends on it)
-_CARD_TEXT = np.array([card_str(c) for c in range(52)], dtype=object)
+_CARD_TEXT = np.array(CARD_TEXT, dtype=object)
 
 
 @dataclass
@@ -150,15 +151,17 @@ def check_spots(hands: object, board: object = None, dead: object = None,
     n, n_players = h.shape[0], h.shape[1]
     if h.shape[2] != 2:
         raise ValueError(f"hands must have shape (N, P, 2) (two hole cards), got {h.shape}")
-    if not 2 <= n_players <= 10:
-        raise ValueError(f"need 2 to 10 players, got {n_players} (hands shape {h.shape})")
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise ValueError(f"need {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players} "
+                         f"(hands shape {h.shape})")
     b = np.zeros((n, 0), np.int64) if board is None else _as_cards(board, "board", 2)
     d = np.zeros((n, 0), np.int64) if dead is None else _as_cards(dead, "dead", 2)
     for name, a in (("board", b), ("dead", d)):
         if a.shape[0] != n:
             raise ValueError(f"{name} has {a.shape[0]} rows but hands has {n}")
-    if b.shape[1] not in (0, 3, 4, 5):
-        raise ValueError(f"a board has 0, 3, 4 or 5 cards, got {b.shape[1]} (shape {b.shape})")
+    if b.shape[1] not in BOARD_SIZES:
+        raise ValueError(f"a board has {board_sizes_text()} cards, got {b.shape[1]} "
+                         f"(shape {b.shape})")
     left = 52 - 2 * n_players - b.shape[1] - d.shape[1]
     if left < 5 - b.shape[1]:
         raise ValueError(f"not enough cards: the board needs {5 - b.shape[1]} more but only "

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
+from simulate.games import MAX_PLAYERS, MIN_PLAYERS
 from simulate.hand import Hand, _omaha_tables, _resolve_seed
 from simulate.rules import HOLDEM_LIKE, Rules, chips
 
@@ -224,8 +225,8 @@ def _setup(rules: Rules, stacks: Sequence[int] | int, n_players: int | None = No
     if isinstance(stacks, (str, bytes)):
         raise ValueError("stacks must be a list of chip counts, one per seat")
     out = [chips(x, f"seat {i}'s stack", allow_zero=False) for i, x in enumerate(stacks)]
-    if not 2 <= len(out) <= 10:
-        raise ValueError(f"play needs 2 to 10 seats, got {len(out)}")
+    if not MIN_PLAYERS <= len(out) <= MAX_PLAYERS:
+        raise ValueError(f"play needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(out)}")
     Hand(rules, out)  # validates the table (straddles, card count) once
     return out
 
