@@ -28,8 +28,9 @@ __all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "
            "PINEAPPLE_VARIANTS", "SHORT_DECK_VARIANTS", "STUD_HIGH_VARIANTS", "UNKNOWN_STACK",
            "VARIANT_NAMES", "ReplayError"]
 
-HOLDEM_VARIANTS = frozenset({"NT", "FT", "PT"})
-OMAHA_VARIANTS = frozenset({"NO", "FO", "PO"})
+#: Hold'em's and Omaha's variant codes, every betting structure (``NT``, ``PO``, ...).
+HOLDEM_VARIANTS = frozenset(GAMES["holdem"].phh.values())
+OMAHA_VARIANTS = frozenset(GAMES["omaha"].phh.values())
 #: High/low split variants (Omaha eight or better, ``FO/8``; ``PO/8`` is the project's own
 #: code for the pot-limit game, which PHH does not name): each pot is split high/low.
 HILO_VARIANTS = frozenset(code for g in GAMES.values() if g.hilo for code in g.phh.values())

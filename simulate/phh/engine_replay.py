@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import UNKNOWN
+from simulate.games import DISCARD_AFTER, GAMES, MAX_PLAYERS
 from simulate.phh.accounting import (
     ENGINE_VARIANTS,
     PINEAPPLE_VARIANTS,
@@ -30,7 +31,11 @@ from simulate.phh.accounting import (
 )
 from simulate.phh.parse import Action, HandHistory, parse_action
 
-_OMAHA_GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
+#: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
+_OMAHA_GAMES = {g.hole: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
+_OMAHA_SIZES = sorted(_OMAHA_GAMES)
+#: Pineapple: the betting round of a discard, by the board cards dealt before it.
+_DISCARD_AT = {cards: after for after, cards in DISCARD_AFTER.items()}
 # Action codes of simulate._kernels.replay (kept here so that the encoder needs no import).
 _FK_FOLD, _FK_CC, _FK_RAISE, _FK_HOLE, _FK_BOARD, _FK_SHOW, _FK_SHOW_NOTHING, _FK_SKIP = range(8)
 _FAST_KINDS = {"f": _FK_FOLD, "cc": _FK_CC, "cbr": _FK_RAISE}
@@ -54,19 +59,20 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
 
     game, betting = ENGINE_VARIANTS[hand.variant]
     n = hand.n_players
-    if n > 10:
-        return f"{n} seats (the engine seats at most 10)"
+    if n > MAX_PLAYERS:
+        return f"{n} seats (the engine seats at most {MAX_PLAYERS})"
     if game == "omaha":
         sizes = {len(a.cards or []) for a in hand.actions if a.kind == "dh"}
         if len(sizes) != 1 or next(iter(sizes)) not in _OMAHA_GAMES:
-            return "Omaha hole cards of no single size 4, 5 or 6"
+            return ("Omaha hole cards of no single size "
+                    f"{', '.join(map(str, _OMAHA_SIZES[:-1]))} or {_OMAHA_SIZES[-1]}")
         game = _OMAHA_GAMES[sizes.pop()]
     discard_after = None
     if hand.variant in PINEAPPLE_VARIANTS:  # timing: the board cards before the first discard
         nb = 0
         for a in hand.actions:
             if a.kind == "sd":
-                discard_after = {0: "preflop", 3: "flop", 4: "turn"}.get(nb)
+                discard_after = _DISCARD_AT.get(nb)
                 if discard_after is None:
                     return f"a discard after {nb} board cards"
                 break

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CARD_PAIRS, cards_text
+from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.phh.parse import MAX_AMOUNT, HandHistory, _comment_ok, toml_line
 
 __all__ = ["Item", "replay_item", "replay_items"]
@@ -49,8 +50,9 @@ _INT_LISTS = frozenset({"antes", "blinds_or_straddles", "starting_stacks", "fini
                         "winnings"})
 _INT_SCALARS = frozenset({"min_bet", "small_bet", "big_bet", "bring_in", "rake"})
 _MAX = int(MAX_AMOUNT)
-#: Variants :func:`simulate._kernels.replay.replay_many` settles (Hold'em: its strengths).
-FAST_VARIANTS = frozenset({"NT", "PT", "FT"})
+#: Variants :func:`simulate._kernels.replay.replay_many` settles (Hold'em's, every betting
+#: structure: its strengths).
+FAST_VARIANTS = frozenset(GAMES["holdem"].phh.values())
 
 
 def _quick(data: bytes) -> dict[str, Any] | None:
@@ -222,7 +224,7 @@ def _plain(f: dict[str, Any]) -> tuple[int, _Header] | None:
     if not stacks:
         return None
     n = len(stacks)
-    if not 2 <= n <= 10 or min(stacks) < 1 or f.get("rake"):
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS or min(stacks) < 1 or f.get("rake"):
         return None
     for k in ("antes", "blinds_or_straddles", "finishing_stacks", "winnings", "players"):
         v = f.get(k, stacks)
