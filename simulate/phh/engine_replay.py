@@ -3,8 +3,10 @@ deals), action by action: an illegal action, a bet beyond the stack, a card deal
 shown hand that differs from the dealt one, or a history that stops before the hand is over
 is that hand's error, naming the action. :func:`_engine_replay` first tries the compiled
 fast path (:func:`simulate._kernels.replay.replay_actions`, the rows of :func:`_encode`)
-and plays the hand again one action at a time through :meth:`simulate.engine.Hand.act` on
-the first action it does not take. :func:`_engine_rules` maps the hand's forced bets onto
+and plays the hand again one action at a time through :meth:`simulate.engine.Hand.apply`
+(each parsed :class:`~simulate.phh.actions.Action` put in the engine's units by
+:func:`_engine_action`, not written out and read again) on the first action it does not
+take. :func:`_engine_rules` maps the hand's forced bets onto
 :class:`simulate.rules.Rules` (or says why the engine cannot post them), and
 :func:`_cross_check` holds the engine's commitments and finishing stacks against the chip
 accounting of :mod:`simulate.phh.accounting`.
@@ -137,13 +139,44 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
 _RULES_CACHE: dict[tuple[Any, ...], Any] = {}
 
 
-def _engine_action(text: str, u: _Units) -> str:
-    """A PHH action in the engine's units (``cbr`` amounts scaled to integers)."""
-    body = text.split("#", 1)[0].strip()
+def _engine_action(a: Action, u: _Units) -> Action | str:
+    """``a`` (read in the hand history's dialect) as :meth:`simulate.engine.Hand.apply`
+    takes it, in the engine's dialect (:func:`simulate.phh.actions.parse_action`): a ``cbr``
+    amount in the hand's integer units (with units of 1 the token as the engine reads it: an
+    integer, or ``arg`` for the hand to refuse), card text as written in ``arg``, and as its
+    ``text`` (which the engine's messages quote) the action without its comment, a scaled
+    ``cbr`` written in the hand's units. What the engine's dialect does not read (``pb``, a
+    hole deal naming no cards) comes back as that text, for :meth:`~simulate.engine.Hand.act`
+    to refuse in its own words."""
+    body = a.text.split("#", 1)[0].strip()
+    k = a.kind
+    if k == "f" or k == "cc":
+        return Action(body, a.actor, k)
+    if k == "cbr":
+        assert a.actor is not None and isinstance(a.amount, Decimal)
+        if u.scale == 1:
+            try:
+                return Action(body, a.actor, k, amount=int(a.arg or ""))
+            except ValueError:
+                return Action(body, a.actor, k, arg=a.arg)
+        amount = u.to_int(a.amount)
+        return Action(f"p{a.actor + 1} cbr {amount}", a.actor, k, amount=amount)
     toks = body.split()
-    if len(toks) == 3 and toks[1] == "cbr" and u.scale != 1:
-        return f"{toks[0]} cbr {u.to_int(Decimal(toks[2]))}"
+    if k == "dh" and len(toks) == 4:
+        return Action(body, None, k, a.target, arg=toks[3])
+    if k == "db":
+        return Action(body, None, k, arg=toks[2])
+    if k == "sd" or k == "sm":
+        return Action(body, a.actor, k, arg=toks[2] if len(toks) > 2 else None)
     return body
+
+
+def _play(h: Any, eng: Action | str) -> None:
+    """Apply one action of :func:`_engine_action` to the engine's hand ``h``."""
+    if isinstance(eng, str):
+        h.act(eng)
+    else:
+        h.apply(eng)
 
 
 _SEAT_NO = re.compile(r"\bseat (\d+)")
@@ -293,18 +326,20 @@ def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) ->
         if act.kind == "sm" and act.cards is None:
             repaired.append(act)
             continue  # a muck: gives up the pot (settled by the accounting below)
+        eng = _engine_action(act, u)
         try:
-            h.act(_engine_action(act.text, u))
+            _play(h, eng)
         except IllegalAction as exc:
             fixes = _skipped_seats(h, act)
             if not fixes:
                 raise ReplayError(_engine_message(i, act.text, str(exc))) from None
             for fix in fixes:
-                h.act(fix)
-                repaired.append(parse_action(fix, n))
+                fold = parse_action(fix, n)  # ``pN f``: the same Action in either dialect
+                h.apply(fold)
+                repaired.append(fold)
                 out.repairs.append(f"{fix!r} inserted before action {i}")
             try:
-                h.act(_engine_action(act.text, u))
+                _play(h, eng)
             except IllegalAction:
                 raise ReplayError(_engine_message(i, act.text, str(exc))) from None
         repaired.append(act)
