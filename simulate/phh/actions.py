@@ -42,9 +42,6 @@ MAX_AMOUNT = Decimal(MAX_CHIPS)
 #: Card slots: a card id 0..51, or ``None`` for an unknown card (``??``).
 CardSlots = list[int | None]
 
-#: The kinds of action a player makes (``d`` deals aside).
-PLAYER_KINDS = ("f", "cc", "cbr", "pb", "sd", "sm")
-
 
 class PHHError(ValueError):
     """A hand history that cannot be read; the message is one line."""
