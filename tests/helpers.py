@@ -151,6 +151,15 @@ def mutated_hand(rng: random.Random, bases: list[dict]) -> dict:
     return f
 
 
+def stud_hand(variant: str, ante: int, bring_in: int, bets: tuple[int, int],
+              stacks: list[int], actions: list[str]) -> str:
+    """PHH text of a heads-up stud-family hand (``variant`` ``'F7S'``, ``'FR'``, ...): both
+    seats ante ``ante``; ``bets`` are the small and the big bet."""
+    return (f"variant = {variant!r}\nantes = {[ante, ante]}\nbring_in = {bring_in}\n"
+            f"small_bet = {bets[0]}\nbig_bet = {bets[1]}\nstarting_stacks = {stacks}\n"
+            f"actions = {actions}\n")
+
+
 def strip_timings(x: Any) -> Any:
     """Drop timings (``elapsed_s``, ``load_s``) anywhere in a document."""
     if isinstance(x, dict):

@@ -264,21 +264,29 @@ def test_python_api(reference: tuple[Path, list[dict[str, Any]]]) -> None:
 
 
 # ----------------------------------------------------------------------------- CSV, CLI
-def test_csv_in_and_out(tmp_path: Path) -> None:
-    src, out, js = tmp_path / "in.csv", tmp_path / "out.csv", tmp_path / "out.jsonl"
-    src.write_bytes(b"\xef\xbb\xbfid,hands,board,dead,samples,seed,kind\n"
-                    b"a,AhKh QsQd,2c7d9h,,,,\n"
-                    b"b,AhKh QsQd JcJd,,,3000,5,\n"
-                    b"c,AhKh AhQd,,,,,\n"
-                    b"d,QQ+ AK,2c7d9hTs,,,,range\n"
-                    b"e,AhKh QsQd,2c7d9h,,many,,\n")
-    run_batch(src, out, quiet=True)
-    run_batch(src, js, quiet=True)
+def _csv_and_json(tmp_path: Path,
+                  text: bytes) -> tuple[Path, Path, list[dict[str, str]], list[dict[str, Any]]]:
+    """``text`` as ``in.csv``, run to ``out.csv`` and to ``out.jsonl``: (the input, the CSV
+    output, its rows, the JSON lines)."""
     import csv
 
+    src, out, js = tmp_path / "in.csv", tmp_path / "out.csv", tmp_path / "out.jsonl"
+    src.write_bytes(text)
+    run_batch(src, out, quiet=True)
+    run_batch(src, js, quiet=True)
     with out.open() as f:
         rows = list(csv.DictReader(f))
-    recs = _read(js)
+    return src, out, rows, _read(js)
+
+
+def test_csv_in_and_out(tmp_path: Path) -> None:
+    src, out, rows, recs = _csv_and_json(tmp_path,
+                                         b"\xef\xbb\xbfid,hands,board,dead,samples,seed,kind\n"
+                                         b"a,AhKh QsQd,2c7d9h,,,,\n"
+                                         b"b,AhKh QsQd JcJd,,,3000,5,\n"
+                                         b"c,AhKh AhQd,,,,,\n"
+                                         b"d,QQ+ AK,2c7d9hTs,,,,range\n"
+                                         b"e,AhKh QsQd,2c7d9h,,many,,\n")
     assert [r["id"] for r in rows] == ["a", "b", "c", "d", "e"]
     a, b = recs[0]["result"], recs[1]["result"]
     assert float(rows[0]["equity_1"]) == a["players"][0]["equity"]
@@ -295,17 +303,10 @@ def test_csv_in_and_out(tmp_path: Path) -> None:
 def test_csv_hilo_columns(tmp_path: Path) -> None:
     """A hi/lo line fills high_k, low_k, scoop_k as its JSON line has them; others leave
     them empty."""
-    import csv
-
-    src, out, js = tmp_path / "in.csv", tmp_path / "out.csv", tmp_path / "out.jsonl"
-    src.write_bytes(b"id,hands,board,game,exact\n"
-                    b"h,AhAs2c3d KdKcQhJh,4s5h9c,omaha_hilo,true\n"
-                    b"o,AhAs2c3d KdKcQhJh,4s5h9c,omaha,true\n")
-    run_batch(src, out, quiet=True)
-    run_batch(src, js, quiet=True)
-    with out.open() as f:
-        rows = list(csv.DictReader(f))
-    recs = _read(js)
+    src, _, rows, recs = _csv_and_json(tmp_path,
+                                       b"id,hands,board,game,exact\n"
+                                       b"h,AhAs2c3d KdKcQhJh,4s5h9c,omaha_hilo,true\n"
+                                       b"o,AhAs2c3d KdKcQhJh,4s5h9c,omaha,true\n")
     assert [r["id"] for r in rows] == ["h", "o"] and rows[0]["game"] == "omaha_hilo"
     for p, pl in enumerate(recs[0]["result"]["players"], 1):
         for f in ("high", "low", "scoop", "equity"):

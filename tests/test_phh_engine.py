@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import stud_hand
 
 from simulate.phh.parse import HandHistory, iter_hands, parse_text
 from simulate.phh.replay import ENGINE_VARIANTS, replay
@@ -203,14 +204,8 @@ def test_a_zero_starting_stack_is_the_hands_error_in_every_variant() -> None:
     r = run_posts("'p3 cbr 30'", s5="0")
     assert r.error is not None and "p5's starting stack is 0" in r.error
     assert not r.validated and r.finishing_stacks is None
-    stud = """variant = 'F7S'
-antes = [1, 1]
-bring_in = 2
-small_bet = 5
-big_bet = 10
-starting_stacks = [100, 0]
-actions = ['d dh p1 AcAd2c', 'd dh p2 KcKd3c', 'p2 pb', 'p1 cc']
-"""
+    stud = stud_hand("F7S", 1, 2, (5, 10), [100, 0],
+                     ["d dh p1 AcAd2c", "d dh p2 KcKd3c", "p2 pb", "p1 cc"])
     [(src, h)] = parse_text(stud, "s.phh")
     r = replay(h, src)
     assert r.error is not None and "p2's starting stack is 0" in r.error

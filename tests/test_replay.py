@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from helpers import stud_hand
 
 from simulate.phh.parse import PHHError, load_hands, parse_text
 from simulate.phh.replay import HOLDEM_VARIANTS, OMAHA_VARIANTS, STUD_HIGH_VARIANTS, replay
@@ -73,14 +74,8 @@ def test_muck_gives_up_the_pot_and_hidden_cards_leave_the_outcome_unknown() -> N
 
 
 def test_unsupported_variant_is_an_error_only_at_showdown() -> None:
-    text = """variant = 'FR'
-antes = [10, 10]
-bring_in = 10
-small_bet = 20
-big_bet = 40
-starting_stacks = [500, 500]
-actions = ['d dh p1 ????As', 'd dh p2 ????Ks', 'p2 pb', 'p1 cbr 20', 'p2 f']
-"""
+    text = stud_hand("FR", 10, 10, (20, 40), [500, 500],
+                     ["d dh p1 ????As", "d dh p2 ????Ks", "p2 pb", "p1 cbr 20", "p2 f"])
     [(_, h)] = parse_text(text)
     assert replay(h).finishing_stacks == [520, 480]
     text = text.replace("'p2 f'", "'p2 cc', 'p1 sm AsAh2c3c4c5c6c', 'p2 sm KsKh2d3d4d5d6d'")

@@ -67,6 +67,7 @@ from . import eval7, ompeval, phevaluator, poker_equity, pokerfast_py, pokerkit,
 from ._common import (
     CARD_NAMES,
     PEERS,
+    Cards,
     PeerEquity,
     PeerEvaluator,
     PeerUnavailable,
@@ -158,14 +159,8 @@ def _cannot(peer: str, what: str) -> PeerUnsupported:
     return PeerUnsupported(f"{peer}: no {what}")
 
 
-def exact_equity(
-    peer: str,
-    hands: Sequence[str],
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    game: str = "holdem",
-) -> PeerEquity:
+def exact_equity(peer: str, hands: Sequence[str], board: Cards = "", dead: Cards = "", *,
+                 game: str = "holdem") -> PeerEquity:
     """Exact equity of ``hands`` (exact hands or ranges) through ``peer``, one thread.
 
     ompeval: Hold'em, 1..6 players. poker_equity: any game it knows. eval7: heads-up Hold'em
@@ -183,17 +178,9 @@ def exact_equity(
     raise _cannot(peer, "exact equity")
 
 
-def monte_carlo_equity(
-    peer: str,
-    hands: Sequence[str],
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    samples: int = 1_000_000,
-    game: str = "holdem",
-    threads: int = 1,
-    seed: int = 0,
-) -> PeerEquity:
+def monte_carlo_equity(peer: str, hands: Sequence[str], board: Cards = "", dead: Cards = "", *,
+                       samples: int = 1_000_000, game: str = "holdem", threads: int = 1,
+                       seed: int = 0) -> PeerEquity:
     """Monte Carlo equity through ``peer`` with (about) ``samples`` deals on ``threads`` threads.
 
     poker_equity and pokerkit deal exactly ``samples``; eval7 does ``samples`` iterations
@@ -220,12 +207,8 @@ def monte_carlo_equity(
     raise _cannot(peer, "Monte Carlo equity")
 
 
-def range_equity(
-    peer: str,
-    ranges: Sequence[str],
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-) -> PeerEquity:
+def range_equity(peer: str, ranges: Sequence[str], board: Cards = "",
+                 dead: Cards = "") -> PeerEquity:
     """Exact range equity (e.g. ``["QQ+,AKs", "random"]`` on ``"Td9d2c"``) through ``peer``:
     ompeval (fastest), poker_equity (declines big preflop walks), eval7 (heads-up, post-flop).
     Same as :func:`exact_equity`; kept as its own name for the benchmarks.

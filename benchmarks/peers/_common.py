@@ -1,6 +1,7 @@
 """What every peer adapter shares: the peer keys and their availability, our card encoding
-(``4 * rank + suit``) to text and back, the evaluator and equity answer types, and order
-comparison of score arrays."""
+(``4 * rank + suit``) to text and back, :data:`Cards` (what the equity adapters take for a
+board or dead cards), the evaluator and equity answer types, and order comparison of score
+arrays."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ SUITS = "cdhs"
 
 #: Text of each card id, ``CARD_NAMES[4 * rank + suit]``.
 CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+
+
+#: Some cards as the equity adapters take them (a board, dead cards): text or our card ids.
+Cards = str | Sequence[int]
 
 
 #: Every peer key this module knows, fastest evaluators first.

@@ -6,30 +6,19 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
 from itertools import combinations, islice
 from typing import Any
 
 import numpy as np
 
-from ._common import (
-    CARD_NAMES,
-    PeerEquity,
-    PeerEvaluator,
-    PeerUnsupported,
-    board_dead,
-    import_peer,
-    is_exact_hand,
-    mask,
-    parse_cards,
-    per_hand_evaluator,
-)
+from . import _common
+from ._common import Cards, PeerEquity, PeerUnsupported, import_peer, mask, parse_cards
 
 
 def _cards() -> list[Any]:
     """eval7's ``Card`` of each of our card ids (index = id)."""
     e7 = import_peer("eval7")
-    return [e7.Card(n) for n in CARD_NAMES]
+    return [e7.Card(n) for n in _common.CARD_NAMES]
 
 
 def _range(table: list[Any], combos: list[tuple[int, int]]
@@ -39,10 +28,10 @@ def _range(table: list[Any], combos: list[tuple[int, int]]
     return [((table[a], table[b]), 1.0) for a, b in combos]
 
 
-def make_evaluator() -> PeerEvaluator:
+def make_evaluator() -> _common.PeerEvaluator:
     e7 = import_peer("eval7")
     table = _cards()
-    return per_hand_evaluator(
+    return _common.per_hand_evaluator(
         "eval7", lambda row: [table[c] for c in row], e7.evaluate, higher_is_better=True,
         path="per-call Python overhead",
         note="eval7.evaluate(list of eval7.Card) per hand; higher is better, order only")
@@ -52,7 +41,7 @@ def _eval7_options(spec: str, excluded_mask: int) -> list[tuple[int, int]]:
     """Villain/hero two-card options as (id, id) pairs, unweighted, minus card conflicts."""
     if spec.strip().lower() == "random":
         combos = list(combinations(range(52), 2))
-    elif is_exact_hand(spec):
+    elif _common.is_exact_hand(spec):
         a, b = parse_cards(spec).tolist()
         combos = [(a, b)]
     else:
@@ -126,22 +115,26 @@ def _heads_up(eq: float, exact: bool, samples: int, dt: float, note: str) -> Pee
     return PeerEquity("eval7", [eq, 1.0 - eq], exact, samples, dt, note=note)
 
 
-def _exact_heads_up(points: int, pairs: int, dt: float, note: str) -> PeerEquity:
-    """The exact answer of :func:`_eval7_walk`'s counts (``points`` = 2*wins + ties over
-    ``pairs`` deals)."""
+def _exact_heads_up(heroes: list[tuple[int, int]], villain: str, b: np.ndarray, d: np.ndarray,
+                    max_evaluations: float, note: str) -> PeerEquity:
+    """The exact answer of :func:`_eval7_walk` for each hero combo of ``heroes`` (our ids)
+    against the ``villain`` options that fit it, pooled over every (hero combo, villain combo,
+    runout) that shares no card; ``max_evaluations`` bounds each hero combo's walk. ``note``
+    says ``{calls}`` where the number of eval7 calls goes."""
+    t0 = time.perf_counter()
+    points = pairs = calls = 0
+    for hc in heroes:
+        options = _eval7_options(villain, mask(hc) | mask(b) | mask(d))
+        p, n, c = _eval7_walk(hc, options, b.tolist(), mask(d), max_evaluations)
+        points, pairs, calls = points + p, pairs + n, calls + c
     if pairs == 0:
         raise ValueError("eval7 exact: no valid deal")
-    return _heads_up(points / (2 * pairs), True, pairs, dt, note)
+    return _heads_up(points / (2 * pairs), True, pairs, time.perf_counter() - t0,
+                     note.format(calls=calls))
 
 
-def eval7_equity_exact(
-    hero: str,
-    villain: str,
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    max_evaluations: float = 3e8,
-) -> PeerEquity:
+def eval7_equity_exact(hero: str, villain: str, board: Cards = "", dead: Cards = "", *,
+                       max_evaluations: float = 3e8) -> PeerEquity:
     """Heads-up exact equity through eval7: ``hero`` an exact hand, ``villain`` a hand, an
     (unweighted) eval7 range string or ``"random"``.
 
@@ -150,52 +143,28 @@ def eval7_equity_exact(
     Python overhead per runout: preflop hand-vs-hand is 1.7 M calls, seconds). Every
     (villain combo, runout) pair that shares no card counts once. Returns [hero, villain].
     """
-    b, d = board_dead(board, dead)
+    b, d = _common.board_dead(board, dead)
     h = parse_cards(hero)
     if h.size != 2:
         raise PeerUnsupported("eval7 exact: hero must be one exact two-card hand")
-    options = _eval7_options(villain, mask(h) | mask(b) | mask(d))
-    t0 = time.perf_counter()
-    points, pairs, calls = _eval7_walk(
-        tuple(h.tolist()), options, b.tolist(), mask(d), max_evaluations
-    )
-    return _exact_heads_up(points, pairs, time.perf_counter() - t0,
-                           f"py_hand_vs_range_exact once per runout ({calls} calls)")
+    return _exact_heads_up([tuple(h.tolist())], villain, b, d, max_evaluations,
+                           "py_hand_vs_range_exact once per runout ({calls} calls)")
 
 
-def eval7_range_equity_exact(
-    hero_range: str,
-    villain_range: str,
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    max_evaluations: float = 3e8,
-) -> PeerEquity:
+def eval7_range_equity_exact(hero_range: str, villain_range: str, board: Cards = "",
+                             dead: Cards = "", *, max_evaluations: float = 3e8) -> PeerEquity:
     """Heads-up exact range-vs-range equity through eval7 (unweighted ranges): the walk of
     :func:`eval7_equity_exact` for every hero combo, pooled over every non-conflicting
     (hero combo, villain combo, runout). Fine on a flop or later; far too slow preflop.
     """
-    b, d = board_dead(board, dead)
-    used = mask(b) | mask(d)
-    heroes = _eval7_options(hero_range, used)
-    t0 = time.perf_counter()
-    points = pairs = calls = 0
-    budget = max_evaluations
-    for hc in heroes:
-        options = _eval7_options(villain_range, used | mask(hc))
-        p, n, c = _eval7_walk(hc, options, b.tolist(), mask(d), budget)
-        points, pairs, calls = points + p, pairs + n, calls + c
-    return _exact_heads_up(points, pairs, time.perf_counter() - t0,
-                           f"{len(heroes)} hero combos, {calls} py_hand_vs_range_exact calls")
+    b, d = _common.board_dead(board, dead)
+    heroes = _eval7_options(hero_range, mask(b) | mask(d))
+    return _exact_heads_up(heroes, villain_range, b, d, max_evaluations,
+                           f"{len(heroes)} hero combos, {{calls}} py_hand_vs_range_exact calls")
 
 
-def eval7_equity_monte_carlo(
-    hero: str,
-    villain: str,
-    board: str | Sequence[int] = "",
-    *,
-    iterations: int = 1_000_000,
-) -> PeerEquity:
+def eval7_equity_monte_carlo(hero: str, villain: str, board: Cards = "", *,
+                             iterations: int = 1_000_000) -> PeerEquity:
     """Heads-up Monte Carlo through eval7's native ``py_hand_vs_range_monte_carlo``.
 
     ``hero`` an exact hand; ``villain`` a hand, an eval7 range or ``"random"`` (weights
@@ -220,13 +189,8 @@ def eval7_equity_monte_carlo(
                      "py_hand_vs_range_monte_carlo, one thread")
 
 
-def eval7_range_equity_monte_carlo(
-    hero_range: str,
-    villain_range: str,
-    board: str | Sequence[int] = "",
-    *,
-    iterations: int = 100_000,
-) -> PeerEquity:
+def eval7_range_equity_monte_carlo(hero_range: str, villain_range: str, board: Cards = "", *,
+                                   iterations: int = 100_000) -> PeerEquity:
     """Heads-up range-vs-range Monte Carlo through eval7's ``py_all_hands_vs_range``
     (``iterations`` per hero combo; exact per combo on a complete board). Hero combos are
     pooled with weight = number of villain combos that fit them, the usual convention.

@@ -11,17 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ._common import (
-    PeerEquity,
-    PeerEvaluator,
-    PeerUnsupported,
-    board_dead,
-    cards_text,
-    check_batch,
-    import_peer,
-    is_exact_hand,
-    norm_range,
-)
+from . import _common
+from ._common import Cards, PeerEquity, PeerEvaluator, cards_text, import_peer
 
 _OMP: Any = None
 
@@ -66,7 +57,7 @@ def make_evaluator() -> PeerEvaluator:
     lib = _omp()
 
     def prepare(cards: np.ndarray) -> tuple[np.ndarray, int, int]:
-        arr = check_batch(cards)
+        arr = _common.check_batch(cards)
         omp = np.ascontiguousarray(4 * (arr >> 2) + _OMP_SUIT[arr & 3], dtype=np.uint8)
         return omp, arr.shape[0], arr.shape[1]
 
@@ -90,16 +81,9 @@ def make_evaluator() -> PeerEvaluator:
     )
 
 
-def ompeval_equity(
-    hands: Sequence[str],
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    exact: bool = True,
-    stdev: float = 5e-5,
-    time_limit: float = 0.0,
-    threads: int = 1,
-) -> PeerEquity:
+def ompeval_equity(hands: Sequence[str], board: Cards = "", dead: Cards = "", *,
+                   exact: bool = True, stdev: float = 5e-5, time_limit: float = 0.0,
+                   threads: int = 1) -> PeerEquity:
     """Hold'em equity through OMPEval (pokerfast's build), 1..6 players.
 
     ``hands``: per player an exact hand (``"AhKh"``) or an OMPEval range (``"QQ+,AKs"``,
@@ -110,9 +94,9 @@ def ompeval_equity(
     """
     lib = _omp()
     if not 1 <= len(hands) <= 6:
-        raise PeerUnsupported("ompeval: 1..6 players")
-    specs = [cards_text(h) if is_exact_hand(h) else norm_range(h) for h in hands]
-    b, d = board_dead(board, dead)
+        raise _common.PeerUnsupported("ompeval: 1..6 players")
+    specs = [cards_text(h) if _common.is_exact_hand(h) else _common.norm_range(h) for h in hands]
+    b, d = _common.board_dead(board, dead)
     if not exact and stdev <= 0 and time_limit <= 0:
         raise ValueError("Monte Carlo needs stdev > 0 or time_limit > 0")
     n = len(specs)

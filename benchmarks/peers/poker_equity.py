@@ -10,30 +10,21 @@ from typing import Any
 
 import numpy as np
 
-from ._common import (
-    CARD_NAMES,
-    PeerEquity,
-    PeerEvaluator,
-    PeerUnsupported,
-    board_dead,
-    cards_text,
-    check_batch,
-    import_peer,
-    is_exact_hand,
-)
+from . import _common
+from ._common import Cards, PeerEquity, PeerUnsupported, board_dead, cards_text, import_peer
 
 
-def make_evaluator() -> PeerEvaluator:
+def make_evaluator() -> _common.PeerEvaluator:
     pe = import_peer("poker_equity")
 
     def prepare(cards: np.ndarray) -> list[str]:
-        arr = check_batch(cards)
-        return ["".join(CARD_NAMES[c] for c in row) for row in arr.tolist()]
+        arr = _common.check_batch(cards)
+        return ["".join(_common.CARD_NAMES[c] for c in row) for row in arr.tolist()]
 
     def run(prepared: list[str]) -> np.ndarray:
         return np.asarray(pe.score_batch("high", prepared), dtype=np.int64)
 
-    return PeerEvaluator(
+    return _common.PeerEvaluator(
         "poker_equity",
         prepare,
         run,
@@ -51,7 +42,7 @@ def _pe_field(spec: str, game: str) -> str:
             raise PeerUnsupported("poker_equity: 'random' only for two-card games")
         return "**"
     n_hole = 4 if game == "omaha" else 2
-    if is_exact_hand(spec, n_hole):
+    if _common.is_exact_hand(spec, n_hole):
         return cards_text(spec)
     return spec  # its own notation: ranges ("QQ+,AKs"), wildcards ("A*")
 
@@ -72,13 +63,8 @@ def _pe_result(raw: dict[str, Any], dt: float, note: str) -> PeerEquity:
     )
 
 
-def poker_equity_exact(
-    hands: Sequence[str],
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    game: str = "holdem",
-) -> PeerEquity:
+def poker_equity_exact(hands: Sequence[str], board: Cards = "", dead: Cards = "", *,
+                       game: str = "holdem") -> PeerEquity:
     """Exact equity through poker-equity's ``exact_from_text`` (single-threaded; no thread
     option). ``game``: ``"holdem"``, ``"omaha"`` (four-card hands) or any of
     ``poker_equity.variants()``. Raises :class:`PeerUnsupported` when it declines (returns
@@ -95,16 +81,9 @@ def poker_equity_exact(
     return _pe_result(raw, dt, "exact_from_text, one thread")
 
 
-def poker_equity_monte_carlo(
-    hands: Sequence[str],
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    samples: int = 1_000_000,
-    game: str = "holdem",
-    seed: int = 0,
-    threads: int = 1,
-) -> PeerEquity:
+def poker_equity_monte_carlo(hands: Sequence[str], board: Cards = "", dead: Cards = "", *,
+                             samples: int = 1_000_000, game: str = "holdem", seed: int = 0,
+                             threads: int = 1) -> PeerEquity:
     """Monte Carlo equity through poker-equity's ``chunk_from_text``: exactly ``samples``
     deals, seeded, on ``threads`` threads (``1`` = one thread; ``0`` = its default,
     ``default_thread_count()``). Works for every game it knows, e.g. ``game="omaha"``.

@@ -10,30 +10,20 @@ from typing import Any
 
 import numpy as np
 
-from ._common import (
-    CARD_NAMES,
-    PeerEquity,
-    PeerEvaluator,
-    PeerUnsupported,
-    board_dead,
-    import_peer,
-    is_exact_hand,
-    mask,
-    parse_cards,
-    per_hand_evaluator,
-)
+from . import _common
+from ._common import Cards, PeerEquity, PeerUnsupported, import_peer
 
 
 def _pokerkit_cards() -> list[Any]:
     pk = import_peer("pokerkit")
-    return [next(iter(pk.Card.parse(n))) for n in CARD_NAMES]
+    return [next(iter(pk.Card.parse(n))) for n in _common.CARD_NAMES]
 
 
-def make_evaluator() -> PeerEvaluator:
+def make_evaluator() -> _common.PeerEvaluator:
     pk = import_peer("pokerkit")
     table = _pokerkit_cards()
     from_game = pk.StandardHighHand.from_game
-    return per_hand_evaluator(
+    return _common.per_hand_evaluator(
         "pokerkit", lambda row: tuple(table[c] for c in row),
         lambda h: from_game(h).entry.index, higher_is_better=True, path="pure Python",
         note="pokerkit.StandardHighHand.from_game(cards).entry.index per hand; 0..7461, higher "
@@ -41,14 +31,8 @@ def make_evaluator() -> PeerEvaluator:
         contract=lambda s: np.asarray(s, dtype=np.int64) + 1)
 
 
-def pokerkit_equity_monte_carlo(
-    hands: Sequence[str],
-    board: str | Sequence[int] = "",
-    dead: str | Sequence[int] = "",
-    *,
-    samples: int = 10_000,
-    game: str = "holdem",
-) -> PeerEquity:
+def pokerkit_equity_monte_carlo(hands: Sequence[str], board: Cards = "", dead: Cards = "", *,
+                                samples: int = 10_000, game: str = "holdem") -> PeerEquity:
     """Monte Carlo equity through ``pokerkit.calculate_equities`` (pure Python, one process):
     exactly ``samples`` deals, unseeded (``random`` module). ``game``: ``holdem`` (hands, ranges
     in pokerkit syntax, or ``random``) or ``omaha`` (exact four-card hands). Slow: thousands of
@@ -56,22 +40,22 @@ def pokerkit_equity_monte_carlo(
     """
     pk = import_peer("pokerkit")
     table = _pokerkit_cards()
-    b, d = board_dead(board, dead)
+    b, d = _common.board_dead(board, dead)
     n_hole = {"holdem": 2, "omaha": 4}.get(game)
     if n_hole is None:
         raise PeerUnsupported(f"pokerkit adapter: game {game!r}")
     hand_type = pk.StandardHighHand if game == "holdem" else pk.OmahaHoldemHand
     ranges = []
     for h in hands:
-        if is_exact_hand(h, n_hole):
-            ranges.append([frozenset(table[c] for c in parse_cards(h).tolist())])
+        if _common.is_exact_hand(h, n_hole):
+            ranges.append([frozenset(table[c] for c in _common.parse_cards(h).tolist())])
         elif game == "holdem" and h.strip().lower() == "random":
             ranges.append([frozenset((table[x], table[y])) for x, y in combinations(range(52), 2)])
         elif game == "holdem":
             ranges.append(list(pk.parse_range(h)))
         else:
             raise PeerUnsupported("pokerkit adapter: Omaha hands must be exact")
-    dead_mask = mask(d)
+    dead_mask = _common.mask(d)
     deck = tuple(table[c] for c in range(52) if not (dead_mask >> c) & 1)
     t0 = time.perf_counter()
     eqs = pk.calculate_equities(
