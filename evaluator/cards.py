@@ -190,10 +190,3 @@ def check_disjoint(groups: Sequence[tuple[str, Sequence[int]]]) -> None:
                 raise CardError(f"duplicate card {card_str(c)} {place}")
             where[c] = name
 
-
-def to_array(cards: Sequence[int]) -> np.ndarray:
-    """``ndarray[len(cards)] uint8`` of card ids."""
-    return np.asarray(cards, dtype=np.uint8)
-
-
-FULL_DECK = tuple(range(52))
