@@ -13,6 +13,7 @@ quickly from the outside.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -146,27 +147,39 @@ def test_the_same_key_for_the_same_thing(capsys, monkeypatch):
     monkeypatch.setattr(simulate.ranges, "HAND_CLASSES", ["AA", "72o"])
     board, dead = "Ks 8h 2c", "2d"
     sampled = ["--samples", "2000", "--seed", "5"]
+    walls: list[float] = []  # each command's wall time, measured around it
+
+    def timed_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+        t0 = time.perf_counter()
+        d = run_json(capsys, *argv)
+        walls.append(time.perf_counter() - t0)
+        return d
+
     docs = {
-        "equity": run_json(capsys, "equity", "AhKh", "QsQd", "--board", board, "--dead", dead),
-        "equity mc": run_json(capsys, "equity", "AhKh", "QsQd", "--board", board, "--dead",
-                              dead, *sampled),
-        "omaha": run_json(capsys, "equity", "AhAsKhKd", "QdJdTc9c", "--game", "omaha",
-                          "--board", board, "--dead", dead),
-        "range": run_json(capsys, "range", "AKs", "--vs", "QQ", "--board", board, "--dead",
-                          dead),
-        "range mc": run_json(capsys, "range", "AKs", "--vs", "QQ", "--board", board, "--dead",
-                             dead, *sampled),
-        "allin": run_json(capsys, "allin", "AhKh:100", "QsQd:60", "--board", board, "--dead",
-                          dead),
-        "allin mc": run_json(capsys, "allin", "AhKh:100", "QsQd:60", "--board", board,
-                             "--dead", dead, *sampled),
+        "equity": timed_json(capsys, "equity", "AhKh", "QsQd", "--board", board, "--dead",
+                             dead),
+        "equity mc": timed_json(capsys, "equity", "AhKh", "QsQd", "--board", board, "--dead",
+                                dead, *sampled),
+        "omaha": timed_json(capsys, "equity", "AhAsKhKd", "QdJdTc9c", "--game", "omaha",
+                            "--board", board, "--dead", dead),
+        "range": timed_json(capsys, "range", "AKs", "--vs", "QQ", "--board", board, "--dead",
+                            dead),
+        "range mc": timed_json(capsys, "range", "AKs", "--vs", "QQ", "--board", board,
+                               "--dead", dead, *sampled),
+        "allin": timed_json(capsys, "allin", "AhKh:100", "QsQd:60", "--board", board,
+                            "--dead", dead),
+        "allin mc": timed_json(capsys, "allin", "AhKh:100", "QsQd:60", "--board", board,
+                               "--dead", dead, *sampled),
     }
-    for name, d in docs.items():
+    for (name, d), wall in zip(docs.items(), walls, strict=True):
         assert d["board"] == "Ks8h2c" and d["dead"] == "2d", name
         assert d["game"] == ("omaha" if name == "omaha" else "holdem"), name
         assert ("seed" in d) == name.endswith(" mc"), name
         assert d.get("seed", 5) == 5 and isinstance(d["samples"], int), name
-        assert d["elapsed_s"] >= 0 and d["load_s"] >= 0, name
+        # the work and the kernel loading are disjoint parts of the command's wall time
+        assert type(d["elapsed_s"]) is float and type(d["load_s"]) is float, name
+        assert d["elapsed_s"] > 0 and d["load_s"] >= 0, name
+        assert d["elapsed_s"] + d["load_s"] <= wall, (name, d["elapsed_s"], d["load_s"], wall)
         assert d["samples"] == (2000 if name.endswith(" mc") else d["samples"]), name
     assert docs["equity"]["samples"] == 946  # C(44, 2) runouts
     assert docs["range"]["samples"] == 3 * 6 * 946  # live AKs x QQ combos x runouts

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from pathlib import Path
 
 import pytest
@@ -60,10 +61,23 @@ def test_json_text_refuses_what_json_cannot_hold():
         D.json_text({"a": math.nan})
 
 
-def test_with_load_s_adds_the_load_time_only_to_timed_documents():
+def test_with_load_s_adds_the_load_time_only_to_timed_documents(monkeypatch):
+    t0 = time.perf_counter()
     D.start_load_clock()
     timed = D.with_load_s({"elapsed_s": 0.5})
-    assert timed["elapsed_s"] == 0.5 and timed["load_s"] >= 0.0
+    wall = time.perf_counter() - t0
+    assert timed["elapsed_s"] == 0.5 and type(timed["load_s"]) is float
+    assert 0.0 <= timed["load_s"] <= wall
+    # load_s is the compile clock's advance since the command's start, nothing before it
+    import evaluator._jit
+
+    clock = [(2.0, 0.5)]
+    monkeypatch.setattr(D, "_load_mark", D._load_mark)  # put back after the test
+    monkeypatch.setattr(evaluator._jit, "compile_seconds", lambda: clock[0])
+    D.start_load_clock()
+    clock[0] = (3.25, 1.0)
+    assert D.with_load_s({"elapsed_s": 0.5})["load_s"] == 1.25
+    assert D.load_seconds() == (1.25, 0.5)
     assert D.with_load_s({"elapsed_s": 1, "load_s": 7})["load_s"] == 7  # a server's answer
     assert "load_s" not in D.with_load_s({"rows": []})
     assert D.with_load_s([1]) == [1]
