@@ -267,8 +267,6 @@ def test_unexpected_failures_become_one_line_errors(monkeypatch):
         R.answer(eff)
 
 
-@pytest.mark.xfail(strict=True, reason="answer() promises that MemoryError propagates, but "
-                   "its `except Exception` catches it (MemoryError is an Exception)")
 def test_memory_error_propagates(monkeypatch):
     def document(eff, threads=None):
         raise MemoryError()
@@ -296,12 +294,27 @@ def test_allin_game(game, specs, want):
     assert R.allin_game(game, specs) == want
 
 
-@pytest.mark.xfail(strict=True, reason="allin_game maps omaha_hilo to 'omaha' (its docstring: "
-                   "every game but omaha5/omaha6 as it is), so `pokerjit allin --game "
-                   "omaha_hilo` plays high-only Omaha while allin_ev and batch split hi/lo")
 def test_allin_game_keeps_the_hilo_games():
     specs = ["Ah2sKhKs:100", "QdJdTc9c:60"]
     assert R.allin_game("omaha_hilo", specs) == "omaha_hilo"
+    assert R.allin_game("omaha5_hilo", ["Ah2sKhKs3c:100", "QdJdTc9c3d:60"]) == "omaha5_hilo"
+
+
+def test_allin_command_splits_hilo_pots_as_allin_ev(capsys):
+    """``pokerjit allin --game omaha_hilo`` pays what allin_ev and a batch line pay (it
+    played high-only Omaha when the game was mapped to omaha)."""
+    import json
+
+    from simulate import allin_ev
+    from simulate.cli import main
+
+    specs = ["Ah2sKhKs:100", "QdJdTc9c:60"]
+    assert main(["allin", *specs, "--board", "3c4d8h", "--game", "omaha_hilo", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    want = allin_ev(specs, board="3c4d8h", game="omaha_hilo")
+    assert [p["expected_payout"] for p in doc["players"]] == pytest.approx(
+        [p.expected_payout for p in want.players])
+    assert doc["players"][0]["expected_payout"] == pytest.approx(146.32, abs=0.01)
 
 
 @pytest.mark.parametrize("game,specs,message", [

@@ -227,6 +227,8 @@ def answer(eff: dict[str, Any], threads: int | None = None) -> dict[str, Any]:
         return {"error": one_line(str(exc)) or type(exc).__name__}
     except RecursionError:
         return {"error": "input nested too deeply"}
+    except MemoryError:
+        raise
     except Exception as exc:  # noqa: BLE001 - one bad request must not stop the run
         return {"error": one_line(f"internal error: {type(exc).__name__}: {exc}")}
 
@@ -272,8 +274,9 @@ def _answer_of(eff: dict[str, Any], threads: int | None) -> dict[str, Any]:
 def allin_game(game: str, specs: list[str]) -> str:
     """The game :func:`simulate.allin.allin_ev` plays for ``game`` (the all-in command and
     batch lines): ``omaha5`` and ``omaha6`` are its ``omaha`` (4 to 6 hole cards) once every
-    live seat of ``specs`` (``CARDS:CHIPS``) is checked to hold exactly 5 or 6 cards; every
-    other game as it is. Raises CardError/ValueError with one line."""
+    live seat of ``specs`` (``CARDS:CHIPS``) is checked to hold exactly 5 or 6 cards; the
+    hi/lo games are checked the same way and kept; every other game as it is.
+    Raises CardError/ValueError with one line."""
     from evaluator.cards import CardError, parse_cards
     from simulate.games import check_game
 
@@ -287,4 +290,4 @@ def allin_game(game: str, specs: list[str]) -> str:
         n = len(parse_cards(cards, what=f"seat {seat}"))
         if n != g.hole:
             raise CardError(f"seat {seat} has {n} cards; {g.name} hands have {g.hole}")
-    return "omaha"
+    return g.name if g.hilo else "omaha"  # the hi/lo games keep their own pot rule
