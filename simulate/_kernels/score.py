@@ -318,35 +318,49 @@ def _equity_rows_hu(rows, wts, n, sc):
 @inline
 def _equity_rows(rows, wts, n, sc):
     """:func:`score_rows` of rows of three or more players into an equity scorer: one pass
-    a row for the best strength, its ties and the categories; a sole winner is paid
-    directly, ties through :func:`pay_pot` (the one odd-chip loop)."""
+    a row finds the set of players holding the best strength (a bit mask) and counts the
+    categories; the weights are summed per set, and each set is paid once per call by the
+    pot rule: ``split[0, k]`` to each of its ``k`` players and the ``odd[0, k]`` odd chips
+    one at a time to its players in ``order`` (as :func:`pay_pot` pays a row)."""
     amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
     n_players = eligible.shape[1]
+    by_set = np.zeros(1 << n_players, wts.dtype)
     for r in range(n):
         w = wts[r]
         best = np.int64(-1)
-        n_best = 0
-        first = 0
+        held = 0
         for i in range(n_players):
             v = rows[r, i]
             cats[i, cat_of[v]] += w
             if v > best:
                 best = v
-                n_best = 1
-                first = i
+                held = 1 << i
             elif v == best:
-                n_best += 1
-        if n_best == 1:
-            x = w * split[0, 1]
-            win[0, first] += x
-            pay[first] += x
-            stats[first, 0] += w
-        else:
-            pay_pot(rows[r], w, eligible, 0, 0, best, n_best, first, split, odd, order, win,
-                    0, pay)
-            for i in range(first, n_players):
-                if rows[r, i] == best:
-                    stats[i, 1] += w
+                held |= 1 << i
+        by_set[held] += w
+    for held in range(1, 1 << n_players):
+        w = by_set[held]
+        if w == 0:
+            continue
+        k = 0
+        for i in range(n_players):
+            k += (held >> i) & 1
+        x = w * split[0, k]
+        col = 0 if k == 1 else 1
+        for i in range(n_players):
+            if (held >> i) & 1:
+                win[0, i] += x
+                pay[i] += x
+                stats[i, col] += w
+        left = odd[0, k]
+        j = 0
+        while left > 0:
+            i = order[j]
+            if (held >> i) & 1:
+                win[0, i] += w
+                pay[i] += w
+                left -= 1
+            j += 1
 
 
 @inline
