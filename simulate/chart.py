@@ -1,9 +1,12 @@
 """The preflop chart: every one of the 169 starting hands against N random hands.
 
-One opponent is exact (one walk of every suit-canonical board,
-:func:`simulate.range_equity.preflop_vs_random`); two or more are sampled, one Monte Carlo
-run per hand (a representative combo of the class against N ``random`` ranges, so card
-removal is exact). ``pokerjit chart`` is a thin wrapper around :func:`chart_rows`.
+One opponent is exact, read from the shipped heads-up table (:mod:`simulate.preflop_table`:
+each class's row of the 169 x 169 exact matchups weighted by their card-disjoint combo
+pairs, the same fractions as one walk of every board,
+:func:`simulate.range_equity.preflop_vs_random`, in milliseconds instead of seconds); two or
+more are sampled, one Monte Carlo run per hand (a representative combo of the class against
+N ``random`` ranges, so card removal is exact). ``pokerjit chart`` is a thin wrapper around
+:func:`chart_rows`.
 """
 
 from __future__ import annotations
@@ -39,18 +42,18 @@ def chart_rows(opponents: Sequence[int] = (1,), *, samples: int | None = None,
     goes to stderr through :mod:`simulate.progress` unless ``quiet``.
     """
     from evaluator.cards import cards_str
+    from simulate.preflop_table import preflop_table
     from simulate.progress import progress
-    from simulate.range_equity import preflop_vs_random, range_equity
+    from simulate.range_equity import range_equity
     from simulate.ranges import HAND_CLASSES, class_combos
     from simulate.results import json_number
 
     rows: list[dict[str, object]] = []
     for n in check_opponents(opponents):
         if n == 1:
-            with progress(None, "chart, 1 opponent (exact)", "parts", quiet=quiet) as bar:
-                eq = preflop_vs_random(threads=threads, progress=bar.callback())
-            rows += [{"hand": h, "opponents": 1, "equity": eq[h], "std_error": 0.0,
-                      "exact": True, "samples": None} for h in HAND_CLASSES]
+            eq = preflop_table().vs_random()
+            rows += [{"hand": h, "opponents": 1, "equity": float(eq[i]), "std_error": 0.0,
+                      "exact": True, "samples": None} for i, h in enumerate(HAND_CLASSES)]
             continue
         with progress(len(HAND_CLASSES), f"chart, {n} opponents", "hands", quiet=quiet) as bar:
             for k, h in enumerate(HAND_CLASSES):

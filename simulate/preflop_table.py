@@ -67,6 +67,16 @@ class PreflopTable:
     def __call__(self, a: str, b: str) -> float:
         return float(self.equity[self.index(a), self.index(b)])
 
+    def vs_random(self) -> np.ndarray:
+        """``float64[169]``: each class's exact equity against one random hand, from the
+        table: its row averaged over the other classes, each weighted by the number of
+        card-disjoint pairs of their combos (:func:`pair_counts`); a random hand is every
+        combo left, and every disjoint pair has the same number of runouts. The same
+        fractions as walking every board (``range_equity([combo, "random"])``), to float
+        rounding."""
+        w = pair_counts()
+        return (w * self.equity).sum(axis=1) / w.sum(axis=1)
+
     def to_npz(self) -> bytes:
         buf = io.BytesIO()
         np.savez_compressed(buf, classes=np.array(self.classes), equity=self.equity,
@@ -83,6 +93,18 @@ class PreflopTable:
     def to_dict(self) -> dict[str, object]:
         return {"classes": list(self.classes), "equity": self.equity.tolist(),
                 "tie": self.tie.tolist()}
+
+
+@functools.lru_cache(maxsize=1)
+def pair_counts() -> np.ndarray:
+    """``float64[169, 169]``: how many ordered pairs of card-disjoint combos each matchup of
+    classes has (AKs v AA: 4 combos x the 3 AA combos left = 12; AA v AA: 6 x 1 = 6)."""
+    hands = ALL_COMBOS.astype(np.int64)
+    masks = (np.int64(1) << hands[:, 0]) | (np.int64(1) << hands[:, 1])
+    ca, cb = np.nonzero((masks[:, None] & masks[None, :]) == 0)
+    cls = combo_class_index().astype(np.int64)
+    return np.bincount(cls[ca] * _N + cls[cb], minlength=_N * _N).reshape(_N, _N).astype(
+        np.float64)
 
 
 def _combo_lookup() -> np.ndarray:

@@ -82,7 +82,7 @@ def test_csv():
                                "AA,1,0.852037,0.000000,true\n72o,2,0.200000,,false\n")
 
 
-@pytest.mark.slow  # one exact walk of every preflop board, then exact walks per hand
+@pytest.mark.slow  # exact walks per hand
 def test_exact_column_against_the_range_engine():
     rows = chart_rows((1,))
     assert [r["hand"] for r in rows] == list(HAND_CLASSES) and len(rows) == 169
@@ -92,5 +92,20 @@ def test_exact_column_against_the_range_engine():
     total = sum(len(class_combos(h)) * e for h, e in eq.items())
     assert total / 1326 == pytest.approx(0.5, abs=1e-12)
     for hand in ("AA", "72o", "AKs"):
+        want = range_equity([_combo(hand), "random"], exact=True).players[0].equity
+        assert eq[hand] == pytest.approx(want, abs=1e-12)
+
+
+def test_exact_column_is_the_table_weighted_by_disjoint_pairs():
+    """The one-opponent column (read from the shipped 169 x 169 table) is each class's exact
+    equity against a random hand: the range engine's walk for a few classes, and the pair
+    weights count every card-disjoint ordered pair of combos once."""
+    from simulate.preflop_table import pair_counts
+
+    counts = pair_counts()
+    assert counts.sum() == 1326 * 1225  # ordered pairs of disjoint combos
+    assert counts[HAND_CLASSES.index("AKs"), HAND_CLASSES.index("AA")] == 4 * 3
+    eq = {r["hand"]: r["equity"] for r in chart_rows((1,))}
+    for hand in ("AA", "T9s", "72o"):
         want = range_equity([_combo(hand), "random"], exact=True).players[0].equity
         assert eq[hand] == pytest.approx(want, abs=1e-12)

@@ -189,3 +189,33 @@ def test_score_rows_is_score_row_row_by_row(n, seed, n_rows):
     _score_all(rows[:n_rows], weights[:n_rows], one)
     S.score_rows(rows, weights, np.int64(n_rows), batch)
     assert all(np.array_equal(a, b) for a, b in zip(one, batch, strict=True))
+
+
+@given(st.integers(2, 6), st.integers(0, 2**32), st.sampled_from([2520, 2521, 7, 1]))
+def test_score_rows_equity_roads_pay_odd_chips_as_the_pot_rule(n, seed, chips):
+    """The equity roads of :func:`score_rows` (heads-up table, one pass a row) on a pot
+    that leaves odd chips, with the odd-chip order shuffled: the same sums as
+    :func:`score_row` row by row, and as the reference dealer."""
+    rng = random.Random(seed)
+    rows, weights = _rows(rng, 60, n, 5)
+    rows = rows.astype(np.int64)
+    order = list(range(n))
+    rng.shuffle(order)
+    cat_of = category_of_strength()
+
+    def scorer():
+        amounts = np.array([chips], np.int64)
+        eligible = np.ones((1, n), np.bool_)
+        split, odd = S.split_tables(amounts, eligible)
+        return (amounts, eligible, np.array(order, np.int64), split, odd,
+                np.zeros((1, n), np.int64), np.zeros(n, np.int64), np.zeros((n, 2), np.int64),
+                np.zeros((n, 9), np.int64), cat_of)
+
+    one, batch = scorer(), scorer()
+    _score_all(rows, weights, one)
+    S.score_rows(rows, weights, np.int64(rows.shape[0]), batch)
+    assert all(np.array_equal(a, b) for a, b in zip(one, batch, strict=True))
+    win, pay, stats, cats = ref_score_rows(rows.tolist(), weights.tolist(), [chips],
+                                           [[True] * n], order, cat_of.tolist())
+    assert batch[5].tolist() == win and batch[6].tolist() == pay
+    assert batch[7].tolist() == stats and batch[8].tolist() == cats
