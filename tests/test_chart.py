@@ -1,6 +1,6 @@
-"""simulate.chart: the preflop chart's rows against the range engine they come from (a few
-hands: the chart over all 169 is slow), the documented per-hand seeds, the opponent
-counts it accepts and its CSV."""
+"""simulate.chart: the preflop chart's rows against the range engine (a few hands: walking
+each of the 169 is slow), the documented per-hand seeds, the opponent counts it accepts
+and its CSV."""
 
 from __future__ import annotations
 
