@@ -26,9 +26,10 @@ EXAMPLES = """examples:
   pokerjit chart --opponents 2 --std-error 0.002 --seed 7 -o - | head
   pokerjit chart --vs-all -o preflop_hu.csv
 
---vs-all computes the full heads-up preflop table instead: every one of the 169 x 169
-class matchups, exact, averaged over the classes' card combinations (about a minute on
-two threads; the same table ships with pokerjit: simulate.preflop_equity("AKs", "QQ")).
+One opponent is exact and instant: the shipped heads-up preflop table (169 x 169 class
+matchups, exact, card removal included) weighted by card-disjoint combo pairs. --vs-all
+computes that table itself instead (about a minute on two threads; the shipped one is read
+by simulate.preflop_equity("AKs", "QQ")).
 
 --std-error is a fraction of the pot (0.002 = 0.2 percentage points of equity).
 """
