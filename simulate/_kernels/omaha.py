@@ -39,8 +39,13 @@ from simulate._kernels.score import (
     hilo_equity_scorer,
     score_row,
     score_row_hilo,
+    score_rows,
+    score_rows_hilo,
     scorer_row,
 )
+
+#: Rows the walk gathers before it scores them in one call (score.score_rows).
+ROW_BATCH = 512
 
 
 @serial
@@ -131,9 +136,12 @@ def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri):
 
 
 @serial
-def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, pre, sc):
+def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, at, ones, pre, sc):
     """Every runout whose first four board cards are universe indices ``b0..b3`` and whose
-    fifth is ``inner[lo:hi]``, each a strength row for the scorer ``sc``."""
+    fifth is ``inner[lo:hi]``, each a strength row written into ``s[at:at + hi - lo]``
+    (``s`` int64[R, C], rows gathered for the scorer ``sc``); when fewer than
+    ``inner.shape[0]`` rows are left after them, the rows so far are scored (weights
+    ``ones``, int64[R], all 1). Returns the number of rows now waiting in ``s``."""
     up = u * n_players
     uup = u * up
     o012 = b0 * uup + b1 * up + b2 * n_players
@@ -158,23 +166,31 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, pre, sc):
     q12 = b1 * uup + b2 * up
     q13 = b1 * uup + b3 * up
     q23 = b2 * uup + b3 * up
-    # the kind of row decided once, two loops: a hi/lo branch inside the row loop made
-    # the Omaha high walk about twice as slow (see award_any)
-    if s.shape[0] > sc[1].shape[1]:
-        for t in range(lo, hi):
-            _fifth_card_row(inner[t] * n_players, n_players, tri, pre, s,
-                            q01, q02, q03, q12, q13, q23)
-            score_row_hilo(s, np.int64(1), sc)
-    else:
-        for t in range(lo, hi):
-            _fifth_card_row(inner[t] * n_players, n_players, tri, pre, s,
-                            q01, q02, q03, q12, q13, q23)
-            score_row(s, np.int64(1), sc)
+    # the rows first, then one call scores them all (score_rows: the equity scorer's short
+    # road); the kind of row (high or hi/lo) is decided once per batch (a hi/lo branch in a
+    # row loop made the Omaha high walk about twice as slow, see award_any)
+    for t in range(lo, hi):
+        _fifth_card_row(inner[t] * n_players, n_players, tri, pre, s, at + t - lo,
+                        q01, q02, q03, q12, q13, q23)
+    at += hi - lo
+    if at + inner.shape[0] > s.shape[0]:  # no room left for another prefix's rows
+        _score_gathered(s, ones, at, sc)
+        at = 0
+    return at
 
 
 @inline
-def _fifth_card_row(e, n_players, tri, pre, s, q01, q02, q03, q12, q13, q23):
-    """Row ``s`` of a runout whose fifth board card is at offset ``e``: each column's best
+def _score_gathered(s, ones, n, sc):
+    """Score the first ``n`` rows of ``s`` (high rows, or hi/lo rows of 2 P columns)."""
+    if s.shape[1] > sc[1].shape[1]:
+        score_rows_hilo(s, ones, np.int64(n), sc)
+    else:
+        score_rows(s, ones, np.int64(n), sc)
+
+
+@inline
+def _fifth_card_row(e, n_players, tri, pre, s, r, q01, q02, q03, q12, q13, q23):
+    """Row ``s[r]`` of a runout whose fifth board card is at offset ``e``: each column's best
     of ``pre`` (its best triple of the first four cards) and the six triples that hold the
     fifth (``q..``: offsets of the pairs of the first four)."""
     for p in range(n_players):
@@ -197,7 +213,7 @@ def _fifth_card_row(e, n_players, tri, pre, s, q01, q02, q03, q12, q13, q23):
         w = tri[q23 + e + p]
         if w > v:
             v = w
-        s[p] = v
+        s[r, p] = v
 
 
 @serial
@@ -210,11 +226,16 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
     board = np.empty(5, np.int64)
     for i in range(nf):
         board[i] = fixed[i]
-    s = np.empty(n_players, np.int64)
+    rows = ROW_BATCH + max(d, 1)  # rows gathered before they are scored
+    s = np.empty((rows, n_players), np.int64)
+    ones = np.ones(rows, np.int64)
     pre = np.empty(n_players, np.int64)
+    at = np.int64(0)
     if k == 1:
-        _walk_prefix(board[0], board[1], board[2], board[3], deck, 0, d, tri, u, n_players,
-                     s, pre, sc)
+        at = _walk_prefix(board[0], board[1], board[2], board[3], deck, 0, d, tri, u,
+                          n_players, s, at, ones, pre, sc)
+        if at > 0:
+            _score_gathered(s, ones, at, sc)
         return
     m = k - 1  # outer drawn cards (the first is fixed to ``first``)
     idx = np.empty(m, np.int64)
@@ -226,13 +247,15 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
     while True:
         for i in range(m):
             board[nf + i] = deck[idx[i]]
-        _walk_prefix(board[0], board[1], board[2], board[3], deck, idx[m - 1] + 1, d, tri, u,
-                     n_players, s, pre, sc)
+        at = _walk_prefix(board[0], board[1], board[2], board[3], deck, idx[m - 1] + 1, d,
+                          tri, u, n_players, s, at, ones, pre, sc)
         # advance the odometer of drawn cards 1..m-1 (card 0 stays ``first``)
         i = m - 1
         while i >= 1 and idx[i] >= d - 1 - (m - i):
             i -= 1
         if i < 1:
+            if at > 0:
+                _score_gathered(s, ones, at, sc)
             return
         idx[i] += 1
         for j in range(i + 1, m):

@@ -363,6 +363,13 @@ def _equity_rows(rows, wts, n, sc):
             j += 1
 
 
+@serial
+def score_rows_hilo(rows, wts, n, sc):
+    """:func:`score_rows` of hi/lo rows (int64[R, 2 L]) into a hi/lo scorer, row by row."""
+    for r in range(n):
+        score_row_hilo(rows[r], wts[r], sc)
+
+
 @inline
 def score_row_any(st, w, sc):
     """:func:`score_row` of a row [L], or :func:`score_row_hilo` of a hi/lo row [2 L], for
