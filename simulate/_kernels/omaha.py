@@ -135,13 +135,16 @@ def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri):
                       tri)
 
 
-@serial
-def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, at, ones, pre, sc):
+@inline
+def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, row3, s, at, ones, pre,
+                 sc):
     """Every runout whose first four board cards are universe indices ``b0..b3`` and whose
     fifth is ``inner[lo:hi]``, each a strength row written into ``s[at:at + hi - lo]``
     (``s`` int64[R, C], rows gathered for the scorer ``sc``); when fewer than
     ``inner.shape[0]`` rows are left after them, the rows so far are scored (weights
-    ``ones``, int64[R], all 1). Returns the number of rows now waiting in ``s``."""
+    ``ones``, int64[R], all 1). Returns the number of rows now waiting in ``s``. ``row3``
+    (int64[U * C]): :func:`_fill_row3` of ``b0, b1, b2``, the fifth card's three triples
+    with two of the first three cards."""
     up = u * n_players
     uup = u * up
     o012 = b0 * uup + b1 * up + b2 * n_players
@@ -160,18 +163,15 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, s, at, ones, 
         if w > v:
             v = w
         pre[p] = v
-    q01 = b0 * uup + b1 * up
-    q02 = b0 * uup + b2 * up
     q03 = b0 * uup + b3 * up
-    q12 = b1 * uup + b2 * up
     q13 = b1 * uup + b3 * up
     q23 = b2 * uup + b3 * up
     # the rows first, then one call scores them all (score_rows: the equity scorer's short
     # road); the kind of row (high or hi/lo) is decided once per batch (a hi/lo branch in a
     # row loop made the Omaha high walk about twice as slow, see award_any)
     for t in range(lo, hi):
-        _fifth_card_row(inner[t] * n_players, n_players, tri, pre, s, at + t - lo,
-                        q01, q02, q03, q12, q13, q23)
+        _fifth_card_row(inner[t] * n_players, n_players, tri, pre, row3, s, at + t - lo,
+                        q03, q13, q23)
     at += hi - lo
     if at + inner.shape[0] > s.shape[0]:  # no room left for another prefix's rows
         _score_gathered(s, ones, at, sc)
@@ -189,22 +189,14 @@ def _score_gathered(s, ones, n, sc):
 
 
 @inline
-def _fifth_card_row(e, n_players, tri, pre, s, r, q01, q02, q03, q12, q13, q23):
+def _fifth_card_row(e, n_players, tri, pre, row3, s, r, q03, q13, q23):
     """Row ``s[r]`` of a runout whose fifth board card is at offset ``e``: each column's best
-    of ``pre`` (its best triple of the first four cards) and the six triples that hold the
-    fifth (``q..``: offsets of the pairs of the first four)."""
+    of ``pre`` (its best triple of the first four cards), ``row3`` (its best triple of the
+    fifth with two of the first three) and the three triples of the fifth with the fourth
+    (``q..``: offsets of the pairs of the first four that hold the fourth)."""
     for p in range(n_players):
-        v = pre[p]
-        w = tri[q01 + e + p]
-        if w > v:
-            v = w
-        w = tri[q02 + e + p]
-        if w > v:
-            v = w
+        v = max(pre[p], row3[e + p])
         w = tri[q03 + e + p]
-        if w > v:
-            v = w
-        w = tri[q12 + e + p]
         if w > v:
             v = w
         w = tri[q13 + e + p]
@@ -214,6 +206,23 @@ def _fifth_card_row(e, n_players, tri, pre, s, r, q01, q02, q03, q12, q13, q23):
         if w > v:
             v = w
         s[r, p] = v
+
+
+@inline
+def _fill_row3(b0, b1, b2, inner, tri, u, n_players, row3):
+    """``row3[c * C + p]`` (int64[U * C]) for each fifth card ``c`` of ``inner``: column
+    ``p``'s best of the triples of ``c`` with two of the first three board cards ``b0..b2``
+    (shared by every fourth card)."""
+    up = u * n_players
+    uup = u * up
+    q01 = b0 * uup + b1 * up
+    q02 = b0 * uup + b2 * up
+    q12 = b1 * uup + b2 * up
+    for t in range(inner.shape[0]):
+        e = inner[t] * n_players
+        for p in range(n_players):
+            row3[e + p] = max(np.int64(tri[q01 + e + p]), np.int64(tri[q02 + e + p]),
+                              np.int64(tri[q12 + e + p]))
 
 
 @serial
@@ -230,10 +239,12 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
     s = np.empty((rows, n_players), np.int64)
     ones = np.ones(rows, np.int64)
     pre = np.empty(n_players, np.int64)
+    row3 = np.empty(u * n_players, np.int64)
     at = np.int64(0)
     if k == 1:
+        _fill_row3(board[0], board[1], board[2], deck, tri, u, n_players, row3)
         at = _walk_prefix(board[0], board[1], board[2], board[3], deck, 0, d, tri, u,
-                          n_players, s, at, ones, pre, sc)
+                          n_players, row3, s, at, ones, pre, sc)
         if at > 0:
             _score_gathered(s, ones, at, sc)
         return
@@ -244,11 +255,16 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
         idx[i] = first + i
     if idx[m - 1] >= d - 1:
         return
+    last = -1  # the (b0, b1, b2) row3 holds, as one number
     while True:
         for i in range(m):
             board[nf + i] = deck[idx[i]]
+        key3 = (board[0] * u + board[1]) * u + board[2]
+        if key3 != last:
+            _fill_row3(board[0], board[1], board[2], deck, tri, u, n_players, row3)
+            last = key3
         at = _walk_prefix(board[0], board[1], board[2], board[3], deck, idx[m - 1] + 1, d,
-                          tri, u, n_players, s, at, ones, pre, sc)
+                          tri, u, n_players, row3, s, at, ones, pre, sc)
         # advance the odometer of drawn cards 1..m-1 (card 0 stays ``first``)
         i = m - 1
         while i >= 1 and idx[i] >= d - 1 - (m - i):
