@@ -43,6 +43,7 @@ from simulate._kernels.score import (
     score_rows_hilo,
     scorer_row,
 )
+from simulate.results import SHARE_UNIT
 
 #: Rows the walk gathers before it scores them in one call (score.score_rows).
 ROW_BATCH = 512
@@ -333,6 +334,28 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
             score_row_hilo(s, np.int64(1), sc)
             for p in range(n_players):
                 sq[p] += pay[p] * pay[p]
+    elif n_players == 2:
+        # heads-up: rows gathered and scored in one call a batch (score_rows' heads-up
+        # table); a row pays SHARE_UNIT to a sole winner and half of it to each of two tied
+        # players, so the squares follow from the wins and ties: the same integers as adding
+        # each row's square
+        rows = np.empty((ROW_BATCH, 2), np.int64)
+        ones = np.ones(ROW_BATCH, np.int64)
+        at = 0
+        for _ in range(n):
+            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs,
+                                      tri, uup, up, n_cols, s)
+            rows[at, 0] = s[0]
+            rows[at, 1] = s[1]
+            at += 1
+            if at == ROW_BATCH:
+                score_rows(rows, ones, np.int64(at), sc)
+                at = 0
+        if at > 0:
+            score_rows(rows, ones, np.int64(at), sc)
+        half = SHARE_UNIT // 2
+        for p in range(2):
+            sq[p] += sc[7][p, 0] * (SHARE_UNIT * SHARE_UNIT) + sc[7][p, 1] * (half * half)
     else:
         for _ in range(n):
             state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs,
