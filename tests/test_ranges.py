@@ -172,3 +172,18 @@ def test_grid():
 def test_combo_index_roundtrip():
     for i, (a, b) in enumerate(R.ALL_COMBOS.tolist()):
         assert a < b and R.combo_index(a, b) == i == R.combo_index(b, a)
+
+
+def test_parse_range_keeps_expansions_but_hands_out_own_arrays():
+    from simulate.ranges import parse_range
+
+    a = parse_range("QQ+,AKs")
+    a.combos[:] = 0
+    a.weights[:] = 9.0
+    b = parse_range("QQ+,AKs")
+    assert b.combos.min() > 0 and set(b.weights.tolist()) == {1.0} and len(b) == 22
+    assert b.combos.flags.writeable and b.weights.flags.writeable
+    assert parse_range(" QQ+,AKs ").text == "QQ+,AKs"
+    for _ in range(2):  # a bad text fails every time, not only the first
+        with pytest.raises(ValueError, match="'AKx' is not a hand or range"):
+            parse_range("AKx")
