@@ -201,3 +201,21 @@ def test_whole_run_and_resume_same_file(tmp_path: Path, monkeypatch: pytest.Monk
         out.unlink()
     assert outs[0] == outs[1]
     assert '"refused":"changed"' in outs[0] and '"refused":"duplicate"' in outs[0]
+
+
+def test_chunk_parse_is_line_by_line_parse() -> None:
+    """The one-expression read of a chunk gives, line for line, the line-by-line read."""
+    def one_by_one(lines: list[Any]) -> list[Any]:
+        return [None if not isinstance(p, bytes) or (m := _FAST_LINE.fullmatch(p)) is None
+                else tuple(g.decode() for g in m.groups()) for p in lines]
+
+    fast = [x for x in LINES if _FAST_LINE.fullmatch(x)]
+    for lines in (fast, fast[::-1], LINES, [fast[0], b"x"], [fast[0] + b"\n" + fast[1]],
+                  [fast[0], fast[1].replace(b"}", b"}\n")], [fast[0], "an error"],
+                  [fast[2], fast[2].replace(b" ", b"\xa0", 1)]):
+        got = FastLines.parse(_items(lines))
+        assert got == one_by_one(lines)
+        if lines is fast:
+            assert all(g is not None for g in got)
+    assert _same(answer_chunk(_items(fast), threads=1)) == _same(
+        answer_chunk(_items([*fast, b"x"]), threads=1)[:-1])

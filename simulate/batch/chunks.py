@@ -127,6 +127,10 @@ _FAST_LINE = re.compile(
     % (MIN_PLAYERS - 1, MAX_PLAYERS - 1)
     + _WS + rb"\]" + _WS + rb"," + _WS + rb'"board"' + _WS + rb":" + _WS
     + rb'"((?:' + _CARD + rb'){0,5})"' + _WS + rb"\}" + _WS)
+#: :data:`_FAST_LINE` over a whole chunk's lines joined by newlines (as text, each byte one
+#: character): each line is one match or none (no token of it crosses a newline)
+_FAST_LINES = re.compile("^" + _FAST_LINE.pattern.decode().replace(r"[ \t\r\n]*", r"[ \t\r]*")
+                         + "$", re.M)
 _PROBE = {"id": 0, "hands": ["AhKh", "QsQd"], "board": "Ks8h2c"}
 _B, _H = "\x01B", "\x01H"  # markers in the digest's template
 
@@ -166,6 +170,22 @@ class FastLines:
         self.seed = eff["seed"]
         self.board_sizes = frozenset(2 * k for k in BOARD_SIZES)
         return self
+
+    @staticmethod
+    def parse(items: list[Item]) -> list[tuple[str, str, str] | None]:
+        """``(id text, hands text, board text)`` of each of ``items`` that is a fast line
+        (:data:`_FAST_LINE`), None for the others: one regular expression over the whole
+        chunk when every line is one, else line by line."""
+        payloads = [p for _, p in items]
+        if all(type(p) is bytes for p in payloads):
+            joined = b"\n".join(payloads)
+            if joined.count(b"\n") == len(payloads) - 1:  # no line holds a newline
+                found = _FAST_LINES.findall(joined.decode("latin-1"))
+                if len(found) == len(payloads):  # every line matched, in order
+                    return found
+        match = _FAST_LINE.fullmatch
+        return [None if type(p) is not bytes or (m := match(p)) is None
+                else (m[1].decode(), m[2].decode(), m[3].decode()) for p in payloads]
 
     def effective(self, board: str, hands: list[str]) -> dict[str, Any]:
         """A fast line's effective request (as :func:`effective` gives it)."""
@@ -213,7 +233,7 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     groups: dict[tuple, list[tuple[int, Any, int | None]]] = {}
     effs: dict[int, Any] = {}
     fast = FastLines.of(defaults) if fmt == "jsonl" and header is None else None
-    match = _FAST_LINE.fullmatch if fast is not None else None
+    parsed = FastLines.parse(items) if fast is not None else None
 
     def flush() -> None:
         for key, members in groups.items():
@@ -222,27 +242,26 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
         groups.clear()
 
     try:
+        if fast is not None:
+            sizes, text, seed = fast.board_sizes, fast.digest_text.format, fast.seed
+            blake2b = hashlib.blake2b
         for i, (line, payload) in enumerate(items):
-            if match is not None and type(payload) is bytes:
-                m = match(payload)
-                if m is not None and len(m[3]) in fast.board_sizes:
-                    idb, hands_b, board_b = m.groups()
-                    hands = hands_b.decode().split('"')[1::2]
-                    board = board_b.decode()
-                    it = id_texts[i] = idb.decode()
-                    if it[0] == '"':
-                        rids[i] = rid = it[1:-1]
-                        keys[i] = "s" + rid
-                    else:
-                        rids[i] = int(it)
-                        keys[i] = "n" + it
-                    digests[i] = hashlib.blake2b(
-                        fast.digest_text.format(board, "', '".join(hands)).encode(),
-                        digest_size=8).hexdigest()
-                    effs[i] = (board, hands)  # the effective request, made when needed
-                    groups.setdefault((len(hands), len(board) >> 1, True), []).append(
-                        (i, "".join(hands) + board, fast.seed))
-                    continue
+            if parsed is not None and (f := parsed[i]) is not None and len(f[2]) in sizes:
+                it, hands_t, board = f
+                hands = hands_t.split('"')[1::2]
+                id_texts[i] = it
+                if it[0] == '"':
+                    rids[i] = rid = it[1:-1]
+                    keys[i] = "s" + rid
+                else:
+                    rids[i] = int(it)
+                    keys[i] = "n" + it
+                digests[i] = blake2b(text(board, "', '".join(hands)).encode(),
+                                     digest_size=8).hexdigest()
+                effs[i] = (board, hands)  # the effective request, made when needed
+                groups.setdefault((len(hands), len(board) >> 1, True), []).append(
+                    (i, "".join(hands) + board, seed))
+                continue
             if isinstance(payload, Resumed):
                 rids[i], keys[i], digests[i] = payload
                 continue
