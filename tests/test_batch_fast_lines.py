@@ -219,3 +219,10 @@ def test_chunk_parse_is_line_by_line_parse() -> None:
             assert all(g is not None for g in got)
     assert _same(answer_chunk(_items(fast), threads=1)) == _same(
         answer_chunk(_items([*fast, b"x"]), threads=1)[:-1])
+
+
+def test_unique_texts_tell_values_apart_by_bits() -> None:
+    v = np.array([[0.0, -0.0], [1 / 3, np.nan], [0.0, 1 / 3]])
+    assert chunks.unique_texts(v, repr).tolist() == [[repr(x) for x in r] for r in v.tolist()]
+    i = np.array([[3, 2520], [0, 3]], np.int64)
+    assert chunks.unique_texts(i, str).tolist() == [["3", "2520"], ["0", "3"]]

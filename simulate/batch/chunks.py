@@ -407,6 +407,18 @@ def share_texts(values: np.ndarray, total: int) -> np.ndarray | None:
     return tab[1][k]
 
 
+def unique_texts(values: np.ndarray, text: Any) -> np.ndarray:
+    """object array of ``text(v)`` for each of ``values`` (float64 or int64), written once
+    per distinct value (floats told apart by their bits, so ``-0.0`` is not ``0.0``):
+    the equities of a chunk of spots take a few thousand values, not one per number."""
+    a = np.ascontiguousarray(values)
+    is_float = a.dtype == np.float64
+    u, inv = np.unique((a.view(np.int64) if is_float else a).ravel(), return_inverse=True)
+    texts = np.empty(len(u), object)
+    texts[:] = list(map(text, (u.view(np.float64) if is_float else u).tolist()))
+    return texts[inv.reshape(-1)].reshape(a.shape)
+
+
 def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, str | None]]
                       ) -> list[str] | None:
     """:func:`json_records` for exact rows of one number of runouts (at most
@@ -456,7 +468,7 @@ def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, st
     column(objects(card_texts(res.dead)))
     const(f'","exact":true,"samples":{t},"elapsed_s":{float(elapsed_s)!r},"players":[')
     hand = _CARD_TEXTS[res.hands.astype(np.intp)]
-    eq = objects(list(map(repr, res.equity.ravel().tolist()))).reshape(n, n_players)
+    eq = unique_texts(res.equity, repr)
     for p in range(n_players):
         const(',{"hand":"' if p else '{"hand":"')
         column(hand[:, p, 0])
@@ -473,7 +485,7 @@ def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, st
             column(cats[:, p, k])
         const("}}")
     const(f'],"counts":{{"runouts":{t},"share_unit":{SHARE_UNIT},"shares":[')
-    shares = objects(list(map(str, res.shares.ravel().tolist()))).reshape(n, n_players)
+    shares = unique_texts(res.shares, str)
     for p in range(n_players):
         if p:
             const(",")
