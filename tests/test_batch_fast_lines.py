@@ -137,7 +137,7 @@ def test_json_records_match_json_dumps() -> None:
               equity_many(h[:, :2], c[:, 4:9]),
               equity_many(h[:3, :2]),  # preflop: too many runouts for a table
               equity_many(h[:, :2], c[:, 6:9], exact=False, samples=50, seed=1)):
-        ids = [i if i % 2 else f"s{i}" for i in range(len(r))]
+        ids = [i if i % 2 else f"s{i}\0\u2028\n\x85" if i % 4 else f"s{i}" for i in range(len(r))]
         heads = [(json.dumps(rid), i + 1, f"{i:016x}") for i, rid in enumerate(ids)]
         want = [json.dumps({"id": rid, "line": i + 1, "digest": f"{i:016x}", "result": d},
                            separators=(",", ":"), allow_nan=False) + "\n"
@@ -226,3 +226,15 @@ def test_unique_texts_tell_values_apart_by_bits() -> None:
     assert chunks.unique_texts(v, repr).tolist() == [[repr(x) for x in r] for r in v.tolist()]
     i = np.array([[3, 2520], [0, 3]], np.int64)
     assert chunks.unique_texts(i, str).tolist() == [["3", "2520"], ["0", "3"]]
+
+
+def test_category_texts_are_the_joined_shares() -> None:
+    cats = np.array([[[0, 1, 2, 3, 4, 5, 6, 7, 962], [990, 0, 0, 0, 0, 0, 0, 0, 0]]] * 3
+                    ) / np.float64(990)
+    got = chunks.category_texts(cats, 990)
+    from simulate.many import CATEGORY_NAMES
+
+    want = [[",".join(f"{json.dumps(k)}:{v!r}" for k, v in zip(CATEGORY_NAMES, p, strict=True))
+             for p in row] for row in cats.tolist()]
+    assert got is not None and got.tolist() == want
+    assert chunks.category_texts(cats + 1e-9, 990) is None

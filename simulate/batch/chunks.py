@@ -393,6 +393,13 @@ def share_texts(values: np.ndarray, total: int) -> np.ndarray | None:
     """object array of ``repr`` of each of ``values`` (float64, each ``k / total`` as
     numpy divides it), looked up in a table of the ``total + 1`` possible shares; None if
     any value is not bit for bit such a share (the caller then writes each one)."""
+    k = share_counts(values, total)
+    return None if k is None else _SHARE_TEXTS[total][1][k]
+
+
+def share_counts(values: np.ndarray, total: int) -> np.ndarray | None:
+    """int64 ``k`` of each of ``values`` where it is bit for bit ``k / total`` (numpy's
+    division), else None; the table of texts of ``total`` made the first time."""
     tab = _SHARE_TEXTS.get(total)
     if tab is None:
         f = np.arange(total + 1, dtype=np.int64) / np.float64(total)
@@ -404,7 +411,36 @@ def share_texts(values: np.ndarray, total: int) -> np.ndarray | None:
     k = np.clip(np.nan_to_num(k), 0, total).astype(np.int64)
     if not np.array_equal(tab[0][k], v.view(np.int64)):
         return None
-    return tab[1][k]
+    return k
+
+
+#: odd multipliers mixing a row of category counts into one number (checked, never trusted)
+_MIX = np.array([0x9E3779B97F4A7C15 >> s | 1 for s in range(0, 18, 2)], np.uint64)
+
+
+def category_texts(values: np.ndarray, total: int) -> np.ndarray | None:
+    """object[N, P]: the text of each player's ``categories`` object body
+    (``"High Card":0.1,...``) for category shares float64[N, P, 9] of ``total`` runouts,
+    written once per distinct row of counts (a chunk of flop spots has ~1,000 distinct
+    rows in 8,000); None where :func:`share_counts` finds a value that is no share."""
+    from simulate.many import CATEGORY_NAMES
+
+    k = share_counts(values, total)
+    if k is None:
+        return None
+    rows = k.reshape(-1, k.shape[-1])
+    with np.errstate(over="ignore"):
+        mixed = (rows.astype(np.uint64) * _MIX[:rows.shape[1]]).sum(axis=1, dtype=np.uint64)
+    _, first, inv = np.unique(mixed, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    if not np.array_equal(rows[first][inv], rows):  # two rows mixed to one number
+        return None  # pragma: no cover - checked, not expected
+    tab = _SHARE_TEXTS[total][1]
+    names = [json.dumps(c) + ":" for c in CATEGORY_NAMES]
+    texts = np.empty(len(first), object)
+    texts[:] = [",".join([a + b for a, b in zip(names, tab[r].tolist(), strict=True)])
+                for r in rows[first]]
+    return texts[inv].reshape(k.shape[:-1])
 
 
 def unique_texts(values: np.ndarray, text: Any) -> np.ndarray:
@@ -425,7 +461,7 @@ def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, st
     :data:`MAX_TABLE_TOTAL`) whose shares are all table shares (:func:`share_texts`):
     the texts are laid out column by column (the keys as constants, the numbers' texts
     looked up or written once per value) and joined in one go; None for any other rows."""
-    from simulate.many import CATEGORY_NAMES, card_texts
+    from simulate.many import card_texts
 
     n = len(res)
     if not res.exact or n == 0 or len(heads) != n:
@@ -436,7 +472,7 @@ def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, st
         return None
     n_players = res.equity.shape[1]
     win, tie = share_texts(res.win, t), share_texts(res.tie, t)
-    cats = share_texts(res.categories, t)
+    cats = category_texts(res.categories, t)
     if win is None or tie is None or cats is None:
         return None
     cols: list[Any] = []  # a constant text, or one text per row
@@ -480,9 +516,7 @@ def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, st
         const(',"tie":')
         column(tie[:, p])
         const(',"std_error":0.0,"categories":{')
-        for k, name in enumerate(CATEGORY_NAMES):
-            const(("," if k else "") + json.dumps(name) + ":")
-            column(cats[:, p, k])
+        column(cats[:, p])
         const("}}")
     const(f'],"counts":{{"runouts":{t},"share_unit":{SHARE_UNIT},"shares":[')
     shares = unique_texts(res.shares, str)
@@ -490,12 +524,15 @@ def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, st
         if p:
             const(",")
         column(shares[:, p])
-    const("]}}}\n")
+    const("]}}}\n\0")  # NUL: the end of a row (JSON text holds none: it writes \u0000)
     table = np.empty((n, len(cols)), object)
     for j, c in enumerate(cols):
         table[:, j] = c
-    out = "".join(table.ravel().tolist()).splitlines(keepends=True)
-    return out if len(out) == n else None  # pragma: no cover - JSON text has no line breaks
+    out = "".join(table.ravel().tolist()).split("\0")
+    if len(out) != n + 1:  # pragma: no cover - no text of a row holds a NUL
+        return None
+    out.pop()
+    return out
 
 
 def _num(x: float) -> str:
