@@ -8,6 +8,23 @@ dictionary, not a whole request; every other line (ranges, Omaha, ``range``, ``a
 a target standard error, a line with a fault) is answered on its own by
 :func:`simulate.batch.requests.answer`, exactly as the single command answers it.
 Both give the same document for the same request (tested).
+
+The common line, ``{"id": ID, "hands": [...], "board": "..."}`` written to JSON lines, is
+not decoded at all (:class:`FastLines`): one regular expression reads a whole chunk, the
+id, its key and the digest come from the text and the run's template request, the cards
+of a group are read at once (:func:`card_ids`), and a group's output lines are laid out
+column by column (:func:`json_text_columns`: shares looked up in a table of ``k/total``
+texts, each distinct equity and categories row written once, one join per group); any
+other line, or a group those tables do not fit, goes the general way. Same bytes (tested).
+
+Where the time of one heads-up flop line goes (200,000 exact spots, one worker, 2-core
+VM, microseconds per line; before the fast lines in brackets): read 0.6 [0.6], parse
+(regular expression) 0.9 [JSON decode 3.0, id 0.7, fields 3.1, card text 2.4], digest,
+key and grouping 1.7 [digest 1.4], cards to arrays and repeats 0.8 [0.2], compute
+(:func:`~simulate.many.equity_many`'s kernel) 3.8 to 5.6 [4.1 to 4.4], output text 3.1
+[12.9 and the record 1.7], answers and the ids' bookkeeping 0.8, write (1.4 KB a line:
+join, encode, ``os.write``, ``fsync``) 1.5 to 2.2; plus the process's start (imports,
+kernels from the cache) of about 0.5 s, 2.5 a line over 200,000 lines.
 """
 
 from __future__ import annotations
