@@ -344,7 +344,7 @@ def test_grouped_lines_match_one_at_a_time() -> None:
     """The grouped path's JSON text is what json.dumps writes for the one-spot document,
     and exact-hand lines it walks exactly are the lines ``equity`` walks exactly."""
     from evaluator.cards import cards_str
-    from simulate.batch.chunks import json_docs
+    from simulate.batch.answer_text import json_docs
     from simulate.holdem import EXACT_BUDGET, exact_work
     from simulate.many import equity_many
     from simulate.request import parse_spot

@@ -1,7 +1,8 @@
-"""simulate.batch.chunks: the fast line path (:data:`_FAST_LINE`, :class:`FastLines`,
-:func:`json_text_columns`) writes, byte for byte, what the general path (decode, check,
-effective request, :func:`fast_spot`, :func:`json_docs`) writes for the same lines, under
-any defaults, and a whole run (resume included) writes the same file either way."""
+"""simulate.batch.fast_lines and answer_text: the fast line path (:data:`_FAST_LINE`,
+:class:`FastLines`, :func:`json_text_columns`) writes, byte for byte, what the general
+path (decode, check, effective request, :func:`fast_spot`, :func:`json_docs`) writes for
+the same lines, under any defaults, and a whole run (resume included) writes the same
+file either way."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evaluator.cards import CARD_IDS
-from simulate.batch import chunks
+from simulate.batch import answer_text, chunks, fast_lines
 
-_FAST_LINE, FastLines, answer_chunk = chunks._FAST_LINE, chunks.FastLines, chunks.answer_chunk
-card_ids, json_records, share_texts = chunks.card_ids, chunks.json_records, chunks.share_texts
+_FAST_LINE, FastLines, card_ids = fast_lines._FAST_LINE, fast_lines.FastLines, fast_lines.card_ids
+json_records, share_texts = answer_text.json_records, answer_text.share_texts
+answer_chunk = chunks.answer_chunk
 #: lines of the fast shape and lines just off it, with every kind of fault
 LINES = [
     b'{"id": 0, "hands": ["4dJc", "Js9s"], "board": "6c2hAc"}',
@@ -81,7 +83,7 @@ def _same(answers: list[Any]) -> list[Any]:
 
 def _general(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any, **kw: Any) -> Any:
     with monkeypatch.context() as m:
-        m.setattr(chunks.FastLines, "of", classmethod(lambda cls, d: None))
+        m.setattr(fast_lines.FastLines, "of", classmethod(lambda cls, d: None))
         return fn(*args, **kw)
 
 
@@ -172,7 +174,7 @@ def test_random_lines_same_either_way(lines: list[bytes], defaults: dict[str, An
     items = _items(lines)
     fast = answer_chunk(items, defaults, threads=1)
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(chunks.FastLines, "of", classmethod(lambda cls, d: None))
+        m.setattr(fast_lines.FastLines, "of", classmethod(lambda cls, d: None))
         general = answer_chunk(items, defaults, threads=1)
     assert _same(fast) == _same(general)
 
@@ -191,7 +193,7 @@ def test_whole_run_and_resume_same_file(tmp_path: Path, monkeypatch: pytest.Monk
         out = Path("out.jsonl")
         with monkeypatch.context() as m:
             if not use_fast:
-                m.setattr(chunks.FastLines, "of", classmethod(lambda cls, d: None))
+                m.setattr(fast_lines.FastLines, "of", classmethod(lambda cls, d: None))
             src.write_bytes(b"\n".join(body[:5]) + b"\n")
             run_batch(src, out, quiet=True, threads=1, chunk_lines=3)
             changed = [body[0].replace(b"6c2hAc", b"6c2hAd"), *body[1:]]
@@ -223,18 +225,18 @@ def test_chunk_parse_is_line_by_line_parse() -> None:
 
 def test_unique_texts_tell_values_apart_by_bits() -> None:
     v = np.array([[0.0, -0.0], [1 / 3, np.nan], [0.0, 1 / 3]])
-    assert chunks.unique_texts(v, repr).tolist() == [[repr(x) for x in r] for r in v.tolist()]
+    assert answer_text.unique_texts(v, repr).tolist() == [[repr(x) for x in r] for r in v.tolist()]
     i = np.array([[3, 2520], [0, 3]], np.int64)
-    assert chunks.unique_texts(i, str).tolist() == [["3", "2520"], ["0", "3"]]
+    assert answer_text.unique_texts(i, str).tolist() == [["3", "2520"], ["0", "3"]]
 
 
 def test_category_texts_are_the_joined_shares() -> None:
     cats = np.array([[[0, 1, 2, 3, 4, 5, 6, 7, 962], [990, 0, 0, 0, 0, 0, 0, 0, 0]]] * 3
                     ) / np.float64(990)
-    got = chunks.category_texts(cats, 990)
+    got = answer_text.category_texts(cats, 990)
     from simulate.many import CATEGORY_NAMES
 
     want = [[",".join(f"{json.dumps(k)}:{v!r}" for k, v in zip(CATEGORY_NAMES, p, strict=True))
              for p in row] for row in cats.tolist()]
     assert got is not None and got.tolist() == want
-    assert chunks.category_texts(cats + 1e-9, 990) is None
+    assert answer_text.category_texts(cats + 1e-9, 990) is None

@@ -1,0 +1,176 @@
+"""The common batch line read without decoding it: ``{"id": ID, "hands": [...], "board":
+"..."}`` written as JSON lines, matched by one regular expression over a whole chunk
+(:class:`FastLines`), its cards read a group at a time (:func:`card_ids`). Any line that does
+not match goes the general way (:func:`simulate.batch.requests.effective`); the two give the
+same bytes (``tests/test_batch_fast_lines.py``)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from evaluator.cards import CARD_IDS, CARD_TEXT, CardError, ids_of_text, parse_cards
+from simulate.games import GAMES
+from simulate.many import ROUND_WORK
+from simulate.request import BOARD_SIZES, MAX_PLAYERS, MIN_PLAYERS
+
+from .requests import BadRequest, effective
+
+
+@lru_cache(maxsize=1 << 17)
+def _cards(text: str) -> tuple[int, ...]:
+    """Card ids of ``text``: two-character cards written end to end (``AhKh``) by the
+    codec's fast path (:func:`evaluator.cards.ids_of_text`; repeats left to
+    :func:`simulate.many.bad_rows`), anything else (spaces, ``10h``, suit symbols) by
+    :func:`evaluator.cards.parse_cards`, which also gives the errors."""
+    ids = ids_of_text(text)
+    return tuple(parse_cards(text) if ids is None else ids)
+
+
+#: The one game the grouped path answers (:func:`~simulate.many.equity_many` is 52-card
+#: Hold'em), and its hand size: card text naming exactly that many cards is an exact hand,
+#: :func:`simulate.request.parse_hand`'s rule (anything else goes the one-spot way, which
+#: reads ranges).
+_GAME, _HOLE = GAMES["holdem"].name, GAMES["holdem"].hole
+
+
+def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
+    """``(group key, every card of the spot, seed)`` if ``eff`` can go through
+    :func:`~simulate.many.equity_many`, else None. The key is ``(players, board cards,
+    dead cards, exact, samples)``; the cards are the hands', then the board's, then the
+    dead cards' ids. Only the plain case is taken here (a Hold'em request of
+    :data:`~simulate.request.MIN_PLAYERS` to :data:`~simulate.request.MAX_PLAYERS` exact
+    hands, a board of one of :data:`~simulate.request.BOARD_SIZES`); anything else, and any
+    fault, is left to :func:`simulate.request.parse_spot` on the one-spot path."""
+    if eff["kind"] != "equity" or eff["std_error"] is not None:
+        return None
+    if eff["samples"] is not None and eff["samples"] > ROUND_WORK:
+        return None  # one row of equity_many is one kernel call: run it in rounds instead
+    if eff["exact"] is False and eff["samples"] is None:
+        return None  # the default sample size: chosen and reported by the one-spot path
+    game = eff["game"]
+    if game != _GAME and game.strip().lower() != _GAME:
+        return None
+    hands = eff["hands"]
+    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+        return None
+    try:
+        cards = ()
+        for h in hands:
+            c = _cards(h)
+            if len(c) != _HOLE:
+                return None
+            cards += c
+        board, dead = _cards(eff["board"]), _cards(eff["dead"])
+    except CardError:
+        return None
+    if len(board) not in BOARD_SIZES:
+        return None
+    exact = eff["exact"] is True or (eff["exact"] is None and eff["samples"] is None)
+    key = (len(hands), len(board), len(dead), exact, None if exact else eff["samples"])
+    return key, cards + board + dead, eff["seed"]
+
+
+
+# ----------------------------------------------------------------------------- fast lines
+_WS = rb"[ \t\r\n]*"  # JSON's whitespace
+_CARD = rb"[2-9TJQKAtjqka][cdhsCDHS]"
+_HAND = rb'"' + _CARD + _CARD + rb'"'
+#: The common line, read without building a Python object for it:
+#: ``{"id": ID, "hands": ["AhKh", "QsQd", ...], "board": "Ks8h2c"}`` (JSON whitespace
+#: anywhere between tokens; those three keys in that order; ID a whole number written as
+#: JSON writes it, or a string of ``[A-Za-z0-9_.:-]``, which JSON holds as it is;
+#: MIN_PLAYERS to MAX_PLAYERS hands of two cards written end to end; a board of 0 to 5
+#: such cards). Every such line is valid JSON whose decoded request is exactly what the
+#: groups below hold, so the general path would answer it the same (tested).
+_FAST_LINE = re.compile(
+    _WS + rb"\{" + _WS + rb'"id"' + _WS + rb":" + _WS
+    + rb'(-?[1-9][0-9]{0,17}|0|"[A-Za-z0-9_.:\-]{0,128}")' + _WS + rb"," + _WS
+    + rb'"hands"' + _WS + rb":" + _WS + rb"\[" + _WS
+    + rb"(" + _HAND + rb"(?:" + _WS + rb"," + _WS + _HAND + rb"){%d,%d})"
+    % (MIN_PLAYERS - 1, MAX_PLAYERS - 1)
+    + _WS + rb"\]" + _WS + rb"," + _WS + rb'"board"' + _WS + rb":" + _WS
+    + rb'"((?:' + _CARD + rb'){0,5})"' + _WS + rb"\}" + _WS)
+#: :data:`_FAST_LINE` over a whole chunk's lines joined by newlines (as text, each byte one
+#: character): each line is one match or none (no token of it crosses a newline)
+_FAST_LINES = re.compile("^" + _FAST_LINE.pattern.decode().replace(r"[ \t\r\n]*", r"[ \t\r]*")
+                         + "$", re.M)
+_PROBE = {"id": 0, "hands": ["AhKh", "QsQd"], "board": "Ks8h2c"}
+_B, _H = "\x01B", "\x01H"  # markers in the digest's template
+
+
+class FastLines:
+    """What every fast line (:data:`_FAST_LINE`) of a run shares: the effective request
+    of a line is the run's template (:func:`~simulate.batch.requests.effective` of a probe
+    line with the same three keys: every other field comes from the defaults, checked
+    once) with the line's ``board`` and ``hands`` put in, so its digest is the template's
+    text with them put in too. None from :meth:`of` when the defaults leave no such line
+    on the grouped path (another kind, another game, a sample size the one-spot path
+    chooses, dead cards that do not read): every line then goes the general way."""
+
+    __slots__ = ("board_sizes", "dead", "digest_text", "exact", "samples", "seed",
+                 "template")
+
+    @classmethod
+    def of(cls, defaults: dict[str, Any] | None) -> FastLines | None:
+        try:
+            eff = effective(dict(_PROBE), defaults)
+        except BadRequest:
+            return None
+        spot = fast_spot(eff)
+        if spot is None:
+            return None
+        marked = {**eff, "board": _B, "hands": [_H]}
+        text = repr(tuple(marked.values()))
+        b, h = repr(_B), repr([_H])
+        if text.count(b) != 1 or text.count(h) != 1:
+            return None  # pragma: no cover - a default holding a marker
+        text = text.replace("{", "{{").replace("}", "}}")
+        self = cls()
+        self.digest_text = text.replace(b, "'{0}'").replace(h, "['{1}']")
+        self.template = eff
+        _, _, n_dead, self.exact, self.samples = spot[0]
+        self.dead = spot[1][len(spot[1]) - n_dead:]
+        self.seed = eff["seed"]
+        self.board_sizes = frozenset(2 * k for k in BOARD_SIZES)
+        return self
+
+    @staticmethod
+    def parse(items: list[tuple[int, Any]]) -> list[tuple[str, str, str] | None]:
+        """``(id text, hands text, board text)`` of each of ``items`` that is a fast line
+        (:data:`_FAST_LINE`), None for the others: one regular expression over the whole
+        chunk when every line is one, else line by line."""
+        payloads = [p for _, p in items]
+        if all(type(p) is bytes for p in payloads):
+            joined = b"\n".join(payloads)
+            if joined.count(b"\n") == len(payloads) - 1:  # no line holds a newline
+                found = _FAST_LINES.findall(joined.decode("latin-1"))
+                if len(found) == len(payloads):  # every line matched, in order
+                    return found
+        match = _FAST_LINE.fullmatch
+        return [None if type(p) is not bytes or (m := match(p)) is None
+                else (m[1].decode(), m[2].decode(), m[3].decode()) for p in payloads]
+
+    def effective(self, board: str, hands: list[str]) -> dict[str, Any]:
+        """A fast line's effective request (as :func:`effective` gives it)."""
+        return {**self.template, "board": board, "hands": hands}
+
+
+#: ASCII byte -> rank (or suit) of a card letter, for card text read by the million
+_RANK_OF = np.full(256, -1, np.int64)
+_SUIT_OF = np.full(256, -1, np.int64)
+_CARD_TEXTS = np.array(CARD_TEXT, dtype=object)  # id -> text
+for _text, _id in CARD_IDS.items():
+    _RANK_OF[ord(_text[0])], _SUIT_OF[ord(_text[1])] = _id >> 2, _id & 3
+
+
+def card_ids(text: str, n: int, width: int) -> np.ndarray:
+    """int64[n, width]: the card ids of ``n`` rows of ``width`` two-character cards each,
+    written end to end in ``text`` (only card letters :data:`_CARD` allows)."""
+    a = np.frombuffer(text.encode("ascii"), np.uint8).reshape(n, width, 2)
+    ids = 4 * _RANK_OF[a[:, :, 0]] + _SUIT_OF[a[:, :, 1]]
+    assert (ids >= 0).all()
+    return ids
