@@ -82,16 +82,21 @@ def categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]:
 
 def _exact(spot: Spot) -> EquityResult:
     from ._kernels import holdem_exact as ek
+    from ._kernels.score import equity_block_scorer
 
     hole, board, deck, tables, cat_of = _kernel_inputs(spot)
     avail = np.zeros(52, dtype=np.uint8)
     avail[deck] = 1
     n = len(spot.hands)
-    res = np.zeros((n, 3), dtype=np.int64)
-    cats = np.zeros((n, 9), dtype=np.int64)
+    # the scorer is built here and the walk called directly (not ek.exact_walk, which
+    # builds it inside): a fresh install then compiles the walk alone for its first answer
+    block = equity_block_scorer(n, cat_of, 1)
+    sc = block[:5] + tuple(a[0] for a in block[5:9]) + block[9:]
     t0 = work_clock()
-    total = int(ek.exact_walk(hole, board, avail, tables, cat_of, res, cats))
+    total = int(ek.walk(hole, board, avail, tables, sc))
     elapsed = work_clock() - t0
+    win, stats, cats = sc[5], sc[7], sc[8]
+    res = np.column_stack([stats[:, 0], stats[:, 1], win[0]])
     k = 5 - len(spot.board)
     if total != math.comb(len(deck), k):  # the weights must cover every runout
         raise AssertionError(f"exact walk counted {total} runouts, "

@@ -290,7 +290,7 @@ def _equity_rows_hu(rows, wts, n, sc):
     chips, if any, to the first in ``order``, as :func:`pay_pot` pays two tied players),
     the wins and ties and the categories are added from it."""
     amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
-    hu = np.zeros((3, 9, 9), wts.dtype)
+    hu = np.zeros((3, 9, 9), np.int64)
     for r in range(n):
         a = rows[r, 0]
         b = rows[r, 1]
@@ -324,7 +324,7 @@ def _equity_rows(rows, wts, n, sc):
     one at a time to its players in ``order`` (as :func:`pay_pot` pays a row)."""
     amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
     n_players = eligible.shape[1]
-    by_set = np.zeros(1 << n_players, wts.dtype)
+    by_set = np.zeros(1 << n_players, np.int64)
     for r in range(n):
         w = wts[r]
         best = np.int64(-1)
