@@ -357,6 +357,7 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
     S = np.zeros((13, 13), np.int64)  # S[r1, r2], r1 <= r2: strength of a suitless villain pair
     clsw = np.zeros((13, 13), np.float64)  # hero weight x compatible villain combos per class
     acards = np.empty(52, np.int64)
+    nxt = np.empty(53, np.int64)
     fbits = np.empty(1326, np.int64)
     fstr = np.empty(1326, np.int64)
     fnon = np.empty(1326, np.int64)
@@ -367,6 +368,9 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
     cls_s = np.empty(92, np.int64)
     cls_c = np.empty(92, np.int64)
     cls_cum = np.zeros(93, np.int64)
+    g1 = np.empty(92, np.int64)  # a group's classes (r1, r2) and counts
+    g2 = np.empty(92, np.int64)
+    gc = np.empty(92, np.int64)
     for bi in range(lo, hi):
         bkey = KEY_INIT_I64
         bmask = np.int64(0)
@@ -424,13 +428,24 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
         nf = 0
         if fs >= 0:
             need = 5 - sc[fs]
+            # the pairs x < y with at least ``need`` cards of suit fs, in the order of the
+            # double loop over acards (so sums keep their order): ``nxt[x]``, the first card
+            # of the suit at or after x, skips the pairs that cannot qualify
+            nxt_at = na
+            for x in range(na - 1, -1, -1):
+                if acards[x] & 3 == fs:
+                    nxt_at = x
+                nxt[x] = nxt_at
+            nxt[na] = na
             for x in range(na):
                 cx = acards[x]
-                for y in range(x + 1, na):
+                kx = np.int64(cx & 3 == fs)
+                if kx + 1 < need:  # need 2: only a suited x can start a pair
+                    continue
+                y = x + 1 if kx + 0 >= need else nxt[x + 1]
+                while y < na:
                     cy = acards[y]
-                    k = (cx & 3 == fs) + (cy & 3 == fs)
-                    if k < need:
-                        continue
+                    y_next = y + 1 if kx >= need else nxt[y + 1]
                     fbits[nf] = (np.int64(1) << cx) | (np.int64(1) << cy)
                     fstr[nf] = lookup(bkey + card_key[cx] + card_key[cy],
                                          bmask | card_mask[cx] | card_mask[cy],
@@ -438,7 +453,18 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                     fnon[nf] = S[cx >> 2, cy >> 2]  # cx < cy, so rank(cx) <= rank(cy)
                     fw[nf] = 0.0
                     nf += 1
+                    y = y_next
         bw = np.float64(bweights[bi])
+        # consecutive hero combos with the same ranks, the same cards live and the same
+        # strength (the suits of a pair or of a suited hand, off a flush) count the same
+        # villain classes: the counts are made once per such group and its classes' weights
+        # added once, the group's weight times the counts (the same sums for integer or
+        # dyadic weights)
+        pkey = np.int64(-1)
+        gw = 0.0
+        ng = 0
+        less0 = np.int64(0)
+        eq0 = np.int64(0)
         for i in range(n):
             hb = hbits[i]
             if hb & bbits:
@@ -451,73 +477,96 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
             rb = b >> 2
             da = (avail >> a) & 1
             db = (avail >> b) & 1
-            nr[ra] -= da
-            nr[rb] -= db
             m = na - da - db
             tot = m * (m - 1) // 2
             w = hw[i]
-            less = np.int64(0)
-            eq = np.int64(0)
-            if not sorted_mode:
-                for r1 in range(13):
-                    n1 = nr[r1]
-                    if n1 == 0:
-                        continue
-                    c = n1 * (n1 - 1) // 2
-                    if c > 0:
-                        sv = S[r1, r1]
-                        less += c * (sv < sh)
-                        eq += c * (sv == sh)
-                        clsw[r1, r1] += w * c
-                    for r2 in range(r1 + 1, 13):
-                        c = n1 * nr[r2]
+            gkey = (((sh * 13 + ra) * 13 + rb) * 2 + da) * 2 + db
+            if sorted_mode:
+                wsum += w
+            if gkey == pkey:
+                gw += w
+                less = less0
+                eq = eq0
+            else:
+                for k in range(ng):
+                    clsw[g1[k], g2[k]] += gw * gc[k]
+                ng = 0
+                pkey = gkey
+                gw = w
+                nr[ra] -= da
+                nr[rb] -= db
+                less = np.int64(0)
+                eq = np.int64(0)
+                if not sorted_mode:
+                    for r1 in range(13):
+                        n1 = nr[r1]
+                        if n1 == 0:
+                            continue
+                        c = n1 * (n1 - 1) // 2
                         if c > 0:
-                            sv = S[r1, r2]
+                            sv = S[r1, r1]
                             less += c * (sv < sh)
                             eq += c * (sv == sh)
-                            clsw[r1, r2] += w * c
-            else:
-                # all classes from the prefix sums, then the classes holding a hero rank
-                x0 = 0
-                x1 = ncls
-                while x0 < x1:
-                    mid = (x0 + x1) >> 1
-                    if cls_s[mid] < sh:
-                        x0 = mid + 1
-                    else:
-                        x1 = mid
-                y0 = x0
-                y1 = ncls
-                while y0 < y1:
-                    mid = (y0 + y1) >> 1
-                    if cls_s[mid] <= sh:
-                        y0 = mid + 1
-                    else:
-                        y1 = mid
-                less = cls_cum[x0]
-                eq = cls_cum[y0] - cls_cum[x0]
-                wsum += w
-                for ti in range(2):
-                    t = ra if ti == 0 else rb
-                    if (da if ti == 0 else db) == 0 or (ti == 1 and rb == ra and da == 1):
-                        continue
-                    for r in range(13):
-                        if ti == 1 and r == ra and da == 1:
-                            continue  # class (ra, rb) done with ra
-                        r1 = min(t, r)
-                        r2 = max(t, r)
-                        if r1 == r2:
-                            c = nr[r1] * (nr[r1] - 1) // 2
+                            g1[ng] = r1
+                            g2[ng] = r1
+                            gc[ng] = c
+                            ng += 1
+                        for r2 in range(r1 + 1, 13):
+                            c = n1 * nr[r2]
+                            if c > 0:
+                                sv = S[r1, r2]
+                                less += c * (sv < sh)
+                                eq += c * (sv == sh)
+                                g1[ng] = r1
+                                g2[ng] = r2
+                                gc[ng] = c
+                                ng += 1
+                else:
+                    # all classes from the prefix sums, then the classes holding a hero rank
+                    x0 = 0
+                    x1 = ncls
+                    while x0 < x1:
+                        mid = (x0 + x1) >> 1
+                        if cls_s[mid] < sh:
+                            x0 = mid + 1
                         else:
-                            c = nr[r1] * nr[r2]
-                        d = c - cnt0[r1, r2]
-                        if d != 0:
-                            sv = S[r1, r2]
-                            less += d * (sv < sh)
-                            eq += d * (sv == sh)
-                            clsw[r1, r2] += w * d
-            nr[ra] += da
-            nr[rb] += db
+                            x1 = mid
+                    y0 = x0
+                    y1 = ncls
+                    while y0 < y1:
+                        mid = (y0 + y1) >> 1
+                        if cls_s[mid] <= sh:
+                            y0 = mid + 1
+                        else:
+                            y1 = mid
+                    less = cls_cum[x0]
+                    eq = cls_cum[y0] - cls_cum[x0]
+                    for ti in range(2):
+                        t = ra if ti == 0 else rb
+                        if (da if ti == 0 else db) == 0 or (ti == 1 and rb == ra and da == 1):
+                            continue
+                        for r in range(13):
+                            if ti == 1 and r == ra and da == 1:
+                                continue  # class (ra, rb) done with ra
+                            r1 = min(t, r)
+                            r2 = max(t, r)
+                            if r1 == r2:
+                                c = nr[r1] * (nr[r1] - 1) // 2
+                            else:
+                                c = nr[r1] * nr[r2]
+                            d = c - cnt0[r1, r2]
+                            if d != 0:
+                                sv = S[r1, r2]
+                                less += d * (sv < sh)
+                                eq += d * (sv == sh)
+                                g1[ng] = r1
+                                g2[ng] = r2
+                                gc[ng] = d
+                                ng += 1
+                nr[ra] += da
+                nr[rb] += db
+                less0 = less
+                eq0 = eq
             for f in range(nf):
                 if fbits[f] & hb:
                     continue
@@ -536,6 +585,8 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
             vacc[1] += g * eq
             vacc[2] += g * 0.5 * eq
             vacc[3] += g * tot
+        for k in range(ng):
+            clsw[g1[k], g2[k]] += gw * gc[k]
         g = bw * wv
         for r1 in range(13):
             for r2 in range(r1, 13):
