@@ -312,7 +312,6 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     board = np.empty(5, np.int64)
     for i in range(nf):
         board[i] = fixed[i]
-    offs = np.empty(10, np.int64)
     halves = share.shape[0]
     n_cols = halves * n_players
     s = np.empty(n_cols, np.int64)
@@ -326,8 +325,8 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     # inside the loop kept both scorers' code in the hot path; as in _walk_prefix)
     if halves == 2:
         for _ in range(n):
-            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs,
-                                      tri, uup, up, n_cols, s)
+            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, tri,
+                                      uup, up, n_cols, s)
             for p in range(n_players):
                 pay[p] = 0
             score_row_hilo(s, np.int64(1), sc)
@@ -342,10 +341,10 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
         ones = np.ones(ROW_BATCH, np.int64)
         at = 0
         for _ in range(n):
-            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs,
-                                      tri, uup, up, n_cols, s)
-            rows[at, 0] = s[0]
-            rows[at, 1] = s[1]
+            state, v0, v1 = _runout_pair(state, d, d0, d1, d2, d3, mul, thr, board, nf, k,
+                                         tri, uup, up)
+            rows[at, 0] = v0
+            rows[at, 1] = v1
             at += 1
             if at == ROW_BATCH:
                 score_rows(rows, ones, np.int64(at), sc)
@@ -357,8 +356,8 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
             sq[p] += sc[7][p, 0] * (SHARE_UNIT * SHARE_UNIT) + sc[7][p, 1] * (half * half)
     else:
         for _ in range(n):
-            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs,
-                                      tri, uup, up, n_cols, s)
+            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, tri,
+                                      uup, up, n_cols, s)
             for p in range(n_players):
                 pay[p] = 0
             score_row(s, np.int64(1), sc)
@@ -374,29 +373,64 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
 
 
 @inline
-def _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, offs, tri, uup, up,
+def _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, tri, uup, up,
                       n_cols, s):
     """One runout of :func:`_sample_block`: the ``k`` missing board cards drawn into
     ``board[nf:]`` from stream ``state``, then ``s[p]`` (int64[n_cols]) the best of column
-    ``p`` over the board's 10 triples (``offs`` int64[10] scratch). Returns the stream."""
+    ``p`` over the board's 10 triples. Returns the stream."""
     state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
     c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
     put_drawn(board, nf, k, c0, c1, c2, c3, c4)
-    t = 0
-    for a in range(5):
-        for b in range(a + 1, 5):
-            ab = board[a] * uup + board[b] * up
-            for c in range(b + 1, 5):
-                offs[t] = ab + board[c] * n_cols
-                t += 1
+    # the ten triples' offsets in registers, not in a scratch array read back for every
+    # column (three-way, 300,000 deals: 23.1 -> 20.8 ms)
+    a0 = board[0] * uup
+    a1 = board[1] * uup
+    a2 = board[2] * uup
+    b1 = board[1] * up
+    b2 = board[2] * up
+    b3 = board[3] * up
+    e2 = board[2] * n_cols
+    e3 = board[3] * n_cols
+    e4 = board[4] * n_cols
+    o0 = a0 + b1 + e2
+    o1 = a0 + b1 + e3
+    o2 = a0 + b1 + e4
+    o3 = a0 + b2 + e3
+    o4 = a0 + b2 + e4
+    o5 = a0 + b3 + e4
+    o6 = a1 + b2 + e3
+    o7 = a1 + b2 + e4
+    o8 = a1 + b3 + e4
+    o9 = a2 + b3 + e4
     for p in range(n_cols):
-        v = 0
-        for t in range(10):
-            w = tri[offs[t] + p]
-            if w > v:
-                v = w
+        v = max(tri[o0 + p], tri[o1 + p], tri[o2 + p], tri[o3 + p], tri[o4 + p])
+        v = max(v, tri[o5 + p], tri[o6 + p], tri[o7 + p], tri[o8 + p], tri[o9 + p])
         s[p] = v
     return state
+
+
+@inline
+def _runout_pair(state, d, d0, d1, d2, d3, mul, thr, board, nf, k, tri, uup, up):
+    """:func:`_runout_strengths` of two columns (heads-up high): ``(state, s0, s1)``, the
+    two players' best over the board's 10 triples kept in registers (through the general
+    loop's row ``s``: 42 -> 23.4 ms for a million heads-up deals)."""
+    state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+    c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+    put_drawn(board, nf, k, c0, c1, c2, c3, c4)
+    v0 = 0
+    v1 = 0
+    for a in range(3):
+        for b in range(a + 1, 4):
+            ab = board[a] * uup + board[b] * up
+            for c in range(b + 1, 5):
+                o = ab + board[c] * 2
+                w = tri[o]
+                if w > v0:
+                    v0 = w
+                w = tri[o + 1]
+                if w > v1:
+                    v1 = w
+    return state, v0, v1
 
 
 @parallel
