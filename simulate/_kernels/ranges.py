@@ -428,15 +428,13 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
         nf = 0
         if fs >= 0:
             need = 5 - sc[fs]
-            # the pairs x < y with at least ``need`` cards of suit fs, in the order of the
-            # double loop over acards (so sums keep their order): ``nxt[x]``, the first card
-            # of the suit at or after x, skips the pairs that cannot qualify
-            nxt_at = na
+            # the pairs x < y with ``need`` cards of suit fs, in the double loop's order (so
+            # sums keep theirs); nxt[x]: the first card of the suit at or after x
+            nxt_at = nxt[na] = na
             for x in range(na - 1, -1, -1):
                 if acards[x] & 3 == fs:
                     nxt_at = x
                 nxt[x] = nxt_at
-            nxt[na] = na
             for x in range(na):
                 cx = acards[x]
                 kx = np.int64(cx & 3 == fs)
@@ -455,11 +453,9 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                     nf += 1
                     y = y_next
         bw = np.float64(bweights[bi])
-        # consecutive hero combos with the same ranks, the same cards live and the same
-        # strength (the suits of a pair or of a suited hand, off a flush) count the same
-        # villain classes: the counts are made once per such group and its classes' weights
-        # added once, the group's weight times the counts (the same sums for integer or
-        # dyadic weights)
+        # consecutive hero combos of equal ranks, live cards and strength (a pair's suits,
+        # off a flush) count the same villain classes: counted once per such group, whose
+        # classes get the group's weight times the counts (same sums for dyadic weights)
         pkey = np.int64(-1)
         gw = 0.0
         ng = 0
