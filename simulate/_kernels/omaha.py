@@ -153,17 +153,7 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, row3, s, at, 
     o023 = b0 * uup + b2 * up + b3 * n_players
     o123 = b1 * uup + b2 * up + b3 * n_players
     for p in range(n_players):
-        v = tri[o012 + p]
-        w = tri[o013 + p]
-        if w > v:
-            v = w
-        w = tri[o023 + p]
-        if w > v:
-            v = w
-        w = tri[o123 + p]
-        if w > v:
-            v = w
-        pre[p] = v
+        pre[p] = max(tri[o012 + p], tri[o013 + p], tri[o023 + p], tri[o123 + p])
     q03 = b0 * uup + b3 * up
     q13 = b1 * uup + b3 * up
     q23 = b2 * uup + b3 * up

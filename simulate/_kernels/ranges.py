@@ -498,17 +498,8 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                         n1 = nr[r1]
                         if n1 == 0:
                             continue
-                        c = n1 * (n1 - 1) // 2
-                        if c > 0:
-                            sv = S[r1, r1]
-                            less += c * (sv < sh)
-                            eq += c * (sv == sh)
-                            g1[ng] = r1
-                            g2[ng] = r1
-                            gc[ng] = c
-                            ng += 1
-                        for r2 in range(r1 + 1, 13):
-                            c = n1 * nr[r2]
+                        for r2 in range(r1, 13):
+                            c = n1 * (n1 - 1) // 2 if r2 == r1 else n1 * nr[r2]
                             if c > 0:
                                 sv = S[r1, r2]
                                 less += c * (sv < sh)
