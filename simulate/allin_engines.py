@@ -98,9 +98,9 @@ class Engine:
         order = odd_chip_order(n, spot.button)
         self.order = np.array([live_index[s] for s in order.tolist() if s in live_index],
                               np.int64)
-        from simulate._kernels.score import split_tables
+        from simulate._kernels.score import scorer_tables
 
-        self.split, self.odd = split_tables(self.amounts, self.elig)
+        self.split, self.odd = scorer_tables(self.amounts, self.elig)
         n_hole = sum(2 if isinstance(h, Range) else len(h) for h in spot.hands if h is not None)
         self.n_runouts = math.comb(len(self.base_deck) - n_hole, self.k)
 
@@ -399,9 +399,9 @@ class OmahaEngine(Engine):
         self.fixed = np.array(spot.board, np.uint8)
         self.hilo = spot.game.hilo
         if self.hilo:
-            from simulate._kernels.score import split_tables_hilo
+            from simulate._kernels.score import scorer_tables
 
-            self.split, self.odd = split_tables_hilo(self.amounts, self.elig)
+            self.split, self.odd = scorer_tables(self.amounts, self.elig, hilo=True)
 
     def _pots(self, win: np.ndarray) -> np.ndarray:
         """Chips per contested pot and live seat (hi/lo: the high's and the low's added)."""

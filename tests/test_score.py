@@ -124,6 +124,15 @@ def test_split_tables_are_quotients_remainders_and_the_subset_flag(spot):
         assert split[p, 0] == int(subset)
 
 
+@given(pot_spots(), st.booleans())
+def test_scorer_tables_built_in_python_are_the_compiled_tables(spot, hilo):
+    amounts, eligible, _order, _rng = spot
+    want = (S.split_tables_hilo if hilo else S.split_tables)(amounts, eligible)
+    got = S.scorer_tables(amounts, eligible, hilo)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+
+
 def test_block_scorer_rows_are_independent_accumulators():
     rng = random.Random(4)
     n = 5

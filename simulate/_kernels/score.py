@@ -80,6 +80,13 @@ def split_tables_hilo(amounts, eligible):
     """:func:`split_tables` of a hi/lo game's pots: ``(split, odd)`` int64[3 P, L + 1], rows
     ``0..P-1`` the whole pots (no qualifying low), ``P..2P-1`` their high halves
     (``a - a // 2``: the odd chip goes high) and ``2P..3P-1`` their low halves (``a // 2``)."""
+    return split_tables(*halved_pots(amounts, eligible))
+
+
+@serial
+def halved_pots(amounts, eligible):
+    """The pots of :func:`split_tables_hilo` (``amounts`` int64[3 P], ``eligible``
+    bool[3 P, L]): each pot whole, then its high halves, then its low halves."""
     n_pots = amounts.shape[0]
     a3 = np.empty(3 * n_pots, np.int64)
     e3 = np.empty((3 * n_pots, eligible.shape[1]), np.bool_)
@@ -89,7 +96,17 @@ def split_tables_hilo(amounts, eligible):
         a3[2 * n_pots + p] = amounts[p] // 2
         for k in range(3):
             e3[k * n_pots + p] = eligible[p]
-    return split_tables(a3, e3)
+    return a3, e3
+
+
+def scorer_tables(amounts, eligible, hilo=False):
+    """:func:`split_tables` (``hilo``: :func:`split_tables_hilo`) for a scorer built in
+    Python: the same code run by the interpreter (a few pots of at most ten players, tens
+    of microseconds), so building a scorer compiles nothing; a fresh install's first
+    answer compiles only its walk."""
+    if hilo:
+        amounts, eligible = halved_pots.py_func(amounts, eligible)
+    return split_tables.py_func(amounts, eligible)
 
 
 @inline
@@ -427,7 +444,7 @@ def pots_scorer(amounts, eligible, order, cat_of, dtype=np.int64, *, hilo=False)
     exact integer sums, float64 for float weights). ``cat_of`` is only carried. ``hilo``:
     the tables of :func:`split_tables_hilo` and ``win`` [2 P, L] (highs, then lows)."""
     n_players = eligible.shape[1]
-    split, odd = (split_tables_hilo if hilo else split_tables)(amounts, eligible)
+    split, odd = scorer_tables(amounts, eligible, hilo)
     return (amounts, eligible, order, split, odd,
             np.zeros(((1 + hilo) * amounts.shape[0], n_players), dtype),
             np.zeros(n_players, dtype),
@@ -510,7 +527,7 @@ def block_scorer(amounts, eligible, order, cat_of, rows, *, stats=False, dtype=n
     takes row ``r`` with :func:`scorer_row` and Python sums the rows. ``hilo``: as for
     :func:`pots_scorer` (``win`` [rows, 2 P, L])."""
     n_players = eligible.shape[1]
-    split, odd = (split_tables_hilo if hilo else split_tables)(amounts, eligible)
+    split, odd = scorer_tables(amounts, eligible, hilo)
     n_st = n_players if stats else 0
     return (amounts, eligible, order, split, odd,
             np.zeros((rows, (1 + hilo) * amounts.shape[0], n_players), dtype),
