@@ -136,6 +136,8 @@ def parse_cards(text: str | Sequence[int] | np.ndarray | None, *, what: str = "c
             if not isinstance(c, int) or not 0 <= c < 52:
                 raise CardError(f"{c!r} in {what} is not a card id (0..51)")
             out.append(int(c))
+    elif (fast := ids_of_text(text)) is not None:
+        out = fast
     else:
         out = []
         for chunk in re.split(r"[\s,]+", text.strip()):

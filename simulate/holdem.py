@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
 
 import numpy as np
 
@@ -74,10 +73,10 @@ def _kernel_inputs(spot: Spot) -> tuple[np.ndarray, np.ndarray, np.ndarray, tupl
 
 
 def categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]:
-    """``{category name: share}`` from counts per category (int64[9]) over ``total`` deals
-    (exact: the float of the exact fraction)."""
-    return {name: (float(Fraction(int(n), total)) if exact else int(n) / total)
-            for name, n in zip(CATEGORIES, counts.tolist(), strict=True)}
+    """``{category name: share}`` from counts per category (int64[9]) over ``total`` deals.
+    ``exact`` is kept for callers: Python's ``int / int`` is correctly rounded, so the share
+    is the float nearest the exact fraction either way."""
+    return {name: n / total for name, n in zip(CATEGORIES, counts.tolist(), strict=True)}
 
 
 def _exact(spot: Spot) -> EquityResult:
@@ -105,8 +104,8 @@ def _exact(spot: Spot) -> EquityResult:
     for p, text in enumerate(spot.texts):
         win, tie, share = (int(x) for x in res[p])
         players.append(PlayerResult(
-            hand=text, equity=float(Fraction(share, SHARE_UNIT * total)),
-            win=float(Fraction(win, total)), tie=float(Fraction(tie, total)), std_error=0.0,
+            hand=text, equity=share / (SHARE_UNIT * total),  # correctly rounded, as Fraction
+            win=win / total, tie=tie / total, std_error=0.0,
             categories=categories(cats[p], total, True)))
     return EquityResult(players=players, exact=True, samples=total, elapsed_s=elapsed,
                         game=spot.game.name, board=spot.board_text, dead=spot.dead_text,
