@@ -347,6 +347,18 @@ def inline(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:
     return _njit(fn, dict(opts, inline="always"))
 
 
+def by_type(py_func: Callable[..., Any]) -> Any:
+    """Register the decorated chooser as ``py_func``'s compiled form (Numba's
+    ``overload``): called with the argument *types* when a kernel that calls ``py_func``
+    is compiled, it returns the implementation for them, so a choice made by an argument's
+    type costs nothing at run time and compiles only the branch taken (cached with the
+    caller, as any kernel code). ``py_func`` stays the interpreter's version."""
+    _numba()
+    from numba.extending import overload
+
+    return overload(py_func)
+
+
 def max_threads() -> int:
     """The most Numba threads this process may use (``NUMBA_NUM_THREADS``)."""
     numba = _numba()

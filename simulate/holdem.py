@@ -81,18 +81,19 @@ def categories(counts: np.ndarray, total: int, exact: bool) -> dict[str, float]:
 
 def _exact(spot: Spot) -> EquityResult:
     from ._kernels import holdem_exact as ek
-    from ._kernels.score import equity_block_scorer
+    from ._kernels.score import equity_block_scorer, road_of
 
     hole, board, deck, tables, cat_of = _kernel_inputs(spot)
     avail = np.zeros(52, dtype=np.uint8)
     avail[deck] = 1
     n = len(spot.hands)
     # the scorer is built here and the walk called directly (not ek.exact_walk, which
-    # builds it inside): a fresh install then compiles the walk alone for its first answer
+    # builds it inside) with the scorer's road tag: a fresh install then compiles the walk
+    # and one scoring road alone for its first answer
     block = equity_block_scorer(n, cat_of, 1)
     sc = block[:5] + tuple(a[0] for a in block[5:9]) + block[9:]
     t0 = work_clock()
-    total = int(ek.walk(hole, board, avail, tables, sc))
+    total = int(ek.walk(hole, board, avail, tables, sc, road_of(sc)))
     elapsed = work_clock() - t0
     win, stats, cats = sc[5], sc[7], sc[8]
     res = np.column_stack([stats[:, 0], stats[:, 1], win[0]])

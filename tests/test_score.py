@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from reference import SHARE_UNIT, category_of_strength, ref_pots, ref_score_rows
 
 import simulate._kernels.score as S
+from evaluator._jit import serial
 
 
 def _score_all(rows, weights, sc, entry=None):
@@ -228,3 +229,56 @@ def test_score_rows_equity_roads_pay_odd_chips_as_the_pot_rule(n, seed, chips):
                                            [[True] * n], order, cat_of.tolist())
     assert batch[5].tolist() == win and batch[6].tolist() == pay
     assert batch[7].tolist() == stats and batch[8].tolist() == cats
+
+
+@serial(cache=False)
+def _rows_on(rows, wts, n, sc, road):
+    """:func:`S.score_rows_on` compiled for the road tag's type, as the walk compiles it."""
+    S.score_rows_on(rows, wts, n, sc, road)
+
+
+def test_road_of_names_the_loop_score_rows_takes():
+    cat_of = category_of_strength()
+    assert S.road_of(S.equity_scorer(2, cat_of)) is S.ROAD_HU
+    assert S.road_of(S.equity_scorer(5, cat_of)) is S.ROAD_MULTI
+    amounts = np.array([30, 10], np.int64)
+    eligible = np.array([[1, 1, 1], [0, 1, 1]], np.bool_)
+    assert S.road_of(S.pots_scorer(amounts, eligible, np.arange(3), cat_of)) is S.ROAD_POTS
+    # one pot that not everyone may win, or no statistics: row by row
+    one = S.pots_scorer(amounts[:1], np.array([[1, 0, 1]], np.bool_), np.arange(3), cat_of)
+    assert S.road_of(one) is S.ROAD_POTS
+
+
+@given(pot_spots(), st.integers(0, 60))
+def test_score_rows_on_each_road_scores_as_score_rows(spot, n_rows):
+    """Every road tag, compiled, gives the sums :func:`score_rows` gives (which decides the
+    road on each call): pots scorers through :data:`ROAD_POTS`, equity scorers of two and
+    of more players through :data:`ROAD_HU` / :data:`ROAD_MULTI`, and any of them through
+    :data:`ROAD_ANY`."""
+    amounts, eligible, order, rng = spot
+    n = eligible.shape[1]
+    rows, weights = _rows(rng, 60, n, 6)
+    rows = rows.astype(np.int64)
+    cat_of = category_of_strength()
+    for build in (lambda: S.pots_scorer(amounts, eligible, order, cat_of),
+                  lambda: S.equity_scorer(n, cat_of)):
+        want = build()
+        S.score_rows(rows, weights, np.int64(n_rows), want)
+        for road in (S.road_of(want), S.ROAD_ANY):
+            got = build()
+            _rows_on(rows, weights, np.int64(n_rows), got, road)
+            assert all(np.array_equal(a, b) for a, b in zip(want, got, strict=True))
+
+
+def test_score_rows_on_refuses_a_tag_of_another_scorer():
+    """In the interpreter the tag is checked against the scorer (compiled, a wrong tag
+    would take the wrong loop, so callers take it from :func:`road_of`)."""
+    cat_of = category_of_strength()
+    rows = np.ones((1, 3), np.int64)
+    wts = np.ones(1, np.int64)
+    sc = S.equity_scorer(3, cat_of)
+    with pytest.raises(ValueError, match="road tag"):
+        S.score_rows_on(rows, wts, np.int64(1), sc, S.ROAD_HU)
+    S.score_rows_on(rows, wts, np.int64(1), sc, S.ROAD_MULTI)
+    S.score_rows_on(rows, wts, np.int64(1), sc, S.ROAD_ANY)
+    assert sc[7][:, 1].tolist() == [2, 2, 2]  # two rows of a three-way tie

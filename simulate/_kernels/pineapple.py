@@ -36,7 +36,7 @@ from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
 from simulate._kernels.holdem_exact import next_subset, walk
 from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
-from simulate._kernels.score import score_row, scorer_row
+from simulate._kernels.score import ROAD_ANY, score_row, scorer_row
 
 MADE = 0
 EQUITY = 1
@@ -269,7 +269,7 @@ def _walk_completion(hands, board, nb_, avail, policy, ptab, tables, sc, hole2, 
     b = np.empty(nb_, np.uint8)
     for i in range(nb_):
         b[i] = board[i]
-    return walk(hole2, b, avail, tables, sc)
+    return walk(hole2, b, avail, tables, sc, ROAD_ANY)
 
 
 @parallel
