@@ -28,7 +28,7 @@ EXAMPLES = """examples:
 
 One opponent is exact and instant: the shipped heads-up preflop table (169 x 169 class
 matchups, exact, card removal included) weighted by card-disjoint combo pairs. --vs-all
-computes that table itself instead (about a minute on two threads; the shipped one is read
+computes that table itself instead (about 13 s on two threads; the shipped one is read
 by simulate.preflop_equity("AKs", "QQ")).
 
 --std-error is a fraction of the pot (0.002 = 0.2 percentage points of equity).
