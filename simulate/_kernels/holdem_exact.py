@@ -35,7 +35,7 @@ from evaluator._kernels.holdem import rank_strength
 from simulate._kernels.score import ROAD_ANY, equity_counts, equity_scorer, score_rows_on
 
 _LOW32 = np.int64(0xFFFFFFFF)
-MAX_MULTISETS = 6188  # C(17, 5): multisets of 5 ranks out of 13
+MAX_MULTISETS = 91  # C(14, 2): multisets of at most 2 ranks out of 13 (rank_multisets)
 #: Rows of strengths :func:`walk` gathers before it hands them to the scorer in one call
 #: (:func:`simulate._kernels.score.score_rows_on`): one copy of the pot rule compiled instead
 #: of one per place a row is made, and the call paid once per batch. The few lines that add a
@@ -72,49 +72,34 @@ def _binom(n, k):
 
 
 @inline
-def _next_multiset(seq, m):
-    """Advance ``seq`` (int64[m], non-decreasing ranks 0..12) to the next multiset; False at end."""
-    i = m - 1
-    while i >= 0 and seq[i] == 12:
-        i -= 1
-    if i < 0:
-        return False
-    v = seq[i] + 1
-    for j in range(i, m):
-        seq[j] = v
-    return True
-
-
-@serial
 def rank_multisets(m, avail, rank_key, keys, weights):
-    """Every multiset of ``m`` ranks (0..5) whose count of rank ``r`` is at most
-    ``avail[r]`` (int64[13]): its rank-key sum into ``keys`` and its number of card
-    choices ``prod C(avail[r], count[r])`` into ``weights`` (int64[>= 6188]).
-    Returns how many were written."""
+    """Every multiset of ``m`` ranks, ``m`` at most 2, whose count of rank ``r`` is at most
+    ``avail[r]`` (int64[13]): its rank-key sum into ``keys`` and its number of card choices
+    ``prod C(avail[r], count[r])`` into ``weights`` (int64[>= MAX_MULTISETS]). Returns how
+    many were written.
+
+    Two are enough for :func:`walk`: a suit ``s`` turns live with ``j >= t[s] = 5 - hold[s] -
+    b0[s]`` of the ``k = 5 - |board0|`` dealt cards (``hold[s] <= 2``, a hand's hole cards of
+    ``s``; ``b0[s] <= |board0|``, the board's), so the others number ``k - j <= hold[s] +
+    b0[s] - |board0| <= 2``."""
+    n = 0
     if m == 0:
         keys[0] = 0
         weights[0] = 1
         return 1
-    seq = np.zeros(m, np.int64)
-    n = 0
-    while True:
-        w = 1
-        key = np.int64(0)
-        i = 0
-        while i < m:
-            r = seq[i]
-            c = 1
-            while i + c < m and seq[i + c] == r:
-                c += 1
-            w *= _binom(avail[r], c)
-            key += c * rank_key[r]
-            i += c
-        if w > 0:
-            keys[n] = key
-            weights[n] = w
-            n += 1
-        if not _next_multiset(seq, m):
-            break
+    for r in range(13):
+        if m == 1:
+            if avail[r] > 0:
+                keys[n] = rank_key[r]
+                weights[n] = avail[r]
+                n += 1
+            continue
+        for q in range(r, 13):
+            w = avail[r] * (avail[r] - 1) // 2 if q == r else avail[r] * avail[q]
+            if w > 0:
+                keys[n] = rank_key[r] + rank_key[q]
+                weights[n] = w
+                n += 1
     return n
 
 
@@ -147,10 +132,12 @@ def walk(hole, board0, avail_cards, tables, sc, road):
 
     A fresh install's first answer compiles this walk, one scoring road and what they
     call: the road tag, not a branch on the scorer, picks the road (about 0.9 s less on
-    the 2-core VM); the arrays of one axis all come from ``np.zeros(n, np.int64)``, one
-    allocation to compile (no ``np.arange``, no boolean array), and the small helpers are
-    inlined: about 0.3 s less together. (Arrays of two or three axes reshaped from one axis
-    compiled less still, but the walk ran 10 % slower with them: they keep their own.)
+    the 2-core VM); every array comes from ``np.zeros`` of int64, one allocation to compile
+    per number of axes (no ``np.empty``, ``np.arange`` or boolean array); no ``min`` or
+    ``max`` of ints (each compiles a helper); the small helpers are inlined, and the other
+    cards of a live suit's boards are at most two ranks (:func:`rank_multisets`): about
+    0.7 s less together. (Arrays of more axes reshaped from one, or ``low`` flattened to
+    two axes, compiled less still, but the walk ran 4-10 % slower with them.)
     """
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_players = hole.shape[0]
@@ -185,22 +172,23 @@ def walk(hole, board0, avail_cards, tables, sc, road):
             scnt[p, c & 3] += 1
             smask[p, c & 3] |= np.int64(1) << (c >> 2)
         for s in range(4):
-            hold[s] = max(hold[s], hc[s])
+            if hc[s] > hold[s]:
+                hold[s] = hc[s]
     b0 = np.zeros(4, np.int64)
     for i in range(board0.shape[0]):
         b0[board0[i] & 3] += 1
     # dealt cards of suit s needed to make s live
     t = np.zeros(4, np.int64)
     for s in range(4):
-        t[s] = max(0, 5 - hold[s] - b0[s])
+        t[s] = 5 - hold[s] - b0[s] if hold[s] + b0[s] < 5 else 0
 
     # bt[n, c + 1] = C(n, c) for n 0..4, c -1..5
     bt = np.zeros((5, 7), np.int64)
     for n in range(5):
         for c in range(6):
             bt[n, c + 1] = _binom(n, c)
-    rows = np.empty((ROW_BATCH, n_players), np.int64)
-    wts_b = np.empty(ROW_BATCH, np.int64)
+    rows = np.zeros((ROW_BATCH, n_players), np.int64)
+    wts_b = np.zeros(ROW_BATCH, np.int64)
     n_rows = np.int64(0)
     total = np.int64(0)
 
@@ -248,7 +236,7 @@ def walk(hole, board0, avail_cards, tables, sc, road):
         while d >= 0:
             r = nr[d]
             c = nc[d]
-            while r <= 12 and c > min(avail[r], rem[d]):
+            while r <= 12 and (c > avail[r] or c > rem[d]):
                 r += 1
                 c = 1
             if r > 12:
@@ -302,8 +290,8 @@ def walk(hole, board0, avail_cards, tables, sc, road):
             d = e
 
     # ---- boards where suit s is live
-    keys = np.empty(MAX_MULTISETS, np.int64)
-    wts = np.empty(MAX_MULTISETS, np.int64)
+    keys = np.zeros(MAX_MULTISETS, np.int64)
+    wts = np.zeros(MAX_MULTISETS, np.int64)
     other = np.zeros(13, np.int64)
     ranks_s = np.zeros(13, np.int64)
     fl = np.zeros(n_players, np.int64)  # 1: player p has a flush in s
@@ -315,7 +303,7 @@ def walk(hole, board0, avail_cards, tables, sc, road):
             if has[s, r]:
                 ranks_s[n_s] = r
                 n_s += 1
-        for j in range(t[s], min(k, n_s) + 1):
+        for j in range(t[s], (k if k < n_s else n_s) + 1):
             n_m = rank_multisets(k - j, other, rank_key, keys, wts)
             # every j-subset of the available cards of suit s
             idx = np.zeros(j, np.int64)
