@@ -304,7 +304,8 @@ def score_rows(rows, wts, n, sc):
 
 #: Road tags for :func:`score_rows_on`: zero-length arrays whose dtype names the loop a
 #: caller compiles, so the choice is part of the caller's compiled signature (and of its
-#: disk cache entry). :func:`road_of` gives a scorer's own.
+#: disk cache entry). :func:`road_of` gives a scorer's own. A tag holds no data, so a kernel
+#: that serves every scorer may name :data:`ROAD_ANY` as a constant (it is not a table).
 ROAD_ANY = np.zeros(0, np.int8)  # decided on each call, as score_rows does
 ROAD_HU = np.zeros(0, np.int16)  # an equity scorer of two players
 ROAD_MULTI = np.zeros(0, np.int32)  # an equity scorer of three or more
