@@ -71,7 +71,12 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
              split, odd, elig, order, tables, win, sumsq):
     """``n`` random runouts from stream ``block`` of ``seed`` (uint64): deal ``k`` cards
     from ``deck`` by the exactly uniform deal of :mod:`simulate._kernels.rng` (``deck`` is
-    only read), settle, add to ``win`` (int64[P, L]) and ``sumsq`` (float64[L])."""
+    only read), settle, add to ``win`` (int64[P, L]) and ``sumsq`` (float64[L]).
+
+    The board's key and mask, the settling and the squares are written out here and in
+    :func:`mc_range_block` alike: moved into the inlined :func:`_one_runout` (the dealt
+    cards, ``pay``, ``sumsq`` and the card tables as arguments) the same four-player run
+    took 36 ms instead of 6.6 ms on one thread (measured)."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_live = hole_key.shape[0]
     m = deck.shape[0]
