@@ -17,7 +17,7 @@ from evaluator._kernels.cardcheck import GROUP, LOAD, bad_group5, bad_group6, ba
 from evaluator.tablegen import KEY_INIT, ROW_SHIFT
 
 KEY_INIT_I64 = np.int64(KEY_INIT)
-_RANK_BITS = np.int64(0xFFFFFFFF)
+RANK_BITS = np.int64(0xFFFFFFFF)  # a key's rank part: the low 32 bits (suit counts above)
 _SHIFT = np.uint64(ROW_SHIFT)
 
 
@@ -41,7 +41,7 @@ def rank_strength(key, row_offsets, rank_table):
     """Strength of a hand without a flush, from the rank sum in the key's low 32 bits."""
     # Unsigned indices spare Numba's negative-index wraparound code, and the
     # table's uint16 is returned as is; measured, either change alone halves batch speed.
-    rk = np.uint64(key & _RANK_BITS)
+    rk = np.uint64(key & RANK_BITS)
     return rank_table[rk + np.uint64(np.int64(row_offsets[rk >> _SHIFT]))]
 
 

@@ -18,9 +18,8 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import parallel, serial
-from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
+from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength, rank_strength
 
-_RANK_BITS = np.int64(0xFFFFFFFF)
 _SUITS = np.int64(0xFFFF) << np.int64(32)
 
 
@@ -70,7 +69,7 @@ def board_triples(board, card_key, card_mask, tk, tm, tr):
 def _distinct_ranks(keys, n, out):
     m = 0
     for i in range(n):
-        r = keys[i] & _RANK_BITS
+        r = keys[i] & RANK_BITS
         new = True
         for j in range(m):
             if out[j] == r:

@@ -31,10 +31,9 @@ from __future__ import annotations
 import numpy as np
 
 from evaluator._jit import inline, serial
-from evaluator._kernels.holdem import rank_strength
+from evaluator._kernels.holdem import RANK_BITS, rank_strength
 from simulate._kernels.score import ROAD_ANY, equity_counts, equity_scorer, score_rows_on
 
-_LOW32 = np.int64(0xFFFFFFFF)
 MAX_MULTISETS = 91  # C(14, 2): multisets of at most 2 ranks out of 13 (rank_multisets)
 #: Rows of strengths :func:`walk` gathers before it hands them to the scorer in one call
 #: (:func:`simulate._kernels.score.score_rows_on`): one copy of the pot rule compiled instead
@@ -145,7 +144,7 @@ def walk(hole, board0, avail_cards, tables, sc, road):
 
     rank_key = np.zeros(13, np.int64)
     for r in range(13):
-        rank_key[r] = card_key[4 * r] & _LOW32
+        rank_key[r] = card_key[4 * r] & RANK_BITS
     # the deck by rank and suit
     has = np.zeros((4, 13), np.int64)
     avail = np.zeros(13, np.int64)

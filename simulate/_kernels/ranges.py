@@ -22,7 +22,7 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import inline, parallel, serial
-from evaluator._kernels.holdem import KEY_INIT_I64, lookup, rank_strength
+from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, lookup, rank_strength
 from simulate._kernels.score import best_and_ties, score_row, scorer_row
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
@@ -371,6 +371,8 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
     g1 = np.empty(92, np.int64)  # a group's classes (r1, r2) and counts
     g2 = np.empty(92, np.int64)
     gc = np.empty(92, np.int64)
+    prev_ranks = np.int64(-1)
+    ncls = 0
     for bi in range(lo, hi):
         bkey = KEY_INIT_I64
         bmask = np.int64(0)
@@ -389,19 +391,30 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
             if (avail >> c) & 1:
                 acards[na] = c
                 na += 1
-        for r in range(13):
-            m = (avail >> (4 * r)) & 0xF
-            nr[r] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
         for r1 in range(13):
             for r2 in range(r1, 13):
                 clsw[r1, r2] = 0.0
-                ok = nr[r1] >= 2 if r1 == r2 else (nr[r1] >= 1 and nr[r2] >= 1)
-                if ok:
-                    S[r1, r2] = rank_strength(bkey + rkey[r1] + rkey[r2], row_offsets,
-                                              rank_table)
+        # the live cards per rank, the classes' strengths and their sorted counts depend on
+        # the board's ranks alone (its cards are all in ``pool`` but the spot's own, the same
+        # on every board): boards come in runs of one rank multiset (the last card's suits
+        # vary fastest), and a run's later boards reuse them (AKs v random: 91 lookups a
+        # board on about a quarter of the boards)
+        ranks = bkey & RANK_BITS
+        fresh = ranks != prev_ranks
+        prev_ranks = ranks
+        if fresh:
+            for r in range(13):
+                m = (avail >> (4 * r)) & 0xF
+                nr[r] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+            for r1 in range(13):
+                for r2 in range(r1, 13):
+                    ok = nr[r1] >= 2 if r1 == r2 else (nr[r1] >= 1 and nr[r2] >= 1)
+                    if ok:
+                        S[r1, r2] = rank_strength(bkey + rkey[r1] + rkey[r2], row_offsets,
+                                                  rank_table)
         wsum = 0.0
-        ncls = 0
-        if sorted_mode:
+        if sorted_mode and fresh:
+            ncls = 0
             for r1 in range(13):
                 for r2 in range(r1, 13):
                     c = nr[r1] * (nr[r1] - 1) // 2 if r1 == r2 else nr[r1] * nr[r2]
