@@ -373,6 +373,7 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
     gc = np.empty(92, np.int64)
     prev_ranks = np.int64(-1)
     ncls = 0
+    na = 0
     for bi in range(lo, hi):
         bkey = KEY_INIT_I64
         bmask = np.int64(0)
@@ -386,11 +387,6 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
             bbits |= np.int64(1) << c
             sc[c & 3] += 1
         avail = pool & ~bbits
-        na = 0
-        for c in range(52):
-            if (avail >> c) & 1:
-                acards[na] = c
-                na += 1
         for r1 in range(13):
             for r2 in range(r1, 13):
                 clsw[r1, r2] = 0.0
@@ -403,9 +399,11 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
         fresh = ranks != prev_ranks
         prev_ranks = ranks
         if fresh:
+            na = 0  # live cards
             for r in range(13):
                 m = (avail >> (4 * r)) & 0xF
                 nr[r] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+                na += nr[r]
             for r1 in range(13):
                 for r2 in range(r1, 13):
                     ok = nr[r1] >= 2 if r1 == r2 else (nr[r1] >= 1 and nr[r2] >= 1)
@@ -440,6 +438,11 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                 fs = s
         nf = 0
         if fs >= 0:
+            x = 0  # the live cards, listed only for a board that can make a flush
+            for c in range(52):
+                if (avail >> c) & 1:
+                    acards[x] = c
+                    x += 1
             need = 5 - sc[fs]
             # the pairs x < y with ``need`` cards of suit fs, in the double loop's order (so
             # sums keep theirs); nxt[x]: the first card of the suit at or after x
