@@ -405,19 +405,35 @@ def _equity_rows(rows, wts, n, sc):
     amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
     n_players = eligible.shape[1]
     by_set = np.zeros(1 << n_players, np.int64)
-    for r in range(n):
-        w = wts[r]
-        best = np.int64(-1)
-        held = 0
-        for i in range(n_players):
-            v = rows[r, i]
-            cats[i, cat_of[v]] += w
-            if v > best:
-                best = v
-                held = 1 << i
-            elif v == best:
-                held |= 1 << i
-        by_set[held] += w
+    if n_players == 3:
+        # three players written out, the values in registers and the best set branch-free
+        # (three-way exact preflop, the walk and its scoring: 410 -> 365 us)
+        c0, c1, c2 = cats[0], cats[1], cats[2]
+        for r in range(n):
+            w = wts[r]
+            a = rows[r, 0]
+            b = rows[r, 1]
+            c = rows[r, 2]
+            c0[cat_of[a]] += w
+            c1[cat_of[b]] += w
+            c2[cat_of[c]] += w
+            m = a if a > b else b
+            m = m if m > c else c
+            by_set[np.int64(a == m) | (np.int64(b == m) << 1) | (np.int64(c == m) << 2)] += w
+    else:
+        for r in range(n):
+            w = wts[r]
+            best = np.int64(-1)
+            held = 0
+            for i in range(n_players):
+                v = rows[r, i]
+                cats[i, cat_of[v]] += w
+                if v > best:
+                    best = v
+                    held = 1 << i
+                elif v == best:
+                    held |= 1 << i
+            by_set[held] += w
     for held in range(1, 1 << n_players):
         w = by_set[held]
         if w == 0:
