@@ -52,7 +52,7 @@ _BOARD_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 def boards(board: list[int], dead: list[int], group: np.ndarray) -> tuple[np.ndarray,
                                                                            np.ndarray]:
     """Canonical full boards (uint8[N, 5]) extending ``board`` and their orbit sizes."""
-    from ._kernels.ranges import enumerate_boards
+    from ._kernels.symmetry import enumerate_boards
 
     key = (tuple(board), tuple(sorted(dead)), tuple(group.tolist()))
     if key in _BOARD_CACHE:

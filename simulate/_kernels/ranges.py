@@ -40,69 +40,6 @@ def block_bounds(blk, lo, hi, n_blocks):
     return start, min(hi, start + step)
 
 
-# ----------------------------------------------------------------------------- boards
-@serial
-def enumerate_boards(fixed, avail, n_add, perms, out, out_w):
-    """Every completion of the board ``fixed`` (uint8[k]) by ``n_add`` cards of ``avail``
-    (uint8[m], sorted) that is canonical under the suit permutations ``perms``
-    (int64[h, 4], ``perms[j, s]`` = image of suit s; the set of fixed cards and of available
-    cards must be invariant). Canonical = lexicographically largest tuple of the four suits'
-    rank masks among its images. Writes rows to ``out`` (uint8[>=count, 5]) and orbit sizes to
-    ``out_w`` (int64); returns the count."""
-    k = fixed.shape[0]
-    m = avail.shape[0]
-    h = perms.shape[0]
-    base = np.zeros(4, np.int64)
-    for i in range(k):
-        base[fixed[i] & 3] |= np.int64(1) << (fixed[i] >> 2)
-    sm = np.zeros(4, np.int64)
-    img = np.zeros(4, np.int64)
-    cnt = 0
-    idx = np.empty(max(n_add, 1), np.int64)
-    if n_add > m:
-        return 0
-    for i in range(n_add):
-        idx[i] = i
-    while True:
-        for s in range(4):
-            sm[s] = base[s]
-        for i in range(n_add):
-            c = avail[idx[i]]
-            sm[c & 3] |= np.int64(1) << (c >> 2)
-        canonical = True
-        stab = 0
-        for j in range(h):
-            for s in range(4):
-                img[perms[j, s]] = sm[s]
-            cmp = 0
-            for s in range(4):
-                if img[s] != sm[s]:
-                    cmp = 1 if img[s] > sm[s] else -1
-                    break
-            if cmp > 0:
-                canonical = False
-                break
-            if cmp == 0:
-                stab += 1
-        if canonical:
-            for i in range(k):
-                out[cnt, i] = fixed[i]
-            for i in range(n_add):
-                out[cnt, k + i] = avail[idx[i]]
-            out_w[cnt] = h // stab
-            cnt += 1
-        if n_add == 0:
-            return cnt
-        i = n_add - 1
-        while i >= 0 and idx[i] >= m - n_add + i:
-            i -= 1
-        if i < 0:
-            return cnt
-        idx[i] += 1
-        for j in range(i + 1, n_add):
-            idx[j] = idx[j - 1] + 1
-
-
 # ----------------------------------------------------------------------------- heads-up walk
 @serial
 def _radix_sort(keys, n, tmp):
@@ -391,10 +328,8 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
             for r2 in range(r1, 13):
                 clsw[r1, r2] = 0.0
         # the live cards per rank, the classes' strengths and their sorted counts depend on
-        # the board's ranks alone (its cards are all in ``pool`` but the spot's own, the same
-        # on every board): boards come in runs of one rank multiset (the last card's suits
-        # vary fastest), and a run's later boards reuse them (AKs v random: 91 lookups a
-        # board on about a quarter of the boards)
+        # the board's ranks alone (its cards come from ``pool``, but the spot's own, the same
+        # on every board), so a run of boards of one rank multiset computes them once
         ranks = bkey & RANK_BITS
         fresh = ranks != prev_ranks
         prev_ranks = ranks
