@@ -77,10 +77,11 @@ def rank_multisets(m, avail, rank_key, keys, weights):
     ``prod C(avail[r], count[r])`` into ``weights`` (int64[>= MAX_MULTISETS]). Returns how
     many were written.
 
-    Two are enough for :func:`walk`: a suit ``s`` turns live with ``j >= t[s] = 5 - hold[s] -
-    b0[s]`` of the ``k = 5 - |board0|`` dealt cards (``hold[s] <= 2``, a hand's hole cards of
-    ``s``; ``b0[s] <= |board0|``, the board's), so the others number ``k - j <= hold[s] +
-    b0[s] - |board0| <= 2``."""
+    Two are enough for :func:`walk`: a suit ``s`` turns live with ``j >= t[s] = max(0, 5 -
+    hold[s] - b0[s])`` of the ``k = 5 - |board0|`` dealt cards (``hold[s] <= 2``, a hand's
+    hole cards of ``s``; ``b0[s] <= |board0|``, the board's), so the others number ``k - j
+    <= k - t[s]``: with ``t[s] > 0`` that is ``hold[s] + b0[s] - |board0| <= 2``, and with
+    ``t[s] = 0`` (``hold[s] + b0[s] >= 5``) ``k <= 5 - b0[s] <= hold[s] <= 2``."""
     n = 0
     if m == 0:
         keys[0] = 0
@@ -135,7 +136,7 @@ def walk(hole, board0, avail_cards, tables, sc, road):
     per number of axes (no ``np.empty``, ``np.arange`` or boolean array); no ``min`` or
     ``max`` of ints (each compiles a helper); the small helpers are inlined, and the other
     cards of a live suit's boards are at most two ranks (:func:`rank_multisets`): about
-    0.7 s less together. (Arrays of more axes reshaped from one, or ``low`` flattened to
+    0.5 s less together. (Arrays of more axes reshaped from one, or ``low`` flattened to
     two axes, compiled less still, but the walk ran 4-10 % slower with them.)
     """
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
