@@ -293,3 +293,23 @@ def test_a_request_is_parsed_once(monkeypatch, hands, board, kw):
     dead = kw.pop("dead", "")
     res = equity(hands, board, dead, exact=True, **kw)
     assert res.exact and counts == {"board": 1, "validate": 1}
+
+
+@given(st.lists(st.integers(0, 4), min_size=13, max_size=13), st.integers(0, 2))
+def test_rank_multisets_are_every_multiset_of_up_to_two_ranks(avail, m):
+    """The walk's multisets of the other suits' cards (at most two ranks): every multiset
+    of ``m`` ranks the counts ``avail`` allow, its rank-key sum and its number of card
+    choices, against itertools."""
+    from itertools import combinations_with_replacement
+
+    rank_key = np.array([(r + 1) * 1000 + r * r for r in range(13)], np.int64)
+    keys = np.zeros(ek.MAX_MULTISETS, np.int64)
+    wts = np.zeros(ek.MAX_MULTISETS, np.int64)
+    n = ek.rank_multisets(m, np.array(avail, np.int64), rank_key, keys, wts)
+    want = {}
+    for ms in combinations_with_replacement(range(13), m):
+        w = math.prod(math.comb(avail[r], ms.count(r)) for r in set(ms))
+        if w:
+            want[int(sum(rank_key[r] for r in ms))] = w
+    assert dict(zip(keys[:n].tolist(), wts[:n].tolist(), strict=True)) == want
+    assert n == len(want)
