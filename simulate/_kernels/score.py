@@ -289,17 +289,33 @@ def score_rows(rows, wts, n, sc):
 
     A caller that knows its road before it compiles calls :func:`score_rows_on` with a
     road tag instead, and compiles that road alone."""
-    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
+    road = _road(sc)
+    if road == _POTS:
+        for r in range(n):
+            score_row(rows[r], wts[r], sc)
+    elif road == _HU:
+        _equity_rows_hu(rows, wts, n, sc)
+    else:
+        _equity_rows(rows, wts, n, sc)
+
+
+_POTS, _HU, _MULTI = 0, 1, 2  # the roads of :func:`_road`
+
+
+@inline
+def _road(sc):
+    """Which loop scores the rows of ``sc``: :data:`_HU` / :data:`_MULTI` for an equity
+    scorer (one pot that every one of two / of three or more players may win, statistics
+    kept), else :data:`_POTS` (row by row through the pot rule). The one statement of the
+    choice: :func:`score_rows` makes it on each call, :func:`road_of` (by this function's
+    interpreted form) before a walk compiles."""
+    amounts, eligible, stats = sc[0], sc[1], sc[7]
     everyone = amounts.shape[0] == 1 and stats.shape[0] > 0
     for i in range(eligible.shape[1]):
         everyone = everyone and eligible[0, i]
     if not everyone:
-        for r in range(n):
-            score_row(rows[r], wts[r], sc)
-    elif eligible.shape[1] == 2:
-        _equity_rows_hu(rows, wts, n, sc)
-    else:
-        _equity_rows(rows, wts, n, sc)
+        return _POTS
+    return _HU if eligible.shape[1] == 2 else _MULTI
 
 
 #: Road tags for :func:`score_rows_on`: zero-length arrays whose dtype names the loop a
@@ -314,10 +330,7 @@ ROAD_POTS = np.zeros(0, np.int64)  # any other scorer (side pots, no statistics)
 
 def road_of(sc):
     """The road tag of the scorer ``sc``: the loop :func:`score_rows` takes for it."""
-    amounts, eligible, stats = sc[0], sc[1], sc[7]
-    if amounts.shape[0] != 1 or stats.shape[0] == 0 or not eligible[0].all():
-        return ROAD_POTS
-    return ROAD_HU if eligible.shape[1] == 2 else ROAD_MULTI
+    return (ROAD_POTS, ROAD_HU, ROAD_MULTI)[_road.py_func(sc)]
 
 
 def score_rows_on(rows, wts, n, sc, road):
