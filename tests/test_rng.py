@@ -1,8 +1,12 @@
-"""simulate._kernels.rng: the SplitMix64 streams, the exactly uniform deal and the weighted
+"""simulate._kernels.rng: the wyrand streams, the exactly uniform deals and the weighted
 combo-tuple draw.
 
-* The generator is SplitMix64: its published first outputs, and a pure-Python version of
-  the scramble on random values.
+* The generator is wyrand, checked against a pure-Python version; the 128-bit multiply it
+  and the draws use against Python's integers; the streams' first states are SplitMix64's
+  scramble (its published first outputs, and a pure-Python version on random values).
+* Five draws from one output: the kernel's draws are the mixed-radix digits of one
+  multiply-shift draw below the product of the bounds, with Lemire's rejection (a
+  pure-Python model of that on Python integers gives the same draws and states).
 * Streams: a seed and a block give one stream, the same on every call; different blocks and
   seeds give different streams whose first outputs look independent (bit balance), so a
   block's numbers do not depend on which thread runs it (a seeded equity is the same on 1
@@ -10,6 +14,8 @@ combo-tuple draw.
 * The deal: every ordered deal of ``k`` from ``m`` equally likely (chi-square against the
   uniform), with a bound that a classic biased shuffle fails on the same number of deals,
   so the test can fail; :func:`pick5` reads the same cards :func:`deal` swaps in place.
+* The unordered deal (Floyd's sampling): every set of ``k`` from ``m`` equally likely, for
+  every ``k`` from 0 to 5, never a repeated position.
 * The tuple draw: the joint frequencies of two players' combos equal the product of their
   weights over the card-disjoint pairs only (exact card removal).
 """
@@ -24,6 +30,7 @@ import pytest
 from scipy.stats import chi2
 
 import simulate._kernels.rng as R
+from evaluator._jit import serial
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -39,14 +46,93 @@ def py_mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
+W0 = 0xA0761D6478BD642F
+W1 = 0xE7037ED1A0B428DB
+
+
+def py_wyrand(state: int) -> tuple[int, int]:
+    """One step of wyrand in plain Python integers: (new state, output)."""
+    state = (state + W0) & MASK
+    t = state * (state ^ W1)
+    return state, (t >> 64) ^ (t & MASK)
+
+
 def test_splitmix64_published_outputs():
-    # SplitMix64 seeded with 0: the reference implementation's first three outputs
+    # SplitMix64 seeded with 0: the reference implementation's first three outputs, from the
+    # scramble the streams' first states use
     want = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
-    state, got = np.uint64(0), []
-    for _ in range(3):
-        state, v = R.next_u64(state)
-        got.append(int(v))
+    got = [int(R.mix64(np.uint64((GOLDEN * i) & MASK))) for i in (1, 2, 3)]
     assert got == want
+
+
+def test_wyrand_matches_plain_python():
+    for start in (0, 1, GOLDEN, MASK):
+        state, py = np.uint64(start), start
+        for _ in range(200):
+            state, v = R.next_u64(np.uint64(state))
+            py, want = py_wyrand(py)
+            assert (int(state), int(v)) == (py, want)
+
+
+def test_mul128_is_the_full_product():
+    @serial(cache=False)
+    def halves(a, b):
+        return R.mul128(a, b)
+
+    rng = np.random.default_rng(4)
+    pairs = [(0, 0), (MASK, MASK), (MASK, 2), (1 << 63, 3)]
+    pairs += [tuple(x) for x in rng.integers(0, 2**64, size=(300, 2), dtype=np.uint64).tolist()]
+    for a, b in pairs:
+        hi, lo = halves(np.uint64(a), np.uint64(b))
+        assert (int(hi), int(lo)) == divmod(a * b, 1 << 64)
+
+
+def py_draw5(state: int, bounds: list[int]) -> tuple[int, list[int]]:
+    """The five draws as one multiply-shift draw of a number below the product of the bounds
+    (Lemire's rejection of the low part), split into its mixed-radix digits (the first bound
+    most significant)."""
+    p = math.prod(bounds)
+    while True:
+        state, u = py_wyrand(state)
+        big, low = divmod(u * p, 1 << 64)
+        if low >= (1 << 64) % p:
+            digits = []
+            for b in reversed(bounds):
+                big, r = divmod(big, b)
+                digits.append(r)
+            return state, digits[::-1]
+
+
+@pytest.mark.parametrize("m,k", [(48, 5), (45, 2), (52, 1), (4096, 5), (9, 3)])
+def test_draw5_is_one_multiply_shift_draw_split_into_digits(m, k):
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    R.deal_setup(m, k, mul, thr)
+    bounds = [int(x) for x in mul]
+    assert int(thr[0]) == (1 << 64) % math.prod(bounds) and thr[1:].sum() == 0
+    rng = np.random.default_rng(m + k)
+    for start in rng.integers(0, 2**64, size=300, dtype=np.uint64).tolist():
+        got = R.draw5(np.uint64(start), mul, thr, 0)
+        st, want = py_draw5(start, bounds)
+        assert [int(x) for x in got] == [st] + want
+
+
+def test_draw5_rejects_exactly_the_biased_outputs():
+    # bounds whose product is a large share of 2**64, so rejections are common enough to
+    # see: the kernel throws away exactly the outputs whose low part is below 2**64 mod p
+    mul = np.array([4093, 4091, 4079, 4073, 4057], np.uint64)
+    thr = np.zeros(5, np.uint64)
+    R._thresholds(mul, thr)
+    bounds = [int(x) for x in mul]
+    rejected = 0
+    state = 12345
+    for _ in range(2000):
+        got = R.draw5(np.uint64(state), mul, thr, 0)
+        st, want = py_draw5(state, bounds)
+        assert [int(x) for x in got] == [st] + want
+        rejected += st != py_wyrand(state)[0]
+        state = st
+    assert rejected > 0
 
 
 def test_mix64_matches_plain_python():
@@ -166,17 +252,61 @@ def test_pick5_reads_the_cards_deal_swaps_in(m):
     assert _pick_vs_deal(m, 3_000) == 0
 
 
+def _set_counts(seed: int, m: int, k: int, n: int) -> np.ndarray:
+    """Deal ``k`` of ``m`` positions ``n`` times by the unordered deal; count each set (a
+    bit set), checking the positions past ``k`` are never read."""
+    sp = R.subset_params(m, k)
+    assert [int(x) for x in sp[1:6]] == [m - k + 1 + i if i < k else 1 for i in range(5)]
+    assert int(sp[0]) == m - k
+    counts = np.zeros(1 << m, np.int64)
+    state = np.uint64(R.stream_state(np.uint64(seed), 0))
+    for _ in range(n):
+        state, *q = R.draw_set5(np.uint64(state), sp)
+        bits = 0
+        for x in q[:k]:
+            assert 0 <= int(x) < m
+            bits |= 1 << int(x)
+        counts[bits] += 1
+    return counts
+
+
+@pytest.mark.parametrize("m,k,n", [(9, 5, 25_200), (8, 4, 14_000), (7, 3, 7_000),
+                                   (9, 2, 7_200), (6, 1, 3_000), (5, 0, 100)])
+def test_unordered_deal_is_uniform_over_sets(m, k, n):
+    counts = _set_counts(11, m, k, n)
+    sizes = np.array([bin(b).count("1") for b in range(1 << m)])
+    assert counts[sizes != k].sum() == 0  # k distinct positions every time
+    cells = counts[sizes == k].astype(np.float64)
+    assert len(cells) == math.comb(m, k)
+    if len(cells) > 1:
+        exp = n / len(cells)
+        assert chi2.sf(((cells - exp) ** 2 / exp).sum(), len(cells) - 1) > ALPHA
+
+
+def test_unordered_deal_order_is_not_uniform():
+    # why the ordered deal stays where order means something: Floyd's last step takes the
+    # top position whenever its draw is already taken, so 0..m-1's top card comes last far
+    # more often than 1 time in k
+    sp = R.subset_params(10, 5)
+    state = np.uint64(R.stream_state(np.uint64(2), 0))
+    last_is_top = 0
+    n = 5000
+    for _ in range(n):
+        state, *q = R.draw_set5(np.uint64(state), sp)
+        last_is_top += int(q[4]) == 9
+    assert last_is_top / n > 0.4  # a uniform order: 1/10
+
+
 def test_draw5_draws_stay_in_range_and_use_every_value():
     m = 45
     mul = np.empty(5, np.uint64)
     thr = np.empty(5, np.uint64)
     R.deal_setup(m, 5, mul, thr)
     assert mul.tolist() == [45, 44, 43, 42, 41]
-    assert thr.tolist() == [4096 % x for x in (45, 44, 43, 42, 41)]
     seen = [set() for _ in range(5)]
     state = np.uint64(99)
     for _ in range(3000):
-        state, *r = R.draw5(state, mul, thr, 0)
+        state, *r = R.draw5(np.uint64(state), mul, thr, 0)
         for i, v in enumerate(r):
             seen[i].add(int(v))
     assert [sorted(s) for s in seen] == [list(range(m - i)) for i in range(5)]

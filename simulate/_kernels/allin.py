@@ -34,7 +34,16 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import flush_strength, rank_strength
-from simulate._kernels.rng import deal_setup, draw5, draw_tuple, pick5, stream_state, to_front
+from simulate._kernels.rng import (
+    deal_setup,
+    draw5,
+    draw_set5,
+    draw_tuple,
+    pick5,
+    stream_state,
+    subset_params,
+    to_front,
+)
 from simulate._kernels.score import award, award_any
 
 
@@ -80,18 +89,15 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_live = hole_key.shape[0]
     m = deck.shape[0]
-    d = np.zeros(max(m, 5), np.uint8)
+    d = np.zeros(64, np.uint8)  # every position Floyd's sampling can name
     d[:m] = deck
-    d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
-    mul = np.empty(5, np.uint64)
-    thr = np.empty(5, np.uint64)
-    deal_setup(m, k, mul, thr)
+    sp = subset_params(m, k)
     st = np.zeros(n_live, np.uint16)
     pay = np.zeros(n_live, np.int64)
     state = stream_state(seed, block)
     for _ in range(n):
-        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
-        c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+        state, q0, q1, q2, q3, q4 = draw_set5(state, sp)
+        c0, c1, c2, c3, c4 = d[q0], d[q1], d[q2], d[q3], d[q4]
         key = board_key
         mask = board_mask
         if k >= 1:
@@ -174,15 +180,13 @@ def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, 
     for i in range(base_deck.shape[0]):
         out &= ~(one << np.int64(base_deck[i]))  # cards out of the deck: board and dead
     m = base_deck.shape[0] - 2 * n_live  # cards left once the hands are dealt
-    d = np.zeros(max(base_deck.shape[0], 2 * n_live + 5), np.uint8)
+    d = np.zeros(64 + 2 * n_live, np.uint8)  # rest = d[top:]: every position Floyd names
     d[:base_deck.shape[0]] = base_deck
     pos = np.full(52, -1, np.int64)
     for i in range(base_deck.shape[0]):
         pos[base_deck[i]] = i
     top = 2 * n_live
-    mul = np.empty(5, np.uint64)
-    thr = np.empty(5, np.uint64)
-    deal_setup(m, k, mul, thr)
+    sp = subset_params(m, k)
     st = np.zeros(n_live, np.uint16)
     pay = np.zeros(n_live, np.int64)
     hole_key = np.zeros(n_live, np.int64)
@@ -204,9 +208,8 @@ def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, 
             to_front(d, pos, a, 2 * i)
             to_front(d, pos, b, 2 * i + 1)
         rest = d[top:]
-        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
-        c0, c1, c2, c3, c4 = pick5(rest, rest[0], rest[1], rest[2], rest[3], r0, r1, r2, r3,
-                                   r4)
+        state, q0, q1, q2, q3, q4 = draw_set5(state, sp)
+        c0, c1, c2, c3, c4 = rest[q0], rest[q1], rest[q2], rest[q3], rest[q4]
         key = board_key
         mask = board_mask
         if k >= 1:

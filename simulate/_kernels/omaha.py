@@ -33,7 +33,7 @@ from evaluator._kernels.omaha import (
     low_pairs,
     low_triples,
 )
-from simulate._kernels.rng import deal_setup, draw5, pick5, stream_state
+from simulate._kernels.rng import draw_set5, stream_state, subset_params
 from simulate._kernels.score import (
     equity_scorer,
     hilo_equity_scorer,
@@ -291,14 +291,11 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     :mod:`simulate._kernels.rng` (``deck_init`` is only read). ``share`` [H, P]: H = 2 in a
     hi/lo game (the high's units, then the low's; ``tri`` has 2 P columns)."""
     state = stream_state(seed, block)
-    d = np.zeros(max(deck_init.shape[0], 5), np.int64)
+    d = np.zeros(64, np.int64)  # every position Floyd's sampling can name
     d[:deck_init.shape[0]] = deck_init
-    d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
     nf = fixed.shape[0]
     k = 5 - nf
-    mul = np.empty(5, np.uint64)
-    thr = np.empty(5, np.uint64)
-    deal_setup(deck_init.shape[0], k, mul, thr)
+    sp = subset_params(deck_init.shape[0], k)
     board = np.zeros(5, np.int64)
     for i in range(nf):
         board[i] = fixed[i]
@@ -316,7 +313,7 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     # inside the loop kept both scorers' code in the hot path; as in _walk_prefix)
     if halves == 2:
         for _ in range(n):
-            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, f0, f1, f2, f3, f4,
+            state = _runout_strengths(state, d, sp, f0, f1, f2, f3, f4,
                                       nf, tri, uup, up, n_cols, s)
             for p in range(n_players):
                 pay[p] = 0
@@ -332,7 +329,7 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
         ones = np.ones(ROW_BATCH, np.int64)
         at = 0
         for _ in range(n):
-            state, v0, v1 = _runout_pair(state, d, d0, d1, d2, d3, mul, thr, f0, f1, f2, f3,
+            state, v0, v1 = _runout_pair(state, d, sp, f0, f1, f2, f3,
                                          f4, nf, tri, uup, up)
             rows[at, 0] = v0
             rows[at, 1] = v1
@@ -347,7 +344,7 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
             sq[p] += sc[7][p, 0] * (SHARE_UNIT * SHARE_UNIT) + sc[7][p, 1] * (half * half)
     else:
         for _ in range(n):
-            state = _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, f0, f1, f2, f3, f4,
+            state = _runout_strengths(state, d, sp, f0, f1, f2, f3, f4,
                                       nf, tri, uup, up, n_cols, s)
             for p in range(n_players):
                 pay[p] = 0
@@ -378,14 +375,14 @@ def _board_cards(f0, f1, f2, f3, f4, nf, c0, c1, c2, c3, c4):
 
 
 @inline
-def _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, f0, f1, f2, f3, f4, nf, tri, uup,
+def _runout_strengths(state, d, sp, f0, f1, f2, f3, f4, nf, tri, uup,
                       up, n_cols, s):
     """One runout of :func:`_sample_block`: the ``5 - nf`` missing board cards drawn from
     stream ``state`` (the known ones are ``f0..``: :func:`_board_cards`), then ``s[p]``
     (int64[n_cols]) the best of column ``p`` over the board's 10 triples. Returns the
     stream."""
-    state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
-    c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+    state, q0, q1, q2, q3, q4 = draw_set5(state, sp)
+    c0, c1, c2, c3, c4 = d[q0], d[q1], d[q2], d[q3], d[q4]
     x0, x1, x2, x3, x4 = _board_cards(f0, f1, f2, f3, f4, nf, c0, c1, c2, c3, c4)
     # the ten triples' offsets in registers, not in a scratch array read back for every
     # column (three-way, 300,000 deals: 23.1 -> 20.8 ms)
@@ -416,12 +413,12 @@ def _runout_strengths(state, d, d0, d1, d2, d3, mul, thr, f0, f1, f2, f3, f4, nf
 
 
 @inline
-def _runout_pair(state, d, d0, d1, d2, d3, mul, thr, f0, f1, f2, f3, f4, nf, tri, uup, up):
+def _runout_pair(state, d, sp, f0, f1, f2, f3, f4, nf, tri, uup, up):
     """:func:`_runout_strengths` of two columns (heads-up high): ``(state, s0, s1)``, the
     two players' best over the board's 10 triples kept in registers (through the general
     loop's row ``s``: 42 -> 23.4 ms for a million heads-up deals)."""
-    state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
-    c0, c1, c2, c3, c4 = pick5(d, d0, d1, d2, d3, r0, r1, r2, r3, r4)
+    state, q0, q1, q2, q3, q4 = draw_set5(state, sp)
+    c0, c1, c2, c3, c4 = d[q0], d[q1], d[q2], d[q3], d[q4]
     x0, x1, x2, x3, x4 = _board_cards(f0, f1, f2, f3, f4, nf, c0, c1, c2, c3, c4)
     v0 = 0
     v1 = 0
