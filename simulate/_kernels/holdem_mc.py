@@ -44,14 +44,15 @@ def mc_block(hole, board0, deck, n_deals, seed, block, tables, cat_of, acc):
     (not modified); ``seed`` uint64; ``cat_of`` uint8[7463]; ``acc`` int64[P, N_FIELDS]
     (see the module docstring).
 
-    Where a heads-up deal's time goes (AhKh v QsQd preflop, one thread, 7.7 ns a deal in
-    all): the draws and Floyd's positions about 3 ns, the two strengths 3 ns, counting
-    0.6 ns. What made it so, measured side by side from 12.4 ns: the unordered deal (Floyd's
-    bit set instead of the ordered deal's tracked swaps) and the keys of the deck's
-    positions in ``dk`` (one load a card, not two) 2.7 ns; the board's suit mask only on
-    deals where a suit counter shows a flush 0.4 ns; wyrand's one multiply for SplitMix64's
-    two 1.1 ns; unsigned positions (no negative-index code) 1.1 ns. The board code is
-    written out in both loops below: as a helper function it cost a third of the speed.
+    Heads-up (AhKh v QsQd preflop, one thread) a deal takes 7.5-7.8 ns, from 12.4 with the
+    ordered deal and SplitMix64; each step measured side by side: the unordered deal
+    (Floyd's bit set, not the ordered deal's tracked swaps) with the five draws from one
+    output by multiplies and the keys of the deck's positions in ``dk`` (one load a card,
+    not two) to 9.7 ns; wyrand's one multiply for SplitMix64's two, 8.8; unsigned positions
+    (no negative-index code), 7.7; the board's suit mask only on deals where a suit counter
+    shows a flush, 0.4 ns. The draws' bounds are scalars here (``subset_params``): read from
+    an array they were loaded again every deal, 1.2 ns more. The board code is written out
+    in both loops below: as a helper function it cost a third of the speed.
     """
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_players = hole.shape[0]
