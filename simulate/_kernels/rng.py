@@ -59,11 +59,7 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _W0 = np.uint64(0xA0761D6478BD642F)  # wyrand's step
 _W1 = np.uint64(0xE7037ED1A0B428DB)  # and the constant its output mixes in
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-_U2 = np.uint64(2)
-_U3 = np.uint64(3)
-_U4 = np.uint64(4)
+_U0, _U1, _U2, _U3, _U4 = (np.uint64(i) for i in range(5))
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
