@@ -47,7 +47,13 @@ def rank_strength(key, row_offsets, rank_table):
 
 @serial
 def lookup(key, mask, row_offsets, rank_table, flush_table):
-    """Strength 1..7462 of a hand of 5..7 cards from its key and mask (int64)."""
+    """Strength 1..7462 of a hand of 5..7 cards from its key and mask (int64).
+
+    The hot loops write the branch out where they use the strength (``if (key >> 32) &
+    0x8888: ... flush_strength ... else: ... rank_strength``) instead of calling this: the
+    range walks ran 1.3-1.4x slower through it (AKs v random preflop 148 against 116 ms,
+    AA,KK v QQ,JJ,AKs 67 against 48 ms; measured side by side, same answers), and no other
+    form of it, inlined or not, ran as fast."""
     if (key >> 32) & 0x8888:
         return flush_strength(key, mask, flush_table)
     return rank_strength(key, row_offsets, rank_table)

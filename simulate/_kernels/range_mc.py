@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import parallel, serial
-from evaluator._kernels.holdem import KEY_INIT_I64, lookup
+from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
 from simulate._kernels.ranges import block_bounds
 from simulate._kernels.rng import (
     cards_left,
@@ -89,9 +89,12 @@ def _mc_block(seed, block, block_size, board, base_bits, cdf, ncombo, cards, is_
         for p in range(P):
             a = hole[p, 0]
             b = hole[p, 1]
-            strength[p] = lookup(bkey + card_key[a] + card_key[b],
-                                 bmask | card_mask[a] | card_mask[b], row_offsets, rank_table,
-                                 flush_table)
+            kk = bkey + card_key[a] + card_key[b]
+            if (kk >> 32) & 0x8888:
+                strength[p] = flush_strength(kk, bmask | card_mask[a] | card_mask[b],
+                                             flush_table)
+            else:
+                strength[p] = rank_strength(kk, row_offsets, rank_table)
         best, nbest, _ = best_and_ties(strength, everyone)
         share = SHARE_UNIT // nbest
         for p in range(P):

@@ -22,7 +22,7 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import inline, parallel, serial
-from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, lookup, rank_strength
+from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength, rank_strength
 from simulate._kernels.score import best_and_ties, score_row, scorer_row
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
@@ -94,8 +94,11 @@ def _live_strengths(board, ckey, cmask, cbits, ncombo, tables, live, strength, n
             if cbits[p, i] & bbits:
                 continue
             live[p, n] = i
-            strength[p, n] = lookup(bkey + ckey[p, i], bmask | cmask[p, i], row_offsets,
-                                    rank_table, flush_table)
+            kk = bkey + ckey[p, i]
+            if (kk >> 32) & 0x8888:
+                strength[p, n] = flush_strength(kk, bmask | cmask[p, i], flush_table)
+            else:
+                strength[p, n] = rank_strength(kk, row_offsets, rank_table)
             n += 1
         nl[p] = n
         fewest = min(fewest, n)
@@ -396,9 +399,12 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                     cy = acards[y]
                     y_next = y + 1 if kx >= need else nxt[y + 1]
                     fbits[nf] = (np.int64(1) << cx) | (np.int64(1) << cy)
-                    fstr[nf] = lookup(bkey + card_key[cx] + card_key[cy],
-                                         bmask | card_mask[cx] | card_mask[cy],
-                                         row_offsets, rank_table, flush_table)
+                    kk = bkey + card_key[cx] + card_key[cy]
+                    if (kk >> 32) & 0x8888:
+                        fstr[nf] = flush_strength(kk, bmask | card_mask[cx] | card_mask[cy],
+                                                  flush_table)
+                    else:
+                        fstr[nf] = rank_strength(kk, row_offsets, rank_table)
                     fnon[nf] = S[cx >> 2, cy >> 2]  # cx < cy, so rank(cx) <= rank(cy)
                     fw[nf] = 0.0
                     nf += 1
@@ -416,8 +422,11 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
             hb = hbits[i]
             if hb & bbits:
                 continue
-            sh = lookup(bkey + hkey[i], bmask | hmask[i], row_offsets, rank_table,
-                           flush_table)
+            kh = bkey + hkey[i]
+            if (kh >> 32) & 0x8888:
+                sh = flush_strength(kh, bmask | hmask[i], flush_table)
+            else:
+                sh = rank_strength(kh, row_offsets, rank_table)
             a = np.int64(hcards[i, 0])
             b = np.int64(hcards[i, 1])
             ra = a >> 2
