@@ -54,7 +54,8 @@ def lookup(key, mask, row_offsets, rank_table, flush_table):
     range walks ran 1.3-1.4x slower through it (AKs v random preflop 148 against 116 ms,
     AA,KK v QQ,JJ,AKs 67 against 48 ms; measured side by side, same answers), and no other
     form of it ran as fast: inlined, 148 ms; an inlined helper storing into the caller's
-    array in each branch, 191 ms (every array it takes is reference-counted per call)."""
+    array in each branch, 191 ms (likely the reference counts of the arrays a helper takes,
+    as with the exact walk's row helper: ``simulate._kernels.holdem_exact.ROW_BATCH``)."""
     if (key >> 32) & 0x8888:
         return flush_strength(key, mask, flush_table)
     return rank_strength(key, row_offsets, rank_table)
