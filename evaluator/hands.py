@@ -174,8 +174,10 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
     ``cards``: ``ndarray[N, k]`` of card ids (uint8 preferred; other integer types are
     converted), ``k`` in 5..7, each row distinct cards. Returns ``ndarray[N] int32``.
     ``threads``: ``1`` runs the serial kernel, ``None`` uses every Numba thread.
-    ``check=False`` skips the range and repeated-card check (faster; garbage in,
-    garbage out). ``game``: the scale, as for :func:`evaluate` (short deck: a card below
+    ``check=False`` skips the range and repeated-card check: only for rows known to be
+    valid, since a bad row (a card over 51, a card twice) reads outside the lookup tables,
+    which can return nonsense or crash the process. The check costs about 1 % (``pokerjit
+    bench --case batch-checked``). ``game``: the scale, as for :func:`evaluate` (short deck: a card below
     the six is a bad card too).
     """
     game = check_scale(game)
