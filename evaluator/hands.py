@@ -177,8 +177,8 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
     ``check=False`` skips the range and repeated-card check: only for rows known to be
     valid, since a bad row (a card over 51, a card twice) reads outside the lookup tables,
     which can return nonsense or crash the process. The check costs about 1 % (``pokerjit
-    bench --case batch-checked``). ``game``: the scale, as for :func:`evaluate` (short deck: a card below
-    the six is a bad card too).
+    bench --case batch-checked``). ``game``: the scale, as for :func:`evaluate` (short
+    deck: a card below the six is a bad card too).
     """
     game = check_scale(game)
     arr = np.asarray(cards)
