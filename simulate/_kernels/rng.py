@@ -142,10 +142,10 @@ def _thresholds(mul, thr):
 @inline
 def draw5(state, mul, thr, o):
     """``(state, r0, .., r4)``: five independent exactly uniform draws, ``r_i`` (uint64) in
-    ``0..mul[o + i] - 1`` (``mul``, ``thr`` from :func:`deal_setup` or
-    :func:`subset_params`), from one output of the stream (another when it is rejected; see
-    the module docstring). Inlined into its callers: compiled as a function of its own and
-    called, it cost the heads-up Monte Carlo loop 3.7 ns a deal (of 11)."""
+    ``0..mul[o + i] - 1`` (``mul``, ``thr`` from :func:`deal_setup`), from one output of the
+    stream (another when it is rejected; see the module docstring). Inlined into its
+    callers: compiled as a function of its own and called, it cost the heads-up Monte Carlo
+    loop 3.7 ns a deal (of 11)."""
     return draw5_of(state, mul[o], mul[o + 1], mul[o + 2], mul[o + 3], mul[o + 4], thr[o])
 
 
