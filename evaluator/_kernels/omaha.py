@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from evaluator._jit import parallel, serial
-from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength, rank_strength
+from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength
 
 _SUITS = np.int64(0xFFFF) << np.int64(32)
 
@@ -79,26 +79,6 @@ def _distinct_ranks(keys, n, out):
             out[m] = r
             m += 1
     return m
-
-
-@serial
-def best_of_parts(pk, pm, pr, n_pairs, n_pr, tk, tm, tr, n_trip, n_tr,
-                  row_offsets, rank_table, flush_table):
-    """Best strength over every (pair, triple) combination of the partial keys.
-
-    ``pk``/``pm``: pair keys and masks (``n_pairs``), ``pr``: their ``n_pr`` distinct
-    rank parts; likewise ``tk``/``tm``/``tr`` for triples (keys include ``KEY_INIT``).
-    """
-    best = 0
-    # rank-only strengths: one lookup per distinct (pair ranks, triple ranks)
-    for a in range(n_pr):
-        ra = pr[a]
-        for t in range(n_tr):
-            s = rank_strength(ra + tr[t], row_offsets, rank_table)
-            if s > best:
-                best = s
-    f = best_flush(pk, pm, n_pairs, tk, tm, n_trip, flush_table)
-    return f if f > best else best
 
 
 @serial

@@ -50,9 +50,10 @@ ROW_BATCH = 512
 def _fill_player(p, n_players, hand, universe, known, min_known, tables, tri):
     """Column ``p`` of ``tri`` (``n_players`` columns): the best high of ``hand``'s hole
     pairs with each triple of ``universe``. The triple's key, mask and rank part and the
-    best of the pairs are written out here, not computed by ``board_triples`` and
-    ``best_of_parts`` (which take arrays of triples): a call of each per triple made the
-    fill about twice as slow (measured)."""
+    best of the pairs are written out here (the flush test as in
+    :func:`evaluator._kernels.omaha.best_flush`): building each triple through the
+    evaluator's array helpers (``board_triples`` and a best-of-pairs call per triple) made
+    the fill about twice as slow (measured)."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     u = universe.shape[0]
     pk = np.empty(15, np.int64)
@@ -337,8 +338,8 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
     # inside the loop kept both scorers' code in the hot path; as in _walk_prefix)
     if halves == 2:
         for _ in range(n):
-            state = _runout_strengths(state, d, sp, f0, f1, f2, f3, f4,
-                                      nf, tri, uup, up, n_cols, s)
+            state = _runout_strengths(state, d, sp, f0, f1, f2, f3, f4, nf, tri, uup, up,
+                                      n_cols, s)
             for p in range(n_players):
                 pay[p] = 0
             score_row_hilo(s, np.int64(1), sc)
@@ -353,8 +354,7 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
         ones = np.ones(ROW_BATCH, np.int64)
         at = 0
         for _ in range(n):
-            state, v0, v1 = _runout_pair(state, d, sp, f0, f1, f2, f3,
-                                         f4, nf, tri, uup, up)
+            state, v0, v1 = _runout_pair(state, d, sp, f0, f1, f2, f3, f4, nf, tri, uup, up)
             rows[at, 0] = v0
             rows[at, 1] = v1
             at += 1
@@ -368,8 +368,8 @@ def _sample_block(seed, block, n, fixed, deck_init, tri, u, n_players, cat_of,
             sq[p] += sc[7][p, 0] * (SHARE_UNIT * SHARE_UNIT) + sc[7][p, 1] * (half * half)
     else:
         for _ in range(n):
-            state = _runout_strengths(state, d, sp, f0, f1, f2, f3, f4,
-                                      nf, tri, uup, up, n_cols, s)
+            state = _runout_strengths(state, d, sp, f0, f1, f2, f3, f4, nf, tri, uup, up,
+                                      n_cols, s)
             for p in range(n_players):
                 pay[p] = 0
             score_row(s, np.int64(1), sc)
@@ -399,8 +399,7 @@ def _board_cards(f0, f1, f2, f3, f4, nf, c0, c1, c2, c3, c4):
 
 
 @inline
-def _runout_strengths(state, d, sp, f0, f1, f2, f3, f4, nf, tri, uup,
-                      up, n_cols, s):
+def _runout_strengths(state, d, sp, f0, f1, f2, f3, f4, nf, tri, uup, up, n_cols, s):
     """One runout of :func:`_sample_block`: the ``5 - nf`` missing board cards drawn from
     stream ``state`` (the known ones are ``f0..``: :func:`_board_cards`), then ``s[p]``
     (int64[n_cols]) the best of column ``p`` over the board's 10 triples. Returns the
