@@ -707,3 +707,10 @@ def hilo_allin_totals(hands, committed, board, dead=(), button=0):
         totals = [t + x for t, x in zip(totals, pay, strict=True)]
         n_runs += 1
     return totals, n_runs, pots
+
+
+def gather_rows(text: bytes, start: Sequence[int], length: Sequence[int],
+                idx: Sequence[Sequence[int]]) -> list[bytes]:
+    """Each row of pieces ``idx[r]`` written out: piece ``p`` is
+    ``text[start[p]:start[p] + length[p]]`` (:func:`simulate._kernels.text.gather_rows`)."""
+    return [b"".join(text[start[p]:start[p] + length[p]] for p in row) for row in idx]

@@ -411,14 +411,20 @@ def test_dask_chunks_travel_as_one_frame() -> None:
     from simulate.batch.chunks import answer_chunk
     from simulate.batch.pool import _dask_task, _Whole
 
-    items = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h"}).encode())
-             for n in range(1, 301)]
+    # lines answered one by one (a dead field: not the common shape read as a block)
+    items = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h",
+                             "dead": ""}).encode()) for n in range(1, 301)]
     answers = _dask_task(answer_chunk, _Whole(items), ({}, "jsonl", None), 1)
     assert isinstance(answers, _Whole)
     assert [a[:4] for a in answers.value] == [a[:4] for a in answer_chunk(items, threads=1)]
     bare = dumps({"op": "task-finished", "data": to_serialize(answers.value)})
     whole = dumps({"op": "task-finished", "data": to_serialize(answers)})
     assert len(bare) > 300 and len(whole) <= 4
+    # a chunk read as one block gives its answers as one text: a few frames either way
+    block = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h"}).encode())
+             for n in range(1, 301)]
+    answers = _dask_task(answer_chunk, _Whole(block), ({}, "jsonl", None), 1)
+    assert len(dumps({"op": "task-finished", "data": to_serialize(answers)})) <= 8
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -668,3 +674,59 @@ def test_pool_workers_leave_ctrl_c_to_the_main_process_and_die_on_sigterm():
     finally:
         signal.signal(signal.SIGTERM, old)
     assert got == [(True, True), (True, True)]
+
+
+@pytest.mark.parametrize("name", ["in.jsonl", "in.csv"])
+def test_input_chunks_are_the_lines_read_a_block_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """:meth:`Input.chunks` (blocks cut into lines at once) gives what :meth:`Input.lines`
+    (a line at a time) gives, for every block size: comments, blank lines, carriage
+    returns, a byte-order mark, lines too long to read (here over 20 bytes) and a last
+    line without a newline."""
+    import random
+
+    import simulate.batch.files as F
+
+    monkeypatch.setattr(F, "MAX_LINE_BYTES", 20)
+    rnd = random.Random(7)
+    pieces = [b"{", b"}", b"a", b" ", b"\t", b"\r", b"\n", b"#", b"\xef\xbb\xbf", b"x" * 7,
+              b"\n\n", b"y" * 25, b"\r\n"]
+    src = tmp_path / name
+    for _ in range(300):
+        body = b"".join(rnd.choice(pieces) for _ in range(rnd.randrange(40)))
+        src.write_bytes((b"id,hands\n" if name.endswith(".csv") else b"") + body)
+        inp = F.Input(src)
+        want = list(inp.lines())
+        for block in (1, 3, 8, 1 << 20):
+            for size in (1, 3, 1000):
+                got = list(inp.chunks(size, block))
+                assert [x for c in got for x in c] == want, (body, block, size)
+                assert all(len(c) == size for c in got[:-1]) and all(got)
+
+
+def test_a_failed_write_stops_the_run_and_keeps_what_was_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer thread's error (here the disk filling up on the second chunk) is the
+    run's error; the first chunk's lines stay written, whole."""
+    import errno
+
+    import simulate.batch.files as F
+
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text("".join(json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h"})
+                           + "\n" for n in range(12)))
+    real, calls = F.Output.write, []
+
+    def full_after_one(self: Any, lines: list[Any]) -> None:
+        calls.append(len(lines))
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, lines)
+
+    monkeypatch.setattr(F.Output, "write", full_after_one)
+    with pytest.raises(OSError, match="No space"):
+        run_batch(src, out, quiet=True, threads=1, chunk_lines=4)
+    assert [r["id"] for r in _read(out)] == [0, 1, 2, 3]
+    monkeypatch.setattr(F.Output, "write", real)
+    assert run_batch(src, out, quiet=True, threads=1, chunk_lines=4).skipped == 4
+    assert [r["id"] for r in _read(out)] == list(range(12))

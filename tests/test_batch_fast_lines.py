@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import gather_rows as reference_gather_rows
 
 from evaluator.cards import CARD_IDS
 from simulate.batch import answer_text, chunks, fast_lines
 
 _FAST_LINE, FastLines, card_ids = fast_lines._FAST_LINE, fast_lines.FastLines, fast_lines.card_ids
-json_records, share_texts = answer_text.json_records, answer_text.share_texts
+json_records, share_counts = answer_text.json_records, answer_text.share_counts
 answer_chunk = chunks.answer_chunk
 #: lines of the fast shape and lines just off it, with every kind of fault
 LINES = [
@@ -77,8 +78,8 @@ _ELAPSED = re.compile(r'"elapsed_s":[^,]*,')
 def _same(answers: list[Any]) -> list[Any]:
     """``answers`` with every elapsed_s taken out (the one number that depends on the run;
     the range and all-in engines time themselves)."""
-    return [(*a[:4], a[4] if a[4] is None else _ELAPSED.sub("", a[4]), *a[5:])
-            for a in answers]
+    return [(*a[:4], a[4] if a[4] is None else _ELAPSED.sub(
+        "", a[4].decode() if isinstance(a[4], bytes) else a[4]), *a[5:]) for a in answers]
 
 
 def _general(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any, **kw: Any) -> Any:
@@ -118,12 +119,14 @@ def test_card_ids_agree_with_the_codec() -> None:
     assert got == [CARD_IDS[t] for t in texts]
 
 
-def test_share_texts_only_for_table_shares() -> None:
+def test_share_counts_only_for_table_shares() -> None:
     v = np.arange(991) / np.float64(990)
-    assert share_texts(v, 990).tolist() == [repr(x) for x in v.tolist()]
-    assert share_texts(np.array([0.123]), 990) is None
-    assert share_texts(np.array([np.nan]), 990) is None
-    assert share_texts(np.array([-0.0]), 990) is None
+    assert share_counts(v, 990).tolist() == list(range(991))
+    texts = answer_text._SHARE_TEXTS[990][1]
+    assert texts.tolist() == [repr(x) for x in v.tolist()]
+    assert share_counts(np.array([0.123]), 990) is None
+    assert share_counts(np.array([np.nan]), 990) is None
+    assert share_counts(np.array([-0.0]), 990) is None
 
 
 def test_json_records_match_json_dumps() -> None:
@@ -145,7 +148,7 @@ def test_json_records_match_json_dumps() -> None:
                            separators=(",", ":"), allow_nan=False) + "\n"
                 for i, (rid, d) in enumerate(zip(ids, r.to_dicts(elapsed_s=0.25),
                                                  strict=True))]
-        assert json_records(r, 0.25, heads) == want
+        assert [x.decode() for x in json_records(r, 0.25, heads)] == want
 
 
 _ws = st.sampled_from(["", " ", "  ", "\t", "\r", "\n", " \t"])
@@ -225,18 +228,171 @@ def test_chunk_parse_is_line_by_line_parse() -> None:
 
 def test_unique_texts_tell_values_apart_by_bits() -> None:
     v = np.array([[0.0, -0.0], [1 / 3, np.nan], [0.0, 1 / 3]])
-    assert answer_text.unique_texts(v, repr).tolist() == [[repr(x) for x in r] for r in v.tolist()]
-    i = np.array([[3, 2520], [0, 3]], np.int64)
-    assert answer_text.unique_texts(i, str).tolist() == [["3", "2520"], ["0", "3"]]
+    texts, at = answer_text.unique_texts(v, repr)
+    assert len(texts) == 4 and np.array(texts, object)[at].tolist() == [
+        [repr(x) for x in r] for r in v.tolist()]
+    texts, at = answer_text.unique_texts(np.array([[3, 2520], [0, 3]], np.int64), str)
+    assert len(texts) == 3 and np.array(texts, object)[at].tolist() == [["3", "2520"],
+                                                                         ["0", "3"]]
 
 
-def test_category_texts_are_the_joined_shares() -> None:
-    cats = np.array([[[0, 1, 2, 3, 4, 5, 6, 7, 962], [990, 0, 0, 0, 0, 0, 0, 0, 0]]] * 3
-                    ) / np.float64(990)
-    got = answer_text.category_texts(cats, 990)
-    from simulate.many import CATEGORY_NAMES
+# ----------------------------------------------------------------------------- blocks
+def _one_line(line: bytes) -> bool:
+    """Whether ``line`` is of the common shape, by the regular expression (a line never
+    holds a newline: the reader cuts lines there)."""
+    return b"\n" not in line and _FAST_LINE.fullmatch(line) is not None
 
-    want = [[",".join(f"{json.dumps(k)}:{v!r}" for k, v in zip(CATEGORY_NAMES, p, strict=True))
-             for p in row] for row in cats.tolist()]
-    assert got is not None and got.tolist() == want
-    assert answer_text.category_texts(cats + 1e-9, 990) is None
+
+def _read(lines: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's ``(shape, cards)`` of each line (read_block's arrays, every line
+    kept, shaped or not)."""
+    from simulate._kernels.batch_lines import read_lines
+
+    fast = FastLines.of({})
+    assert fast is not None and fast.digest_parts is not None
+    text = b"\n".join(lines)
+    lengths = np.array([len(x) for x in lines], np.int64)
+    ends = np.cumsum(lengths + 1) - 1
+    n = len(lines)
+    shape, id_at = np.empty((n, 2), np.int64), np.empty((n, 2), np.int64)
+    cards = np.zeros((n, 25), np.uint8)
+    keys, dg = np.empty(130 * n, np.uint8), np.empty(400 * n, np.uint8)
+    read_lines(np.frombuffer(text, np.uint8), ends - lengths, ends, fast_lines._RANK_OF,
+               fast_lines._SUIT_OF, *fast.digest_parts, cards, shape, id_at, keys,
+               np.empty(n, np.int64), dg, np.empty(n, np.int64))
+    return shape, cards
+
+
+@given(st.lists(_lines(), min_size=1, max_size=12))
+def test_the_line_kernel_reads_what_the_expression_reads(lines: list[bytes]) -> None:
+    """:func:`read_lines` takes a line exactly when :data:`_FAST_LINE` matches it, with
+    the cards the expression's groups name."""
+    lines = [x for x in lines if b"\n" not in x] or [LINES[0]]
+    shape, cards = _read(lines)
+    for i, line in enumerate(lines):
+        m = _FAST_LINE.fullmatch(line)
+        assert (shape[i, 0] > 0) == (m is not None), line
+        if m is not None:
+            hands = re.findall(r'"(\w{4})"', m[2].decode())
+            want = card_ids("".join(hands) + m[3].decode(), 1, 2 * len(hands) + len(m[3]) // 2)
+            assert shape[i].tolist() == [len(hands), len(m[3]) // 2]
+            assert cards[i, :want.shape[1]].tolist() == want[0].tolist()
+
+
+def test_the_line_kernel_on_every_listed_line_and_its_edges() -> None:
+    ten = b'"2c2d", "3c3d", "4c4d", "5c5d", "6c6d", "7c7d", "8c8d", "9c9d", "TcTd", "JcJd"'
+    odd = [b'{"id": %s, "hands": ["AhKh", "QsQd"], "board": "Ks8h2c"}' % i for i in (
+        b'"' + b"a" * 128 + b'"', b'"' + b"a" * 129 + b'"', b"1" * 18, b"1" * 19, b"-1",
+        b'"a b"', b'"\xc3\xa9"', b"0", b"00", b"-", b'"x', b'""')]
+    odd += [b'{"id": 1, "hands": [%s], "board": "%s"}' % (ten, b) for b in (
+        b"", b"Ks", b"Ks8h2c7d3s", b"Ks8h2c7d3s4s", b"Ks8h2", b"Ks8h2c7d3s4")]
+    odd += [b'{"id": 1, "hands": [%s, "KcKd"], "board": ""}' % ten,
+            b'{"id": 1, "hands": ["AhKh" "QsQd"], "board": ""}',
+            b'{"id": 1, "hands": ["AhKh",], "board": ""}',
+            b'{"id": 1, "hands": ["AhK", "QsQd"], "board": ""}',
+            b'{"id": 1, "hands": ["AhKhQ", "QsQd"], "board": ""}',
+            b'{"id" : 1 ,"hands":["AhKh","QsQd"],"board" :"" }\t\r ',
+            b'{"id": 1, "hands": ["AhKh", "QsQd"], "board": ""}}',
+            b'{"id": 1, "hands": ["AhKh", "QsQd"], "board": "" ',
+            b'{"ID": 1, "hands": ["AhKh", "QsQd"], "board": ""}', b"", b" ", b"{"]
+    lines = [x for x in LINES + odd if b"\n" not in x]
+    shape, _ = _read(lines)
+    assert [bool(s) for s in shape[:, 0]] == [_one_line(x) for x in lines]
+    assert sum(_one_line(x) for x in odd) >= 8  # both sides of each edge are tried
+
+
+_good_id = st.one_of(st.integers(-10**17, 10**17).map(str),
+                     st.from_regex(r"[A-Za-z0-9_.:\-]{0,12}", fullmatch=True).map(json.dumps))
+
+
+@st.composite
+def _block_lines(draw: Any) -> list[bytes]:
+    """Lines of the common shape only: 2 or 3 hands, a board of 3, 4 or 5 cards, no
+    card twice, ids that may repeat."""
+    out = []
+    for _ in range(draw(st.integers(1, 10))):
+        cards = draw(st.permutations(sorted(t for t in CARD_IDS if t[0].isupper()
+                                            and t[1].islower())))
+        seen, picked = set(), []
+        for t in cards:
+            if CARD_IDS[t] not in seen:
+                seen.add(CARD_IDS[t])
+                picked.append(t)
+            if len(picked) == 11:
+                break
+        n, b = draw(st.sampled_from([2, 3])), draw(st.sampled_from([3, 4, 5, 3]))
+        hands = ["".join(picked[2 * k:2 * k + 2]) for k in range(n)]
+        w = draw(st.sampled_from(["", " "]))
+        out.append(f'{{"id":{w}{draw(_good_id)}, "hands": {json.dumps(hands)},{w}"board": '
+                   f'"{"".join(picked[6:6 + b])}"}}'.encode())
+    return out
+
+
+@given(_block_lines())
+def test_a_block_of_common_lines_is_answered_as_one(lines: list[bytes]) -> None:
+    """A chunk of common lines (shapes mixed) is read and answered as one block
+    (:class:`chunks.BlockAnswers`), with the bytes the line-by-line way writes."""
+    items = _items(lines)
+    got = answer_chunk(items, threads=1)
+    assert isinstance(got, chunks.BlockAnswers)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(chunks, "_answer_block", lambda *a: None)
+        by_line = answer_chunk(items, threads=1)
+    assert not isinstance(by_line, chunks.BlockAnswers)
+    assert _same(list(got)) == _same(by_line)
+    assert _same(got[-1:]) == _same(by_line[-1:]) and got[0][:4] == by_line[0][:4]
+    text = b"".join(a[4] for a in got)
+    assert text == got.text.tobytes() and len(got) == len(lines)
+
+
+def test_a_block_with_a_repeated_card_goes_line_by_line() -> None:
+    lines = [LINES[0], LINES[1], LINES[10]]  # LINES[10] holds Ah twice
+    got = answer_chunk(_items(lines), threads=1)
+    assert not isinstance(got, chunks.BlockAnswers)
+    assert "error" in json.loads(got[2][4]) and "error" not in json.loads(got[0][4])
+
+
+def test_whole_runs_of_common_lines_with_repeated_ids(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks write whole when their ids are new; an id seen before (in the block or an
+    earlier one) or a rerun sends the block through the line-by-line bookkeeping: the
+    same file either way."""
+    from simulate.batch import run_batch
+
+    body = [LINES[0], LINES[1], LINES[3], LINES[0].replace(b"6c2hAc", b"6c2hAd"), LINES[4],
+            LINES[1], LINES[5], LINES[6]]
+    src = tmp_path / "in.jsonl"
+    outs = []
+    for block in (True, False):
+        out = tmp_path / "out.jsonl"
+        with monkeypatch.context() as m:
+            if not block:
+                m.setattr(chunks, "_answer_block", lambda *a: None)
+            for size in (2, 3):
+                src.write_bytes(b"\n".join(body[:2 * size]) + b"\n")
+                run_batch(src, out, quiet=True, threads=1, chunk_lines=size)
+                changed = [body[0].replace(b"4dJc", b"4dJd"), *body[1:]]
+                src.write_bytes(b"\n".join(changed) + b"\n")
+                run_batch(src, out, quiet=True, threads=1, chunk_lines=size)
+        outs.append(_ELAPSED.sub("", out.read_text()))
+        out.unlink()
+    assert outs[0] == outs[1]
+    assert '"refused":"duplicate"' in outs[0] and '"refused":"changed"' in outs[0]
+
+
+@given(st.binary(min_size=1, max_size=64), st.data())
+def test_gather_rows_is_the_join_of_the_pieces(text: bytes, data: Any) -> None:
+    from simulate._kernels.text import gather_rows
+
+    k = data.draw(st.integers(1, 6))
+    start = [data.draw(st.integers(0, len(text) - 1)) for _ in range(k)]
+    length = [data.draw(st.integers(0, len(text) - s)) for s in start]
+    width = data.draw(st.integers(1, 5))
+    idx = data.draw(st.lists(st.lists(st.integers(0, k - 1), min_size=width, max_size=width),
+                             min_size=1, max_size=4))
+    want = reference_gather_rows(text, start, length, idx)
+    out = np.empty(sum(map(len, want)), np.uint8)
+    ends = np.empty(len(idx), np.int64)
+    gather_rows(np.frombuffer(text, np.uint8), np.array(start, np.int64),
+                np.array(length, np.int64), np.array(idx, np.int32), out, ends)
+    assert answer_text.split_rows(out, ends) == want

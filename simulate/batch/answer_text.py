@@ -1,7 +1,7 @@
 """A group's output lines as text: :func:`json_text_columns` lays out a group of exact
-heads-up answers column by column (shares from a table of ``k/total`` texts, each distinct
-equity and categories row written once, one join per group), :func:`json_docs` and
-:func:`json_records` the general way; the same bytes as ``json.dumps`` of the record
+answers column by column (shares from a table of ``k/total`` texts, each distinct equity
+written once, the rows copied end to end by a kernel), :func:`json_docs` the general way;
+:func:`json_records` picks. The same bytes as ``json.dumps`` of the record
 (``tests/test_batch_fast_lines.py``)."""
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from .fast_lines import _CARD_TEXTS
 
 
 def json_records(res: Any, elapsed_s: float, heads: list[tuple[str, int, str | None]]
-                 ) -> list[str]:
+                 ) -> list[bytes]:
     """The output lines (``{"id", "line", "digest", "result"}`` and a newline) of the rows
     of an :class:`~simulate.many.EquityArrays`, ``heads`` giving each row's id (as JSON
     text), line number and digest: :func:`json_text_columns` where it applies, else
     :func:`json_docs`; both write what ``json.dumps`` writes with compact separators
-    (tested)."""
+    (tested), as UTF-8 bytes (ASCII: the ids are JSON text)."""
     out = json_text_columns(res, elapsed_s, heads)
     if out is not None:
         return out
-    return [f'{{"id":{it},"line":{line},"digest":"{dg}","result":{doc}}}\n'
+    return [f'{{"id":{it},"line":{line},"digest":"{dg}","result":{doc}}}\n'.encode()
             for (it, line, dg), doc in zip(heads, json_docs(res, elapsed_s), strict=True)]
 
 
@@ -35,14 +35,6 @@ def json_records(res: Any, elapsed_s: float, heads: list[tuple[str, int, str | N
 #: win, tie and category shares of exact rows, looked up instead of written
 _SHARE_TEXTS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 MAX_TABLE_TOTAL = 1 << 16  # runouts per row at most for a table of share texts
-
-
-def share_texts(values: np.ndarray, total: int) -> np.ndarray | None:
-    """object array of ``repr`` of each of ``values`` (float64, each ``k / total`` as
-    numpy divides it), looked up in a table of the ``total + 1`` possible shares; None if
-    any value is not bit for bit such a share (the caller then writes each one)."""
-    k = share_counts(values, total)
-    return None if k is None else _SHARE_TEXTS[total][1][k]
 
 
 def share_counts(values: np.ndarray, total: int) -> np.ndarray | None:
@@ -62,125 +54,167 @@ def share_counts(values: np.ndarray, total: int) -> np.ndarray | None:
     return k
 
 
-#: odd multipliers mixing a row of category counts into one number (checked, never trusted)
-_MIX = np.array([0x9E3779B97F4A7C15 >> s | 1 for s in range(0, 18, 2)], np.uint64)
-
-
-def category_texts(values: np.ndarray, total: int) -> np.ndarray | None:
-    """object[N, P]: the text of each player's ``categories`` object body
-    (``"High Card":0.1,...``) for category shares float64[N, P, 9] of ``total`` runouts,
-    written once per distinct row of counts (a chunk of flop spots has ~1,000 distinct
-    rows in 8,000); None where :func:`share_counts` finds a value that is no share."""
-    from simulate.many import CATEGORY_NAMES
-
-    k = share_counts(values, total)
-    if k is None:
-        return None
-    rows = k.reshape(-1, k.shape[-1])
-    with np.errstate(over="ignore"):
-        mixed = (rows.astype(np.uint64) * _MIX[:rows.shape[1]]).sum(axis=1, dtype=np.uint64)
-    _, first, inv = np.unique(mixed, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1)
-    if not np.array_equal(rows[first][inv], rows):  # two rows mixed to one number
-        return None  # pragma: no cover - checked, not expected
-    tab = _SHARE_TEXTS[total][1]
-    names = [json.dumps(c) + ":" for c in CATEGORY_NAMES]
-    texts = np.empty(len(first), object)
-    texts[:] = [",".join([a + b for a, b in zip(names, tab[r].tolist(), strict=True)])
-                for r in rows[first]]
-    return texts[inv].reshape(k.shape[:-1])
-
-
-def unique_texts(values: np.ndarray, text: Any) -> np.ndarray:
-    """object array of ``text(v)`` for each of ``values`` (float64 or int64), written once
-    per distinct value (floats told apart by their bits, so ``-0.0`` is not ``0.0``):
-    the equities of a chunk of spots take a few thousand values, not one per number."""
+def unique_texts(values: np.ndarray, text: Any) -> tuple[list[str], np.ndarray]:
+    """``(texts, index)``: ``text(v)`` of each distinct value of ``values`` (float64 or
+    int64; floats told apart by their bits, so ``-0.0`` is not ``0.0``) and intp of
+    ``values``' shape giving each value's place in ``texts``: the equities of a chunk of
+    spots take a few thousand values, not one per number."""
     a = np.ascontiguousarray(values)
     is_float = a.dtype == np.float64
     u, inv = np.unique((a.view(np.int64) if is_float else a).ravel(), return_inverse=True)
-    texts = np.empty(len(u), object)
-    texts[:] = list(map(text, (u.view(np.float64) if is_float else u).tolist()))
-    return texts[inv.reshape(-1)].reshape(a.shape)
+    texts = list(map(text, (u.view(np.float64) if is_float else u).tolist()))
+    return texts, inv.reshape(a.shape)
+
+
+class Rows:
+    """A group's output lines as rows of pieces (:mod:`simulate._kernels.text`): a piece is
+    a range of one text (``data``, given, then the texts added); constant texts run
+    together into one piece; a column is one piece per row."""
+
+    def __init__(self, n: int, data: bytes = b"") -> None:
+        self.n = n
+        self.data = [data]
+        self.size = len(data)
+        self.starts: list[np.ndarray] = []
+        self.lengths: list[np.ndarray] = []
+        self.count = 0  # pieces so far
+        self.cols: list[Any] = []  # a constant text, or intp[n] piece numbers
+
+    def ranges(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Pieces ``data[starts[k]:ends[k]]`` (int64 arrays); their numbers."""
+        self.starts.append(np.asarray(starts, np.int64))
+        self.lengths.append(np.asarray(ends, np.int64) - starts)
+        self.count += len(starts)
+        return np.arange(self.count - len(starts), self.count)
+
+    def pieces(self, texts: list[str]) -> int:
+        """Add ``texts`` (ASCII: UnicodeEncodeError otherwise) as pieces; the number of
+        the first."""
+        raw = "".join(texts).encode("ascii")
+        lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+        starts = np.empty(len(texts), np.int64)
+        starts[0:1] = self.size
+        np.cumsum(lengths[:-1], out=starts[1:])
+        starts[1:] += self.size
+        self.data.append(raw)
+        self.size += len(raw)
+        return int(self.ranges(starts, starts + lengths)[0]) if texts else self.count
+
+    def const(self, text: str) -> None:
+        if self.cols and isinstance(self.cols[-1], str):
+            self.cols[-1] += text
+        else:
+            self.cols.append(text)
+
+    def column(self, numbers: np.ndarray) -> None:
+        self.cols.append(numbers)
+
+    def per_row(self, texts: list[str]) -> None:
+        """A column of one new piece per row."""
+        self.column(self.pieces(texts) + np.arange(self.n))
+
+    def text(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(text, ends)``: the rows end to end (uint8) and int64[n] where each ends."""
+        from simulate._kernels.text import gather_rows
+
+        idx = np.empty((self.n, len(self.cols)), np.int32)
+        for j, c in enumerate(self.cols):
+            idx[:, j] = self.pieces([c]) if isinstance(c, str) else c
+        start, length = np.concatenate(self.starts), np.concatenate(self.lengths)
+        out = np.empty(int(length[idx].sum()), np.uint8)
+        ends = np.empty(self.n, np.int64)
+        gather_rows(np.frombuffer(b"".join(self.data), np.uint8), start, length, idx, out,
+                    ends)
+        return out, ends
+
+
+def split_rows(text: np.ndarray, ends: np.ndarray) -> list[bytes]:
+    """Each row of :meth:`Rows.text`'s ``(text, ends)``."""
+    e, raw = ends.tolist(), text.tobytes()
+    return [raw[a:b] for a, b in zip([0, *e[:-1]], e, strict=True)]
 
 
 def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, str | None]]
-                      ) -> list[str] | None:
-    """:func:`json_records` for exact rows of one number of runouts (at most
-    :data:`MAX_TABLE_TOTAL`) whose shares are all table shares (:func:`share_texts`):
-    the texts are laid out column by column (the keys as constants, the numbers' texts
-    looked up or written once per value) and joined in one go; None for any other rows."""
-    from simulate.many import card_texts
-
+                      ) -> list[bytes] | None:
+    """:func:`json_records` by :func:`lay_out` (None where it does not apply)."""
     n = len(res)
-    if not res.exact or n == 0 or len(heads) != n:
+    if len(heads) != n or n == 0:
         return None
+    rows = Rows(n)
+    id_t, line_t, dg_t = zip(*heads, strict=True)
+    try:
+        cols = [rows.pieces(list(t)) + np.arange(n) for t in (id_t, map(str, line_t), dg_t)]
+    except UnicodeEncodeError:
+        return None
+    if not lay_out(rows, res, elapsed_s, *cols):
+        return None
+    return split_rows(*rows.text())
+
+
+def lay_out(rows: Rows, res: Any, elapsed_s: float, ids: np.ndarray, lines: np.ndarray,
+            digests: np.ndarray) -> bool:
+    """Lay out the output lines of ``res`` (:func:`json_records`) in ``rows``, given the
+    pieces of each row's id (JSON text), line number and digest, if ``res`` holds exact
+    rows of one number of runouts (at most :data:`MAX_TABLE_TOTAL`) whose shares are all
+    table shares (:func:`share_counts`): the keys as constants, the cards and shares looked
+    up, each other number written once per value. False (``rows`` untouched) for any
+    other rows."""
+    from simulate.many import CATEGORY_NAMES
+
+    if not res.exact or len(res) != rows.n or rows.n == 0:
+        return False
     totals = res.samples
     t = int(totals[0])
     if not 0 < t <= MAX_TABLE_TOTAL or not (totals == t).all():
-        return None
+        return False
     n_players = res.equity.shape[1]
-    win, tie = share_texts(res.win, t), share_texts(res.tie, t)
-    cats = category_texts(res.categories, t)
+    win, tie = share_counts(res.win, t), share_counts(res.tie, t)
+    cats = share_counts(res.categories, t)
     if win is None or tie is None or cats is None:
-        return None
-    cols: list[Any] = []  # a constant text, or one text per row
-
-    def const(text: str) -> None:
-        if cols and isinstance(cols[-1], str):
-            cols[-1] += text
-        else:
-            cols.append(text)
-
-    def column(texts: Any) -> None:
-        cols.append(texts)
-
-    def objects(texts: list[str]) -> np.ndarray:
-        a = np.empty(len(texts), object)
-        a[:] = texts
-        return a
-
-    id_t, line_t, dg_t = zip(*heads, strict=True)
-    const('{"id":')
-    column(objects(list(id_t)))
-    const(',"line":')
-    column(objects(list(map(str, line_t))))
-    const(',"digest":"')
-    column(objects(list(dg_t)))
-    const('","result":{"game":"holdem","board":"')
-    column(objects(card_texts(res.board)))
-    const('","dead":"')
-    column(objects(card_texts(res.dead)))
-    const(f'","exact":true,"samples":{t},"elapsed_s":{float(elapsed_s)!r},"players":[')
-    hand = _CARD_TEXTS[res.hands.astype(np.intp)]
-    eq = unique_texts(res.equity, repr)
+        return False
+    card = rows.pieces(list(_CARD_TEXTS))
+    share = rows.pieces(_SHARE_TEXTS[t][1].tolist())
+    rows.const('{"id":')
+    rows.column(ids)
+    rows.const(',"line":')
+    rows.column(lines)
+    rows.const(',"digest":"')
+    rows.column(digests)
+    rows.const('","result":{"game":"holdem","board":"')
+    for j in range(res.board.shape[1]):
+        rows.column(card + res.board[:, j].astype(np.intp))
+    rows.const('","dead":"')
+    for j in range(res.dead.shape[1]):
+        rows.column(card + res.dead[:, j].astype(np.intp))
+    rows.const(f'","exact":true,"samples":{t},"elapsed_s":{float(elapsed_s)!r},"players":[')
+    hand = card + res.hands.astype(np.intp)
+    eq_texts, eq = unique_texts(res.equity, repr)
+    eq += rows.pieces(eq_texts)
+    names = [json.dumps(c) + ":" for c in CATEGORY_NAMES]
     for p in range(n_players):
-        const(',{"hand":"' if p else '{"hand":"')
-        column(hand[:, p, 0])
-        column(hand[:, p, 1])
-        const('","equity":')
-        column(eq[:, p])
-        const(',"win":')
-        column(win[:, p])
-        const(',"tie":')
-        column(tie[:, p])
-        const(',"std_error":0.0,"categories":{')
-        column(cats[:, p])
-        const("}}")
-    const(f'],"counts":{{"runouts":{t},"share_unit":{SHARE_UNIT},"shares":[')
-    shares = unique_texts(res.shares, str)
+        rows.const(',{"hand":"' if p else '{"hand":"')
+        rows.column(hand[:, p, 0])
+        rows.column(hand[:, p, 1])
+        rows.const('","equity":')
+        rows.column(eq[:, p])
+        rows.const(',"win":')
+        rows.column(share + win[:, p])
+        rows.const(',"tie":')
+        rows.column(share + tie[:, p])
+        rows.const(',"std_error":0.0,"categories":{')
+        for c, name in enumerate(names):
+            rows.const("," + name if c else name)
+            rows.column(share + cats[:, p, c])
+        rows.const("}}")
+    rows.const(f'],"counts":{{"runouts":{t},"share_unit":{SHARE_UNIT},"shares":[')
+    sh_texts, sh = unique_texts(res.shares, str)
+    sh += rows.pieces(sh_texts)
     for p in range(n_players):
         if p:
-            const(",")
-        column(shares[:, p])
-    const("]}}}\n\0")  # NUL: the end of a row (JSON text holds none: it writes \u0000)
-    table = np.empty((n, len(cols)), object)
-    for j, c in enumerate(cols):
-        table[:, j] = c
-    out = "".join(table.ravel().tolist()).split("\0")
-    if len(out) != n + 1:  # pragma: no cover - no text of a row holds a NUL
-        return None
-    out.pop()
-    return out
+            rows.const(",")
+        rows.column(sh[:, p])
+    rows.const("]}}}\n")
+    return True
 
 
 def _num(x: float) -> str:

@@ -39,8 +39,8 @@ import numpy as np
 
 from evaluator._jit import work_clock
 
-from .answer_text import json_records
-from .fast_lines import FastLines, _cards, card_ids, fast_spot  # noqa: F401 - _cards: tests
+from .answer_text import Rows, json_records, lay_out, split_rows
+from .fast_lines import FastLines, _cards, card_ids, fast_spot, read_block  # noqa: F401
 from .files import Input, format_record, key_of
 from .requests import BadRequest, answer, check_id, digest, effective
 
@@ -91,6 +91,13 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     groups: dict[tuple, list[tuple[int, Any, int | None]]] = {}
     effs: dict[int, Any] = {}
     fast = FastLines.of(defaults) if fmt == "jsonl" and header is None else None
+    if fast is not None and fast.exact and all(type(p) is bytes for _, p in items):
+        try:
+            whole = _answer_block(items, fast, threads)
+        except KeyboardInterrupt:
+            raise ChunkInterrupted([]) from None
+        if whole is not None:
+            return whole  # type: ignore[return-value]
     parsed = FastLines.parse(items) if fast is not None else None
 
     def flush() -> None:
@@ -152,6 +159,94 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     return _answers(items, answers, rids, keys, digests, fmt)
 
 
+class BlockAnswers:
+    """The :data:`Answer` of each line of a chunk read as one block (:func:`_answer_block`):
+    the output lines end to end (``text`` uint8, ``ends`` int64[N] where each ends) and each
+    line's number, id key and digest; every line is a result. Indexing and iterating make
+    the :data:`Answer` tuples on demand; :class:`simulate.batch.runner._Settler` writes
+    ``text`` whole when no id needs a closer look."""
+
+    __slots__ = ("digests", "ends", "keys", "lines", "text")
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        key = self.keys[i]
+        rid = int(key[1:]) if key[0] == "n" else key[1:]
+        start = int(self.ends[i - 1]) if i else 0
+        return (self.lines[i], rid, key, self.digests[i],
+                self.text[start:int(self.ends[i])].tobytes(), False)
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(len(self)))
+
+
+def _answer_block(items: list[Item], fast: FastLines, threads: int | None
+                  ) -> BlockAnswers | None:
+    """Answer a chunk whose every line is of the common shape (:func:`read_block`) with
+    one :func:`equity_many` call per shape (hands, board cards) and the output lines laid
+    out by :func:`~simulate.batch.answer_text.lay_out`; None (nothing done) when a line is
+    not of the shape, repeats a card, or has answers the text tables do not fit: the chunk
+    then goes the line-by-line way, which says what is wrong with such a line."""
+    from simulate.many import bad_rows, equity_many
+
+    block = read_block([p for _, p in items], fast)
+    if block is None:
+        return None
+    n = len(items)
+    lines = [line for line, _ in items]
+    digests = "".join(block.digests).encode()
+    line_text = "\n".join(map(str, lines)).encode()
+    data = block.text + digests + line_text
+    dg_at = len(block.text) + 16 * np.arange(n + 1)
+    line_len = np.fromiter(map(len, map(str, lines)), np.int64, n)
+    line_end = len(block.text) + len(digests) + np.cumsum(line_len + 1) - 1
+    code = block.shape[:, 0] * 8 + block.shape[:, 1]
+    shapes = np.unique(code)
+    dead = np.array(fast.dead, np.int64)
+    parts = []
+    for c in shapes.tolist():
+        rows = np.flatnonzero(code == c) if len(shapes) > 1 else np.arange(n)
+        n_players, n_board = divmod(c, 8)
+        if 2 * n_players + dead.size > 47:
+            return None
+        t0 = work_clock()
+        cards = block.cards[rows, :2 * n_players + n_board]
+        if dead.size:
+            cards = np.concatenate([cards, np.broadcast_to(dead, (len(rows), dead.size))],
+                                   axis=1).astype(np.uint8)
+        if bad_rows(cards).any():
+            return None
+        w = 2 * n_players
+        res = equity_many(cards[:, :w].reshape(-1, n_players, 2), cards[:, w:w + n_board],
+                          dead=cards[:, w + n_board:], threads=threads)
+        el = (work_clock() - t0) / len(rows)
+        out = Rows(len(rows), data)
+        ids = out.ranges(block.id_at[rows, 0], block.id_at[rows, 1])
+        line_pieces = out.ranges(line_end[rows] - line_len[rows], line_end[rows])
+        dg_pieces = out.ranges(dg_at[rows], dg_at[rows] + 16)
+        if not lay_out(out, res, el, ids, line_pieces, dg_pieces):
+            return None
+        parts.append((rows, *out.text()))
+    ans = BlockAnswers()
+    ans.lines, ans.keys, ans.digests = lines, block.keys, block.digests
+    if len(parts) == 1:
+        ans.text, ans.ends = parts[0][1], parts[0][2]
+    else:
+        texts: list[bytes] = [b""] * n
+        for rows, text, ends in parts:
+            for r, t in zip(rows.tolist(), split_rows(text, ends), strict=True):
+                texts[r] = t
+        ans.text = np.frombuffer(b"".join(texts), np.uint8)
+        ans.ends = np.cumsum(np.fromiter(map(len, texts), np.int64, n))
+    return ans
+
+
 def _answers(items: list[Item], answers: list[Any], rids: list[Any], keys: list[str | None],
              digests: list[str | None], fmt: str) -> list[Answer]:
     """The :data:`Answer` of each of ``items`` (the first ``len(items)`` of a chunk)."""
@@ -160,7 +255,7 @@ def _answers(items: list[Item], answers: list[Any], rids: list[Any], keys: list[
         ans, rid, dg = answers[i], rids[i], digests[i]
         if ans is None:  # resumed
             out.append((line, rid, keys[i], dg, None, False))
-        elif isinstance(ans, str):  # the output line, written whole (grouped lines)
+        elif isinstance(ans, bytes):  # the output line, written whole (grouped lines)
             out.append((line, rid, keys[i], dg, ans, False))
         else:
             out.append((line, rid, keys[i], dg, format_record(rid, line, dg, ans, fmt),

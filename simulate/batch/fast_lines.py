@@ -111,8 +111,8 @@ class FastLines:
     on the grouped path (another kind, another game, a sample size the one-spot path
     chooses, dead cards that do not read): every line then goes the general way."""
 
-    __slots__ = ("board_sizes", "dead", "digest_text", "exact", "samples", "seed",
-                 "template")
+    __slots__ = ("board_sizes", "dead", "digest_parts", "digest_text", "exact", "samples",
+                 "seed", "template")
 
     @classmethod
     def of(cls, defaults: dict[str, Any] | None) -> FastLines | None:
@@ -136,6 +136,14 @@ class FastLines:
         self.dead = spot[1][len(spot[1]) - n_dead:]
         self.seed = eff["seed"]
         self.board_sizes = frozenset(2 * k for k in BOARD_SIZES)
+        whole = self.digest_text.format("\0", "\1")
+        self.digest_parts = None  # the digest text around the board and the hands
+        if whole.count("\0") == 1 and whole.count("\1") == 1 and whole.index("\0") < whole.index(
+                "\1") and whole.isascii():
+            pre, rest = whole.split("\0")
+            mid, post = rest.split("\1")
+            self.digest_parts = tuple(np.frombuffer(t.encode(), np.uint8)
+                                      for t in (pre, mid, "', '", post))
         return self
 
     @staticmethod
@@ -174,3 +182,50 @@ def card_ids(text: str, n: int, width: int) -> np.ndarray:
     ids = 4 * _RANK_OF[a[:, :, 0]] + _SUIT_OF[a[:, :, 1]]
     assert (ids >= 0).all()
     return ids
+
+
+class Block:
+    """A chunk's lines read at once by :func:`simulate._kernels.batch_lines.read_lines`
+    (see :func:`read_block`): ``text`` the lines joined by newlines; per line ``cards``
+    uint8[N, 25] (hands' cards, then the board's), ``shape`` int64[N, 2] (hands, board
+    cards), ``id_at`` int64[N, 2] (the id's JSON text in ``text``), ``keys`` (id keys, as
+    :func:`simulate.batch.requests.id_key` gives them) and ``digests``."""
+
+    __slots__ = ("cards", "digests", "id_at", "keys", "shape", "text")
+
+
+def read_block(payloads: list[bytes], fast: FastLines) -> Block | None:
+    """Every line of ``payloads`` read as a line of the common shape (the same reading as
+    :data:`_FAST_LINE` and :meth:`FastLines.parse`, and the same digests as the general
+    path), or None if any line is not of that shape or has a board of a size no request
+    may have (the chunk then goes line by line)."""
+    import hashlib
+
+    from simulate._kernels.batch_lines import MAX_BOARD, MAX_HANDS, MAX_ID, read_lines
+
+    if fast.digest_parts is None or not payloads:
+        return None
+    n = len(payloads)
+    text = b"\n".join(payloads)
+    lengths = np.fromiter(map(len, payloads), np.int64, n)
+    ends = np.cumsum(lengths + 1) - 1
+    starts = ends - lengths
+    pre, mid, sep, post = fast.digest_parts
+    per_line = pre.size + mid.size + post.size + 2 * MAX_BOARD + (4 + sep.size) * MAX_HANDS + 1
+    cards = np.zeros((n, 2 * MAX_HANDS + MAX_BOARD), np.uint8)
+    shape = np.empty((n, 2), np.int64)
+    id_at = np.empty((n, 2), np.int64)
+    keys = np.empty((MAX_ID + 2) * n, np.uint8)
+    digest_text = np.empty(per_line * n, np.uint8)
+    key_end, digest_end = np.empty(n, np.int64), np.empty(n, np.int64)
+    read_lines(np.frombuffer(text, np.uint8), starts, ends, _RANK_OF, _SUIT_OF, pre, mid, sep,
+               post, cards, shape, id_at, keys, key_end, digest_text, digest_end)
+    if not shape[:, 0].all() or not np.isin(shape[:, 1], BOARD_SIZES).all():
+        return None
+    b = Block()
+    b.text, b.cards, b.shape, b.id_at = text, cards, shape, id_at
+    b.keys = keys[:key_end[-1]].tobytes().decode("ascii").split("\n")[:-1]
+    blake2b = hashlib.blake2b
+    b.digests = [blake2b(t, digest_size=8).hexdigest()
+                 for t in digest_text[:digest_end[-1]].tobytes().split(b"\n")[:-1]]
+    return b

@@ -94,6 +94,44 @@ def _raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
             yield n, raw.rstrip(b"\r\n")
 
 
+def _kept(line: bytes) -> bool:
+    """A line that is not blank or a ``#`` comment."""
+    s = line.strip()
+    return bool(s) and not s.startswith(b"#")
+
+
+def _blocks(path: Path, size: int) -> Iterator[tuple[int, list[bytes | None]]]:
+    """``(number of the first line, lines)`` for ``path`` read ``size`` bytes at a time:
+    the lines as :func:`raw_lines` gives them (None for a line longer than
+    :data:`MAX_LINE_BYTES`, skipped in bounded memory) but for trailing carriage returns,
+    not taken off here. An error reading is an OSError naming ``path``."""
+    try:
+        with open(path, "rb") as f:
+            n, carry, skipping = 1, b"", False
+            while data := f.read(size):
+                if skipping:  # the rest of a long line
+                    cut = data.find(b"\n")
+                    if cut < 0:
+                        continue
+                    data, skipping = data[cut + 1:], False
+                may_be_long = len(carry) + len(data) > MAX_LINE_BYTES
+                parts: list[Any] = (carry + data).split(b"\n") if carry else data.split(b"\n")
+                carry = parts.pop()
+                if may_be_long:
+                    parts = [None if len(p) > MAX_LINE_BYTES else p for p in parts]
+                if parts:
+                    yield n, parts
+                    n += len(parts)
+                if len(carry) > MAX_LINE_BYTES:  # too long to hold: skip to its end
+                    yield n, [None]
+                    n += 1
+                    carry, skipping = b"", True
+            if carry:
+                yield n, [None if len(carry) > MAX_LINE_BYTES else carry]
+    except OSError as e:
+        raise _named(path, e) from None
+
+
 def count_lines(path: Path) -> int:
     """Lines in ``path`` (newlines, plus a last line without one), in bounded memory."""
     n, last = 0, b"\n"
@@ -144,6 +182,31 @@ class Input:
         for n, payload in self._lines():
             if n != self._header_line:
                 yield n, payload
+
+    def chunks(self, size: int, block: int = 1 << 20) -> Iterator[list[tuple[int, bytes | str]]]:
+        """What :meth:`lines` yields, in lists of ``size`` (the last one shorter), read
+        ``block`` bytes at a time and cut into lines at once (a line per Python step
+        was most of the reading time). Bounded memory, as :func:`raw_lines`."""
+        out: list[tuple[int, bytes | str]] = []
+        head, too_long = self._header_line, f"line longer than {MAX_LINE_BYTES >> 20} MiB"
+        for n0, parts in _blocks(self.path, block):
+            numbers = range(n0, n0 + len(parts))
+            if n0 == 1 and parts[0] is not None and parts[0].startswith(b"\xef\xbb\xbf"):
+                parts[0] = parts[0][3:]
+            if None in parts:
+                out.extend([(n, too_long) if p is None else (n, p.rstrip(b"\r"))
+                            for n, p in zip(numbers, parts, strict=True)
+                            if p is None or (_kept(p) and n != head)])
+                continue
+            if any(p[-1:] == b"\r" for p in parts):
+                parts = [p.rstrip(b"\r") for p in parts]
+            out.extend([(n, p) for n, p in zip(numbers, parts, strict=True)
+                        if (p[:1] == b"{" or _kept(p)) and n != head])
+            while len(out) >= size:
+                yield out[:size]
+                del out[:size]
+        if out:
+            yield out
 
     @staticmethod
     def decode(raw: bytes, n: int, header: list[str] | None) -> Any:
@@ -448,10 +511,18 @@ class Output:
         if not rec.get("refused") and key not in r.answered:
             r.answered[key] = (rec["line"], dg)
 
-    def write(self, lines: list[str]) -> None:
-        """Append whole lines (one write), fsync at most every second."""
-        data = "".join(lines).encode("utf-8")
-        view = memoryview(data)
+    def write(self, lines: list[Any]) -> None:
+        """Append whole lines (each text, UTF-8 bytes or a uint8 array of them; one
+        write), fsync at most every second."""
+        if len(lines) == 1 and not isinstance(lines[0], str):
+            data = lines[0]
+        else:
+            try:
+                data = b"".join(lines)
+            except TypeError:  # some lines are text
+                data = b"".join([x.encode("utf-8") if isinstance(x, str) else x
+                                 for x in lines])
+        view = memoryview(data).cast("B")
         while view:
             k = os.write(self.fd, view)
             view = view[k:]
