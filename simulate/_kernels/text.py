@@ -12,7 +12,27 @@ sizes ``out``; the copy is here, so no Python object is made per piece of a row 
 
 from __future__ import annotations
 
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
 from evaluator._jit import serial
+
+
+@intrinsic
+def copy_bytes(typingctx, dst, at, src, start, n):
+    """``dst[at:at + n] = src[start:start + n]`` (uint8 arrays, ranges in bounds, not
+    overlapping) as one ``memcpy``: seven times a loop of byte copies on pieces of ~14
+    bytes, which the compiler cannot widen without knowing the arrays apart."""
+    sig = types.void(dst, types.intp, src, types.intp, types.intp)
+
+    def codegen(context, builder, signature, args):
+        d = context.make_array(signature.args[0])(context, builder, args[0])
+        s = context.make_array(signature.args[2])(context, builder, args[2])
+        cgutils.raw_memcpy(builder, builder.gep(d.data, [args[1]]),
+                           builder.gep(s.data, [args[3]]), args[4], 1)
+
+    return sig, codegen
 
 
 @serial
@@ -24,8 +44,6 @@ def gather_rows(text, start, length, idx, out, ends):
     for r in range(idx.shape[0]):
         for c in range(idx.shape[1]):
             p = idx[r, c]
-            a = start[p]
-            for k in range(length[p]):
-                out[pos + k] = text[a + k]
+            copy_bytes(out, pos, text, start[p], length[p])
             pos += length[p]
         ends[r] = pos

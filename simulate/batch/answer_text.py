@@ -66,6 +66,22 @@ def unique_texts(values: np.ndarray, text: Any) -> tuple[list[str], np.ndarray]:
     return texts, inv.reshape(a.shape)
 
 
+_FLOAT_TEXTS: dict[float, str] = {}  # repr of equities seen: a file's spots share many
+
+
+def _float_text(v: float) -> str:
+    """``repr(v)``, remembered (up to a million values; not zeros or NaN, which a float
+    key would confuse)."""
+    if v == 0.0 or v != v:
+        return repr(v)
+    t = _FLOAT_TEXTS.get(v)
+    if t is None:
+        if len(_FLOAT_TEXTS) >= 1 << 20:
+            _FLOAT_TEXTS.clear()
+        t = _FLOAT_TEXTS[v] = repr(v)
+    return t
+
+
 class Rows:
     """A group's output lines as rows of pieces (:mod:`simulate._kernels.text`): a piece is
     a range of one text (``data``, given, then the texts added); constant texts run
@@ -117,11 +133,13 @@ class Rows:
         """``(text, ends)``: the rows end to end (uint8) and int64[n] where each ends."""
         from simulate._kernels.text import gather_rows
 
-        idx = np.empty((self.n, len(self.cols)), np.int32)
+        by_col = np.empty((len(self.cols), self.n), np.int32)  # filled a column at a time
         for j, c in enumerate(self.cols):
-            idx[:, j] = self.pieces([c]) if isinstance(c, str) else c
+            by_col[j] = self.pieces([c]) if isinstance(c, str) else c
         start, length = np.concatenate(self.starts), np.concatenate(self.lengths)
-        out = np.empty(int(length[idx].sum()), np.uint8)
+        idx = by_col.T
+        out = np.empty(int(np.bincount(by_col.ravel(), minlength=self.count) @ length),
+                       np.uint8)
         ends = np.empty(self.n, np.int64)
         gather_rows(np.frombuffer(b"".join(self.data), np.uint8), start, length, idx, out,
                     ends)
@@ -188,7 +206,7 @@ def lay_out(rows: Rows, res: Any, elapsed_s: float, ids: np.ndarray, lines: np.n
         rows.column(card + res.dead[:, j].astype(np.intp))
     rows.const(f'","exact":true,"samples":{t},"elapsed_s":{float(elapsed_s)!r},"players":[')
     hand = card + res.hands.astype(np.intp)
-    eq_texts, eq = unique_texts(res.equity, repr)
+    eq_texts, eq = unique_texts(res.equity, _float_text)
     eq += rows.pieces(eq_texts)
     names = [json.dumps(c) + ":" for c in CATEGORY_NAMES]
     for p in range(n_players):

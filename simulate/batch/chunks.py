@@ -193,7 +193,7 @@ def _answer_block(items: list[Item], fast: FastLines, threads: int | None
     out by :func:`~simulate.batch.answer_text.lay_out`; None (nothing done) when a line is
     not of the shape, repeats a card, or has answers the text tables do not fit: the chunk
     then goes the line-by-line way, which says what is wrong with such a line."""
-    from simulate.many import bad_rows, equity_many
+    from simulate.many import equity_many
 
     block = read_block([p for _, p in items], fast)
     if block is None:
@@ -220,11 +220,12 @@ def _answer_block(items: list[Item], fast: FastLines, threads: int | None
         if dead.size:
             cards = np.concatenate([cards, np.broadcast_to(dead, (len(rows), dead.size))],
                                    axis=1).astype(np.uint8)
-        if bad_rows(cards).any():
-            return None
         w = 2 * n_players
-        res = equity_many(cards[:, :w].reshape(-1, n_players, 2), cards[:, w:w + n_board],
-                          dead=cards[:, w + n_board:], threads=threads)
+        try:  # its check of the cards is the one: a repeated card is a ValueError
+            res = equity_many(cards[:, :w].reshape(-1, n_players, 2), cards[:, w:w + n_board],
+                              dead=cards[:, w + n_board:], threads=threads)
+        except ValueError:
+            return None
         el = (work_clock() - t0) / len(rows)
         out = Rows(len(rows), data)
         ids = out.ranges(block.id_at[rows, 0], block.id_at[rows, 1])
