@@ -396,3 +396,20 @@ def test_gather_rows_is_the_join_of_the_pieces(text: bytes, data: Any) -> None:
     gather_rows(np.frombuffer(text, np.uint8), np.array(start, np.int64),
                 np.array(length, np.int64), np.array(idx, np.int32), out, ends)
     assert answer_text.split_rows(out, ends) == want
+
+
+@given(st.lists(st.binary(max_size=400), min_size=1, max_size=8))
+def test_the_digest_kernel_is_blake2b(pieces: list[bytes]) -> None:
+    """:func:`blake2b_8` is ``hashlib.blake2b(digest_size=8)`` on each piece (every length
+    around the 128-byte blocks included, the empty piece too)."""
+    import hashlib
+
+    from simulate._kernels.batch_lines import blake2b_8
+
+    pieces = [p.replace(b"\n", b"") for p in pieces] + [b"", b"x" * 128, b"y" * 129, b"z" * 256]
+    text = b"\n".join(pieces)
+    ends = np.cumsum([len(p) + 1 for p in pieces]) - 1
+    out = np.empty(16 * len(pieces), np.uint8)
+    blake2b_8(np.frombuffer(text, np.uint8), ends, *fast_lines._BLAKE2B, out)
+    assert out.tobytes().decode() == "".join(hashlib.blake2b(p, digest_size=8).hexdigest()
+                                             for p in pieces)

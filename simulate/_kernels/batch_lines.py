@@ -20,6 +20,8 @@ board and the hands: ``pre + board + mid + hand + sep + hand ... + post``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from evaluator._jit import inline, serial
 
 MAX_HANDS = 10
@@ -218,3 +220,92 @@ def read_lines(buf, starts, ends, rank_of, suit_of, pre, mid, sep, post, cards, 
         digest_text[dp] = 10
         dp += 1
         digest_end[i] = dp
+
+
+# ----------------------------------------------------------------------------- digests
+#: BLAKE2b's initial words and message schedule (RFC 7693), for :func:`blake2b_8`
+BLAKE2B_IV = (0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
+              0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179)
+BLAKE2B_SIGMA = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    (14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3),
+    (11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4),
+    (7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8),
+    (9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13),
+    (2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9),
+    (12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11),
+    (13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10),
+    (6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5),
+    (10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0))
+
+
+@inline
+def _rotr(x, n):
+    return (x >> np.uint64(n)) | (x << np.uint64(64 - n))
+
+
+@inline
+def _g(v, a, b, c, d, x, y):
+    v[a] = v[a] + v[b] + x
+    v[d] = _rotr(v[d] ^ v[a], 32)
+    v[c] = v[c] + v[d]
+    v[b] = _rotr(v[b] ^ v[c], 24)
+    v[a] = v[a] + v[b] + y
+    v[d] = _rotr(v[d] ^ v[a], 16)
+    v[c] = v[c] + v[d]
+    v[b] = _rotr(v[b] ^ v[c], 63)
+
+
+@serial
+def blake2b_8(text, ends, iv, sigma, hex_digits, out):
+    """``hashlib.blake2b(piece, digest_size=8).hexdigest()`` of each piece of ``text``
+    uint8 (piece ``i`` ends at ``ends[i]`` int64, the next starting after a one-byte
+    separator), written as 16 ASCII hex digits at ``out[16 * i]``: the RFC 7693 hash,
+    unkeyed, 8 bytes of digest. ``iv`` uint64[8] and ``sigma`` int64[10, 16] are
+    :data:`BLAKE2B_IV` and :data:`BLAKE2B_SIGMA`; ``hex_digits`` uint8[16] is
+    ``b"0123456789abcdef"``."""
+    h = np.empty(8, np.uint64)
+    v = np.empty(16, np.uint64)
+    m = np.empty(16, np.uint64)
+    start = 0
+    for i in range(ends.size):
+        end = ends[i]
+        for k in range(8):
+            h[k] = iv[k]
+        h[0] ^= np.uint64(0x01010008)  # digest length 8, no key, fan-out and depth 1
+        size = end - start
+        done = 0
+        while True:  # one 128-byte block at a time; the last one (maybe empty) flagged
+            last = size - done <= 128
+            take = size - done if last else 128
+            for k in range(16):
+                m[k] = 0
+            for k in range(take):
+                m[k >> 3] |= np.uint64(text[start + done + k]) << np.uint64(8 * (k & 7))
+            done += take
+            for k in range(8):
+                v[k] = h[k]
+                v[k + 8] = iv[k]
+            v[12] ^= np.uint64(done)
+            if last:
+                v[14] = ~v[14]
+            for r in range(12):
+                s = sigma[r % 10]
+                _g(v, 0, 4, 8, 12, m[s[0]], m[s[1]])
+                _g(v, 1, 5, 9, 13, m[s[2]], m[s[3]])
+                _g(v, 2, 6, 10, 14, m[s[4]], m[s[5]])
+                _g(v, 3, 7, 11, 15, m[s[6]], m[s[7]])
+                _g(v, 0, 5, 10, 15, m[s[8]], m[s[9]])
+                _g(v, 1, 6, 11, 12, m[s[10]], m[s[11]])
+                _g(v, 2, 7, 8, 13, m[s[12]], m[s[13]])
+                _g(v, 3, 4, 9, 14, m[s[14]], m[s[15]])
+            for k in range(8):
+                h[k] ^= v[k] ^ v[k + 8]
+            if last:
+                break
+        d = h[0]
+        for k in range(8):  # the first 8 bytes of the state, little-endian, as hex
+            byte = (d >> np.uint64(8 * k)) & np.uint64(255)
+            out[16 * i + 2 * k] = hex_digits[byte >> np.uint64(4)]
+            out[16 * i + 2 * k + 1] = hex_digits[byte & np.uint64(15)]
+        start = end + 1

@@ -162,7 +162,8 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
 class BlockAnswers:
     """The :data:`Answer` of each line of a chunk read as one block (:func:`_answer_block`):
     the output lines end to end (``text`` uint8, ``ends`` int64[N] where each ends) and each
-    line's number, id key and digest; every line is a result. Indexing and iterating make
+    line's number, id key and digest (``digests``: 16 hex digits a line); every line is a
+    result. Indexing and iterating make
     the :data:`Answer` tuples on demand; :class:`simulate.batch.runner._Settler` writes
     ``text`` whole when no id needs a closer look."""
 
@@ -179,7 +180,7 @@ class BlockAnswers:
         key = self.keys[i]
         rid = int(key[1:]) if key[0] == "n" else key[1:]
         start = int(self.ends[i - 1]) if i else 0
-        return (self.lines[i], rid, key, self.digests[i],
+        return (self.lines[i], rid, key, self.digests[16 * i:16 * i + 16].decode(),
                 self.text[start:int(self.ends[i])].tobytes(), False)
 
     def __iter__(self) -> Any:
@@ -200,7 +201,7 @@ def _answer_block(items: list[Item], fast: FastLines, threads: int | None
         return None
     n = len(items)
     lines = [line for line, _ in items]
-    digests = "".join(block.digests).encode()
+    digests = block.digests
     line_text = "\n".join(map(str, lines)).encode()
     data = block.text + digests + line_text
     dg_at = len(block.text) + 16 * np.arange(n + 1)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CARD_IDS, CARD_TEXT, CardError, ids_of_text, parse_cards
+from simulate._kernels.batch_lines import BLAKE2B_IV, BLAKE2B_SIGMA
 from simulate.games import GAMES
 from simulate.many import ROUND_WORK
 from simulate.request import BOARD_SIZES, MAX_PLAYERS, MIN_PLAYERS
@@ -189,7 +190,8 @@ class Block:
     (see :func:`read_block`): ``text`` the lines joined by newlines; per line ``cards``
     uint8[N, 25] (hands' cards, then the board's), ``shape`` int64[N, 2] (hands, board
     cards), ``id_at`` int64[N, 2] (the id's JSON text in ``text``), ``keys`` (id keys, as
-    :func:`simulate.batch.requests.id_key` gives them) and ``digests``."""
+    :func:`simulate.batch.requests.id_key` gives them) and ``digests`` (bytes: 16 hex
+    digits a line, :func:`simulate.batch.requests.digest`'s)."""
 
     __slots__ = ("cards", "digests", "id_at", "keys", "shape", "text")
 
@@ -199,9 +201,13 @@ def read_block(payloads: list[bytes], fast: FastLines) -> Block | None:
     :data:`_FAST_LINE` and :meth:`FastLines.parse`, and the same digests as the general
     path), or None if any line is not of that shape or has a board of a size no request
     may have (the chunk then goes line by line)."""
-    import hashlib
-
-    from simulate._kernels.batch_lines import MAX_BOARD, MAX_HANDS, MAX_ID, read_lines
+    from simulate._kernels.batch_lines import (
+        MAX_BOARD,
+        MAX_HANDS,
+        MAX_ID,
+        blake2b_8,
+        read_lines,
+    )
 
     if fast.digest_parts is None or not payloads:
         return None
@@ -225,7 +231,12 @@ def read_block(payloads: list[bytes], fast: FastLines) -> Block | None:
     b = Block()
     b.text, b.cards, b.shape, b.id_at = text, cards, shape, id_at
     b.keys = keys[:key_end[-1]].tobytes().decode("ascii").split("\n")[:-1]
-    blake2b = hashlib.blake2b
-    b.digests = [blake2b(t, digest_size=8).hexdigest()
-                 for t in digest_text[:digest_end[-1]].tobytes().split(b"\n")[:-1]]
+    hex_digests = np.empty(16 * n, np.uint8)
+    blake2b_8(digest_text, digest_end - 1, _BLAKE2B[0], _BLAKE2B[1], _BLAKE2B[2], hex_digests)
+    b.digests = hex_digests.tobytes()
     return b
+
+
+#: :func:`simulate._kernels.batch_lines.blake2b_8`'s tables
+_BLAKE2B = (np.array(BLAKE2B_IV, np.uint64), np.array(BLAKE2B_SIGMA, np.int64),
+            np.frombuffer(b"0123456789abcdef", np.uint8))
