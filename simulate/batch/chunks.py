@@ -10,23 +10,25 @@ a target standard error, a line with a fault) is answered on its own by
 Both give the same document for the same request (tested).
 
 The common line, ``{"id": ID, "hands": [...], "board": "..."}`` written to JSON lines,
-is not decoded at all (:class:`simulate.batch.fast_lines.FastLines`): one regular
-expression reads a whole chunk, the id, its key and the digest come from the text and
-the run's template request, the cards of a group are read at once
-(:func:`~simulate.batch.fast_lines.card_ids`), and a group's output lines are laid out
-column by column (:func:`simulate.batch.answer_text.json_text_columns`: shares looked up
-in a table of ``k/total`` texts, each distinct equity and categories row written once,
-one join per group); any other line, or a group those tables do not fit, goes the
-general way. Same bytes (tested).
+is not decoded at all. A chunk made only of such lines (the usual file) is read by one
+kernel (:func:`simulate.batch.fast_lines.read_block`: the grammar checked, the cards,
+ids and digests read), answered by one :func:`~simulate.many.equity_many` call per shape
+and written by another kernel as one text (:func:`_answer_block`,
+:func:`simulate.batch.answer_text.lay_out`): no Python object per line but its id key.
+Any other chunk goes line by line: a common line is read by one regular expression over
+the chunk (:class:`simulate.batch.fast_lines.FastLines`), its group's output laid out the
+same way; any other line, or a group those tables do not fit, goes the general way. Same
+bytes every way (tested).
 
-Where the time of one heads-up flop line goes (200,000 exact spots, one worker, 2-core
-VM, microseconds per line; before the fast lines in brackets): read 0.6 [0.6], parse
-(regular expression) 0.9 [JSON decode 3.0, id 0.7, fields 3.1, card text 2.4], digest,
-key and grouping 1.7 [digest 1.4], cards to arrays and repeats 0.8 [0.2], compute
-(:func:`~simulate.many.equity_many`'s kernel) 3.8 to 5.6 [4.1 to 4.4], output text 3.1
-[12.9 and the record 1.7], answers and the ids' bookkeeping 0.8, write (1.4 KB a line:
-join, encode, ``os.write``, ``fsync``) 1.5 to 2.2; plus the process's start (imports,
-kernels from the cache) of about 0.5 s, 2.5 a line over 200,000 lines.
+Where the time of one heads-up flop line goes (200,000 exact spots, one worker, one
+thread, 2-core VM, microseconds per line): read the file 0.3; read the lines (grammar,
+cards, keys) 0.1 and their digests (BLAKE2b) 0.2, with the arrays around them 0.5 in all;
+compute (:func:`~simulate.many.equity_many`, its kernel 3.6) 3.8; lay out the output 0.5
+(share counts, equity texts) and copy it 0.65 (1.4 KB a line); the ids' bookkeeping 0.35;
+the rest of the chunk's handling 0.6; the write (``os.write`` of 280 MB, about 2.2 a line)
+runs on its own thread while the next chunk is answered. In all about 6.8 a line, plus
+the process's start (imports, kernels from the cache) of about 0.47 s, 2.4 a line over
+200,000 lines. (Before the block path: 12.4 a line.)
 """
 
 from __future__ import annotations

@@ -19,8 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -57,6 +55,9 @@ def ask(url: str, kind: str, body: dict[str, Any], timeout: float | None = None
     token = os.environ.get(TOKEN_ENV, "").strip()
     if token:
         headers["Authorization"] = f"Bearer {token}"
+    import urllib.error  # here: urllib.request (ssl, http.client) is 15 ms of every start
+    import urllib.request
+
     req = urllib.request.Request(f"{base}/api/v1/{kind}", data=json.dumps(body).encode(),
                                  headers=headers, method="POST")
     try:
