@@ -343,6 +343,11 @@ def test_a_block_of_common_lines_is_answered_as_one(lines: list[bytes]) -> None:
     assert _same(got[-1:]) == _same(by_line[-1:]) and got[0][:4] == by_line[0][:4]
     text = b"".join(a[4] for a in got)
     assert text == got.text.tobytes() and len(got) == len(lines)
+    dead = answer_chunk(items, {"dead": "2c"}, threads=1)  # a block unless a line holds 2c
+    assert isinstance(dead, chunks.BlockAnswers) == (not any(b"2c" in x for x in lines))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(chunks, "_answer_block", lambda *a: None)
+        assert _same(list(dead)) == _same(answer_chunk(items, {"dead": "2c"}, threads=1))
 
 
 def test_a_block_with_a_repeated_card_goes_line_by_line() -> None:
