@@ -28,7 +28,7 @@ compute (:func:`~simulate.many.equity_many`, its kernel 3.6) 3.8; lay out the ou
 the rest of the chunk's handling 0.6; the write (``os.write`` of 280 MB, about 2.2 a line)
 runs on its own thread while the next chunk is answered. In all about 6.8 a line, plus
 the process's start (imports, kernels from the cache) of about 0.47 s, 2.4 a line over
-200,000 lines. (Before the block path: 12.4 a line.)
+200,000 lines.
 """
 
 from __future__ import annotations
