@@ -125,9 +125,9 @@ class Rows:
     def column(self, numbers: np.ndarray) -> None:
         self.cols.append(numbers)
 
-    def per_row(self, texts: list[str]) -> None:
-        """A column of one new piece per row."""
-        self.column(self.pieces(texts) + np.arange(self.n))
+    def each(self, texts: list[str]) -> np.ndarray:
+        """The numbers of new pieces ``texts``, one per row (a column to be)."""
+        return self.pieces(texts) + np.arange(self.n)
 
     def text(self) -> tuple[np.ndarray, np.ndarray]:
         """``(text, ends)``: the rows end to end (uint8) and int64[n] where each ends."""
@@ -161,7 +161,7 @@ def json_text_columns(res: Any, elapsed_s: float, heads: list[tuple[str, int, st
     rows = Rows(n)
     id_t, line_t, dg_t = zip(*heads, strict=True)
     try:
-        cols = [rows.pieces(list(t)) + np.arange(n) for t in (id_t, map(str, line_t), dg_t)]
+        cols = [rows.each(list(t)) for t in (id_t, map(str, line_t), dg_t)]
     except UnicodeEncodeError:
         return None
     if not lay_out(rows, res, elapsed_s, *cols):

@@ -203,12 +203,8 @@ def _answer_block(items: list[Item], fast: FastLines, threads: int | None
         return None
     n = len(items)
     lines = [line for line, _ in items]
-    digests = block.digests
-    line_text = "\n".join(map(str, lines)).encode()
-    data = block.text + digests + line_text
-    dg_at = len(block.text) + 16 * np.arange(n + 1)
-    line_len = np.fromiter(map(len, map(str, lines)), np.int64, n)
-    line_end = len(block.text) + len(digests) + np.cumsum(line_len + 1) - 1
+    data = block.text + block.digests
+    dg_at = len(block.text) + 16 * np.arange(n)
     code = block.shape[:, 0] * 8 + block.shape[:, 1]
     shapes = np.unique(code)
     dead = np.array(fast.dead, np.int64)
@@ -232,7 +228,7 @@ def _answer_block(items: list[Item], fast: FastLines, threads: int | None
         el = (work_clock() - t0) / len(rows)
         out = Rows(len(rows), data)
         ids = out.ranges(block.id_at[rows, 0], block.id_at[rows, 1])
-        line_pieces = out.ranges(line_end[rows] - line_len[rows], line_end[rows])
+        line_pieces = out.each([str(lines[r]) for r in rows.tolist()])
         dg_pieces = out.ranges(dg_at[rows], dg_at[rows] + 16)
         if not lay_out(out, res, el, ids, line_pieces, dg_pieces):
             return None

@@ -66,34 +66,6 @@ def _named(path: Path, e: OSError) -> OSError:
     return OSError(e.errno, e.strerror or str(e), str(path)) if e.filename is None else e
 
 
-def raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
-    """``(line number, bytes without the newline)`` for each line of ``path``, in bounded
-    memory; a line longer than :data:`MAX_LINE_BYTES` comes as ``(n, None)``. An error
-    reading it is an OSError naming ``path``."""
-    try:
-        yield from _raw_lines(path)
-    except OSError as e:
-        raise _named(path, e) from None
-
-
-def _raw_lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
-    with open(path, "rb") as f:
-        n = 0
-        while True:
-            raw = f.readline(MAX_LINE_BYTES + 1)
-            if not raw:
-                return
-            n += 1
-            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                while True:  # skip the rest of the long line
-                    more = f.readline(1 << 20)
-                    if not more or more.endswith(b"\n"):
-                        break
-                yield n, None
-                continue
-            yield n, raw.rstrip(b"\r\n")
-
-
 def _kept(line: bytes) -> bool:
     """A line that is not blank or a ``#`` comment."""
     s = line.strip()
@@ -102,9 +74,9 @@ def _kept(line: bytes) -> bool:
 
 def _blocks(path: Path, size: int) -> Iterator[tuple[int, list[bytes | None]]]:
     """``(number of the first line, lines)`` for ``path`` read ``size`` bytes at a time:
-    the lines as :func:`raw_lines` gives them (None for a line longer than
-    :data:`MAX_LINE_BYTES`, skipped in bounded memory) but for trailing carriage returns,
-    not taken off here. An error reading is an OSError naming ``path``."""
+    each line's bytes without its newline (trailing carriage returns left on), None for a
+    line longer than :data:`MAX_LINE_BYTES` (skipped in bounded memory). An error reading
+    is an OSError naming ``path``."""
     try:
         with open(path, "rb") as f:
             n, carry, skipping = 1, b"", False
@@ -146,7 +118,7 @@ def count_lines(path: Path) -> int:
 
 
 class Input:
-    """The input file: :meth:`lines` yields ``(line number, payload)`` for every line that
+    """The input file: :meth:`chunks` gives ``(line number, payload)`` for every line that
     is not blank or a ``#`` comment, the payload being the line's bytes (decoded later, by
     whoever answers it, with :meth:`decode`) or an error message (a line too long to read).
     For a CSV input the first such line is the header (a bad header is a ValueError)."""
@@ -157,7 +129,7 @@ class Input:
         self.header: list[str] | None = None
         self._header_line = 0
         if self.csv:
-            for n, raw in self._lines():
+            for (n, raw), *_ in self.chunks(1):
                 if isinstance(raw, str):
                     raise ValueError(f"{path}: line {n} (the CSV header): {raw}")
                 try:
@@ -167,26 +139,12 @@ class Input:
                 self.header, self._header_line = _csv_header(cells, path), n
                 break
 
-    def _lines(self) -> Iterator[tuple[int, bytes | str]]:
-        for n, raw in raw_lines(self.path):
-            if raw is None:
-                yield n, f"line longer than {MAX_LINE_BYTES >> 20} MiB"
-                continue
-            if n == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark starts the file
-                raw = raw[3:]
-            s = raw.strip()
-            if s and not s.startswith(b"#"):
-                yield n, raw
-
-    def lines(self) -> Iterator[tuple[int, bytes | str]]:
-        for n, payload in self._lines():
-            if n != self._header_line:
-                yield n, payload
-
     def chunks(self, size: int, block: int = 1 << 20) -> Iterator[list[tuple[int, bytes | str]]]:
-        """What :meth:`lines` yields, in lists of ``size`` (the last one shorter), read
-        ``block`` bytes at a time and cut into lines at once (a line per Python step
-        was most of the reading time). Bounded memory, as :func:`raw_lines`."""
+        """The lines (as the class doc says; the CSV header left out, and a byte-order
+        mark off the first line, trailing carriage returns off every line) in lists of
+        ``size`` (the last one shorter), read ``block`` bytes at a time and cut into lines
+        at once (a line per Python step was most of the reading time), in bounded memory.
+        ``tests/reference.py`` reads them a line at a time."""
         out: list[tuple[int, bytes | str]] = []
         head, too_long = self._header_line, f"line longer than {MAX_LINE_BYTES >> 20} MiB"
         for n0, parts in _blocks(self.path, block):
