@@ -13,7 +13,15 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import CARD_IDS, CARD_TEXT, CardError, ids_of_text, parse_cards
-from simulate._kernels.batch_lines import BLAKE2B_IV, BLAKE2B_SIGMA
+from simulate._kernels.batch_lines import (
+    BLAKE2B_IV,
+    BLAKE2B_SIGMA,
+    MAX_BOARD,
+    MAX_HANDS,
+    MAX_ID,
+    blake2b_8,
+    read_lines,
+)
 from simulate.games import GAMES
 from simulate.many import ROUND_WORK
 from simulate.request import BOARD_SIZES, MAX_PLAYERS, MIN_PLAYERS
@@ -201,14 +209,6 @@ def read_block(payloads: list[bytes], fast: FastLines) -> Block | None:
     :data:`_FAST_LINE` and :meth:`FastLines.parse`, and the same digests as the general
     path), or None if any line is not of that shape or has a board of a size no request
     may have (the chunk then goes line by line)."""
-    from simulate._kernels.batch_lines import (
-        MAX_BOARD,
-        MAX_HANDS,
-        MAX_ID,
-        blake2b_8,
-        read_lines,
-    )
-
     if fast.digest_parts is None or not payloads:
         return None
     n = len(payloads)
