@@ -130,13 +130,37 @@ def tree_stamp(paths: list[str] | None = None) -> bytes:
 _stamp_installed = False
 
 
+def installed_copy(root: str = _ROOT) -> bool:
+    """Whether ``root`` lies in a Python environment's site-packages (``pip install .``),
+    not in a checkout (an editable install, a clone on ``sys.path``)."""
+    import site
+    import sysconfig
+
+    places = {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
+    places.update(site.getsitepackages() if hasattr(site, "getsitepackages") else [])
+    places.add(site.getusersitepackages())
+    here = os.path.normcase(os.path.abspath(root)) + os.sep
+    return any(here.startswith(os.path.normcase(os.path.abspath(p)) + os.sep) for p in places)
+
+
+def cache_locator_bases(installed: bool) -> list[str]:
+    """The names of Numba's cache locators tried for pokerjit's kernels, in order:
+    ``NUMBA_CACHE_DIR``, beside the sources, then a folder in the home. An installed copy
+    skips "beside the sources": its ``__pycache__`` folders in site-packages are files
+    pip does not know, left behind by ``pip uninstall`` as folders that hide a later
+    editable install of the same packages (Python takes them for namespace packages)."""
+    names = ["UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"]
+    return [n for n in names if not (installed and n == "InTreeCacheLocator")]
+
+
 def _install_tree_stamp() -> None:
     """Key pokerjit's cached kernels on all kernel sources, not on each kernel's own file.
 
     Numba checks a cached kernel against its own file only, so a kernel whose callee in
     another file changed (``play.py`` calling ``engine.py``'s rules, after an edit or a
-    ``git pull``) would load stale machine code. Numba's own cache places are kept; their
-    source stamp becomes :func:`tree_stamp` for files of this project. With a Numba whose
+    ``git pull``) would load stale machine code. Numba's own cache places are kept
+    (:func:`cache_locator_bases`); their source stamp becomes :func:`tree_stamp` for files
+    of this project. With a Numba whose
     cache internals differ, Numba's default keying is left as is."""
     global _stamp_installed
     if _stamp_installed:
@@ -145,8 +169,7 @@ def _install_tree_stamp() -> None:
     try:
         from numba.core import caching
 
-        bases = [caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
-                 caching.UserWideCacheLocator]
+        bases = [getattr(caching, n) for n in cache_locator_bases(installed_copy())]
         impl = caching.CacheImpl
         impl._locator_classes  # noqa: B018 - fails early where the internals differ
     except (ImportError, AttributeError):  # pragma: no cover - other Numba versions

@@ -1,7 +1,8 @@
 """The one list of what to compile per kind of work, so that no later command pauses.
 
 Numba compiles a kernel the first time it is called with new argument types and keeps the
-result in its disk cache (``NUMBA_CACHE_DIR``, or ``__pycache__`` beside the sources). Each
+result in its disk cache (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the sources of a
+checkout, else a folder in the home: :func:`evaluator._jit.cache_locator_bases`). Each
 step of :data:`STEPS` makes one tiny call per engine and path (exact and sampled, ranges,
 Omaha, all-ins, the hand engine, hand histories) for one kind of work (:data:`KINDS`):
 ``pokerjit warmup`` runs them all after an install, and :func:`warm` runs one kind's,

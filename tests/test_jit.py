@@ -179,3 +179,23 @@ def test_shared_scope_copies_are_installed_with_the_first_kernel():
     assert _jit.SHARE_SCOPES and _jit._scopes_shared
     assert hasattr(inline_closurecall.InlineWorker.inline_ir, "__wrapped__")
     assert "__deepcopy__" in vars(ir.Scope)
+
+
+def test_an_installed_copy_keeps_its_kernels_out_of_site_packages(tmp_path: Path) -> None:
+    """A checkout caches beside its sources; a copy in site-packages does not (its
+    ``__pycache__`` folders would outlive ``pip uninstall`` and hide a later editable
+    install as namespace packages), so its kernels go to NUMBA_CACHE_DIR or the home."""
+    import sysconfig
+
+    site_root = str(Path(sysconfig.get_paths()["purelib"]) / "evaluator")
+    assert _jit.installed_copy(site_root)
+    assert not _jit.installed_copy(str(tmp_path / "evaluator"))
+    assert not _jit.installed_copy(str(ROOT))  # the tests run on a checkout
+    assert _jit.cache_locator_bases(False) == [
+        "UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"]
+    assert _jit.cache_locator_bases(True) == ["UserProvidedCacheLocator",
+                                              "UserWideCacheLocator"]
+    from numba.core import caching
+
+    for name in _jit.cache_locator_bases(False):
+        assert issubclass(getattr(caching, name), caching._CacheLocator)

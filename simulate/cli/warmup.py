@@ -17,7 +17,8 @@ EXAMPLES = """examples:
   NUMBA_CACHE_DIR=~/.cache/pokerjit pokerjit warmup --json
 
 Compiled kernels go to Numba's disk cache: NUMBA_CACHE_DIR when it is set, else the
-__pycache__ folders beside pokerjit's sources, else a folder in your home. When no such
+__pycache__ folders beside pokerjit's sources when it runs from a checkout (an editable
+install), else a folder in your home (~/.cache/numba). When no such
 place can be written every command still works, compiling in memory on every run (one
 warning line says so); set NUMBA_CACHE_DIR to a writable folder to keep them.
 """
