@@ -25,6 +25,7 @@ CACHE = os.environ.get("POKERJIT_CACHE", "1").strip().lower() not in ("0", "fals
 def _njit(fn: Callable[..., Any] | None, opts: dict[str, Any]) -> Any:
     numba = _numba()
     opts.setdefault("cache", CACHE)
+    opts.setdefault("no_cfunc_wrapper", True)  # no kernel is a C callback (less to compile)
     if opts["cache"]:
         _install_tree_stamp()
 
@@ -355,6 +356,103 @@ def compiled_elsewhere() -> None:
     _clock.first_compile()
 
 
+# ------------------------------------------------------------ compiling in a second process
+FORK_COMPILE = os.environ.get("POKERJIT_FORK_COMPILE", "1").strip().lower() not in (
+    "0", "false", "no", "off")
+_beside_allowed = False
+
+
+def allow_compile_beside() -> None:
+    """Let :func:`compile_beside` fork this process: the ``pokerjit`` program calls it (a
+    process of its own, which no other code shares); a library user's process is never
+    forked."""
+    global _beside_allowed
+    _beside_allowed = True
+
+
+def compile_beside(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
+    """Start compiling ``kernel`` for ``args`` in a forked copy of this process, which
+    writes it to the disk cache while this one goes on (compiling its own kernels: Numba
+    compiles on one core). Returns ``wait()``: call it before calling ``kernel`` here, which
+    then loads it from the cache, or compiles it if the copy failed.
+
+    Only when it pays and is safe: :func:`allow_compile_beside` was called, the disk cache
+    is on (and ``POKERJIT_FORK_COMPILE`` is not 0), this process may run on two CPUs or
+    more, no other thread runs, and the cache lacks ``kernel`` for these argument types
+    (the common case: a warm cache costs one look at its index). Otherwise ``wait`` does
+    nothing. The copy prints nothing; this process shows the compile notice (once) and
+    counts the wait as compiling (:func:`work_clock` stands still)."""
+    import threading
+
+    def nothing() -> None:
+        return None
+
+    if not (_beside_allowed and FORK_COMPILE and cache_works() and hasattr(os, "fork")
+            and threading.active_count() == 1):
+        return nothing
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
+        cpus = os.cpu_count() or 1
+    if cpus < 2:
+        return nothing
+    import time
+
+    t0 = time.perf_counter()
+    try:
+        return _fork_compile(kernel, args, nothing)
+    finally:  # a look at the cache and a fork: getting kernels ready, not the work
+        _clock.total += time.perf_counter() - t0
+
+
+def _fork_compile(kernel: Any, args: tuple[Any, ...],
+                  nothing: Callable[[], None]) -> Callable[[], None]:
+    """:func:`compile_beside` once it is allowed: the look at the cache and the fork."""
+    import sys
+    import time
+
+    try:
+        sig = tuple(kernel.typeof_pyval(a) for a in args)
+        if sig in kernel.overloads:  # compiled or loaded already
+            return nothing
+        cache = kernel._cache
+        key = cache._index_key(sig, kernel.targetctx.codegen())
+        if key in cache._cache_file._load_index():
+            return nothing
+    except Exception:  # noqa: BLE001 - other Numba internals: compile here, as always
+        return nothing
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    pid = os.fork()
+    if pid == 0:  # the copy: compile, save, leave (no exit handlers, no output)
+        code = 1
+        try:
+            _clock._compiled = True  # no notice from here
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.dup2(null, 2)
+            kernel.compile(sig)
+            code = 0
+        except BaseException:  # noqa: BLE001, S110 - this process compiles it then
+            pass
+        finally:
+            os._exit(code)
+    compiled_elsewhere()
+
+    def wait() -> None:
+        t0 = time.perf_counter()
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:  # pragma: no cover - already reaped
+            pass
+        finally:
+            dt = time.perf_counter() - t0
+            _clock.total += dt
+            _clock.compiling += dt
+
+    return wait
+
+
 def serial(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:
     """Compile ``fn`` as a serial Numba kernel (``@serial`` or ``@serial(...)``)."""
     return _njit(fn, dict(opts))
@@ -379,7 +477,8 @@ def by_type(py_func: Callable[..., Any]) -> Any:
     _numba()
     from numba.extending import overload
 
-    return overload(py_func)
+    # called from kernels only: no wrapper for calls from Python or C (less to compile)
+    return overload(py_func, jit_options={"no_cpython_wrapper": True, "no_cfunc_wrapper": True})
 
 
 def max_threads() -> int:

@@ -142,15 +142,14 @@ class Engine:
         (one weighted strength row per board class) into the pots scorer:
         ``(win object[P, L] of Python ints, runouts)``. One thread: a 4-way preflop spot
         takes about as long as its equity (about 1-2 ms)."""
-        from simulate._kernels.holdem_exact import walk
-        from simulate._kernels.score import road_of
+        from simulate.holdem import run_walk
 
         self._check_size(self.n_runouts)
         hole = np.array([self.hands[s] for s in self.live_seats], np.uint8)
         avail = np.zeros(52, np.uint8)
         avail[self.deck] = 1
         sc = self.scorer()
-        total = int(walk(hole, self.board, avail, self.tables, sc, road_of(sc)))
+        total = run_walk(hole, self.board, avail, self.tables, sc)
         if total != self.n_runouts:  # the weights must cover every runout
             raise AssertionError(f"exact walk counted {total} runouts, not {self.n_runouts}")
         return sc[5].astype(object), total

@@ -183,3 +183,67 @@ def test_code_outside_the_project_keeps_numbas_own_keying(tmp_path: Path):
     r = _python(code, _env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "UserProvidedCacheLocator"
+
+
+BESIDE = """
+import os, sys
+sys.path.insert(0, {tmp!r})
+from evaluator import _jit
+import beside_mod as m
+
+_jit.compile_beside(m.g, (1,))()  # not allowed (a library user's process): nothing forks
+m.g(1)
+_jit.allow_compile_beside()
+wait = _jit.compile_beside(m.f, (1,))
+wait()
+compiling = _jit.compile_seconds()[1]
+print(m.f(1), sum(m.f.stats.cache_misses.values()), sum(m.f.stats.cache_hits.values()),
+      sum(m.g.stats.cache_misses.values()), compiling > 0)
+_jit.compile_beside(m.f, (1,))()  # compiled here now: nothing forks
+print(os.getpid() == {{pid}})
+"""
+
+
+def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
+    # The first run of `pokerjit equity` compiles the walk's second half in a forked copy
+    # of the process (simulate.holdem.run_walk): that copy writes the disk cache, and this
+    # process loads the kernel from it instead of compiling (a cache hit, no miss).
+    from evaluator import _jit
+
+    if not _jit.CACHE or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs the disk cache and two CPUs")
+    (tmp_path / "beside_mod.py").write_text(
+        "from evaluator._jit import serial\n\n@serial\ndef f(x):\n    return x + 1\n\n\n"
+        "@serial\ndef g(x):\n    return x + 2\n")
+    code = BESIDE.format(tmp=str(tmp_path)).replace("{pid}", "os.getpid()")
+    r = _python(code, _env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["2", "0", "1", "1", "True", "True"], r.stdout + r.stderr
+    assert r.stderr == ""
+
+
+def test_the_walk_halves_add_up_to_the_walk():
+    # run_walk calls the two halves from Python; kernels call walk, their sum
+    import numpy as np
+
+    from evaluator._tables import get_tables
+    from evaluator.cards import parse_cards
+    from evaluator.hands import category_table
+    from simulate._kernels import holdem_exact as ek
+    from simulate._kernels.score import ROAD_ANY, equity_scorer
+    from simulate.holdem import run_walk
+
+    tables, cat_of = get_tables().kernel_args, category_table()
+    for hands, board in ((["AhKh", "QsQd"], ""), (["AhKh", "QsQd", "7c7d"], "Ts9h2h"),
+                         (["AsKs", "QsJs"], "2s3s4d")):
+        hole = np.array([parse_cards(h) for h in hands], np.uint8)
+        b = np.array(parse_cards(board), np.uint8)
+        avail = np.ones(52, np.uint8)
+        avail[hole.ravel()] = 0
+        avail[b] = 0
+        one, two = equity_scorer(len(hands), cat_of), equity_scorer(len(hands), cat_of)
+        n1 = ek.walk(hole, b, avail, tables, one, ROAD_ANY)
+        n2 = run_walk(hole, b, avail, tables, two)
+        assert n1 == n2 > 0
+        for x, y in zip(one, two):
+            assert np.array_equal(x, y)

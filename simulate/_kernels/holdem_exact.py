@@ -120,223 +120,243 @@ def exact_walk(hole, board0, avail_cards, tables, cat_of, res, cats):
     return total
 
 
-@serial
-def walk(hole, board0, avail_cards, tables, sc, road):
-    """The reduced walk: every runout of ``board0`` from the cards with ``avail_cards[c] ==
-    1``, one weighted strength row per board class, added to the scorer ``sc``
-    (:mod:`simulate._kernels.score`: equity, or the pots of an all-in) through the scoring
-    loop the road tag ``road`` names (``score.road_of(sc)``, or ``score.ROAD_ANY``).
+def _walk_kernel(name, unsuited, suited):
+    """The reduced walk as a kernel named ``name``: the boards where no suit is live when
+    ``unsuited``, those where one suit is live when ``suited`` (Numba takes the two flags
+    as constants and compiles only the half asked for: :data:`walk` has both,
+    :data:`walk_unsuited` and :data:`walk_suited` one each, so that a fresh install's first
+    answer compiles them in two processes, ``simulate.holdem.run_walk``)."""
 
-    ``hole`` uint8[P, 2]; ``board0`` uint8[0..5]; ``avail_cards`` uint8[52]. Returns the
-    number of runouts (the sum of the weights).
+    def kernel(hole, board0, avail_cards, tables, sc, road):
+        """The reduced walk: every runout of ``board0`` from the cards with
+        ``avail_cards[c] == 1``, one weighted strength row per board class, added to the
+        scorer ``sc`` (:mod:`simulate._kernels.score`: equity, or the pots of an all-in)
+        through the scoring loop the road tag ``road`` names (``score.road_of(sc)``, or
+        ``score.ROAD_ANY``); :data:`walk_unsuited` and :data:`walk_suited` walk one half of
+        the boards each.
 
-    A fresh install's first answer compiles this walk, one scoring road and what they
-    call: the road tag, not a branch on the scorer, picks the road (about 0.9 s less on
-    the 2-core VM); every array comes from ``np.zeros`` of int64, one allocation to compile
-    per number of axes (no ``np.empty``, ``np.arange`` or boolean array); no ``min`` or
-    ``max`` of ints (each compiles a helper); the small helpers are inlined, and the other
-    cards of a live suit's boards are at most two ranks (:func:`rank_multisets`): about
-    0.5 s less together. (Arrays of more axes reshaped from one, or ``low`` flattened to
-    two axes, compiled less still, but the walk ran 4-10 % slower with them.)
-    """
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
-    n_players = hole.shape[0]
-    k = 5 - board0.shape[0]
+        ``hole`` uint8[P, 2]; ``board0`` uint8[0..5]; ``avail_cards`` uint8[52]. Returns the
+        number of runouts walked (the sum of the weights).
 
-    rank_key = np.zeros(13, np.int64)
-    for r in range(13):
-        rank_key[r] = card_key[4 * r] & RANK_BITS
-    # the deck by rank and suit
-    has = np.zeros((4, 13), np.int64)
-    avail = np.zeros(13, np.int64)
-    for c in range(52):
-        if avail_cards[c]:
-            has[c & 3, c >> 2] = 1
-            avail[c >> 2] += 1
-    # players: rank key, suit counts and suit rank-sets of hole + board
-    base = np.zeros(n_players, np.int64)
-    scnt = np.zeros((n_players, 4), np.int64)
-    smask = np.zeros((n_players, 4), np.int64)
-    hold = np.zeros(4, np.int64)  # most cards of a suit in one hand
-    for p in range(n_players):
-        hc = np.zeros(4, np.int64)
-        for i in range(2):
-            c = np.int64(hole[p, i])
-            base[p] += rank_key[c >> 2]
-            scnt[p, c & 3] += 1
-            smask[p, c & 3] |= np.int64(1) << (c >> 2)
-            hc[c & 3] += 1
-        for i in range(board0.shape[0]):
-            c = np.int64(board0[i])
-            base[p] += rank_key[c >> 2]
-            scnt[p, c & 3] += 1
-            smask[p, c & 3] |= np.int64(1) << (c >> 2)
-        for s in range(4):
-            if hc[s] > hold[s]:
-                hold[s] = hc[s]
-    b0 = np.zeros(4, np.int64)
-    for i in range(board0.shape[0]):
-        b0[board0[i] & 3] += 1
-    # dealt cards of suit s needed to make s live
-    t = np.zeros(4, np.int64)
-    for s in range(4):
-        t[s] = 5 - hold[s] - b0[s] if hold[s] + b0[s] < 5 else 0
+        A fresh install's first answer compiles the two halves, one scoring road and what
+        they call: the road tag, not a branch on the scorer, picks the road (about 0.9 s
+        less on the 2-core VM); every array comes from ``np.zeros`` of int64, one
+        allocation to compile per number of axes (no ``np.empty``, ``np.arange`` or boolean
+        array); no ``min`` or ``max`` of ints (each compiles a helper); the small helpers
+        are inlined, and the other cards of a live suit's boards are at most two ranks
+        (:func:`rank_multisets`): about 0.5 s less together. (Arrays of more axes reshaped
+        from one, ``low`` flattened to two axes, or every array a view of one work array
+        passed in compiled no less or ran 4-10 % slower; the halves as inlined helpers of
+        one kernel ran 5 % slower, their arrays reference-counted on every call.)
+        """
+        card_key, card_mask, row_offsets, rank_table, flush_table = tables
+        n_players = hole.shape[0]
+        k = 5 - board0.shape[0]
 
-    # bt[n, c + 1] = C(n, c) for n 0..4, c -1..5
-    bt = np.zeros((5, 7), np.int64)
-    for n in range(5):
-        for c in range(6):
-            bt[n, c + 1] = _binom(n, c)
-    rows = np.zeros((ROW_BATCH, n_players), np.int64)
-    wts_b = np.zeros(ROW_BATCH, np.int64)
-    n_rows = np.int64(0)
-    total = np.int64(0)
-
-    # ---- boards where no suit is live: ranks only
-    any_dead_only = True
-    for s in range(4):
-        if t[s] == 0:
-            any_dead_only = False  # every runout makes s live
-    if any_dead_only:
-        # Depth-first over runs (rank r, count c) with r increasing. The state after d
-        # runs: W[d] = card choices, K[d] = rank-key sum, rem[d] = cards still to deal,
-        # and for each suit s that can turn live, low[d, s, j] (j < t[s]) = choices
-        # dealing exactly j cards of suit s; those with j >= t[s] make s live, so the
-        # all-dead weight of a leaf is W - sum_s (W - sum_j low[d, s, j]).
-        live = np.zeros(4, np.int64)
-        n_live = 0
-        for s in range(4):
-            if t[s] <= k:
-                live[n_live] = s
-                n_live += 1
-        W = np.zeros(7, np.int64)
-        K = np.zeros(7, np.int64)
-        rem = np.zeros(7, np.int64)
-        low = np.zeros((7, 4, 6), np.int64)
-        # sums of low[d, q, j] over j < t and over j < t - 1: a leaf needs only these
-        sa = np.zeros((7, 4), np.int64)
-        sb = np.zeros((7, 4), np.int64)
-        nr = np.zeros(7, np.int64)
-        nc = np.zeros(7, np.int64)
-        W[0] = 1
-        rem[0] = k
-        for q in range(n_live):
-            low[0, q, 0] = 1
-            sa[0, q] = 1
-            sb[0, q] = 1 if t[live[q]] >= 2 else 0
-        nc[0] = 1
-        d = 0
-        if k == 0:
-            d = -1  # the board is complete; no suit can turn live (t > 0 for all)
-            total += 1
-            for p in range(n_players):
-                rows[0, p] = rank_strength(base[p], row_offsets, rank_table)
-            wts_b[0] = 1
-            n_rows = 1
-        while d >= 0:
-            r = nr[d]
-            c = nc[d]
-            while r <= 12 and (c > avail[r] or c > rem[d]):
-                r += 1
-                c = 1
-            if r > 12:
-                d -= 1
-                continue
-            nr[d] = r
-            nc[d] = c + 1
-            wr = W[d] * bt[avail[r], c + 1]
-            if c == rem[d]:
-                # a leaf: the last run completes the board
-                w = wr * (1 - n_live)
-                for q in range(n_live):
-                    s = live[q]
-                    u = avail[r] - has[s, r]
-                    w += bt[u, c + 1] * sa[d, q] + bt[u, c] * has[s, r] * sb[d, q]
-                if w > 0:
-                    total += w
-                    key = K[d] + c * rank_key[r]
-                    for p in range(n_players):
-                        rows[n_rows, p] = rank_strength(base[p] + key, row_offsets,
-                                                        rank_table)
-                    wts_b[n_rows] = w
-                    n_rows += 1
-                    if n_rows == ROW_BATCH:
-                        score_rows_on(rows, wts_b, n_rows, sc, road)
-                        n_rows = 0
-                continue
-            e = d + 1
-            W[e] = wr
-            K[e] = K[d] + c * rank_key[r]
-            rem[e] = rem[d] - c
-            for q in range(n_live):
-                s = live[q]
-                u = avail[r] - has[s, r]
-                l0 = bt[u, c + 1]
-                l1 = bt[u, c] * has[s, r]
-                v = low[d, q, 0] * l0
-                low[e, q, 0] = v
-                a = v
-                b = v if t[s] >= 2 else 0
-                for j in range(1, t[s]):
-                    v = low[d, q, j] * l0 + low[d, q, j - 1] * l1
-                    low[e, q, j] = v
-                    a += v
-                    if j < t[s] - 1:
-                        b += v
-                sa[e, q] = a
-                sb[e, q] = b
-            nr[e] = r + 1
-            nc[e] = 1
-            d = e
-
-    # ---- boards where suit s is live
-    keys = np.zeros(MAX_MULTISETS, np.int64)
-    wts = np.zeros(MAX_MULTISETS, np.int64)
-    other = np.zeros(13, np.int64)
-    ranks_s = np.zeros(13, np.int64)
-    fl = np.zeros(n_players, np.int64)  # 1: player p has a flush in s
-    fst = np.zeros(n_players, np.int64)
-    for s in range(4):
-        n_s = 0
+        rank_key = np.zeros(13, np.int64)
         for r in range(13):
-            other[r] = avail[r] - has[s, r]
-            if has[s, r]:
-                ranks_s[n_s] = r
-                n_s += 1
-        for j in range(t[s], (k if k < n_s else n_s) + 1):
-            n_m = rank_multisets(k - j, other, rank_key, keys, wts)
-            # every j-subset of the available cards of suit s
-            idx = np.zeros(j, np.int64)
-            for i in range(j):
-                idx[i] = i
-            while True:
-                ks = np.int64(0)
-                ms = np.int64(0)
-                for i in range(j):
-                    r = ranks_s[idx[i]]
-                    ks += rank_key[r]
-                    ms |= np.int64(1) << r
-                for p in range(n_players):
-                    fl[p] = scnt[p, s] + j >= 5
-                    if fl[p]:
-                        fst[p] = flush_table[smask[p, s] | ms]
-                for q in range(n_m):
-                    w = wts[q]
-                    key = ks + keys[q]
+            rank_key[r] = card_key[4 * r] & RANK_BITS
+        # the deck by rank and suit
+        has = np.zeros((4, 13), np.int64)
+        avail = np.zeros(13, np.int64)
+        for c in range(52):
+            if avail_cards[c]:
+                has[c & 3, c >> 2] = 1
+                avail[c >> 2] += 1
+        # players: rank key, suit counts and suit rank-sets of hole + board
+        base = np.zeros(n_players, np.int64)
+        scnt = np.zeros((n_players, 4), np.int64)
+        smask = np.zeros((n_players, 4), np.int64)
+        hold = np.zeros(4, np.int64)  # most cards of a suit in one hand
+        for p in range(n_players):
+            hc = np.zeros(4, np.int64)
+            for i in range(2):
+                c = np.int64(hole[p, i])
+                base[p] += rank_key[c >> 2]
+                scnt[p, c & 3] += 1
+                smask[p, c & 3] |= np.int64(1) << (c >> 2)
+                hc[c & 3] += 1
+            for i in range(board0.shape[0]):
+                c = np.int64(board0[i])
+                base[p] += rank_key[c >> 2]
+                scnt[p, c & 3] += 1
+                smask[p, c & 3] |= np.int64(1) << (c >> 2)
+            for s in range(4):
+                if hc[s] > hold[s]:
+                    hold[s] = hc[s]
+        b0 = np.zeros(4, np.int64)
+        for i in range(board0.shape[0]):
+            b0[board0[i] & 3] += 1
+        # dealt cards of suit s needed to make s live
+        t = np.zeros(4, np.int64)
+        for s in range(4):
+            t[s] = 5 - hold[s] - b0[s] if hold[s] + b0[s] < 5 else 0
+
+        rows = np.zeros((ROW_BATCH, n_players), np.int64)
+        wts_b = np.zeros(ROW_BATCH, np.int64)
+        n_rows = np.int64(0)
+        total = np.int64(0)
+
+        # ---- boards where no suit is live: ranks only
+        if unsuited:
+            # bt[n, c + 1] = C(n, c) for n 0..4, c -1..5
+            bt = np.zeros((5, 7), np.int64)
+            for n in range(5):
+                for c in range(6):
+                    bt[n, c + 1] = _binom(n, c)
+            any_dead_only = True
+            for s in range(4):
+                if t[s] == 0:
+                    any_dead_only = False  # every runout makes s live
+            if any_dead_only:
+                # Depth-first over runs (rank r, count c) with r increasing. The state after d
+                # runs: W[d] = card choices, K[d] = rank-key sum, rem[d] = cards still to deal,
+                # and for each suit s that can turn live, low[d, s, j] (j < t[s]) = choices
+                # dealing exactly j cards of suit s; those with j >= t[s] make s live, so the
+                # all-dead weight of a leaf is W - sum_s (W - sum_j low[d, s, j]).
+                live = np.zeros(4, np.int64)
+                n_live = 0
+                for s in range(4):
+                    if t[s] <= k:
+                        live[n_live] = s
+                        n_live += 1
+                W = np.zeros(7, np.int64)
+                K = np.zeros(7, np.int64)
+                rem = np.zeros(7, np.int64)
+                low = np.zeros((7, 4, 6), np.int64)
+                # sums of low[d, q, j] over j < t and over j < t - 1: a leaf needs only these
+                sa = np.zeros((7, 4), np.int64)
+                sb = np.zeros((7, 4), np.int64)
+                nr = np.zeros(7, np.int64)
+                nc = np.zeros(7, np.int64)
+                W[0] = 1
+                rem[0] = k
+                for q in range(n_live):
+                    low[0, q, 0] = 1
+                    sa[0, q] = 1
+                    sb[0, q] = 1 if t[live[q]] >= 2 else 0
+                nc[0] = 1
+                d = 0
+                if k == 0:
+                    d = -1  # the board is complete; no suit can turn live (t > 0 for all)
+                    total += 1
                     for p in range(n_players):
-                        if fl[p]:
-                            rows[n_rows, p] = fst[p]
-                        else:
-                            rows[n_rows, p] = rank_strength(base[p] + key, row_offsets,
-                                                            rank_table)
-                    wts_b[n_rows] = w
-                    n_rows += 1
-                    if n_rows == ROW_BATCH:
-                        score_rows_on(rows, wts_b, n_rows, sc, road)
-                        n_rows = 0
-                    total += w
-                if not next_subset(idx, j, n_s, 0):  # indices into ranks_s
-                    break
-    if n_rows > 0:
-        score_rows_on(rows, wts_b, n_rows, sc, road)
-    return total
+                        rows[0, p] = rank_strength(base[p], row_offsets, rank_table)
+                    wts_b[0] = 1
+                    n_rows = 1
+                while d >= 0:
+                    r = nr[d]
+                    c = nc[d]
+                    while r <= 12 and (c > avail[r] or c > rem[d]):
+                        r += 1
+                        c = 1
+                    if r > 12:
+                        d -= 1
+                        continue
+                    nr[d] = r
+                    nc[d] = c + 1
+                    wr = W[d] * bt[avail[r], c + 1]
+                    if c == rem[d]:
+                        # a leaf: the last run completes the board
+                        w = wr * (1 - n_live)
+                        for q in range(n_live):
+                            s = live[q]
+                            u = avail[r] - has[s, r]
+                            w += bt[u, c + 1] * sa[d, q] + bt[u, c] * has[s, r] * sb[d, q]
+                        if w > 0:
+                            total += w
+                            key = K[d] + c * rank_key[r]
+                            for p in range(n_players):
+                                rows[n_rows, p] = rank_strength(base[p] + key, row_offsets,
+                                                                rank_table)
+                            wts_b[n_rows] = w
+                            n_rows += 1
+                            if n_rows == ROW_BATCH:
+                                score_rows_on(rows, wts_b, n_rows, sc, road)
+                                n_rows = 0
+                        continue
+                    e = d + 1
+                    W[e] = wr
+                    K[e] = K[d] + c * rank_key[r]
+                    rem[e] = rem[d] - c
+                    for q in range(n_live):
+                        s = live[q]
+                        u = avail[r] - has[s, r]
+                        l0 = bt[u, c + 1]
+                        l1 = bt[u, c] * has[s, r]
+                        v = low[d, q, 0] * l0
+                        low[e, q, 0] = v
+                        a = v
+                        b = v if t[s] >= 2 else 0
+                        for j in range(1, t[s]):
+                            v = low[d, q, j] * l0 + low[d, q, j - 1] * l1
+                            low[e, q, j] = v
+                            a += v
+                            if j < t[s] - 1:
+                                b += v
+                        sa[e, q] = a
+                        sb[e, q] = b
+                    nr[e] = r + 1
+                    nc[e] = 1
+                    d = e
+
+        if suited:
+            keys = np.zeros(MAX_MULTISETS, np.int64)
+            wts = np.zeros(MAX_MULTISETS, np.int64)
+            other = np.zeros(13, np.int64)
+            ranks_s = np.zeros(13, np.int64)
+            fl = np.zeros(n_players, np.int64)  # 1: player p has a flush in s
+            fst = np.zeros(n_players, np.int64)
+            for s in range(4):
+                n_s = 0
+                for r in range(13):
+                    other[r] = avail[r] - has[s, r]
+                    if has[s, r]:
+                        ranks_s[n_s] = r
+                        n_s += 1
+                for j in range(t[s], (k if k < n_s else n_s) + 1):
+                    n_m = rank_multisets(k - j, other, rank_key, keys, wts)
+                    # every j-subset of the available cards of suit s
+                    idx = np.zeros(j, np.int64)
+                    for i in range(j):
+                        idx[i] = i
+                    while True:
+                        ks = np.int64(0)
+                        ms = np.int64(0)
+                        for i in range(j):
+                            r = ranks_s[idx[i]]
+                            ks += rank_key[r]
+                            ms |= np.int64(1) << r
+                        for p in range(n_players):
+                            fl[p] = scnt[p, s] + j >= 5
+                            if fl[p]:
+                                fst[p] = flush_table[smask[p, s] | ms]
+                        for q in range(n_m):
+                            w = wts[q]
+                            key = ks + keys[q]
+                            for p in range(n_players):
+                                if fl[p]:
+                                    rows[n_rows, p] = fst[p]
+                                else:
+                                    rows[n_rows, p] = rank_strength(base[p] + key, row_offsets,
+                                                                    rank_table)
+                            wts_b[n_rows] = w
+                            n_rows += 1
+                            if n_rows == ROW_BATCH:
+                                score_rows_on(rows, wts_b, n_rows, sc, road)
+                                n_rows = 0
+                            total += w
+                        if not next_subset(idx, j, n_s, 0):  # indices into ranks_s
+                            break
+        if n_rows > 0:
+            score_rows_on(rows, wts_b, n_rows, sc, road)
+        return total
+
+    kernel.__name__ = kernel.__qualname__ = name  # its own name: its own disk cache files
+    return serial(kernel)
+
+
+#: The whole walk, and its two halves as kernels of their own (see :func:`_walk_kernel`).
+walk = _walk_kernel("walk", True, True)
+walk_unsuited = _walk_kernel("walk_unsuited", True, False)
+walk_suited = _walk_kernel("walk_suited", False, True)

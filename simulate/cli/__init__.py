@@ -127,12 +127,13 @@ def _exit(rc: int) -> None:
 
 
 def _main(argv: list[str] | None) -> int:
-    from evaluator._jit import on_first_compile
+    from evaluator._jit import allow_compile_beside, on_first_compile
     from simulate.cli._util import start_load_clock
     from simulate.progress import report_progress
 
     if argv is None:
         _AS_PROGRAM[0] = True
+        allow_compile_beside()  # a first run compiles in two processes where it can
     on_first_compile(_announce_compiling)
     start_load_clock()
     try:
