@@ -245,5 +245,5 @@ def test_the_walk_halves_add_up_to_the_walk():
         n1 = ek.walk(hole, b, avail, tables, one, ROAD_ANY)
         n2 = run_walk(hole, b, avail, tables, two)
         assert n1 == n2 > 0
-        for x, y in zip(one, two):
+        for x, y in zip(one, two, strict=True):
             assert np.array_equal(x, y)
