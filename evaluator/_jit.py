@@ -19,7 +19,13 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-CACHE = os.environ.get("POKERJIT_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
+
+def _switch(name: str) -> bool:
+    """An on/off environment switch, on unless set to 0, false, no or off."""
+    return os.environ.get(name, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+CACHE = _switch("POKERJIT_CACHE")
 
 
 def _njit(fn: Callable[..., Any] | None, opts: dict[str, Any]) -> Any:
@@ -263,8 +269,7 @@ def _numba() -> Any:
 
 
 # ------------------------------------------------------------------- inlining's IR copies
-SHARE_SCOPES = os.environ.get("POKERJIT_SHARE_SCOPES", "1").strip().lower() not in (
-    "0", "false", "no", "off")
+SHARE_SCOPES = _switch("POKERJIT_SHARE_SCOPES")
 _scopes_shared = False
 
 
@@ -357,8 +362,7 @@ def compiled_elsewhere() -> None:
 
 
 # ------------------------------------------------------------ compiling in a second process
-FORK_COMPILE = os.environ.get("POKERJIT_FORK_COMPILE", "1").strip().lower() not in (
-    "0", "false", "no", "off")
+FORK_COMPILE = _switch("POKERJIT_FORK_COMPILE")
 _beside_allowed = False
 
 
