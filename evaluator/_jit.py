@@ -380,51 +380,50 @@ def compile_beside(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
     compiles on one core). Returns ``wait()``: call it before calling ``kernel`` here, which
     then loads it from the cache, or compiles it if the copy failed.
 
-    Only when it pays and is safe: :func:`allow_compile_beside` was called, the disk cache
-    is on (and ``POKERJIT_FORK_COMPILE`` is not 0), this process may run on two CPUs or
-    more, no other thread runs, and the cache lacks ``kernel`` for these argument types
+    Only when it pays and is safe: :func:`allow_compile_beside` was called, ``kernel`` is
+    neither compiled nor loaded in this process yet (a later call costs nothing), the disk
+    cache is on (and ``POKERJIT_FORK_COMPILE`` is not 0), this process may run on two CPUs
+    or more, no other thread runs, and the cache lacks ``kernel`` for these argument types
     (the common case: a warm cache costs one look at its index). Otherwise ``wait`` does
     nothing. The copy prints nothing; this process shows the compile notice (once) and
     counts the wait as compiling (:func:`work_clock` stands still)."""
     import threading
 
-    def nothing() -> None:
-        return None
-
-    if not (_beside_allowed and FORK_COMPILE and cache_works() and hasattr(os, "fork")
-            and threading.active_count() == 1):
-        return nothing
+    if not (_beside_allowed and not kernel.overloads and FORK_COMPILE and cache_works()
+            and hasattr(os, "fork") and threading.active_count() == 1):
+        return _no_wait
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
         cpus = os.cpu_count() or 1
     if cpus < 2:
-        return nothing
+        return _no_wait
     import time
 
     t0 = time.perf_counter()
     try:
-        return _fork_compile(kernel, args, nothing)
+        return _fork_compile(kernel, args)
     finally:  # a look at the cache and a fork: getting kernels ready, not the work
         _clock.total += time.perf_counter() - t0
 
 
-def _fork_compile(kernel: Any, args: tuple[Any, ...],
-                  nothing: Callable[[], None]) -> Callable[[], None]:
+def _no_wait() -> None:
+    """The ``wait`` of a :func:`compile_beside` that started nothing."""
+
+
+def _fork_compile(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
     """:func:`compile_beside` once it is allowed: the look at the cache and the fork."""
     import sys
     import time
 
     try:
         sig = tuple(kernel.typeof_pyval(a) for a in args)
-        if sig in kernel.overloads:  # compiled or loaded already
-            return nothing
         cache = kernel._cache
         key = cache._index_key(sig, kernel.targetctx.codegen())
         if key in cache._cache_file._load_index():
-            return nothing
+            return _no_wait
     except Exception:  # noqa: BLE001 - other Numba internals: compile here, as always
-        return nothing
+        return _no_wait
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     pid = os.fork()
