@@ -77,9 +77,13 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     d.get(server.url + "/")
     _wait(lambda: d.find_element("css selector", "body").get_attribute("data-ready") == "1",
           20, "the page to start")
-    paint = d.execute_script(
-        "const e = performance.getEntriesByName('first-contentful-paint')[0];"
-        "return e ? e.startTime : null;")
+    # the browser reports paint timings after the frame, not always before the page's
+    # script says it is ready (seen on a loaded CI machine): wait for the entry, then read
+    # when the paint happened
+    fcp = ("const e = performance.getEntriesByName('first-contentful-paint')[0];"
+           "return e ? e.startTime : null;")
+    _wait(lambda: d.execute_script(fcp) is not None, 10, "the first paint to be reported")
+    paint = d.execute_script(fcp)
     print(f"\nfirst contentful paint: {paint:.0f} ms")
     assert paint is not None and paint <= 1000
     games = [o.get_attribute("value") for o in Select(d.find_element(by, "game")).options]
