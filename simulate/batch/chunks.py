@@ -24,9 +24,9 @@ Where the time of one heads-up flop line goes (200,000 exact spots, one worker, 
 thread, 2-core VM, microseconds per line): read the file 0.3; read the lines (grammar,
 cards, keys) 0.1 and their digests (BLAKE2b) 0.2, with the arrays around them 0.5 in all;
 compute (:func:`~simulate.many.equity_many`, its kernel 3.6) 3.8; lay out the output 0.5
-(share counts, equity texts) and copy it 0.65 (1.4 KB a line); the ids' bookkeeping 0.35;
-the rest of the chunk's handling 0.6; the write (``os.write`` of 280 MB, about 2.2 a line)
-runs on its own thread while the next chunk is answered. In all about 6.8 a line, plus
+(share counts, equity texts) and copy it 0.65 (about 1 KB a line); the ids' bookkeeping
+0.35; the rest of the chunk's handling 0.6; the write (``os.write`` of 190 MB, about 2 a
+line) runs on its own thread while the next chunk is answered. In all about 6.8 a line, plus
 the process's start (imports, kernels from the cache) of about 0.47 s, 2.4 a line over
 200,000 lines.
 """
@@ -187,6 +187,18 @@ class BlockAnswers:
 
     def __iter__(self) -> Any:
         return (self[i] for i in range(len(self)))
+
+    def to_spool(self, spool: Any) -> None:
+        """In a worker process: move ``text`` to ``spool`` (:mod:`simulate.batch.spool`);
+        ``text`` is then a :class:`~simulate.batch.spool.SpoolRef` to it."""
+        self.text = spool.put(self.text)
+
+    def fetch(self) -> None:
+        """Bring a spooled ``text`` back (see :meth:`to_spool`), for indexing."""
+        from .spool import SpoolRef
+
+        if isinstance(self.text, SpoolRef):
+            self.text = np.frombuffer(self.text.read(), np.uint8)
 
 
 def _answer_block(items: list[Item], fast: FastLines, threads: int | None

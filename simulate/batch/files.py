@@ -471,8 +471,14 @@ class Output:
 
     def write(self, lines: list[Any]) -> None:
         """Append whole lines (each text, UTF-8 bytes or a uint8 array of them; one
-        write), fsync at most every second."""
-        if len(lines) == 1 and not isinstance(lines[0], str):
+        write; or one :class:`~simulate.batch.spool.SpoolRef`, copied from its spool),
+        fsync at most every second."""
+        from .spool import SpoolRef
+
+        if len(lines) == 1 and isinstance(lines[0], SpoolRef):
+            lines[0].copy_to(self.fd)
+            data = b""
+        elif len(lines) == 1 and not isinstance(lines[0], str):
             data = lines[0]
         else:
             try:

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from simulate.warmup import warm
 
 from .chunks import ChunkInterrupted, answer_chunk
+from .spool import Spool
 
 #: The kind of work of :func:`simulate.warmup.warm` each kind of batch line needs
 #: (``"fast"``: exact-hand Hold'em lines answered in groups).
@@ -165,7 +166,7 @@ class _Processes(_Windowed):
     """Forked worker processes (one Numba thread each)."""
 
     def __init__(self, workers: int, warm_kinds: tuple[str, ...], kinds_of: Any = None,
-                 close_fd: int = -1) -> None:
+                 close_fd: int = -1, spool: Spool | None = None) -> None:
         import multiprocessing as mp
 
         self.workers, self.kinds_of = workers, kinds_of
@@ -175,10 +176,11 @@ class _Processes(_Windowed):
         method = "spawn" if _numba_threads_started() else "fork"
         if method == "fork":
             warm(warm_kinds, serial=True)  # serial kernels only: no thread pool is forked
+        self.spool = spool if method == "fork" else None  # a spawned worker has no spool
         self.warmed = set(warm_kinds)
         self.ex = cf.ProcessPoolExecutor(
             workers, mp_context=mp.get_context(method), initializer=_worker_init,
-            initargs=(close_fd, warm_kinds if method == "spawn" else ()))
+            initargs=(close_fd, warm_kinds if method == "spawn" else (), self.spool))
         self.ex.submit(int).result()  # start every worker now, before any other warm-up
 
     def warm_here(self, kinds: tuple[str, ...]) -> None:
@@ -186,6 +188,8 @@ class _Processes(_Windowed):
         warm(kinds, serial=True)
 
     def submit(self, fn: Any, items: Any, args: tuple) -> cf.Future:
+        if self.spool is not None:
+            return self.ex.submit(_spooled_call, fn, items, args)
         return self.ex.submit(fn, items, *args, threads=1)
 
     def wait_some(self, pending: dict[Any, int]) -> list[Any]:
@@ -202,13 +206,33 @@ class _Processes(_Windowed):
         self.ex.shutdown(wait=not abort, cancel_futures=True)
 
 
-def _worker_init(close_fd: int, warm_kinds: tuple[str, ...] = ()) -> None:
+#: In a forked worker: the spool its chunks' results write their output to, if any.
+_SPOOL: Spool | None = None
+
+
+def _spooled_call(fn: Any, items: Any, args: tuple) -> Any:
+    """In a worker: ``fn(items, *args, threads=1)``; a result with a ``to_spool(spool)``
+    method (:class:`simulate.batch.chunks.BlockAnswers`) then moves its bulk to the spool,
+    so that only a reference to it travels back (:mod:`simulate.batch.spool`)."""
+    result = fn(items, *args, threads=1)
+    to_spool = getattr(result, "to_spool", None)
+    if to_spool is not None and _SPOOL is not None:
+        to_spool(_SPOOL)
+    return result
+
+
+def _worker_init(close_fd: int, warm_kinds: tuple[str, ...] = (),
+                 spool: Spool | None = None) -> None:
     """In a worker: drop the inherited handle on the output file (so that its lock goes
-    with the main process), warm ``warm_kinds`` (a spawned worker, which inherits no
-    kernels), freeze the heap it inherits (:func:`_freeze_heap`), and die with the main
-    process (Linux), so that a killed run leaves no workers behind."""
+    with the main process), keep the ``spool`` to write to, warm ``warm_kinds`` (a spawned
+    worker, which inherits no kernels), freeze the heap it inherits
+    (:func:`_freeze_heap`), and die with the main process (Linux), so that a killed run
+    leaves no workers behind."""
     import os
     import signal
+
+    global _SPOOL
+    _SPOOL = spool
 
     # Ctrl-C (which the terminal sends to the workers too) is the main process's to handle:
     # it stops the workers. SIGTERM kills a worker: a forked worker inherits the main
@@ -367,7 +391,7 @@ class Executor(Protocol):
 def executor(workers: int = 1, scheduler: str | None = None, threads: int | None = None, *,
              warm: tuple[str, ...] = ("batch",),
              kinds_of: Callable[[Any], Iterable[str]] | None = None,
-             close_fd: int = -1) -> Executor:
+             close_fd: int = -1, spool: Spool | None = None) -> Executor:
     """The one pool of pokerjit: runs chunks of work in this process, on worker processes
     or on Dask, and hands the results back in input order. ``pokerjit batch`` and
     ``pokerjit hand --workers/--scheduler`` run on it.
@@ -398,12 +422,16 @@ def executor(workers: int = 1, scheduler: str | None = None, threads: int | None
     ``close(abort=True)`` (what to call on Ctrl-C, SIGTERM or an error) terminates worker
     processes at once without waiting for their chunks. Worker processes also die with
     this process (Linux). ``close_fd``: a file descriptor worker processes must not keep
-    open (a locked output).
+    open (a locked output). ``spool``: a :class:`~simulate.batch.spool.Spool` that forked
+    worker processes write the bulk of a result to (a result with a ``to_spool(spool)``
+    method), which then comes back as a reference; the caller keeps it open until every
+    result is written, then closes it. Ignored in this process, on Dask and by spawned
+    workers.
     """
     if scheduler:
         return _Dask(scheduler, workers, warm, kinds_of)
     if workers > 1:
-        return _Processes(workers, warm, kinds_of, close_fd)
+        return _Processes(workers, warm, kinds_of, close_fd, spool)
     return _Local(threads)
 
 

@@ -11,7 +11,9 @@ backends:
   compiled kernels once before the fork (on one thread, so no thread pool is forked), so
   the workers start with them instead of compiling or loading them N times; kernels for
   other kinds of line are compiled in the main process the first time such a line comes
-  (the workers then load them from the cache rather than compiling at once);
+  (the workers then load them from the cache rather than compiling at once). A worker
+  writes a chunk's output text to a spool file beside the output and sends back where
+  it lies; the main process copies it into the output (:mod:`simulate.batch.spool`);
 * ``scheduler="local[:N]"`` (a ``dask.distributed`` LocalCluster of N worker processes)
   or ``scheduler="tcp://HOST:PORT"`` (a running Dask scheduler): chunks are Dask tasks,
   workers are warmed with ``Client.run``, and results stream back with ``as_completed``.
@@ -25,6 +27,7 @@ The backends are the one pool of pokerjit, :func:`simulate.batch.pool.executor`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import time
@@ -37,6 +40,7 @@ from .chunks import Answer, BlockAnswers, Item, Resumed
 from .files import Input, Output, Resume, count_lines, format_record
 from .pool import WARM_KIND, Executor, executor, parse_scheduler
 from .requests import DEFAULTABLE, BadRequest, check_id, digest, effective
+from .spool import Spool
 
 MAX_CHUNK_LINES = 4096  # lines per chunk at most (a chunk is one task)
 TASKS_PER_WORKER = 8  # aim for at least this many chunks per worker
@@ -94,14 +98,33 @@ def _kinds_of(items: list[Item], defaults: dict[str, Any]) -> set[str]:
 
 
 def _batch_executor(workers: int, scheduler: str | None, threads: int | None,
-                    defaults: dict[str, Any], close_fd: int = -1) -> Executor:
+                    defaults: dict[str, Any], close_fd: int = -1,
+                    spool: Spool | None = None) -> Executor:
     """:func:`executor` for batch lines: the grouped kernels first, the others as lines
     that need them come (:func:`_kinds_of`)."""
     def kinds_of(items: list[Item]) -> set[str]:
         return {WARM_KIND[k] for k in _kinds_of(items, defaults)}
 
     return executor(workers, scheduler, threads, warm=(WARM_KIND["fast"],),
-                    kinds_of=kinds_of, close_fd=close_fd)
+                    kinds_of=kinds_of, close_fd=close_fd, spool=spool)
+
+
+@contextlib.contextmanager
+def _spool_for(workers: int, scheduler: str | None, out_path: Path) -> Iterator[Spool | None]:
+    """A :class:`~simulate.batch.spool.Spool` beside the output for forked workers to
+    write their chunks' text to (None for one worker or Dask, or where none can be made:
+    the text then travels back to this process), closed at the end of the run."""
+    spool = None
+    if workers > 1 and not scheduler:
+        try:
+            spool = Spool(out_path.resolve().parent)
+        except OSError:
+            spool = None
+    try:
+        yield spool
+    finally:
+        if spool is not None:
+            spool.close()
 
 
 def check_options(workers: Any, scheduler: str | None, defaults: dict[str, Any] | None
@@ -168,9 +191,9 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     summary = BatchSummary()
     n_lines = count_lines(in_path)
     inp = Input(in_path)
-    with Output(out_path) as out, progress(n_lines, "batch", "lines", quiet=quiet,
-                                           stream=progress_stream) as bar:
-        backend = _batch_executor(workers, scheduler, threads, d, out.fd)
+    with Output(out_path) as out, _spool_for(workers, scheduler, out_path) as spool, \
+            progress(n_lines, "batch", "lines", quiet=quiet, stream=progress_stream) as bar:
+        backend = _batch_executor(workers, scheduler, threads, d, out.fd, spool)
         writer = _Writer(out)
         try:
             chunk = chunk_lines or _chunk_size(n_lines, backend.workers)
@@ -184,8 +207,9 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
                 summary.done += len(answers) - skipped  # every other answer is written
                 summary.errors += errors
                 summary.skipped += skipped
-                bar.update(answers[-1][0] - last)  # physical lines, as counted for the total
-                last = answers[-1][0]
+                end = answers.lines[-1] if isinstance(answers, BlockAnswers) else answers[-1][0]
+                bar.update(end - last)  # physical lines, as counted for the total
+                last = end
         except BaseException:
             try:
                 backend.close(abort=True)
@@ -203,7 +227,7 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
 class _Writer:
     """:meth:`Output.write` on a thread of its own, so a chunk's lines are written while
     the next chunk is answered (``os.write`` lets go of the GIL; 200,000 heads-up lines are
-    280 MB, about a quarter of a run's time on the 2-core VM). At most two chunks wait;
+    190 MB, about a fifth of a run's time on the 2-core VM). At most two chunks wait;
     :meth:`close` waits for every write queued. An error writing stops the writes and is
     raised by the next :meth:`put` or by :meth:`close`."""
 
@@ -303,11 +327,13 @@ class _Settler:
         out: list[Any] = []
         errors = skipped = 0
         r, seen = self.resume, self.seen
-        if isinstance(answers, BlockAnswers) and not r.answered and not r.errors:
-            keys = answers.keys
-            if seen.keys().isdisjoint(keys) and len(set(keys)) == len(keys):
-                seen.update(zip(keys, answers.lines, strict=True))  # new ids, each once
-                return [answers.text], 0, 0
+        if isinstance(answers, BlockAnswers):
+            if not r.answered and not r.errors:
+                keys = answers.keys
+                if seen.keys().isdisjoint(keys) and len(set(keys)) == len(keys):
+                    seen.update(zip(keys, answers.lines, strict=True))  # new ids, each once
+                    return [answers.text], 0, 0  # (a spooled text stays in the spool)
+            answers.fetch()  # line by line: the text from the spool, if it is there
         for line, rid, key, dg, text, is_error in answers:
             refusal = None
             if key is None:
