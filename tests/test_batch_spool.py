@@ -183,3 +183,23 @@ def test_spooled_chunks_read_back_line_by_line(tmp_path: Path) -> None:
     got, want = _records(out), _records(tmp_path / "one.jsonl")
     assert "duplicate id 3" in got[45]["error"]
     assert got == want
+
+
+def test_no_spool_for_one_worker_dask_or_a_folder_it_cannot_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from simulate.batch import runner
+
+    out = tmp_path / "out.jsonl"
+    with runner._spool_for(2, None, out) as sp:
+        assert isinstance(sp, Spool) and sp.fd >= 0
+    assert sp.fd == -1  # closed with the run
+    for workers, scheduler in ((1, None), (2, "local:2")):
+        with runner._spool_for(workers, scheduler, out) as sp:
+            assert sp is None
+
+    def refuse(self: Spool, directory: Any) -> None:
+        raise PermissionError(13, "Permission denied", str(directory))
+
+    monkeypatch.setattr(Spool, "__init__", refuse)
+    with runner._spool_for(2, None, out) as sp:
+        assert sp is None  # the text then travels back to the main process

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -115,10 +116,10 @@ def _spool_for(workers: int, scheduler: str | None, out_path: Path) -> Iterator[
     write their chunks' text to (None for one worker or Dask, or where none can be made:
     the text then travels back to this process), closed at the end of the run."""
     spool = None
-    if workers > 1 and not scheduler:
+    if workers > 1 and not scheduler and hasattr(os, "fork"):
         try:
             spool = Spool(out_path.resolve().parent)
-        except OSError:
+        except (OSError, ValueError):  # a folder it cannot write to, no fork context
             spool = None
     try:
         yield spool
