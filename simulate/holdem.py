@@ -91,7 +91,7 @@ def run_walk(hole: np.ndarray, board: np.ndarray, avail: np.ndarray, tables: tup
     from ._kernels.score import road_of
 
     args = (hole, board, avail, tables, sc, road_of(sc))
-    wait = compile_beside(ek.walk_unsuited, args)  # the half that compiles faster
+    wait = compile_beside(ek.walk_unsuited, args)  # in a copy, while this one does the other
     try:
         total = int(ek.walk_suited(*args))
     finally:

@@ -477,20 +477,25 @@ class Output:
 
         if len(lines) == 1 and isinstance(lines[0], SpoolRef):
             lines[0].copy_to(self.fd)
-            data = b""
-        elif len(lines) == 1 and not isinstance(lines[0], str):
-            data = lines[0]
         else:
-            try:
-                data = b"".join(lines)
-            except TypeError:  # some lines are text
-                data = b"".join([x.encode("utf-8") if isinstance(x, str) else x
-                                 for x in lines])
-        view = memoryview(data).cast("B")
-        while view:
-            k = os.write(self.fd, view)
-            view = view[k:]
+            if len(lines) == 1 and not isinstance(lines[0], str):
+                data = lines[0]
+            else:
+                try:
+                    data = b"".join(lines)
+                except TypeError:  # some lines are text
+                    data = b"".join([x.encode("utf-8") if isinstance(x, str) else x
+                                     for x in lines])
+            write_all(self.fd, data)
         now = time.monotonic()
         if now - self._last_sync >= FSYNC_EVERY_S:
             os.fsync(self.fd)
             self._last_sync = now
+
+
+def write_all(fd: int, data: Any) -> None:
+    """Write all of ``data`` (bytes, or any buffer such as a uint8 array) to the file
+    ``fd`` at its position, however many ``os.write`` calls that takes."""
+    view = memoryview(data).cast("B")
+    while view:
+        view = view[os.write(fd, view):]

@@ -200,17 +200,16 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
             chunk = chunk_lines or _chunk_size(n_lines, backend.workers)
             settle = _Settler(out.resume, out.fmt, str(out_path))
             last = 0
-            for _, answers in backend.map_ordered(_chunks(inp, out, d, chunk),
-                                                  (d, out.fmt, inp.header)):
+            for items, answers in backend.map_ordered(_chunks(inp, out, d, chunk),
+                                                      (d, out.fmt, inp.header)):
                 lines, errors, skipped = settle(answers)
                 writer.put(lines)
                 summary.total += len(answers)
                 summary.done += len(answers) - skipped  # every other answer is written
                 summary.errors += errors
                 summary.skipped += skipped
-                end = answers.lines[-1] if isinstance(answers, BlockAnswers) else answers[-1][0]
-                bar.update(end - last)  # physical lines, as counted for the total
-                last = end
+                bar.update(items[-1][0] - last)  # physical lines, as counted for the total
+                last = items[-1][0]
         except BaseException:
             try:
                 backend.close(abort=True)

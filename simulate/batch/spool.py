@@ -18,8 +18,11 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from .files import write_all
 
 #: Bytes read and written at a time where the kernel cannot copy between the files.
 _PIECE = 1 << 20
@@ -42,9 +45,6 @@ class SpoolRef:
 
     def __reduce__(self) -> tuple:
         return SpoolRef, (self.spool_id, self.offset, self.length)
-
-    def __len__(self) -> int:
-        return self.length
 
     @property
     def spool(self) -> Spool:
@@ -113,28 +113,24 @@ class Spool:
                 self._kernel_copy = False
                 break
             offset, left = offset + k, left - k
-        while left:
-            piece = os.pread(self.fd, min(left, _PIECE), offset)
-            if not piece:
-                raise OSError(f"the batch spool ends before its piece at {offset}")
-            view = memoryview(piece)
-            while view:
-                view = view[os.write(fd, view):]
-            offset, left = offset + len(piece), left - len(piece)
+        for piece in self._pieces(offset, left):
+            write_all(fd, piece)
         self._free(ref)
 
     def read(self, ref: SpoolRef) -> bytes:
         """``ref``'s bytes, then free them here."""
-        parts = []
-        offset, left = ref.offset, ref.length
+        data = b"".join(self._pieces(ref.offset, ref.length))
+        self._free(ref)
+        return data
+
+    def _pieces(self, offset: int, left: int) -> Iterator[bytes]:
+        """The ``left`` bytes from ``offset``, read :data:`_PIECE` bytes at a time."""
         while left:
             piece = os.pread(self.fd, min(left, _PIECE), offset)
             if not piece:
                 raise OSError(f"the batch spool ends before its piece at {offset}")
-            parts.append(piece)
+            yield piece
             offset, left = offset + len(piece), left - len(piece)
-        self._free(ref)
-        return b"".join(parts)
 
     def _free(self, ref: SpoolRef) -> None:
         if self._punch is not None and ref.length:
