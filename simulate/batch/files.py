@@ -471,11 +471,9 @@ class Output:
 
     def write(self, lines: list[Any]) -> None:
         """Append whole lines (each text, UTF-8 bytes or a uint8 array of them; one
-        write; or one :class:`~simulate.batch.spool.SpoolRef`, copied from its spool),
-        fsync at most every second."""
-        from .spool import SpoolRef
-
-        if len(lines) == 1 and isinstance(lines[0], SpoolRef):
+        write; or one piece that copies itself to a file, ``copy_to(fd)``: a
+        :class:`~simulate.batch.spool.SpoolRef`), fsync at most every second."""
+        if len(lines) == 1 and hasattr(lines[0], "copy_to"):
             lines[0].copy_to(self.fd)
         else:
             if len(lines) == 1 and not isinstance(lines[0], str):
