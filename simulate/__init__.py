@@ -32,6 +32,7 @@ _LAZY = {
     "Range": "simulate.ranges",
     "chart_rows": "simulate.chart",
     "preflop_equity": "simulate.preflop_table",
+    "icm": "simulate.icm",
     "Rules": "simulate.engine",
     "Hand": "simulate.engine",
     "IllegalAction": "simulate.engine",

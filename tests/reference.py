@@ -740,3 +740,26 @@ def batch_input_lines(path: str, max_line_bytes: int, skip_line: int = 0
             if s and not s.startswith(b"#") and n != skip_line:
                 out.append((n, raw))
     return out
+
+
+# -------------------- tournaments
+def icm_by_orders(stacks: Sequence[float], payouts: Sequence[float]) -> list[float]:
+    """Malmuth-Harville ICM over every finishing order, straight from the rule: an order's
+    chance is the product, place by place, of the player's chips over the chips of those
+    not yet placed; busted players (0 chips) take the lowest places in the order given."""
+    n = len(stacks)
+    alive = [i for i in range(n) if stacks[i] > 0]
+    busted = [i for i in range(n) if stacks[i] == 0]
+    pay = list(payouts) + [0.0] * (n - len(payouts))
+    out = [0.0] * n
+    for order in itertools.permutations(alive):
+        p = 1.0
+        left = float(sum(stacks[i] for i in alive))
+        for i in order:
+            p *= stacks[i] / left
+            left -= stacks[i]
+        for place, i in enumerate(order):
+            out[i] += p * pay[place]
+    for place, i in enumerate(busted, start=len(alive)):
+        out[i] = pay[place]
+    return out

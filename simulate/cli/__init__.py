@@ -15,8 +15,8 @@ import sys
 from simulate.cli._client import REMOTE, add_server_option, remote_or_local
 from simulate.cli._util import UsageError, error_line
 
-COMMANDS = ("equity", "eval", "range", "chart", "allin", "hand", "batch", "bench", "warmup", "play",
-            "serve")
+COMMANDS = ("equity", "eval", "range", "chart", "allin", "icm", "hand", "batch", "bench",
+            "warmup", "play", "serve")
 
 EPILOG = """examples:
   pokerjit equity AhKh QsQd
@@ -24,6 +24,8 @@ EPILOG = """examples:
   pokerjit eval AsKsQsJsTs
   pokerjit range 'QQ+,AKs' --vs random --board Td9d2c
   pokerjit allin AhAs:100 KdKc:60 QhQs:30 --button 0
+  pokerjit icm 5000 3000 2000 --payouts 50 30 20
+  pokerjit pushfold --stack 10 --json
   pokerjit bench --quick
   pokerjit warmup            compile every kernel once, e.g. after installing
   pokerjit serve --open      the workbench page and the JSON API (pip install 'pokerjit[serve]')
