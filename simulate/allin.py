@@ -64,6 +64,9 @@ def allin_ev(
     allow_zero: bool = False,
     discard_after: str | None = None,
     discard_policy: str | None = None,
+    stacks: Sequence[float] | None = None,
+    payouts: Sequence[float] | None = None,
+    posted: Sequence[int] | None = None,
 ) -> AllinResult:
     """Expected payout of every seat when the money is in and the board runs out.
 
@@ -107,6 +110,13 @@ def allin_ev(
     (the discards given as ``dead``); ``discard_after``: ``"preflop"``,
     ``"flop"`` or ``"turn"`` (default: the game's standard timing).
 
+    Tournaments: ``stacks`` (each seat's chips behind, not counting what it committed to
+    this pot) and ``payouts`` (the prizes of places 1, 2, ...), with ``posted`` (what each
+    seat had been forced to put in, blinds and antes; default 0), give every player
+    ``icm_equity`` (its expected prize after the pot, exact over every outcome) and
+    ``icm_equity_if_folded`` (had it folded with only its posted chips in):
+    :mod:`simulate.allin_icm`; exact Hold'em hands only. Chip EV is unchanged.
+
     Raises ``ValueError`` (:class:`evaluator.cards.CardError` for card
     problems) with a one-line message on bad input.
     """
@@ -115,7 +125,20 @@ def allin_ev(
                             dead_money=dead_money, discard_after=discard_after,
                             discard_policy=discard_policy)
     opts = sampling(exact, samples, target_std_error, seed, threads, unit=CHIPS)
-    return allin_run(spot, opts, t0)
+    if stacks is None and payouts is None:
+        if posted is not None:
+            raise ValueError("posted needs stacks and payouts (ICM equity)")
+        return allin_run(spot, opts, t0)
+    if stacks is None or payouts is None:
+        raise ValueError("ICM equity needs both stacks and payouts")
+    from simulate.allin_icm import icm_equities
+
+    eq, folded = icm_equities(spot, stacks, payouts, posted)
+    res = allin_run(spot, opts, t0)
+    for p, e, f in zip(res.players, eq, folded, strict=True):
+        p.icm_equity, p.icm_equity_if_folded = e, f
+    res.elapsed_s = work_clock() - t0
+    return res
 
 
 def _ready(spot: Spot) -> Spot:

@@ -154,6 +154,29 @@ class Engine:
             raise AssertionError(f"exact walk counted {total} runouts, not {self.n_runouts}")
         return sc[5].astype(object), total
 
+    def outcomes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """:meth:`exact`, also counting the runouts by outcome (for a payoff that is not
+        linear in the chips, ICM): ``(win object[P, L], outs int64[K, L], weights
+        int64[K], runouts)``, ``outs[o]`` the chips each live seat takes from the contested
+        pots on the runouts of outcome ``o`` and ``weights[o]`` how many runouts pay it."""
+        from simulate._kernels.score import outcome_scorer
+        from simulate.holdem import run_walk
+
+        if type(self) is not Engine:
+            raise ValueError("ICM equity needs exact Hold'em hands (no ranges, Omaha or "
+                             "Pineapple yet)")
+        self._check_size(self.n_runouts)
+        hole = np.array([self.hands[s] for s in self.live_seats], np.uint8)
+        avail = np.zeros(52, np.uint8)
+        avail[self.deck] = 1
+        sc = outcome_scorer(self.amounts, self.elig, self.order, self.cat_of)
+        total = run_walk(hole, self.board, avail, self.tables, sc)
+        outs, outw, nout = sc[10:]
+        if nout[1] or total != self.n_runouts:
+            raise AssertionError(f"outcome walk: {total} runouts, {nout[0]} outcomes")
+        k = int(nout[0])
+        return sc[5].astype(object), outs[:k].copy(), outw[:k].copy(), total
+
     def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
                     n_threads: int) -> tuple[np.ndarray, np.ndarray]:
         """Blocks ``lo..hi-1`` of a run of ``cap`` runouts (the block plan of

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MODELS", "SUBSET_MAX", "IcmMonteCarlo", "check_payouts", "check_stacks", "icm",
-           "icm_monte_carlo"]
+__all__ = ["MODELS", "SUBSET_MAX", "IcmMonteCarlo", "check_amounts", "check_payouts",
+           "check_stacks", "icm", "icm_after_hand", "icm_monte_carlo"]
 
 MODELS = ("malmuth-harville", "monte-carlo")
 #: Largest field (players with chips) the subset walk takes; larger fields integrate.
@@ -55,15 +55,23 @@ def _finite_array(values: Sequence[float] | np.ndarray, what: str) -> np.ndarray
     return arr
 
 
+def check_amounts(values: Sequence[float] | np.ndarray, what: str = "stacks") -> np.ndarray:
+    """``values`` as float64[n], n >= 1, finite and non-negative; else a one-line ValueError
+    naming ``what`` and the entry (1-based)."""
+    s = _finite_array(values, what)
+    if s.size == 0:
+        raise ValueError(f"{what}: no players given")
+    neg = np.flatnonzero(s < 0)
+    if neg.size:
+        raise ValueError(f"{what}: player {int(neg[0]) + 1} has a negative stack "
+                         f"({s[neg[0]]:g})")
+    return s
+
+
 def check_stacks(stacks: Sequence[float] | np.ndarray) -> np.ndarray:
     """``stacks`` as float64[n]: finite, non-negative, at least one player with chips; else
     a one-line ValueError naming the fault."""
-    s = _finite_array(stacks, "stacks")
-    if s.size == 0:
-        raise ValueError("stacks: no players given")
-    neg = np.flatnonzero(s < 0)
-    if neg.size:
-        raise ValueError(f"stacks: player {int(neg[0]) + 1} has a negative stack ({s[neg[0]]:g})")
+    s = check_amounts(stacks)
     if not (s > 0).any():
         raise ValueError("stacks: nobody has any chips")
     return s
@@ -130,6 +138,17 @@ def _exact(s: np.ndarray, pay: np.ndarray) -> np.ndarray:
         x, w = _gauss_legendre(GL_NODES)
         K.icm_integral(sa, paid, x, w, WIDTH, res)
     out[alive] = res
+    return out
+
+
+def icm_after_hand(final: np.ndarray, start: np.ndarray, payouts: np.ndarray) -> np.ndarray:
+    """:func:`icm` of the stacks ``final`` after a hand (float64[n]; checked payouts), the
+    players it busted taking the lowest places by the chips they started it with
+    (``start``: more chips, the better place; equal, the earlier seat)."""
+    busted = sorted(np.flatnonzero(final == 0).tolist(), key=lambda s: (-start[s], s))
+    perm = np.array([*np.flatnonzero(final > 0).tolist(), *busted], np.int64)
+    out = np.empty(final.size)
+    out[perm] = _exact(final[perm], payouts)
     return out
 
 

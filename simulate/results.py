@@ -99,7 +99,9 @@ class AllinPlayer:
     ``expected_payout``: chips expected back from the table; ``ev`` =
     ``expected_payout - committed``; ``std_error``: standard error of both (0
     when exact); ``pot_equity[p]``: expected share of pot ``p`` (0 where not
-    eligible).
+    eligible). With stacks and payouts (:mod:`simulate.allin_icm`): ``icm_equity``, the
+    expected prize after the pot, and ``icm_equity_if_folded``, had the seat folded with
+    only its posted chips in (None where that cannot be).
     """
 
     seat: int
@@ -111,12 +113,18 @@ class AllinPlayer:
     ev: float
     std_error: float = 0.0
     pot_equity: list[float] = field(default_factory=list)
+    icm_equity: float | None = None
+    icm_equity_if_folded: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "hand": self.hand, "live": self.live,
-                "committed": self.committed, "returned": self.returned,
-                "expected_payout": self.expected_payout, "ev": self.ev,
-                "std_error": json_number(self.std_error), "pot_equity": list(self.pot_equity)}
+        d = {"seat": self.seat, "hand": self.hand, "live": self.live,
+             "committed": self.committed, "returned": self.returned,
+             "expected_payout": self.expected_payout, "ev": self.ev,
+             "std_error": json_number(self.std_error), "pot_equity": list(self.pot_equity)}
+        if self.icm_equity is not None:  # asked for with stacks and payouts
+            d["icm_equity"] = self.icm_equity
+            d["icm_equity_if_folded"] = self.icm_equity_if_folded
+        return d
 
 
 @dataclass

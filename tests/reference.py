@@ -763,3 +763,28 @@ def icm_by_orders(stacks: Sequence[float], payouts: Sequence[float]) -> list[flo
     for place, i in enumerate(busted, start=len(alive)):
         out[i] = pay[place]
     return out
+
+
+def allin_icm(hands, committed, board, stacks, payouts, dead=(), button=0) -> list[float]:
+    """Each seat's ICM equity after an all-in, the slow way: every runout settled by the
+    reference dealer (:func:`ref_settle_runout`), the stacks after it (chips behind plus
+    chips back) valued by :func:`icm_by_orders`, the busted seats placed by the chips they
+    started with (more first, then seat order), averaged over the runouts."""
+    live = [h is not None for h in hands]
+    pots, returned = ref_pots(committed, live)
+    used = set(dead) | {c for h in hands if h for c in h}
+    n = len(hands)
+    start = [stacks[s] + committed[s] for s in range(n)]
+    acc = [0.0] * n
+    n_runs = 0
+    for full in runouts(board, used):
+        strengths = [strength_of_ids(full + h) if h else None for h in hands]
+        pay, _ = ref_settle_runout(pots, returned, strengths, button)
+        final = [stacks[s] + pay[s] for s in range(n)]
+        order = [s for s in range(n) if final[s] > 0]
+        order += sorted((s for s in range(n) if final[s] == 0), key=lambda s: (-start[s], s))
+        eq = icm_by_orders([final[s] for s in order], payouts)
+        for j, s in enumerate(order):
+            acc[s] += eq[j]
+        n_runs += 1
+    return [x / n_runs for x in acc]

@@ -326,10 +326,13 @@ ROAD_ANY = np.zeros(0, np.int8)  # decided on each call, as score_rows does
 ROAD_HU = np.zeros(0, np.int16)  # an equity scorer of two players
 ROAD_MULTI = np.zeros(0, np.int32)  # an equity scorer of three or more
 ROAD_POTS = np.zeros(0, np.int64)  # any other scorer (side pots, no statistics): row by row
+ROAD_OUTCOMES = np.zeros(0, np.float64)  # an outcome scorer (:func:`outcome_scorer`)
 
 
 def road_of(sc):
     """The road tag of the scorer ``sc``: the loop :func:`score_rows` takes for it."""
+    if len(sc) > 10:
+        return ROAD_OUTCOMES
     return (ROAD_POTS, ROAD_HU, ROAD_MULTI)[_road.py_func(sc)]
 
 
@@ -341,12 +344,59 @@ def score_rows_on(rows, wts, n, sc, road):
     the interpreter's version checks that, then scores through :func:`score_rows`."""
     if road.dtype != ROAD_ANY.dtype and road.dtype != road_of(sc).dtype:
         raise ValueError(f"road tag {road.dtype} does not fit this scorer")
-    score_rows(rows, wts, n, sc)
+    if road.dtype == ROAD_OUTCOMES.dtype:
+        _rows_outcomes(rows, wts, n, sc, road)
+    else:
+        score_rows(rows, wts, n, sc)
 
 
 @by_type(score_rows_on)
 def _score_rows_on(rows, wts, n, sc, road):
+    if "float" in str(road.dtype):
+        return _rows_outcomes
     return {16: _rows_hu, 32: _rows_multi, 64: _rows_pots}.get(road.dtype.bitwidth, _rows_any)
+
+
+def outcome_scorer(amounts, eligible, order, cat_of, cap=4096):
+    """:func:`pots_scorer` (int64) that also counts every row by its outcome, for a payoff
+    that is not linear in the chips (ICM): three more arrays, ``outs`` int64[cap, L] (each
+    distinct payout vector of one runout, in order of first appearance), ``outw``
+    int64[cap] (the weight of the rows that paid it) and ``nout`` int64[2] (how many
+    distinct, and 1 if there were more than ``cap``). Its road is :data:`ROAD_OUTCOMES`."""
+    return pots_scorer(amounts, eligible, order, cat_of) + (
+        np.zeros((cap, eligible.shape[1]), np.int64), np.zeros(cap, np.int64),
+        np.zeros(2, np.int64))
+
+
+def _rows_outcomes(rows, wts, n, sc, road):
+    """Rows into an :func:`outcome_scorer`: each row settled by :func:`award` (the one pot
+    rule) into ``win`` and ``pay`` with its weight, and once more alone for its payout
+    vector, whose weight is added to its entry in ``outs``/``outw`` (found by a scan)."""
+    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of, outs, outw, nout = sc
+    n_live = eligible.shape[1]
+    row_win = np.zeros(win.shape, np.int64)
+    row_pay = np.zeros(n_live, np.int64)
+    for r in range(n):
+        award(rows[r], wts[r], amounts, eligible, order, split, odd, win, pay)
+        for i in range(n_live):
+            row_pay[i] = 0
+        award(rows[r], np.int64(1), amounts, eligible, order, split, odd, row_win, row_pay)
+        found = -1
+        for o in range(nout[0]):
+            same = True
+            for i in range(n_live):
+                same = same and outs[o, i] == row_pay[i]
+            if same:
+                found = o
+                break
+        if found < 0:
+            if nout[0] == outs.shape[0]:
+                nout[1] = 1
+                continue
+            found = nout[0]
+            outs[found] = row_pay
+            nout[0] += 1
+        outw[found] += wts[r]
 
 
 def _rows_hu(rows, wts, n, sc, road):

@@ -38,6 +38,11 @@ examples:
   pokerjit allin 'QQ+:100' AhKh:60 random:30 --board Ks8h2c4d
   pokerjit allin AhAsKhKs:100 QdJdTc9c:60 --game omaha --board 7s8h2c --dead-money 12
   pokerjit allin AhKh2c:100 7s7d8c:60 QcJc3d:100 --game crazy_pineapple --discard-policy equity
+  pokerjit allin AhAs:100 KdKc:60 QhQs:30 --stacks 0 40 70 --payouts 50 30 20 --posted 0 0 10
+
+With --stacks and --payouts (a tournament), each seat also gets its ICM equity after the
+pot (exact over every outcome, exact Hold'em hands) and its ICM equity had it folded with
+only its --posted chips in.
 """
 
 
@@ -59,8 +64,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: preflop for pineapple, flop for crazy_pineapple)")
     p.add_argument("--discard-policy", default=None, choices=tuple(POLICIES),
                    help="pineapple games before the discard: made (default) or equity")
+    icm = p.add_argument_group("tournaments (ICM)")
+    icm.add_argument("--stacks", nargs="+", metavar="S", default=None,
+                     help="each seat's chips behind, not counting what it put in this pot")
+    icm.add_argument("--payouts", nargs="+", metavar="P", default=None,
+                     help="the prizes of places 1, 2, ...: adds each seat's ICM equity after "
+                          "the pot and had it folded")
+    icm.add_argument("--posted", nargs="+", metavar="C", default=None,
+                     help="what each seat had been forced to post (blinds, antes; default 0)")
     add_sampling_options(p, unit="chips")
     add_json(p)
+
+
+def _icm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """``stacks``, ``payouts`` and ``posted`` of the command line (empty without them)."""
+    from simulate.cli.icm import numbers
+
+    if args.stacks is None and args.payouts is None and args.posted is None:
+        return {}
+    if args.stacks is None or args.payouts is None:
+        raise UsageError("ICM equity needs both --stacks and --payouts")
+    posted = None
+    if args.posted is not None:
+        posted = []
+        for x in numbers(args.posted, "--posted"):
+            if not x.is_integer() or x < 0:
+                raise UsageError(f"--posted: '{x:g}' is not a whole number of chips")
+            posted.append(int(x))
+    return {"stacks": numbers(args.stacks, "--stacks"),
+            "payouts": numbers(args.payouts, "--payouts"), "posted": posted}
 
 
 def _button(text: str) -> int:
@@ -83,7 +115,7 @@ def request(args: argparse.Namespace) -> dict[str, Any] | None:
     """The ``POST /api/v1/allin`` body of these arguments (``pokerjit serve``), or None when
     they need options a request does not carry (the pineapple discard options)."""
     kw, button, dead_money = _checked(args)
-    if args.discard_after is not None or args.discard_policy is not None:
+    if args.discard_after is not None or args.discard_policy is not None or _icm_kwargs(args):
         return None
     return {"players": list(args.specs), "board": args.board, "dead": args.dead,
             "button": button, "dead_money": dead_money, "game": args.game,
@@ -101,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         r = allin_ev(args.specs, args.board, args.dead, button=button,
                      game=allin_game(args.game, args.specs), dead_money=dead_money,
                      discard_after=args.discard_after, discard_policy=args.discard_policy,
-                     **kw)
+                     **kw, **_icm_kwargs(args))
     r.game = args.game
     print_document(args, with_choice(r.to_dict(), chosen))
     return 0
@@ -150,6 +182,16 @@ def format_text(r: dict[str, Any]) -> str:
                 else "-" for i, e in enumerate(p["pot_equity"])]
         rows.append(row)
     out.append(table(rows, header, align="rlrrr" + "r" * (len(header) - 5)))
+    if "icm_equity" in r["players"][0]:
+        out.append("")
+        out.append(table([[str(p["seat"]), p["hand"], f"{p['icm_equity']:.4f}",
+                           "-" if p["icm_equity_if_folded"] is None
+                           else f"{p['icm_equity_if_folded']:.4f}",
+                           "-" if p["icm_equity_if_folded"] is None
+                           else f"{p['icm_equity'] - p['icm_equity_if_folded']:+.4f}"]
+                          for p in r["players"]],
+                         ["seat", "hand", "ICM equity", "if folded", "difference"],
+                         align="rlrrr"))
     if "default_samples" in r:
         out.append(choice_line([r["default_samples"]]))
     return "\n".join(out)
