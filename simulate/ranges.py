@@ -35,6 +35,7 @@ import csv
 import functools
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -461,3 +462,45 @@ def _top_combos(percent: float, raw: str, game: str = "holdem") -> list[tuple[in
     if not 0 <= percent <= 100:
         raise CardError(f"'{raw.strip()}': the percentage must be between 0 and 100")
     return [c for n in top_classes(percent, game) for c in class_combos(n)]
+
+
+def range_text(freq: Sequence[float] | np.ndarray, *, full: float = 0.995,
+               none: float = 0.005) -> str:
+    """Range text of per-class frequencies (``freq`` float[169], in :data:`HAND_CLASSES`
+    order): classes played at least ``full`` of the time joined into runs (``22+``,
+    ``TT-55``, ``A2s+``, ``K9o-K6o``), those between ``none`` and ``full`` as weighted
+    classes (``AJo:0.43``); :func:`parse_range` reads it back. ``""`` for an empty range."""
+    pos = {c: i for i, c in enumerate(HAND_CLASSES)}
+
+    def f(name: str) -> float:
+        return float(freq[pos[name]])
+
+    parts: list[str] = []
+    mixed: list[str] = []
+
+    def runs(names: list[str], top: str | None) -> None:
+        """``names`` best first; a run starting at ``top`` is written with ``+``."""
+        i = 0
+        while i < len(names):
+            if f(names[i]) < full:
+                if f(names[i]) > none:
+                    mixed.append(f"{names[i]}:{f(names[i]):.2f}")
+                i += 1
+                continue
+            j = i
+            while j + 1 < len(names) and f(names[j + 1]) >= full:
+                j += 1
+            if j == i:
+                parts.append(names[i])
+            elif names[i] == top:
+                parts.append(names[j] + "+")
+            else:
+                parts.append(f"{names[i]}-{names[j]}")
+            i = j + 1
+
+    runs([r * 2 for r in reversed(RANKS)], "AA")
+    for hi in range(12, 0, -1):
+        for kind in "so":
+            names = [RANKS[hi] + RANKS[lo] + kind for lo in range(hi - 1, -1, -1)]
+            runs(names, names[0])
+    return ",".join(parts + mixed)
