@@ -66,3 +66,77 @@ def rm_plus(G, GT, a, b, iters, x_avg, y_avg):
         x_avg[i] = sx[i] / wsum
     for j in range(m):
         y_avg[j] = sy[j] / wsum
+
+
+@serial
+def tree_values(cls, strength, actor, ctx, act, fold, term, members, n_members, payoff, win,
+                tie, strat, qa, qf, root):
+    """One pass of the multi-way push/fold tree over every sampled deal.
+
+    Deals: ``cls`` int64[M, N] (each player's hand class), ``strength`` int64[M, N] (its
+    hand's strength on the deal's board, higher better). Tree (nodes in order, parents
+    before children, node 0 the root): ``actor`` int64[K] (the player acting, -1 at a
+    terminal), ``ctx`` int64[K] (the strategy row of the decision), ``act`` / ``fold``
+    int64[K] (the children), ``term`` int64[K] (a terminal's index). Terminals: ``members``
+    int64[T, 4] and ``n_members`` int64[T] (the players all in), ``payoff`` float64[T, 256,
+    N] (each player's prize by the outcome code: sum over members ``i`` of (members ranked
+    strictly above ``i``) x 4**i). ``strat`` float64[C, 169]: how often each decision acts.
+    A terminal of two players all in takes its outcome from the classes, exactly: ``win``
+    and ``tie`` float64[169, 169] (the heads-up table's chance that the first class wins,
+    and that they tie), not from the deal's board.
+
+    Adds, per decision row and class, the reach-weighted value to the actor of acting
+    (``qa`` float64[C, 169]) and of folding (``qf``), and each player's value at the root to
+    ``root`` float64[N]."""
+    n_deals, n = cls.shape
+    k = actor.shape[0]
+    reach = np.zeros(k)
+    sig = np.zeros(k)
+    val = np.zeros((k, n))
+    for d in range(n_deals):
+        reach[0] = 1.0
+        for v in range(k):
+            p = actor[v]
+            if p < 0:
+                continue
+            s = strat[ctx[v], cls[d, p]]
+            sig[v] = s
+            reach[act[v]] = reach[v] * s
+            reach[fold[v]] = reach[v] * (1.0 - s)
+        for v in range(k - 1, -1, -1):
+            p = actor[v]
+            if p < 0:
+                t = term[v]
+                if n_members[t] == 2:  # heads-up: the class table's exact outcome
+                    ca = cls[d, members[t, 0]]
+                    cb = cls[d, members[t, 1]]
+                    pw = win[ca, cb]
+                    pt = tie[ca, cb]
+                    pl = 1.0 - pw - pt
+                    for q in range(n):
+                        val[v, q] = pw * payoff[t, 4, q] + pl * payoff[t, 1, q] + \
+                            pt * payoff[t, 0, q]
+                    continue
+                code = 0
+                mult = 1
+                for i in range(n_members[t]):
+                    si = strength[d, members[t, i]]
+                    above = 0
+                    for j in range(n_members[t]):
+                        if strength[d, members[t, j]] > si:
+                            above += 1
+                    code += above * mult
+                    mult *= 4
+                for q in range(n):
+                    val[v, q] = payoff[t, code, q]
+                continue
+            s = sig[v]
+            a = act[v]
+            f = fold[v]
+            for q in range(n):
+                val[v, q] = s * val[a, q] + (1.0 - s) * val[f, q]
+            c = cls[d, p]
+            qa[ctx[v], c] += reach[v] * val[a, p]
+            qf[ctx[v], c] += reach[v] * val[f, p]
+        for q in range(n):
+            root[q] += val[0, q]

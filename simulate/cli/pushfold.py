@@ -171,7 +171,8 @@ def icm_text(doc: dict[str, Any]) -> str:
         out.append(f"{pos['name']} jams {100 * pos['jam']['share']:.1f}%: "
                    f"{pos['jam']['range'] or '(nothing)'}")
         for c in pos["calls"]:
-            out.append(f"  calls {c['jammer']}'s jam{c['after']} {100 * c['share']:.1f}%: "
+            after = f" after {', '.join(c['callers'])} called" if c["callers"] else ""
+            out.append(f"  calls {c['jammer']}'s jam{after} {100 * c['share']:.1f}%: "
                        f"{c['range'] or '(nothing)'}")
     out.append("")
     out.append(table([[p["name"], f"{p['stack']:g}", f"{p['icm_equity']:.4f}"]
