@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -106,9 +107,38 @@ def icm(stacks: Sequence[float] | np.ndarray, payouts: Sequence[float] | np.ndar
         return icm_monte_carlo(stacks, payouts, samples=samples, seed=seed).equity
     if model != "malmuth-harville":
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
+    fast = _fast(stacks, payouts)
+    if fast is not None:
+        return fast
     s = check_stacks(stacks)
     pay = check_payouts(payouts, s.size)
     return _exact(s, pay)
+
+
+_SUBSETS: list[Any] = []  # the subset walk's kernel, once loaded
+
+
+def _fast(stacks: Any, payouts: Any) -> np.ndarray | None:
+    """:func:`icm` of a small field where every stack is positive and every number sound
+    (the common call, a few microseconds), or None to take the checked road."""
+    try:
+        s = np.asarray(stacks, np.float64)
+        pay = np.asarray(payouts, np.float64)
+    except (TypeError, ValueError):
+        return None
+    if s.ndim != 1 or pay.ndim != 1 or not 2 <= s.size <= SUBSET_MAX \
+            or not 1 <= pay.size <= s.size:
+        return None
+    lo = min(s.min(), pay.min())
+    if not (lo >= 0 and s.min() > 0 and np.isfinite(s.sum() + pay.sum())):
+        return None
+    if not _SUBSETS:
+        from simulate._kernels.icm import icm_subsets
+
+        _SUBSETS.append(icm_subsets)
+    out = np.zeros(s.size)
+    _SUBSETS[0](s, pay, out)
+    return out
 
 
 def _exact(s: np.ndarray, pay: np.ndarray) -> np.ndarray:
