@@ -115,17 +115,24 @@ def allin_ev(
     seat had been forced to put in, blinds and antes; default 0), give every player
     ``icm_equity`` (its expected prize after the pot, exact over every outcome) and
     ``icm_equity_if_folded`` (had it folded with only its posted chips in):
-    :mod:`simulate.allin_icm`; exact Hold'em hands only. Chip EV is unchanged.
+    :mod:`simulate.allin_icm`; exact Hold'em hands only; ``"fold:0"`` names a seat with
+    nothing in this pot (it still counts for ICM). Chip EV is unchanged.
 
     Raises ``ValueError`` (:class:`evaluator.cards.CardError` for card
     problems) with a one-line message on bad input.
     """
     t0 = work_clock()
-    spot = parse_allin_spot(players, board, dead, button, game=game, allow_zero=allow_zero,
-                            dead_money=dead_money, discard_after=discard_after,
-                            discard_policy=discard_policy)
+    tournament = stacks is not None or payouts is not None
+    spot = parse_allin_spot(players, board, dead, button, game=game,
+                            allow_zero=allow_zero or tournament, dead_money=dead_money,
+                            discard_after=discard_after, discard_policy=discard_policy)
+    if tournament and not allow_zero:  # fold:0 names a seat out of this pot, still in ICM
+        assert spot.chips is not None
+        for s, (h, c) in enumerate(zip(spot.hands, spot.chips, strict=True)):
+            if h is not None and c == 0:
+                raise ValueError(f"seat {s}: committed chips must be positive, got 0")
     opts = sampling(exact, samples, target_std_error, seed, threads, unit=CHIPS)
-    if stacks is None and payouts is None:
+    if not tournament:
         if posted is not None:
             raise ValueError("posted needs stacks and payouts (ICM equity)")
         return allin_run(spot, opts, t0)

@@ -62,7 +62,7 @@ def test_if_folded_keeps_the_chips_not_posted():
     takes back 120 (its 80 uncalled and the 40 pot); folding with 10 posted, seat 1 keeps
     50 + 90 and seat 0 takes back 110."""
     r = allin_ev(["AhKh:100", "QsQd:100", "fold:0"], stacks=[0, 50, 150], payouts=PAY,
-                 posted=[20, 10, 0], allow_zero=True)
+                 posted=[20, 10, 0])
     folded_0 = icm([80, 170, 150], PAY)[0]
     folded_1 = icm([110, 140, 150], PAY)[1]
     assert r.players[0].icm_equity_if_folded == pytest.approx(folded_0)
@@ -95,6 +95,12 @@ def test_cli(capsys):
     d = json.loads(capsys.readouterr().out)
     assert all({"icm_equity", "icm_equity_if_folded"} <= set(p) for p in d["players"])
     assert sum(p["icm_equity"] for p in d["players"]) == pytest.approx(100)
+    assert main(["allin", "AhAs:100", "KdKc:60", "fold:0", "--stacks", "0", "40", "500",
+                 "--payouts", "50", "30", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["players"][2]["icm_equity"] > 25  # the big stack out of the pot
+    assert main(["allin", "AhAs:100", "KdKc:0", "--stacks", "0", "40", "--payouts", "1"]) == 2
+    assert "seat 1: committed chips must be positive" in capsys.readouterr().err
     assert main(["allin", "AhAs:100", "KdKc:60", "--stacks", "0", "40"]) == 2
     assert "--payouts" in capsys.readouterr().err
     assert main(["allin", "AhAs:100", "KdKc:60", "--stacks", "0", "x", "--payouts", "1"]) == 2
