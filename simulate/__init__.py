@@ -36,6 +36,7 @@ _LAZY = {
     "pushfold": "simulate.pushfold",
     "pushfold_chart": "simulate.pushfold",
     "PushFoldResult": "simulate.pushfold",
+    "pushfold_icm": "simulate.pushfold_icm",
     "Rules": "simulate.engine",
     "Hand": "simulate.engine",
     "IllegalAction": "simulate.engine",
