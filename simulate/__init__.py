@@ -44,7 +44,7 @@ _LAZY = {
     "PlayResult": "simulate.engine",
 }
 #: Public functions named as modules: ``simulate.equity`` is the function, always.
-_SHADOWED = frozenset({"equity", "play", "range_equity"})
+_SHADOWED = frozenset({"equity", "icm", "play", "pushfold", "pushfold_icm", "range_equity"})
 
 
 class _Package(types.ModuleType):

@@ -150,3 +150,13 @@ def test_cli_errors_are_one_line_exit_2(capsys, argv, needle):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ") and needle in err
+
+
+def test_the_package_names_are_the_functions_whatever_was_imported_first():
+    import simulate
+    import simulate.icm  # noqa: F401 - binds the submodule on the package, which keeps
+    import simulate.pushfold  # noqa: F401 - the functions
+    import simulate.pushfold_icm  # noqa: F401
+
+    assert callable(simulate.icm) and callable(simulate.pushfold)
+    assert callable(simulate.pushfold_icm)
