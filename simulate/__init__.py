@@ -2,9 +2,10 @@
 
 The public names are importable from here (``from simulate import equity, allin_ev``).
 ``import simulate`` imports nothing but the standard library: every name is imported on
-first use (so ``pokerjit --server`` and ``-h`` start without numpy). ``equity`` and
-``range_equity`` share their names with their modules; the package keeps those names for
-the functions when the modules are imported (:class:`_Package`).
+first use (so ``pokerjit --server`` and ``-h`` start without numpy). ``equity``, ``icm``,
+``pushfold``, ``pushfold_icm`` and ``range_equity`` share their names with their modules;
+the package keeps those names for the functions when the modules are imported
+(:class:`_Package`).
 """
 
 from __future__ import annotations

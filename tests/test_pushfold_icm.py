@@ -61,8 +61,9 @@ def test_bad_input(kw, needle):
 
 
 def test_cli(capsys, monkeypatch):
-    import simulate.pushfold_icm as mod
+    import importlib
 
+    mod = importlib.import_module("simulate.pushfold_icm")  # the module, not the function
     monkeypatch.setattr(mod, "DEALS", 3000)
     assert main(["pushfold", "--players", "3", "--stacks", "10", "15", "20", "--payouts", "50",
                  "30", "20", "--json"]) == 0
