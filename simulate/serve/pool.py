@@ -95,26 +95,6 @@ def _worker(conn: Any, cancel: Any, warm: bool, report: bool) -> None:
             return
 
 
-def _reply(loop: asyncio.AbstractEventLoop, conn: Any) -> asyncio.Future[Any]:
-    """A future of the next message on ``conn``, read in the event loop once the worker has
-    started writing it (no thread in between: the answer of a quick request is a few KiB)."""
-    fut: asyncio.Future[Any] = loop.create_future()
-    fd = conn.fileno()
-
-    def ready() -> None:
-        loop.remove_reader(fd)
-        if fut.done():
-            return
-        try:
-            fut.set_result(conn.recv())
-        except (EOFError, OSError) as e:
-            fut.set_exception(e)
-
-    loop.add_reader(fd, ready)
-    fut.add_done_callback(lambda _: loop.remove_reader(fd) if not conn.closed else None)
-    return fut
-
-
 class Stopped(Exception):
     """The request was stopped (its client went away, the time limit passed, or the server
     is stopping); ``reason`` says which."""
@@ -132,8 +112,38 @@ class _Worker:
                                 daemon=True, name="pokerjit-serve-worker")
         self.proc.start()
         child.close()
+        self._watched: asyncio.AbstractEventLoop | None = None  # the loop watching the pipe
+
+    def reply(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[Any]:
+        """A future of the next message from this worker, read in the event loop once the
+        worker has started writing it (no thread in between: the answer of a quick request
+        is a few KiB)."""
+        fut: asyncio.Future[Any] = loop.create_future()
+
+        def ready() -> None:
+            self._unwatch()
+            if fut.done():
+                return
+            try:
+                fut.set_result(self.conn.recv())
+            except (EOFError, OSError) as e:
+                fut.set_exception(e)
+
+        loop.add_reader(self.conn.fileno(), ready)
+        self._watched = loop
+        fut.add_done_callback(lambda _: self._unwatch())
+        return fut
+
+    def _unwatch(self) -> None:
+        """Stop watching the pipe. Done before the pipe is closed: the next pipe opened gets
+        the same descriptor number, and a registration left behind would stay attached to
+        that number in the event loop, so the replacement's answers would never be read."""
+        if self._watched is not None:
+            self._watched.remove_reader(self.conn.fileno())
+            self._watched = None
 
     def kill(self) -> None:
+        self._unwatch()
         if self.proc.is_alive():
             self.proc.kill()
         self.proc.join(1)
@@ -192,7 +202,7 @@ class Pool:
         reply_f = None
         try:
             w.conn.send((number, kind, body))
-            reply_f = _reply(loop, w.conn)
+            reply_f = w.reply(loop)
             deadline = loop.time() + timeout
             why = None
             while why is None:
