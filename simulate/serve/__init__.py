@@ -37,7 +37,13 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,
     app = create_app(pool, settings)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=STOP_S, access_log=False)
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            pool.stop_requests()  # requests in flight answer 503 "server stopping" at once
+            await super().shutdown(sockets=sockets)
+
+    server = Server(config)
 
     async def main() -> None:
         if not quiet:
@@ -59,9 +65,11 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,
         raise KeyboardInterrupt
 
     # SIGTERM stops like Ctrl-C, also while the workers warm up. While serving, uvicorn
-    # catches both, lets requests in flight end (at most STOP_S seconds; then they are
-    # cancelled and their workers stopped), closes the pool, and raises the signal again
-    # once it is done: that KeyboardInterrupt ends here, a clean stop.
+    # catches both and shuts down: the pool answers the requests in flight or waiting with
+    # 503 "server stopping" at their next poll (their workers are killed with the pool),
+    # uvicorn lets those answers go out (at most STOP_S seconds; then they are cancelled),
+    # closes the pool, and raises the signal again once it is done: that KeyboardInterrupt
+    # ends here, a clean stop.
     old = signal.signal(signal.SIGTERM, stop)
     try:
         asyncio.run(main())

@@ -11,7 +11,10 @@ answers it with the document the command prints with ``--json``
 * 401 without the bearer token, when the server was started with one (``--token``);
 * 413 for a body over :data:`MAX_BODY` bytes (``Content-Length`` or the bytes read);
 * 400 ``{"error": "<one line>"}`` for a body that is not JSON, a bad request (the command
-  line's message), or a request stopped at the time limit (``--max-seconds``).
+  line's message), or a request stopped at the time limit (``--max-seconds``);
+* 503 ``{"error"}`` when no worker came free within the time limit (the server is busy:
+  every request is answered or refused within about ``--max-seconds`` of its arrival), or
+  when the server is stopping.
 
 No endpoint reads or writes a server path: hand histories come as text in the body, and the
 page's files are served from the package by name.
@@ -20,6 +23,7 @@ page's files are served from the package by name.
 from __future__ import annotations
 
 import hmac
+import math
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
@@ -91,6 +95,24 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _stopped(e: Stopped, max_seconds: float) -> JSONResponse:
+    """The answer to a request the pool did not answer (:class:`Stopped`)."""
+    if e.reason == "time":
+        waited = (f" ({e.waited:.1f} s of it waiting for a free worker)" if e.waited >= 0.5
+                  else "")
+        return _error(400, f"stopped at this server's time limit of {max_seconds:g} s "
+                           f"(--max-seconds){waited}: ask for fewer samples or a larger "
+                           "standard error")
+    if e.reason == "busy":
+        resp = _error(503, f"the server is busy: no worker came free within its time limit of "
+                           f"{max_seconds:g} s (--max-seconds); try again later")
+        resp.headers["Retry-After"] = str(max(1, math.ceil(max_seconds)))
+        return resp
+    if e.reason == "stopping":
+        return _error(503, "server stopping: the request was not answered")
+    return _error(499, "the client went away")
+
+
 def _json(doc: Any) -> Response:
     return Response(json_text(doc), media_type="application/json")  # as the command prints it
 
@@ -158,11 +180,7 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
         try:
             status, payload = await pool.run(kind, body, timeout=cfg.max_seconds, gone=gone)
         except Stopped as e:
-            if e.reason == "time":
-                return _error(400, f"stopped at this server's time limit of {cfg.max_seconds:g} s "
-                                   "(--max-seconds): ask for fewer samples or a larger "
-                                   "standard error")
-            return _error(499, "the client went away")
+            return _stopped(e, cfg.max_seconds)
         if status == "ok":
             return _json(payload)
         return _error(400 if status == "bad" else 500, payload)
