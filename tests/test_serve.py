@@ -250,14 +250,36 @@ def test_foreign_host_and_origin_are_refused(client: Any) -> None:
     body = {"hands": ["AhKh", "QsQd"]}
     for headers in ({"Host": "evil.example:8765"}, {"Host": "127.0.0.1:9999"},
                     {"Origin": "http://evil.example"}, {"Origin": "null"},
-                    {"Origin": "http://127.0.0.1:9999"}):
+                    {"Origin": "http://127.0.0.1:9999"}, {"Origin": "http://localhost"},
+                    {"Origin": "http://127.0.0.1"}, {"Origin": "https://127.0.0.1:8765"},
+                    {"Origin": "https://localhost:8765"}, {"Origin": "http://[::1]"},
+                    {"Origin": "http://localhost:8765/x"}, {"Origin": "http://localhost:87650"}):
         r = client.post("/api/v1/equity", json=body, headers=headers)
         assert r.status_code == 403, headers
         assert "error" in r.json()
         assert client.get("/", headers=headers).status_code == 403
     for headers in ({"Host": "localhost:8765"}, {"Origin": "http://127.0.0.1:8765"},
-                    {"Host": "[::1]:8765", "Origin": "http://localhost:8765"}):
+                    {"Host": "[::1]:8765", "Origin": "http://localhost:8765"},
+                    {"Origin": "http://[::1]:8765"}, {"Origin": "HTTP://LOCALHOST:8765"}):
         assert client.post("/api/v1/equity", json=body, headers=headers).status_code == 200
+
+
+def test_origin_is_this_server_s_page_only() -> None:
+    """Only ``http://HOST:PORT`` of this server (without the port on port 80 alone); a
+    wildcard bind's page is the one at the request's Host."""
+    s = Settings("127.0.0.1", 8765)
+    assert s.origin_ok("http://localhost:8765") and s.origin_ok("http://127.0.0.1:8765")
+    for o in ("http://localhost", "https://localhost:8765", "http://localhost:8766",
+              "http://evil.example:8765", "null", "localhost:8765"):
+        assert not s.origin_ok(o), o
+    s80 = Settings("127.0.0.1", 80)
+    assert s80.origin_ok("http://localhost") and s80.origin_ok("http://localhost:80")
+    assert not s80.origin_ok("https://localhost")
+    wild = Settings("0.0.0.0", 8080, token="s3cret-token")
+    assert wild.origin_ok("http://10.0.0.5:8080", "10.0.0.5:8080")
+    assert not wild.origin_ok("http://10.0.0.5", "10.0.0.5:8080")
+    assert not wild.origin_ok("http://evil.example:8080", "10.0.0.5:8080")
+    assert not wild.origin_ok("https://10.0.0.5:8080", "10.0.0.5:8080")
 
 
 def test_body_over_the_limit_is_413(client: Any) -> None:

@@ -6,8 +6,9 @@ answers it with the document the command prints with ``--json``
 (:mod:`simulate.serve.documents`). Refusals, checked in this order before any work:
 
 * 403 ``{"error"}`` for a ``Host`` header that is not an address this server serves, or an
-  ``Origin`` header (when present) that is not this server's own page: another site in the
-  user's browser, or a DNS-rebinding page, cannot use the API;
+  ``Origin`` header (when present) that is not this server's own page, ``http://HOST:PORT``
+  exactly: another site in the user's browser (another port or https included), or a
+  DNS-rebinding page, cannot use the API;
 * 401 without the bearer token, when the server was started with one (``--token``);
 * 413 for a body over :data:`MAX_BODY` bytes (``Content-Length`` or the bytes read);
 * 400 ``{"error": "<one line>"}`` for a body that is not JSON, a bad request (the command
@@ -49,18 +50,23 @@ def _static(name: str) -> bytes:
     return resources.files("simulate.serve").joinpath("static", name).read_bytes()
 
 
-def allowed_hosts(host: str, port: int) -> set[str] | None:
-    """The ``Host`` header values this server answers (None: any, for a wildcard bind, which
-    needs a token). A loopback bind answers its loopback names, with and without port."""
+def host_names(host: str) -> set[str] | None:
+    """The names (without port) this server answers for when bound to ``host`` (None: any,
+    for a wildcard bind, which needs a token). A loopback bind answers its loopback names."""
     if host in ("0.0.0.0", "::", ""):
         return None
     names = {host if ":" not in host or host.startswith("[") else f"[{host}]"}
     if host in LOOPBACK_NAMES or host.startswith("127."):
         names |= {"127.0.0.1", "localhost", "[::1]"}
-    out = set()
-    for n in names:
-        out |= {n, f"{n}:{port}"}
-    return out
+    return names
+
+
+def allowed_hosts(host: str, port: int) -> set[str] | None:
+    """The ``Host`` header values this server answers: its names, with and without port."""
+    names = host_names(host)
+    if names is None:
+        return None
+    return names | {f"{n}:{port}" for n in names}
 
 
 class Settings:
@@ -82,13 +88,20 @@ class Settings:
     def host_ok(self, host: str | None) -> bool:
         return self.hosts is None or (host or "").lower() in self.hosts
 
-    def origin_ok(self, origin: str | None) -> bool:
+    def origin_ok(self, origin: str | None, host: str | None = None) -> bool:
+        """Whether an ``Origin`` header is this server's own page: ``http://NAME:PORT`` with
+        a name this server answers for and its port (without the port only on port 80), not
+        https nor another port. A wildcard bind's page is the one at the request's ``Host``."""
         if origin is None:
             return True
-        scheme, _, rest = origin.lower().partition("://")
-        if scheme not in ("http", "https") or "/" in rest:
-            return False
-        return self.hosts is None or rest in self.hosts
+        names = host_names(self.host)
+        if names is None:
+            h = (host or "").lower()
+            names = {h[: -len(f":{self.port}")] if h.endswith(f":{self.port}") else h}
+        own = {f"http://{n}:{self.port}" for n in names}
+        if self.port == 80:
+            own |= {f"http://{n}" for n in names}
+        return origin.lower() in own
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -146,7 +159,7 @@ class Guard:
                    for k, v in scope.get("headers", [])}
         if not cfg.host_ok(headers.get("host")):
             resp = _error(403, "this server does not answer for that Host")
-        elif not cfg.origin_ok(headers.get("origin")):
+        elif not cfg.origin_ok(headers.get("origin"), headers.get("host")):
             resp = _error(403, "requests from another site's page are refused (Origin)")
         elif (cfg.token is not None and scope["path"].startswith("/api/")
               and not hmac.compare_digest(headers.get("authorization", "").encode(),
