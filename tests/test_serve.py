@@ -240,8 +240,16 @@ def test_bad_requests_are_400_with_the_cli_message_and_the_server_goes_on(
     for raw in (b"not json", b'{"hands": ["AhKh", "QsQd"]', b'{"hands": NaN}', b"\xff\xfe"):
         r = client.post("/api/v1/equity", content=raw)
         assert r.status_code == 400 and r.json()["error"], raw
-    assert client.post("/api/v1/poker", json={}).status_code == 404
-    assert client.get("/api/v1/equity").status_code == 405
+    for method, path, status in (("POST", "/api/v1/poker", 404), ("GET", "/api/v1/equity", 405),
+                                 ("GET", "/api/v2/equity", 404), ("POST", "/api/v1/health", 405),
+                                 ("DELETE", "/api/v1/hand", 405), ("GET", "/api/", 404)):
+        r = client.request(method, path)
+        assert r.status_code == status, (method, path)
+        assert r.headers["content-type"] == "application/json", (method, path)
+        msg = r.json()["error"]
+        assert path in msg and "\n" not in msg, msg
+    assert client.get("/api/v1/equity").headers["allow"] == "POST"
+    assert client.get("/nothing-here").status_code == 404  # not under /api: plain text
     ok = client.post("/api/v1/equity", json={"hands": ["AhKh", "QsQd"]}).json()
     assert [p["equity"] for p in ok["players"]] == pytest.approx([0.4621, 0.5379], abs=1e-4)
 

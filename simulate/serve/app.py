@@ -30,9 +30,10 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from simulate.batch.requests import BadRequest, decode_json
@@ -43,6 +44,7 @@ from simulate.serve.pool import Pool, Stopped
 MAX_BODY = 1 << 20  # bytes of one request body
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "style.css": "text/css; charset=utf-8"}
+GET_ENDPOINTS = ("health", "games", "classes", "openapi.json")  # under /api/v1/
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
@@ -177,6 +179,10 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
 
     async def api(request: Request) -> Response:
         kind = request.path_params["kind"]
+        if kind in GET_ENDPOINTS:
+            resp = _error(405, f"POST is not allowed on /api/v1/{kind} (allowed: GET)")
+            resp.headers["Allow"] = "GET"
+            return resp
         if kind not in KINDS:
             return _error(404, f"no such endpoint /api/v1/{kind} (kinds: {', '.join(KINDS)})")
         raw = await _read_body(request, cfg.max_body)
@@ -250,13 +256,27 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
         finally:
             pool.close()
 
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own 404 and 405: under ``/api/`` the JSON error every API answer has."""
+        assert isinstance(exc, HTTPException)
+        headers = dict(exc.headers or {})
+        if not request.url.path.startswith("/api/"):
+            return PlainTextResponse(exc.detail, exc.status_code, headers=headers)
+        if exc.status_code == 405:
+            msg = (f"{request.method} is not allowed on {request.url.path} "
+                   f"(allowed: {headers.get('Allow', '')})")
+        elif exc.status_code == 404:
+            msg = f"no such endpoint {request.url.path} (see /api/v1/openapi.json)"
+        else:
+            msg = str(exc.detail)
+        return JSONResponse({"error": msg}, exc.status_code, headers=headers)
+
     return Starlette(routes=[
         Route("/", page),
         Route("/static/{name}", page),
         Route("/docs", docs),
-        Route("/api/v1/health", health, methods=["GET"]),
-        Route("/api/v1/games", game_list, methods=["GET"]),
-        Route("/api/v1/classes", classes, methods=["GET"]),
-        Route("/api/v1/openapi.json", openapi, methods=["GET"]),
+        *(Route(f"/api/v1/{name}", endpoint, methods=["GET"]) for name, endpoint
+          in zip(GET_ENDPOINTS, (health, game_list, classes, openapi), strict=True)),
         Route("/api/v1/{kind}", api, methods=["POST"]),
-    ], lifespan=lifespan, middleware=[Middleware(Guard, settings=cfg)])
+    ], lifespan=lifespan, middleware=[Middleware(Guard, settings=cfg)],
+        exception_handlers={HTTPException: http_error})
