@@ -254,6 +254,29 @@ def test_bad_requests_are_400_with_the_cli_message_and_the_server_goes_on(
     assert [p["equity"] for p in ok["players"]] == pytest.approx([0.4621, 0.5379], abs=1e-4)
 
 
+SURROGATES = [  # JSON text: a lone surrogate in each place text goes
+    ("equity", r'{"hands": ["\ud800", "QsQd"]}', "hands[0]"),
+    ("equity", r'{"hands": ["AhKh", "QsQd"], "board": "Ks\ud800"}', "board"),
+    ("equity", r'{"hands": ["AhKh", "QsQd"], "game": "\udfff"}', "game"),
+    ("range", r'{"hands": ["AK\ud800", "QQ"], "dead": "2c"}', "hands[0]"),
+    ("allin", r'{"players": ["AhAs:1\ud800", "KdKc:60"]}', "players[0]"),
+    ("eval", r'{"cards": "\ud800"}', "cards"),
+    ("chart", r'{"opponents": [1], "game": "\udc80"}', "game"),
+    ("equity", r'{"\ud800": 1, "hands": ["AhKh", "QsQd"]}', "a field name"),
+    ("hand", r'{"phh": "variant = \"NT\"\n\ud800 = 1"}', "line 2"),
+]
+
+
+def test_a_lone_surrogate_is_a_400_naming_the_field(client: Any) -> None:
+    for kind, raw, where in SURROGATES:
+        r = client.post(f"/api/v1/{kind}", content=raw.encode())
+        assert r.status_code == 400, (raw, r.text)
+        msg = r.json()["error"]
+        assert where in msg and "surrogate" in msg and "codec" not in msg, (raw, msg)
+    msg = client.post("/api/v1/hand", content=SURROGATES[-1][1].encode()).json()["error"]
+    assert msg.startswith("request: no PHH hand could be read (not UTF-8 text"), msg
+
+
 def test_foreign_host_and_origin_are_refused(client: Any) -> None:
     body = {"hands": ["AhKh", "QsQd"]}
     for headers in ({"Host": "evil.example:8765"}, {"Host": "127.0.0.1:9999"},

@@ -107,6 +107,8 @@ class Settings:
 
 
 def _error(status: int, message: str) -> JSONResponse:
+    # a message may quote the request's text: a lone surrogate in it is written escaped
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": message}, status_code=status)
 
 
