@@ -138,3 +138,116 @@ def test_an_idle_worker_killed_is_replaced_and_the_request_retried() -> None:
         assert s.post("equity", QUICK, timeout=10)[0] == 200
     finally:
         s.stop()
+
+
+def _connect(s: Server) -> Any:
+    import socket
+
+    host, port = s.url.split("//")[1].split(":")
+    c = socket.create_connection((host, int(port)), timeout=15)
+    return c
+
+
+def _closed_after(c: Any) -> float:
+    """Seconds until the server closes ``c`` (reads and drops what it sends)."""
+    t0 = time.perf_counter()
+    try:
+        while c.recv(65536):
+            pass
+    except OSError:
+        pass
+    return time.perf_counter() - t0
+
+
+def test_a_silent_client_is_disconnected_after_max_seconds() -> None:
+    """A client that stops mid-headers, mid-body, or says nothing at all, is disconnected
+    after about --max-seconds of silence (it used to hold its connection forever); with a
+    token, too (the headers are never whole, so no check can refuse it); the log stays
+    clean (no ClientDisconnect traceback)."""
+    s = Server("--workers", "1", "--max-seconds", "1.5", "--token", "s3cret-token")
+    try:
+        body = b'{"hands": ["AhKh", "QsQd"]}'
+        head = (b"POST /api/v1/equity HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Authorization: Bearer s3cret-token\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(body))
+        for sent in (b"", head[:30], head + body[:10]):
+            c = _connect(s)
+            c.sendall(sent)
+            took = _closed_after(c)
+            c.close()
+            assert 1.0 < took < 1.5 + 1.5, (sent, took)
+        c = _connect(s)  # a slow client that keeps sending is not cut off
+        for i in range(len(head)):
+            c.sendall(head[i:i + 1])
+            time.sleep(2.5 / len(head))
+        c.sendall(body)
+        answer = c.recv(65536)
+        c.close()
+        assert answer.startswith(b"HTTP/1.1 200"), answer
+    finally:
+        s.stop()
+    err = s.proc.stderr.read()  # type: ignore[union-attr]
+    assert "Traceback" not in err, err
+
+
+def test_a_client_gone_mid_upload_leaves_no_traceback() -> None:
+    s = Server("--workers", "1", "--max-seconds", "20")
+    try:
+        for _ in range(3):
+            c = _connect(s)
+            c.sendall(b"POST /api/v1/equity HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Content-Length: 10000\r\n\r\n" + b" " * 3000)
+            time.sleep(0.2)
+            c.close()
+        time.sleep(0.3)
+        assert s.post("equity", QUICK)[0] == 200
+    finally:
+        s.stop()
+    err = s.proc.stderr.read()  # type: ignore[union-attr]
+    assert "Traceback" not in err and "ClientDisconnect" not in err, err
+
+
+def test_a_half_closed_client_gets_its_answer() -> None:
+    """A whole request, then the client closes its sending side (``nc -N``): answered (it
+    used to be dropped as a client gone). A client that closes altogether still has its
+    work stopped: the worker answers the next request at once."""
+    import socket
+
+    s = Server("--workers", "1", "--max-seconds", "20")
+    try:
+        assert s.post("equity", QUICK)[0] == 200
+        body = b'{"hands": ["AhKh", "QsQd", "7c7d"], "samples": 200000, "seed": 1}'
+        req = (b"POST /api/v1/equity HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+               b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+               + body)
+        c = _connect(s)
+        c.sendall(req)
+        c.shutdown(socket.SHUT_WR)
+        data = b""
+        while True:
+            chunk = c.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        c.close()
+        final = data.split(b"\r\n\r\n", 1)[1] if data.startswith(b"HTTP/1.1 100") else data
+        assert b"HTTP/1.1 200" in final, data[:300]
+        assert b'"players"' in data
+        long = json_bytes(LONG)
+        c = _connect(s)  # closed altogether: its work (hours of it) is stopped
+        c.sendall(b"POST /api/v1/equity HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(long) + long)
+        time.sleep(1.0)
+        c.close()
+        t0 = time.perf_counter()
+        status, doc = s.post("equity", QUICK, timeout=15)
+        assert status == 200, doc
+        assert time.perf_counter() - t0 < 3.0
+    finally:
+        s.stop()
+
+
+def json_bytes(x: Any) -> bytes:
+    import json
+
+    return json.dumps(x).encode()

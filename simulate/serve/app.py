@@ -32,7 +32,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
@@ -187,7 +187,10 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
             return resp
         if kind not in KINDS:
             return _error(404, f"no such endpoint /api/v1/{kind} (kinds: {', '.join(KINDS)})")
-        raw = await _read_body(request, cfg.max_body)
+        try:
+            raw = await _read_body(request, cfg.max_body)
+        except ClientDisconnect:  # gone mid-upload (or silent too long): nobody to answer
+            return _error(499, "the client went away")
         if raw is None:
             return _error(413, f"the request body is over {cfg.max_body:,} bytes")
         try:
