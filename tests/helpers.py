@@ -191,6 +191,20 @@ class Server:
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read())
 
+    def worker_pids(self) -> list[int]:
+        """The process ids of the server's worker processes (its spawned children that are
+        not multiprocessing's resource tracker)."""
+        out = []
+        for pid in subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True,
+                                  text=True).stdout.split():
+            try:
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if "spawn_main" in cmd and "resource_tracker" not in cmd:
+                out.append(int(pid))
+        return out
+
     def stop(self) -> tuple[int, float]:
         t0 = time.perf_counter()
         self.proc.send_signal(signal.SIGTERM)

@@ -240,24 +240,77 @@ def test_bad_requests_are_400_with_the_cli_message_and_the_server_goes_on(
     for raw in (b"not json", b'{"hands": ["AhKh", "QsQd"]', b'{"hands": NaN}', b"\xff\xfe"):
         r = client.post("/api/v1/equity", content=raw)
         assert r.status_code == 400 and r.json()["error"], raw
-    assert client.post("/api/v1/poker", json={}).status_code == 404
-    assert client.get("/api/v1/equity").status_code == 405
+    for method, path, status in (("POST", "/api/v1/poker", 404), ("GET", "/api/v1/equity", 405),
+                                 ("GET", "/api/v2/equity", 404), ("POST", "/api/v1/health", 405),
+                                 ("DELETE", "/api/v1/hand", 405), ("GET", "/api/", 404)):
+        r = client.request(method, path)
+        assert r.status_code == status, (method, path)
+        assert r.headers["content-type"] == "application/json", (method, path)
+        msg = r.json()["error"]
+        assert path in msg and "\n" not in msg, msg
+    assert client.get("/api/v1/equity").headers["allow"] == "POST"
+    assert client.get("/nothing-here").status_code == 404  # not under /api: plain text
     ok = client.post("/api/v1/equity", json={"hands": ["AhKh", "QsQd"]}).json()
     assert [p["equity"] for p in ok["players"]] == pytest.approx([0.4621, 0.5379], abs=1e-4)
+
+
+SURROGATES = [  # JSON text: a lone surrogate in each place text goes
+    ("equity", r'{"hands": ["\ud800", "QsQd"]}', "hands[0]"),
+    ("equity", r'{"hands": ["AhKh", "QsQd"], "board": "Ks\ud800"}', "board"),
+    ("equity", r'{"hands": ["AhKh", "QsQd"], "game": "\udfff"}', "game"),
+    ("range", r'{"hands": ["AK\ud800", "QQ"], "dead": "2c"}', "hands[0]"),
+    ("allin", r'{"players": ["AhAs:1\ud800", "KdKc:60"]}', "players[0]"),
+    ("eval", r'{"cards": "\ud800"}', "cards"),
+    ("chart", r'{"opponents": [1], "game": "\udc80"}', "game"),
+    ("equity", r'{"\ud800": 1, "hands": ["AhKh", "QsQd"]}', "a field name"),
+    ("hand", r'{"phh": "variant = \"NT\"\n\ud800 = 1"}', "line 2"),
+]
+
+
+def test_a_lone_surrogate_is_a_400_naming_the_field(client: Any) -> None:
+    for kind, raw, where in SURROGATES:
+        r = client.post(f"/api/v1/{kind}", content=raw.encode())
+        assert r.status_code == 400, (raw, r.text)
+        msg = r.json()["error"]
+        assert where in msg and "surrogate" in msg and "codec" not in msg, (raw, msg)
+    msg = client.post("/api/v1/hand", content=SURROGATES[-1][1].encode()).json()["error"]
+    assert msg.startswith("request: no PHH hand could be read (not UTF-8 text"), msg
 
 
 def test_foreign_host_and_origin_are_refused(client: Any) -> None:
     body = {"hands": ["AhKh", "QsQd"]}
     for headers in ({"Host": "evil.example:8765"}, {"Host": "127.0.0.1:9999"},
                     {"Origin": "http://evil.example"}, {"Origin": "null"},
-                    {"Origin": "http://127.0.0.1:9999"}):
+                    {"Origin": "http://127.0.0.1:9999"}, {"Origin": "http://localhost"},
+                    {"Origin": "http://127.0.0.1"}, {"Origin": "https://127.0.0.1:8765"},
+                    {"Origin": "https://localhost:8765"}, {"Origin": "http://[::1]"},
+                    {"Origin": "http://localhost:8765/x"}, {"Origin": "http://localhost:87650"}):
         r = client.post("/api/v1/equity", json=body, headers=headers)
         assert r.status_code == 403, headers
         assert "error" in r.json()
         assert client.get("/", headers=headers).status_code == 403
     for headers in ({"Host": "localhost:8765"}, {"Origin": "http://127.0.0.1:8765"},
-                    {"Host": "[::1]:8765", "Origin": "http://localhost:8765"}):
+                    {"Host": "[::1]:8765", "Origin": "http://localhost:8765"},
+                    {"Origin": "http://[::1]:8765"}, {"Origin": "HTTP://LOCALHOST:8765"}):
         assert client.post("/api/v1/equity", json=body, headers=headers).status_code == 200
+
+
+def test_origin_is_this_server_s_page_only() -> None:
+    """Only ``http://HOST:PORT`` of this server (without the port on port 80 alone); a
+    wildcard bind's page is the one at the request's Host."""
+    s = Settings("127.0.0.1", 8765)
+    assert s.origin_ok("http://localhost:8765") and s.origin_ok("http://127.0.0.1:8765")
+    for o in ("http://localhost", "https://localhost:8765", "http://localhost:8766",
+              "http://evil.example:8765", "null", "localhost:8765"):
+        assert not s.origin_ok(o), o
+    s80 = Settings("127.0.0.1", 80)
+    assert s80.origin_ok("http://localhost") and s80.origin_ok("http://localhost:80")
+    assert not s80.origin_ok("https://localhost")
+    wild = Settings("0.0.0.0", 8080, token="s3cret-token")
+    assert wild.origin_ok("http://10.0.0.5:8080", "10.0.0.5:8080")
+    assert not wild.origin_ok("http://10.0.0.5", "10.0.0.5:8080")
+    assert not wild.origin_ok("http://evil.example:8080", "10.0.0.5:8080")
+    assert not wild.origin_ok("https://10.0.0.5:8080", "10.0.0.5:8080")
 
 
 def test_body_over_the_limit_is_413(client: Any) -> None:

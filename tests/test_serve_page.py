@@ -91,7 +91,33 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     for p in range(1, 11):
         assert d.find_element(by, f"player-{p}").tag_name == "input"
 
-    # 0. the "top N%" slider follows the selected game's order (short deck: of 630 combos)
+    def equities() -> list[str]:
+        cells = d.find_elements("css selector", "#results tbody tr td:nth-child(3)")
+        return [c.text for c in cells]
+
+    # 0. the example is the fields' placeholder, not their value: Run with nothing typed
+    # answers it, and that first answer stays on screen while a hand is typed (the fields
+    # used to hold AhKh and QsQd: typed into, they read AhKhJhJd)
+    for p, hand in ((1, "AhKh"), (2, "QsQd")):
+        el = d.find_element(by, f"player-{p}")
+        assert el.get_attribute("value") == "" and el.get_attribute("placeholder") == hand
+    assert d.find_element(by, "allin-specs").get_attribute("value") == ""
+    d.find_element(by, "run").click()
+    _wait(lambda: len(equities()) == 2 and d.find_element(by, "status").text == "done", 60,
+          "the example's answer")
+    first = equities()
+    assert [f"{float(e[:-1]):.1f}%" for e in first] == ["46.2%", "53.8%"], first
+    d.find_element(by, "player-1").click()
+    d.find_element(by, "player-1").send_keys("JhJd")
+    assert d.find_element(by, "player-1").get_attribute("value") == "JhJd"
+    assert not d.find_element(by, "player-1-error").is_displayed()
+    assert equities() == first  # the first answer stays on screen
+    _type(d, "player-1", "")
+    d.find_element(by, "allin-run").click()
+    _wait(lambda: len(d.find_elements("css selector", "#allin-results tbody tr")) == 3, 60,
+          "the all-in example's answer")
+
+    # 0b. the "top N%" slider follows the selected game's order (short deck: of 630 combos)
     from simulate.ranges import class_combo_count, top_classes
 
     def slide(pct: float) -> None:
@@ -113,11 +139,6 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     _type(d, "player-1", "AhKh")
     _type(d, "player-2", "QsQd")
     d.find_element(by, "run").click()
-
-    def equities() -> list[str]:
-        cells = d.find_elements("css selector", "#results tbody tr td:nth-child(3)")
-        return [c.text for c in cells]
-
     _wait(lambda: len(equities()) == 2 and d.find_element(by, "status").text == "done", 60,
           "the exact result")
     eq = equities()

@@ -25,10 +25,12 @@ POKERJIT_SERVER=http://127.0.0.1:8765 pokerjit equity AhKh QsQd
 
 At start every worker loads (or, the first time, compiles) the kernels it uses, with
 progress on stderr; then the URL is printed. Each request runs in a worker process, stops
-at --max-seconds (an error), and stops at the next round of work when its client goes
-away. The page and the API answer only for the address served (Host and Origin checked);
-binding anything but a loopback address needs --token (clients send 'Authorization: Bearer
-TOKEN'; the command line reads POKERJIT_TOKEN). Ctrl-C or SIGTERM stops it (exit 0).
+at --max-seconds after its arrival (an error; a 503 when it is still waiting for a free
+worker then), and stops at the next round of work when its client goes away. A client
+silent mid-request for --max-seconds is disconnected. The page and the API answer only for
+the address served (Host and Origin checked); binding anything but a loopback address needs
+--token (clients send 'Authorization: Bearer TOKEN'; the command line reads
+POKERJIT_TOKEN). Ctrl-C or SIGTERM stops it (exit 0; requests in flight get a 503).
 """
 
 

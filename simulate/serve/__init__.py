@@ -6,6 +6,9 @@ uvicorn).
 * :mod:`simulate.serve.pool` -- the worker processes that answer requests, each bounded in
   time and stopped at the next round of work when its client goes away;
 * :mod:`simulate.serve.documents` -- one request's answer, the command's ``--json`` document;
+* :mod:`simulate.serve.connection` -- one HTTP connection (uvicorn's h11 protocol): a client
+  silent mid-request for ``--max-seconds`` is disconnected, one that half-closes after a
+  whole request is answered;
 * :mod:`simulate.serve.openapi` -- the OpenAPI document and the ``/docs`` page;
 * ``static/`` -- the workbench page (plain HTML, CSS and JavaScript, nothing from elsewhere).
 
@@ -30,14 +33,22 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,
     import uvicorn
 
     from simulate.serve.app import Settings, create_app
+    from simulate.serve.connection import connection_class
     from simulate.serve.pool import Pool
 
     pool = Pool(workers, warm=warm, report=not quiet)
     settings = Settings(host, port, token=token, max_seconds=max_seconds)
     app = create_app(pool, settings)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=STOP_S, access_log=False)
-    server = uvicorn.Server(config)
+                            timeout_graceful_shutdown=STOP_S, access_log=False,
+                            http=connection_class(max_seconds))
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            pool.stop_requests()  # requests in flight answer 503 "server stopping" at once
+            await super().shutdown(sockets=sockets)
+
+    server = Server(config)
 
     async def main() -> None:
         if not quiet:
@@ -59,9 +70,11 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,
         raise KeyboardInterrupt
 
     # SIGTERM stops like Ctrl-C, also while the workers warm up. While serving, uvicorn
-    # catches both, lets requests in flight end (at most STOP_S seconds; then they are
-    # cancelled and their workers stopped), closes the pool, and raises the signal again
-    # once it is done: that KeyboardInterrupt ends here, a clean stop.
+    # catches both and shuts down: the pool answers the requests in flight or waiting with
+    # 503 "server stopping" at their next poll (their workers are killed with the pool),
+    # uvicorn lets those answers go out (at most STOP_S seconds; then they are cancelled),
+    # closes the pool, and raises the signal again once it is done: that KeyboardInterrupt
+    # ends here, a clean stop.
     old = signal.signal(signal.SIGTERM, stop)
     try:
         asyncio.run(main())

@@ -6,12 +6,16 @@ answers it with the document the command prints with ``--json``
 (:mod:`simulate.serve.documents`). Refusals, checked in this order before any work:
 
 * 403 ``{"error"}`` for a ``Host`` header that is not an address this server serves, or an
-  ``Origin`` header (when present) that is not this server's own page: another site in the
-  user's browser, or a DNS-rebinding page, cannot use the API;
+  ``Origin`` header (when present) that is not this server's own page, ``http://HOST:PORT``
+  exactly: another site in the user's browser (another port or https included), or a
+  DNS-rebinding page, cannot use the API;
 * 401 without the bearer token, when the server was started with one (``--token``);
 * 413 for a body over :data:`MAX_BODY` bytes (``Content-Length`` or the bytes read);
 * 400 ``{"error": "<one line>"}`` for a body that is not JSON, a bad request (the command
-  line's message), or a request stopped at the time limit (``--max-seconds``).
+  line's message), or a request stopped at the time limit (``--max-seconds``);
+* 503 ``{"error"}`` when no worker came free within the time limit (the server is busy:
+  every request is answered or refused within about ``--max-seconds`` of its arrival), or
+  when the server is stopping.
 
 No endpoint reads or writes a server path: hand histories come as text in the body, and the
 page's files are served from the package by name.
@@ -20,14 +24,16 @@ page's files are served from the package by name.
 from __future__ import annotations
 
 import hmac
+import math
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from simulate.batch.requests import BadRequest, decode_json
@@ -38,6 +44,7 @@ from simulate.serve.pool import Pool, Stopped
 MAX_BODY = 1 << 20  # bytes of one request body
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "style.css": "text/css; charset=utf-8"}
+GET_ENDPOINTS = ("health", "games", "classes", "openapi.json")  # under /api/v1/
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
@@ -45,18 +52,23 @@ def _static(name: str) -> bytes:
     return resources.files("simulate.serve").joinpath("static", name).read_bytes()
 
 
-def allowed_hosts(host: str, port: int) -> set[str] | None:
-    """The ``Host`` header values this server answers (None: any, for a wildcard bind, which
-    needs a token). A loopback bind answers its loopback names, with and without port."""
+def host_names(host: str) -> set[str] | None:
+    """The names (without port) this server answers for when bound to ``host`` (None: any,
+    for a wildcard bind, which needs a token). A loopback bind answers its loopback names."""
     if host in ("0.0.0.0", "::", ""):
         return None
     names = {host if ":" not in host or host.startswith("[") else f"[{host}]"}
     if host in LOOPBACK_NAMES or host.startswith("127."):
         names |= {"127.0.0.1", "localhost", "[::1]"}
-    out = set()
-    for n in names:
-        out |= {n, f"{n}:{port}"}
-    return out
+    return names
+
+
+def allowed_hosts(host: str, port: int) -> set[str] | None:
+    """The ``Host`` header values this server answers: its names, with and without port."""
+    names = host_names(host)
+    if names is None:
+        return None
+    return names | {f"{n}:{port}" for n in names}
 
 
 class Settings:
@@ -78,17 +90,44 @@ class Settings:
     def host_ok(self, host: str | None) -> bool:
         return self.hosts is None or (host or "").lower() in self.hosts
 
-    def origin_ok(self, origin: str | None) -> bool:
+    def origin_ok(self, origin: str | None, host: str | None = None) -> bool:
+        """Whether an ``Origin`` header is this server's own page: ``http://NAME:PORT`` with
+        a name this server answers for and its port (without the port only on port 80), not
+        https nor another port. A wildcard bind's page is the one at the request's ``Host``."""
         if origin is None:
             return True
-        scheme, _, rest = origin.lower().partition("://")
-        if scheme not in ("http", "https") or "/" in rest:
-            return False
-        return self.hosts is None or rest in self.hosts
+        names = host_names(self.host)
+        if names is None:
+            h = (host or "").lower()
+            names = {h[: -len(f":{self.port}")] if h.endswith(f":{self.port}") else h}
+        own = {f"http://{n}:{self.port}" for n in names}
+        if self.port == 80:
+            own |= {f"http://{n}" for n in names}
+        return origin.lower() in own
 
 
 def _error(status: int, message: str) -> JSONResponse:
+    # a message may quote the request's text: a lone surrogate in it is written escaped
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": message}, status_code=status)
+
+
+def _stopped(e: Stopped, max_seconds: float) -> JSONResponse:
+    """The answer to a request the pool did not answer (:class:`Stopped`)."""
+    if e.reason == "time":
+        waited = (f" ({e.waited:.1f} s of it waiting for a free worker)" if e.waited >= 0.5
+                  else "")
+        return _error(400, f"stopped at this server's time limit of {max_seconds:g} s "
+                           f"(--max-seconds){waited}: ask for fewer samples or a larger "
+                           "standard error")
+    if e.reason == "busy":
+        resp = _error(503, f"the server is busy: no worker came free within its time limit of "
+                           f"{max_seconds:g} s (--max-seconds); try again later")
+        resp.headers["Retry-After"] = str(max(1, math.ceil(max_seconds)))
+        return resp
+    if e.reason == "stopping":
+        return _error(503, "server stopping: the request was not answered")
+    return _error(499, "the client went away")
 
 
 def _json(doc: Any) -> Response:
@@ -124,7 +163,7 @@ class Guard:
                    for k, v in scope.get("headers", [])}
         if not cfg.host_ok(headers.get("host")):
             resp = _error(403, "this server does not answer for that Host")
-        elif not cfg.origin_ok(headers.get("origin")):
+        elif not cfg.origin_ok(headers.get("origin"), headers.get("host")):
             resp = _error(403, "requests from another site's page are refused (Origin)")
         elif (cfg.token is not None and scope["path"].startswith("/api/")
               and not hmac.compare_digest(headers.get("authorization", "").encode(),
@@ -142,9 +181,16 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
 
     async def api(request: Request) -> Response:
         kind = request.path_params["kind"]
+        if kind in GET_ENDPOINTS:
+            resp = _error(405, f"POST is not allowed on /api/v1/{kind} (allowed: GET)")
+            resp.headers["Allow"] = "GET"
+            return resp
         if kind not in KINDS:
             return _error(404, f"no such endpoint /api/v1/{kind} (kinds: {', '.join(KINDS)})")
-        raw = await _read_body(request, cfg.max_body)
+        try:
+            raw = await _read_body(request, cfg.max_body)
+        except ClientDisconnect:  # gone mid-upload (or silent too long): nobody to answer
+            return _error(499, "the client went away")
         if raw is None:
             return _error(413, f"the request body is over {cfg.max_body:,} bytes")
         try:
@@ -158,11 +204,7 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
         try:
             status, payload = await pool.run(kind, body, timeout=cfg.max_seconds, gone=gone)
         except Stopped as e:
-            if e.reason == "time":
-                return _error(400, f"stopped at this server's time limit of {cfg.max_seconds:g} s "
-                                   "(--max-seconds): ask for fewer samples or a larger "
-                                   "standard error")
-            return _error(499, "the client went away")
+            return _stopped(e, cfg.max_seconds)
         if status == "ok":
             return _json(payload)
         return _error(400 if status == "bad" else 500, payload)
@@ -219,13 +261,27 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
         finally:
             pool.close()
 
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own 404 and 405: under ``/api/`` the JSON error every API answer has."""
+        assert isinstance(exc, HTTPException)
+        headers = dict(exc.headers or {})
+        if not request.url.path.startswith("/api/"):
+            return PlainTextResponse(exc.detail, exc.status_code, headers=headers)
+        if exc.status_code == 405:
+            msg = (f"{request.method} is not allowed on {request.url.path} "
+                   f"(allowed: {headers.get('Allow', '')})")
+        elif exc.status_code == 404:
+            msg = f"no such endpoint {request.url.path} (see /api/v1/openapi.json)"
+        else:
+            msg = str(exc.detail)
+        return JSONResponse({"error": msg}, exc.status_code, headers=headers)
+
     return Starlette(routes=[
         Route("/", page),
         Route("/static/{name}", page),
         Route("/docs", docs),
-        Route("/api/v1/health", health, methods=["GET"]),
-        Route("/api/v1/games", game_list, methods=["GET"]),
-        Route("/api/v1/classes", classes, methods=["GET"]),
-        Route("/api/v1/openapi.json", openapi, methods=["GET"]),
+        *(Route(f"/api/v1/{name}", endpoint, methods=["GET"]) for name, endpoint
+          in zip(GET_ENDPOINTS, (health, game_list, classes, openapi), strict=True)),
         Route("/api/v1/{kind}", api, methods=["POST"]),
-    ], lifespan=lifespan, middleware=[Middleware(Guard, settings=cfg)])
+    ], lifespan=lifespan, middleware=[Middleware(Guard, settings=cfg)],
+        exception_handlers={HTTPException: http_error})

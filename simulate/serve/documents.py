@@ -51,9 +51,50 @@ def _text(body: dict[str, Any], name: str, default: str = "") -> str:
     return v
 
 
+def _lone_surrogate(value: Any, where: str) -> tuple[str, str, int] | None:
+    """The first string in a JSON value (keys included) that is not Unicode text, as
+    ``(where, text, index of the lone surrogate)``; JSON's ``\\ud800`` escapes can write
+    one, and nothing downstream can encode it."""
+    if isinstance(value, str):
+        for i, ch in enumerate(value):
+            if "\ud800" <= ch <= "\udfff":
+                return where, value, i
+        return None
+    items: Any = ()
+    if isinstance(value, dict):
+        for k in value:
+            bad = _lone_surrogate(k, f"a field name in {where}" if where else "a field name")
+            if bad:
+                return bad
+        items = ((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((f"{where}[{i}]", v) for i, v in enumerate(value))
+    for w, v in items:
+        bad = _lone_surrogate(v, w)
+        if bad:
+            return bad
+    return None
+
+
+def check_text(kind: str, body: Any) -> None:
+    """Refuse a request with a lone surrogate in any string (:class:`BadRequest`, naming the
+    field; for ``hand``'s PHH text, the line, as for a file that is not UTF-8 text)."""
+    bad = _lone_surrogate(body, "")
+    if bad is None:
+        return
+    where, text, i = bad
+    code = f"U+{ord(text[i]):04X}"
+    if kind == "hand" and where == "phh":
+        raise BadRequest(f"request: no PHH hand could be read (not UTF-8 text: a lone "
+                         f"surrogate {code} at line {text.count(chr(10), 0, i) + 1})")
+    raise BadRequest(f"{where or 'the request'} is not Unicode text: a lone surrogate {code} "
+                     f"at character {i + 1}")
+
+
 def document(kind: str, body: Any) -> dict[str, Any]:
     """The ``--json`` document (with ``load_s`` where it has ``elapsed_s``, as the command
     prints it) of one API request; raises one of :data:`BAD_INPUT` for a bad request."""
+    check_text(kind, body)
     if kind in ("equity", "range", "allin"):
         from simulate.batch import requests
 

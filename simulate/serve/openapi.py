@@ -100,6 +100,9 @@ def schema() -> dict[str, Any]:
                         "content": {"application/json": {"schema": _ERROR}}},
                 "403": {"description": "a foreign Host or Origin"},
                 "413": {"description": "the body is over the limit"},
+                "503": {"description": "no worker came free within the time limit (busy; "
+                                       "Retry-After), or the server is stopping",
+                        "content": {"application/json": {"schema": _ERROR}}},
             }}}
     return {"openapi": "3.1.0",
             "info": {"title": "pokerjit", "version": __version__,

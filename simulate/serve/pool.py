@@ -95,33 +95,19 @@ def _worker(conn: Any, cancel: Any, warm: bool, report: bool) -> None:
             return
 
 
-def _reply(loop: asyncio.AbstractEventLoop, conn: Any) -> asyncio.Future[Any]:
-    """A future of the next message on ``conn``, read in the event loop once the worker has
-    started writing it (no thread in between: the answer of a quick request is a few KiB)."""
-    fut: asyncio.Future[Any] = loop.create_future()
-    fd = conn.fileno()
-
-    def ready() -> None:
-        loop.remove_reader(fd)
-        if fut.done():
-            return
-        try:
-            fut.set_result(conn.recv())
-        except (EOFError, OSError) as e:
-            fut.set_exception(e)
-
-    loop.add_reader(fd, ready)
-    fut.add_done_callback(lambda _: loop.remove_reader(fd) if not conn.closed else None)
-    return fut
-
-
 class Stopped(Exception):
-    """The request was stopped (its client went away, the time limit passed, or the server
-    is stopping); ``reason`` says which."""
+    """The request was not answered; ``reason`` says why: ``"time"`` (it ran past the time
+    limit), ``"busy"`` (no worker came free before the time limit), ``"gone"`` (its client
+    went away) or ``"stopping"`` (the server is stopping). ``waited``: the seconds it spent
+    waiting for a free worker."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, waited: float = 0.0) -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason, self.waited = reason, waited
+
+
+class _Died(Exception):
+    """The worker died before it answered (it has been replaced)."""
 
 
 class _Worker:
@@ -132,8 +118,38 @@ class _Worker:
                                 daemon=True, name="pokerjit-serve-worker")
         self.proc.start()
         child.close()
+        self._watched: asyncio.AbstractEventLoop | None = None  # the loop watching the pipe
+
+    def reply(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[Any]:
+        """A future of the next message from this worker, read in the event loop once the
+        worker has started writing it (no thread in between: the answer of a quick request
+        is a few KiB)."""
+        fut: asyncio.Future[Any] = loop.create_future()
+
+        def ready() -> None:
+            self._unwatch()
+            if fut.done():
+                return
+            try:
+                fut.set_result(self.conn.recv())
+            except (EOFError, OSError) as e:
+                fut.set_exception(e)
+
+        loop.add_reader(self.conn.fileno(), ready)
+        self._watched = loop
+        fut.add_done_callback(lambda _: self._unwatch())
+        return fut
+
+    def _unwatch(self) -> None:
+        """Stop watching the pipe. Done before the pipe is closed: the next pipe opened gets
+        the same descriptor number, and a registration left behind would stay attached to
+        that number in the event loop, so the replacement's answers would never be read."""
+        if self._watched is not None:
+            self._watched.remove_reader(self.conn.fileno())
+            self._watched = None
 
     def kill(self) -> None:
+        self._unwatch()
         if self.proc.is_alive():
             self.proc.kill()
         self.proc.join(1)
@@ -154,7 +170,9 @@ class Pool:
         self._threads = ThreadPoolExecutor(max_workers=self.size + 1,
                                            thread_name_prefix="pokerjit-serve-pipe")
         self._numbers = itertools.count(1)
+        self._tasks: set[asyncio.Future[None]] = set()  # replacements and interrupts running
         self.closed = False
+        self.stopping = False
 
     @property
     def started(self) -> bool:
@@ -162,11 +180,17 @@ class Pool:
 
     async def _spawn(self, report: bool) -> _Worker:
         w = _Worker(self._ctx, self._warm, report)
+        self._workers.append(w)  # listed at once, so that close() stops it while it warms
         loop = asyncio.get_running_loop()
-        status, _ = await loop.run_in_executor(self._threads, w.conn.recv)
+        try:
+            status, _ = await loop.run_in_executor(self._threads, w.conn.recv)
+        except (EOFError, OSError):
+            status = None
         if status != "ready":
+            w.kill()
+            if w in self._workers:
+                self._workers.remove(w)
             raise RuntimeError("a worker process did not start")
-        self._workers.append(w)
         return w
 
     async def start(self) -> None:
@@ -181,68 +205,148 @@ class Pool:
     async def run(self, kind: str, body: Any, *, timeout: float,
                   gone: Callable[[], Awaitable[bool]] | None = None,
                   poll_s: float = 0.1) -> tuple[str, Any]:
-        """Answer one request on an idle worker: ``("ok", document)``, ``("bad", message)``
-        or ``("internal", message)``. Raises :class:`Stopped` when the request ran past
-        ``timeout`` seconds (``"time"``) or ``await gone()`` turned true (``"gone"``, checked
-        every ``poll_s``); the worker is interrupted and goes back to the queue either way."""
+        """Answer one request on the next idle worker: ``("ok", document)``, ``("bad",
+        message)`` or ``("internal", message)``, within about ``timeout`` seconds of the call,
+        the wait for a free worker included. Raises :class:`Stopped` when no worker came free
+        in that time (``"busy"``), the request ran past it (``"time"``), ``await gone()``
+        turned true (``"gone"``, checked every ``poll_s``) or the server is stopping
+        (``"stopping"``); a stopped request's worker is interrupted in the background and goes
+        back to the queue (or is replaced). A worker found dead (killed while idle, say) is
+        replaced and the request asked again of the next idle one, once."""
         assert self._idle is not None, "Pool.start() first"
-        w: _Worker | None = await self._idle.get()
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        deadline = start + timeout
+        for attempt in (1, 2):
+            w = await self._acquire(deadline, gone, poll_s, start)
+            try:
+                return await self._ask(w, kind, body, deadline, gone, poll_s, start)
+            except _Died:
+                if attempt == 2:
+                    return "internal", "a worker process stopped; the request was not answered"
+        raise AssertionError("unreachable")
+
+    async def _acquire(self, deadline: float, gone: Callable[[], Awaitable[bool]] | None,
+                       poll_s: float, start: float) -> _Worker:
+        """The next idle worker (first come, first served), or :class:`Stopped` when none
+        comes free before ``deadline`` (``"busy"``), the client goes, or the server stops."""
+        assert self._idle is not None
+        loop = asyncio.get_running_loop()
+        get = asyncio.ensure_future(self._idle.get())
+        try:
+            while True:
+                if self.stopping:
+                    raise Stopped("stopping", loop.time() - start)
+                left = deadline - loop.time()
+                done, _ = await asyncio.wait({get}, timeout=max(0.0, min(poll_s, left)))
+                if done:
+                    w = get.result()
+                    if not self.stopping and loop.time() < deadline:
+                        return w
+                    self._release(w)
+                    raise Stopped("stopping" if self.stopping else "busy", loop.time() - start)
+                if loop.time() >= deadline:
+                    raise Stopped("busy", loop.time() - start)
+                if gone is not None and await gone():
+                    raise Stopped("gone", loop.time() - start)
+        except BaseException:
+            if not get.done():
+                get.cancel()  # leaves the queue's next worker to the next waiter
+            raise
+
+    async def _ask(self, w: _Worker, kind: str, body: Any, deadline: float,
+                   gone: Callable[[], Awaitable[bool]] | None, poll_s: float,
+                   start: float) -> tuple[str, Any]:
+        """Send the request to ``w`` and wait for its answer (see :meth:`run`)."""
         loop = asyncio.get_running_loop()
         number = next(self._numbers)
-        reply_f = None
         try:
             w.conn.send((number, kind, body))
-            reply_f = _reply(loop, w.conn)
-            deadline = loop.time() + timeout
-            why = None
-            while why is None:
+        except (OSError, ValueError):  # the worker died while idle
+            self._replace(w)
+            raise _Died from None
+        reply_f = w.reply(loop)
+        waited = loop.time() - start
+        try:
+            while True:
                 left = deadline - loop.time()
-                if left <= 0:
-                    why = "time"
-                    break
-                done, _ = await asyncio.wait({reply_f}, timeout=min(poll_s, left))
+                done, _ = await asyncio.wait({reply_f}, timeout=max(0.0, min(poll_s, left)))
                 if done:
-                    got, status, payload = reply_f.result()
+                    try:
+                        got, status, payload = reply_f.result()
+                    except (EOFError, OSError):  # the worker died on this request
+                        self._replace(w)
+                        raise _Died from None
                     assert got == number
+                    self._release(w)
                     return status, payload
-                if gone is not None and await gone():
+                if self.stopping:
+                    why = "stopping"
+                elif loop.time() >= deadline:
+                    why = "time"
+                elif gone is not None and await gone():
                     why = "gone"
-            w = await self._stop(w, number, reply_f)
-            reply_f = None
-            raise Stopped(why)
+                else:
+                    continue
+                break
         except asyncio.CancelledError:  # the server is stopping: stop this worker now
             w.cancel.value = number
-            w.kill()
-            if w in self._workers:
-                self._workers.remove(w)
-            w = None
+            self._replace(w)
             raise
-        except (EOFError, OSError):  # the worker died: replace it
-            w.kill()
-            self._workers.remove(w)
-            w = await self._spawn(False)
-            return "internal", "a worker process stopped; the request was not answered"
-        finally:
-            if w is not None and not self.closed:
-                self._idle.put_nowait(w)
+        self._background(self._stop(w, number, reply_f))
+        raise Stopped(why, waited)
 
-    async def _stop(self, w: _Worker, number: int, reply_f: Any) -> _Worker:
-        """Interrupt ``w`` on request ``number`` and wait for its reply (or replace it)."""
+    def _release(self, w: _Worker) -> None:
+        """``w`` is idle again: back to the queue (unless the pool is closed)."""
+        if not self.closed and self._idle is not None:
+            self._idle.put_nowait(w)
+
+    def _replace(self, w: _Worker) -> None:
+        """Kill ``w`` and start its replacement in the background (it joins the queue once
+        ready), unless the server is stopping."""
+        w.kill()
+        if w in self._workers:
+            self._workers.remove(w)
+        if not (self.closed or self.stopping):
+            self._background(self._respawn())
+
+    async def _respawn(self) -> None:
+        try:
+            w = await self._spawn(False)
+        except (RuntimeError, OSError, EOFError) as e:
+            if not self.closed:
+                print(f"pokerjit serve: a replacement worker did not start ({e})",
+                      file=sys.stderr, flush=True)
+            return
+        self._release(w)
+
+    def _background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)  # a reference until done: the loop keeps only weak ones
+        task.add_done_callback(self._tasks.discard)
+
+    async def _stop(self, w: _Worker, number: int, reply_f: asyncio.Future[Any]) -> None:
+        """Interrupt ``w`` on request ``number``; it goes back to the queue once it answers,
+        and is replaced when it does not within :data:`GRACE_S` (or died)."""
         w.cancel.value = number
         try:
             os.kill(w.proc.pid, signal.SIGINT)
         except ProcessLookupError:
             pass
-        try:
-            await asyncio.wait_for(asyncio.shield(reply_f), GRACE_S)
-            return w
-        except (asyncio.TimeoutError, EOFError, OSError):
-            w.kill()
-            if w in self._workers:
-                self._workers.remove(w)
-            if self.closed:
-                return w
-            return await self._spawn(False)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + GRACE_S
+        while not reply_f.done() and not self.stopping and loop.time() < end:
+            await asyncio.wait({reply_f}, timeout=min(0.1, end - loop.time()))
+        if reply_f.done() and not reply_f.cancelled() and reply_f.exception() is None:
+            self._release(w)
+        else:
+            reply_f.cancel()
+            self._replace(w)
+
+    def stop_requests(self) -> None:
+        """The server is stopping: requests waiting or running end with
+        :class:`Stopped` ``("stopping")`` at their next poll, new ones at once."""
+        self.stopping = True
 
     def close(self) -> None:
         """Stop every worker at once: idle ones are told to exit (up to

@@ -7,6 +7,7 @@ const RANKS = "AKQJT98765432";          // grid order: A top left
 const SUITS = "cdhs";
 const SUIT_SIGN = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
 const NPLAYERS = 10;
+const EXAMPLE = ["AhKh", "QsQd"];        // players 1 and 2's placeholders: Run with no hand runs it
 const TOKEN = (location.hash.match(/token=([^&]+)/) || [])[1] || null;
 
 const $ = (id) => document.getElementById(id);
@@ -187,8 +188,8 @@ function buildPlayers() {
     input.addEventListener("focus", () => setActive(p));
     input.addEventListener("input", () => { clearError(`player-${p}`); refresh(); });
   }
-  $("player-1").value = "AhKh";
-  $("player-2").value = "QsQd";
+  // the example is a placeholder, not a value: a hand typed into the field is the hand
+  for (const [p, hand] of EXAMPLE.entries()) $(`player-${p + 1}`).placeholder = hand;
 }
 function setActive(p) {
   state.active = p;
@@ -387,6 +388,9 @@ async function run() {
     const v = $(`player-${p}`).value.trim();
     if (v) { seats.push(p); hands.push(v); }
   }
+  if (hands.length === 0) {  // nothing typed: the example the empty fields show
+    EXAMPLE.forEach((hand, i) => { seats.push(i + 1); hands.push(hand); });
+  }
   if (hands.length < 2) { showError("run", "give at least two players a hand or a range"); return; }
   for (const id of ["board", "dead"]) {
     const e = parseCards($(id).value, id).error;
@@ -508,7 +512,8 @@ function drawCurve(combos) {
 // ----------------------------------------------------------------------------- all-in
 async function runAllin() {
   clearErrors();
-  const players = $("allin-specs").value.split(/\s+/).filter(Boolean);
+  const specs = $("allin-specs");
+  const players = (specs.value.trim() || specs.placeholder).split(/\s+/).filter(Boolean);
   const body = { players, board: $("board").value, dead: $("dead").value, game: $("game").value,
                  button: parseInt($("allin-button").value, 10) || 0, ...sampling() };
   setBusy(true);
