@@ -208,6 +208,18 @@ def test_monte_carlo_allin_within_4_std_errors():
 
 
 # ---------------------------------------------------------------- bad input
+@pytest.mark.parametrize("game", ["omaha_hilo", "omaha5_hilo", "omaha5"])
+@pytest.mark.parametrize("villain", ["random", "QQ+", "AKs"])
+def test_allin_says_why_a_range_is_refused_as_equity_does(capsys, game, villain):
+    """``allin --game omaha_hilo ... random:60`` gives the hand rule's message (a range is
+    Hold'em only), as ``equity`` does, not "'ra' is not a card"."""
+    hero = "AhKh2c3c" + ("4d" if "5" in game else "")
+    assert cli_main(["allin", "--game", game, f"{hero}:60", f"{villain}:60"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a card list but looks like a range" in err, err
+    assert f"seat 1: '{villain}'" in err and "ranges are Hold'em only" in err
+
+
 def test_a_four_card_hand_in_omaha5_hilo_is_one_line(capsys):
     with pytest.raises(CardError, match="hand 1 has 4 cards; omaha5_hilo hands have 5"):
         simulate.equity(["AhKh2c3c", "QsQd2d3d4d"], game="omaha5_hilo")
