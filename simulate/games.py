@@ -24,9 +24,11 @@ BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
 #: amount in a hand history): ten seats' worth plus dead money, and the products the engines
 #: form with runout counts (checked where they are formed), stay inside int64.
 MAX_CHIPS = 10**15
-#: The longest digit string read as a number: every amount, count and seat this project
-#: takes has fewer digits (Python itself refuses to convert more than 4,300).
+#: The most digits a number in a message is written with (longer: "a number of N digits").
 MAX_DIGITS = 20
+#: The longest digit string :func:`whole_number` converts, under Python's own limit of 4,300
+#: (a shorter one past an amount's limit gets that limit's message from its own check).
+MAX_READ_DIGITS = 4000
 #: Players (seats) in a spot, an all-in or a hand.
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 #: Board cards a spot may show: preflop, flop, turn, river.
@@ -150,9 +152,9 @@ def board_sizes_text() -> str:
 
 def whole_number(digits: str, what: str) -> int:
     """The digit string ``digits`` (its form checked by the caller) as an int; a ValueError
-    naming ``what`` when it is longer than :data:`MAX_DIGITS` (too large for any amount,
-    count or seat here; Python's own error for thousands of digits is advice on its limit)."""
-    if len(digits) > MAX_DIGITS:
+    naming ``what`` when it is longer than :data:`MAX_READ_DIGITS` (far too large for any
+    amount, count or seat here; Python's own error there is advice on its limit)."""
+    if len(digits) > MAX_READ_DIGITS:
         raise ValueError(f"{what} is too large: a number of {len(digits):,} digits")
     return int(digits)
 
