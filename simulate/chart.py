@@ -19,12 +19,17 @@ SEED_STRIDE = 1000  # hand k against n opponents is sampled with seed + SEED_STR
 
 
 def check_opponents(opponents: Sequence[int]) -> list[int]:
-    """The opponent counts as a list; ValueError unless each is 1..MAX_OPPONENTS."""
-    out = []
+    """The opponent counts as a list, each once (in the order first named: a chart is not
+    repeated for a repeated count); ValueError unless each is 1..MAX_OPPONENTS."""
+    from simulate.games import number_text
+
+    out: list[int] = []
     for n in opponents:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_OPPONENTS:
-            raise ValueError(f"opponents must be 1..{MAX_OPPONENTS}, got {n!r}")
-        out.append(n)
+            shown = number_text(n) if isinstance(n, int) else repr(n)
+            raise ValueError(f"opponents must be 1..{MAX_OPPONENTS}, got {shown}")
+        if n not in out:
+            out.append(n)
     if not out:
         raise ValueError("name at least one number of opponents")
     return out

@@ -68,7 +68,11 @@ def with_load_s(obj: Any) -> Any:
 
 def error_line(e: BaseException) -> str:
     """The one line a bad input's exception becomes (``error: ...`` on the command line,
-    ``{"error": ...}`` from ``pokerjit serve``): its message's first line."""
+    ``{"error": ...}`` from ``pokerjit serve``): its message's first line. Python's refusal
+    to convert a number of thousands of digits (whose message is advice on its own limit)
+    becomes a plain one."""
+    if isinstance(e, ValueError) and "integer string conversion" in str(e):
+        return "a number is too large (thousands of digits)"
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
@@ -117,6 +121,7 @@ def eval_document(text: str, board: str = "", game: str = "holdem") -> dict[str,
             raise UsageError(f"{g.name}: give the 2 cards kept after the discard with the "
                              f"board (a 3-card hand is not scored: {PINEAPPLE_NOTE})")
         d = describe(hand + b, game=g.scale).to_dict()
+    d.pop("game", None)  # the describer's family ("omaha" for omaha5 or hi/lo): the game asked
     return {"game": g.name, **d, "board": board_text}
 
 

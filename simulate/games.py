@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["BETTINGS", "BOARD_SIZES", "DEFAULT_POLICY", "DISCARD_AFTER", "GAMES", "MAX_CHIPS",
            "MAX_PLAYERS", "MIN_PLAYERS", "POLICIES", "Game", "board_sizes_text", "check_game",
-           "game_names", "games_help"]
+           "game_names", "games_help", "number_text", "whole_number"]
 
 #: Betting structures, in the engine's order (its kernel code is the index).
 BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
@@ -24,6 +24,11 @@ BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
 #: amount in a hand history): ten seats' worth plus dead money, and the products the engines
 #: form with runout counts (checked where they are formed), stay inside int64.
 MAX_CHIPS = 10**15
+#: The most digits a number in a message is written with (longer: "a number of N digits").
+MAX_DIGITS = 20
+#: The longest digit string :func:`whole_number` converts, under Python's own limit of 4,300
+#: (a shorter one past an amount's limit gets that limit's message from its own check).
+MAX_READ_DIGITS = 4000
 #: Players (seats) in a spot, an all-in or a hand.
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 #: Board cards a spot may show: preflop, flop, turn, river.
@@ -143,6 +148,27 @@ def games_help() -> str:
 def board_sizes_text() -> str:
     """:data:`BOARD_SIZES` in words, for messages: ``0, 3, 4 or 5``."""
     return f"{', '.join(map(str, BOARD_SIZES[:-1]))} or {BOARD_SIZES[-1]}"
+
+
+def whole_number(digits: str, what: str) -> int:
+    """The digit string ``digits`` (its form checked by the caller) as an int; a ValueError
+    naming ``what`` when it is longer than :data:`MAX_READ_DIGITS` (far too large for any
+    amount, count or seat here; Python's own error there is advice on its limit)."""
+    if len(digits) > MAX_READ_DIGITS:
+        raise ValueError(f"{what} is too large: a number of {len(digits):,} digits")
+    return int(digits)
+
+
+def number_text(n: int) -> str:
+    """``n`` for a message: its digits, or for a number longer than :data:`MAX_DIGITS` "a
+    number of N digits" (its digits would flood the line, and past 4,300 Python refuses to
+    write them)."""
+    bits = abs(n).bit_length()
+    if bits > 14_000:  # past Python's 4,300 digits: counted from the bits
+        return f"a number of about {int(bits * 0.30103) + 1:,} digits"
+    text = str(n)
+    digits = len(text.lstrip("-"))
+    return text if digits <= MAX_DIGITS else f"a number of {digits:,} digits"
 
 
 def check_game(game: str) -> Game:

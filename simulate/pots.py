@@ -103,7 +103,7 @@ class PotStructure:
         return {"pots": [p.to_dict() for p in self.pots], "returned": list(self.returned)}
 
 
-from simulate.games import MAX_CHIPS  # noqa: E402 - the one chip limit (re-exported here)
+from simulate.games import MAX_CHIPS, number_text  # noqa: E402 - the one chip limit (re-exported)
 
 
 def _index(value: Any, what: str, kind: str) -> int:
@@ -127,9 +127,9 @@ def check_chips(value: Any, what: str, *, allow_zero: bool = False) -> int:
     chips = _index(value, what, "an integer")
     if chips < 0 or (chips == 0 and not allow_zero):
         raise ValueError(f"{what} must be {'non-negative' if allow_zero else 'positive'}, "
-                         f"got {chips}")
+                         f"got {number_text(chips)}")
     if chips > MAX_CHIPS:
-        raise ValueError(f"{what} must be at most {MAX_CHIPS:.0e}, got {chips}")
+        raise ValueError(f"{what} must be at most {MAX_CHIPS:.0e}, got {number_text(chips)}")
     return int(chips)
 
 

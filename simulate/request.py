@@ -14,6 +14,7 @@ take exact cards only.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 import re
@@ -35,6 +36,7 @@ from .games import (
     Game,
     board_sizes_text,
     game_names,
+    whole_number,
 )
 from .games import GAMES as _GAME_TABLE
 from .games import check_game as _check_game
@@ -381,7 +383,7 @@ def _chips_from_text(text: str, seat: int) -> int:
     t = text.strip()
     if not _CHIPS.fullmatch(t):
         raise CardError(f"seat {seat}: chips must be a positive integer, got '{t}'")
-    return int(t)
+    return whole_number(t, f"seat {seat}: chips")
 
 
 def parse_seat(spec: SeatSpec, seat: int, *,
@@ -432,6 +434,9 @@ def parse_allin_spot(players: Sequence[SeatSpec], board: Any = "", dead: Any = "
     from .pots import add_dead_money, build_pots
 
     g = _GAME_TABLE.get(game) if isinstance(game, str) else None
+    if g is None and isinstance(game, str):  # any case, as every game name is read
+        with contextlib.suppress(ValueError):
+            g = _check_game(game)
     if g is None or not g.is_pineapple:
         if discard_after is not None or discard_policy is not None:
             raise CardError(f"discard_after and discard_policy are for pineapple and "

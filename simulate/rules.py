@@ -9,6 +9,7 @@ start from here.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ import numpy as np
 from simulate.games import BETTINGS as _BETTING_NAMES
 from simulate.games import DISCARD_AFTER as _DISCARD_AFTER
 from simulate.games import GAMES as _GAME_TABLE
+from simulate.games import check_game
 from simulate.pots import MAX_CHIPS, check_chips
 
 __all__ = ["BETTINGS", "DEFAULT_DISCARD_AFTER", "DISCARD_STREETS", "GAMES", "HOLDEM_LIKE",
@@ -105,6 +107,9 @@ class Rules:
     button_blind: bool = False
 
     def __post_init__(self) -> None:
+        if isinstance(self.game, str) and self.game not in GAMES:  # any case, as everywhere
+            with contextlib.suppress(ValueError):
+                object.__setattr__(self, "game", check_game(self.game).name)
         if self.game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}, got {self.game!r}")
         if self.game in DEFAULT_DISCARD_AFTER:

@@ -111,11 +111,13 @@ def _whole(value: object, name: str, what: str) -> int:
 def _count(value: object, name: str, unit: str, most: int, most_text: str) -> int:
     """``value`` (the option ``name``, counted in ``unit``) as an ``int`` in 1..``most``; a
     ValueError naming the option otherwise (``most_text``: the upper bound, in words)."""
+    from .games import number_text
+
     n = _whole(value, name, f"of {unit}")
     if n < 1:
-        raise ValueError(f"{name} must be positive ({unit}), got {n}")
+        raise ValueError(f"{name} must be positive ({unit}), got {number_text(n)}")
     if n > most:
-        raise ValueError(f"{name} must be at most {most_text}, got {n}")
+        raise ValueError(f"{name} must be at most {most_text}, got {number_text(n)}")
     return n
 
 

@@ -450,7 +450,7 @@ def test_runs_leave_the_collector_as_they_found_it(tmp_path: Path, workers: int)
 
 # ----------------------------------------------------------------------------- issue 23
 @pytest.mark.parametrize("flag,piece", [
-    (["--game", "foo"], "invalid choice: 'foo'"),
+    (["--game", "foo"], "unknown game 'foo'"),
     (["--board", "Zz9h"], "board"),
     (["--dead", "2c2c"], "2c"),
     (["--board", "2c7d"], "board"),

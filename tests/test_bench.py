@@ -57,6 +57,7 @@ def _shifted(values, by):
 PINNED = {"exact-hu": ("EXACT", "hu"), "exact-3way": ("EXACT", "3way"),
           "exact-hu-short-deck": ("EXACT", "short-deck-hu"),
           "exact-hu-omaha-hilo": ("EXACT", "omaha-hilo-hu"),
+          "exact-hu-omaha-hilo-pre": ("EXACT", "omaha-hilo-pre"),
           "mc-hu": ("EXACT", "hu"), "mc-6way": ("EXACT", "6way"),
           "mc-6way-mt": ("EXACT", "6way"), "range-pre": ("EXACT", "range-pre"),
           "range-flop": ("EXACT", "range-flop"), "omaha-exact": ("EXACT", "omaha"),
@@ -108,6 +109,20 @@ def test_wrong_hilo_halves_fail_with_the_right_equity(monkeypatch):
                         ([highs[0] + by, *highs[1:]], [lows[0] - by, *lows[1:]]))
     (case,) = bench.run_bench(["exact-hu-omaha-hilo"], mode="tiny", repeat=1)["cases"]
     assert case["status"] == "FAILED" and "high/low halves" in case["check"]["detail"], case
+
+
+def test_hilo_case_times_omaha_high_beside_it(monkeypatch):
+    """The preflop hi/lo case times Omaha high on the same hands in turn (its "speedup" is
+    high's time over hi/lo's), and that side is checked against its own pinned equity."""
+    (case,) = bench.run_bench(["exact-hu-omaha-hilo-pre"], mode="tiny", repeat=1)["cases"]
+    (side,) = case["peers"]
+    assert case["status"] == "ok" and side["peer"] == "omaha (high)", case
+    assert side["status"] == "ok" and side["check"]["ok"] and side["speedup"]["median"] > 0
+    hands, want, runouts = bench.EXACT["omaha-hilo-pre-high"]
+    monkeypatch.setitem(bench.EXACT, "omaha-hilo-pre-high",
+                        (hands, _shifted(want, Fraction(1, 10**6)), runouts))
+    (case,) = bench.run_bench(["exact-hu-omaha-hilo-pre"], mode="tiny", repeat=1)["cases"]
+    assert not case["peers"][0]["check"]["ok"], case
 
 
 def test_a_case_that_raises_fails_alone(monkeypatch):

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+import simulate.preflop_table  # noqa: F401 - imported before few_hands patches the classes
 import simulate.ranges
 from evaluator.cards import cards_str
 from simulate.chart import (
@@ -109,3 +110,15 @@ def test_exact_column_is_the_table_weighted_by_disjoint_pairs():
     for hand in ("AA", "T9s", "72o"):
         want = range_equity([_combo(hand), "random"], exact=True).players[0].equity
         assert eq[hand] == pytest.approx(want, abs=1e-12)
+
+
+def test_a_repeated_opponent_count_is_one_chart(capsys):
+    """``--opponents 1 1 1`` is the chart once; the API merges repeats the same way, so a
+    huge list of them costs no more than one."""
+    from simulate.cli import main
+
+    assert main(["chart", "--opponents", "1", "1", "1"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1 + 169
+    assert check_opponents([1, 1, 1]) == [1]
+    assert check_opponents([3, 1, 3, 1]) == [3, 1]
+    assert len(chart_rows([1] * 100_000)) == 169

@@ -58,3 +58,11 @@ def test_no_command_and_unknown_option():
 def test_help_lists_commands():
     r = run("-h")
     assert r.returncode == 0 and "eval" in r.stdout
+
+
+@pytest.mark.parametrize("game", ["omaha_hilo", "omaha5_hilo", "omaha5"])
+def test_eval_json_names_the_game_asked(capsys, game):
+    """The JSON's game is the one asked for, not the describer's family (``omaha``)."""
+    hole = "Ah2h3c4d" + ("5s" if "5" in game else "")
+    assert main(["eval", hole, "--board", "6c7d9sKh", "--game", game, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == game

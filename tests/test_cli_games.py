@@ -72,3 +72,33 @@ def test_batch_game_default_takes_the_pineapple_games(tmp_path):
     s = run_batch(src, out, quiet=True, defaults={"game": "crazy_pineapple"})
     rec = json.loads(out.read_text())
     assert (s.done, s.errors) == (1, 0) and rec["result"]["game"] == "crazy_pineapple"
+
+
+def test_a_game_name_in_any_case_is_one_rule_everywhere(capsys):
+    """The CLI reads ``--game`` by the rule the API, batch, all-in and the engine's Rules
+    use (:func:`simulate.games.check_game`: any case, spaces ignored)."""
+    import simulate
+    from simulate.engine import Rules
+
+    assert main(["equity", "AhKh", "QsQd", "--game", "SHORT_DECK", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "short_deck"
+    assert main(["allin", "AhKh:10", "QsQd:10", "--game", " Short_Deck", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "short_deck"
+    assert simulate.equity(["AhKh", "QsQd"], game="SHORT_DECK").game == "short_deck"
+    assert simulate.allin_ev(["AhKh:10", "QsQd:10"], game="SHORT_DECK").game == "short_deck"
+    assert Rules(game="SHORT_DECK").game == "short_deck"
+    assert main(["equity", "AhKh", "QsQd", "--game", "razz"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown game 'razz' (expected one of: holdem" in err
+
+
+def test_the_short_deck_grid_shows_its_nine_ranks(capsys):
+    """``range`` prints a 9 x 9 grid for short deck (A to 6: no rows or columns of 5 to 2);
+    Hold'em keeps 13 x 13."""
+    assert main(["range", "AA,KK", "--vs", "random", "--game", "short_deck"]) == 0
+    grid = capsys.readouterr().out.split("by hand class:\n")[1].splitlines()
+    assert grid[0].split() == list("AKQJT9876") and len(grid) == 10
+    assert [line.split()[0] for line in grid[1:]] == list("AKQJT9876")
+    assert main(["range", "AA,KK", "--vs", "QQ"]) == 0
+    grid = capsys.readouterr().out.split("by hand class:\n")[1].splitlines()
+    assert grid[0].split() == list("AKQJT98765432") and len(grid) == 14

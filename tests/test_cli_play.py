@@ -47,3 +47,12 @@ def test_the_footer_says_what_compiling_took(capsys, monkeypatch):
     assert main(["play", "--hands", "100", "--seed", "1", "--quiet"]) == 0
     head = capsys.readouterr().out.splitlines()[0]
     assert "hands/s) (+ 40.0 s compiling kernels, first run)" in head, head
+
+
+@pytest.mark.parametrize("blinds", ["1/2", "1/3"])
+def test_button_blind_and_blinds_together_are_refused(capsys, blinds):
+    """--button-blind replaces --blinds: giving both is a contradiction, whatever the blinds
+    (1/2, the default's value, too: it used to be ignored silently)."""
+    assert main(["play", "--button-blind", "2", "--blinds", blinds, "--hands", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "error: --button-blind replaces --blinds: give one of them\n"

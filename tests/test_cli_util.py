@@ -302,3 +302,40 @@ def test_batch_refuses_its_input_as_output_through_a_link(capsys, tmp_path: Path
     assert msg == (f"error: -o {tmp_path / 'alias.jsonl'}: is the input file '{src}'; "
                    "writing it would overwrite the input")
     assert src.read_text() == '{"id": 1, "hands": ["AhKh", "QsQd"]}\n'
+
+
+HUGE = "9" * 5000  # past Python's 4,300-digit limit on int(text)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["allin", f"AhKh:{HUGE}", "QsQd:10"], "seat 0: chips is too large: a number of 5,000 digits"),
+    (["allin", "AhKh:10", "QsQd:10", "--dead-money", HUGE],
+     "--dead-money is too large: a number of 5,000 digits"),
+    (["allin", "AhKh:10", "QsQd:10", "--button", HUGE], "--button is too large"),
+    (["play", "--blinds", f"1/{HUGE}"], "--blinds is too large: a number of 5,000 digits"),
+    (["play", "--stacks", HUGE], "--stacks is too large: a number of 5,000 digits"),
+    (["equity", "AhKh", "QsQd", "--seed", HUGE],
+     "argument --seed: invalid int value: '" + "9" * 40 + "...' (5,000 characters)"),
+])
+def test_a_number_of_thousands_of_digits_is_one_short_line(capsys, argv, message):
+    """A 5,000-digit number is named as too large in a line of its own, not Python's advice
+    on ``sys.set_int_max_str_digits`` nor the number echoed whole."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err and len(err) < 200, err
+    assert "set_int_max_str_digits" not in err
+
+
+def test_the_api_names_a_huge_number_without_writing_it():
+    import simulate
+    from simulate.documents import error_line
+
+    for call in (lambda: simulate.equity(["AhKh", "QsQd"], samples=10**5000),
+                 lambda: simulate.allin_ev([("AhKh", 10**5000), ("QsQd", 5)]),
+                 lambda: simulate.allin_ev([f"AhKh:{HUGE}", "QsQd:5"])):
+        with pytest.raises(ValueError, match="digits") as e:
+            call()
+        assert "set_int_max_str_digits" not in str(e.value) and len(str(e.value)) < 200
+    limit = ValueError("Exceeds the limit (4300 digits) for integer string conversion: value "
+                       "has 5000 digits; use sys.set_int_max_str_digits() to increase the limit")
+    assert error_line(limit) == "a number is too large (thousands of digits)"

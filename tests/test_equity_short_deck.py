@@ -242,3 +242,16 @@ def test_batch_lines_take_the_short_deck(tmp_path):
     assert recs[3]["result"]["game"] == "short_deck"
     assert recs[4]["error"] == "2d in hand 2 is not in the short deck (6 to A)"
     assert recs[5]["result"]["samples"] == math.comb(48, 5)
+
+
+def test_the_readme_gives_the_player_counts_short_deck_answers():
+    """Short deck answers 2 to 10 players (10 x 2 + 5 cards fit in 36), and the README's
+    short-deck section says so."""
+    from simulate.games import MAX_PLAYERS, MIN_PLAYERS
+
+    hands = ["AhKh", "QsQd", "JcTc", "9d9s", "8h7h", "6c6d", "AsKs", "QhJh", "TdTs", "9c8c"]
+    r = equity(hands[:MAX_PLAYERS], game="short_deck", samples=2000, seed=1)
+    assert len(r.players) == MAX_PLAYERS == 10
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("36 cards (6 to A", 1)[1][:200]
+    assert f"equity for {MIN_PLAYERS}–{MAX_PLAYERS}\n" in section, section

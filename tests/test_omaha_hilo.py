@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from reference import (
+    category_of_strength,
     hilo_allin_totals,
     hilo_equity_walk,
     ref_hilo_settle_runout,
@@ -23,6 +24,7 @@ from evaluator.cards import CardError, card_str, parse_cards
 from simulate.allin_engines import engine_for
 from simulate.cli import main as cli_main
 from simulate.request import parse_allin_spot
+from simulate.results import SHARE_UNIT
 
 
 def _random_spot(rng: random.Random, game: str, n_players: int, n_board: int):
@@ -72,6 +74,39 @@ def test_odd_chip_goes_high_then_left_of_the_button():
     S.score_row_any(np.array([9, 1, 1, 0, 4, 4], np.int64), np.int64(1), sc)
     assert sc[6].tolist() == [6, 2, 3]
     assert sc[5].tolist() == [[6, 0, 0], [0, 2, 3]]
+
+
+@pytest.mark.parametrize("chips", [2 * SHARE_UNIT, 5041, 7, 1])
+@pytest.mark.parametrize("first", [0, 1])
+def test_heads_up_hilo_rows_score_as_row_by_row(chips, first):
+    """:func:`S.score_rows_hilo`'s heads-up equity road (an outcome table folded once a
+    call) against :func:`S.score_row_hilo` row by row: pots that leave odd chips, either
+    player first in the odd-chip order, every outcome of high and low, strengths of every
+    category, weights above one; the same shares, pays, scoops, parts and categories."""
+    rng = random.Random(chips * 2 + first)
+    cat_of = category_of_strength()
+    highs = [1, 1300, 3000, 5000, 7000, 7462]
+    rows = np.array([[rng.choice(highs), rng.choice(highs), rng.choice([0, 0, 3, 9]),
+                      rng.choice([0, 0, 3, 9])] for _ in range(600)], np.int64)
+    rows[:12] = [[h0, h1, l0, l1] for h0, h1 in ((9, 5), (5, 9), (7, 7))
+                 for l0, l1 in ((0, 0), (4, 2), (2, 4), (4, 4))]  # the 12 outcomes
+    wts = np.array([rng.randint(1, 9) for _ in range(600)], np.int64)
+
+    def scorer():
+        amounts = np.array([chips], np.int64)
+        elig = np.ones((1, 2), np.bool_)
+        split, odd = S.split_tables_hilo(amounts, elig)
+        return (amounts, elig, np.array([first, 1 - first], np.int64), split, odd,
+                np.zeros((2, 2), np.int64), np.zeros(2, np.int64), np.zeros((2, 2), np.int64),
+                np.zeros((2, 9), np.int64), cat_of)
+
+    one, batch = scorer(), scorer()
+    assert S.road_of(batch) is S.ROAD_HU
+    for r in range(rows.shape[0]):
+        S.score_row_hilo(rows[r], wts[r], one)
+    S.score_rows_hilo(rows, wts, np.int64(500), batch)  # two calls: the sums carry on
+    S.score_rows_hilo(rows[500:], wts[500:], np.int64(100), batch)
+    assert all(np.array_equal(a, b) for a, b in zip(one, batch, strict=True))
 
 
 # ---------------------------------------------------------------- exact equity
@@ -173,6 +208,18 @@ def test_monte_carlo_allin_within_4_std_errors():
 
 
 # ---------------------------------------------------------------- bad input
+@pytest.mark.parametrize("game", ["omaha_hilo", "omaha5_hilo", "omaha5"])
+@pytest.mark.parametrize("villain", ["random", "QQ+", "AKs"])
+def test_allin_says_why_a_range_is_refused_as_equity_does(capsys, game, villain):
+    """``allin --game omaha_hilo ... random:60`` gives the hand rule's message (a range is
+    Hold'em only), as ``equity`` does, not "'ra' is not a card"."""
+    hero = "AhKh2c3c" + ("4d" if "5" in game else "")
+    assert cli_main(["allin", "--game", game, f"{hero}:60", f"{villain}:60"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a card list but looks like a range" in err, err
+    assert f"seat 1: '{villain}'" in err and "ranges are Hold'em only" in err
+
+
 def test_a_four_card_hand_in_omaha5_hilo_is_one_line(capsys):
     with pytest.raises(CardError, match="hand 1 has 4 cards; omaha5_hilo hands have 5"):
         simulate.equity(["AhKh2c3c", "QsQd2d3d4d"], game="omaha5_hilo")

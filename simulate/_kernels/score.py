@@ -529,9 +529,62 @@ def _equity_rows(rows, wts, n, sc):
 
 @serial
 def score_rows_hilo(rows, wts, n, sc):
-    """:func:`score_rows` of hi/lo rows (int64[R, 2 L]) into a hi/lo scorer, row by row."""
+    """:func:`score_rows` of hi/lo rows (int64[R, 2 L]) into a hi/lo scorer: a heads-up
+    equity scorer (:func:`_road`'s :data:`_HU`) through :func:`_equity_rows_hilo_hu`, any
+    other row by row (:func:`score_row_hilo`)."""
+    if _road(sc) == _HU:
+        _equity_rows_hilo_hu(rows, wts, n, sc)
+    else:
+        for r in range(n):
+            score_row_hilo(rows[r], wts[r], sc)
+
+
+@inline
+def _equity_rows_hilo_hu(rows, wts, n, sc):
+    """:func:`_equity_rows_hu` of heads-up hi/lo rows ``(h0, h1, l0, l1)``: ``hu[81 o + 9 a
+    + b]`` sums the weights by outcome ``o = 4 oh + ol`` (``oh``: 0 or 1 that player's high
+    alone, 2 tied; ``ol``: 0 no low, 1 or 2 player 0's or 1's alone, 3 tied) and high
+    categories; each outcome is paid once as :func:`award_hilo` pays a row (split row 0, the
+    whole pot, to the high with no low, else rows 1 and 2, the halves) and counted as
+    :func:`hilo_stats` counts it. (Row by row, scoring was most of the walk's time.)"""
+    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
+    hu = np.zeros(972, np.int64)
     for r in range(n):
-        score_row_hilo(rows[r], wts[r], sc)
+        h0, h1, l0, l1 = rows[r, 0], rows[r, 1], rows[r, 2], rows[r, 3]
+        o = 4 * np.int64(h1 > h0) + 8 * np.int64(h0 == h1) + np.int64(l0 > l1)
+        o += 2 * np.int64(l1 > l0) + 3 * np.int64(l0 == l1) * np.int64(l0 > 0)
+        hu[81 * o + 9 * cat_of[h0] + cat_of[h1]] += wts[r]
+    n_cats = cats.shape[1]  # not a constant: LLVM does not unroll the loops
+    for o in range(12):
+        oh, ol = o // 4, o % 4
+        w = 0
+        for ca in range(n_cats):
+            for cb in range(n_cats):
+                c = hu[81 * o + 9 * ca + cb]
+                w += c
+                cats[0, ca] += c
+                cats[1, cb] += c
+        _pay_two(oh, 0 if ol == 0 else 1, w, split, odd, order, win, 0, pay)
+        if ol > 0:
+            _pay_two(ol - 1, 2, w, split, odd, order, win, 1, pay)
+        for i in range(2):
+            if oh == i and (ol == 0 or ol == i + 1):
+                stats[i, 0] += w  # a scoop
+            elif oh == i or oh == 2 or ol == i + 1 or ol == 3:
+                stats[i, 1] += w
+
+
+@inline
+def _pay_two(o, row, w, split, odd, order, win, wrow, pay):
+    """Pay row ``row`` of the split tables ``w`` times to heads-up outcome ``o`` (0, 1: that
+    player alone; 2: ``split[row, 2]`` each, the odd chip, if any, to ``order[0]``) as
+    :func:`pay_pot` pays it; adds to ``win[wrow]`` and ``pay``."""
+    for i in range(2):
+        x = w * split[row, 1] if o == i else 0
+        if o == 2:
+            x = w * split[row, 2] + (w * odd[row, 2] if order[0] == i else 0)
+        win[wrow, i] += x
+        pay[i] += x
 
 
 @inline

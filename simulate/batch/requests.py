@@ -277,8 +277,8 @@ def allin_game(game: str, specs: list[str]) -> str:
     live seat of ``specs`` (``CARDS:CHIPS``) is checked to hold exactly 5 or 6 cards; the
     hi/lo games are checked the same way and kept; every other game as it is.
     Raises CardError/ValueError with one line."""
-    from evaluator.cards import CardError, parse_cards
     from simulate.games import check_game
+    from simulate.request import parse_hand
 
     g = check_game(game)
     if not g.is_omaha or g.name == "omaha":
@@ -287,7 +287,5 @@ def allin_game(game: str, specs: list[str]) -> str:
         cards = str(spec).rsplit(":", 1)[0].strip()
         if cards.lower() == "fold":
             continue
-        n = len(parse_cards(cards, what=f"seat {seat}"))
-        if n != g.hole:
-            raise CardError(f"seat {seat} has {n} cards; {g.name} hands have {g.hole}")
+        parse_hand(cards, g, seat, seat=True)  # the one hand rule: its count, a range's why
     return g.name if g.hilo else "omaha"  # the hi/lo games keep their own pot rule

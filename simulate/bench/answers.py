@@ -45,11 +45,22 @@ EXACT = {
     # written out from the rule); both hold an A-2 low, so the low half is often split
     "omaha-hilo-hu": (["AhAs2c3d", "Ad2dKcQh"], [Fraction(133, 164), Fraction(31, 164)],
                       math.comb(41, 2)),
+    # the same before the flop, a low hand against a high one (issue 41's spot), and the
+    # same hands as Omaha high: every board scored by the evaluator's Omaha high and low
+    # batch kernels (no triple table, no scorer) and the rule applied in integers
+    "omaha-hilo-pre": (["Ah2h3c4d", "KsKdQcJh"], [Fraction(619417, C44_5),
+                                                  Fraction(466591, C44_5)], C44_5),
+    "omaha-hilo-pre-high": (["Ah2h3c4d", "KsKdQcJh"], [Fraction(487439, C44_5),
+                                                       Fraction(598569, C44_5)], C44_5),
 }
 HILO_BOARD = "4s8h9c"
-#: the same walk's high and low halves of the pot (equity is their sum)
+#: the boards of the hi/lo cases (none: before the flop)
+HILO_BOARDS = {"omaha-hilo-hu": HILO_BOARD, "omaha-hilo-pre": ""}
+#: the same walks' high and low halves of the pot (equity is their sum)
 HILO_HALVES = {"omaha-hilo-hu": ([Fraction(397, 656), Fraction(161, 3280)],
-                                 [Fraction(135, 656), Fraction(459, 3280)])}
+                                 [Fraction(135, 656), Fraction(459, 3280)]),
+               "omaha-hilo-pre": ([Fraction(282497, C44_5), Fraction(466591, C44_5)],
+                                  [Fraction(42115, 135751), Fraction(0)])}
 
 
 def _pots_ev(parts: Sequence[tuple[int, Sequence[int], Sequence[Fraction]]],

@@ -17,7 +17,7 @@ import numpy as np
 from .answers import (
     ALLIN,
     EXACT,
-    HILO_BOARD,
+    HILO_BOARDS,
     HILO_HALVES,
     WALK_COUNTS,
     WALK_DISTINCT,
@@ -231,11 +231,13 @@ def _make_short_deck_exact(_cfg: Config) -> Work:
                 detail=f"{' vs '.join(hands)} preflop, short deck, exact, {runouts:,} runouts")
 
 
-def _make_hilo_exact(_cfg: Config) -> Work:
+def _make_hilo_exact(_cfg: Config, key: str = "omaha-hilo-hu") -> Work:
     from simulate.equity import equity
 
-    hands, want, runouts = EXACT["omaha-hilo-hu"]
-    highs, lows = HILO_HALVES["omaha-hilo-hu"]
+    hands, want, runouts = EXACT[key]
+    highs, lows = HILO_HALVES[key]
+    board = HILO_BOARDS[key]
+    first = (board + "Ts9h8s7c")[:8]  # the compile: a board with one card to come
 
     def check(res: Any) -> tuple[bool, str]:
         ok, detail = equity_check(res, want, runouts, exact=True)
@@ -245,13 +247,23 @@ def _make_hilo_exact(_cfg: Config) -> Work:
                   default=math.inf)
         return passed(ok and err <= 1e-9, f"{detail}; high/low halves max err {err:.1e}")
 
-    return Work(compile=lambda: equity(hands, board=HILO_BOARD + "Ts", game="omaha_hilo",
-                                       exact=True, threads=1),
-                run=lambda: equity(hands, board=HILO_BOARD, game="omaha_hilo", exact=True,
+    sides = []
+    if key + "-high" in EXACT:  # Omaha high on the same hands, timed in turn with hi/lo
+        _h, high_want, _r = EXACT[key + "-high"]
+        sides.append(_peer_equity_work(
+            "omaha (high)", "pokerjit equity(game='omaha')",
+            "Omaha high on the same hands, in turn with hi/lo: its 'speedup' is high's time "
+            "over hi/lo's, 1 / (hi/lo / high); issue 41's target at least 0.4 (2.5x)",
+            lambda: _omaha_equity(hands, board=board, exact=True, threads=1),
+            lambda r: equity_check(r, high_want, runouts, exact=True),
+            warm=lambda: _omaha_equity(hands, board=first, exact=True, threads=1)))
+    return Work(compile=lambda: equity(hands, board=first, game="omaha_hilo", exact=True,
+                                       threads=1),
+                run=lambda: equity(hands, board=board, game="omaha_hilo", exact=True,
                                    threads=1),
-                work=runouts, check=check, threads=1,
-                detail=f"{' vs '.join(hands)} on {HILO_BOARD}, Omaha hi/lo, exact, "
-                       f"{runouts:,} runouts")
+                work=runouts, check=check, threads=1, peers=sides,
+                detail=f"{' vs '.join(hands)} {'on ' + board if board else 'preflop'}, "
+                       f"Omaha hi/lo, exact, {runouts:,} runouts")
 
 
 def _make_range_exact(cfg: Config, key: str) -> Work:
@@ -425,6 +437,8 @@ CASES: tuple[Case, ...] = (
          _make_short_deck_exact),
     Case("exact-hu-omaha-hilo", "exact AhAs2c3d vs Ad2dKcQh on 4s8h9c, Omaha hi/lo",
          "runouts/s", _make_hilo_exact),
+    Case("exact-hu-omaha-hilo-pre", "exact Ah2h3c4d vs KsKdQcJh preflop, Omaha hi/lo beside "
+         "Omaha high", "runouts/s", lambda c: _make_hilo_exact(c, "omaha-hilo-pre")),
     Case("exact-3way", "exact AhAs vs KdKc vs QhQs preflop", "runouts/s",
          lambda c: _make_exact(c, "3way")),
     Case("mc-hu", "Monte Carlo AhKh vs QsQd", "showdowns/s", lambda c: _make_mc(c, "hu")),

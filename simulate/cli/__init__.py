@@ -41,6 +41,9 @@ class _Parser(argparse.ArgumentParser):
             opt = m.group(1)
             message = (f"{opt} needs a value (one that starts with '-' is written "
                        f"{opt}=VALUE, e.g. {opt}=-1)")
+        # a value of thousands of characters (a 5000-digit number) is not echoed whole
+        message = re.sub(r"'([^']{40})[^']{20,}'", lambda v: f"'{v.group(1)}...' "
+                         f"({len(v.group(0)) - 2:,} characters)", message)
         raise UsageError(message)
 
 

@@ -326,8 +326,20 @@ def add_game(p: Any, default: str | None = "holdem",
     from simulate.games import GAMES, games_help
 
     where = f"default {default}" if default else "no default"
-    p.add_argument("--game", default=default, choices=tuple(GAMES), metavar="GAME",
+    p.add_argument("--game", default=default, type=_game_name, choices=tuple(GAMES),
+                   metavar="GAME",
                    help=f"the game ({where}): {games_help()}" + (f". {note}" if note else ""))
+
+
+def _game_name(text: str) -> str:
+    """``--game``'s value by the one rule of game names (:func:`simulate.games.check_game`:
+    any case, spaces around ignored), as the API and batch read it."""
+    from simulate.games import check_game
+
+    try:
+        return check_game(text).name
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

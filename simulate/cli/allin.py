@@ -19,6 +19,7 @@ from simulate.cli._util import (
     table,
     with_choice,
 )
+from simulate.games import whole_number
 
 NAME = "allin"
 HELP = "all-in expected value: main and side pots, each seat's expected payout"
@@ -99,7 +100,7 @@ def _button(text: str) -> int:
     t = text.strip()
     if not t.lstrip("-").isdigit():
         raise UsageError(f"--button must be a seat number, got '{text}'")
-    return int(t)
+    return whole_number(t, "--button")
 
 
 def _checked(args: argparse.Namespace) -> tuple[dict[str, Any], int, int]:
@@ -108,7 +109,7 @@ def _checked(args: argparse.Namespace) -> tuple[dict[str, Any], int, int]:
     dead_money = args.dead_money.strip()
     if not dead_money.isdigit():
         raise UsageError(f"--dead-money must be a whole number of chips, got '{args.dead_money}'")
-    return kw, _button(args.button), int(dead_money)
+    return kw, _button(args.button), whole_number(dead_money, "--dead-money")
 
 
 def request(args: argparse.Namespace) -> dict[str, Any] | None:

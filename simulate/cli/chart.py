@@ -58,10 +58,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_opponents(args: argparse.Namespace) -> None:
     from simulate.chart import MAX_OPPONENTS
+    from simulate.games import number_text
 
     for n in args.opponents:
         if not 1 <= n <= MAX_OPPONENTS:
-            raise UsageError(f"--opponents must be 1..{MAX_OPPONENTS}, got {n}")
+            raise UsageError(f"--opponents must be 1..{MAX_OPPONENTS}, got {number_text(n)}")
 
 
 def _checked(args: argparse.Namespace) -> dict[str, Any]:

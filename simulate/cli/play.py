@@ -15,6 +15,7 @@ from simulate.cli._util import (
     plural,
     table,
 )
+from simulate.games import whole_number
 
 NAME = "play"
 HELP = "simulate many hands played by the rules: net chips and bb/100 per seat"
@@ -47,7 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stacks", default=None, metavar="S",
                    help="every seat's starting stack in chips (default 200 big blinds), or one "
                         "per seat separated by commas")
-    p.add_argument("--blinds", default="1/2", metavar="SB/BB", help="blinds (default 1/2)")
+    p.add_argument("--blinds", default=None, metavar="SB/BB",
+                   help="blinds (default 1/2; not with --button-blind)")
     p.add_argument("--hands", type=int, default=100_000, metavar="H",
                    help="hands to play (default 100000)")
     p.add_argument("--ante", type=int, default=0, metavar="A", help="ante posted by every seat")
@@ -82,7 +84,7 @@ def _ints(text: str, option: str) -> list[int]:
     parts = [x for x in re.split(r"[,\s]+", text.strip()) if x]
     if not parts or not all(x.isdigit() for x in parts):
         raise UsageError(f"{option} must be whole numbers of chips, got '{text}'")
-    return [int(x) for x in parts]
+    return [whole_number(x, option) for x in parts]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,13 +95,14 @@ def run(args: argparse.Namespace) -> int:
     n = args.players
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise UsageError(f"--players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n}")
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", args.blinds)
+    if args.button_blind is not None and args.blinds is not None:  # any --blinds, 1/2 too
+        raise UsageError("--button-blind replaces --blinds: give one of them")
+    blinds = "1/2" if args.blinds is None else args.blinds
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", blinds)
     if not m:
-        raise UsageError(f"--blinds must be SB/BB in chips, e.g. 1/2, got '{args.blinds}'")
-    sb, bb = int(m.group(1)), int(m.group(2))
+        raise UsageError(f"--blinds must be SB/BB in chips, e.g. 1/2, got '{blinds}'")
+    sb, bb = whole_number(m.group(1), "--blinds"), whole_number(m.group(2), "--blinds")
     if args.button_blind is not None:
-        if args.blinds != "1/2":
-            raise UsageError("--button-blind replaces --blinds: give one of them")
         sb, bb = 0, args.button_blind
     if args.hands < 1:
         raise UsageError(f"--hands must be positive, got {args.hands}")

@@ -57,14 +57,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "pip install 'pokerjit[plot]')")
 
 
-def _grid_text(grid: list[list[dict | None]]) -> str:
+def _grid_size(game: str) -> int:
+    """Rows (and columns) of ``game``'s grid that the text and the picture show: the ranks
+    of its deck, A down (13; short deck's 36 cards, A to 6: 9). The JSON keeps 13 x 13."""
+    from simulate.games import check_game
+
+    return 13 - check_game(game).low_rank
+
+
+def _grid_text(grid: list[list[dict | None]], size: int = 13) -> str:
     from evaluator.cards import RANKS
 
-    head = "      " + "".join(f"{r:>6}" for r in RANKS[::-1])
+    head = "      " + "".join(f"{r:>6}" for r in RANKS[::-1][:size])
     lines = [head]
-    for i, row in enumerate(grid):
+    for i, row in enumerate(grid[:size]):
         cells = []
-        for c in row:
+        for c in row[:size]:
             if c is None or c["equity"] is None:
                 cells.append(f"{'.':>6}")
             else:
@@ -83,8 +91,9 @@ def _pyplot():  # noqa: ANN202 - matplotlib.pyplot, imported only for --png
     return plt
 
 
-def _png_bytes(grid: list[list[dict | None]], title: str, fmt: str) -> bytes:
-    """The first player's 13x13 grid drawn by matplotlib, as the bytes of a ``fmt`` file."""
+def _png_bytes(grid: list[list[dict | None]], title: str, fmt: str, size: int = 13) -> bytes:
+    """The first player's grid drawn by matplotlib, as the bytes of a ``fmt`` file: its
+    first ``size`` rows and columns (:func:`_grid_size`)."""
     import io
 
     import numpy as np
@@ -92,17 +101,17 @@ def _png_bytes(grid: list[list[dict | None]], title: str, fmt: str) -> bytes:
     from simulate.ranges import grid_names
 
     plt = _pyplot()
-    data = np.full((13, 13), np.nan)
-    for i in range(13):
-        for j in range(13):
+    data = np.full((size, size), np.nan)
+    for i in range(size):
+        for j in range(size):
             c = grid[i][j]
             if c is not None and c["equity"] is not None:
                 data[i, j] = 100 * c["equity"]
     names = grid_names()
     fig, ax = plt.subplots(figsize=(9, 8))
     im = ax.imshow(data, cmap="RdYlGn", vmin=0, vmax=100)
-    for i in range(13):
-        for j in range(13):
+    for i in range(size):
+        for j in range(size):
             txt = names[i][j] + ("" if np.isnan(data[i, j]) else f"\n{data[i, j]:.0f}")
             ax.text(j, i, txt, ha="center", va="center", fontsize=6)
     ax.set_xticks([])
@@ -154,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
     if args.png:
         title = (f"{res.players[0].hand} vs {', '.join(p.hand for p in res.players[1:])}"
                  + (f" on {res.board}" if res.board else ""))
-        write_output(args.png, _png_bytes(an.grid(0), title, fmt or "png"), "--png")
+        write_output(args.png, _png_bytes(an.grid(0), title, fmt or "png",
+                                                 _grid_size(args.game)), "--png")
     if to_stdout:
         return 0
     if args.json:
@@ -212,7 +222,7 @@ def format_text(res: dict[str, Any], n_combos: list[int], grid: list[list[dict |
     if "default_samples" in res:
         out.append(choice_line([res["default_samples"]]))
     out.append(f"\nequity % of player 1 ({res['players'][0]['hand']}) by hand class:")
-    out.append(_grid_text(grid))
+    out.append(_grid_text(grid, _grid_size(str(res.get("game", "holdem")))))
     if cats:
         out.append(f"\nplayer 1 on {cats['board']} ({cats['combos']:g} combos):")
         crow = [[k, f"{v['combos']:g}", pct(v["share"]).strip()] for k, v in cats["made"].items()]
