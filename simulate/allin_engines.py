@@ -98,7 +98,7 @@ class Engine:
         order = odd_chip_order(n, spot.button)
         self.order = np.array([live_index[s] for s in order.tolist() if s in live_index],
                               np.int64)
-        from simulate._kernels.score import scorer_tables
+        from simulate._kernels.award import scorer_tables
 
         self.split, self.odd = scorer_tables(self.amounts, self.elig)
         n_hole = sum(2 if isinstance(h, Range) else len(h) for h in spot.hands if h is not None)
@@ -403,7 +403,7 @@ class OmahaEngine(Engine):
     Hi/lo games (``omaha_hilo``, ``omaha5_hilo``): each row also holds every live hand's
     low (:func:`evaluator.low.evaluate_low_batch`; the exact walk's triple table has the low
     columns), and the one scorer splits each contested pot high/low on its own
-    (:func:`simulate._kernels.score.award_hilo`: its split tables and a ``win`` of the highs'
+    (:func:`simulate._kernels.award.award_hilo`: its split tables and a ``win`` of the highs'
     chips then the lows'; :meth:`_pots` adds the halves up per pot)."""
 
     def work(self) -> int:
@@ -422,7 +422,7 @@ class OmahaEngine(Engine):
         self.fixed = np.array(spot.board, np.uint8)
         self.hilo = spot.game.hilo
         if self.hilo:
-            from simulate._kernels.score import scorer_tables
+            from simulate._kernels.award import scorer_tables
 
             self.split, self.odd = scorer_tables(self.amounts, self.elig, hilo=True)
 

@@ -32,7 +32,7 @@ and there would be no live player to award those chips to, so it is refused
 rather than guessed at.
 
 Settlement (:func:`settle`, and the jitted kernel
-:func:`simulate._kernels.score.settle_kernel` that an EV runner calls directly):
+:func:`simulate._kernels.award.settle_kernel` that an EV runner calls directly):
 each pot goes to the best eligible strength (higher is better); a split is
 divided evenly and the odd chips go one at a time to the tied winners in seat
 order starting left of the button (button + 1, button + 2, ..., wrapping).
@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate._kernels.score import settle_kernel
+from simulate._kernels.award import settle_kernel
 
 __all__ = [
     "Pot",
@@ -222,7 +222,7 @@ def add_dead_money(structure: PotStructure, amount: int) -> PotStructure:
 def pots_to_arrays(
     structure: PotStructure, n_seats: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Array form of the pots, for :func:`simulate._kernels.score.settle_kernel`.
+    """Array form of the pots, for :func:`simulate._kernels.award.settle_kernel`.
 
     Returns ``(amounts, eligible)``: ``amounts`` is ``ndarray[P] int64`` and
     ``eligible`` is ``ndarray[P, n_seats] bool`` (row ``p`` marks the seats

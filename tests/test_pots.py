@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import ref_pots, ref_settle
 
-from simulate._kernels.score import settle_kernel
+from simulate._kernels.award import settle_kernel
 from simulate.pots import (
     Pot,
     PotStructure,

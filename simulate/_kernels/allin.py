@@ -11,7 +11,7 @@ numbered ``0..L-1`` in seat order. Shared inputs:
   board or dead); ``k``: how many board cards are still to come (0..5).
 - ``amounts``: ``int64[P]`` chips of each *contested* pot (two or more
   eligible players); ``elig``: ``bool[P, L]``, who may win each; ``split``,
-  ``odd``: ``int64[P, L + 1]`` from :func:`simulate._kernels.score.split_tables`.
+  ``odd``: ``int64[P, L + 1]`` from :func:`simulate._kernels.award.split_tables`.
 - ``order``: ``int64[L]``, the live indices in odd-chip order (first live
   seat left of the button first).
 - ``tables``: :attr:`evaluator._tables.Tables.kernel_args`.
@@ -34,6 +34,7 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import flush_strength, rank_strength
+from simulate._kernels.award import award, award_any
 from simulate._kernels.rng import (
     deal_setup,
     draw5,
@@ -44,7 +45,6 @@ from simulate._kernels.rng import (
     subset_params,
     to_front,
 )
-from simulate._kernels.score import award, award_any
 
 
 # The per-runout helpers are inlined at the Numba IR level: a plain call passes a
@@ -63,7 +63,7 @@ def _strengths(bkey, bmask, hole_key, hole_mask, st, row_offsets, rank_table, fl
 
 @inline
 def _settle(st, amounts, split, odd, elig, order, win, pay):
-    """Award every contested pot on one runout (:func:`simulate._kernels.score.award`, the
+    """Award every contested pot on one runout (:func:`simulate._kernels.award.award`, the
     one pot rule): add to ``win[p, i]`` and ``pay[i]``."""
     award(st, np.int64(1), amounts, elig, order, split, odd, win, pay)
 
@@ -260,7 +260,7 @@ def mc_range_run(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask
 def settle_rows(strengths, amounts, split, odd, elig, order, win, sumsq):
     """Settle each row of ``strengths`` (int32[N, L]; hi/lo: int32[N, 2 L], the highs then
     the lows, with hi/lo tables and ``win`` int64[2 P, L], see
-    :func:`simulate._kernels.score.award_any`): add to ``win`` (int64[P, L]) and ``sumsq``
+    :func:`simulate._kernels.award.award_any`): add to ``win`` (int64[P, L]) and ``sumsq``
     (float64[L], the squares of each row's chips per player)."""
     n_live = sumsq.shape[0]
     st = np.zeros(strengths.shape[1], np.int32)

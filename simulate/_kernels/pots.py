@@ -1,8 +1,8 @@
 """Pots: the project's one pot builder (:func:`build_pots`, over plain arrays: what
 :func:`simulate.pots.build_pots` wraps), the pots of a hand's state (:func:`table_pots`) and
 the chips each seat takes at the end (:func:`settle`, by the one pot rule
-:func:`simulate._kernels.score.award`; hi/lo games by its split rule,
-:func:`simulate._kernels.score.award_hilo`, from the seats' :func:`omaha_value`).
+:func:`simulate._kernels.award.award`; hi/lo games by its split rule,
+:func:`simulate._kernels.award.award_hilo`, from the seats' :func:`omaha_value`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 
 from evaluator._jit import inline
 from evaluator._kernels.omaha import omaha_batch_serial, omaha_low_batch_serial
-from simulate._kernels.score import award, award_hilo, split_tables_hilo
+from simulate._kernels.award import award, award_hilo, split_tables_hilo
 from simulate._kernels.state import (
     COMM,
     DEAD,
@@ -134,7 +134,7 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
 
     A hand won without a showdown pays every chip (antes included) to the last live seat.
     At a showdown the pots come from :func:`table_pots` and are settled by the project's
-    one pot rule, :func:`simulate._kernels.score.award` (each pot on its own, odd chips one
+    one pot rule, :func:`simulate._kernels.award.award` (each pot on its own, odd chips one
     at a time to the tied winners in ``order`` int64[n] = seats from the button's left). A
     pot with two or more eligible seats of which one has an unknown strength (-1) is left
     unpaid; returns the number of such pots (0 when the outcome is known). Scratch:
@@ -203,7 +203,7 @@ def omaha_value(S, hbuf, bbuf, sbuf, tables, otables):
 def _settle_hilo(n, st, payout, amounts, eligible, order):
     """:func:`settle`'s showdown in a hi/lo game: ``st`` holds :func:`omaha_value` values
     (-1: not known); every pot is split high/low on its own by the one pot rule
-    (:func:`simulate._kernels.score.award_hilo` on a row of the highs, then the lows). A pot whose
+    (:func:`simulate._kernels.award.award_hilo` on a row of the highs, then the lows). A pot whose
     winner hangs on hidden cards pays nothing; returns how many."""
     n_pots = amounts.shape[0]
     row = np.zeros(2 * n, np.int64)

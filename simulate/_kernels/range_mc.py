@@ -13,6 +13,7 @@ import numpy as np
 
 from evaluator._jit import parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
+from simulate._kernels.award import best_and_ties
 from simulate._kernels.ranges import block_bounds
 from simulate._kernels.rng import (
     cards_left,
@@ -23,7 +24,7 @@ from simulate._kernels.rng import (
     pick5,
     stream_state,
 )
-from simulate._kernels.score import SHARE_UNIT, best_and_ties
+from simulate._kernels.score import SHARE_UNIT
 
 
 @serial

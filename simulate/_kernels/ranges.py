@@ -23,7 +23,8 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength, rank_strength
-from simulate._kernels.score import best_and_ties, score_row, scorer_row
+from simulate._kernels.award import best_and_ties
+from simulate._kernels.score import score_row, scorer_row
 
 N_BLOCKS = 16  # blocks of boards in the exact walks (fixed: results do not depend on threads)
 
