@@ -197,6 +197,18 @@ def image_format(path: str, option: str = "--png") -> str:
     return ext
 
 
+def pyplot():  # noqa: ANN201 - matplotlib.pyplot, imported only when a picture is asked for
+    """matplotlib's pyplot on the file-only Agg backend, or a one-line :class:`UsageError`
+    naming the extra that installs it."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
+    return plt
+
+
 @contextmanager
 def open_output(path: str, option: str = "", *, text: bool = False) -> Iterator[IO[Any]]:
     """A file object to write the output ``path`` (``"-"``: standard output) through.

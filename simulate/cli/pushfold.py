@@ -11,6 +11,7 @@ from simulate.cli._util import (
     check_outputs,
     emit_json,
     image_format,
+    pyplot,
     table,
     write_output,
 )
@@ -180,16 +181,6 @@ def icm_text(doc: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _pyplot():  # noqa: ANN202 - matplotlib.pyplot, imported only for --png
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
-    return plt
-
-
 def _draw(panels: list[tuple[str, list[list[float]], float, str]], title: str,
           fmt: str) -> bytes:
     """13 x 13 grids side by side: ``(title, values, top of the colour scale, label
@@ -200,7 +191,7 @@ def _draw(panels: list[tuple[str, list[list[float]], float, str]], title: str,
 
     from simulate.ranges import grid_names
 
-    plt = _pyplot()
+    plt = pyplot()
     names = grid_names()
     fig, axes = plt.subplots(1, len(panels), figsize=(8 * len(panels), 7.5))
     for ax, (sub, values, top, label) in zip(np.atleast_1d(axes), panels, strict=True):

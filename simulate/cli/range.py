@@ -20,6 +20,7 @@ from simulate.cli._util import (
     load_note,
     pct,
     plural,
+    pyplot,
     sampling_kwargs,
     table,
     with_choice,
@@ -81,16 +82,6 @@ def _grid_text(grid: list[list[dict | None]], size: int = 13) -> str:
     return "\n".join(lines)
 
 
-def _pyplot():  # noqa: ANN202 - matplotlib.pyplot, imported only for --png
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--png needs matplotlib: pip install 'pokerjit[plot]'") from None
-    return plt
-
-
 def _png_bytes(grid: list[list[dict | None]], title: str, fmt: str, size: int = 13) -> bytes:
     """The first player's grid drawn by matplotlib, as the bytes of a ``fmt`` file: its
     first ``size`` rows and columns (:func:`_grid_size`)."""
@@ -100,7 +91,7 @@ def _png_bytes(grid: list[list[dict | None]], title: str, fmt: str, size: int = 
 
     from simulate.ranges import grid_names
 
-    plt = _pyplot()
+    plt = pyplot()
     data = np.full((size, size), np.nan)
     for i in range(size):
         for j in range(size):
