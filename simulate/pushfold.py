@@ -119,8 +119,13 @@ def gains(G: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray,
           y: np.ndarray) -> tuple[float, float]:
     """What each player of the bilinear game gains from its best response to the other's
     strategy: ``(first, second)``, in the payoff's units."""
-    gx = a + G @ y
-    hy = b + G.T @ x
+    return _gains_given(a + G @ y, x, b + G.T @ x, y)
+
+
+def _gains_given(gx: np.ndarray, x: np.ndarray, hy: np.ndarray,
+                 y: np.ndarray) -> tuple[float, float]:
+    """:func:`gains` from the two players' payoff vectors against each other, ``gx = a + G y``
+    and ``hy = b + G^T x`` (float64[169] each), so a caller that updates them keeps them."""
     return (float(np.maximum(gx, 0).sum() - x @ gx),
             float(y @ hy - np.minimum(hy, 0).sum()))
 
@@ -142,8 +147,7 @@ def _polish(G: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.nd
     pure_y = (hy < 0).astype(np.float64)
     base_g = a + G @ pure_y  # each candidate changes a few entries: rank-k updates
     base_h = b + G.T @ pure_x
-    g = max(float(np.maximum(base_g, 0).sum() - pure_x @ base_g),
-            float(pure_y @ base_h - np.minimum(base_h, 0).sum()))
+    g = max(_gains_given(base_g, pure_x, base_h, pure_y))
     if g < best[2]:
         best = (pure_x, pure_y, g)
         if g < 1e-12:
@@ -164,13 +168,11 @@ def _polish(G: np.ndarray, a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.nd
                 xs[ms] = np.clip(xm, 0, 1)
                 gxc = base_g + G[:, mb] @ (ys[mb] - pure_y[mb])
                 hyc = base_h + G[ms].T @ (xs[ms] - pure_x[ms])
-                g = max(float(np.maximum(gxc, 0).sum() - xs @ gxc),
-                        float(ys @ hyc - np.minimum(hyc, 0).sum()))
+                g = max(_gains_given(gxc, xs, hyc, ys))
                 if g < best[2]:
                     best = (xs, ys, g)
                 if g < 1e-12:
                     return best
-    return best
     return best
 
 
