@@ -92,8 +92,11 @@ def test_workbench_page(browser: Any, server: Server) -> None:
         assert d.find_element(by, f"player-{p}").tag_name == "input"
 
     def equities() -> list[str]:
-        cells = d.find_elements("css selector", "#results tbody tr td:nth-child(3)")
-        return [c.text for c in cells]
+        # read in one script: the page replaces the table when an answer comes, and an
+        # element found before that is stale by the time its text is asked for
+        return d.execute_script(
+            "return Array.from(document.querySelectorAll("
+            "'#results tbody tr td:nth-child(3)'), c => c.innerText.trim());")
 
     # 0. the example is the fields' placeholder, not their value: Run with nothing typed
     # answers it, and that first answer stays on screen while a hand is typed (the fields
