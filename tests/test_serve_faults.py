@@ -90,8 +90,13 @@ def test_a_busy_server_answers_or_refuses_within_the_time_limit() -> None:
             assert status in (200, 400, 503), doc
             assert isinstance(doc, dict) and "error" in doc or status == 200, doc
             assert took < 2 + 1.0, (status, doc, took)
-        refused = [doc for status, doc, _ in [*got, *quick] if status == 503]
-        assert refused and all("busy" in d["error"] for d in refused), refused
+        # each long request either ran to its limit (400) or never found the worker free
+        # (503 busy); which one depends on how quickly a stopped worker comes back, so a
+        # slow machine may see only 400s, but never another kind of answer
+        for status, doc, _ in [*got, *quick]:
+            assert (status == 200 or status == 400 and doc["error"].startswith("stopped at")
+                    or status == 503 and "busy" in doc["error"]), (status, doc)
+        assert all(status != 200 for status, _, _ in got)  # 10**11 samples never finish
         time.sleep(0.5)  # the stopped worker back in the queue
         assert s.post("equity", QUICK, timeout=10)[0] == 200
     finally:
