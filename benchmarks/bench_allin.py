@@ -40,7 +40,7 @@ import peers  # noqa: E402
 
 from simulate import allin_ev  # noqa: E402
 from simulate.bench import Comparison, Side, script_main  # noqa: E402
-from simulate.phh.synth import allin_hands  # noqa: E402
+from simulate.notation.phh_synth import allin_hands  # noqa: E402
 
 SPOT4 = ["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:100"]  # main pot + two side pots
 SPOT3 = ["AhAs:100", "KdKc:60", "QhQs:30"]  # main pot + one side pot (+40 returned)
@@ -172,13 +172,13 @@ def equity_ranged_x() -> list[float]:
 def replay_hands(hands: list[object]) -> int:
     """Replay parsed hands in process (``pokerjit hand``'s work without the process start);
     returns how many got an exact all-in EV."""
-    from simulate.phh.replay import replay
+    from simulate.replay.hand_replay import replay
 
     return sum(bool(replay(h, "bench").allin_exact) for h in hands)  # type: ignore[arg-type]
 
 
 def parsed_allin_hands(count: int = 120) -> list[object]:
-    from simulate.phh.parse import parse_text
+    from simulate.notation.phh_read import parse_text
 
     return [parse_text(t)[0][1] for t in allin_hands(count)]
 RANGE_PREFLOP = [166.2, 91.5, 42.3]  # about: 300 x range equity preflop

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from simulate.bench import Comparison, Side, script_main
-from simulate.phh.analyze import Totals, analyze
-from simulate.phh.synth import write_synthetic_phhs
+from simulate.notation.phh_synth import write_synthetic_phhs
+from simulate.replay.hand_files import Totals, analyze
 
 
 def replay_all(path: Path, workers: int = 1) -> Totals:

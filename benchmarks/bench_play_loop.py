@@ -2,7 +2,7 @@
 
 ``simulate.engine.play`` reads the game, the betting and the seats from the rules header at
 run time, and the kernels leave the Omaha evaluator or the discard code out when their
-tables are None (:func:`simulate.play.variant_args`). Three ways to use that:
+tables are None (:func:`simulate.engine.self_play.variant_args`). Three ways to use that:
 
 * **shipped**: a Hold'em loop, and one general loop for every other game;
 * **one loop**: the general loop for every game, Hold'em included;
@@ -42,7 +42,8 @@ import pytest
 from simulate.bench import Comparison, Side, script_main
 from simulate.engine import Rules, play
 
-play_module = importlib.import_module("simulate.play")  # (simulate.play is the function)
+# (simulate.engine.self_play is the function)
+play_module = importlib.import_module("simulate.engine.self_play")
 
 #: name: (rules, seats, stack, policy)
 WORKLOADS: dict[str, tuple[Rules, int, int, str]] = {

@@ -2,7 +2,7 @@
 
 * **API latency**: ``equity AhKh QsQd`` exact, ``POST /api/v1/equity`` over HTTP on loopback
   with one kept-alive connection (the median of 200 requests a run), beside the same
-  request answered in this process (``simulate.serve.documents.document``, the median of
+  request answered in this process (``simulate.serve.handlers.document``, the median of
   200 calls): the difference is what HTTP, the event loop and the worker pipe add
   (target: p50 <= 10 ms).
 * **A fresh command**: ``pokerjit equity AhKh QsQd`` through the server (``--server URL``)
@@ -77,7 +77,7 @@ def api_p50(n: int) -> float:
 
 
 def in_process_p50(n: int) -> float:
-    from simulate.serve.documents import document
+    from simulate.serve.handlers import document
 
     times = []
     for _ in range(n):

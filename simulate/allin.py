@@ -23,7 +23,7 @@ pot and seat; the division happens here, in Python. ``exact=None`` walks exactly
 the equity engine for the same hands walks exactly (:func:`walks_exactly`, or
 :func:`spot_walks_exactly` of a parsed spot).
 
-Hand histories need two more things (see :mod:`simulate.phh.replay`): ``allow_zero=True``
+Hand histories need two more things (see :mod:`simulate.replay.hand_replay`): ``allow_zero=True``
 accepts seats that committed 0 chips (a seat that folded without posting), and
 ``dead_money`` adds chips that no seat's commitment accounts for (antes that are not part
 of the contributions) to the main pot, which every live seat is eligible for

@@ -143,9 +143,9 @@ def hand_document(text: str, source: str = "request") -> dict[str, Any]:
     hand can be read at all."""
     import io
 
-    from simulate.phh.analyze import Totals
-    from simulate.phh.many import replay_items
-    from simulate.phh.parse import PHHError, iter_sections
+    from simulate.notation.phh_read import PHHError, iter_sections
+    from simulate.replay.fast_replay import replay_items
+    from simulate.replay.hand_files import Totals
 
     items = [(src, line, str(d) if isinstance(d, PHHError) else d)
              for src, line, d in iter_sections(io.BytesIO(text.encode("utf-8")), source)]

@@ -131,7 +131,7 @@ def _many() -> None:
 
 def _engine() -> None:
     from simulate.engine import Hand, Rules, play
-    from simulate.play import BLOCK
+    from simulate.engine.self_play import BLOCK
 
     rules = Rules()
     play(rules, [200, 200], 10, seed=1)
@@ -153,16 +153,16 @@ _HAND = (b"variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet
 
 def _phh_many() -> None:
     """What ``pokerjit hand`` runs per chunk (serial): one plain hand through the compiled
-    many-hands replay (:mod:`simulate.phh.many`), one through the per-hand path."""
-    from simulate.phh.many import replay_items
+    many-hands replay (:mod:`simulate.replay.fast_replay`), one through the per-hand path."""
+    from simulate.replay.fast_replay import replay_items
 
     replay_items([("warm-up", 1, _HAND),
                   ("warm-up", 1, _HAND.replace(b"sm AhKh", b"sm AhKh#"))])
 
 
 def _phh() -> None:
-    from simulate.phh.parse import parse_text
-    from simulate.phh.replay import replay
+    from simulate.notation.phh_read import parse_text
+    from simulate.replay.hand_replay import replay
 
     replay(parse_text(_HAND)[0][1])  # type: ignore[arg-type]  # the compiled replay
     _phh_many()  # many hands in one compiled call
@@ -204,7 +204,7 @@ STEPS = (
     Step("pineapple equity", _pineapple, "pineapple", needs="simulate.pineapple"),
     Step("many spots and batch", _many, "batch", _lines("batch")),
     Step("hand engine", _engine, "play", needs="simulate.engine"),
-    Step("hand histories", _phh, "hand", _phh_many, needs="simulate.phh.replay"),
+    Step("hand histories", _phh, "hand", _phh_many, needs="simulate.replay.hand_replay"),
 )
 
 #: The kinds of work :func:`warm` knows, in :data:`STEPS` order.

@@ -409,7 +409,7 @@ def test_dask_chunks_travel_as_one_frame() -> None:
     from distributed.protocol import dumps, to_serialize
 
     from simulate.batch.chunks import answer_chunk
-    from simulate.batch.pool import _dask_task, _Whole
+    from simulate.run.executor import _dask_task, _Whole
 
     # lines answered one by one (a dead field: not the common shape read as a block)
     items = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h",

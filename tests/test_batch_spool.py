@@ -1,4 +1,4 @@
-"""``simulate.batch.spool``: the file forked workers write their chunks' output to, and
+"""``simulate.run.spool``: the file forked workers write their chunks' output to, and
 ``pokerjit batch --workers 2`` through it: the same file as one worker, resumed runs and
 repeated ids (which read a chunk back line by line), no spool left behind."""
 
@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 from helpers import strip_timings
 
-from simulate.batch import run_batch, spool
-from simulate.batch.spool import Spool
+from simulate.batch import run_batch
+from simulate.run import spool
+from simulate.run.spool import Spool
 
 
 def test_pieces_put_by_forked_processes_come_back_in_any_order(tmp_path: Path) -> None:
@@ -120,7 +121,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
 _RUN = """
 import json, sys
 from simulate.batch import run_batch
-from simulate.batch.spool import Spool
+from simulate.run.spool import Spool
 copies, reads = [], []
 copy, read = Spool.copy_to, Spool.read
 def counted_copy(self, ref, fd):

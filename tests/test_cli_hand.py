@@ -1,4 +1,4 @@
-"""simulate/cli/hand.py and the reading of simulate/phh/analyze.py: ``pokerjit hand`` with
+"""simulate/cli/hand.py and the reading of simulate/replay/hand_files.py: ``pokerjit hand`` with
 hostile inputs and outputs.
 
 * An output that is an input (or a history an input folder would read), two outputs to
@@ -31,8 +31,8 @@ import pytest
 from helpers import default_ctrl_c
 
 from simulate.cli import main
-from simulate.phh.analyze import analyze
-from simulate.phh.synth import synthetic_hands, write_synthetic_phhs
+from simulate.notation.phh_synth import synthetic_hands, write_synthetic_phhs
+from simulate.replay.hand_files import analyze
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 DWAN = DATA / "vendor/phh-curated/dwan-ivey-2009.phh"
@@ -243,7 +243,7 @@ def test_one_hand_is_bounded_and_the_rest_goes_on(capsys, tmp_path: Path,
     assert [h["error"] is None for h in doc["hands"]] == [True, False, True]
     assert err == f"error: {f}#2: the hand from line {line} is larger than 1 MiB\n"
     # the same on worker processes, which read large files as byte ranges
-    import simulate.phh.analyze as A
+    import simulate.replay.hand_files as A
 
     monkeypatch.setattr(A, "RANGE_MIN_BYTES", 100)
     one = list(analyze(f))
@@ -254,7 +254,7 @@ def test_one_hand_is_bounded_and_the_rest_goes_on(capsys, tmp_path: Path,
 def test_a_byte_range_is_read_in_bounded_memory(tmp_path: Path):
     """A worker reads its byte range a line piece at a time: a 24 MiB hand in it costs
     no more than the bound (it read the whole range into memory)."""
-    import simulate.phh.analyze as A
+    import simulate.replay.hand_files as A
 
     f = tmp_path / "c.phhs"
     hands = list(synthetic_hands(2, seed=5))

@@ -90,7 +90,7 @@ def test_error_line_is_the_first_line_or_the_type():
 
 def test_the_commands_and_the_server_use_these_documents():
     from simulate.cli import chart, eval, hand
-    from simulate.serve import documents as served
+    from simulate.serve import handlers as served
 
     assert eval.document is D.eval_document
     assert chart.document is D.chart_document

@@ -16,9 +16,9 @@ import pytest
 from evaluator import evaluate
 from evaluator.cards import card_str
 from simulate.engine import Hand, IllegalAction, Rules, play
-from simulate.phh.parse import decode_toml, parse_hand
-from simulate.phh.replay import replay
-from simulate.play import CHECK_CALL, RAISE, compiled_policy, replay_hands
+from simulate.engine.self_play import CHECK_CALL, RAISE, compiled_policy, replay_hands
+from simulate.notation.phh_read import decode_toml, parse_hand
+from simulate.replay.hand_replay import replay
 
 HOLE6 = ["AhKh", "QsQd", "2c3c", "7d8d", "9s9h", "JcTc"]
 BOARD = "Ks8h2d4d5s"

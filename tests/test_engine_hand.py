@@ -16,10 +16,10 @@ import random
 
 import pytest
 
-import simulate.hand_text as hand_text
+import simulate.engine.hand_text as hand_text
 from evaluator.cards import CardError, card_str, parse_cards
 from simulate.engine import Hand, IllegalAction, Legal, Rules
-from simulate.rules import kernels
+from simulate.engine.rules import kernels
 
 HOLE6 = ["AhKh", "QsQd", "2c3c", "7d8d", "9s9h", "JcTc"]
 BOARD = "Ks8h2d4d5s"

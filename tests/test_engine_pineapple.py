@@ -7,7 +7,7 @@
   seat whose turn it is; betting during the discards is refused; the hand is unchanged.
 * ``.hole`` shows the two kept cards; the showdown evaluates them; chips are conserved.
 * ``play`` with the built-in discard rule on 2 and 6 seats: same bits on 1 and 2 threads
-  and through the Python loop (:func:`simulate.play.replay_hands`).
+  and through the Python loop (:func:`simulate.engine.self_play.replay_hands`).
 * PHH: the writer writes the ``sd`` actions and the replay plays them back through the
   engine to the same finishing stacks.
 """
@@ -21,9 +21,9 @@ import pytest
 from evaluator.cards import parse_cards
 from evaluator.hands import strength_of_ids
 from simulate.engine import Hand, IllegalAction, Rules, play
-from simulate.phh.parse import decode_toml, parse_hand
-from simulate.phh.replay import replay
-from simulate.play import replay_hands
+from simulate.engine.self_play import replay_hands
+from simulate.notation.phh_read import decode_toml, parse_hand
+from simulate.replay.hand_replay import replay
 
 HOLE3 = ["AsKsQs", "2c7d9h", "JhJd3c"]
 BOARD = "Ah8d4c5sTd"

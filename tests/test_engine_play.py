@@ -4,7 +4,8 @@
   must be within 4 standard errors of 0 (2 and 6 seats, 10**6 hands in the slow set and
   10**5 in the default run).
 * A policy that moves all in before the flop: hand by hand (the hands of a run are
-  rebuilt from the seed with :func:`simulate.play.replay_hands`), the chips each seat gets
+  rebuilt from the seed with :func:`simulate.engine.self_play.replay_hands`), the chips each seat
+  gets
   are what :func:`simulate.allin_ev` computes for the same cards on the board dealt, and
   the run's net per seat is the sum of those hands' nets.
 * The same seed gives the same bits on 1 and 2 threads, and through the compiled loop
@@ -17,7 +18,7 @@ import pytest
 
 from simulate import allin_ev
 from simulate.engine import Rules, play
-from simulate.play import replay_hands
+from simulate.engine.self_play import replay_hands
 
 
 def _fair(n_seats: int, hands: int, seed: int) -> None:

@@ -15,9 +15,9 @@ from evaluator import evaluate
 from evaluator.cards import CardError, parse_cards
 from simulate.cli import main
 from simulate.engine import Hand, IllegalAction, Rules, play
-from simulate.phh.parse import parse_text
-from simulate.phh.replay import replay
-from simulate.play import replay_hands
+from simulate.engine.self_play import replay_hands
+from simulate.notation.phh_read import parse_text
+from simulate.replay.hand_replay import replay
 
 TRITON = Rules(game="short_deck_triton", blinds=(0, 2), ante=1, button_blind=True)
 BUTTON_BLIND = Rules(game="short_deck", blinds=(0, 2), ante=1, button_blind=True)

@@ -4,7 +4,8 @@ import pytest
 
 from simulate import engine, request
 from simulate.games import GAMES, check_game, game_names, games_help
-from simulate.phh import replay, write
+from simulate.notation import phh_write as write
+from simulate.replay import hand_replay as replay
 
 
 def test_every_game_has_a_family_and_hole_cards():

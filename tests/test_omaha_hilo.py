@@ -266,7 +266,7 @@ def test_played_all_ins_pay_what_allin_ev_says():
     what the all-in engine's hi/lo scorer gives on the same board; the compiled play loop
     plays the same hands."""
     from simulate.engine import Rules, play
-    from simulate.play import replay_hands
+    from simulate.engine.self_play import replay_hands
 
     rules = Rules(game="omaha_hilo", betting="pot-limit", blinds=(1, 2), ante=1)
     stacks = [60, 300, 7, 150, 45]
@@ -293,8 +293,8 @@ def test_played_hands_written_as_phh_and_replayed(betting):
     from decimal import Decimal
 
     from simulate.engine import Hand, Rules
-    from simulate.phh.parse import parse_text
-    from simulate.phh.replay import replay
+    from simulate.notation.phh_read import parse_text
+    from simulate.replay.hand_replay import replay
 
     rules = Rules(game="omaha_hilo", betting=betting, blinds=(1, 2))
     rng = random.Random(21)
@@ -338,8 +338,8 @@ def test_wsop_fixed_limit_omaha_hilo_hands_replay_to_the_recorded_stacks():
     the engine where it can post the forced bets) to the finishing stacks the file records."""
     from pathlib import Path
 
-    from simulate.phh.parse import parse_text
-    from simulate.phh.replay import replay
+    from simulate.notation.phh_read import parse_text
+    from simulate.replay.hand_replay import replay
 
     folder = Path(__file__).parent / "data" / "phh" / "vendor" / "phh-curated" / "wsop"
     files = [f for f in sorted(folder.glob("*.phh")) if "FO/8" in f.read_text().split("\n")[0]]

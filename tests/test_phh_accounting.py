@@ -1,4 +1,4 @@
-"""simulate.phh.accounting on its own: the variant tables, the hand's decimal units, the
+"""simulate.replay.accounting on its own: the variant tables, the hand's decimal units, the
 chip accounting of the actions (posting, calls and bets capped at the stack, streets, folds,
 mucks, discards, the all-in moment), the pots (checked against the one-chip-at-a-time
 reference of ``tests/reference.py``), rake, the button, the big blind and the showdown
@@ -17,9 +17,9 @@ from reference import best_tuple, omaha_tuple, ref_pots
 from evaluator.cards import parse_cards
 from evaluator.hands import strength_of_ids
 from simulate.games import GAMES
-from simulate.phh import accounting as A
-from simulate.phh.parse import HandHistory, parse_hand
+from simulate.notation.phh_read import HandHistory, parse_hand
 from simulate.pots import MAX_CHIPS, Pot, PotStructure
+from simulate.replay import accounting as A
 
 
 def hand(actions: list[str], **fields: Any) -> HandHistory:

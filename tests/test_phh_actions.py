@@ -1,4 +1,4 @@
-"""The one PHH action reader (simulate/phh/actions.py) and the compiled byte reader of plain
+"""The one PHH action reader (simulate/notation/actions.py) and the compiled byte reader of plain
 hands (simulate/_kernels/replay.parse_actions) that stays beside it: on random action
 streams the compiled reader takes nothing the reader refuses, and what it takes it reads
 as the reader does (the row the replay's encoder makes of the parsed action)."""
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from evaluator.cards import CARD_PAIRS, CARD_SLOTS, CARD_TEXT, UNKNOWN
-from simulate.phh.actions import ActionError, parse_action, parse_card_text
+from simulate.notation.actions import ActionError, parse_action, parse_card_text
 
 N = 6
 
@@ -71,8 +71,8 @@ def _compiled(texts: list[str]) -> tuple[int, np.ndarray]:
 def _expected_row(text: str) -> tuple[int, ...] | None:
     """The reader's action as the replay encodes it (None: the reader refuses it or the
     encoder does not take it)."""
-    from simulate.phh.accounting import _Units
-    from simulate.phh.engine_replay import _encode_one
+    from simulate.replay.accounting import _Units
+    from simulate.replay.engine_check import _encode_one
 
     try:
         a = parse_action(text, N)

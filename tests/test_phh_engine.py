@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from helpers import stud_hand
 
-from simulate.phh.parse import HandHistory, iter_hands, parse_text
-from simulate.phh.replay import ENGINE_VARIANTS, replay
+from simulate.notation.phh_read import HandHistory, iter_hands, parse_text
+from simulate.replay.hand_replay import ENGINE_VARIANTS, replay
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 

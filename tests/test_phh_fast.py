@@ -12,9 +12,9 @@ import pytest
 from helpers import mutated_hand
 
 import simulate._kernels.replay as KR
-from simulate.phh import replay as R
-from simulate.phh.parse import HandHistory, PHHError, decode_toml, iter_hands, parse_hand
-from simulate.phh.synth import allin_hands, synthetic_hands
+from simulate.notation.phh_read import HandHistory, PHHError, decode_toml, iter_hands, parse_hand
+from simulate.notation.phh_synth import allin_hands, synthetic_hands
+from simulate.replay import hand_replay as R
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 
@@ -50,7 +50,7 @@ def both(fields: dict[str, Any], source: str = "t") -> tuple[dict | None, dict |
 
 def test_action_codes_match_the_kernel() -> None:
     from evaluator.cards import UNKNOWN
-    from simulate.phh import engine_replay as E
+    from simulate.replay import engine_check as E
 
     assert (E._FK_FOLD, E._FK_CC, E._FK_RAISE, E._FK_HOLE, E._FK_BOARD, E._FK_SHOW,
             E._FK_SHOW_NOTHING, E._FK_SKIP) == (
@@ -121,7 +121,7 @@ def _tomllib(text: str) -> Any:
 
 
 def test_fast_toml_equals_tomllib_on_every_sample() -> None:
-    from simulate.phh.parse import _fast_toml, iter_hand_files, iter_sections
+    from simulate.notation.phh_read import _fast_toml, iter_hand_files, iter_sections
 
     fast = 0
     for f in iter_hand_files(DATA):
@@ -154,7 +154,7 @@ _LINES = [
 
 
 def test_fast_toml_never_disagrees_with_tomllib() -> None:
-    from simulate.phh.parse import _fast_toml
+    from simulate.notation.phh_read import _fast_toml
 
     rng = random.Random(7)
     fast = 0
@@ -171,8 +171,8 @@ def test_fast_toml_never_disagrees_with_tomllib() -> None:
 
 
 def _quick_as_tomllib(got: dict[str, Any]) -> dict[str, Any]:
-    """:func:`simulate.phh.many._quick`'s fields in tomllib's types (its tuples as lists, its
-    ``actions`` text decoded); the keys it does not read (value None) left out."""
+    """:func:`simulate.replay.fast_replay._quick`'s fields in tomllib's types (its tuples as lists,
+    its ``actions`` text decoded); the keys it does not read (value None) left out."""
     out = {}
     for k, v in got.items():
         if k == "actions":
@@ -187,8 +187,8 @@ def _quick_as_tomllib(got: dict[str, Any]) -> dict[str, Any]:
 def test_the_plain_header_reader_is_the_fast_toml_reader() -> None:
     """many._quick (the compiled path's header reader) reads every line by the one TOML
     fast path: on every sample and on random lines it agrees with tomllib or declines."""
-    from simulate.phh.many import _quick
-    from simulate.phh.parse import iter_hand_files, iter_sections
+    from simulate.notation.phh_read import iter_hand_files, iter_sections
+    from simulate.replay.fast_replay import _quick
 
     def check(text: str) -> bool:
         got = _quick(text.encode("utf-8"))
@@ -234,8 +234,8 @@ def test_holdem_allin_spots_are_always_walked() -> None:
 
 
 def test_seat_shortcut_matches_the_player_rule() -> None:
-    from simulate.phh.actions import _PLAYER_RE, _SEAT_TOKENS
-    from simulate.phh.parse import MAX_PLAYERS, parse_action
+    from simulate.notation.actions import _PLAYER_RE, _SEAT_TOKENS
+    from simulate.notation.phh_read import MAX_PLAYERS, parse_action
 
     assert len(_SEAT_TOKENS) == MAX_PLAYERS
     for tok, seat in _SEAT_TOKENS.items():

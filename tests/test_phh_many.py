@@ -1,6 +1,7 @@
-"""Many hands in one compiled call (simulate.phh.many, simulate._kernels.replay.replay_many)
-against the per-hand path (simulate.phh.analyze.replay_item): identical documents, key
-order included, on the vendored samples, synthetic hands, random engine-played hands of
+"""Many hands in one compiled call (simulate.replay.fast_replay,
+simulate._kernels.replay.replay_many) against the per-hand path
+(simulate.replay.hand_files.replay_item): identical documents, key order included, on the
+vendored samples, synthetic hands, random engine-played hands of
 every betting structure (antes, straddles, short stacks) and broken hands; and the
 compiled path really settles the plain ones."""
 
@@ -14,13 +15,13 @@ from typing import Any
 import pytest
 from helpers import mutated_hand
 
-import simulate.phh.many as M
+import simulate.replay.fast_replay as M
 from simulate.engine import Hand, Rules
-from simulate.phh.analyze import _items, analyze, replay_item
-from simulate.phh.many import _quick, replay_items
-from simulate.phh.parse import PHHError, decode_toml, iter_sections
-from simulate.phh.synth import allin_hands, synthetic_hands
-from simulate.phh.write import dumps_fields
+from simulate.notation.phh_read import PHHError, decode_toml, iter_sections
+from simulate.notation.phh_synth import allin_hands, synthetic_hands
+from simulate.notation.phh_write import dumps_fields
+from simulate.replay.fast_replay import _quick, replay_items
+from simulate.replay.hand_files import _items, analyze, replay_item
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 
@@ -183,7 +184,7 @@ def test_header_and_text_edits(settled: list[bool]) -> None:
 def test_analyze_streams_in_chunks_in_order(tmp_path: Path) -> None:
     """The chunked replay keeps input order, mixes settled and per-hand hands, and gives
     the same documents with workers as without."""
-    from simulate.phh.write import write_phhs
+    from simulate.notation.phh_write import write_phhs
 
     rng = random.Random(3)
     texts = list(synthetic_hands(120, players=5, seed=4))
@@ -200,14 +201,15 @@ def test_analyze_streams_in_chunks_in_order(tmp_path: Path) -> None:
 
 
 def test_no_import_circle_and_no_private_names_across_packages() -> None:
-    """simulate.phh.many does not import simulate.phh.analyze (the circle is open), and the
+    """simulate.replay.fast_replay does not import simulate.replay.hand_files (the circle is
+    open), and the
     hand-history reader, the executor, ``hand`` and the warm-up registry import no private
     name of another package (the executor is public: simulate.batch.executor)."""
     import ast
 
     root = Path(__file__).resolve().parents[1]
-    files = [root / "simulate" / p for p in ("phh/analyze.py", "phh/many.py", "batch/runner.py",
-                                             "cli/hand.py", "warmup.py")]
+    files = [root / "simulate" / p for p in ("replay/hand_files.py", "replay/fast_replay.py",
+                                             "batch/runner.py", "cli/hand.py", "warmup.py")]
     bad = []
     for f in files:
         rel = f.relative_to(root).with_suffix("")
@@ -215,8 +217,8 @@ def test_no_import_circle_and_no_private_names_across_packages() -> None:
         for node in ast.walk(ast.parse(f.read_text())):
             if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
                 continue
-            if f.name == "many.py" and node.module == "simulate.phh.analyze":
-                bad.append(f"{rel}: imports simulate.phh.analyze")
+            if f.name == "fast_replay.py" and node.module == "simulate.replay.hand_files":
+                bad.append(f"{rel}: imports simulate.replay.hand_files")
             home = node.module.rsplit(".", 1)[0]
             if home == pkg or node.module == pkg or home.startswith("simulate._kernels") \
                     or home == "evaluator" and node.module == "evaluator._jit":

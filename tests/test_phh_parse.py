@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from simulate.phh.parse import (
+from simulate.notation.phh_read import (
     MAX_HAND_BYTES,
     HandHistory,
     PHHError,
@@ -130,7 +130,7 @@ def test_a_bad_file_does_not_stop_a_folder(tmp_path: Path) -> None:
 def _sections_reference(stream, source):  # type: ignore[no-untyped-def]
     """iter_sections as first written (a generator of line pieces, one add per piece): the
     reference for the written-out loop."""
-    from simulate.phh.parse import _BOM, _HEADER_RE, _finish, _Section
+    from simulate.notation.phh_read import _BOM, HEADER_RE, _finish, _Section
 
     def pieces():  # type: ignore[no-untyped-def]
         at_start = True
@@ -150,7 +150,7 @@ def _sections_reference(stream, source):  # type: ignore[no-untyped-def]
                 piece = piece[len(_BOM):]
         if line_start:
             lineno += 1
-            m = _HEADER_RE.match(piece) if piece[:1] in b"[ \t" else None
+            m = HEADER_RE.match(piece) if piece[:1] in b"[ \t" else None
             if m is not None:
                 item = _finish(cur, source, True)
                 if item is not None:
@@ -167,7 +167,7 @@ def _sections_reference(stream, source):  # type: ignore[no-untyped-def]
 def test_iter_sections_matches_its_reference() -> None:
     import random
 
-    from simulate.phh.synth import synthetic_hands
+    from simulate.notation.phh_synth import synthetic_hands
 
     rng = random.Random(5)
     hands = [h.encode() for h in synthetic_hands(20, seed=1)]

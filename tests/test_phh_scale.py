@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from simulate.phh.analyze import Totals, analyze
-from simulate.phh.synth import synthetic_hands, write_synthetic_phhs
+from simulate.notation.phh_synth import synthetic_hands, write_synthetic_phhs
+from simulate.replay.hand_files import Totals, analyze
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 
@@ -71,7 +71,7 @@ def test_workers_give_the_same_answers_in_the_same_order(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Small files' hands are read by the main process, large ones (here: over 1000 bytes)
     sent as byte ranges; the same documents, in order, either way."""
-    import simulate.phh.analyze as A
+    import simulate.replay.hand_files as A
 
     monkeypatch.setattr(A, "RANGE_MIN_BYTES", 1000)
     f = tmp_path / "c.phhs"
@@ -87,8 +87,8 @@ def test_totals_add_up() -> None:
     texts = list(synthetic_hands(40, seed=6))
     t = Totals()
     nets = [0] * 6
-    from simulate.phh.parse import parse_text
-    from simulate.phh.replay import replay
+    from simulate.notation.phh_read import parse_text
+    from simulate.replay.hand_replay import replay
 
     for text in texts:
         [(_, h)] = parse_text(text)
@@ -107,9 +107,9 @@ def test_totals_add_up() -> None:
 
 def test_allin_adjusted_totals_use_the_expected_value() -> None:
     t = Totals()
-    for src, h in [(s, h) for s, h in __import__("simulate.phh.parse", fromlist=["x"])
+    for src, h in [(s, h) for s, h in __import__("simulate.notation.phh_read", fromlist=["x"])
                    .iter_hands(DATA / "vendor/phh-curated/dwan-ivey-2009.phh")]:
-        from simulate.phh.replay import replay
+        from simulate.replay.hand_replay import replay
 
         d = replay(h, src).to_dict()
         t.add(d)
@@ -200,12 +200,12 @@ def test_played_hands_replay_to_the_players_totals(tmp_path: Path,
 def test_byte_ranges_hold_the_hands_a_whole_reading_gives(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers read large files as byte ranges cut at section headers
-    (simulate.phh.analyze._file_ranges): together the ranges give exactly the hands, sources
+    (simulate.replay.hand_files._file_ranges): together the ranges give exactly the hands, sources
     and line numbers of one reading of the file, whatever the headers, comments, BOM, long
     lines and block edges."""
     import random
 
-    import simulate.phh.analyze as A
+    import simulate.replay.hand_files as A
 
     monkeypatch.setattr(A, "_BLOCK", 1000)  # many block edges
     rng = random.Random(1)

@@ -11,8 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from simulate.phh.parse import HandHistory, iter_hands, parse_text
-from simulate.phh.write import PHHSWriter, dumps_fields, hand_to_phh, history_to_phh, write_phhs
+from simulate.notation.phh_read import HandHistory, iter_hands, parse_text
+from simulate.notation.phh_write import (
+    PHHSWriter,
+    dumps_fields,
+    hand_to_phh,
+    history_to_phh,
+    write_phhs,
+)
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 
@@ -128,7 +134,7 @@ def written_and_replayed(h, seed: int) -> tuple[HandHistory, list, bool]:  # typ
     engine again) reaches ``h``'s finishing stacks, seats in PHH order (small blind first,
     button last) (``expected``); for the variants pokerkit has (NT, PO), so does pokerkit, but
     for a split pot's odd chips. Returns ``(hh, expected, whether pokerkit checked it)``."""
-    from simulate.phh.replay import replay
+    from simulate.replay.hand_replay import replay
 
     text = hand_to_phh(h)
     n = h.n

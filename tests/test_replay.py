@@ -1,4 +1,4 @@
-"""simulate.phh.replay: replay of every shipped hand against its record, all-in EV
+"""simulate.replay.hand_replay: replay of every shipped hand against its record, all-in EV
 cross-checks, pokerkit cross-checks, and the ``pokerjit hand`` command."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from helpers import stud_hand
 
-from simulate.phh.parse import PHHError, load_hands, parse_text
-from simulate.phh.replay import HOLDEM_VARIANTS, OMAHA_VARIANTS, STUD_HIGH_VARIANTS, replay
+from simulate.notation.phh_read import PHHError, load_hands, parse_text
+from simulate.replay.hand_replay import HOLDEM_VARIANTS, OMAHA_VARIANTS, STUD_HIGH_VARIANTS, replay
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"   # vendored: see data/phh/README.md
 SUPPORTED = HOLDEM_VARIANTS | OMAHA_VARIANTS | STUD_HIGH_VARIANTS
@@ -243,7 +243,7 @@ def test_allin_ev_goes_through_the_engine_with_antes_and_empty_seats(replays: li
 
 
 def test_button_from_seat_order_and_blinds() -> None:
-    from simulate.phh.replay import _button
+    from simulate.replay.hand_replay import _button
 
     def hand(blinds: list[int]) -> object:
         n = len(blinds)
@@ -266,7 +266,7 @@ def test_omaha_allin_ev_parses_its_spot_once(monkeypatch: pytest.MonkeyPatch) ->
     import simulate.omaha
     import simulate.request
     from simulate.allin import allin_ev, walks_exactly
-    from simulate.phh.replay import EV_SAMPLES
+    from simulate.replay.hand_replay import EV_SAMPLES
 
     [(src, h)] = load_hands(next(DATA.rglob("antonius-blom-2009.phh")))
     calls: list[tuple[tuple, dict]] = []

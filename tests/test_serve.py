@@ -29,7 +29,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from simulate.cli import build_parser, main  # noqa: E402
 from simulate.serve.app import Settings, create_app  # noqa: E402
-from simulate.serve.pool import Pool  # noqa: E402
+from simulate.serve.workers import Pool  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "http://127.0.0.1:8765"

@@ -92,9 +92,9 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
 def test_one_registry_of_warm_ups(monkeypatch):
     """simulate.warmup is the one list of what to compile per kind of work: the batch
     workers' warm-up and the hand-history workers' warm-up are kinds of it."""
-    import simulate.phh.analyze
+    import simulate.replay.hand_files
     import simulate.warmup as W
-    from simulate.batch import pool
+    from simulate.run import executor as pool
 
     assert set(W.KINDS) >= {"evaluator", "equity", "range", "omaha", "allin", "pineapple",
                             "batch", "play", "hand"}
@@ -111,7 +111,7 @@ def test_one_registry_of_warm_ups(monkeypatch):
     assert calls == [("serial", "all-in EV"), ("serial", "many spots and batch"),
                      ("serial", "hand histories"), ("run", "omaha evaluator"),
                      ("run", "omaha equity")]
-    assert not hasattr(simulate.phh.analyze, "warm")
+    assert not hasattr(simulate.replay.hand_files, "warm")
 
 
 @pytest.mark.slow
@@ -121,7 +121,7 @@ def test_worker_warm_ups_start_no_thread_pool():
 
     code = ("import sys; from simulate.warmup import warm; warm(['batch', 'hand'], "
             "serial=True); par = sys.modules.get('numba.np.ufunc.parallel'); "
-            "print('simulate.phh.many' in sys.modules, "
+            "print('simulate.replay.fast_replay' in sys.modules, "
             "bool(getattr(par, '_is_initialized', False)))")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -20,7 +20,7 @@ Codes (``POLICY_CODES``):
   flop two pair or better bets or raises (to the current bet plus the pot after calling,
   clamped) while fewer than two bets and raises are in this street, else calls; one pair
   checks or calls; less checks or folds.
-- ``custom``: a user's compiled function (see :func:`simulate.play.compiled_policy`).
+- ``custom``: a user's compiled function (see :func:`simulate.engine.self_play.compiled_policy`).
 
 Pineapple discards (:func:`discard_slot`) are the same for every built-in: the cheap
 ``made`` rule of :mod:`simulate.pineapple` (keep the pair making the best hand with the

@@ -1,7 +1,7 @@
 """Replay a hand history's actions through the engine's rules in one compiled call.
 
 :func:`replay_actions` loops over a hand's actions, already turned into integer arrays by
-:mod:`simulate.phh.replay`, and applies each with the engine's own kernels
+:mod:`simulate.replay.hand_replay`, and applies each with the engine's own kernels
 (:func:`simulate._kernels.engine.act` and :func:`~simulate._kernels.engine.deal_board`):
 no rule is written here. It is a fast path only: it takes the ordinary case (every card
 known or, for hole cards, ``??``; every action legal; shown hands equal to the dealt

@@ -39,10 +39,11 @@ Rules:
 
 from __future__ import annotations
 
+from simulate.run.executor import Executor, executor, parse_scheduler
+from simulate.run.executor import warm_lines as warm
+
 from .chunks import answer_chunk
 from .files import CSV_COLUMNS, Output
-from .pool import Executor, executor, parse_scheduler
-from .pool import warm_lines as warm
 from .requests import FIELDS, KINDS, answer, effective
 from .runner import BatchSummary, chunked, run, run_batch
 

@@ -189,13 +189,13 @@ class BlockAnswers:
         return (self[i] for i in range(len(self)))
 
     def to_spool(self, spool: Any) -> None:
-        """In a worker process: move ``text`` to ``spool`` (:mod:`simulate.batch.spool`);
-        ``text`` is then a :class:`~simulate.batch.spool.SpoolRef` to it."""
+        """In a worker process: move ``text`` to ``spool`` (:mod:`simulate.run.spool`);
+        ``text`` is then a :class:`~simulate.run.spool.SpoolRef` to it."""
         self.text = spool.put(self.text)
 
     def fetch(self) -> None:
         """Bring a spooled ``text`` back (see :meth:`to_spool`), for indexing."""
-        from .spool import SpoolRef
+        from simulate.run.spool import SpoolRef
 
         if isinstance(self.text, SpoolRef):
             self.text = np.frombuffer(self.text.read(), np.uint8)

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simulate.run.spool import write_all
+
 from .requests import MAX_LINE_BYTES, BadRequest, decode_json, id_key
 
 FSYNC_EVERY_S = 1.0
@@ -472,7 +474,7 @@ class Output:
     def write(self, lines: list[Any]) -> None:
         """Append whole lines (each text, UTF-8 bytes or a uint8 array of them; one
         write; or one piece that copies itself to a file, ``copy_to(fd)``: a
-        :class:`~simulate.batch.spool.SpoolRef`), fsync at most every second."""
+        :class:`~simulate.run.spool.SpoolRef`), fsync at most every second."""
         if len(lines) == 1 and hasattr(lines[0], "copy_to"):
             lines[0].copy_to(self.fd)
         else:
@@ -489,11 +491,3 @@ class Output:
         if now - self._last_sync >= FSYNC_EVERY_S:
             os.fsync(self.fd)
             self._last_sync = now
-
-
-def write_all(fd: int, data: Any) -> None:
-    """Write all of ``data`` (bytes, or any buffer such as a uint8 array) to the file
-    ``fd`` at its position, however many ``os.write`` calls that takes."""
-    view = memoryview(data).cast("B")
-    while view:
-        view = view[os.write(fd, view):]

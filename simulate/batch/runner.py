@@ -13,7 +13,7 @@ backends:
   other kinds of line are compiled in the main process the first time such a line comes
   (the workers then load them from the cache rather than compiling at once). A worker
   writes a chunk's output text to a spool file beside the output and sends back where
-  it lies; the main process copies it into the output (:mod:`simulate.batch.spool`);
+  it lies; the main process copies it into the output (:mod:`simulate.run.spool`);
 * ``scheduler="local[:N]"`` (a ``dask.distributed`` LocalCluster of N worker processes)
   or ``scheduler="tcp://HOST:PORT"`` (a running Dask scheduler): chunks are Dask tasks,
   workers are warmed with ``Client.run``, and results stream back with ``as_completed``.
@@ -21,7 +21,7 @@ backends:
 Every backend gives the same output lines: each line's answer depends only on the line
 (and the run's defaults), never on where or with how many threads it ran.
 
-The backends are the one pool of pokerjit, :func:`simulate.batch.pool.executor`
+The backends are the one pool of pokerjit, :func:`simulate.run.executor.executor`
 (``pokerjit hand`` runs its chunks of hands on it too).
 """
 
@@ -37,11 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simulate.run.executor import WARM_KIND, Executor, executor, parse_scheduler
+from simulate.run.spool import Spool
+
 from .chunks import Answer, BlockAnswers, Item, Resumed
 from .files import Input, Output, Resume, count_lines, format_record
-from .pool import WARM_KIND, Executor, executor, parse_scheduler
 from .requests import DEFAULTABLE, BadRequest, check_id, digest, effective
-from .spool import Spool
 
 MAX_CHUNK_LINES = 4096  # lines per chunk at most (a chunk is one task)
 TASKS_PER_WORKER = 8  # aim for at least this many chunks per worker
@@ -112,7 +113,7 @@ def _batch_executor(workers: int, scheduler: str | None, threads: int | None,
 
 @contextlib.contextmanager
 def _spool_for(workers: int, scheduler: str | None, out_path: Path) -> Iterator[Spool | None]:
-    """A :class:`~simulate.batch.spool.Spool` beside the output for forked workers to
+    """A :class:`~simulate.run.spool.Spool` beside the output for forked workers to
     write their chunks' text to (None for one worker or Dask, or where none can be made:
     the text then travels back to this process), closed at the end of the run."""
     spool = None

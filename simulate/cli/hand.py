@@ -188,8 +188,8 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
     """One hand's share of the output, made where the hand was replayed (on a worker):
     its JSON (``out="json"``) or text block (``"text"``), its CSV rows (hand number left
     for the main process to fill in) and what the totals need
-    (:func:`simulate.phh.analyze.totals_input`)."""
-    from simulate.phh.analyze import totals_input
+    (:func:`simulate.replay.hand_files.totals_input`)."""
+    from simulate.replay.hand_files import totals_input
 
     readable = d.pop("readable", True)
     text = None
@@ -207,8 +207,8 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
 
 def run(args: argparse.Namespace) -> int:
     from simulate.cli._util import UsageError, check_outputs, exit_on_sigterm, image_format
-    from simulate.phh.analyze import analyze
-    from simulate.phh.parse import SUFFIXES
+    from simulate.notation.phh_read import SUFFIXES
+    from simulate.replay.hand_files import analyze
 
     if args.workers < 1 or args.workers > 256:
         raise UsageError(f"--workers must be 1..256, got {args.workers}")
@@ -260,7 +260,7 @@ class _Run:
     def __init__(self, args: argparse.Namespace, fmt: str | None = None) -> None:
         from contextlib import ExitStack
 
-        from simulate.phh.analyze import Totals
+        from simulate.replay.hand_files import Totals
 
         self.args, self.fmt = args, fmt
         self.totals = Totals()

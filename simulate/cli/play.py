@@ -132,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
         import io
 
         from simulate.cli._util import write_output
-        from simulate.phh.write import write_phhs
-        from simulate.play import replay_hands
+        from simulate.engine.self_play import replay_hands
+        from simulate.notation.phh_write import write_phhs
 
         k = min(args.phh_hands, args.hands)
         buf = io.StringIO()

@@ -3,9 +3,9 @@ uvicorn).
 
 * :mod:`simulate.serve.app` -- the Starlette application (routes, Host/Origin/token checks,
   body limit);
-* :mod:`simulate.serve.pool` -- the worker processes that answer requests, each bounded in
+* :mod:`simulate.serve.workers` -- the worker processes that answer requests, each bounded in
   time and stopped at the next round of work when its client goes away;
-* :mod:`simulate.serve.documents` -- one request's answer, the command's ``--json`` document;
+* :mod:`simulate.serve.handlers` -- one request's answer, the command's ``--json`` document;
 * :mod:`simulate.serve.connection` -- one HTTP connection (uvicorn's h11 protocol): a client
   silent mid-request for ``--max-seconds`` is disconnected, one that half-closes after a
   whole request is answered;
@@ -34,7 +34,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,
 
     from simulate.serve.app import Settings, create_app
     from simulate.serve.connection import connection_class
-    from simulate.serve.pool import Pool
+    from simulate.serve.workers import Pool
 
     pool = Pool(workers, warm=warm, report=not quiet)
     settings = Settings(host, port, token=token, max_seconds=max_seconds)

@@ -1,9 +1,9 @@
 """The Starlette application of ``pokerjit serve``: the JSON API, its OpenAPI page and the
 workbench page.
 
-Every ``POST /api/v1/KIND`` body goes to a worker process (:mod:`simulate.serve.pool`), which
+Every ``POST /api/v1/KIND`` body goes to a worker process (:mod:`simulate.serve.workers`), which
 answers it with the document the command prints with ``--json``
-(:mod:`simulate.serve.documents`). Refusals, checked in this order before any work:
+(:mod:`simulate.serve.handlers`). Refusals, checked in this order before any work:
 
 * 403 ``{"error"}`` for a ``Host`` header that is not an address this server serves, or an
   ``Origin`` header (when present) that is not this server's own page, ``http://HOST:PORT``
@@ -38,8 +38,8 @@ from starlette.routing import Route
 
 from simulate.batch.requests import BadRequest, decode_json
 from simulate.documents import json_text
-from simulate.serve.documents import KINDS
-from simulate.serve.pool import Pool, Stopped
+from simulate.serve.handlers import KINDS
+from simulate.serve.workers import Pool, Stopped
 
 MAX_BODY = 1 << 20  # bytes of one request body
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",

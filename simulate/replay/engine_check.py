@@ -4,12 +4,12 @@ shown hand that differs from the dealt one, or a history that stops before the h
 is that hand's error, naming the action. :func:`_engine_replay` first tries the compiled
 fast path (:func:`simulate._kernels.replay.replay_actions`, the rows of :func:`_encode`)
 and plays the hand again one action at a time through :meth:`simulate.engine.Hand.apply`
-(each parsed :class:`~simulate.phh.actions.Action` put in the engine's units by
+(each parsed :class:`~simulate.notation.actions.Action` put in the engine's units by
 :func:`_engine_action`, not written out and read again) on the first action it does not
 take. :func:`_engine_rules` maps the hand's forced bets onto
-:class:`simulate.rules.Rules` (or says why the engine cannot post them), and
+:class:`simulate.engine.rules.Rules` (or says why the engine cannot post them), and
 :func:`_cross_check` holds the engine's commitments and finishing stacks against the chip
-accounting of :mod:`simulate.phh.accounting`.
+accounting of :mod:`simulate.replay.accounting`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import numpy as np
 
 from evaluator.cards import UNKNOWN
 from simulate.games import DISCARD_AFTER, GAMES, MAX_PLAYERS
-from simulate.phh.accounting import (
+from simulate.notation.phh_read import Action, HandHistory, parse_action
+from simulate.replay.accounting import (
     ENGINE_VARIANTS,
     PINEAPPLE_VARIANTS,
     SHORT_DECK_VARIANTS,
@@ -31,7 +32,6 @@ from simulate.phh.accounting import (
     _State,
     _Units,
 )
-from simulate.phh.parse import Action, HandHistory, parse_action
 
 #: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
 _OMAHA_GAMES = {g.hole: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
@@ -141,7 +141,7 @@ _RULES_CACHE: dict[tuple[Any, ...], Any] = {}
 
 def _engine_action(a: Action, u: _Units) -> Action | str:
     """``a`` (read in the hand history's dialect) as :meth:`simulate.engine.Hand.apply`
-    takes it, in the engine's dialect (:func:`simulate.phh.actions.parse_action`): a ``cbr``
+    takes it, in the engine's dialect (:func:`simulate.notation.actions.parse_action`): a ``cbr``
     amount in the hand's integer units (with units of 1 the token as the engine reads it: an
     integer, or ``arg`` for the hand to refuse), card text as written in ``arg``, and as its
     ``text`` (which the engine's messages quote) the action without its comment, a scaled

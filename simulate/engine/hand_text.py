@@ -1,5 +1,5 @@
 """PHH text in and out of a :class:`simulate.engine.Hand`: actions read by the one PHH
-action reader (:func:`simulate.phh.actions.parse_action`, the engine's dialect), scripted
+action reader (:func:`simulate.notation.actions.parse_action`, the engine's dialect), scripted
 hole cards and board, manual deals (``d dh``, ``d db``), shows (``sm``) and Pineapple
 discards (``sd``). :class:`HandText` is a part of :class:`~simulate.engine.Hand`: its
 methods work on the hand's state and record each event in ``hand.actions`` as PHH text.
@@ -21,8 +21,8 @@ from evaluator.cards import (
     ids_of_text,
     parse_cards,
 )
-from simulate.phh.actions import Action, ActionError, parse_action
-from simulate.rules import STREETS, IllegalAction, kernels
+from simulate.engine.rules import STREETS, IllegalAction, kernels
+from simulate.notation.actions import Action, ActionError, parse_action
 
 __all__ = ["HandText"]
 
@@ -60,7 +60,7 @@ _BETTING_ACTIONS: dict[str, tuple[int, int, int, str | None]] = {}
 
 def _read_betting_action(action: str) -> tuple[int, int, int, str | None] | None:
     """``(seat, kind, amount, text)`` of a betting action (``p3 cc``, ``f``, ``p3 cbr 300``,
-    as :func:`simulate.phh.actions.parse_action` reads it; ``seat`` -1 when not named,
+    as :func:`simulate.notation.actions.parse_action` reads it; ``seat`` -1 when not named,
     ``text`` the PHH action recorded when it is, else None), remembered for the next time;
     None for anything else (deals, shows, discards, faults: :meth:`Hand.act` reads those
     the long way). The seat is not checked against the hand's seats here."""
@@ -190,7 +190,7 @@ class HandText:
     def act(self, action: str) -> None:
         """Apply one PHH action string: ``f``, ``cc``, ``cbr 300`` (optionally prefixed by
         the actor ``p3``), and in manual mode ``d dh p1 AhKh``, ``d db Jc3d5c`` and
-        ``p1 sm AhKh`` (read by :func:`simulate.phh.actions.parse_action`, the engine's
+        ``p1 sm AhKh`` (read by :func:`simulate.notation.actions.parse_action`, the engine's
         dialect). Text after ``#`` is a comment."""
         if type(action) is str:
             fast = _BETTING_ACTIONS.get(action) or _read_betting_action(action)
@@ -210,7 +210,7 @@ class HandText:
         self.apply(a)
 
     def apply(self, a: Action) -> None:
-        """Apply one action read by :func:`simulate.phh.actions.parse_action` in the
+        """Apply one action read by :func:`simulate.notation.actions.parse_action` in the
         engine's dialect (``engine=True``; what :meth:`act` does after reading)."""
         action = a.text
         op = a.kind

@@ -5,11 +5,11 @@ Nothing here needs to know whose turn it is: each action names its player, so th
 accounting only tracks the chips each seat has put in on the current street and in total,
 who folded, who mucked, the hole cards and the board (:func:`_play`). That is enough for
 every variant's chip accounting (no-limit, pot-limit and fixed-limit alike: the file
-states every ``cbr`` total). The rules it follows are listed in :mod:`simulate.phh.replay`
+states every ``cbr`` total). The rules it follows are listed in :mod:`simulate.replay.hand_replay`
 (heads-up order, antes, blinds, posts, trimming, rake, mucks, the button, the showdown
 per variant). Amounts are integer units of the smallest decimal place the hand uses
-(:class:`_Units`). The engine replay (:mod:`simulate.phh.engine_replay`) checks the same
-hand action by action by the rules; :mod:`simulate.phh.replay` puts both together.
+(:class:`_Units`). The engine replay (:mod:`simulate.replay.engine_check`) checks the same
+hand action by action by the rules; :mod:`simulate.replay.hand_replay` puts both together.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from evaluator.cards import card_str
 from evaluator.tablegen import LOWEST_RANK
 from simulate.games import GAMES
-from simulate.phh.parse import HandHistory
+from simulate.notation.phh_read import HandHistory
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots
 
 __all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",

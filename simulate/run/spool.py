@@ -22,8 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .files import write_all
-
 #: Bytes read and written at a time where the kernel cannot copy between the files.
 _PIECE = 1 << 20
 
@@ -176,3 +174,11 @@ def _hole_puncher() -> Any:
             raise OSError(e, os.strerror(e))
 
     return punch
+
+
+def write_all(fd: int, data: Any) -> None:
+    """Write all of ``data`` (bytes, or any buffer such as a uint8 array) to the file
+    ``fd`` at its position, however many ``os.write`` calls that takes."""
+    view = memoryview(data).cast("B")
+    while view:
+        view = view[os.write(fd, view):]

@@ -19,7 +19,7 @@ Actions are strings, one per event (a ``#`` starts a comment):
 The TOML itself is decoded by the standard library (:mod:`tomllib`; ``tomli`` on
 Python 3.10) with ``parse_float=Decimal``, so ``1720.35`` stays exact and a stack
 written ``inf`` (unknown) is ``Decimal('Infinity')``. This module only reads and
-checks the text; :mod:`simulate.phh.replay` plays the hand. Players are numbered
+checks the text; :mod:`simulate.replay.hand_replay` plays the hand. Players are numbered
 from 1 in the file (``p1``); here seats are 0-based.
 
 Streaming: :func:`iter_hands` reads a file or a folder one hand at a time (a
@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from simulate.games import MAX_CHIPS
-from simulate.phh.actions import (
+from simulate.notation.actions import (
     MAX_AMOUNT,
     Action,
     CardSlots,  # noqa: F401 - re-exported
@@ -52,7 +52,7 @@ from simulate.phh.actions import (
     check_amount,
     parse_card_text,
 )
-from simulate.phh.actions import parse_action as _parse_action
+from simulate.notation.actions import parse_action as _parse_action
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -121,7 +121,7 @@ class HandHistory:
 
 
 # A section header: a line holding only ``[key]`` (bare or quoted key, no dots).
-_HEADER_RE = re.compile(rb"^[ \t]*\[[ \t]*([A-Za-z0-9_-]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*\]"
+HEADER_RE = re.compile(rb"^[ \t]*\[[ \t]*([A-Za-z0-9_-]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*\]"
                         rb"[ \t]*(?:#[^\r\n]*)?\r?\n?$")
 
 
@@ -134,7 +134,7 @@ _ACTION_CACHE_SIZE = 4096
 
 
 def parse_action(text: str, n_players: int) -> Action:
-    """Parse one action string (:func:`simulate.phh.actions.parse_action`, the hand
+    """Parse one action string (:func:`simulate.notation.actions.parse_action`, the hand
     history's dialect), remembered; raises :class:`PHHError`."""
     key = (text, n_players)
     try:
@@ -284,7 +284,7 @@ def toml_line(line: str) -> tuple[str, Any] | None:
     return key, _ft_number(v)
 
 
-def _comment_ok(st: str) -> bool:
+def comment_ok(st: str) -> bool:
     """A whole-line comment tomllib accepts (no control characters but tab)."""
     return not ("\r" in st or any(c < " " and c != "\t" or c == "\x7f" for c in st))
 
@@ -306,7 +306,7 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
             line = line[:-1]
         st = line.lstrip(" \t")
         if not st or st[0] == "#":
-            if not _comment_ok(st):
+            if not comment_ok(st):
                 return None  # tomllib refuses control characters in comments
             continue
         got = toml_line(st)
@@ -376,7 +376,7 @@ def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
     lineno = first_line - 1
     at_start = True
     readline = stream.readline
-    header = _HEADER_RE.match
+    header = HEADER_RE.match
     piece = readline(1 << 16)
     if piece.startswith(_BOM):
         if len(piece) > len(_BOM):
@@ -436,7 +436,7 @@ def _finish(sec: _Section, source: str, seen_header: bool,
     return src, sec.line, b"".join(sec.parts)
 
 
-def _hand_from_bytes(src: str, line: int, data: bytes | PHHError) -> HandHistory | PHHError:
+def hand_from_bytes(src: str, line: int, data: bytes | PHHError) -> HandHistory | PHHError:
     if isinstance(data, PHHError):
         return data
     try:
@@ -454,7 +454,7 @@ def _hand_from_bytes(src: str, line: int, data: bytes | PHHError) -> HandHistory
 
 def _iter_stream(stream: IO[bytes], source: str) -> Iterator[tuple[str, HandHistory | PHHError]]:
     for src, line, data in iter_sections(stream, source):
-        yield src, _hand_from_bytes(src, line, data)
+        yield src, hand_from_bytes(src, line, data)
 
 
 def parse_text(text: str | bytes, source: str = "<text>",

@@ -1,8 +1,8 @@
 """Replay many hands at once: the plain hands of a collection settled in one compiled call.
 
-:func:`replay_items` takes hands as :func:`simulate.phh.parse.iter_sections` cuts them
+:func:`replay_items` takes hands as :func:`simulate.notation.phh_read.iter_sections` cuts them
 (``(source, first_line, text bytes or an error)``) and returns each hand's document, the
-same dict :func:`simulate.phh.analyze.replay_item` returns (equal, key order included).
+same dict :func:`simulate.replay.hand_files.replay_item` returns (equal, key order included).
 Most hands of a large collection are plain: every line ``key = value`` in the form this
 project writes, no-limit, pot-limit or fixed-limit Hold'em with whole-number amounts,
 every action one the engine plays, no all-in, no muck, no rake. For those, Python reads
@@ -25,22 +25,22 @@ import numpy as np
 
 from evaluator.cards import CARD_PAIRS, cards_text
 from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
-from simulate.phh.parse import MAX_AMOUNT, HandHistory, _comment_ok, toml_line
+from simulate.notation.phh_read import MAX_AMOUNT, HandHistory, comment_ok, toml_line
 
 __all__ = ["Item", "replay_item", "replay_items"]
 
 #: One hand as read: ``(source, first line, its text, or an error message found while
-#: reading it)`` (:func:`simulate.phh.parse.iter_sections`, errors as text).
+#: reading it)`` (:func:`simulate.notation.phh_read.iter_sections`, errors as text).
 Item = tuple[str, int, "bytes | str"]
 
 
 def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
     """Parse and replay one hand's text (``str`` = an error already found while reading);
     returns the hand's JSON document. Never raises for a bad hand."""
-    from simulate.phh.parse import PHHError, _hand_from_bytes
-    from simulate.phh.replay import replay
+    from simulate.notation.phh_read import PHHError, hand_from_bytes
+    from simulate.replay.hand_replay import replay
 
-    hand = _hand_from_bytes(src, line, PHHError(data) if isinstance(data, str) else data)
+    hand = hand_from_bytes(src, line, PHHError(data) if isinstance(data, str) else data)
     d = replay(hand, src).to_dict()
     d["readable"] = not isinstance(hand, PHHError)
     return d
@@ -60,7 +60,7 @@ def _quick(data: bytes) -> dict[str, Any] | None:
     of a one-line TOML array; None for anything else. Every line must be ``key = value``
     with one space each side, a bare key used once and a one-line value of
     :func:`decode_toml`'s fast form, except ``actions``, which may also be written as
-    :func:`simulate.phh.write.dumps_fields` writes it (``actions = [``, one ``  "ACTION",``
+    :func:`simulate.notation.phh_write.dumps_fields` writes it (``actions = [``, one ``  "ACTION",``
     per line, ``]``); the kernel reads every item or refuses the hand. So the hand is valid
     TOML and these are the values ``tomllib`` reads (lists as tuples, shared between
     hands)."""
@@ -77,7 +77,7 @@ def _quick(data: bytes) -> dict[str, Any] | None:
         if not line:
             continue
         if line[0] == "#":
-            if not _comment_ok(line):
+            if not comment_ok(line):
                 return None
             continue
         got = cache.get(line)
@@ -120,7 +120,7 @@ _KNOWN = _INT_LISTS | _INT_SCALARS | {"variant", "ante_trimming_status", "player
 
 def _line(line: str) -> tuple[str, Any] | None:
     """``(key, value)`` of one ``key = value`` line of :func:`_quick`'s form
-    (:func:`simulate.phh.parse.toml_line`, the one TOML fast path, with the types the
+    (:func:`simulate.notation.phh_read.toml_line`, the one TOML fast path, with the types the
     compiled path takes: whole amounts up to :data:`MAX_AMOUNT`, lists as tuples; the value
     None for keys the replay does not read), None for any other line."""
     got = toml_line(line)
@@ -165,8 +165,8 @@ _NO = _Header(None, None, None)
 
 def _header_of(f: dict[str, Any], n: int) -> _Header:
     """The :class:`_Header` of fields ``f`` (a hand of ``n`` seats), by the per-hand path's
-    own functions (:func:`simulate.phh.engine_replay._engine_rules`,
-    :mod:`simulate.phh.accounting`'s ``_button`` and ``_big_blind``)."""
+    own functions (:func:`simulate.replay.engine_check._engine_rules`,
+    :mod:`simulate.replay.accounting`'s ``_button`` and ``_big_blind``)."""
     key = (f["variant"], n, tuple(f.get("antes") or ()), tuple(f.get("blinds_or_straddles") or ()),
            f.get("min_bet"), f.get("small_bet"), f.get("big_bet"), f.get("bring_in"),
            f.get("ante_trimming_status", False))
@@ -174,8 +174,8 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
     if got is not None:
         return got
     from simulate._kernels import engine as K
-    from simulate.phh import accounting as R
-    from simulate.phh.engine_replay import _engine_rules
+    from simulate.replay import accounting as R
+    from simulate.replay.engine_check import _engine_rules
 
     zeros = [Decimal(0)] * n
 

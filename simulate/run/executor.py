@@ -22,10 +22,8 @@ import gc
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
+from simulate.run.spool import Spool
 from simulate.warmup import warm
-
-from .chunks import ChunkInterrupted, answer_chunk
-from .spool import Spool
 
 #: The kind of work of :func:`simulate.warmup.warm` each kind of batch line needs
 #: (``"fast"``: exact-hand Hold'em lines answered in groups).
@@ -61,8 +59,11 @@ class _Local:
         self.threads = threads
         self.workers = 1
 
-    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = answer_chunk,
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = None,
                     *, on_error: Any = None) -> Iterator[tuple]:
+        from simulate.batch.chunks import ChunkInterrupted, answer_chunk
+
+        fn = answer_chunk if fn is None else fn
         for n, items in enumerate(chunks):
             try:
                 result = _call(fn, items, args, self.threads, on_error)
@@ -120,10 +121,12 @@ class _Windowed:
             self.warm_here(tuple(sorted(need)))
             self.warmed |= need
 
-    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = answer_chunk,
+    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = None,
                     *, on_error: Any = None) -> Iterator[tuple]:
         """``(chunk, fn(chunk, *args, threads=1))`` for every chunk, in order; ``fn`` must
         be a module-level function (it is pickled to the workers)."""
+        if fn is None:
+            from simulate.batch.chunks import answer_chunk as fn
         _freeze(self)  # the kernels were warmed in this process
         window = 3 * self.workers
         pending: dict[Any, int] = {}
@@ -213,7 +216,7 @@ _SPOOL: Spool | None = None
 def _spooled_call(fn: Any, items: Any, args: tuple) -> Any:
     """In a worker: ``fn(items, *args, threads=1)``; a result with a ``to_spool(spool)``
     method (:class:`simulate.batch.chunks.BlockAnswers`) then moves its bulk to the spool,
-    so that only a reference to it travels back (:mod:`simulate.batch.spool`)."""
+    so that only a reference to it travels back (:mod:`simulate.run.spool`)."""
     result = fn(items, *args, threads=1)
     to_spool = getattr(result, "to_spool", None)
     if to_spool is not None and _SPOOL is not None:
@@ -422,7 +425,7 @@ def executor(workers: int = 1, scheduler: str | None = None, threads: int | None
     ``close(abort=True)`` (what to call on Ctrl-C, SIGTERM or an error) terminates worker
     processes at once without waiting for their chunks. Worker processes also die with
     this process (Linux). ``close_fd``: a file descriptor worker processes must not keep
-    open (a locked output). ``spool``: a :class:`~simulate.batch.spool.Spool` that forked
+    open (a locked output). ``spool``: a :class:`~simulate.run.spool.Spool` that forked
     worker processes write the bulk of a result to (a result with a ``to_spool(spool)``
     method), which then comes back as a reference; the caller keeps it open until every
     result is written, then closes it. Ignored in this process, on Dask and by spawned

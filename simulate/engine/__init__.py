@@ -3,9 +3,10 @@
 Seats are numbered ``0..N-1`` clockwise. The small blind is the seat after the button and
 the big blind the next; heads-up the button posts the small blind, acts first before the
 flop and last after it. Every rule lives once, in the Numba kernels of
-:mod:`simulate._kernels.engine`. The parts: :mod:`simulate.rules` (:class:`Rules`,
-:class:`Legal`, :class:`IllegalAction`), :mod:`simulate.hand` (:class:`Hand`, one kernel
-call per action; its PHH text side in :mod:`simulate.hand_text`) and :mod:`simulate.play`
+:mod:`simulate._kernels.engine`. The parts: :mod:`simulate.engine.rules` (:class:`Rules`,
+:class:`Legal`, :class:`IllegalAction`), :mod:`simulate.engine.hand_state` (:class:`Hand`,
+one kernel call per action; its PHH text side in :mod:`simulate.engine.hand_text`) and
+:mod:`simulate.engine.self_play`
 (:func:`play`, the same kernels in a compiled loop over many hands, and
 :class:`PlayResult`).
 
@@ -22,9 +23,8 @@ Example::
 
 from __future__ import annotations
 
-from simulate.hand import Hand
-from simulate.play import PlayResult, play
-from simulate.rules import (
+from simulate.engine.hand_state import Hand
+from simulate.engine.rules import (
     BETTINGS,
     DEFAULT_DISCARD_AFTER,
     DISCARD_STREETS,
@@ -35,6 +35,7 @@ from simulate.rules import (
     Legal,
     Rules,
 )
+from simulate.engine.self_play import PlayResult, play
 
 __all__ = ["BETTINGS", "DEFAULT_DISCARD_AFTER", "DISCARD_STREETS", "GAMES", "HOLDEM_LIKE",
            "STREETS", "Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]

@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
+from simulate.engine.hand_state import Hand, _omaha_tables, _resolve_seed
+from simulate.engine.rules import HOLDEM_LIKE, Rules, chips
 from simulate.games import MAX_PLAYERS, MIN_PLAYERS
-from simulate.hand import Hand, _omaha_tables, _resolve_seed
-from simulate.rules import HOLDEM_LIKE, Rules, chips
 
 __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "PlayResult", "compiled_policy",
            "play", "replay_hands"]
@@ -92,7 +92,7 @@ def compiled_policy(fn: Callable[..., Any]) -> Any:
     """Compile ``fn(seat, S, hole, board, legal, rnd) -> (kind, amount)`` as a policy that
     :func:`play` runs inside its compiled loop (see the module docstring)::
 
-        from simulate.play import compiled_policy, RAISE, CHECK_CALL
+        from simulate.engine.self_play import compiled_policy, RAISE, CHECK_CALL
 
         @compiled_policy
         def min_raiser(seat, S, hole, board, legal, rnd):

@@ -3,8 +3,8 @@ actor's options), :class:`IllegalAction`, and the chip check every amount goes t
 
 The rules themselves are played by the Numba kernels of :mod:`simulate._kernels.engine`;
 :meth:`Rules.header` writes a :class:`Rules` into the kernel state's header. The hand
-(:class:`simulate.engine.Hand`) and the batch simulator (:func:`simulate.play.play`) both
-start from here.
+(:class:`simulate.engine.Hand`) and the batch simulator (:func:`simulate.engine.self_play.play`)
+both start from here.
 """
 
 from __future__ import annotations

@@ -3,12 +3,12 @@ replay them (in this process or on worker processes, in fixed chunks), and keep
 per-player totals.
 
 :func:`analyze` yields one JSON-ready dict per hand (the :class:`HandReplay`
-document, see :meth:`simulate.phh.replay.HandReplay.to_dict`) in input order. Input
-is cut into hands by :func:`simulate.phh.parse.iter_sections` one line at a time,
+document, see :meth:`simulate.replay.hand_replay.HandReplay.to_dict`) in input order. Input
+is cut into hands by :func:`simulate.notation.phh_read.iter_sections` one line at a time,
 so memory stays bounded whatever the input's size: in this process hands are replayed
 :data:`LOCAL_CHUNK` at a time, and with workers at most ``4 * workers`` chunks of
 :data:`CHUNK` hands are in flight. Within a chunk, the plain hands are settled together in
-one compiled call (:mod:`simulate.phh.many`).
+one compiled call (:mod:`simulate.replay.fast_replay`).
 
 :class:`Totals` adds hands up per player name (``players`` in the file, else
 ``p1``, ``p2``, ...): hands played, chips won (``net``), all-in-adjusted chips
@@ -28,15 +28,15 @@ from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from simulate.phh.many import Item, replay_item
-from simulate.phh.parse import PHHError, iter_hand_files, iter_sections
+from simulate.notation.phh_read import PHHError, iter_hand_files, iter_sections
+from simulate.replay.fast_replay import Item, replay_item
 
 __all__ = ["CHUNK", "STDIN", "PlayerTotals", "Totals", "analyze", "replay_item"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
 #: Hands replayed together in this process (one compiled call for the plain ones, see
-#: :mod:`simulate.phh.many`): small, so that memory does not grow with the input.
+#: :mod:`simulate.replay.fast_replay`): small, so that memory does not grow with the input.
 LOCAL_CHUNK = 64
 #: The path that means standard input (read only when asked for), and its hands' source.
 STDIN = "-"
@@ -44,17 +44,17 @@ STDIN_SOURCE = "<stdin>"
 
 #: A function of one hand's document (see :func:`analyze`'s ``render``).
 Render = Callable[[dict[str, Any]], Any]
-#: Told of each input skipped (:func:`simulate.phh.parse.iter_hand_files`): one line.
+#: Told of each input skipped (:func:`simulate.notation.phh_read.iter_hand_files`): one line.
 OnSkip = Callable[[str], None]
 
 
 def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
                   threads: int | None = 1) -> list[Any]:
-    """The documents of a chunk of hands (:func:`simulate.phh.many.replay_items`: the plain
-    ones settled in one compiled call, the rest by :func:`replay_item`), each passed
+    """The documents of a chunk of hands (:func:`simulate.replay.fast_replay.replay_items`: the
+    plain ones settled in one compiled call, the rest by :func:`replay_item`), each passed
     through ``render`` when one is given. A :class:`_Range` is read here first.
     ``threads``: the executor's task form (the replay is serial)."""
-    from simulate.phh.many import replay_items
+    from simulate.replay.fast_replay import replay_items
 
     docs = replay_items(_range_items(items) if isinstance(items, _Range) else items)
     return docs if render is None else [render(d) for d in docs]
@@ -63,8 +63,9 @@ def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
 def _replay_chunk_lazily(items: list[Item], render: Render | None = None,
                          threads: int | None = 1) -> Iterator[Any]:
     """:func:`_replay_chunk` in this process: each document made as it is taken
-    (:func:`simulate.phh.many.iter_replay_items`), so that at most one is held at a time."""
-    from simulate.phh.many import iter_replay_items
+    (:func:`simulate.replay.fast_replay.iter_replay_items`), so that at most one is held at a
+    time."""
+    from simulate.replay.fast_replay import iter_replay_items
 
     for d in iter_replay_items(items):
         yield d if render is None else render(d)
@@ -98,8 +99,8 @@ def _items(paths: Iterable[str | Path], on_skip: OnSkip | None = None) -> Iterat
 
 
 def _file_items(f: Path | str) -> Iterator[Item]:
-    """The hands of one file (:func:`simulate.phh.parse.iter_sections`: each hand's text
-    bounded, see :data:`simulate.phh.parse.MAX_HAND_BYTES`), or of standard input."""
+    """The hands of one file (:func:`simulate.notation.phh_read.iter_sections`: each hand's text
+    bounded, see :data:`simulate.notation.phh_read.MAX_HAND_BYTES`), or of standard input."""
     if str(f) == STDIN:
         yield from _stream_items(sys.stdin.buffer, STDIN_SOURCE)
         return
@@ -122,7 +123,7 @@ def _stream_items(fh: IO[bytes], name: str) -> Iterator[Item]:
 
 class _Range(NamedTuple):
     """Bytes ``start:end`` of the file ``path``, whose first line is line ``line``: whole
-    sections, cut where :func:`simulate.phh.parse.iter_sections` starts one."""
+    sections, cut where :func:`simulate.notation.phh_read.iter_sections` starts one."""
 
     path: str
     start: int
@@ -139,7 +140,7 @@ _BLOCK = 1 << 20
 
 class _Slice:
     """Bytes ``start:end`` of an open file as a stream for
-    :func:`simulate.phh.parse.iter_sections` (``readline(n)`` only): a range is read a
+    :func:`simulate.notation.phh_read.iter_sections` (``readline(n)`` only): a range is read a
     line piece at a time, never whole, so a hand past the size bound costs no memory."""
 
     def __init__(self, fh: IO[bytes], start: int, end: int) -> None:
@@ -167,10 +168,10 @@ def _range_items(r: _Range) -> list[Item]:
 def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
     """``f`` cut into ranges of ``chunk`` sections (the first range also holds whatever
     comes before the first header). A cut is made only at a line that
-    :func:`simulate.phh.parse.iter_sections` reads as a header (a line of at most its
+    :func:`simulate.notation.phh_read.iter_sections` reads as a header (a line of at most its
     64 KiB piece that its header pattern matches), so each range's hands are the ones a
     reading of the whole file gives; a header missed here only makes a range longer."""
-    from simulate.phh.parse import _HEADER_RE
+    from simulate.notation.phh_read import HEADER_RE
 
     try:
         fh = open(f, "rb")
@@ -198,7 +199,7 @@ def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
                     continue
                 e = buf.find(b"\n", p, p + 65536)
                 piece = buf[p:e + 1] if e >= 0 else buf[p:min(last, p + 65536)]
-                if _HEADER_RE.match(piece) is None:
+                if HEADER_RE.match(piece) is None:
                     continue
                 line += buf.count(b"\n", at, p)
                 at = p
@@ -273,10 +274,11 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
     when the hand's text could not be read as PHH at all) in input order.
 
     Each real file is read once and each real folder visited once, and only regular files
-    are read (:func:`simulate.phh.parse.iter_hand_files`); what is skipped (a link to a
+    are read (:func:`simulate.notation.phh_read.iter_hand_files`); what is skipped (a link to a
     folder already read, a dangling link, a second name of a file) is told to
-    ``on_skip(line)``. One hand's text is bounded (:data:`simulate.phh.parse.MAX_HAND_BYTES`):
-    a longer one is that hand's error, and the rest goes on.
+    ``on_skip(line)``. One hand's text is bounded
+    (:data:`simulate.notation.phh_read.MAX_HAND_BYTES`): a longer one is that hand's error,
+    and the rest goes on.
 
     The hands are replayed on the executor of :mod:`simulate.batch`
     (:func:`simulate.batch.executor`): in this process (``workers=1``, :data:`LOCAL_CHUNK`
@@ -328,7 +330,7 @@ def _run(chunks: Iterable[Any], workers: int, scheduler: str | None, render: Ren
 def _failed(items: list[Item] | _Range, exc: BaseException, render: Render | None = None,
             ) -> list[Any]:
     """The documents of a chunk whose worker failed: each of its hands an error."""
-    from simulate.phh.replay import HandReplay
+    from simulate.replay.hand_replay import HandReplay
 
     if isinstance(items, _Range):
         items = _range_items(items)

@@ -8,7 +8,7 @@ comment. Players are numbered from 1 in the text; :class:`Action` holds 0-based 
 
 :func:`parse_action` reads the text in one of two dialects:
 
-- the hand history's (the default), as :mod:`simulate.phh.parse` reads a file: every
+- the hand history's (the default), as :mod:`simulate.notation.phh_read` reads a file: every
   action names its player (``p1``, no leading zero), amounts are decimals
   (:class:`~decimal.Decimal`, at most :data:`MAX_AMOUNT`), cards are read at once;
 - the engine's (``engine=True``), as :meth:`simulate.engine.Hand.act` takes it from a

@@ -1,11 +1,11 @@
 """Play a PHH hand history through: pots, winners, finishing stacks, all-in EV.
 
-Three modules: :mod:`simulate.phh.accounting` (the chip accounting, for every variant, in
-the hand's integer units), :mod:`simulate.phh.engine_replay` (the same hand through the
+Three modules: :mod:`simulate.replay.accounting` (the chip accounting, for every variant, in
+the hand's integer units), :mod:`simulate.replay.engine_check` (the same hand through the
 rules engine) and this one (the document :class:`HandReplay`, both put together, the all-in
 EV).
 
-:func:`replay` takes a :class:`simulate.phh.parse.HandHistory` and returns a
+:func:`replay` takes a :class:`simulate.notation.phh_read.HandHistory` and returns a
 :class:`HandReplay`. Nothing here needs to know whose turn it is: each action
 names its player, so the replay only tracks the chips each seat has put in on
 the current street and in total, who folded, who mucked, the hole cards and
@@ -99,7 +99,9 @@ from decimal import Decimal
 from typing import Any
 
 from evaluator.cards import UNKNOWN, cards_str, cards_text
-from simulate.phh.accounting import (  # noqa: F401 - the variant tables, re-exported
+from simulate.notation.phh_read import HandHistory, PHHError
+from simulate.pots import PotStructure, settle
+from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-exported
     ENGINE_VARIANTS,
     HILO_VARIANTS,
     HOLDEM_VARIANTS,
@@ -123,9 +125,7 @@ from simulate.phh.accounting import (  # noqa: F401 - the variant tables, re-exp
     _trimmed,
     _Units,
 )
-from simulate.phh.engine_replay import _cross_check, _engine_replay, _Incomplete
-from simulate.phh.parse import HandHistory, PHHError
-from simulate.pots import PotStructure, settle
+from simulate.replay.engine_check import _cross_check, _engine_replay, _Incomplete
 
 __all__ = [
     "EV_SAMPLES",

@@ -1,5 +1,6 @@
-"""Playing one hand by the rules: :class:`Hand` (the rules are :class:`simulate.rules.Rules`;
-many hands at once: :func:`simulate.play.play`; :mod:`simulate.engine` gathers the three).
+"""Playing one hand by the rules: :class:`Hand` (the rules are
+:class:`simulate.engine.rules.Rules`; many hands at once:
+:func:`simulate.engine.self_play.play`; :mod:`simulate.engine` gathers the three).
 
 Seats are numbered ``0..N-1`` clockwise. The small blind is the seat after the button
 and the big blind the next; heads-up the button posts the small blind, acts first
@@ -21,10 +22,8 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import UNKNOWN, cards_text
-from simulate.games import MAX_PLAYERS, MIN_PLAYERS
-from simulate.hand_text import HandText
-from simulate.pots import MAX_CHIPS, Pot
-from simulate.rules import (
+from simulate.engine.hand_text import HandText
+from simulate.engine.rules import (
     HOLDEM_LIKE,
     STREETS,
     IllegalAction,
@@ -33,6 +32,8 @@ from simulate.rules import (
     chips,
     kernels,
 )
+from simulate.games import MAX_PLAYERS, MIN_PLAYERS
+from simulate.pots import MAX_CHIPS, Pot
 
 __all__ = ["Hand"]
 
@@ -504,8 +505,9 @@ class Hand(HandText):
         return f"seat {s} cannot {verb}: {why} (legal: {legal})"
 
     def to_phh(self) -> str:
-        """This hand as a PHH document (written by :func:`simulate.phh.write.hand_to_phh`)."""
-        from simulate.phh.write import hand_to_phh
+        """This hand as a PHH document (written by
+        :func:`simulate.notation.phh_write.hand_to_phh`)."""
+        from simulate.notation.phh_write import hand_to_phh
 
         return hand_to_phh(self)
 

@@ -1,6 +1,6 @@
 """The server's worker processes: each warmed at start, one request at a time, cancellable.
 
-A request runs in a worker process (:func:`simulate.serve.documents.document`), never in the
+A request runs in a worker process (:func:`simulate.serve.handlers.document`), never in the
 server's event loop, so a long Monte Carlo run never stalls other clients, and a request can
 be stopped: the server sets that worker's cancel number to the request's number and sends it
 SIGINT. The worker's handler raises KeyboardInterrupt only when the number is the request it
@@ -53,10 +53,10 @@ def _worker(conn: Any, cancel: Any, warm: bool, report: bool) -> None:
     signal.signal(signal.SIGINT, _on_interrupt)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     from simulate.documents import error_line, start_load_clock
-    from simulate.serve.documents import BAD_INPUT, document
+    from simulate.serve.handlers import BAD_INPUT, document
 
     if warm:
-        from simulate.serve.documents import warm as warm_kernels
+        from simulate.serve.handlers import warm as warm_kernels
 
         def say(name: str, seconds: float) -> None:
             if report:

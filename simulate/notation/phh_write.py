@@ -2,7 +2,7 @@
 collections (:class:`PHHSWriter`, :func:`write_phhs`).
 
 The text is TOML that the standard library reads back (``tomllib``, so
-:func:`simulate.phh.parse.parse_text` gives the same hand: read -> write -> read
+:func:`simulate.notation.phh_read.parse_text` gives the same hand: read -> write -> read
 is the identity) and that pokerkit 0.7.7's ``HandHistory.loads`` replays: the
 game fields first in the order PHH documents them (``variant``,
 ``ante_trimming_status``, ``antes``, ``blinds_or_straddles``, ``bring_in``,
@@ -93,7 +93,7 @@ def dumps_fields(fields: Mapping[str, Any]) -> str:
 
 
 def history_to_phh(hand: Any) -> str:
-    """A :class:`simulate.phh.parse.HandHistory` back to PHH text: every field it was read
+    """A :class:`simulate.notation.phh_read.HandHistory` back to PHH text: every field it was read
     with (unknown ones included), so reading the text again gives the same hand."""
     return dumps_fields(hand.fields)
 
@@ -203,7 +203,7 @@ def _renumber(action: str, pos: dict[int, int], scale: int) -> str:
 
 
 def hand_to_phh(hand: Any, **extra: Any) -> str:
-    """PHH text for a hand: a :class:`simulate.phh.parse.HandHistory` (written back as
+    """PHH text for a hand: a :class:`simulate.notation.phh_read.HandHistory` (written back as
     read) or a :class:`simulate.engine.Hand` (its rules, stacks and every action, deals
     included; finishing stacks once the hand is over). ``extra`` fields (``venue``,
     ``hand``, ...) are added after the others."""

@@ -83,7 +83,7 @@ def synthetic_hands(count: int, *, players: int = 6, seed: int = 0) -> Iterator[
 
 def write_synthetic_phhs(path: str, count: int, *, players: int = 6, seed: int = 0) -> None:
     """Write :func:`synthetic_hands` as one ``.phhs`` collection at ``path``."""
-    from simulate.phh.write import write_phhs
+    from simulate.notation.phh_write import write_phhs
 
     write_phhs(synthetic_hands(count, players=players, seed=seed), path)
 
