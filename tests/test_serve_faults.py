@@ -32,6 +32,18 @@ def _timed_post(s: Server, body: Any, out: list[Any], timeout: float = 30) -> No
     out.append((status, doc, time.perf_counter() - t0))
 
 
+def _long_requests(s: Server, n: int = 3, gap: float = 0.0) -> tuple[list[threading.Thread],
+                                                                    list[Any]]:
+    """``n`` long requests started on threads (``gap`` seconds apart): the threads, and the
+    list each appends its ``(status, document, seconds)`` to."""
+    got: list[Any] = []
+    threads = [threading.Thread(target=_timed_post, args=(s, LONG, got)) for _ in range(n)]
+    for t in threads:
+        t.start()
+        time.sleep(gap)
+    return threads, got
+
+
 def _kill(pid: int) -> None:
     try:
         os.kill(pid, signal.SIGKILL)
@@ -76,11 +88,7 @@ def test_a_busy_server_answers_or_refuses_within_the_time_limit() -> None:
     s = Server("--workers", "1", "--max-seconds", "2")
     try:
         assert s.post("equity", QUICK)[0] == 200
-        got: list[Any] = []
-        threads = [threading.Thread(target=_timed_post, args=(s, LONG, got)) for _ in range(3)]
-        for t in threads:
-            t.start()
-            time.sleep(0.1)
+        threads, got = _long_requests(s, gap=0.1)
         quick: list[Any] = []
         _timed_post(s, QUICK, quick)
         for t in threads:
@@ -109,10 +117,7 @@ def test_sigterm_with_requests_in_flight_answers_503_server_stopping() -> None:
     s = Server("--workers", "1", "--max-seconds", "30")
     try:
         assert s.post("equity", QUICK)[0] == 200
-        got: list[Any] = []
-        threads = [threading.Thread(target=_timed_post, args=(s, LONG, got)) for _ in range(3)]
-        for t in threads:
-            t.start()
+        threads, got = _long_requests(s)
         time.sleep(1.0)
         rc, took = s.stop()
         for t in threads:

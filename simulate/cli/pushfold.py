@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from simulate.cli._util import (
@@ -71,23 +72,24 @@ def run(args: argparse.Namespace) -> int:
     if args.chart:
         from simulate.pushfold import pushfold_chart
 
-        doc = pushfold_chart(ante=ante).to_dict()
-        if args.png:
-            write_output(args.png, chart_png(doc, fmt or "png"), "--png")
-        if args.json:
-            emit_json(doc)
-        else:
-            print(chart_text(doc))
-        return 0
+        return _show(args, pushfold_chart(ante=ante).to_dict(), fmt, chart_png, chart_text)
     from simulate.pushfold import pushfold
 
     doc = pushfold(_number(args.stack, "--stack"), ante=ante).to_dict()
+    return _show(args, doc, fmt, ranges_png, format_text)
+
+
+def _show(args: argparse.Namespace, doc: dict[str, Any], fmt: str | None,
+          png: Callable[[dict[str, Any], str], bytes],
+          text: Callable[[dict[str, Any]], str]) -> int:
+    """Write ``doc``'s picture (``--png``) and print it as JSON or as text: one chart or one
+    stack's ranges alike."""
     if args.png:
-        write_output(args.png, ranges_png(doc, fmt or "png"), "--png")
+        write_output(args.png, png(doc, fmt or "png"), "--png")
     if args.json:
         emit_json(doc)
     else:
-        print(format_text(doc))
+        print(text(doc))
     return 0
 
 
