@@ -1,14 +1,14 @@
 """A PHH hand played through the rules engine (:class:`simulate.engine.Hand`, manual
 deals), action by action: an illegal action, a bet beyond the stack, a card dealt twice, a
 shown hand that differs from the dealt one, or a history that stops before the hand is over
-is that hand's error, naming the action. :func:`_engine_replay` first tries the compiled
+is that hand's error, naming the action. :func:`engine_replay` first tries the compiled
 fast path (:func:`simulate._kernels.replay.replay_actions`, the rows of :func:`_encode`)
 and plays the hand again one action at a time through :meth:`simulate.engine.Hand.apply`
 (each parsed :class:`~simulate.notation.actions.Action` put in the engine's units by
 :func:`_engine_action`, not written out and read again) on the first action it does not
-take. :func:`_engine_rules` maps the hand's forced bets onto
+take. :func:`engine_rules` maps the hand's forced bets onto
 :class:`simulate.engine.rules.Rules` (or says why the engine cannot post them), and
-:func:`_cross_check` holds the engine's commitments and finishing stacks against the chip
+:func:`cross_check` holds the engine's commitments and finishing stacks against the chip
 accounting of :mod:`simulate.replay.accounting`.
 """
 
@@ -27,11 +27,13 @@ from simulate.replay.accounting import (
     ENGINE_VARIANTS,
     PINEAPPLE_VARIANTS,
     SHORT_DECK_VARIANTS,
+    ChipState,
     ReplayError,
-    _posted,
-    _State,
-    _Units,
+    Units,
+    posted_order,
 )
+
+__all__ = ["IncompleteHistory", "cross_check", "engine_replay", "engine_rules"]
 
 #: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
 _OMAHA_GAMES = {g.hole: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
@@ -44,7 +46,7 @@ _FAST_KINDS = {"f": _FK_FOLD, "cc": _FK_CC, "cbr": _FK_RAISE}
 _PAD = (UNKNOWN,) * 6
 
 
-class _Incomplete(ReplayError):
+class IncompleteHistory(ReplayError):
     """A history that stops before the hand is over; carries the engine's hand so far
     (``hand``) and the hand's units (``units``)."""
 
@@ -54,7 +56,7 @@ class _Incomplete(ReplayError):
         self.units = units
 
 
-def _engine_rules(hand: HandHistory, u: _Units) -> Any:
+def engine_rules(hand: HandHistory, u: Units) -> Any:
     """The :class:`simulate.engine.Rules` of ``hand`` (seats in file order, button the last
     seat), or a string saying why the engine cannot play it."""
     from simulate.engine import Rules
@@ -100,7 +102,7 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
         return "a post in a blind's place"
     if bb <= 0 or sb > bb:
         return "no big blind"
-    antes = [u.to_int(a) for a in _posted(hand.antes, n)]
+    antes = [u.to_int(a) for a in posted_order(hand.antes, n)]
     bb_seat = n - 1 if button_blind else 0 if n == 2 else 1
     if all(a == antes[0] for a in antes):
         ante, bb_ante = antes[0], False
@@ -139,7 +141,7 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
 _RULES_CACHE: dict[tuple[Any, ...], Any] = {}
 
 
-def _engine_action(a: Action, u: _Units) -> Action | str:
+def _engine_action(a: Action, u: Units) -> Action | str:
     """``a`` (read in the hand history's dialect) as :meth:`simulate.engine.Hand.apply`
     takes it, in the engine's dialect (:func:`simulate.notation.actions.parse_action`): a ``cbr``
     amount in the hand's integer units (with units of 1 the token as the engine reads it: an
@@ -217,7 +219,7 @@ def _skipped_seats(h: Any, act: Action) -> list[str]:
     return []
 
 
-def _encode(hand: HandHistory, u: _Units) -> np.ndarray | None:
+def _encode(hand: HandHistory, u: Units) -> np.ndarray | None:
     """``hand.actions`` as the rows (``int64[m, 10]``) of
     :func:`simulate._kernels.replay.replay_actions`, or None when some action is one the
     fast path never takes (the per-action path plays the hand then)."""
@@ -250,7 +252,7 @@ def _encode(hand: HandHistory, u: _Units) -> np.ndarray | None:
 _ENCODED: dict[tuple[str, int], tuple[int, ...]] = {}
 
 
-def _encode_one(a: Action, u: _Units) -> tuple[int, ...] | None:
+def _encode_one(a: Action, u: Units) -> tuple[int, ...] | None:
     """``(kind, seat, amount, ncards, card * 6)`` of one action (cards padded), or None."""
     k = a.kind
     cs = a.cards
@@ -290,7 +292,7 @@ def _encode_one(a: Action, u: _Units) -> tuple[int, ...] | None:
     return (kind, seat, amount, 0, *_PAD)
 
 
-def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) -> Any:
+def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> Any:
     """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand, or a
     string when the engine cannot play this hand. Raises ReplayError naming the action the
     rules refuse. A betting action by a seat whose turn comes later in the round is taken
@@ -304,7 +306,7 @@ def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) ->
     played again from the start one action at a time, which gives the message or repair."""
     from simulate.engine import Hand, IllegalAction
 
-    rules = _engine_rules(hand, u)
+    rules = engine_rules(hand, u)
     if isinstance(rules, str):
         return rules
     n = hand.n_players
@@ -350,11 +352,11 @@ def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) ->
             why = f"p{h.actor + 1} is to act"
         else:
             why = "board cards are due" if h._holes_pending() is False else "hole cards are due"
-        raise _Incomplete(f"the history stops before the hand is over ({why})", h, u)
+        raise IncompleteHistory(f"the history stops before the hand is over ({why})", h, u)
     return h
 
 
-def _cross_check(engine: Any, st: _State, finishing: list[int], skip_settle: Any,
+def cross_check(engine: Any, st: ChipState, finishing: list[int], skip_settle: Any,
                  unknown: set[int]) -> None:
     """The engine and the chip accounting must agree on every seat's commitment and, where
     both settle the hand alike (no muck, no rake, no trimmed antes), on the finishing

@@ -175,7 +175,7 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
         return got
     from simulate._kernels import engine as K
     from simulate.replay import accounting as R
-    from simulate.replay.engine_check import _engine_rules
+    from simulate.replay.engine_check import engine_rules
 
     zeros = [Decimal(0)] * n
 
@@ -191,23 +191,23 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
         actions=[], players=[], ante_trimming_status=f.get("ante_trimming_status", False),
         bring_in=dec("bring_in"), min_bet=dec("min_bet"), small_bet=dec("small_bet"),
         big_bet=dec("big_bet"))
-    u = R._Units(1)
+    u = R.Units(1)
     got = _NO
     try:
-        rules = _engine_rules(hand, u)
+        rules = engine_rules(hand, u)
         # the engine seats the button last; a hand whose blinds put it elsewhere (a zero
         # small blind) pays odd chips in another order than the engine: the per-hand path
         # cross-checks those
-        if not isinstance(rules, str) and not R._trimmed(hand) \
+        if not isinstance(rules, str) and not R.antes_trimmed(hand) \
                 and len(rules.straddles) <= (0 if n == 2 else n - 2) \
-                and R._button(hand) == n - 1:
+                and R.button_seat(hand) == n - 1:
             state = rules.header()
             state[K.N] = n
             state[K.BUTTON] = n - 1
             state[K.MODE] = 1
             order = np.zeros(K.MAXS, np.int64)
             order[:n] = (np.arange(1, n + 1) + n - 1) % n
-            got = _Header(state, order, R._big_blind(hand, u))
+            got = _Header(state, order, R.big_blind_of(hand, u))
     except (ValueError, ArithmeticError):
         got = _NO
     if len(_HEADERS) >= 4096:
