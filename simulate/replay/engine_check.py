@@ -7,7 +7,8 @@ and plays the hand again one action at a time through :meth:`simulate.engine.Han
 (each parsed :class:`~simulate.notation.actions.Action` put in the engine's units by
 :func:`_engine_action`, not written out and read again) on the first action it does not
 take. :func:`engine_rules` maps the hand's forced bets onto
-:class:`simulate.engine.rules.Rules` (or says why the engine cannot post them), and
+:class:`simulate.engine.rules.Rules` (or raises :class:`EngineCannotPost` saying why the
+engine cannot post them), and
 :func:`cross_check` holds the engine's commitments and finishing stacks against the chip
 accounting of :mod:`simulate.replay.accounting`.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,7 +34,11 @@ from simulate.replay.accounting import (
     posted_order,
 )
 
-__all__ = ["IncompleteHistory", "cross_check", "engine_replay", "engine_rules"]
+if TYPE_CHECKING:
+    from simulate.engine import Hand
+    from simulate.engine.rules import Rules
+
+__all__ = ["EngineCannotPost", "IncompleteHistory", "cross_check", "engine_replay", "engine_rules"]
 
 #: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
 _OMAHA_GAMES = {g.hole: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
@@ -56,20 +61,28 @@ class IncompleteHistory(ReplayError):
         self.units = units
 
 
-def engine_rules(hand: HandHistory, u: Units) -> Any:
+class EngineCannotPost(Exception):
+    """The engine cannot seat ``hand`` or post its forced bets (too many seats, straddles out
+    of order, antes that differ by seat, ...); the message says why. Not a
+    :class:`ReplayError`: the hand is still replayed by its chip accounting."""
+
+
+def engine_rules(hand: HandHistory, u: Units) -> Rules:
     """The :class:`simulate.engine.Rules` of ``hand`` (seats in file order, button the last
-    seat), or a string saying why the engine cannot play it."""
+    seat, amounts in ``u``). Raises :class:`EngineCannotPost` saying why the engine cannot
+    play it."""
     from simulate.engine import Rules
 
     game, betting = ENGINE_VARIANTS[hand.variant]
     n = hand.n_players
     if n > MAX_PLAYERS:
-        return f"{n} seats (the engine seats at most {MAX_PLAYERS})"
+        raise EngineCannotPost(f"{n} seats (the engine seats at most {MAX_PLAYERS})")
     if game == "omaha":
         sizes = {len(a.cards or []) for a in hand.actions if a.kind == "dh"}
         if len(sizes) != 1 or next(iter(sizes)) not in _OMAHA_GAMES:
-            return ("Omaha hole cards of no single size "
-                    f"{', '.join(map(str, _OMAHA_SIZES[:-1]))} or {_OMAHA_SIZES[-1]}")
+            raise EngineCannotPost("Omaha hole cards of no single size "
+                                   f"{', '.join(map(str, _OMAHA_SIZES[:-1]))} or "
+                                   f"{_OMAHA_SIZES[-1]}")
         game = _OMAHA_GAMES[sizes.pop()]
     discard_after = None
     if hand.variant in PINEAPPLE_VARIANTS:  # timing: the board cards before the first discard
@@ -78,7 +91,7 @@ def engine_rules(hand: HandHistory, u: Units) -> Any:
             if a.kind == "sd":
                 discard_after = _DISCARD_AT.get(nb)
                 if discard_after is None:
-                    return f"a discard after {nb} board cards"
+                    raise EngineCannotPost(f"a discard after {nb} board cards")
                 break
             if a.kind == "db":
                 nb += len(a.cards or [])
@@ -96,12 +109,12 @@ def engine_rules(hand: HandHistory, u: Units) -> Any:
         k = next((i for i, x in enumerate(rest) if x <= 0), len(rest))
         straddles = rest[:k]
         if any(x > 0 for x in rest[k:]):
-            return "blinds or straddles out of seat order"
+            raise EngineCannotPost("blinds or straddles out of seat order")
         posts = tuple(max(0, -x) for x in blinds)  # a negative entry: a post
     if sb < 0 or bb < 0:
-        return "a post in a blind's place"
+        raise EngineCannotPost("a post in a blind's place")
     if bb <= 0 or sb > bb:
-        return "no big blind"
+        raise EngineCannotPost("no big blind")
     antes = [u.to_int(a) for a in posted_order(hand.antes, n)]
     bb_seat = n - 1 if button_blind else 0 if n == 2 else 1
     if all(a == antes[0] for a in antes):
@@ -109,14 +122,14 @@ def engine_rules(hand: HandHistory, u: Units) -> Any:
     elif all(a == 0 for s, a in enumerate(antes) if s != bb_seat):
         ante, bb_ante = antes[bb_seat], True
     else:
-        return "antes that differ by seat"
+        raise EngineCannotPost("antes that differ by seat")
     kw: dict[str, Any] = {}
     if betting == "fixed-limit":
         if hand.small_bet is None or hand.big_bet is None:
-            return "a fixed-limit hand without small_bet and big_bet"
+            raise EngineCannotPost("a fixed-limit hand without small_bet and big_bet")
         kw = {"small_bet": u.to_int(hand.small_bet), "big_bet": u.to_int(hand.big_bet)}
     elif hand.min_bet is not None and u.to_int(hand.min_bet) != bb:
-        return "a min_bet other than the big blind"
+        raise EngineCannotPost("a min_bet other than the big blind")
     if discard_after is not None:
         kw["discard_after"] = discard_after
     if any(posts):
@@ -134,11 +147,13 @@ def engine_rules(hand: HandHistory, u: Units) -> Any:
         if len(_RULES_CACHE) >= 4096:
             _RULES_CACHE.clear()
         _RULES_CACHE[key] = got
+    if isinstance(got, str):
+        raise EngineCannotPost(got)
     return got
 
 
 #: Rules (immutable) or the reason there are none, by their fields: hands share them.
-_RULES_CACHE: dict[tuple[Any, ...], Any] = {}
+_RULES_CACHE: dict[tuple[Any, ...], Rules | str] = {}
 
 
 def _engine_action(a: Action, u: Units) -> Action | str:
@@ -292,13 +307,13 @@ def _encode_one(a: Action, u: Units) -> tuple[int, ...] | None:
     return (kind, seat, amount, 0, *_PAD)
 
 
-def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> Any:
-    """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand, or a
-    string when the engine cannot play this hand. Raises ReplayError naming the action the
-    rules refuse. A betting action by a seat whose turn comes later in the round is taken
-    as the history having skipped the seats between, when each of them faces a bet: they
-    fold (pokerkit repairs such histories too). The inserted actions are
-    listed in ``out.repairs`` and ``hand.actions`` gets them too.
+def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> Hand:
+    """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand.
+    Raises :class:`EngineCannotPost` when the engine cannot play this hand, ReplayError
+    naming the action the rules refuse. A betting action by a seat whose turn comes later
+    in the round is taken as the history having skipped the seats between, when each of
+    them faces a bet: they fold (pokerkit repairs such histories too). The inserted actions
+    are listed in ``out.repairs`` and ``hand.actions`` gets them too.
 
     ``fast``: first apply every action in one compiled call
     (:func:`simulate._kernels.replay.replay_actions`, the engine's own kernels); on the
@@ -307,8 +322,6 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> A
     from simulate.engine import Hand, IllegalAction
 
     rules = engine_rules(hand, u)
-    if isinstance(rules, str):
-        return rules
     n = hand.n_players
     stacks = [u.to_int(v) for v in hand.starting_stacks]
     try:

@@ -165,8 +165,9 @@ _NO = _Header(None, None, None)
 
 def _header_of(f: dict[str, Any], n: int) -> _Header:
     """The :class:`_Header` of fields ``f`` (a hand of ``n`` seats), by the per-hand path's
-    own functions (:func:`simulate.replay.engine_check._engine_rules`,
-    :mod:`simulate.replay.accounting`'s ``_button`` and ``_big_blind``)."""
+    own functions (:func:`simulate.replay.engine_check.engine_rules`,
+    :func:`simulate.replay.accounting.button_seat` and
+    :func:`~simulate.replay.accounting.big_blind_of`)."""
     key = (f["variant"], n, tuple(f.get("antes") or ()), tuple(f.get("blinds_or_straddles") or ()),
            f.get("min_bet"), f.get("small_bet"), f.get("big_bet"), f.get("bring_in"),
            f.get("ante_trimming_status", False))
@@ -175,7 +176,7 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
         return got
     from simulate._kernels import engine as K
     from simulate.replay import accounting as R
-    from simulate.replay.engine_check import engine_rules
+    from simulate.replay.engine_check import EngineCannotPost, engine_rules
 
     zeros = [Decimal(0)] * n
 
@@ -198,7 +199,7 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
         # the engine seats the button last; a hand whose blinds put it elsewhere (a zero
         # small blind) pays odd chips in another order than the engine: the per-hand path
         # cross-checks those
-        if not isinstance(rules, str) and not R.antes_trimmed(hand) \
+        if not R.antes_trimmed(hand) \
                 and len(rules.straddles) <= (0 if n == 2 else n - 2) \
                 and R.button_seat(hand) == n - 1:
             state = rules.header()
@@ -208,7 +209,7 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
             order = np.zeros(K.MAXS, np.int64)
             order[:n] = (np.arange(1, n + 1) + n - 1) % n
             got = _Header(state, order, R.big_blind_of(hand, u))
-    except (ValueError, ArithmeticError):
+    except (EngineCannotPost, ValueError, ArithmeticError):
         got = _NO
     if len(_HEADERS) >= 4096:
         _HEADERS.clear()

@@ -125,7 +125,12 @@ from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-
     showdown_strength,
     take_rake,
 )
-from simulate.replay.engine_check import IncompleteHistory, cross_check, engine_replay
+from simulate.replay.engine_check import (
+    EngineCannotPost,
+    IncompleteHistory,
+    cross_check,
+    engine_replay,
+)
 
 __all__ = [
     "EV_SAMPLES",
@@ -251,9 +256,11 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
             raise ReplayError(f"p{s + 1}'s starting stack is 0 (a seat in the hand needs "
                               "chips)")
     if hand.variant in ENGINE_VARIANTS:
-        engine = engine_replay(hand, u, out, fast)
-        if isinstance(engine, str):
-            out.not_validated = f"the engine cannot post this hand's forced bets: {engine}"
+        try:
+            engine = engine_replay(hand, u, out, fast)
+        except EngineCannotPost as exc:
+            engine = None
+            out.not_validated = f"the engine cannot post this hand's forced bets: {exc}"
     else:
         engine = None
         name = VARIANT_NAMES.get(hand.variant)
@@ -333,7 +340,7 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
     out.winnings = [seat_value(s, payouts[s] - structure.returned[s]) for s in range(n)]
     out.finishing_stacks = [seat_value(s, finishing[s], True) for s in range(n)]
     out.net = [seat_value(s, finishing[s] - start[s]) for s in range(n)]
-    if engine is not None and not isinstance(engine, str):
+    if engine is not None:
         cross_check(engine, st, finishing, rake or trim, unknown_seats)
         out.validated = True
     if st.allin_board is not None:
