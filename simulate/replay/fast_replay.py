@@ -2,7 +2,8 @@
 
 :func:`replay_items` takes hands as :func:`simulate.notation.phh_read.iter_sections` cuts them
 (``(source, first_line, text bytes or an error)``) and returns each hand's document, the
-same dict :func:`simulate.replay.hand_files.replay_item` returns (equal, key order included).
+same dict :func:`simulate.replay.hand_files.replay_item` returns (equal, key order included:
+both are built by :func:`simulate.replay.hand_replay.hand_document`).
 Most hands of a large collection are plain: every line ``key = value`` in the form this
 project writes, no-limit, pot-limit or fixed-limit Hold'em with whole-number amounts,
 every action one the engine plays, no all-in, no muck, no rake. For those, Python reads
@@ -26,6 +27,7 @@ import numpy as np
 from evaluator.cards import CARD_PAIRS, cards_text
 from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.notation.phh_read import MAX_AMOUNT, HandHistory, comment_ok, toml_line
+from simulate.replay.hand_replay import hand_document
 
 __all__ = ["Item", "replay_item", "replay_items"]
 
@@ -336,19 +338,20 @@ class _Settled:
                  "winners": list(_SEATS[pw[p]])} for p in range(self.npots[i])]
         hole = self.hole[i]
         hl = self.holen[i]
-        return {
-            "source": self.items[idx][0], "variant": variant,
-            "players": [f"p{s + 1}" for s in range(n)] if players is None else list(players),
-            "starting_stacks": list(stacks), "finishing_stacks": fi,
-            "net": [fi[s] - stacks[s] for s in range(n)], "pots": pots,
-            "committed": self.comm[i][:n],
-            "winnings": [pa[s] - re_[s] for s in range(n)], "allin_ev": None,
-            "validated": True, "not_validated": None, "outcome_known": True,
-            "complete": True, "error": None,
-            "board": cards_text(self.board[i][:self.nboard[i]]),
-            "hole_cards": [cards_text(hole[s][:hl[s]]) for s in range(n)],
-            "rake": 0, "big_blind": head.big_blind, "allin_board": None, "allin_exact": None,
-            "allin_error": None,
-            "recorded_finishing_stacks": None if rec_fin is None else list(rec_fin),
-            "recorded_winnings": None if rec_win is None else [float(v) for v in rec_win],
-            "repairs": [], "readable": True}
+        d = hand_document(
+            source=self.items[idx][0], variant=variant,
+            players=[f"p{s + 1}" for s in range(n)] if players is None else list(players),
+            starting_stacks=list(stacks), finishing_stacks=fi,
+            net=[fi[s] - stacks[s] for s in range(n)], pots=pots,
+            committed=self.comm[i][:n],
+            winnings=[pa[s] - re_[s] for s in range(n)], allin_ev=None,
+            validated=True, not_validated=None, outcome_known=True, complete=True, error=None,
+            board=cards_text(self.board[i][:self.nboard[i]]),
+            hole_cards=[cards_text(hole[s][:hl[s]]) for s in range(n)],
+            rake=0, big_blind=head.big_blind, allin_board=None, allin_exact=None,
+            allin_error=None,
+            recorded_finishing_stacks=None if rec_fin is None else list(rec_fin),
+            recorded_winnings=None if rec_win is None else [float(v) for v in rec_win],
+            repairs=[])
+        d["readable"] = True
+        return d

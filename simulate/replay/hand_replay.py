@@ -139,6 +139,7 @@ __all__ = [
     "STUD_HIGH_VARIANTS",
     "HandReplay",
     "ReplayError",
+    "hand_document",
     "replay",
 ]
 
@@ -189,22 +190,18 @@ class HandReplay:
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form for ``pokerjit hand --json``."""
-        return {
-            "source": self.source, "variant": self.variant, "players": self.players,
-            "starting_stacks": self.starting_stacks,
-            "finishing_stacks": self.finishing_stacks, "net": self.net, "pots": self.pots,
-            "committed": self.committed,
-            "winnings": self.winnings, "allin_ev": self.allin_ev,
-            "validated": self.validated, "not_validated": self.not_validated,
-            "outcome_known": self.outcome_known, "complete": self.complete,
-            "error": self.error,
-            "board": self.board, "hole_cards": self.hole_cards, "rake": self.rake,
-            "big_blind": self.big_blind, "allin_board": self.allin_board,
-            "allin_exact": self.allin_exact, "allin_error": self.allin_error,
-            "recorded_finishing_stacks": self.recorded_finishing_stacks,
-            "recorded_winnings": self.recorded_winnings, "repairs": self.repairs,
-        }
+        """JSON form for ``pokerjit hand --json`` (:func:`hand_document`)."""
+        return hand_document(
+            source=self.source, variant=self.variant, players=self.players,
+            starting_stacks=self.starting_stacks, finishing_stacks=self.finishing_stacks,
+            net=self.net, pots=self.pots, committed=self.committed, winnings=self.winnings,
+            allin_ev=self.allin_ev, validated=self.validated, not_validated=self.not_validated,
+            outcome_known=self.outcome_known, complete=self.complete, error=self.error,
+            board=self.board, hole_cards=self.hole_cards, rake=self.rake,
+            big_blind=self.big_blind, allin_board=self.allin_board,
+            allin_exact=self.allin_exact, allin_error=self.allin_error,
+            recorded_finishing_stacks=self.recorded_finishing_stacks,
+            recorded_winnings=self.recorded_winnings, repairs=self.repairs)
 
     @property
     def matches_record(self) -> bool | None:
@@ -216,6 +213,33 @@ class HandReplay:
         if not pairs:
             return None
         return all(Decimal(str(a)) == Decimal(str(b)) for a, b in pairs)
+
+
+def hand_document(*, source: str, variant: str, players: list[str], starting_stacks: list[Any],
+                  finishing_stacks: list[Any] | None, net: list[Any],
+                  pots: list[dict[str, Any]], committed: list[Any] | None,
+                  winnings: list[Any], allin_ev: list[dict[str, Any]] | None,
+                  validated: bool, not_validated: str | None, outcome_known: bool,
+                  complete: bool, error: str | None, board: str, hole_cards: list[str],
+                  rake: Any, big_blind: Any, allin_board: str | None,
+                  allin_exact: bool | None, allin_error: str | None,
+                  recorded_finishing_stacks: list[Any] | None,
+                  recorded_winnings: list[Any] | None, repairs: list[str]) -> dict[str, Any]:
+    """The JSON document of one replayed hand (the fields of :class:`HandReplay`), keys in
+    their one order: the single builder of :meth:`HandReplay.to_dict` and of the compiled
+    path's documents (:mod:`simulate.replay.fast_replay`), so both are equal, key order
+    included."""
+    return {
+        "source": source, "variant": variant, "players": players,
+        "starting_stacks": starting_stacks, "finishing_stacks": finishing_stacks, "net": net,
+        "pots": pots, "committed": committed, "winnings": winnings, "allin_ev": allin_ev,
+        "validated": validated, "not_validated": not_validated,
+        "outcome_known": outcome_known, "complete": complete, "error": error,
+        "board": board, "hole_cards": hole_cards, "rake": rake, "big_blind": big_blind,
+        "allin_board": allin_board, "allin_exact": allin_exact, "allin_error": allin_error,
+        "recorded_finishing_stacks": recorded_finishing_stacks,
+        "recorded_winnings": recorded_winnings, "repairs": repairs,
+    }
 
 
 def replay(hand: HandHistory | PHHError, source: str | None = None, *,
