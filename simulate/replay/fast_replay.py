@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -257,14 +257,15 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
         got = None if f is None else _plain(f)
         if got is not None:
             assert f is not None
-            picked.append((idx, got[0], got[1], f["variant"], f.get("players"),
-                           f["starting_stacks"], f.get("finishing_stacks"), f.get("winnings")))
+            picked.append(_Picked(idx, got[0], got[1], f["variant"], f.get("players"),
+                                  f["starting_stacks"], f.get("finishing_stacks"),
+                                  f.get("winnings")))
             texts.append(f["actions"].encode("ascii"))
     docs = _Settled(items, picked, texts) if picked else None
     del texts
     k = 0
     for idx, it in enumerate(items):
-        if k < len(picked) and picked[k][0] == idx:
+        if k < len(picked) and picked[k].position == idx:
             assert docs is not None
             d = docs.doc(k)
             k += 1
@@ -274,10 +275,18 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
         yield replay_item(*it)
 
 
-#: A hand for the kernel: its index in the chunk, seats, header, and the fields its
-#: document repeats (variant, players, starting stacks, recorded finishing stacks and
-#: winnings).
-_Picked = tuple[int, int, _Header, str, Any, list[int], Any, Any]
+class _Picked(NamedTuple):
+    """A hand for the kernel: its index in the chunk, seats, header, and the fields its
+    document repeats (as :func:`_quick` read them)."""
+
+    position: int
+    seats: int
+    header: _Header
+    variant: str
+    players: tuple[str, ...] | None
+    starting_stacks: tuple[int, ...]
+    recorded_finishing_stacks: tuple[int, ...] | None
+    recorded_winnings: tuple[int, ...] | None
 
 
 #: Zero stacks after ``n`` seats, by ``n`` (an engine state holds 10 seats).
@@ -297,10 +306,10 @@ class _Settled:
 
         H = len(picked)
         S = K.MAXS
-        hdr = np.array([p[2].state for p in picked])
+        hdr = np.array([p.header.state for p in picked])
         pad = _PAD
-        hdr[:, K.STACK:K.STACK + S] = [p[5] + pad[p[1]] for p in picked]
-        order = np.array([p[2].order for p in picked])
+        hdr[:, K.STACK:K.STACK + S] = [p.starting_stacks + pad[p.seats] for p in picked]
+        order = np.array([p.header.order for p in picked])
         toff = np.zeros(H + 1, np.int64)
         np.cumsum([len(b) for b in texts], out=toff[1:])
         text = np.frombuffer(b"".join(texts), np.uint8)
@@ -327,19 +336,23 @@ class _Settled:
         self.board, self.hole = board.tolist(), hole.tolist()
 
     def doc(self, i: int) -> dict[str, Any] | None:
+        """The document of the ``i``-th picked hand (:func:`hand_document`), None where the
+        kernel did not settle it."""
         if not self.ok[i]:
             return None
-        idx, n, head, variant, players, stacks, rec_fin, rec_win = self.picked[i]
+        p = self.picked[i]
+        n, players, stacks = p.seats, p.players, p.starting_stacks
+        rec_fin, rec_win = p.recorded_finishing_stacks, p.recorded_winnings
         fi = self.fin[i][:n]
         pa = self.pay[i][:n]
         re_ = self.ret[i][:n]
         amounts, pe, pw = self.pamt[i], self.pelig[i], self.pwin[i]
-        pots = [{"amount": amounts[p], "eligible": list(_SEATS[pe[p]]),
-                 "winners": list(_SEATS[pw[p]])} for p in range(self.npots[i])]
+        pots = [{"amount": amounts[k], "eligible": list(_SEATS[pe[k]]),
+                 "winners": list(_SEATS[pw[k]])} for k in range(self.npots[i])]
         hole = self.hole[i]
         hl = self.holen[i]
         d = hand_document(
-            source=self.items[idx][0], variant=variant,
+            source=self.items[p.position][0], variant=p.variant,
             players=[f"p{s + 1}" for s in range(n)] if players is None else list(players),
             starting_stacks=list(stacks), finishing_stacks=fi,
             net=[fi[s] - stacks[s] for s in range(n)], pots=pots,
@@ -348,7 +361,7 @@ class _Settled:
             validated=True, not_validated=None, outcome_known=True, complete=True, error=None,
             board=cards_text(self.board[i][:self.nboard[i]]),
             hole_cards=[cards_text(hole[s][:hl[s]]) for s in range(n)],
-            rake=0, big_blind=head.big_blind, allin_board=None, allin_exact=None,
+            rake=0, big_blind=p.header.big_blind, allin_board=None, allin_exact=None,
             allin_error=None,
             recorded_finishing_stacks=None if rec_fin is None else list(rec_fin),
             recorded_winnings=None if rec_win is None else [float(v) for v in rec_win],
