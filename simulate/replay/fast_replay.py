@@ -3,7 +3,7 @@
 :func:`replay_items` takes hands as :func:`simulate.notation.phh_read.iter_sections` cuts them
 (``(source, first_line, text bytes or an error)``) and returns each hand's document, the
 same dict :func:`simulate.replay.hand_files.replay_item` returns (equal, key order included:
-both are built by :func:`simulate.replay.hand_replay.hand_document`).
+both are built by :func:`simulate.replay.hand_replay.replay_document`).
 Most hands of a large collection are plain: every line ``key = value`` in the form this
 project writes, no-limit, pot-limit or fixed-limit Hold'em with whole-number amounts,
 every action one the engine plays, no all-in, no muck, no rake. For those, Python reads
@@ -27,7 +27,7 @@ import numpy as np
 from evaluator.cards import CARD_PAIRS, cards_text
 from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.notation.phh_read import MAX_AMOUNT, HandHistory, comment_ok, toml_line
-from simulate.replay.hand_replay import hand_document
+from simulate.replay.hand_replay import replay_document
 
 __all__ = ["Item", "replay_item", "replay_items"]
 
@@ -336,7 +336,7 @@ class _Settled:
         self.board, self.hole = board.tolist(), hole.tolist()
 
     def doc(self, i: int) -> dict[str, Any] | None:
-        """The document of the ``i``-th picked hand (:func:`hand_document`), None where the
+        """The document of the ``i``-th picked hand (:func:`replay_document`), None where the
         kernel did not settle it."""
         if not self.ok[i]:
             return None
@@ -351,7 +351,7 @@ class _Settled:
                  "winners": list(_SEATS[pw[k]])} for k in range(self.npots[i])]
         hole = self.hole[i]
         hl = self.holen[i]
-        d = hand_document(
+        d = replay_document(
             source=self.items[p.position][0], variant=p.variant,
             players=[f"p{s + 1}" for s in range(n)] if players is None else list(players),
             starting_stacks=list(stacks), finishing_stacks=fi,

@@ -139,7 +139,7 @@ __all__ = [
     "STUD_HIGH_VARIANTS",
     "HandReplay",
     "ReplayError",
-    "hand_document",
+    "replay_document",
     "replay",
 ]
 
@@ -190,8 +190,8 @@ class HandReplay:
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form for ``pokerjit hand --json`` (:func:`hand_document`)."""
-        return hand_document(
+        """JSON form for ``pokerjit hand --json`` (:func:`replay_document`)."""
+        return replay_document(
             source=self.source, variant=self.variant, players=self.players,
             starting_stacks=self.starting_stacks, finishing_stacks=self.finishing_stacks,
             net=self.net, pots=self.pots, committed=self.committed, winnings=self.winnings,
@@ -215,7 +215,7 @@ class HandReplay:
         return all(Decimal(str(a)) == Decimal(str(b)) for a, b in pairs)
 
 
-def hand_document(*, source: str, variant: str, players: list[str], starting_stacks: list[Any],
+def replay_document(*, source: str, variant: str, players: list[str], starting_stacks: list[Any],
                   finishing_stacks: list[Any] | None, net: list[Any],
                   pots: list[dict[str, Any]], committed: list[Any] | None,
                   winnings: list[Any], allin_ev: list[dict[str, Any]] | None,
