@@ -30,8 +30,8 @@ def hand(actions: list[str], **fields: Any) -> HandHistory:
     return parse_hand(f)
 
 
-def play(h: HandHistory) -> A._State:
-    return A._play(h, A._Units(A._scale_of(h)))
+def play(h: HandHistory) -> A.ChipState:
+    return A.play_hand(h, A.Units(A.scale_of(h)))
 
 
 # ----------------------------------------------------------------------------- tables
@@ -64,27 +64,27 @@ def test_the_scale_is_the_smallest_power_of_ten_making_every_amount_whole(stacks
                                                                           scale):
     h = hand([], starting_stacks=[Decimal(str(v)) for v in stacks],
              blinds_or_straddles=[Decimal(str(v)) for v in blinds])
-    assert A._scale_of(h) == scale
+    assert A.scale_of(h) == scale
 
 
 def test_the_scale_counts_bets_rake_and_bring_in():
-    assert A._scale_of(hand(["p3 cbr 10.5"])) == 10
-    assert A._scale_of(hand([], rake=Decimal("0.05"))) == 100
-    assert A._scale_of(hand([], bring_in=Decimal("0.125"))) == 1000
+    assert A.scale_of(hand(["p3 cbr 10.5"])) == 10
+    assert A.scale_of(hand([], rake=Decimal("0.05"))) == 100
+    assert A.scale_of(hand([], bring_in=Decimal("0.125"))) == 1000
     with pytest.raises(A.ReplayError, match="^amounts with more than 6 decimal places are not "
                                            "supported$"):
-        A._scale_of(hand(["p3 cbr 10.0000001"]))
+        A.scale_of(hand(["p3 cbr 10.0000001"]))
 
 
 def test_units_convert_both_ways():
-    u = A._Units(100)
+    u = A.Units(100)
     assert u.to_int(Decimal("1720.35")) == 172035 and u.out(172035) == 1720.35
     assert u.to_int(Decimal("Infinity")) == A.UNKNOWN_STACK
     with pytest.raises(A.ReplayError, match=r"^amount 0\.005 has too many decimal places$"):
         u.to_int(Decimal("0.005"))
     with pytest.raises(A.ReplayError, match="is too large"):
         u.to_int(Decimal(MAX_CHIPS))  # 100 times the largest amount in units
-    one = A._Units(1)
+    one = A.Units(1)
     assert one.to_int(Decimal(MAX_CHIPS)) == MAX_CHIPS
     assert one.out(7) == 7 and type(one.out(7)) is int
     assert one.out(7.0) == 7 and type(one.out(7.0)) is int  # whole: an int in the document
@@ -95,7 +95,7 @@ def test_units_convert_both_ways():
 def test_an_amount_read_into_units_comes_back_the_same(whole, places):
     v = Decimal(whole).scaleb(-places)
     h = hand([], starting_stacks=[v + 1, Decimal(100), Decimal(100)])
-    u = A._Units(A._scale_of(h))
+    u = A.Units(A.scale_of(h))
     assert u.scale <= 10**places
     n = u.to_int(v)
     assert type(n) is int and Decimal(n) / u.scale == v
@@ -281,9 +281,9 @@ def test_the_chips_each_seat_put_in_follow_the_ledger(case):
 
 
 # ----------------------------------------------------------------------------- pots
-def state(total: list[int], ante: list[int]) -> A._State:
+def state(total: list[int], ante: list[int]) -> A.ChipState:
     n = len(total)
-    return A._State(n=n, stack=[0] * n, ante=list(ante), street=[0] * n, total=list(total),
+    return A.ChipState(n=n, stack=[0] * n, ante=list(ante), street=[0] * n, total=list(total),
                     folded=[False] * n, mucked=[False] * n, holes=[[] for _ in range(n)],
                     board=[])
 
@@ -314,16 +314,16 @@ def test_pots_equal_the_one_chip_at_a_time_reference(case):
     if not any(live):
         with pytest.raises(A.ReplayError, match="^every seat folded or mucked: nobody can win "
                                                "the pot$"):
-            A._structure(st_, live, trim)
+            A.pot_structure(st_, live, trim)
         return
     contrib = [t + (a if trim else 0) for t, a in zip(total, ante, strict=True)]
     top_live = max(c for c, lv in zip(contrib, live, strict=True) if lv)
     top_folded = max((c for c, lv in zip(contrib, live, strict=True) if not lv), default=0)
     if top_folded > top_live:  # chips no live seat can be eligible for
         with pytest.raises(A.ReplayError, match="^cannot build the pots: "):
-            A._structure(st_, live, trim)
+            A.pot_structure(st_, live, trim)
         return
-    got = A._structure(st_, live, trim)
+    got = A.pot_structure(st_, live, trim)
     pots, returned = ref_structure(total, ante, live, trim)
     assert [(p.amount, tuple(p.eligible)) for p in got.pots] == pots
     assert list(got.returned) == returned
@@ -341,20 +341,20 @@ def test_pots_equal_the_one_chip_at_a_time_reference(case):
     ([0, 0, 0], True, False),
 ])
 def test_antes_are_trimmed_only_when_uniform_and_the_hand_says_so(antes, status, trimmed):
-    assert A._trimmed(hand([], antes=antes, ante_trimming_status=status)) is trimmed
+    assert A.antes_trimmed(hand([], antes=antes, ante_trimming_status=status)) is trimmed
 
 
 def test_rake_comes_out_of_the_main_pot_first():
     base = PotStructure(pots=[Pot(30, (0, 1, 2)), Pot(20, (1, 2))], returned=[0, 0, 5],
                         committed=(10, 20, 25), live=(True, True, True))
-    assert A._take_rake(base, 0) is base
-    assert [p.amount for p in A._take_rake(base, 7).pots] == [23, 20]
-    raked = A._take_rake(base, 35)
+    assert A.take_rake(base, 0) is base
+    assert [p.amount for p in A.take_rake(base, 7).pots] == [23, 20]
+    raked = A.take_rake(base, 35)
     assert [(p.amount, p.eligible) for p in raked.pots] == [(0, (0, 1, 2)), (15, (1, 2))]
     assert raked.returned == [0, 0, 5] and raked.committed == base.committed
-    assert A._take_rake(base, 50).pots[1].amount == 0
+    assert A.take_rake(base, 50).pots[1].amount == 0
     with pytest.raises(A.ReplayError, match="^rake is larger than the pots$"):
-        A._take_rake(base, 51)
+        A.take_rake(base, 51)
 
 
 # ----------------------------------------------------------------------------- seats
@@ -368,7 +368,7 @@ def test_rake_comes_out_of_the_main_pot_first():
 def test_the_button(variant, blinds, button):
     n = len(blinds)
     h = hand([], variant=variant, starting_stacks=[100] * n, blinds_or_straddles=blinds)
-    assert A._button(h) == button
+    assert A.button_seat(h) == button
 
 
 @pytest.mark.parametrize("fields,big_blind", [
@@ -382,7 +382,7 @@ def test_the_button(variant, blinds, button):
 ])
 def test_the_big_blind_in_the_files_units(fields, big_blind):
     h = hand([], **fields)
-    got = A._big_blind(h, A._Units(A._scale_of(h)))
+    got = A.big_blind_of(h, A.Units(A.scale_of(h)))
     assert got == big_blind and type(got) is type(big_blind)
 
 
@@ -390,29 +390,29 @@ def test_the_big_blind_in_the_files_units(fields, big_blind):
 def test_strength_per_variant_is_the_games_scorer():
     board = parse_cards("Kh8h2c5d9s")
     for variant in ("NT", "FT", "NP"):
-        assert A._strength(variant, parse_cards("AhQh"), board, "p1") == \
+        assert A.showdown_strength(variant, parse_cards("AhQh"), board, "p1") == \
             strength_of_ids(parse_cards("AhQh") + board)
     hole = parse_cards("AhQhJd3c")
-    omaha = {A._strength(v, hole, board, "p1") for v in ("NO", "PO", "FO/8")}
+    omaha = {A.showdown_strength(v, hole, board, "p1") for v in ("NO", "PO", "FO/8")}
     assert len(omaha) == 1
     stud = parse_cards("AhAdKsKc2h3d9s")
-    assert A._strength("F7S", stud, [], "p1") == strength_of_ids(stud)
+    assert A.showdown_strength("F7S", stud, [], "p1") == strength_of_ids(stud)
     # the order of two hands is the rules' order
     a, b = parse_cards("AhQh"), parse_cards("9c9d")
     want = (best_tuple(a + board) > best_tuple(b + board)) - \
         (best_tuple(a + board) < best_tuple(b + board))
-    got = A._strength("NT", a, board, "") - A._strength("NT", b, board, "")
+    got = A.showdown_strength("NT", a, board, "") - A.showdown_strength("NT", b, board, "")
     assert (got > 0) - (got < 0) == want
     c = parse_cards("KsKd4c6c")
-    assert (A._strength("NO", hole, board, "") > A._strength("NO", c, board, "")) == \
-        (omaha_tuple(hole, board) > omaha_tuple(c, board))
+    stronger = A.showdown_strength("NO", hole, board, "") > A.showdown_strength("NO", c, board, "")
+    assert stronger == (omaha_tuple(hole, board) > omaha_tuple(c, board))
 
 
 def test_short_deck_strengths_use_the_games_scale():
     board = parse_cards("Ah6h7c8d9s")
     hole = parse_cards("TsTd")
-    assert A._strength("NS", hole, board, "") == strength_of_ids(hole + board, "short_deck")
-    assert A._strength("NST", hole, board, "") == \
+    assert A.showdown_strength("NS", hole, board, "") == strength_of_ids(hole + board, "short_deck")
+    assert A.showdown_strength("NST", hole, board, "") == \
         strength_of_ids(hole + board, "short_deck_triton")
 
 
@@ -431,7 +431,7 @@ def test_strength_refuses(variant, hole, board, message):
     cards = [None if t == "??" else parse_cards(t)[0]
              for t in (hole[i:i + 2] for i in range(0, len(hole), 2))]
     with pytest.raises(A.ReplayError) as e:
-        A._strength(variant, cards, parse_cards(board), "p1")
+        A.showdown_strength(variant, cards, parse_cards(board), "p1")
     assert str(e.value) == message
 
 
@@ -439,6 +439,6 @@ def test_low_is_eight_or_better_or_zero():
     from evaluator.low import evaluate_low
 
     board = parse_cards("3c4d8hKsQs")
-    assert A._low(parse_cards("Ah2sKhKd"), board) == evaluate_low(parse_cards("Ah2sKhKd"),
+    assert A.showdown_low(parse_cards("Ah2sKhKd"), board) == evaluate_low(parse_cards("Ah2sKhKd"),
                                                                   board) > 0
-    assert A._low(parse_cards("QdJdTc9c"), board) == 0
+    assert A.showdown_low(parse_cards("QdJdTc9c"), board) == 0

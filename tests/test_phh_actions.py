@@ -71,14 +71,14 @@ def _compiled(texts: list[str]) -> tuple[int, np.ndarray]:
 def _expected_row(text: str) -> tuple[int, ...] | None:
     """The reader's action as the replay encodes it (None: the reader refuses it or the
     encoder does not take it)."""
-    from simulate.replay.accounting import _Units
-    from simulate.replay.engine_check import _encode_one
+    from simulate.replay import engine_check
+    from simulate.replay.accounting import Units
 
     try:
         a = parse_action(text, N)
     except ActionError:
         return None
-    return _norm(_encode_one(a, _Units(1)))
+    return _norm(engine_check._encode_one(a, Units(1)))
 
 
 def _norm(row) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]

@@ -243,7 +243,7 @@ def test_allin_ev_goes_through_the_engine_with_antes_and_empty_seats(replays: li
 
 
 def test_button_from_seat_order_and_blinds() -> None:
-    from simulate.replay.hand_replay import _button
+    from simulate.replay.accounting import button_seat
 
     def hand(blinds: list[int]) -> object:
         n = len(blinds)
@@ -252,10 +252,10 @@ def test_button_from_seat_order_and_blinds() -> None:
         [(_, h)] = parse_text(text)
         return h
 
-    assert _button(hand([1, 2])) == 1            # heads-up: the small blind, second seat
-    assert _button(hand([1, 2, 0, 0])) == 3      # the seat before the small blind
-    assert _button(hand([0, 1, 2, 0])) == 0
-    assert _button(hand([0, 0, 0])) == 2         # no blinds: the last seat
+    assert button_seat(hand([1, 2])) == 1            # heads-up: the small blind, second seat
+    assert button_seat(hand([1, 2, 0, 0])) == 3      # the seat before the small blind
+    assert button_seat(hand([0, 1, 2, 0])) == 0
+    assert button_seat(hand([0, 0, 0])) == 2         # no blinds: the last seat
 
 
 def test_omaha_allin_ev_parses_its_spot_once(monkeypatch: pytest.MonkeyPatch) -> None:

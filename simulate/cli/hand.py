@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from simulate.documents import hand_document as document  # noqa: F401 - the command's document
+
+if TYPE_CHECKING:
+    from simulate.replay.hand_files import TotalsInput
 
 NAME = "hand"
 HELP = "replay PHH hand histories (.phh, .phhs or folders): pots, winners, stacks, all-in EV"
@@ -179,9 +182,19 @@ class _Series:
         write_output(path, buf.getvalue(), "--png")
 
 
-#: What :func:`_render` makes of a hand: ``(readable, source, error, totals input, output
-#: text or None, CSV rows or None)``.
-Record = tuple[bool, str, "str | None", tuple, "str | None", "list[list[Any]] | None"]
+class Record(NamedTuple):
+    """What :func:`_render` makes of a hand (on a worker), for the main process."""
+
+    #: False: the hand's text could not be read as PHH.
+    readable: bool
+    source: str
+    error: str | None
+    #: What the totals need (:func:`simulate.replay.hand_files.totals_input`).
+    totals: TotalsInput
+    #: The hand's JSON or text block (None: neither is written).
+    text: str | None
+    #: The hand's CSV rows, hand number left for the main process (None: no CSV).
+    csv_rows: list[list[Any]] | None
 
 
 def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
@@ -201,8 +214,8 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
         buf = io.StringIO()
         _print_hand(d, buf)
         text = buf.getvalue()
-    return (bool(readable), d["source"], d["error"], totals_input(d), text,
-            _csv_rows(0, d) if csv else None)
+    return Record(bool(readable), d["source"], d["error"], totals_input(d), text,
+                  _csv_rows(0, d) if csv else None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -283,7 +296,7 @@ class _Run:
                     bar.update(1)
                     if not self.started:
                         held.append(d)
-                        if d[0] or len(held) >= self.HOLD:
+                        if d.readable or len(held) >= self.HOLD:
                             self._start()
                             for h in held:
                                 self._emit(h)
@@ -292,7 +305,7 @@ class _Run:
                     self._emit(d)
             if not self.started:
                 where = " ".join(self.args.file)
-                raise UsageError(f"{where}: no PHH hand could be read ({held[0][2]})")
+                raise UsageError(f"{where}: no PHH hand could be read ({held[0].error})")
             return self._finish()
         except BaseException:
             self.files.__exit__(*sys.exc_info())  # temporary files removed
@@ -317,24 +330,23 @@ class _Run:
             self.out.write('{"hands": [' if not a.totals_only else "{")
 
     def _emit(self, r: Record) -> None:
-        _, source, error, tin, text, csv_rows = r
         i = self.totals.hands + 1
-        seats = self.totals.add_input(tin)
-        if error:
-            sys.stderr.write(f"error: {source}: {error}\n")
+        seats = self.totals.add_input(r.totals)
+        if r.error:
+            sys.stderr.write(f"error: {r.source}: {r.error}\n")
         if self.series is not None and seats:
             self.series.add(seats)
-        if self.csv is not None and csv_rows is not None:
-            for row in csv_rows:
+        if self.csv is not None and r.csv_rows is not None:
+            for row in r.csv_rows:
                 row[0] = i
-            self.csv.writerows(csv_rows)
+            self.csv.writerows(r.csv_rows)
         a = self.args
         if a.totals_only:
             return
         if a.json:
-            self.out.write(("\n" if i == 1 else ",\n") + (text or ""))
+            self.out.write(("\n" if i == 1 else ",\n") + (r.text or ""))
         else:
-            self.out.write(text or "")
+            self.out.write(r.text or "")
 
     def summary(self) -> dict[str, Any]:
         return self.totals.summary()

@@ -3,12 +3,12 @@ takes them.
 
 Nothing here needs to know whose turn it is: each action names its player, so the
 accounting only tracks the chips each seat has put in on the current street and in total,
-who folded, who mucked, the hole cards and the board (:func:`_play`). That is enough for
+who folded, who mucked, the hole cards and the board (:func:`play_hand`). That is enough for
 every variant's chip accounting (no-limit, pot-limit and fixed-limit alike: the file
 states every ``cbr`` total). The rules it follows are listed in :mod:`simulate.replay.hand_replay`
 (heads-up order, antes, blinds, posts, trimming, rake, mucks, the button, the showdown
 per variant). Amounts are integer units of the smallest decimal place the hand uses
-(:class:`_Units`). The engine replay (:mod:`simulate.replay.engine_check`) checks the same
+(:class:`Units`). The engine replay (:mod:`simulate.replay.engine_check`) checks the same
 hand action by action by the rules; :mod:`simulate.replay.hand_replay` puts both together.
 """
 
@@ -26,7 +26,9 @@ from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_po
 
 __all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",
            "PINEAPPLE_VARIANTS", "SHORT_DECK_VARIANTS", "STUD_HIGH_VARIANTS", "UNKNOWN_STACK",
-           "VARIANT_NAMES", "ReplayError"]
+           "VARIANT_NAMES", "ChipState", "ReplayError", "Units", "antes_trimmed", "big_blind_of",
+           "button_seat", "play_hand", "posted_order", "pot_structure", "scale_of",
+           "showdown_low", "showdown_strength", "take_rake"]
 
 #: Hold'em's and Omaha's variant codes, every betting structure (``NT``, ``PO``, ...).
 HOLDEM_VARIANTS = frozenset(GAMES["holdem"].phh.values())
@@ -73,8 +75,9 @@ class ReplayError(ValueError):
     """A hand that cannot be played through; the message is one line."""
 
 
-def _scale_of(hand: HandHistory) -> int:
-    """Smallest power of ten that makes every amount in the hand an integer."""
+def scale_of(hand: HandHistory) -> int:
+    """Smallest power of ten that makes every amount in ``hand`` an integer (the
+    ``scale`` of its :class:`Units`); raises :class:`ReplayError` past 6 decimal places."""
     values = [*hand.starting_stacks, *hand.antes, *hand.blinds_or_straddles]
     values += [v for v in (hand.bring_in, hand.rake) if v is not None]
     values += [a.amount for a in hand.actions if a.amount is not None]
@@ -91,7 +94,10 @@ def _scale_of(hand: HandHistory) -> int:
     return 10 ** places
 
 
-class _Units:
+class Units:
+    """A hand's amounts as integers: ``Units(scale)`` (from :func:`scale_of`) turns a file
+    amount into integer units (:meth:`to_int`) and back into the file's units (:meth:`out`)."""
+
     def __init__(self, scale: int) -> None:
         self.scale = scale
         self._seen: dict[Decimal, int] = {}
@@ -112,6 +118,7 @@ class _Units:
         return out
 
     def out(self, n: int | float) -> Any:
+        """``n`` integer units in the file's units: an int where whole, else a float."""
         if self.scale == 1:
             if type(n) is int:
                 return n
@@ -120,7 +127,12 @@ class _Units:
 
 
 @dataclass
-class _State:
+class ChipState:
+    """The chips of a hand as :func:`play_hand` leaves them, per seat (``n`` seats): the
+    ``stack`` behind, the ``ante`` paid, the ``street`` bet and the ``total`` of earlier
+    streets, ``folded``, ``mucked``, the ``holes`` (``None``: an unknown card) and the
+    ``board``; ``allin_board``: the board when the betting ended all-in (else None)."""
+
     n: int
     stack: list[int]
     ante: list[int]
@@ -134,16 +146,20 @@ class _State:
     allin_board: list[int] | None = None
 
     def end_street(self) -> None:
+        """Move each seat's street bet into its total."""
         for s in range(self.n):
             self.total[s] += self.street[s]
             self.street[s] = 0
 
     def put(self, seat: int, chips: int) -> None:
+        """``seat`` bets ``chips`` more on this street, capped at its stack."""
         chips = max(0, min(chips, self.stack[seat]))
         self.stack[seat] -= chips
         self.street[seat] += chips
 
     def all_in_spot(self) -> bool:
+        """True when no more betting can happen: two or more seats live and at most one
+        with chips behind, having matched the largest bet."""
         live = [s for s in range(self.n) if not self.folded[s]]
         behind = [s for s in live if self.stack[s] > 0]
         if len(live) < 2 or len(behind) > 1:
@@ -154,21 +170,26 @@ class _State:
         return True
 
 
-def _posted(values: list[Decimal], n: int) -> list[Decimal]:
+def posted_order(values: list[Decimal], n: int) -> list[Decimal]:
+    """The file's per-seat forced bets (``antes`` or ``blinds_or_straddles``) of an ``n``-seat
+    hand in seat order (heads-up the file lists the big blind's entry first: swapped)."""
     if n == 2:
         return [values[1], values[0]]
     return list(values)
 
 
-def _play(hand: HandHistory, u: _Units) -> _State:
+def play_hand(hand: HandHistory, u: Units) -> ChipState:
+    """Play every action of ``hand`` through the chip accounting (amounts in ``u``);
+    returns the final :class:`ChipState` (every street closed). Raises
+    :class:`ReplayError` for an action the accounting refuses."""
     n = hand.n_players
-    st = _State(n=n, stack=[u.to_int(v) for v in hand.starting_stacks], ante=[0] * n,
+    st = ChipState(n=n, stack=[u.to_int(v) for v in hand.starting_stacks], ante=[0] * n,
                 street=[0] * n, total=[0] * n, folded=[False] * n, mucked=[False] * n,
                 holes=[[] for _ in range(n)], board=[])
-    for s, a in enumerate(_posted(hand.antes, n)):
+    for s, a in enumerate(posted_order(hand.antes, n)):
         st.ante[s] = min(u.to_int(abs(a)), st.stack[s])
         st.stack[s] -= st.ante[s]
-    for s, b in enumerate(_posted(hand.blinds_or_straddles, n)):
+    for s, b in enumerate(posted_order(hand.blinds_or_straddles, n)):
         st.put(s, u.to_int(abs(b)))
     board_game = (hand.variant in HOLDEM_VARIANTS or hand.variant in OMAHA_VARIANTS
                   or hand.variant in SHORT_DECK_VARIANTS or hand.variant in HILO_VARIANTS)
@@ -243,13 +264,17 @@ def _play(hand: HandHistory, u: _Units) -> _State:
     return st
 
 
-def _trimmed(hand: HandHistory) -> bool:
+def antes_trimmed(hand: HandHistory) -> bool:
+    """True when ``hand``'s antes are trimmed: ``ante_trimming_status`` set and every seat
+    posting the same nonzero ante (the antes then go into the pots like bets)."""
     nonzero = {a for a in hand.antes if a != 0}
     return hand.ante_trimming_status and len(nonzero) == 1 and all(a != 0 for a in hand.antes)
 
 
-def _structure(st: _State, live: list[bool], trim: bool) -> PotStructure:
-    """Pots of the hand given which seats are ``live``; antes per the trimming rule."""
+def pot_structure(st: ChipState, live: list[bool], trim: bool) -> PotStructure:
+    """The :class:`PotStructure` of the chips in ``st`` given which seats are ``live``
+    (``trim``: :func:`antes_trimmed`, else the antes are dead money). Raises
+    :class:`ReplayError` when no seat is live or the pots cannot be built."""
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(st.n)]
     if not any(live):
         raise ReplayError("every seat folded or mucked: nobody can win the pot")
@@ -267,7 +292,9 @@ def _structure(st: _State, live: list[bool], trim: bool) -> PotStructure:
                         live=tuple(live))
 
 
-def _take_rake(structure: PotStructure, rake: int) -> PotStructure:
+def take_rake(structure: PotStructure, rake: int) -> PotStructure:
+    """``structure`` with ``rake`` units taken from its pots, main pot first. Raises
+    :class:`ReplayError` when the rake is larger than the pots."""
     if rake <= 0:
         return structure
     if rake > sum(p.amount for p in structure.pots):
@@ -281,11 +308,11 @@ def _take_rake(structure: PotStructure, rake: int) -> PotStructure:
                         live=structure.live)
 
 
-def _button(hand: HandHistory) -> int:
-    """The button's seat (see the module docstring): the seat before the small blind;
-    heads-up the small blind itself."""
+def button_seat(hand: HandHistory) -> int:
+    """The button's seat of ``hand`` (see the module docstring): the seat before the small
+    blind; heads-up the small blind itself."""
     n = hand.n_players
-    posted = _posted(hand.blinds_or_straddles, n)
+    posted = posted_order(hand.blinds_or_straddles, n)
     if n == 2:
         return 0 if 0 < posted[0] < posted[1] else 1
     first = next((s for s in range(n) if posted[s] != 0), None)
@@ -294,7 +321,7 @@ def _button(hand: HandHistory) -> int:
     return n - 1 if first is None else (first - 1) % n
 
 
-def _big_blind(hand: HandHistory, u: _Units) -> Any:
+def big_blind_of(hand: HandHistory, u: Units) -> Any:
     """The hand's big blind in the file's units (the second blind; the only blind when
     there is one; else the small bet of a fixed-limit game), or None (for bb/100)."""
     blinds = [b for b in hand.blinds_or_straddles[:2] if b > 0]
@@ -306,7 +333,9 @@ def _big_blind(hand: HandHistory, u: _Units) -> Any:
     return None
 
 
-def _strength(variant: str, hole: list[int | None], board: list[int], who: str) -> int:
+def showdown_strength(variant: str, hole: list[int | None], board: list[int], who: str) -> int:
+    """The high strength (larger wins) of ``hole`` with ``board`` in ``variant``. Raises
+    :class:`ReplayError` naming ``who`` when the cards cannot be read at a showdown."""
     if any(c is None for c in hole) or not hole:
         raise ReplayError(f"{who}'s hole cards are unknown at the showdown")
     cards = [int(c) for c in hole if c is not None]
@@ -343,9 +372,9 @@ def _strength(variant: str, hole: list[int | None], board: list[int], who: str) 
     raise ReplayError(f"{label} is not supported at a contested showdown")
 
 
-def _low(hole: list[int | None], board: list[int]) -> int:
-    """A hi/lo seat's eight-or-better low (0: none), after :func:`_strength` checked the
-    cards."""
+def showdown_low(hole: list[int | None], board: list[int]) -> int:
+    """A hi/lo seat's eight-or-better low of ``hole`` with ``board`` (0: none), after
+    :func:`showdown_strength` checked the cards."""
     from evaluator.low import evaluate_low
 
     return evaluate_low([int(c) for c in hole if c is not None], board) or 0

@@ -1,14 +1,15 @@
 """A PHH hand played through the rules engine (:class:`simulate.engine.Hand`, manual
 deals), action by action: an illegal action, a bet beyond the stack, a card dealt twice, a
 shown hand that differs from the dealt one, or a history that stops before the hand is over
-is that hand's error, naming the action. :func:`_engine_replay` first tries the compiled
+is that hand's error, naming the action. :func:`engine_replay` first tries the compiled
 fast path (:func:`simulate._kernels.replay.replay_actions`, the rows of :func:`_encode`)
 and plays the hand again one action at a time through :meth:`simulate.engine.Hand.apply`
 (each parsed :class:`~simulate.notation.actions.Action` put in the engine's units by
 :func:`_engine_action`, not written out and read again) on the first action it does not
-take. :func:`_engine_rules` maps the hand's forced bets onto
-:class:`simulate.engine.rules.Rules` (or says why the engine cannot post them), and
-:func:`_cross_check` holds the engine's commitments and finishing stacks against the chip
+take. :func:`engine_rules` maps the hand's forced bets onto
+:class:`simulate.engine.rules.Rules` (or raises :class:`EngineCannotPost` saying why the
+engine cannot post them), and
+:func:`cross_check` holds the engine's commitments and finishing stacks against the chip
 accounting of :mod:`simulate.replay.accounting`.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,11 +28,17 @@ from simulate.replay.accounting import (
     ENGINE_VARIANTS,
     PINEAPPLE_VARIANTS,
     SHORT_DECK_VARIANTS,
+    ChipState,
     ReplayError,
-    _posted,
-    _State,
-    _Units,
+    Units,
+    posted_order,
 )
+
+if TYPE_CHECKING:
+    from simulate.engine import Hand
+    from simulate.engine.rules import Rules
+
+__all__ = ["EngineCannotPost", "IncompleteHistory", "cross_check", "engine_replay", "engine_rules"]
 
 #: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
 _OMAHA_GAMES = {g.hole: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
@@ -44,7 +51,7 @@ _FAST_KINDS = {"f": _FK_FOLD, "cc": _FK_CC, "cbr": _FK_RAISE}
 _PAD = (UNKNOWN,) * 6
 
 
-class _Incomplete(ReplayError):
+class IncompleteHistory(ReplayError):
     """A history that stops before the hand is over; carries the engine's hand so far
     (``hand``) and the hand's units (``units``)."""
 
@@ -54,20 +61,28 @@ class _Incomplete(ReplayError):
         self.units = units
 
 
-def _engine_rules(hand: HandHistory, u: _Units) -> Any:
+class EngineCannotPost(Exception):
+    """The engine cannot seat ``hand`` or post its forced bets (too many seats, straddles out
+    of order, antes that differ by seat, ...); the message says why. Not a
+    :class:`ReplayError`: the hand is still replayed by its chip accounting."""
+
+
+def engine_rules(hand: HandHistory, u: Units) -> Rules:
     """The :class:`simulate.engine.Rules` of ``hand`` (seats in file order, button the last
-    seat), or a string saying why the engine cannot play it."""
+    seat, amounts in ``u``). Raises :class:`EngineCannotPost` saying why the engine cannot
+    play it."""
     from simulate.engine import Rules
 
     game, betting = ENGINE_VARIANTS[hand.variant]
     n = hand.n_players
     if n > MAX_PLAYERS:
-        return f"{n} seats (the engine seats at most {MAX_PLAYERS})"
+        raise EngineCannotPost(f"{n} seats (the engine seats at most {MAX_PLAYERS})")
     if game == "omaha":
         sizes = {len(a.cards or []) for a in hand.actions if a.kind == "dh"}
         if len(sizes) != 1 or next(iter(sizes)) not in _OMAHA_GAMES:
-            return ("Omaha hole cards of no single size "
-                    f"{', '.join(map(str, _OMAHA_SIZES[:-1]))} or {_OMAHA_SIZES[-1]}")
+            raise EngineCannotPost("Omaha hole cards of no single size "
+                                   f"{', '.join(map(str, _OMAHA_SIZES[:-1]))} or "
+                                   f"{_OMAHA_SIZES[-1]}")
         game = _OMAHA_GAMES[sizes.pop()]
     discard_after = None
     if hand.variant in PINEAPPLE_VARIANTS:  # timing: the board cards before the first discard
@@ -76,7 +91,7 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
             if a.kind == "sd":
                 discard_after = _DISCARD_AT.get(nb)
                 if discard_after is None:
-                    return f"a discard after {nb} board cards"
+                    raise EngineCannotPost(f"a discard after {nb} board cards")
                 break
             if a.kind == "db":
                 nb += len(a.cards or [])
@@ -94,27 +109,27 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
         k = next((i for i, x in enumerate(rest) if x <= 0), len(rest))
         straddles = rest[:k]
         if any(x > 0 for x in rest[k:]):
-            return "blinds or straddles out of seat order"
+            raise EngineCannotPost("blinds or straddles out of seat order")
         posts = tuple(max(0, -x) for x in blinds)  # a negative entry: a post
     if sb < 0 or bb < 0:
-        return "a post in a blind's place"
+        raise EngineCannotPost("a post in a blind's place")
     if bb <= 0 or sb > bb:
-        return "no big blind"
-    antes = [u.to_int(a) for a in _posted(hand.antes, n)]
+        raise EngineCannotPost("no big blind")
+    antes = [u.to_int(a) for a in posted_order(hand.antes, n)]
     bb_seat = n - 1 if button_blind else 0 if n == 2 else 1
     if all(a == antes[0] for a in antes):
         ante, bb_ante = antes[0], False
     elif all(a == 0 for s, a in enumerate(antes) if s != bb_seat):
         ante, bb_ante = antes[bb_seat], True
     else:
-        return "antes that differ by seat"
+        raise EngineCannotPost("antes that differ by seat")
     kw: dict[str, Any] = {}
     if betting == "fixed-limit":
         if hand.small_bet is None or hand.big_bet is None:
-            return "a fixed-limit hand without small_bet and big_bet"
+            raise EngineCannotPost("a fixed-limit hand without small_bet and big_bet")
         kw = {"small_bet": u.to_int(hand.small_bet), "big_bet": u.to_int(hand.big_bet)}
     elif hand.min_bet is not None and u.to_int(hand.min_bet) != bb:
-        return "a min_bet other than the big blind"
+        raise EngineCannotPost("a min_bet other than the big blind")
     if discard_after is not None:
         kw["discard_after"] = discard_after
     if any(posts):
@@ -132,14 +147,16 @@ def _engine_rules(hand: HandHistory, u: _Units) -> Any:
         if len(_RULES_CACHE) >= 4096:
             _RULES_CACHE.clear()
         _RULES_CACHE[key] = got
+    if isinstance(got, str):
+        raise EngineCannotPost(got)
     return got
 
 
 #: Rules (immutable) or the reason there are none, by their fields: hands share them.
-_RULES_CACHE: dict[tuple[Any, ...], Any] = {}
+_RULES_CACHE: dict[tuple[Any, ...], Rules | str] = {}
 
 
-def _engine_action(a: Action, u: _Units) -> Action | str:
+def _engine_action(a: Action, u: Units) -> Action | str:
     """``a`` (read in the hand history's dialect) as :meth:`simulate.engine.Hand.apply`
     takes it, in the engine's dialect (:func:`simulate.notation.actions.parse_action`): a ``cbr``
     amount in the hand's integer units (with units of 1 the token as the engine reads it: an
@@ -217,7 +234,7 @@ def _skipped_seats(h: Any, act: Action) -> list[str]:
     return []
 
 
-def _encode(hand: HandHistory, u: _Units) -> np.ndarray | None:
+def _encode(hand: HandHistory, u: Units) -> np.ndarray | None:
     """``hand.actions`` as the rows (``int64[m, 10]``) of
     :func:`simulate._kernels.replay.replay_actions`, or None when some action is one the
     fast path never takes (the per-action path plays the hand then)."""
@@ -250,7 +267,7 @@ def _encode(hand: HandHistory, u: _Units) -> np.ndarray | None:
 _ENCODED: dict[tuple[str, int], tuple[int, ...]] = {}
 
 
-def _encode_one(a: Action, u: _Units) -> tuple[int, ...] | None:
+def _encode_one(a: Action, u: Units) -> tuple[int, ...] | None:
     """``(kind, seat, amount, ncards, card * 6)`` of one action (cards padded), or None."""
     k = a.kind
     cs = a.cards
@@ -290,13 +307,13 @@ def _encode_one(a: Action, u: _Units) -> tuple[int, ...] | None:
     return (kind, seat, amount, 0, *_PAD)
 
 
-def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) -> Any:
-    """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand, or a
-    string when the engine cannot play this hand. Raises ReplayError naming the action the
-    rules refuse. A betting action by a seat whose turn comes later in the round is taken
-    as the history having skipped the seats between, when each of them faces a bet: they
-    fold (pokerkit repairs such histories too). The inserted actions are
-    listed in ``out.repairs`` and ``hand.actions`` gets them too.
+def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> Hand:
+    """Play ``hand`` through :class:`simulate.engine.Hand`; returns the finished Hand.
+    Raises :class:`EngineCannotPost` when the engine cannot play this hand, ReplayError
+    naming the action the rules refuse. A betting action by a seat whose turn comes later
+    in the round is taken as the history having skipped the seats between, when each of
+    them faces a bet: they fold (pokerkit repairs such histories too). The inserted actions
+    are listed in ``out.repairs`` and ``hand.actions`` gets them too.
 
     ``fast``: first apply every action in one compiled call
     (:func:`simulate._kernels.replay.replay_actions`, the engine's own kernels); on the
@@ -304,9 +321,7 @@ def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) ->
     played again from the start one action at a time, which gives the message or repair."""
     from simulate.engine import Hand, IllegalAction
 
-    rules = _engine_rules(hand, u)
-    if isinstance(rules, str):
-        return rules
+    rules = engine_rules(hand, u)
     n = hand.n_players
     stacks = [u.to_int(v) for v in hand.starting_stacks]
     try:
@@ -350,11 +365,11 @@ def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) ->
             why = f"p{h.actor + 1} is to act"
         else:
             why = "board cards are due" if h._holes_pending() is False else "hole cards are due"
-        raise _Incomplete(f"the history stops before the hand is over ({why})", h, u)
+        raise IncompleteHistory(f"the history stops before the hand is over ({why})", h, u)
     return h
 
 
-def _cross_check(engine: Any, st: _State, finishing: list[int], skip_settle: Any,
+def cross_check(engine: Any, st: ChipState, finishing: list[int], skip_settle: Any,
                  unknown: set[int]) -> None:
     """The engine and the chip accounting must agree on every seat's commitment and, where
     both settle the hand alike (no muck, no rake, no trimmed antes), on the finishing

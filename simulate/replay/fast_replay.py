@@ -2,7 +2,8 @@
 
 :func:`replay_items` takes hands as :func:`simulate.notation.phh_read.iter_sections` cuts them
 (``(source, first_line, text bytes or an error)``) and returns each hand's document, the
-same dict :func:`simulate.replay.hand_files.replay_item` returns (equal, key order included).
+same dict :func:`simulate.replay.hand_files.replay_item` returns (equal, key order included:
+both are built by :func:`simulate.replay.hand_replay.replay_document`).
 Most hands of a large collection are plain: every line ``key = value`` in the form this
 project writes, no-limit, pot-limit or fixed-limit Hold'em with whole-number amounts,
 every action one the engine plays, no all-in, no muck, no rake. For those, Python reads
@@ -19,13 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from evaluator.cards import CARD_PAIRS, cards_text
 from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.notation.phh_read import MAX_AMOUNT, HandHistory, comment_ok, toml_line
+from simulate.replay.hand_replay import replay_document
 
 __all__ = ["Item", "replay_item", "replay_items"]
 
@@ -165,8 +167,9 @@ _NO = _Header(None, None, None)
 
 def _header_of(f: dict[str, Any], n: int) -> _Header:
     """The :class:`_Header` of fields ``f`` (a hand of ``n`` seats), by the per-hand path's
-    own functions (:func:`simulate.replay.engine_check._engine_rules`,
-    :mod:`simulate.replay.accounting`'s ``_button`` and ``_big_blind``)."""
+    own functions (:func:`simulate.replay.engine_check.engine_rules`,
+    :func:`simulate.replay.accounting.button_seat` and
+    :func:`~simulate.replay.accounting.big_blind_of`)."""
     key = (f["variant"], n, tuple(f.get("antes") or ()), tuple(f.get("blinds_or_straddles") or ()),
            f.get("min_bet"), f.get("small_bet"), f.get("big_bet"), f.get("bring_in"),
            f.get("ante_trimming_status", False))
@@ -175,7 +178,7 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
         return got
     from simulate._kernels import engine as K
     from simulate.replay import accounting as R
-    from simulate.replay.engine_check import _engine_rules
+    from simulate.replay.engine_check import EngineCannotPost, engine_rules
 
     zeros = [Decimal(0)] * n
 
@@ -191,24 +194,24 @@ def _header_of(f: dict[str, Any], n: int) -> _Header:
         actions=[], players=[], ante_trimming_status=f.get("ante_trimming_status", False),
         bring_in=dec("bring_in"), min_bet=dec("min_bet"), small_bet=dec("small_bet"),
         big_bet=dec("big_bet"))
-    u = R._Units(1)
+    u = R.Units(1)
     got = _NO
     try:
-        rules = _engine_rules(hand, u)
+        rules = engine_rules(hand, u)
         # the engine seats the button last; a hand whose blinds put it elsewhere (a zero
         # small blind) pays odd chips in another order than the engine: the per-hand path
         # cross-checks those
-        if not isinstance(rules, str) and not R._trimmed(hand) \
+        if not R.antes_trimmed(hand) \
                 and len(rules.straddles) <= (0 if n == 2 else n - 2) \
-                and R._button(hand) == n - 1:
+                and R.button_seat(hand) == n - 1:
             state = rules.header()
             state[K.N] = n
             state[K.BUTTON] = n - 1
             state[K.MODE] = 1
             order = np.zeros(K.MAXS, np.int64)
             order[:n] = (np.arange(1, n + 1) + n - 1) % n
-            got = _Header(state, order, R._big_blind(hand, u))
-    except (ValueError, ArithmeticError):
+            got = _Header(state, order, R.big_blind_of(hand, u))
+    except (EngineCannotPost, ValueError, ArithmeticError):
         got = _NO
     if len(_HEADERS) >= 4096:
         _HEADERS.clear()
@@ -254,14 +257,15 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
         got = None if f is None else _plain(f)
         if got is not None:
             assert f is not None
-            picked.append((idx, got[0], got[1], f["variant"], f.get("players"),
-                           f["starting_stacks"], f.get("finishing_stacks"), f.get("winnings")))
+            picked.append(_Picked(idx, got[0], got[1], f["variant"], f.get("players"),
+                                  f["starting_stacks"], f.get("finishing_stacks"),
+                                  f.get("winnings")))
             texts.append(f["actions"].encode("ascii"))
     docs = _Settled(items, picked, texts) if picked else None
     del texts
     k = 0
     for idx, it in enumerate(items):
-        if k < len(picked) and picked[k][0] == idx:
+        if k < len(picked) and picked[k].position == idx:
             assert docs is not None
             d = docs.doc(k)
             k += 1
@@ -271,10 +275,18 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
         yield replay_item(*it)
 
 
-#: A hand for the kernel: its index in the chunk, seats, header, and the fields its
-#: document repeats (variant, players, starting stacks, recorded finishing stacks and
-#: winnings).
-_Picked = tuple[int, int, _Header, str, Any, list[int], Any, Any]
+class _Picked(NamedTuple):
+    """A hand for the kernel: its index in the chunk, seats, header, and the fields its
+    document repeats (as :func:`_quick` read them)."""
+
+    position: int
+    seats: int
+    header: _Header
+    variant: str
+    players: tuple[str, ...] | None
+    starting_stacks: tuple[int, ...]
+    recorded_finishing_stacks: tuple[int, ...] | None
+    recorded_winnings: tuple[int, ...] | None
 
 
 #: Zero stacks after ``n`` seats, by ``n`` (an engine state holds 10 seats).
@@ -294,10 +306,10 @@ class _Settled:
 
         H = len(picked)
         S = K.MAXS
-        hdr = np.array([p[2].state for p in picked])
+        hdr = np.array([p.header.state for p in picked])
         pad = _PAD
-        hdr[:, K.STACK:K.STACK + S] = [p[5] + pad[p[1]] for p in picked]
-        order = np.array([p[2].order for p in picked])
+        hdr[:, K.STACK:K.STACK + S] = [p.starting_stacks + pad[p.seats] for p in picked]
+        order = np.array([p.header.order for p in picked])
         toff = np.zeros(H + 1, np.int64)
         np.cumsum([len(b) for b in texts], out=toff[1:])
         text = np.frombuffer(b"".join(texts), np.uint8)
@@ -324,30 +336,35 @@ class _Settled:
         self.board, self.hole = board.tolist(), hole.tolist()
 
     def doc(self, i: int) -> dict[str, Any] | None:
+        """The document of the ``i``-th picked hand (:func:`replay_document`), None where the
+        kernel did not settle it."""
         if not self.ok[i]:
             return None
-        idx, n, head, variant, players, stacks, rec_fin, rec_win = self.picked[i]
+        p = self.picked[i]
+        n, players, stacks = p.seats, p.players, p.starting_stacks
+        rec_fin, rec_win = p.recorded_finishing_stacks, p.recorded_winnings
         fi = self.fin[i][:n]
         pa = self.pay[i][:n]
         re_ = self.ret[i][:n]
         amounts, pe, pw = self.pamt[i], self.pelig[i], self.pwin[i]
-        pots = [{"amount": amounts[p], "eligible": list(_SEATS[pe[p]]),
-                 "winners": list(_SEATS[pw[p]])} for p in range(self.npots[i])]
+        pots = [{"amount": amounts[k], "eligible": list(_SEATS[pe[k]]),
+                 "winners": list(_SEATS[pw[k]])} for k in range(self.npots[i])]
         hole = self.hole[i]
         hl = self.holen[i]
-        return {
-            "source": self.items[idx][0], "variant": variant,
-            "players": [f"p{s + 1}" for s in range(n)] if players is None else list(players),
-            "starting_stacks": list(stacks), "finishing_stacks": fi,
-            "net": [fi[s] - stacks[s] for s in range(n)], "pots": pots,
-            "committed": self.comm[i][:n],
-            "winnings": [pa[s] - re_[s] for s in range(n)], "allin_ev": None,
-            "validated": True, "not_validated": None, "outcome_known": True,
-            "complete": True, "error": None,
-            "board": cards_text(self.board[i][:self.nboard[i]]),
-            "hole_cards": [cards_text(hole[s][:hl[s]]) for s in range(n)],
-            "rake": 0, "big_blind": head.big_blind, "allin_board": None, "allin_exact": None,
-            "allin_error": None,
-            "recorded_finishing_stacks": None if rec_fin is None else list(rec_fin),
-            "recorded_winnings": None if rec_win is None else [float(v) for v in rec_win],
-            "repairs": [], "readable": True}
+        d = replay_document(
+            source=self.items[p.position][0], variant=p.variant,
+            players=[f"p{s + 1}" for s in range(n)] if players is None else list(players),
+            starting_stacks=list(stacks), finishing_stacks=fi,
+            net=[fi[s] - stacks[s] for s in range(n)], pots=pots,
+            committed=self.comm[i][:n],
+            winnings=[pa[s] - re_[s] for s in range(n)], allin_ev=None,
+            validated=True, not_validated=None, outcome_known=True, complete=True, error=None,
+            board=cards_text(self.board[i][:self.nboard[i]]),
+            hole_cards=[cards_text(hole[s][:hl[s]]) for s in range(n)],
+            rake=0, big_blind=p.header.big_blind, allin_board=None, allin_exact=None,
+            allin_error=None,
+            recorded_finishing_stacks=None if rec_fin is None else list(rec_fin),
+            recorded_winnings=None if rec_win is None else [float(v) for v in rec_win],
+            repairs=[])
+        d["readable"] = True
+        return d

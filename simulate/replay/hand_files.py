@@ -31,7 +31,8 @@ from typing import IO, Any, NamedTuple
 from simulate.notation.phh_read import PHHError, iter_hand_files, iter_sections
 from simulate.replay.fast_replay import Item, replay_item
 
-__all__ = ["CHUNK", "STDIN", "PlayerTotals", "Totals", "analyze", "replay_item"]
+__all__ = ["CHUNK", "STDIN", "PlayerTotals", "Totals", "TotalsInput", "analyze", "replay_item",
+           "totals_input"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
@@ -371,14 +372,37 @@ def _per_bb(net: Any, n: Decimal, bb: Any, bbd: Decimal) -> Decimal:
     return got
 
 
-def totals_input(d: dict[str, Any]) -> tuple[Any, ...]:
-    """What :meth:`Totals.add` reads of a hand's document, as a small tuple (cheap to send
-    from a worker): ``(False, readable, incomplete)`` for a hand with an error, else ``(True,
-    validated, outcome unknown, matches the recorded stacks (None: nothing to compare),
-    big blind, each seat's all-in EV or None, players, nets)``. The players tuple is shared
-    by the hands that seat the same players (a chunk sends it once)."""
+class TotalsInput(NamedTuple):
+    """What :meth:`Totals.add` reads of a hand's document (:func:`totals_input`), small and
+    cheap to send from a worker. A hand with an error (``replayed`` False) fills in only
+    ``readable`` and ``incomplete``; the rest keep their defaults."""
+
+    #: False: the hand has an error.
+    replayed: bool
+    #: False: the hand's text could not be read as PHH.
+    readable: bool = True
+    #: The history stops before the hand is over (an error).
+    incomplete: bool = False
+    #: The engine validated the hand.
+    validated: bool = False
+    #: A showdown's hole cards are unknown: some seats' results are unknown.
+    outcome_unknown: bool = False
+    #: The result matches the recorded finishing stacks (None: nothing to compare).
+    matches_record: bool | None = None
+    #: The hand's big blind in its units (None: none).
+    big_blind: Any = None
+    #: Each seat's all-in EV, or None (no all-in EV).
+    allin_evs: list[Any] | None = None
+    #: The players, shared by the hands that seat the same ones (a chunk sends it once).
+    players: tuple[str, ...] = ()
+    #: Each seat's net (None: unknown).
+    nets: tuple[Any, ...] = ()
+
+
+def totals_input(d: dict[str, Any]) -> TotalsInput:
+    """The :class:`TotalsInput` of a hand's document ``d``."""
     if d.get("error"):
-        return (False, bool(d.get("readable", True)), not d.get("complete", True))
+        return TotalsInput(False, bool(d.get("readable", True)), not d.get("complete", True))
     match = None
     rec, fin = d.get("recorded_finishing_stacks"), d.get("finishing_stacks")
     if rec is not None and fin is not None:
@@ -395,9 +419,11 @@ def totals_input(d: dict[str, Any]) -> tuple[Any, ...]:
     nets = d["net"]
     if len(nets) != len(shared):
         raise ValueError("a document's players and net differ in length")
-    return (True, bool(d.get("validated")), not d.get("outcome_known", True), match,
-            d.get("big_blind"), None if ev is None else [e["ev"] for e in ev], shared,
-            tuple(nets))
+    return TotalsInput(True, validated=bool(d.get("validated")),
+                       outcome_unknown=not d.get("outcome_known", True), matches_record=match,
+                       big_blind=d.get("big_blind"),
+                       allin_evs=None if ev is None else [e["ev"] for e in ev],
+                       players=shared, nets=tuple(nets))
 
 
 _NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -447,18 +473,18 @@ class Totals:
         seats whose result is known (None for a hand with an error)."""
         return self.add_input(totals_input(d))
 
-    def add_input(self, t: tuple[Any, ...]) -> list[tuple[str, Decimal, Decimal]] | None:
+    def add_input(self, t: TotalsInput) -> list[tuple[str, Decimal, Decimal]] | None:
         """:meth:`add` of a hand's :func:`totals_input` (made where the document was)."""
         self.hands += 1
-        if not t[0]:
+        if not t.replayed:
             self.errors += 1
-            if not t[1]:
+            if not t.readable:
                 self.unreadable += 1
-            self.incomplete += len(t) > 2 and t[2]
+            self.incomplete += t.incomplete
             return None
-        _, validated, unknown, match, bb, evs, names, nets = t
-        self.validated += validated
-        self.outcome_unknown += unknown
+        match, bb, evs, names, nets = t.matches_record, t.big_blind, t.allin_evs, t.players, t.nets
+        self.validated += t.validated
+        self.outcome_unknown += t.outcome_unknown
         if match is not None:
             self.checked += 1
             self.matched += match

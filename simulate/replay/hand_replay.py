@@ -112,20 +112,25 @@ from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-
     STUD_HIGH_VARIANTS,
     UNKNOWN_STACK,
     VARIANT_NAMES,
+    ChipState,
     ReplayError,
-    _big_blind,
-    _button,
-    _low,
-    _play,
-    _scale_of,
-    _State,
-    _strength,
-    _structure,
-    _take_rake,
-    _trimmed,
-    _Units,
+    Units,
+    antes_trimmed,
+    big_blind_of,
+    button_seat,
+    play_hand,
+    pot_structure,
+    scale_of,
+    showdown_low,
+    showdown_strength,
+    take_rake,
 )
-from simulate.replay.engine_check import _cross_check, _engine_replay, _Incomplete
+from simulate.replay.engine_check import (
+    EngineCannotPost,
+    IncompleteHistory,
+    cross_check,
+    engine_replay,
+)
 
 __all__ = [
     "EV_SAMPLES",
@@ -134,6 +139,7 @@ __all__ = [
     "STUD_HIGH_VARIANTS",
     "HandReplay",
     "ReplayError",
+    "replay_document",
     "replay",
 ]
 
@@ -184,22 +190,18 @@ class HandReplay:
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form for ``pokerjit hand --json``."""
-        return {
-            "source": self.source, "variant": self.variant, "players": self.players,
-            "starting_stacks": self.starting_stacks,
-            "finishing_stacks": self.finishing_stacks, "net": self.net, "pots": self.pots,
-            "committed": self.committed,
-            "winnings": self.winnings, "allin_ev": self.allin_ev,
-            "validated": self.validated, "not_validated": self.not_validated,
-            "outcome_known": self.outcome_known, "complete": self.complete,
-            "error": self.error,
-            "board": self.board, "hole_cards": self.hole_cards, "rake": self.rake,
-            "big_blind": self.big_blind, "allin_board": self.allin_board,
-            "allin_exact": self.allin_exact, "allin_error": self.allin_error,
-            "recorded_finishing_stacks": self.recorded_finishing_stacks,
-            "recorded_winnings": self.recorded_winnings, "repairs": self.repairs,
-        }
+        """JSON form for ``pokerjit hand --json`` (:func:`replay_document`)."""
+        return replay_document(
+            source=self.source, variant=self.variant, players=self.players,
+            starting_stacks=self.starting_stacks, finishing_stacks=self.finishing_stacks,
+            net=self.net, pots=self.pots, committed=self.committed, winnings=self.winnings,
+            allin_ev=self.allin_ev, validated=self.validated, not_validated=self.not_validated,
+            outcome_known=self.outcome_known, complete=self.complete, error=self.error,
+            board=self.board, hole_cards=self.hole_cards, rake=self.rake,
+            big_blind=self.big_blind, allin_board=self.allin_board,
+            allin_exact=self.allin_exact, allin_error=self.allin_error,
+            recorded_finishing_stacks=self.recorded_finishing_stacks,
+            recorded_winnings=self.recorded_winnings, repairs=self.repairs)
 
     @property
     def matches_record(self) -> bool | None:
@@ -213,6 +215,33 @@ class HandReplay:
         return all(Decimal(str(a)) == Decimal(str(b)) for a, b in pairs)
 
 
+def replay_document(*, source: str, variant: str, players: list[str], starting_stacks: list[Any],
+                  finishing_stacks: list[Any] | None, net: list[Any],
+                  pots: list[dict[str, Any]], committed: list[Any] | None,
+                  winnings: list[Any], allin_ev: list[dict[str, Any]] | None,
+                  validated: bool, not_validated: str | None, outcome_known: bool,
+                  complete: bool, error: str | None, board: str, hole_cards: list[str],
+                  rake: Any, big_blind: Any, allin_board: str | None,
+                  allin_exact: bool | None, allin_error: str | None,
+                  recorded_finishing_stacks: list[Any] | None,
+                  recorded_winnings: list[Any] | None, repairs: list[str]) -> dict[str, Any]:
+    """The JSON document of one replayed hand (the fields of :class:`HandReplay`), keys in
+    their one order: the single builder of :meth:`HandReplay.to_dict` and of the compiled
+    path's documents (:mod:`simulate.replay.fast_replay`), so both are equal, key order
+    included."""
+    return {
+        "source": source, "variant": variant, "players": players,
+        "starting_stacks": starting_stacks, "finishing_stacks": finishing_stacks, "net": net,
+        "pots": pots, "committed": committed, "winnings": winnings, "allin_ev": allin_ev,
+        "validated": validated, "not_validated": not_validated,
+        "outcome_known": outcome_known, "complete": complete, "error": error,
+        "board": board, "hole_cards": hole_cards, "rake": rake, "big_blind": big_blind,
+        "allin_board": allin_board, "allin_exact": allin_exact, "allin_error": allin_error,
+        "recorded_finishing_stacks": recorded_finishing_stacks,
+        "recorded_winnings": recorded_winnings, "repairs": repairs,
+    }
+
+
 def replay(hand: HandHistory | PHHError, source: str | None = None, *,
            fast: bool = True) -> HandReplay:
     """Play ``hand`` through; never raises for a bad hand: ``.error`` says what went wrong.
@@ -224,7 +253,7 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
                      players=list(hand.players))
     try:
         _replay(hand, out, fast)
-    except _Incomplete as exc:  # what is known: the chips in so far
+    except IncompleteHistory as exc:  # what is known: the chips in so far
         out.error = str(exc)
         out.finishing_stacks = None
         out.allin_ev = None
@@ -245,15 +274,17 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
 
 
 def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
-    u = _Units(_scale_of(hand))
+    u = Units(scale_of(hand))
     for s, v in enumerate(hand.starting_stacks):
         if v == 0:  # what the engine refuses, the chip accounting does not accept either
             raise ReplayError(f"p{s + 1}'s starting stack is 0 (a seat in the hand needs "
                               "chips)")
     if hand.variant in ENGINE_VARIANTS:
-        engine = _engine_replay(hand, u, out, fast)
-        if isinstance(engine, str):
-            out.not_validated = f"the engine cannot post this hand's forced bets: {engine}"
+        try:
+            engine = engine_replay(hand, u, out, fast)
+        except EngineCannotPost as exc:
+            engine = None
+            out.not_validated = f"the engine cannot post this hand's forced bets: {exc}"
     else:
         engine = None
         name = VARIANT_NAMES.get(hand.variant)
@@ -261,25 +292,25 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
                              + " is not played by the engine")
     out.starting_stacks = [None if v.is_infinite() else u.out(u.to_int(v))
                            for v in hand.starting_stacks]
-    out.big_blind = _big_blind(hand, u)
+    out.big_blind = big_blind_of(hand, u)
     if hand.finishing_stacks is not None:
         out.recorded_finishing_stacks = [
             None if v.is_infinite() else u.out(u.to_int(v)) if (v * u.scale) % 1 == 0
             else float(v) for v in hand.finishing_stacks]
     if hand.winnings is not None:
         out.recorded_winnings = [float(v) for v in hand.winnings]
-    st = _play(hand, u)
+    st = play_hand(hand, u)
     n = st.n
     out.board = cards_text(st.board)
     out.hole_cards = [cards_text([UNKNOWN if c is None else c for c in h]) for h in st.holes]
-    trim = _trimmed(hand)
+    trim = antes_trimmed(hand)
     live = [not (st.folded[s] or st.mucked[s]) for s in range(n)]
     if not any(live) and any(not f for f in st.folded):
         # Everyone still in mucked: the last one to muck is the only claimant left.
         raise ReplayError("every remaining seat mucked: nobody showed a hand")
-    structure = _structure(st, live, trim)
+    structure = pot_structure(st, live, trim)
     rake = u.to_int(hand.rake) if hand.rake is not None else 0
-    structure = _take_rake(structure, rake)
+    structure = take_rake(structure, rake)
     contested = [p for p in structure.pots if len(p.eligible) > 1 and p.amount > 0]
     strengths: list[int | None] = [None] * n
     lows: list[int] | None = [0] * n if hand.variant in HILO_VARIANTS else None
@@ -288,16 +319,16 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
         if not st.holes[s] or any(c is None for c in st.holes[s]):
             hidden.add(s)  # never shown: the pots it contests cannot be settled
             continue
-        strengths[s] = _strength(hand.variant, st.holes[s], st.board,
+        strengths[s] = showdown_strength(hand.variant, st.holes[s], st.board,
                                  f"p{s + 1} ({hand.players[s]})")
         if lows is not None:
-            lows[s] = _low(st.holes[s], st.board)
+            lows[s] = showdown_low(st.holes[s], st.board)
     unknown_pots = [p for p in contested if hidden.intersection(p.eligible)]
     unknown_seats = {s for p in unknown_pots for s in p.eligible}
     known = PotStructure(pots=[p for p in structure.pots if p not in unknown_pots],
                          returned=structure.returned, committed=structure.committed,
                          live=structure.live)
-    button = _button(hand)
+    button = button_seat(hand)
     payouts = settle(known, [0 if v is None else v for v in strengths], button, lows=lows)
     pots_out = []
     for p in structure.pots:
@@ -333,8 +364,8 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
     out.winnings = [seat_value(s, payouts[s] - structure.returned[s]) for s in range(n)]
     out.finishing_stacks = [seat_value(s, finishing[s], True) for s in range(n)]
     out.net = [seat_value(s, finishing[s] - start[s]) for s in range(n)]
-    if engine is not None and not isinstance(engine, str):
-        _cross_check(engine, st, finishing, rake or trim, unknown_seats)
+    if engine is not None:
+        cross_check(engine, st, finishing, rake or trim, unknown_seats)
         out.validated = True
     if st.allin_board is not None:
         try:
@@ -344,7 +375,7 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
             out.allin_error = f"{type(exc).__name__}: {exc}".split("\n")[0]
 
 
-def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay) -> None:
+def _allin(hand: HandHistory, st: ChipState, trim: bool, u: Units, out: HandReplay) -> None:
     """Expected payouts over the runouts from the board at the moment of the all-in."""
     n = st.n
     board = st.allin_board or []
@@ -365,7 +396,7 @@ def _allin(hand: HandHistory, st: _State, trim: bool, u: _Units, out: HandReplay
     if hand.variant in SHORT_DECK_VARIANTS:
         game = ENGINE_VARIANTS[hand.variant][0]
     # the spot is parsed once: the walk-size test and the run take the same object
-    spot = parse_allin_spot(seats, board, dead_cards, _button(hand), game=game,
+    spot = parse_allin_spot(seats, board, dead_cards, button_seat(hand), game=game,
                             allow_zero=True, dead_money=0 if trim else sum(st.ante))
     # Hold'em seats here are exact hands, which allin_ev always walks (its exact=None rule;
     # tests/test_phh_fast.py checks the largest spot): only Omaha needs the walk-size test.
