@@ -35,9 +35,7 @@ _DECK_BYTES = bytes(range(52))
 
 def _deck_words(rules: Any) -> str:
     """The game's deck in words (``the short deck (6 to A)``)."""
-    from simulate.games import GAMES
-
-    return GAMES[rules.game].deck_text
+    return rules.game.deck_text
 
 
 def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
@@ -113,7 +111,7 @@ class HandText:
             hands = [parse_cards(x, what=f"seat {i}'s hole cards") for i, x in enumerate(hole)]
             for i, x in enumerate(hands):
                 if len(x) != h:
-                    raise CardError(f"seat {i}'s hole cards: {self.rules.game} needs {h} "
+                    raise CardError(f"seat {i}'s hole cards: {self.rules.game.name} needs {h} "
                                     f"cards, got {len(x)}")
             b = parse_cards(board, what="board")
             if len(b) != 5:
@@ -149,7 +147,7 @@ class HandText:
         s = self.actor
         if s is None or not S[K.DISCING]:
             why = ("the hand is over" if self.done else
-                   f"{self.rules.game} has no discards" if self.rules.discard_after is None
+                   f"{self.rules.game.name} has no discards" if self.rules.discard_after is None
                    else "no discard is due now"
                    + (f" (legal: {self.legal.text()})" if s is not None else ""))
             raise IllegalAction(f"cannot discard {card!r}: {why}")
@@ -226,7 +224,7 @@ class HandText:
                                 f"seat {actor} is")
         if op == "sd":
             if self.rules.discard_after is None:
-                raise IllegalAction(f"{action!r}: {self.rules.game} has no discards")
+                raise IllegalAction(f"{action!r}: {self.rules.game.name} has no discards")
             try:
                 return self.discard(a.arg or "")
             except IllegalAction as e:
@@ -257,7 +255,7 @@ class HandText:
                 raise IllegalAction(f"{action!r}: hole cards are dealt once per player, "
                                     "before the betting")
             if len(cards) != h:
-                raise IllegalAction(f"{action!r}: {self.rules.game} deals {h} hole cards, "
+                raise IllegalAction(f"{action!r}: {self.rules.game.name} deals {h} hole cards, "
                                     f"got {len(cards)}")
             self._mark(cards)
             self._hole[s, :h] = cards

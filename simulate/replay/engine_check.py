@@ -34,7 +34,7 @@ from simulate.replay.accounting import (
 )
 
 #: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
-_OMAHA_GAMES = {g.hole: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
+_OMAHA_GAMES = {g.hole_cards: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
 _OMAHA_SIZES = sorted(_OMAHA_GAMES)
 #: Pineapple: the betting round of a discard, by the board cards dealt before it.
 _DISCARD_AT = {cards: after for after, cards in DISCARD_AFTER.items()}
