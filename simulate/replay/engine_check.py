@@ -319,7 +319,11 @@ def _engine_replay(hand: HandHistory, u: _Units, out: Any, fast: bool = True) ->
         enc = _encode(hand, u)
         if enc is not None and replay_actions(h._S, h._hole, h._board, h._deck, enc) == DONE:
             h._result = None
-            return h
+            try:
+                h.check_dealt()  # the kernel dealt the cards: the engine's deck check
+                return h
+            except IllegalAction:
+                pass  # played again action by action below, which names the action
         h = Hand(rules, stacks, button=n - 1, deal="manual")
     repaired: list[Action] = []
     for i, act in enumerate(hand.actions, 1):
