@@ -64,7 +64,7 @@ def _args(way: str, rules: Rules) -> tuple[Any, Any]:
     otables, ptab = play_module.loop_tables(rules)
     if way == "one loop":
         return otables, ptab
-    return (otables if rules.game.startswith("omaha") else None,
+    return (otables if rules.game.name.startswith("omaha") else None,
             ptab if rules.discard_after is not None else None)
 
 

@@ -72,9 +72,9 @@ def evaluate_low(hole: str | Sequence[int], board: str | Sequence[int]) -> int |
     """The eight-or-better low of an Omaha hand: exactly two of ``hole`` (4, 5 or 6 cards)
     and exactly three of ``board`` (3, 4 or 5 cards), five different ranks of eight or
     lower. ``1..56``, higher is better (56: 5-4-3-2-A); None when no low qualifies."""
-    from .omaha import _parse
+    from .omaha import parse_omaha
 
-    h, b = _parse(hole, board)
+    h, b = parse_omaha(hole, board)
     best = 0
     pairs = {low_rank_bits(p) for p in itertools.combinations(h, 2)
              if _CARD_LOW_BIT[p[0]] and _CARD_LOW_BIT[p[1]] and p[0] >> 2 != p[1] >> 2}

@@ -46,7 +46,9 @@ def _check_sizes(n_hole: int, n_board: int) -> None:
         raise CardError(f"an Omaha board has 3, 4 or 5 cards, got {n_board}")
 
 
-def _parse(hole: CardsLike, board: CardsLike) -> tuple[list[int], list[int]]:
+def parse_omaha(hole: CardsLike, board: CardsLike) -> tuple[list[int], list[int]]:
+    """``(hole ids, board ids)`` of an Omaha hand (text or ids): 4, 5 or 6 hole cards and
+    3, 4 or 5 board cards, no card twice; a :class:`~evaluator.cards.CardError` otherwise."""
     h = parse_cards(hole, what="hole cards")
     b = parse_cards(board, what="board")
     _check_sizes(len(h), len(b))
@@ -70,7 +72,7 @@ def omaha_best(hole_ids: list[int], board_ids: list[int]) -> tuple[int, tuple[in
 def evaluate_omaha(hole: CardsLike, board: CardsLike) -> int:
     """Strength ``1..7462`` of the best Omaha hand: exactly two of ``hole`` (4, 5 or 6
     cards, text or ids) and exactly three of ``board`` (3, 4 or 5 cards)."""
-    h, b = _parse(hole, board)
+    h, b = parse_omaha(hole, board)
     return omaha_best(h, b)[0]
 
 
@@ -189,7 +191,7 @@ class OmahaDescription:
 def describe_omaha(hole: CardsLike, board: CardsLike) -> OmahaDescription:
     """Strength, category, best five, text, and the two hole + three board cards that
     make the best Omaha hand (the first such choice when several tie)."""
-    h, b = _parse(hole, board)
+    h, b = parse_omaha(hole, board)
     s, hp, bt = omaha_best(h, b)
     return OmahaDescription(
         strength=s, category=category(s),

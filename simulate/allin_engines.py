@@ -508,9 +508,9 @@ class PineappleEngine(Engine):
         self.n_runouts = math.comb(m, f) * math.comb(m - f, 5 - self.dlen)
 
     def _ptab(self) -> tuple[np.ndarray, ...]:
-        from simulate.pineapple import _policy_tables
+        from simulate.pineapple import policy_tables
 
-        return _policy_tables(self.policy, self.dlen, self.board, None)
+        return policy_tables(self.policy, self.dlen, self.board, None)
 
     def work(self) -> int:
         from simulate.pineapple import exact_work

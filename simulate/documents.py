@@ -84,14 +84,14 @@ PINEAPPLE_NOTE = ("pineapple and crazy_pineapple hands are scored as Hold'em: gi
 def _omaha(hole_text: str, board_text: str, game: str) -> dict[str, object]:
     from evaluator.cards import parse_cards
     from evaluator.omaha import describe_omaha
-    from simulate.request import GAMES as HOLE_CARDS
+    from simulate.games import GAMES
 
     if not board_text.strip():
         raise UsageError(f"{game} needs a board: pokerjit eval --game {game} HOLE --board "
                          "BOARD (3 to 5 cards)")
     n = len(parse_cards(hole_text, what="hole cards"))
-    if n != HOLE_CARDS[game]:
-        raise UsageError(f"{game} hands have {HOLE_CARDS[game]} hole cards, got {n}")
+    if n != GAMES[game].hole_cards:
+        raise UsageError(f"{game} hands have {GAMES[game].hole_cards} hole cards, got {n}")
     return describe_omaha(hole_text, board_text).to_dict()
 
 

@@ -45,7 +45,7 @@ DEFAULT_POLICY = "made"
 class Game:
     """One game.
 
-    ``hole``: cards dealt to each seat (Pineapple: three, one discarded). ``family``:
+    ``hole_cards``: cards dealt to each seat (Pineapple: three, one discarded). ``family``:
     ``holdem`` (best five of hole and board), ``omaha`` (exactly two hole and three board
     cards) or ``pineapple`` (Hold'em after a discard). ``discard_after``: the betting round
     after which a Pineapple game discards by default (None elsewhere). ``phh``: the PHH
@@ -58,10 +58,10 @@ class Game:
     """
 
     name: str
-    hole: int
+    hole_cards: int
     family: str
     label: str
-    phh: dict[str, str] = field(default_factory=dict)
+    phh: dict[str, str] = field(default_factory=dict, hash=False)
     discard_after: str | None = None
     scale: str = "holdem"
     low_rank: int = 0
@@ -101,7 +101,7 @@ class Game:
     @property
     def kept(self) -> int:
         """Hole cards a seat holds at the showdown (Pineapple: two after the discard)."""
-        return 2 if self.is_pineapple else self.hole
+        return 2 if self.is_pineapple else self.hole_cards
 
     @property
     def ranges(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,6 +21,36 @@ from evaluator.tablegen import CATEGORIES
 from .request import Spot
 from .results import SHARE_UNIT, EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling
+
+
+class Scorer(NamedTuple):
+    """One scorer of :mod:`simulate._kernels.score` (one row of
+    :func:`~simulate._kernels.score.block_scorer`), its ten arrays named. The kernels take
+    it as the plain tuple (``tuple(scorer)``: the compiled signatures stay the same).
+
+    ``amounts`` int64[L] the pots; ``eligible`` bool[L, P]; ``order`` int64[P];
+    ``split``, ``odd`` the pots' split tables; ``win`` [L, P] (hi/lo: [2 L, P]) and ``pay``
+    [P] the accumulators (int64, or object for exact big counts); ``stats`` int64[P, 2]
+    (wins, ties) and ``cats`` int64[P, 9] (hand categories; zero-length without
+    statistics); ``cat_of`` uint8[S + 1] the category of each strength."""
+
+    amounts: np.ndarray
+    eligible: np.ndarray
+    order: np.ndarray
+    split: np.ndarray
+    odd: np.ndarray
+    win: np.ndarray
+    pay: np.ndarray
+    stats: np.ndarray
+    cats: np.ndarray
+    cat_of: np.ndarray
+
+    @classmethod
+    def row_of(cls, block: tuple, r: int = 0) -> Scorer:
+        """Row ``r`` of a :func:`~simulate._kernels.score.block_scorer` (views, no
+        copies)."""
+        return cls(*block[:5], *(a[r] for a in block[5:9]), block[9])
+
 
 EXACT_BUDGET = 30_000_000  # player-evaluations an automatic exact walk may take (~0.1 s)
 
@@ -109,13 +140,12 @@ def _exact(spot: Spot) -> EquityResult:
     # the scorer is built here and the walk called directly (not ek.exact_walk, which
     # builds it inside) with the scorer's road tag: a fresh install then compiles the walk
     # and one scoring road alone for its first answer
-    block = equity_block_scorer(n, cat_of, 1)
-    sc = block[:5] + tuple(a[0] for a in block[5:9]) + block[9:]
+    sc = Scorer.row_of(equity_block_scorer(n, cat_of, 1))
     t0 = work_clock()
-    total = run_walk(hole, board, avail, tables, sc)
+    total = run_walk(hole, board, avail, tables, tuple(sc))
     elapsed = work_clock() - t0
-    win, stats, cats = sc[5], sc[7], sc[8]
-    res = np.column_stack([stats[:, 0], stats[:, 1], win[0]])
+    cats = sc.cats
+    res = np.column_stack([sc.stats[:, 0], sc.stats[:, 1], sc.win[0]])
     k = 5 - len(spot.board)
     if total != math.comb(len(deck), k):  # the weights must cover every runout
         raise AssertionError(f"exact walk counted {total} runouts, "

@@ -24,7 +24,7 @@ from .request import Spot, parse_spot
 from .results import SHARE_UNIT, EquityResult, PlayerResult, std_error_of_mean
 from .sampling import Sampling, sampling
 
-OMAHA_GAMES = {n: GAMES[n].hole for n in game_names("omaha")}
+OMAHA_GAMES = {n: GAMES[n].hole_cards for n in game_names("omaha")}
 #: ``exact=None`` walks every runout when runouts x players is at most this (~0.2 s on one
 #: thread here); with at least two Omaha hands dealt this covers every request.
 EXACT_WORK_LIMIT = 3_000_000

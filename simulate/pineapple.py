@@ -263,7 +263,7 @@ def placeholder_tables(pre: np.ndarray) -> tuple[np.ndarray, ...]:
             np.zeros((1, 1326), np.int32))
 
 
-def _policy_tables(policy: int, dlen: int, board: Sequence[int],
+def policy_tables(policy: int, dlen: int, board: Sequence[int],
                    threads: int | None) -> tuple[np.ndarray, ...]:
     """The ``ptab`` tuple of the kernels: ``(pre, flop_id, flop_class, flop_perm,
     flop_table, turn_class, turn_perm, turn_table)``, the strong policy's table rows filled
@@ -317,7 +317,7 @@ def discard_ids(hands: Sequence[Sequence[int]], board: Sequence[int], dlen: int,
     arr = np.array(hands, dtype=np.uint8).reshape(len(hands), -1)
     if arr.shape[1] != 3:
         raise CardError("choose_discards takes three-card hands")
-    ptab = _policy_tables(pol, dlen, seen, threads)
+    ptab = policy_tables(pol, dlen, seen, threads)
     out = np.zeros(len(hands), dtype=np.int64)
     kernel(arr, np.array(seen + [0] * (5 - dlen), dtype=np.int64), dlen, pol, ptab,
            get_tables().kernel_args, out)
@@ -425,7 +425,7 @@ def _before_discard(spot: Spot, dlen: int, pol: int, opts: Sampling,
                  and exact_work(n_players, len(board), len(deck), dlen, pol) <= EXACT_BUDGET)
     n_threads = opts.n_threads()
     t0 = work_clock()
-    ptab = _policy_tables(pol, dlen, board, opts.threads)
+    ptab = policy_tables(pol, dlen, board, opts.threads)
     tables = get_tables().kernel_args
     cat_of = category_table()
     hand_arr = np.array(hands, dtype=np.uint8)

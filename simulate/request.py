@@ -30,6 +30,7 @@ from .games import (
     BOARD_SIZES,
     DEFAULT_POLICY,
     DISCARD_AFTER,
+    GAMES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     POLICIES,
@@ -38,15 +39,12 @@ from .games import (
     game_names,
     whole_number,
 )
-from .games import GAMES as _GAME_TABLE
 from .games import check_game as _check_game
 from .ranges import Range, parse_range
 
 if TYPE_CHECKING:
     from .pots import PotStructure
 
-#: Cards dealt to each player, by game (derived from :data:`simulate.games.GAMES`).
-GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
 # MIN_PLAYERS, MAX_PLAYERS, BOARD_SIZES, DISCARD_AFTER, POLICIES, DEFAULT_POLICY: defined in
 # simulate.games (the command line reads them without loading numpy), imported above.
 _STREET_TEXT = {"preflop": "the preflop betting", "flop": "the flop betting",
@@ -233,9 +231,9 @@ def parse_hand(entry: HandLike, game: Game, index: int, *, seat: bool = False
         if seat and game.name == "omaha":  # hand histories: 4 to 6 cards under one name
             if not 4 <= len(ids) <= 6:
                 raise CardError(f"{label} has {len(ids)} cards; Omaha hands have 4 to 6")
-        elif len(ids) != game.hole:
+        elif len(ids) != game.hole_cards:
             name = ("Hold'em" if game.ranges else game.name) if seat else game.name
-            raise CardError(f"{label} has {len(ids)} cards; {name} hands have {game.hole}")
+            raise CardError(f"{label} has {len(ids)} cards; {name} hands have {game.hole_cards}")
     return ids
 
 
@@ -278,7 +276,7 @@ def _check_deck(hands: Sequence[list[int] | Range | None], board: list[int],
 def resolve_discard_after(game: str | Game, discard_after: str | None) -> str:
     """The betting round after which ``game`` discards: ``discard_after`` checked, or the
     game's standard timing when None."""
-    g = _GAME_TABLE.get(game.name if isinstance(game, Game) else str(game).strip().lower())
+    g = GAMES.get(game.name if isinstance(game, Game) else str(game).strip().lower())
     if g is None or not g.is_pineapple:
         if discard_after is not None:
             raise CardError(f"discard_after applies to pineapple and crazy_pineapple only, "
@@ -433,7 +431,7 @@ def parse_allin_spot(players: Sequence[SeatSpec], board: Any = "", dead: Any = "
     ``chips`` and ``pots``; ValueError (:class:`CardError` for cards) on bad input."""
     from .pots import add_dead_money, build_pots
 
-    g = _GAME_TABLE.get(game) if isinstance(game, str) else None
+    g = GAMES.get(game) if isinstance(game, str) else None
     if g is None and isinstance(game, str):  # any case, as every game name is read
         with contextlib.suppress(ValueError):
             g = _check_game(game)

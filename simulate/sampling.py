@@ -224,6 +224,8 @@ def sampling(exact: bool | None = None, samples: int | None = None,
 
 def resolve_seed(seed: int | None) -> int:
     """``seed`` itself (checked: 0 <= seed < 2**64) or a fresh random one."""
+    if type(seed) is int and 0 <= seed < SEED_LIMIT:
+        return seed  # the common case, without building a Sampling
     if seed is None:
         return int.from_bytes(os.urandom(8), "little")
     return Sampling(seed=seed).validate().seed  # type: ignore[return-value]

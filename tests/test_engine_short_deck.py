@@ -156,3 +156,42 @@ def test_cli_play_takes_the_button_blind(capsys):
     assert main(["play", "--game", "short_deck", "--button-blind", "2",
                  "--blinds", "1/4"]) == 2
     assert "replaces --blinds" in capsys.readouterr().err
+
+
+# A short-deck hand history that deals a card below the six is refused at the deal, even when
+# nobody shows down (the fast replay kernel deals the cards; the engine checks them after).
+_LOW_DEAL = ('variant = "NS"\nantes = [1, 1]\nblinds_or_straddles = [0, 2]\nmin_bet = 2\n'
+             'starting_stacks = [100, 100]\nactions = [{}]\n')
+_HOLE_LOW = '"d dh p1 2c3c", "d dh p2 AhAd", "p2 f"'
+_BOARD_LOW = ('"d dh p1 KcKd", "d dh p2 AhAd", "p2 cc", "p1 cc", "d db 2c3c4c", "p1 cbr 10", '
+              '"p2 f"')
+
+
+def test_every_dealt_card_is_checked_against_the_deck():
+    h = Hand(BUTTON_BLIND, [50, 50], deal="manual")
+    with pytest.raises(IllegalAction, match=r"'d dh p1 2c3c': short_deck: 2c is not in the short"):
+        h.act("d dh p1 2c3c")
+    h.act("d dh p1 KcKd")
+    h.act("d dh p2 AhAd")
+    h.act("cc")
+    h.act("cc")
+    with pytest.raises(IllegalAction, match=r"short_deck: 2c is not in the short deck \(6 to A\)"):
+        h.act("d db 2c3c4c")
+    h.act("d db 6c7c8c")
+    h.check_dealt()  # every card dealt is in the deck
+
+
+@pytest.mark.parametrize("actions,message", [
+    (_HOLE_LOW, "action 1 'd dh p1 2c3c': short_deck: 2c is not in the short deck (6 to A)"),
+    (_BOARD_LOW, "action 5 'd db 2c3c4c': short_deck: 2c is not in the short deck (6 to A)"),
+])
+def test_a_low_card_dealt_in_a_hand_history_is_refused(actions, message, tmp_path, capsys):
+    (hand,) = [x for _, x in parse_text(_LOW_DEAL.format(actions))]
+    r = replay(hand)
+    assert r.error == message and not r.validated
+    path = tmp_path / "low.phh"
+    path.write_text(_LOW_DEAL.format(actions))
+    assert main(["hand", str(path)]) != 0
+    out = capsys.readouterr()
+    assert message in out.out + out.err and "(validated by the engine)" not in out.out
+    assert "0 replayed (0 validated by the engine" in out.out

@@ -43,7 +43,7 @@ def _cards(text: str) -> tuple[int, ...]:
 #: Hold'em), and its hand size: card text naming exactly that many cards is an exact hand,
 #: :func:`simulate.request.parse_hand`'s rule (anything else goes the one-spot way, which
 #: reads ranges).
-_GAME, _HOLE = GAMES["holdem"].name, GAMES["holdem"].hole
+_GAME, _HOLE = GAMES["holdem"].name, GAMES["holdem"].hole_cards
 
 
 def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:

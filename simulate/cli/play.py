@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(r.to_dict())
         return 0
     forced = f"button blind {bb}" if rules.button_blind else f"blinds {sb}/{bb}"
-    print(f"{rules.game} {rules.betting}, {forced}"
+    print(f"{rules.game.name} {rules.betting}, {forced}"
           + (f", ante {rules.ante}" + (" (big blind)" if rules.bb_ante else "")
              if rules.ante else "")
           + f", {n} players, {plural(r.hands, 'hand')}, seed {r.seed}, "

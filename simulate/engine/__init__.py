@@ -28,7 +28,6 @@ from simulate.engine.rules import (
     BETTINGS,
     DEFAULT_DISCARD_AFTER,
     DISCARD_STREETS,
-    GAMES,
     HOLDEM_LIKE,
     STREETS,
     IllegalAction,
@@ -37,5 +36,5 @@ from simulate.engine.rules import (
 )
 from simulate.engine.self_play import PlayResult, play
 
-__all__ = ["BETTINGS", "DEFAULT_DISCARD_AFTER", "DISCARD_STREETS", "GAMES", "HOLDEM_LIKE",
+__all__ = ["BETTINGS", "DEFAULT_DISCARD_AFTER", "DISCARD_STREETS", "HOLDEM_LIKE",
            "STREETS", "Hand", "IllegalAction", "Legal", "PlayResult", "Rules", "play"]

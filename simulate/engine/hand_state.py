@@ -34,19 +34,11 @@ from simulate.engine.rules import (
 )
 from simulate.games import MAX_PLAYERS, MIN_PLAYERS
 from simulate.pots import MAX_CHIPS, Pot
+from simulate.sampling import resolve_seed
 
 __all__ = ["Hand"]
 
 _K = kernels
-
-
-def _resolve_seed(seed: int | None) -> int:
-    """The project's seed rule (0 <= seed < 2**64; None draws a fresh one)."""
-    from simulate.sampling import SEED_LIMIT, resolve_seed
-
-    if type(seed) is int and 0 <= seed < SEED_LIMIT:
-        return seed  # what resolve_seed gives a plain int in range, without its checks
-    return resolve_seed(seed)
 
 
 _DEAL_TABLES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -146,7 +138,7 @@ class Hand(HandText):
         h = rules.n_hole
         n_deck = len(rules.deck)
         if n * h + 8 > n_deck:
-            raise ValueError(f"{n} seats of {rules.game} need more than {n_deck} cards")
+            raise ValueError(f"{n} seats of {rules.game.name} need more than {n_deck} cards")
         if type(button) is not int and (isinstance(button, (bool, np.bool_))
                                         or not isinstance(button, (int, np.integer))) \
                 or not 0 <= button < n:
@@ -186,7 +178,7 @@ class Hand(HandText):
                     raise ValueError("give both hole and board, or neither")
                 self._script(hole, board)
             else:
-                self.seed = _resolve_seed(seed)
+                self.seed = resolve_seed(seed)
                 self.hand_index = int(hand_index)
                 mul, thr = deal_tables(n * h + 8, n_deck)
                 self._rng_state = K.seeded_deck(np.uint64(self.seed), self.hand_index,
@@ -339,10 +331,10 @@ class Hand(HandText):
             K = _K()
             n = self.n
             W = self._W
-            game = self.rules.game
+            game = self.rules.game.name
             call = _SETTLES.get(game)
             if call is None:
-                args = (get_tables(self.rules.scale).kernel_args, _omaha_tables(game))
+                args = (get_tables(self.rules.scale).kernel_args, omaha_tables_of(game))
                 call = _SETTLES[game] = (_entry(K.hand_settle, W, *args), *args)
             unknown = call[0](W, call[1], call[2])
             payout: list[int | None] = self._V[K.W_PAY // 8:K.W_PAY // 8 + n].tolist()
@@ -512,7 +504,7 @@ class Hand(HandText):
         return hand_to_phh(self)
 
     def __repr__(self) -> str:
-        return (f"Hand({self.rules.game} {self.rules.betting}, {self.n} seats, "
+        return (f"Hand({self.rules.game.name} {self.rules.betting}, {self.n} seats, "
                 f"street={self.street}, actor={self.actor}, board={self.board!r})")
 
 
@@ -522,8 +514,9 @@ _OMAHA_DUMMY: tuple[np.ndarray, ...] | None = None
 _SETTLES: dict[str, tuple[Any, tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] = {}
 
 
-def _omaha_tables(game: str) -> tuple[np.ndarray, ...]:
-    """The Omaha lookup tables for an Omaha game, then the eight-or-better low's
+def omaha_tables_of(game: str) -> tuple[np.ndarray, ...]:
+    """``tuple[np.ndarray, ...]``: the Omaha lookup tables for an Omaha game, then the
+    eight-or-better low's
     (:func:`evaluator.omaha.omaha_tables` + :func:`evaluator.low.low_tables`: what
     :func:`simulate._kernels.pots.omaha_value` reads); small placeholders of the same types
     for Hold'em (the kernels never read them then)."""

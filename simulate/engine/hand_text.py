@@ -33,11 +33,18 @@ _UNKNOWN_CARD = UNKNOWN
 _DECK_BYTES = bytes(range(52))
 
 
-def _deck_words(rules: Any) -> str:
-    """The game's deck in words (``the short deck (6 to A)``)."""
-    from simulate.games import GAMES
-
-    return GAMES[rules.game].deck_text
+def check_in_deck(cards: Sequence[int], rules: Any, where: str | None = None) -> None:
+    """The engine's one deck check, at every deal (scripted, manual, or played by the fast
+    replay kernel): a :class:`~evaluator.cards.CardError` naming the first of ``cards``
+    (card ids; unknown cards pass) that the game of ``rules`` does not deal (short deck:
+    the cards below the six), ``where`` it was dealt and the game's deck."""
+    low = rules.game.low_rank * 4
+    if low:
+        for c in cards:
+            if c < low:
+                at = f" in {where}" if where else ""
+                raise CardError(f"{rules.game.name}: {card_str(c)}{at} is not in "
+                                f"{rules.game.deck_text}")
 
 
 def _back_to_back(hole: Any, board: Any, width: int) -> list[int] | None:
@@ -113,7 +120,7 @@ class HandText:
             hands = [parse_cards(x, what=f"seat {i}'s hole cards") for i, x in enumerate(hole)]
             for i, x in enumerate(hands):
                 if len(x) != h:
-                    raise CardError(f"seat {i}'s hole cards: {self.rules.game} needs {h} "
+                    raise CardError(f"seat {i}'s hole cards: {self.rules.game.name} needs {h} "
                                     f"cards, got {len(x)}")
             b = parse_cards(board, what="board")
             if len(b) != 5:
@@ -121,12 +128,10 @@ class HandText:
             check_disjoint([(f"seat {i}'s hole cards", x) for i, x in enumerate(hands)]
                            + [("board", b)])
             cards = [c for x in hands for c in x] + b
+        for i in range(n):
+            check_in_deck(cards[i * h:(i + 1) * h], self.rules, f"seat {i}'s hole cards")
+        check_in_deck(cards[n * h:], self.rules, "board")
         low = self.rules.deck[0]
-        if low and min(cards) < low:  # short deck: every card from the six up
-            c = min(cards)
-            where = "board" if c in cards[n * h:] else \
-                f"seat {cards.index(c) // h}'s hole cards"
-            raise CardError(f"{card_str(c)} in {where} is not in {_deck_words(self.rules)}")
         # the deck: the hole cards one at a time from the button's left, then a burn before
         # each street with its board cards, then the cards left in order
         m = n * h
@@ -149,7 +154,7 @@ class HandText:
         s = self.actor
         if s is None or not S[K.DISCING]:
             why = ("the hand is over" if self.done else
-                   f"{self.rules.game} has no discards" if self.rules.discard_after is None
+                   f"{self.rules.game.name} has no discards" if self.rules.discard_after is None
                    else "no discard is due now"
                    + (f" (legal: {self.legal.text()})" if s is not None else ""))
             raise IllegalAction(f"cannot discard {card!r}: {why}")
@@ -226,7 +231,7 @@ class HandText:
                                 f"seat {actor} is")
         if op == "sd":
             if self.rules.discard_after is None:
-                raise IllegalAction(f"{action!r}: {self.rules.game} has no discards")
+                raise IllegalAction(f"{action!r}: {self.rules.game.name} has no discards")
             try:
                 return self.discard(a.arg or "")
             except IllegalAction as e:
@@ -257,7 +262,7 @@ class HandText:
                 raise IllegalAction(f"{action!r}: hole cards are dealt once per player, "
                                     "before the betting")
             if len(cards) != h:
-                raise IllegalAction(f"{action!r}: {self.rules.game} deals {h} hole cards, "
+                raise IllegalAction(f"{action!r}: {self.rules.game.name} deals {h} hole cards, "
                                     f"got {len(cards)}")
             self._mark(cards)
             self._hole[s, :h] = cards
@@ -286,12 +291,25 @@ class HandText:
             cards = parse_cards(text, what="the deal", allow_unknown=True)
         except CardError as e:
             raise IllegalAction(f"{action!r}: {e}") from None
-        low = self.rules.deck[0]
-        bad = [c for c in cards if c < low]
-        if bad:  # short deck: the cards below the six are not in the deck
-            raise IllegalAction(f"{action!r}: {card_str(bad[0])} is not in "
-                                f"{_deck_words(self.rules)}")
+        try:
+            check_in_deck(cards, self.rules)
+        except CardError as e:
+            raise IllegalAction(f"{action!r}: {e}") from None
         return cards
+
+    def check_dealt(self) -> None:
+        """:func:`check_in_deck` over every card dealt so far (hole cards and board): for
+        deals the engine did not read itself (the fast replay kernel writes them into the
+        state); an :class:`IllegalAction` naming the first card the game does not deal."""
+        K = _K()
+        S = self._S
+        try:
+            for s in range(self.n):
+                check_in_deck(self._hole[s, :int(S[K.HOLEN + s])].tolist(), self.rules,
+                              f"p{s + 1}'s hole cards")
+            check_in_deck(self._board[:int(S[K.NBOARD])].tolist(), self.rules, "the board")
+        except CardError as e:
+            raise IllegalAction(str(e)) from None
 
     def _mark(self, cards: Sequence[int]) -> None:
         known = [c for c in cards if c != _UNKNOWN_CARD]

@@ -9,7 +9,6 @@ both start from here.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,19 +16,17 @@ import numpy as np
 
 from simulate.games import BETTINGS as _BETTING_NAMES
 from simulate.games import DISCARD_AFTER as _DISCARD_AFTER
-from simulate.games import GAMES as _GAME_TABLE
-from simulate.games import check_game
+from simulate.games import GAMES, Game, check_game
 from simulate.pots import MAX_CHIPS, check_chips
 
-__all__ = ["BETTINGS", "DEFAULT_DISCARD_AFTER", "DISCARD_STREETS", "GAMES", "HOLDEM_LIKE",
+__all__ = ["BETTINGS", "DEFAULT_DISCARD_AFTER", "DISCARD_STREETS", "HOLDEM_LIKE",
            "STREETS", "IllegalAction", "Legal", "Rules", "chips", "kernels"]
 
-GAMES = {name: g.hole for name, g in _GAME_TABLE.items()}
 #: Games evaluated as Hold'em at the showdown (Pineapple: the two cards kept).
-HOLDEM_LIKE = tuple(n for n, g in _GAME_TABLE.items() if not g.is_omaha)
+HOLDEM_LIKE = tuple(n for n, g in GAMES.items() if not g.is_omaha)
 #: Pineapple discard timing: the betting round after which every live seat discards.
 DISCARD_STREETS = tuple(_DISCARD_AFTER)
-DEFAULT_DISCARD_AFTER = {n: g.discard_after for n, g in _GAME_TABLE.items()
+DEFAULT_DISCARD_AFTER = {n: g.discard_after for n, g in GAMES.items()
                          if g.discard_after}
 BETTINGS = {name: code for code, name in enumerate(_BETTING_NAMES)}
 STREETS = ("preflop", "flop", "turn", "river", "showdown", "done")
@@ -68,13 +65,14 @@ class Rules:
     """The game and its betting structure (see the module docstring and the README).
 
     ``game``: any game of :data:`simulate.games.GAMES` (``holdem``, ``omaha``, ...,
-    ``short_deck``). ``betting``: ``no-limit``,
-    ``pot-limit`` or ``fixed-limit`` (``small_bet`` before the turn, ``big_bet`` from the
-    turn; default the big blind and twice it; ``max_raises`` counts the opening bet and
-    its raises per street, the big blind being the opening bet before the flop; with
-    ``uncapped_heads_up`` there is no cap while only two players are left). ``ante`` is
-    posted by every seat, or by the big blind alone with ``bb_ante``; antes are dead
-    money, posted before the blinds. ``straddles`` are posted by the seats after the big
+    ``short_deck``), by name (any case) or as its :class:`~simulate.games.Game`; the rules
+    hold the table's :class:`~simulate.games.Game` (``rules.game.name`` is its name).
+    ``betting``: ``no-limit``, ``pot-limit`` or ``fixed-limit`` (``small_bet`` before the
+    turn, ``big_bet`` from the turn; default the big blind and twice it; ``max_raises``
+    counts the opening bet and its raises per street, the big blind being the opening bet
+    before the flop; with ``uncapped_heads_up`` there is no cap while only two players are
+    left). ``ante`` is posted by every seat, or by the big blind alone with ``bb_ante``; antes are
+    dead money, posted before the blinds. ``straddles`` are posted by the seats after the big
     blind, in order; a straddle sets the new minimum raise (a raise to at least twice
     the largest straddle). ``pineapple`` and ``crazy_pineapple`` deal three hole cards;
     after the betting round ``discard_after`` (``preflop``, ``flop`` or ``turn``; default
@@ -92,7 +90,7 @@ class Rules:
     ``short_deck`` games deal from the 36 cards 6 to A and score on their own scales.
     """
 
-    game: str = "holdem"
+    game: Game = GAMES["holdem"]
     betting: str = "no-limit"
     blinds: tuple[int, int] = (1, 2)
     ante: int = 0
@@ -107,21 +105,26 @@ class Rules:
     button_blind: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.game, str) and self.game not in GAMES:  # any case, as everywhere
-            with contextlib.suppress(ValueError):
-                object.__setattr__(self, "game", check_game(self.game).name)
-        if self.game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}, got {self.game!r}")
-        if self.game in DEFAULT_DISCARD_AFTER:
-            da = DEFAULT_DISCARD_AFTER[self.game] if self.discard_after is None \
-                else self.discard_after
+        g = self.game
+        if isinstance(g, Game):
+            if GAMES.get(g.name) != g:
+                raise ValueError(f"game must be one of {', '.join(GAMES)}, got {g.name!r}")
+            g = GAMES[g.name]
+        else:
+            try:
+                g = check_game(g)  # any case, as everywhere
+            except ValueError:
+                raise ValueError(f"game must be one of {', '.join(GAMES)}, got {g!r}") from None
+        object.__setattr__(self, "game", g)
+        if g.discard_after:
+            da = g.discard_after if self.discard_after is None else self.discard_after
             if da not in DISCARD_STREETS:
                 raise ValueError(f"discard_after must be one of {', '.join(DISCARD_STREETS)}, "
                                  f"got {da!r}")
             object.__setattr__(self, "discard_after", da)
         elif self.discard_after is not None:
             raise ValueError(f"discard_after is for pineapple and crazy_pineapple, not "
-                             f"{self.game}")
+                             f"{g.name}")
         if self.betting not in BETTINGS:
             raise ValueError(f"betting must be one of {', '.join(BETTINGS)}, got {self.betting!r}")
         try:
@@ -176,17 +179,17 @@ class Rules:
     @property
     def n_hole(self) -> int:
         """Hole cards per seat."""
-        return GAMES[self.game]
+        return self.game.hole_cards
 
     @property
     def deck(self) -> tuple[int, ...]:
         """The card ids of the game's deck (52; short deck's 36, from the six)."""
-        return _GAME_TABLE[self.game].deck
+        return self.game.deck
 
     @property
     def scale(self) -> str:
         """The evaluator's tables the showdown reads (``holdem`` or a short-deck scale)."""
-        return _GAME_TABLE[self.game].scale
+        return self.game.scale
 
     def header(self) -> np.ndarray:
         """The rule fields of a kernel state (``int64[STATE_SIZE]``, other fields 0)."""
@@ -200,10 +203,10 @@ class Rules:
         K = kernels()
         S[K.BETTING] = BETTINGS[self.betting]
         S[K.NHOLE] = self.n_hole
-        S[K.GAME] = (0 if self.game in HOLDEM_LIKE
-                     else K.HILO_GAME if _GAME_TABLE[self.game].hilo else 1)
+        S[K.GAME] = (0 if not self.game.is_omaha
+                     else K.HILO_GAME if self.game.hilo else 1)
         S[K.BTNBLIND] = int(self.button_blind)
-        S[K.DECKLOW] = 4 * _GAME_TABLE[self.game].low_rank
+        S[K.DECKLOW] = 4 * self.game.low_rank
         if self.discard_after is not None:
             S[K.DISCAT] = DISCARD_STREETS.index(self.discard_after) + 1
         S[K.SB], S[K.BB] = self.blinds
@@ -221,7 +224,7 @@ class Rules:
             S[K.POST0 + i] = x
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "betting": self.betting, "blinds": list(self.blinds),
+        return {"game": self.game.name, "betting": self.betting, "blinds": list(self.blinds),
                 "ante": self.ante, "bb_ante": self.bb_ante, "straddles": list(self.straddles),
                 "small_bet": self.small_bet, "big_bet": self.big_bet,
                 "max_raises": self.max_raises, "uncapped_heads_up": self.uncapped_heads_up,

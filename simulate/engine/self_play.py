@@ -38,9 +38,10 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
-from simulate.engine.hand_state import Hand, _omaha_tables, _resolve_seed
-from simulate.engine.rules import HOLDEM_LIKE, Rules, chips
+from simulate.engine.hand_state import Hand, omaha_tables_of
+from simulate.engine.rules import Rules, chips
 from simulate.games import MAX_PLAYERS, MIN_PLAYERS
+from simulate.sampling import resolve_seed
 
 __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "PlayResult", "compiled_policy",
            "play", "replay_hands"]
@@ -185,7 +186,7 @@ def _discard_tables(rules: Rules) -> tuple[np.ndarray, ...]:
 def loop_tables(rules: Rules) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
     """``(otables, ptab)``: the Omaha tables and the Pineapple discard tables of ``rules``'
     game, placeholders of the same types where the game reads none."""
-    return _omaha_tables(rules.game), _discard_tables(rules)
+    return omaha_tables_of(rules.game.name), _discard_tables(rules)
 
 
 def variant_args(rules: Rules) -> tuple[Any, Any]:
@@ -201,7 +202,7 @@ def variant_args(rules: Rules) -> tuple[Any, Any]:
 
     ``benchmarks/bench_play_loop.py`` measures this against one loop for all games and a
     loop per game family (speed and first-run compile time)."""
-    if rules.game in HOLDEM_LIKE and rules.discard_after is None:
+    if not rules.game.is_omaha and rules.discard_after is None:
         return None, None
     return loop_tables(rules)
 
@@ -237,7 +238,7 @@ def replay_hands(rules: Rules, stacks: Sequence[int], indices: Sequence[int] | i
     arguments (same cards, same actions), for inspection or PHH output."""
     stacks = _setup(rules, stacks)
     n = len(stacks)
-    pol = _Policies(policy, n, rules.game)
+    pol = _Policies(policy, n, rules.game.name)
     if isinstance(indices, (int, np.integer)):
         indices = range(int(indices))
     for i in indices:
@@ -318,9 +319,9 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
             or not 0 <= button < n:
         raise ValueError(f"button must be a seat 0..{n - 1}, got {button!r}")
     hands = int(hands)
-    seed = _resolve_seed(seed)
+    seed = resolve_seed(seed)
     n_threads = resolve_threads(threads)
-    pol = _Policies(policy, n, rules.game)
+    pol = _Policies(policy, n, rules.game.name)
     t0 = work_clock()
     net = np.zeros(n, np.int64)
     sq = np.zeros(n, np.float64)

@@ -1,10 +1,101 @@
-"""Hand histories in the PHH format: reading (:mod:`simulate.notation.phh_read`), replaying one
-hand (:mod:`simulate.replay.hand_replay`) or many at once (:mod:`simulate.replay.fast_replay`),
-streaming
-collections and folders with per-player totals (:mod:`simulate.replay.hand_files`) and writing
-(:mod:`simulate.notation.phh_write`)."""
+"""Hand-history notation: text to typed hand records and back, below the engine.
+
+Two doors: :func:`read` (the format is found from the text itself) and :func:`write` (by
+format name). Each format is one row of :data:`FORMATS` (its name, a detector, a reader and
+a writer); a site's hand-history reader joins by adding its row. Today the one format is
+PHH (``.phh`` single hands, ``.phhs`` collections): :mod:`simulate.notation.phh_read`
+reads it (its public names are re-exported here), :mod:`simulate.notation.phh_write`
+writes it. Replaying hands is :mod:`simulate.replay`'s, above the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from simulate.notation.phh_read import *  # noqa: F401,F403
+from simulate.notation.phh_read import HandHistory, PHHError, parse_text
 from simulate.notation.phh_read import __all__ as _parse_all
+from simulate.notation.phh_write import hand_to_phh, write_phhs
 
-__all__ = list(_parse_all)
+__all__ = [*_parse_all, "FORMATS", "HandFormat", "read", "write"]
+
+
+@dataclass(frozen=True)
+class HandFormat:
+    """One hand-history format: ``detect(text) -> bool`` (whether ``text``, the start of a
+    document, is in this format), ``read(text, source) -> list[HandHistory]`` and
+    ``write(records) -> str``."""
+
+    name: str
+    detect: Callable[[str], bool]
+    read: Callable[[str | bytes, str], list[HandHistory]]
+    write: Callable[[list[Any]], str]
+
+
+# PHH is TOML: its first line that is not blank or a comment is a ``key = value`` line or
+# a ``[N]`` section header (a .phhs collection).
+_PHH_START = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*"
+                        r"(?:\[[^\]\n]*\]|[A-Za-z0-9_\"'.-]+[ \t]*=)")
+
+
+def _phh_detect(text: str) -> bool:
+    return _PHH_START.match(text.lstrip("\ufeff")) is not None
+
+
+def _phh_read(text: str | bytes, source: str) -> list[HandHistory]:
+    hands = []
+    for src, got in parse_text(text, source):
+        if isinstance(got, PHHError):
+            raise PHHError(f"{src}: {got}")
+        hands.append(got)
+    return hands
+
+
+def _phh_write(records: list[Any]) -> str:
+    import io
+
+    if len(records) == 1:
+        return records[0] if isinstance(records[0], str) else hand_to_phh(records[0])
+    out = io.StringIO()
+    write_phhs(records, out)
+    return out.getvalue()
+
+
+#: The known formats, in the order :func:`read` tries them.
+FORMATS: tuple[HandFormat, ...] = (
+    HandFormat("phh", _phh_detect, _phh_read, _phh_write),
+)
+
+#: How much of a document the detectors see.
+_DETECT_CHARS = 8192
+
+
+def read(text: str | bytes, *, source: str | None = None) -> list[HandHistory]:
+    """Every hand of one document, as :class:`HandHistory` records in document order; the
+    format is found from the content (see :data:`FORMATS`). ``source`` names the document
+    in messages (default ``<text>``). A hand that does not read is a :class:`PHHError`
+    naming it; text in no known format is a ValueError naming the known ones."""
+    head = text[:_DETECT_CHARS]
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", errors="replace")
+    for fmt in FORMATS:
+        if fmt.detect(head):
+            return fmt.read(text, source or "<text>")
+    raise ValueError(f"{source or 'the text'} is not a known hand-history format "
+                     f"(known: {', '.join(f.name for f in FORMATS)})")
+
+
+def write(records: Iterable[Any], format: str = "phh") -> str:
+    """``records`` (:class:`HandHistory` records, :class:`simulate.engine.Hand` hands or
+    texts already in the format) as one document of ``format``: PHH writes one record as
+    a single hand (``.phh``) and several as a collection (``.phhs``, sections ``[1]``,
+    ``[2]``, ...), so :func:`read` gives the records back. An unknown format is a
+    ValueError naming the known ones."""
+    for fmt in FORMATS:
+        if fmt.name == format:
+            return fmt.write(list(records))
+    raise ValueError(f"unknown hand-history format {format!r} "
+                     f"(known: {', '.join(f.name for f in FORMATS)})")

@@ -119,7 +119,7 @@ def _fields_of_hand(hand: Any) -> dict[str, Any]:
     by engine seat, so totals over many hands follow the seats as the button moves),
     ``unknown_stacks``)."""
     rules = hand.rules
-    game = rules.game
+    game = rules.game.name
     betting = rules.betting
     variant = _VARIANTS.get((game, betting))
     if variant is None:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["EngineCannotPost", "IncompleteHistory", "cross_check", "engine_replay", "engine_rules"]
 
 #: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
-_OMAHA_GAMES = {g.hole: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
+_OMAHA_GAMES = {g.hole_cards: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
 _OMAHA_SIZES = sorted(_OMAHA_GAMES)
 #: Pineapple: the betting round of a discard, by the board cards dealt before it.
 _DISCARD_AT = {cards: after for after, cards in DISCARD_AFTER.items()}
@@ -334,7 +334,11 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> H
         enc = _encode(hand, u)
         if enc is not None and replay_actions(h._S, h._hole, h._board, h._deck, enc) == DONE:
             h._result = None
-            return h
+            try:
+                h.check_dealt()  # the kernel dealt the cards: the engine's deck check
+                return h
+            except IllegalAction:
+                pass  # played again action by action below, which names the action
         h = Hand(rules, stacks, button=n - 1, deal="manual")
     repaired: list[Action] = []
     for i, act in enumerate(hand.actions, 1):

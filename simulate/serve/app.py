@@ -217,7 +217,7 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
     async def game_list(request: Request) -> Response:
         from simulate.games import GAMES
 
-        return JSONResponse({"games": [{"name": g.name, "label": g.label, "hole": g.hole,
+        return JSONResponse({"games": [{"name": g.name, "label": g.label, "hole": g.hole_cards,
                                         "ranges": g.ranges} for g in GAMES.values()]})
 
     async def classes(request: Request) -> Response:
