@@ -128,6 +128,21 @@ def table_pots(S, amounts, eligible, returned):
 
 
 @inline
+def _contenders(eligible, p, st, n):
+    """``(seats eligible for pot p, whether one of them has an unknown strength)``: the
+    strengths ``st[s] < 0`` are not known (hidden cards); a pot with two or more eligible
+    seats and an unknown among them cannot be settled (:func:`settle`, :func:`_settle_hilo`)."""
+    ne = 0
+    hidden = False
+    for s in range(n):
+        if eligible[p, s]:
+            ne += 1
+            if st[s] < 0:
+                hidden = True
+    return ne, hidden
+
+
+@inline
 def settle(S, st, payout, amounts, eligible, order, split, odd, win):
     """Chips each seat takes from the table at the end of the hand, added to ``payout``
     (int64[n]); ``st`` are the strengths from :func:`strengths`.
@@ -156,13 +171,7 @@ def settle(S, st, payout, amounts, eligible, order, split, odd, win):
         return _settle_hilo(n, st, payout, amounts[:n_pots], eligible[:n_pots], order)
     unknown = 0
     for p in range(n_pots):
-        ne = 0
-        hidden = False
-        for s in range(n):
-            if eligible[p, s]:
-                ne += 1
-                if st[s] < 0:
-                    hidden = True
+        ne, hidden = _contenders(eligible, p, st, n)
         a = amounts[p]
         if hidden and ne > 1:
             unknown += 1
@@ -214,12 +223,7 @@ def _settle_hilo(n, st, payout, amounts, eligible, order):
     a = amounts.copy()
     unknown = 0
     for p in range(n_pots):
-        ne = 0
-        hidden = False
-        for s in range(n):
-            if eligible[p, s]:
-                ne += 1
-                hidden = hidden or st[s] < 0
+        ne, hidden = _contenders(eligible, p, st, n)
         if hidden and ne > 1:
             unknown += 1
             a[p] = 0
