@@ -429,11 +429,8 @@ def equity_scorer(n_players, cat_of):
     with statistics (``win[0, i]`` = share units, ``stats[i]`` = wins, ties, ``cats[i]``)."""
     amounts = np.full(1, SHARE_UNIT, np.int64)
     eligible = np.ones((1, n_players), np.bool_)
-    order = np.arange(n_players)
     split, odd = split_tables(amounts, eligible)
-    return (amounts, eligible, order, split, odd, np.zeros((1, n_players), np.int64),
-            np.zeros(n_players, np.int64), np.zeros((n_players, 2), np.int64),
-            np.zeros((n_players, 9), np.int64), cat_of)
+    return _one_pot_scorer(amounts, eligible, split, odd, 1, cat_of)
 
 
 @serial
@@ -444,11 +441,18 @@ def hilo_equity_scorer(n_players, cat_of):
     scoops and parts."""
     amounts = np.full(1, 2 * SHARE_UNIT, np.int64)
     eligible = np.ones((1, n_players), np.bool_)
-    order = np.arange(n_players)
     split, odd = split_tables_hilo(amounts, eligible)
-    return (amounts, eligible, order, split, odd, np.zeros((2, n_players), np.int64),
-            np.zeros(n_players, np.int64), np.zeros((n_players, 2), np.int64),
-            np.zeros((n_players, 9), np.int64), cat_of)
+    return _one_pot_scorer(amounts, eligible, split, odd, 2, cat_of)
+
+
+@inline
+def _one_pot_scorer(amounts, eligible, split, odd, win_rows, cat_of):
+    """The scorer of :func:`equity_scorer` and :func:`hilo_equity_scorer` from its pot and
+    split tables: every seat in order, ``win`` int64[win_rows, L] and the statistics zeroed."""
+    n_players = eligible.shape[1]
+    return (amounts, eligible, np.arange(n_players), split, odd,
+            np.zeros((win_rows, n_players), np.int64), np.zeros(n_players, np.int64),
+            np.zeros((n_players, 2), np.int64), np.zeros((n_players, 9), np.int64), cat_of)
 
 
 def pots_scorer(amounts, eligible, order, cat_of, dtype=np.int64, *, hilo=False):
