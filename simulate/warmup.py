@@ -6,15 +6,17 @@ checkout, else a folder in the home: :func:`evaluator._jit.cache_locator_bases`)
 step of :data:`STEPS` makes one tiny call per engine and path (exact and sampled, ranges,
 Omaha, all-ins, the hand engine, hand histories) for one kind of work (:data:`KINDS`):
 ``pokerjit warmup`` runs them all after an install, and :func:`warm` runs one kind's,
-which is how worker processes are warmed (the executor of :mod:`simulate.batch`, for
-``pokerjit batch`` and ``pokerjit hand``). ``serial=True`` keeps to what a worker runs: one
-Numba thread, so that no thread pool is started in a process about to fork.
+the serial part of a step being what ``pokerjit batch`` and ``pokerjit hand`` warm
+their worker processes with (:func:`simulate.batch.chunks.warm_lines`,
+:func:`simulate.replay.worker_warmup.warm_hands`). Each step imports what it compiles
+when it runs: importing this module loads neither the batch nor the replay package.
+``serial=True`` keeps to what a worker runs: one Numba thread, so that no thread pool is
+started in a process about to fork.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -85,34 +87,19 @@ def _allin() -> None:
     allin_ev(["Ah2sKhKs:100", "QdJdTc9c:60"], game="omaha_hilo", samples=1000, seed=1)
 
 
-#: Batch lines (:mod:`simulate.batch`) answered on one thread by each kind's serial
-#: warm-up: the kernels a worker answering such lines needs.
-_LINES: dict[str, list[dict[str, object]]] = {
-    "batch": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h"},
-              {"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "samples": 2, "seed": 1}],
-    "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.4, "seed": 1},
-               {"hands": ["AK", "QQ"], "board": "2c7d9h4s"},
-               {"hands": ["AK", "QQ"], "board": "2c7d9h", "samples": 2, "seed": 1}],
-    "omaha": [{"hands": ["AhKhQhJh", "2c2d3c3d"], "board": "2s7d9h4s", "game": "omaha"},
-              {"hands": ["AhKhQhJh", "2c2d3c3d"], "game": "omaha", "samples": 2, "seed": 1}],
-    "range": [{"kind": "range", "hands": ["AK", "QQ"], "board": "2c7d9h4s"},
-              {"kind": "range", "hands": ["AK", "random"], "board": "2c7d9h"}],
-    "allin": [{"kind": "allin", "players": ["AhAs:100", "KdKc:60", "QhQs:30"],
-               "board": "2c7d9h"},
-              {"kind": "allin", "players": ["AK:100", "QhQs:30"], "board": "2c7d9h4s"},
-              {"kind": "allin", "players": ["AhAs:100", "KdKc:60"], "samples": 2, "seed": 1}],
-}
+#: The batch line kind (:data:`simulate.batch.chunks.SAMPLE_LINES`) of each kind of work
+#: whose worker processes answer batch lines.
+_LINE_KIND = {"batch": "fast", "equity": "equity", "omaha": "omaha", "range": "range",
+              "allin": "allin"}
 
 
 def _lines(kind: str) -> Callable[[], None]:
+    """The serial warm-up of ``kind``: what a batch worker answering such lines needs
+    (:func:`simulate.batch.chunks.warm_lines`)."""
     def run() -> None:
-        from simulate.batch.chunks import answer_chunk
+        from simulate.batch.chunks import warm_lines
 
-        # as a file's lines (bytes, the id first): the common line is read as a block
-        lines = [(n + 1, json.dumps({"id": n, **r}).encode())
-                 for n, r in enumerate(_LINES[kind])]
-        answer_chunk(lines[:1], threads=1)
-        answer_chunk(lines[1:], threads=1)
+        warm_lines((_LINE_KIND[kind],))
 
     return run
 
@@ -145,26 +132,21 @@ def _engine() -> None:
         hand.check() if hand.legal.check else hand.call()
 
 
-_HAND = (b"variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
-         b"starting_stacks = [200, 200]\nactions = ['d dh p1 AhKh', 'd dh p2 7c7d', "
-         b"'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', "
-         b"'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKh', 'p2 sm 7c7d']\n")
-
-
 def _phh_many() -> None:
     """What ``pokerjit hand`` runs per chunk (serial): one plain hand through the compiled
-    many-hands replay (:mod:`simulate.replay.fast_replay`), one through the per-hand path."""
-    from simulate.replay.fast_replay import replay_items
+    many-hands replay, one through the per-hand path
+    (:func:`simulate.replay.worker_warmup.warm_hands`)."""
+    from simulate.replay.worker_warmup import warm_hands
 
-    replay_items([("warm-up", 1, _HAND),
-                  ("warm-up", 1, _HAND.replace(b"sm AhKh", b"sm AhKh#"))])
+    warm_hands()
 
 
 def _phh() -> None:
     from simulate.notation.phh_read import parse_text
     from simulate.replay.hand_replay import replay
+    from simulate.replay.worker_warmup import SAMPLE_HAND
 
-    replay(parse_text(_HAND)[0][1])  # type: ignore[arg-type]  # the compiled replay
+    replay(parse_text(SAMPLE_HAND)[0][1])  # type: ignore[arg-type]  # the compiled replay
     _phh_many()  # many hands in one compiled call
 
 
@@ -260,7 +242,7 @@ def step_names() -> list[str]:
 
 def run_steps(names: list[str], threads: int | None = None) -> list[dict[str, object]]:
     """:func:`run_step` of each name in turn: the chunk function of ``pokerjit warmup
-    --jobs N``, which runs the steps on the one pool (:func:`simulate.batch.executor`);
+    --jobs N``, which runs the steps on the one pool (:func:`simulate.run.executor`);
     ``threads`` is the pool's argument, unused (a step picks its own threads)."""
     return [run_step(n) for n in names]
 

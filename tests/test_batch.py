@@ -358,7 +358,7 @@ def test_grouped_lines_match_one_at_a_time() -> None:
         texts = json_docs(r, 0.5)
         assert texts == [json.dumps(d, separators=(",", ":"), allow_nan=False) for d in docs]
     from evaluator.cards import parse_cards
-    from simulate.batch.chunks import _cards
+    from simulate.batch.fast_lines import card_tuple
 
     for text in ["AhKh", "ahkH", "2c3d4h5s6c", "10h Jd", "Ah,Kh", "♠A", "", "AhAh", "Xx"]:
         try:
@@ -366,7 +366,7 @@ def test_grouped_lines_match_one_at_a_time() -> None:
         except ValueError:
             want = ValueError
         try:
-            got: Any = _cards(text)
+            got: Any = card_tuple(text)
         except ValueError:
             got = ValueError
         assert got == want or (text == "AhAh" and got == (50, 50)), text  # repeats: bad_rows
@@ -615,11 +615,11 @@ def _square_all(chunk: list[int], scale: int, threads: int | None = None) -> lis
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_executor_keeps_order_and_says_what_failed(workers: int) -> None:
-    """simulate.batch.executor, the one pool (batch and ``pokerjit hand`` run on it):
+    """simulate.run.executor, the one pool (batch and ``pokerjit hand`` run on it):
     results in input order whatever finishes first, the chunks read lazily (at most
     3 * workers in flight), a failing chunk raised where its result would come or, with
     ``on_error``, replaced by what it returns."""
-    from simulate.batch import chunked, executor
+    from simulate.run import chunked, executor
 
     taken = []
 
@@ -628,7 +628,7 @@ def test_the_executor_keeps_order_and_says_what_failed(workers: int) -> None:
             taken.append(c[0])
             yield c
 
-    ex = executor(workers, warm=())
+    ex = executor(workers)
     try:
         got = ex.map_ordered(chunks(), (2,), _square_all,
                              on_error=lambda c, exc: [f"{type(exc).__name__}: {exc}"])
@@ -642,7 +642,7 @@ def test_the_executor_keeps_order_and_says_what_failed(workers: int) -> None:
     assert results[4][1] == ["ArithmeticError: no 13 in [12, 13, 14]"]
     assert [v for c, r in results for v in r if c[0] != 12] == [
         2 * x * x for x in range(40) if x not in (12, 13, 14)]
-    ex = executor(workers, warm=())
+    ex = executor(workers)
     with pytest.raises(ArithmeticError, match="no 13"):
         try:
             list(ex.map_ordered(chunked(range(40), 3), (2,), _square_all))
@@ -659,14 +659,14 @@ def test_pool_workers_leave_ctrl_c_to_the_main_process_and_die_on_sigterm():
 
     from helpers import worker_signal_handlers
 
-    from simulate.batch import executor
+    from simulate.run import executor
 
     def raise_exit(signum, frame):  # what simulate.cli._util.exit_on_sigterm installs
         raise SystemExit(143)
 
     old = signal.signal(signal.SIGTERM, raise_exit)
     try:
-        ex = executor(2, warm=())
+        ex = executor(2)
         try:
             got = [r for _, r in ex.map_ordered([[1], [2]], (), worker_signal_handlers)]
         finally:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from evaluator.cards import CARD_TEXT, parse_cards
-from simulate.batch.chunks import _cards, fast_spot
+from simulate.batch.chunks import fast_spot
+from simulate.batch.fast_lines import card_tuple
 from simulate.batch.requests import effective
 from simulate.request import BOARD_SIZES, MAX_PLAYERS, MIN_PLAYERS, parse_spot
 
@@ -68,9 +69,9 @@ def test_card_reader_is_the_codec() -> None:
     for a in CARD_TEXT:
         for b in (a.lower(), a.upper(), "2c", "Ah"):
             want = parse_cards(a + b, allow_repeats=True)
-            assert list(_cards(a + b)) == want
-    assert _cards("10h As, 2c") == tuple(parse_cards("Th As 2c"))
+            assert list(card_tuple(a + b)) == want
+    assert card_tuple("10h As, 2c") == tuple(parse_cards("Th As 2c"))
     with pytest.raises(ValueError, match="'Kx' in cards is not a card"):
-        _cards("AhKx")
+        card_tuple("AhKx")
     with pytest.raises(ValueError, match="duplicate card Ah in cards"):
-        _cards("Ah Ah")
+        card_tuple("Ah Ah")

@@ -90,28 +90,58 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
 
 
 def test_one_registry_of_warm_ups(monkeypatch):
-    """simulate.warmup is the one list of what to compile per kind of work: the batch
-    workers' warm-up and the hand-history workers' warm-up are kinds of it."""
+    """simulate.warmup is the one list of what to compile per kind of work: the serial part
+    of a worker kind's step is the warm-up that kind's workers run (batch's
+    ``warm_lines``, the hand replay's ``warm_hands``), which the executor is handed."""
+    import simulate.batch.chunks as C
     import simulate.replay.hand_files
+    import simulate.replay.worker_warmup as H
     import simulate.warmup as W
-    from simulate.run import executor as pool
 
     assert set(W.KINDS) >= {"evaluator", "equity", "range", "omaha", "allin", "pineapple",
                             "batch", "play", "hand"}
     with pytest.raises(ValueError, match="no warm-up for 'nope'"):
         W.warm("nope")
     calls = []
+    monkeypatch.setattr(C, "warm_lines", lambda kinds: calls.append(("lines", kinds)))
+    monkeypatch.setattr(H, "warm_hands", lambda kinds=(): calls.append(("hands", kinds)))
+    W.warm(["allin", "batch", "hand"], serial=True)
+    assert calls == [("lines", ("allin",)), ("lines", ("fast",)), ("hands", ())]
+    assert set(C.SAMPLE_LINES) == {"fast", "equity", "omaha", "range", "allin"}
+    calls.clear()
     monkeypatch.setattr(W, "STEPS", tuple(
         W.Step(s.name, lambda n=s.name: calls.append(("run", n)), s.kind,
                None if s.serial is None else (lambda n=s.name: calls.append(("serial", n))),
                s.needs) for s in W.STEPS))
-    pool.warm_lines(("fast", "allin"))
     W.warm("hand", serial=True)
     W.warm(["omaha"])
-    assert calls == [("serial", "all-in EV"), ("serial", "many spots and batch"),
-                     ("serial", "hand histories"), ("run", "omaha evaluator"),
+    assert calls == [("serial", "hand histories"), ("run", "omaha evaluator"),
                      ("run", "omaha equity")]
     assert not hasattr(simulate.replay.hand_files, "warm")
+
+
+def test_the_pool_and_the_warm_up_registry_import_light():
+    """simulate.run imports none of batch, warmup, replay or notation; importing
+    simulate.warmup loads neither batch nor replay; replaying a file (``pokerjit hand``)
+    never imports simulate.batch (nor simulate.warmup)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    hand = root / "tests" / "data" / "phh" / "vendor" / "phh-curated" / "dwan-ivey-2009.phh"
+    code = (
+        "import sys\n"
+        "import simulate.run, simulate.warmup\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[:2] in (\n"
+        "    ['simulate', 'batch'], ['simulate', 'replay'], ['simulate', 'notation'])))\n"
+        "from simulate.cli import main\n"
+        "sys.stdout = open('/dev/null', 'w')\n"
+        f"rc = main(['hand', {str(hand)!r}, '--json'])\n"
+        "sys.stdout = sys.__stdout__\n"
+        "print(rc, 'simulate.batch' in sys.modules, 'simulate.replay' in sys.modules)\n")
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert got.stdout.splitlines() == ["[]", "0 False True"], got.stderr
 
 
 @pytest.mark.slow

@@ -39,13 +39,13 @@ Rules:
 
 from __future__ import annotations
 
-from simulate.run.executor import Executor, executor, parse_scheduler
-from simulate.run.executor import warm_lines as warm
+from simulate.run import Executor, chunked, executor, parse_scheduler
 
 from .chunks import answer_chunk
+from .chunks import warm_lines as warm
 from .files import CSV_COLUMNS, Output
 from .requests import FIELDS, KINDS, answer, effective
-from .runner import BatchSummary, chunked, run, run_batch
+from .runner import BatchSummary, run, run_batch
 
 __all__ = ["CSV_COLUMNS", "FIELDS", "KINDS", "BatchSummary", "Executor", "Output", "answer",
            "answer_chunk", "chunked", "effective", "executor", "parse_scheduler", "run",

@@ -14,7 +14,7 @@ import numpy as np
 
 from simulate.results import SHARE_UNIT
 
-from .fast_lines import _CARD_TEXTS
+from .fast_lines import CARD_TEXTS
 
 
 def json_records(res: Any, elapsed_s: float, heads: list[tuple[str, int, str | None]]
@@ -190,7 +190,7 @@ def lay_out(rows: Rows, res: Any, elapsed_s: float, ids: np.ndarray, lines: np.n
     cats = share_counts(res.categories, t)
     if win is None or tie is None or cats is None:
         return False
-    card = rows.pieces(list(_CARD_TEXTS))
+    card = rows.pieces(list(CARD_TEXTS))
     share = rows.pieces(_SHARE_TEXTS[t][1].tolist())
     rows.const('{"id":')
     rows.column(ids)

@@ -40,9 +40,10 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
+from simulate.run import ChunkInterrupted
 
 from .answer_text import Rows, json_records, lay_out, split_rows
-from .fast_lines import FastLines, _cards, card_ids, fast_spot, read_block  # noqa: F401
+from .fast_lines import FastLines, card_ids, fast_spot, read_block  # noqa: F401
 from .files import Input, format_record, key_of
 from .requests import BadRequest, answer, check_id, digest, effective
 
@@ -59,16 +60,6 @@ class Resumed(tuple):
     """The payload of a line answered by an earlier run: ``(id, id key, digest)``."""
 
 
-class ChunkInterrupted(KeyboardInterrupt):
-    """Ctrl-C inside :func:`answer_chunk`: ``answers`` holds the :data:`Answer` of every
-    line of the chunk's finished prefix (the line being answered, and any line after it,
-    left out), for the run to write before it stops."""
-
-    def __init__(self, answers: list[Answer]) -> None:
-        super().__init__(answers)
-        self.answers = answers
-
-
 def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt: str = "jsonl",
                  header: list[str] | None = None, threads: int | None = None
                  ) -> list[Answer]:
@@ -78,7 +69,7 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
 
     Grouped lines are answered before each line answered on its own, so the lines before
     the one being answered are always finished: Ctrl-C (which long lines notice between
-    rounds of work) raises :class:`ChunkInterrupted` with their answers.
+    rounds of work) raises :class:`simulate.run.ChunkInterrupted` with their answers.
 
     A JSON line of the common shape (:data:`_FAST_LINE`) written to JSON lines is read
     without decoding it into objects (:class:`FastLines`: its id, key and digest straight
@@ -332,3 +323,36 @@ def _answer_group(key: tuple, members: list[tuple[int, Any, int | None]],
               items[i][0], digests[i]) for i in rows]
     for i, text in zip(rows, json_records(res, el, heads), strict=True):
         answers[i] = text
+
+
+#: A few lines of each kind of batch line (``"fast"``: exact-hand Hold'em lines answered in
+#: groups; ``"equity"``: one-spot exact hands and ranges; ``"omaha"``, ``"range"``,
+#: ``"allin"``), whose answers need the kernels a worker answering such lines needs.
+SAMPLE_LINES: dict[str, list[dict[str, Any]]] = {
+    "fast": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h"},
+             {"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "samples": 2, "seed": 1}],
+    "equity": [{"hands": ["AhKh", "QsQd"], "board": "2c7d9h", "std_error": 0.4, "seed": 1},
+               {"hands": ["AK", "QQ"], "board": "2c7d9h4s"},
+               {"hands": ["AK", "QQ"], "board": "2c7d9h", "samples": 2, "seed": 1}],
+    "omaha": [{"hands": ["AhKhQhJh", "2c2d3c3d"], "board": "2s7d9h4s", "game": "omaha"},
+              {"hands": ["AhKhQhJh", "2c2d3c3d"], "game": "omaha", "samples": 2, "seed": 1}],
+    "range": [{"kind": "range", "hands": ["AK", "QQ"], "board": "2c7d9h4s"},
+              {"kind": "range", "hands": ["AK", "random"], "board": "2c7d9h"}],
+    "allin": [{"kind": "allin", "players": ["AhAs:100", "KdKc:60", "QhQs:30"],
+               "board": "2c7d9h"},
+              {"kind": "allin", "players": ["AK:100", "QhQs:30"], "board": "2c7d9h4s"},
+              {"kind": "allin", "players": ["AhAs:100", "KdKc:60"], "samples": 2, "seed": 1}],
+}
+
+
+def warm_lines(kinds: tuple[str, ...] = ("fast",)) -> None:
+    """Compile (or load from Numba's cache) the kernels of some kinds of batch line
+    (:data:`SAMPLE_LINES`' keys) by answering their sample lines, on one thread (a process
+    may fork after it): the warm-up batch's executor runs before it starts its workers
+    (:func:`simulate.run.executor`), and the batch steps of :mod:`simulate.warmup`."""
+    for kind in kinds:
+        # as a file's lines (bytes, the id first): the common line is read as a block
+        lines = [(n + 1, json.dumps({"id": n, **r}).encode())
+                 for n, r in enumerate(SAMPLE_LINES[kind])]
+        answer_chunk(lines[:1], threads=1)
+        answer_chunk(lines[1:], threads=1)

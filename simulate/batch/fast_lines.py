@@ -30,10 +30,10 @@ from .requests import BadRequest, effective
 
 
 @lru_cache(maxsize=1 << 17)
-def _cards(text: str) -> tuple[int, ...]:
-    """Card ids of ``text``: two-character cards written end to end (``AhKh``) by the
-    codec's fast path (:func:`evaluator.cards.ids_of_text`; repeats left to
-    :func:`simulate.many.bad_rows`), anything else (spaces, ``10h``, suit symbols) by
+def card_tuple(text: str) -> tuple[int, ...]:
+    """Card ids of ``text`` (a tuple, cached per text): two-character cards written end to
+    end (``AhKh``) by the codec's fast path (:func:`evaluator.cards.ids_of_text`; repeats
+    left to :func:`simulate.many.bad_rows`), anything else (spaces, ``10h``, suit symbols) by
     :func:`evaluator.cards.parse_cards`, which also gives the errors."""
     ids = ids_of_text(text)
     return tuple(parse_cards(text) if ids is None else ids)
@@ -69,11 +69,11 @@ def fast_spot(eff: dict[str, Any]) -> tuple[tuple, tuple, int | None] | None:
     try:
         cards = ()
         for h in hands:
-            c = _cards(h)
+            c = card_tuple(h)
             if len(c) != _HOLE:
                 return None
             cards += c
-        board, dead = _cards(eff["board"]), _cards(eff["dead"])
+        board, dead = card_tuple(eff["board"]), card_tuple(eff["dead"])
     except CardError:
         return None
     if len(board) not in BOARD_SIZES:
@@ -176,10 +176,11 @@ class FastLines:
         return {**self.template, "board": board, "hands": hands}
 
 
+#: Card id -> its text (``"Ah"``), as an object array to index with arrays of ids.
+CARD_TEXTS = np.array(CARD_TEXT, dtype=object)
 #: ASCII byte -> rank (or suit) of a card letter, for card text read by the million
 _RANK_OF = np.full(256, -1, np.int64)
 _SUIT_OF = np.full(256, -1, np.int64)
-_CARD_TEXTS = np.array(CARD_TEXT, dtype=object)  # id -> text
 for _text, _id in CARD_IDS.items():
     _RANK_OF[ord(_text[0])], _SUIT_OF[ord(_text[1])] = _id >> 2, _id & 3
 

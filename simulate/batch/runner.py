@@ -21,7 +21,7 @@ backends:
 Every backend gives the same output lines: each line's answer depends only on the line
 (and the run's defaults), never on where or with how many threads it ran.
 
-The backends are the one pool of pokerjit, :func:`simulate.run.executor.executor`
+The backends are the one pool of pokerjit, :func:`simulate.run.executor`
 (``pokerjit hand`` runs its chunks of hands on it too).
 """
 
@@ -37,10 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.run.executor import WARM_KIND, Executor, executor, parse_scheduler
-from simulate.run.spool import Spool
+from simulate.run import Executor, Spool, chunked, executor, parse_scheduler
 
-from .chunks import Answer, BlockAnswers, Item, Resumed
+from .chunks import Answer, BlockAnswers, Item, Resumed, answer_chunk, warm_lines
 from .files import Input, Output, Resume, count_lines, format_record
 from .requests import DEFAULTABLE, BadRequest, check_id, digest, effective
 
@@ -65,7 +64,7 @@ _EQUITY_SIGNS = (b"+", b"%", b"random", b"any", b"std_error", b"-", b":")
 
 
 def _kind_of(payload: Any, defaults: dict[str, Any]) -> str:
-    """Which warm-up a line needs (see :func:`simulate.batch.chunks.warm`), guessed from its
+    """Which warm-up a line needs (:func:`~simulate.batch.chunks.warm_lines`), guessed from its
     bytes without reading them as JSON (a wrong guess costs a compile in a worker, no
     more)."""
     if isinstance(payload, dict):
@@ -103,11 +102,12 @@ def _batch_executor(workers: int, scheduler: str | None, threads: int | None,
                     defaults: dict[str, Any], close_fd: int = -1,
                     spool: Spool | None = None) -> Executor:
     """:func:`executor` for batch lines: the grouped kernels first, the others as lines
-    that need them come (:func:`_kinds_of`)."""
+    that need them come (:func:`_kinds_of`), each warmed by
+    :func:`~simulate.batch.chunks.warm_lines`."""
     def kinds_of(items: list[Item]) -> set[str]:
-        return {WARM_KIND[k] for k in _kinds_of(items, defaults)}
+        return _kinds_of(items, defaults)
 
-    return executor(workers, scheduler, threads, warm=(WARM_KIND["fast"],),
+    return executor(workers, scheduler, threads, warm=warm_lines, warm_kinds=("fast",),
                     kinds_of=kinds_of, close_fd=close_fd, spool=spool)
 
 
@@ -202,7 +202,7 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
             settle = _Settler(out.resume, out.fmt, str(out_path))
             last = 0
             for items, answers in backend.map_ordered(_chunks(inp, out, d, chunk),
-                                                      (d, out.fmt, inp.header)):
+                                                      (d, out.fmt, inp.header), answer_chunk):
                 lines, errors, skipped = settle(answers)
                 writer.put(lines)
                 summary.total += len(answers)
@@ -270,18 +270,6 @@ def _chunk_size(n_lines: int, workers: int) -> int:
     if workers == 1:
         return MAX_CHUNK_LINES
     return max(1, min(MAX_CHUNK_LINES, math.ceil(n_lines / (TASKS_PER_WORKER * workers))))
-
-
-def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    """``items`` in lists of ``size`` (the last one shorter), read lazily."""
-    buf: list[Any] = []
-    for it in items:
-        buf.append(it)
-        if len(buf) >= size:
-            yield buf
-            buf = []
-    if buf:
-        yield buf
 
 
 def _chunks(inp: Input, out: Output, defaults: dict[str, Any], size: int
@@ -390,7 +378,8 @@ def run(requests: Iterable[dict[str, Any]], *, workers: int = 1, scheduler: str 
         size = chunk_lines if backend.workers == 1 else max(1, chunk_lines // 4)
         items = ((n, req if isinstance(req, dict) else "a request must be a JSON object")
                  for n, req in enumerate(requests, 1))
-        for _, answers in backend.map_ordered(chunked(items, size), (d, "dict", None)):
+        for _, answers in backend.map_ordered(chunked(items, size), (d, "dict", None),
+                                              answer_chunk):
             yield from settle(answers)[0]
     except BaseException:
         backend.close(abort=True)

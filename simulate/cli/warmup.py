@@ -48,18 +48,18 @@ def _cache_place() -> str | None:
 
 def _on_workers(jobs: int, report: Any) -> list[dict[str, object]]:
     """The warm-up's steps on ``jobs`` worker processes of the one pool
-    (:func:`simulate.batch.executor`), one step a chunk: Numba compiles a kernel on one
+    (:func:`simulate.run.executor`), one step a chunk: Numba compiles a kernel on one
     core, so an empty cache fills about ``jobs`` times faster on as many cores (the
     processes share the disk cache). Results come back in step order."""
     from evaluator._jit import compiled_elsewhere
-    from simulate.batch import executor
+    from simulate.run import executor
     from simulate.warmup import run_steps, step_names
 
     names = step_names()
-    ex = executor(workers=min(jobs, len(names)), warm=())
+    ex = executor(workers=min(jobs, len(names)))
     done: list[dict[str, object]] = []
     try:
-        for _, results in ex.map_ordered(([n] for n in names), fn=run_steps):
+        for _, results in ex.map_ordered(([n] for n in names), (), run_steps):
             for r in results:
                 if r["compiled"]:
                     compiled_elsewhere()

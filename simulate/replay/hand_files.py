@@ -230,7 +230,7 @@ def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = Non
     import itertools
     import os
 
-    from simulate.batch import chunked
+    from simulate.run import chunked
 
     def big(f: str | Path) -> bool:
         try:
@@ -281,8 +281,8 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
     (:data:`simulate.notation.phh_read.MAX_HAND_BYTES`): a longer one is that hand's error,
     and the rest goes on.
 
-    The hands are replayed on the executor of :mod:`simulate.batch`
-    (:func:`simulate.batch.executor`): in this process (``workers=1``, :data:`LOCAL_CHUNK`
+    The hands are replayed on the one pool of pokerjit
+    (:func:`simulate.run.executor`): in this process (``workers=1``, :data:`LOCAL_CHUNK`
     hands a chunk), on ``workers`` processes (``chunk`` hands a task, files of at least
     :data:`RANGE_MIN_BYTES` sent as byte ranges the workers read) or, with ``scheduler``
     (``local``, ``local:N`` or ``tcp://HOST:PORT``; needs ``pokerjit[distributed]``), on
@@ -295,7 +295,7 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
     paths = check_inputs(paths)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    from simulate.batch import chunked, parse_scheduler
+    from simulate.run import chunked, parse_scheduler
 
     if scheduler is not None:
         parse_scheduler(scheduler)
@@ -309,14 +309,15 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
 
 def _run(chunks: Iterable[Any], workers: int, scheduler: str | None, render: Render | None,
          ) -> Iterator[Any]:
-    """The documents of ``chunks`` replayed on :func:`simulate.batch.executor`, in order.
+    """The documents of ``chunks`` replayed on :func:`simulate.run.executor`, in order.
     Whatever ends the iteration early (Ctrl-C, SIGTERM, the caller closing it) stops the
     workers at once."""
     import functools
 
-    from simulate.batch import executor
+    from simulate.replay.worker_warmup import warm_hands
+    from simulate.run import executor
 
-    ex = executor(workers, scheduler, warm=("hand",))
+    ex = executor(workers, scheduler, warm=warm_hands, warm_kinds=("hand",))
     fn = _replay_chunk_lazily if ex.workers == 1 and scheduler is None else _replay_chunk
     try:
         for _, docs in ex.map_ordered(chunks, (render,), fn,

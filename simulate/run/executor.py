@@ -2,9 +2,9 @@
 or on Dask, answers in input order (:func:`executor`).
 
 ``batch`` answers its chunks of lines on it and ``pokerjit hand`` its chunks of hands. The
-warm-ups a backend runs (before forking, on each Dask worker) are kinds of work of the one
-registry, :func:`simulate.warmup.warm`; :data:`WARM_KIND` names the kind each kind of
-batch line needs.
+caller passes the chunk function and the warm-up (a module-level ``warm(kinds)`` that the
+backends run before forking and on each Dask worker), so this module knows nothing of what
+a chunk holds.
 
 * in this process, with all Numba threads (``workers=1``, the default);
 * ``workers=N`` forked processes, one Numba thread each, started after the main process
@@ -23,19 +23,38 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from simulate.run.spool import Spool
-from simulate.warmup import warm
 
-#: The kind of work of :func:`simulate.warmup.warm` each kind of batch line needs
-#: (``"fast"``: exact-hand Hold'em lines answered in groups).
-WARM_KIND = {"fast": "batch", "equity": "equity", "omaha": "omaha", "range": "range",
-             "allin": "allin"}
+#: A warm-up: ``warm(kinds)`` compiles (or loads from Numba's cache) the kernels of some
+#: kinds of work, on one thread (a process may fork after it); a module-level function.
+Warm = Callable[[tuple[str, ...]], None]
 
 
-def warm_lines(kinds: tuple[str, ...] = ("fast",)) -> None:
-    """Compile (or load from the cache) the kernels of some kinds of batch line, on one
-    thread: ``"fast"`` (grouped exact hands), ``"equity"`` (one-spot exact hands and
-    ranges), ``"omaha"``, ``"range"``, ``"allin"`` (:data:`WARM_KIND`)."""
-    warm([WARM_KIND[k] for k in kinds], serial=True)
+class ChunkInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside a chunk function run in this process: ``answers`` holds the results of
+    the chunk's finished prefix (one per item, in order), which :meth:`map_ordered` yields
+    with that prefix of the chunk before it raises KeyboardInterrupt."""
+
+    def __init__(self, answers: list[Any]) -> None:
+        super().__init__(answers)
+        self.answers = answers
+
+
+def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """``items`` in lists of ``size`` (the last one shorter), read lazily."""
+    buf: list[Any] = []
+    for it in items:
+        buf.append(it)
+        if len(buf) >= size:
+            yield buf
+            buf = []
+    if buf:
+        yield buf
+
+
+def _warm(warm: Warm | None, kinds: tuple[str, ...]) -> None:
+    """``warm(kinds)`` when there is a warm-up and something to warm."""
+    if warm is not None and kinds:
+        warm(tuple(kinds))
 
 
 def _freeze(backend: Any) -> None:
@@ -59,11 +78,8 @@ class _Local:
         self.threads = threads
         self.workers = 1
 
-    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = None,
+    def map_ordered(self, chunks: Iterable[Any], args: tuple, fn: Any,
                     *, on_error: Any = None) -> Iterator[tuple]:
-        from simulate.batch.chunks import ChunkInterrupted, answer_chunk
-
-        fn = answer_chunk if fn is None else fn
         for n, items in enumerate(chunks):
             try:
                 result = _call(fn, items, args, self.threads, on_error)
@@ -96,6 +112,7 @@ class _Windowed:
 
     workers = 1
     kinds_of: Any = None
+    warm: Warm | None = None
     warmed: set[str]
 
     def submit(self, fn: Any, items: Any, args: tuple) -> Any:
@@ -121,12 +138,10 @@ class _Windowed:
             self.warm_here(tuple(sorted(need)))
             self.warmed |= need
 
-    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = None,
+    def map_ordered(self, chunks: Iterable[Any], args: tuple, fn: Any,
                     *, on_error: Any = None) -> Iterator[tuple]:
         """``(chunk, fn(chunk, *args, threads=1))`` for every chunk, in order; ``fn`` must
         be a module-level function (it is pickled to the workers)."""
-        if fn is None:
-            from simulate.batch.chunks import answer_chunk as fn
         _freeze(self)  # the kernels were warmed in this process
         window = 3 * self.workers
         pending: dict[Any, int] = {}
@@ -168,27 +183,28 @@ _END = object()
 class _Processes(_Windowed):
     """Forked worker processes (one Numba thread each)."""
 
-    def __init__(self, workers: int, warm_kinds: tuple[str, ...], kinds_of: Any = None,
-                 close_fd: int = -1, spool: Spool | None = None) -> None:
+    def __init__(self, workers: int, warm: Warm | None, warm_kinds: tuple[str, ...],
+                 kinds_of: Any = None, close_fd: int = -1, spool: Spool | None = None
+                 ) -> None:
         import multiprocessing as mp
 
-        self.workers, self.kinds_of = workers, kinds_of
+        self.workers, self.kinds_of, self.warm = workers, kinds_of, warm
         # Forking a process whose Numba thread pool (OpenMP) has started is unsafe: then
         # (a notebook that ran parallel kernels first) the workers start fresh instead,
         # and warm themselves.
         method = "spawn" if _numba_threads_started() else "fork"
         if method == "fork":
-            warm(warm_kinds, serial=True)  # serial kernels only: no thread pool is forked
+            _warm(warm, warm_kinds)  # serial kernels only: no thread pool is forked
         self.spool = spool if method == "fork" else None  # a spawned worker has no spool
         self.warmed = set(warm_kinds)
         self.ex = cf.ProcessPoolExecutor(
             workers, mp_context=mp.get_context(method), initializer=_worker_init,
-            initargs=(close_fd, warm_kinds if method == "spawn" else (), self.spool))
+            initargs=(close_fd, warm, warm_kinds if method == "spawn" else (), self.spool))
         self.ex.submit(int).result()  # start every worker now, before any other warm-up
 
     def warm_here(self, kinds: tuple[str, ...]) -> None:
         # compiled here once: the workers load it from the cache when they first need it
-        warm(kinds, serial=True)
+        _warm(self.warm, kinds)
 
     def submit(self, fn: Any, items: Any, args: tuple) -> cf.Future:
         if self.spool is not None:
@@ -215,7 +231,7 @@ _SPOOL: Spool | None = None
 
 def _spooled_call(fn: Any, items: Any, args: tuple) -> Any:
     """In a worker: ``fn(items, *args, threads=1)``; a result with a ``to_spool(spool)``
-    method (:class:`simulate.batch.chunks.BlockAnswers`) then moves its bulk to the spool,
+    method (as batch's chunk answers have) then moves its bulk to the spool,
     so that only a reference to it travels back (:mod:`simulate.run.spool`)."""
     result = fn(items, *args, threads=1)
     to_spool = getattr(result, "to_spool", None)
@@ -224,7 +240,7 @@ def _spooled_call(fn: Any, items: Any, args: tuple) -> Any:
     return result
 
 
-def _worker_init(close_fd: int, warm_kinds: tuple[str, ...] = (),
+def _worker_init(close_fd: int, warm: Warm | None = None, warm_kinds: tuple[str, ...] = (),
                  spool: Spool | None = None) -> None:
     """In a worker: drop the inherited handle on the output file (so that its lock goes
     with the main process), keep the ``spool`` to write to, warm ``warm_kinds`` (a spawned
@@ -249,8 +265,7 @@ def _worker_init(close_fd: int, warm_kinds: tuple[str, ...] = (),
             os.close(close_fd)
         except OSError:
             pass
-    if warm_kinds:
-        warm(warm_kinds, serial=True)
+    _warm(warm, warm_kinds)
     gc.freeze()  # see _freeze_heap (no collection: it would write to every inherited page)
     try:
         import ctypes
@@ -271,10 +286,9 @@ def _freeze_heap() -> None:
     gc.freeze()
 
 
-def _warm_worker(kinds: tuple[str, ...]) -> None:
-    """:func:`simulate.warmup.warm` of ``kinds`` (serial), then :func:`_freeze_heap` (run on
-    Dask workers)."""
-    warm(kinds, serial=True)
+def _warm_worker(warm: Warm | None, kinds: tuple[str, ...]) -> None:
+    """``warm(kinds)``, then :func:`_freeze_heap` (run on Dask workers)."""
+    _warm(warm, kinds)
     _freeze_heap()
 
 
@@ -323,8 +337,8 @@ def _dask_task(fn: Any, chunk: _Whole, args: tuple, threads: int) -> _Whole:
 class _Dask(_Windowed):
     """Chunks as Dask tasks (needs ``pip install 'pokerjit[distributed]'``)."""
 
-    def __init__(self, spec: str, workers: int, warm_kinds: tuple[str, ...],
-                 kinds_of: Any = None) -> None:
+    def __init__(self, spec: str, workers: int, warm: Warm | None,
+                 warm_kinds: tuple[str, ...], kinds_of: Any = None) -> None:
         how, n = parse_scheduler(spec)
         try:
             import logging
@@ -333,10 +347,10 @@ class _Dask(_Windowed):
         except ImportError:
             raise ValueError("--scheduler needs Dask: pip install 'pokerjit[distributed]'"
                              ) from None
-        self.kinds_of = kinds_of
+        self.kinds_of, self.warm = kinds_of, warm
         self.cluster = None
         if how == "local":
-            warm(warm_kinds, serial=True)  # fill the kernel cache once; the workers load it
+            _warm(warm, warm_kinds)  # fill the kernel cache once; the workers load it
             self.cluster = LocalCluster(n_workers=n or workers, threads_per_worker=1,
                                         processes=True, dashboard_address=None,
                                         silence_logs=logging.ERROR,
@@ -351,14 +365,14 @@ class _Dask(_Windowed):
                 raise ValueError(f"--scheduler {spec}: cannot reach the scheduler ({e})"
                                  ) from None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        self.client.run(_warm_worker, warm_kinds)
+        self.client.run(_warm_worker, warm, warm_kinds)
         self.warmed = set(warm_kinds)
         self.ac = as_completed()
 
     def warm_here(self, kinds: tuple[str, ...]) -> None:
         if self.cluster is not None:
-            warm(kinds, serial=True)  # compile here once; local workers load from the cache
-        self.client.run(_warm_worker, kinds)
+            _warm(self.warm, kinds)  # compile here once; local workers load from the cache
+        self.client.run(_warm_worker, self.warm, kinds)
 
     def submit(self, fn: Any, items: Any, args: tuple) -> Any:
         fut = self.client.submit(_dask_task, fn, _Whole(items), args, 1, pure=False)
@@ -385,14 +399,14 @@ class Executor(Protocol):
 
     workers: int
 
-    def map_ordered(self, chunks: Iterable[Any], args: tuple = (), fn: Any = ..., *,
+    def map_ordered(self, chunks: Iterable[Any], args: tuple, fn: Any, *,
                     on_error: Any = None) -> Iterator[tuple[Any, Any]]: ...
 
     def close(self, abort: bool = False) -> None: ...
 
 
 def executor(workers: int = 1, scheduler: str | None = None, threads: int | None = None, *,
-             warm: tuple[str, ...] = ("batch",),
+             warm: Warm | None = None, warm_kinds: Iterable[str] = (),
              kinds_of: Callable[[Any], Iterable[str]] | None = None,
              close_fd: int = -1, spool: Spool | None = None) -> Executor:
     """The one pool of pokerjit: runs chunks of work in this process, on worker processes
@@ -406,14 +420,17 @@ def executor(workers: int = 1, scheduler: str | None = None, threads: int | None
     :func:`parse_scheduler`) on Dask workers (needs ``pokerjit[distributed]``; ValueError
     when it is missing or the scheduler cannot be reached).
 
-    Warm-up: ``warm`` names kinds of work of :func:`simulate.warmup.warm`, compiled (or
-    loaded from Numba's cache) on one thread before the workers start, so that forked
-    workers inherit the kernels and Dask workers load them once each; ``kinds_of(chunk)``
-    (optional, called in this process before each chunk is sent) names further kinds a
-    chunk needs, warmed the first time one is asked for.
+    Warm-up: ``warm`` (a module-level function, or None: no warm-up) is called as
+    ``warm(kinds)`` with the tuple ``warm_kinds`` before the workers start (in this process,
+    so that forked workers inherit the kernels, and on each Dask worker, which loads them
+    once); it must compile (or load from Numba's cache) on one thread only, since the
+    process may fork after it. ``kinds_of(chunk)`` (optional, called in this process before
+    each chunk is sent) names further kinds a chunk needs, warmed the same way the first
+    time one is asked for. In this process (``workers=1``) nothing is warmed: the chunks
+    load what they need.
 
     The returned object has ``workers`` (how many run at once), ``map_ordered(chunks,
-    args=(), fn, *, on_error=None)`` and ``close(abort=False)``. ``map_ordered`` yields
+    args, fn, *, on_error=None)`` and ``close(abort=False)``. ``map_ordered`` yields
     ``(chunk, fn(chunk, *args, threads=T))`` for each chunk of the iterable ``chunks``, in
     input order (T is ``threads`` in this process, 1 on workers). ``fn`` and the chunks
     must pickle (``fn`` a module-level function). At most ``3 * workers`` chunks are in
@@ -431,10 +448,11 @@ def executor(workers: int = 1, scheduler: str | None = None, threads: int | None
     result is written, then closes it. Ignored in this process, on Dask and by spawned
     workers.
     """
+    kinds = tuple(warm_kinds)
     if scheduler:
-        return _Dask(scheduler, workers, warm, kinds_of)
+        return _Dask(scheduler, workers, warm, kinds, kinds_of)
     if workers > 1:
-        return _Processes(workers, warm, kinds_of, close_fd, spool)
+        return _Processes(workers, warm, kinds, kinds_of, close_fd, spool)
     return _Local(threads)
 
 
