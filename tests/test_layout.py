@@ -142,8 +142,9 @@ LAYERS: list[tuple[str, ...]] = [
     # The constants the simulation kernels compile in (the games table, the share unit).
     ("simulate.games", "simulate.results"),
     ("simulate._kernels",),
-    # Foundations: pots, progress and text tables.
-    ("simulate.pots", "simulate.progress", "simulate.texttable"),
+    # Foundations: pots, progress, text tables, and the worker pool (it takes its
+    # warm-up and chunk function as arguments, so it imports none of the library).
+    ("simulate.pots", "simulate.progress", "simulate.texttable", "simulate.run"),
     # The inputs: ranges, a request, a sampling plan.
     ("simulate.ranges", "simulate.request", "simulate.sampling"),
     # The equity engines, all-in EV, tournament and preflop tables.
@@ -158,7 +159,6 @@ LAYERS: list[tuple[str, ...]] = [
     # The public facade: it names (lazily) everything up to the engine.
     ("simulate",),
     ("simulate.replay",),
-    ("simulate.run",),
     ("simulate.batch",),
     ("simulate.warmup",),
     ("simulate.documents",),
