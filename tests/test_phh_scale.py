@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from simulate.notation.phh_synth import synthetic_hands, write_synthetic_phhs
-from simulate.replay.hand_files import Totals, analyze
+from simulate.replay.hand_files import LOCAL_CHUNK, Totals, analyze
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 
@@ -34,16 +34,18 @@ def peak_bytes(path: Path) -> tuple[int, Totals]:
 
 def test_memory_does_not_grow_with_the_number_of_hands(tmp_path: Path) -> None:
     small, big = tmp_path / "small.phhs", tmp_path / "big.phhs"
-    write_synthetic_phhs(str(small), 20, seed=1)
-    write_synthetic_phhs(str(big), 300, seed=2)
+    # Both larger than the block replayed together (LOCAL_CHUNK), which bounds the memory.
+    n_small, n_big = 2 * LOCAL_CHUNK, 10 * LOCAL_CHUNK
+    write_synthetic_phhs(str(small), n_small, seed=1)
+    write_synthetic_phhs(str(big), n_big, seed=2)
     for path in (small, big):   # warm up on both: imports, compiled kernels, per-game caches
         for _ in analyze(path):
             pass
     gc.collect()
     p_small, t_small = peak_bytes(small)
     p_big, t_big = peak_bytes(big)
-    assert t_small.hands == 20 and t_big.hands == 300 and t_big.errors == 0
-    assert p_big < p_small + 256 * 1024, (p_small, p_big)   # not 15x the small run
+    assert t_small.hands == n_small and t_big.hands == n_big and t_big.errors == 0
+    assert p_big < p_small + 256 * 1024, (p_small, p_big)   # not 5x the small run
 
 
 @pytest.mark.slow
