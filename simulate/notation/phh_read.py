@@ -53,6 +53,7 @@ from simulate.notation.actions import (
     parse_card_text,
 )
 from simulate.notation.actions import parse_action as _parse_action
+from simulate.notation.site_text import SiteInfo
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -90,7 +91,7 @@ class HandHistory:
     ``inf`` in the file). A negative ``blinds_or_straddles`` entry is a post: that seat
     pays the amount as a live bet to play at once (it does not move the first actor).
     ``fields`` is the whole decoded TOML table, unknown keys included (the writer keeps
-    them).
+    them). ``site``: the site's facts when a site reader made the record.
     """
 
     source: str
@@ -109,6 +110,8 @@ class HandHistory:
     winnings: list[Decimal] | None = None
     rake: Decimal | None = None
     fields: dict[str, Any] = field(default_factory=dict)
+    #: A site hand's facts beyond PHH (None for PHH): see :mod:`simulate.notation.site_text`.
+    site: SiteInfo | None = None
 
     @property
     def n_players(self) -> int:

@@ -1,0 +1,181 @@
+"""What every site hand-history reader shares: the site facts of a hand, the text decoder,
+the amount and card readers, and the cutting of a file into hands.
+
+A site reader (one module per site family, ``simulate/notation/site_<family>.py``) turns a
+document into :class:`~simulate.notation.phh_read.HandHistory` records, the same records the
+PHH reader makes, with :attr:`HandHistory.site` set to a :class:`SiteInfo`: the replay above
+the engine plays them as it plays PHH, and the PHH writer writes them.
+
+Amounts stay :class:`~decimal.Decimal` in the table's own units (dollars, euros, chips), as
+printed; a reader never rounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from evaluator.cards import ids_of_text
+
+__all__ = ["SiteInfo", "SiteError", "Tournament", "card_text", "decode", "parse_amount",
+           "split_hands"]
+
+
+class SiteError(ValueError):
+    """A site hand that cannot be read, or whose chips do not add up; one line, naming the
+    line of the file where it can."""
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament hand's event: the site's id (as printed), the buy-in as printed
+    (``$4.60+$0.40``, None where the file gives none) and the blind level (as printed)."""
+
+    id: str
+    buy_in: str | None = None
+    level: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"id": self.id, "buy_in": self.buy_in, "level": self.level}
+
+
+@dataclass
+class SiteInfo:
+    """The facts a site prints about a hand beyond what PHH plays.
+
+    ``site``: lower-case family name (``pokerstars``, ``ggpoker``, ...). ``hand_id``: the
+    site's id, as text. ``time``: ISO 8601, with the offset where the file gives a zone.
+    ``currency``: ISO code (``USD``) or ``chips``. ``game``: an ``equity`` game name, or
+    ``stud``, ``razz``, ``stud_hilo``, ``2-7_triple_draw``, ... ``betting``: ``no-limit``,
+    ``pot-limit`` or ``fixed-limit``. ``seats``: the site's seat numbers, one per player of
+    the record, in the record's order. ``boards``: one board text per run. ``fees``: money
+    other than rake taken from the pots (jackpot, bad beat, ...), by name. ``cashout``:
+    money paid outside the pots (cash-out, insurance) by player name. ``line``: the line of
+    the document where the hand starts (1-based).
+    """
+
+    site: str
+    hand_id: str
+    game: str
+    betting: str
+    table: str | None = None
+    time: str | None = None
+    currency: str | None = None
+    tournament: Tournament | None = None
+    seats: list[int] = field(default_factory=list)
+    hero: str | None = None
+    boards: list[str] = field(default_factory=list)
+    fees: dict[str, Decimal] = field(default_factory=dict)
+    cashout: dict[str, Decimal] = field(default_factory=dict)
+    line: int = 1
+
+
+# ----------------------------------------------------------------------------- text
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def decode(data: bytes) -> str:
+    """A file's bytes as text with ``\\n`` line ends: a byte-order mark decides (UTF-8,
+    UTF-16 LE/BE); without one, UTF-16 is recognised by its NUL bytes, then UTF-8 is
+    tried, then cp1252 (the Windows exports). Stray NUL characters are dropped; CRLF and
+    lone CR become LF."""
+    enc = None
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            data, enc = data[len(bom):], name
+            break
+    if enc is None and len(data) >= 4:
+        head = data[:4096]
+        even, odd = head[0::2].count(0), head[1::2].count(0)
+        if odd > len(head) // 4 and even == 0:
+            enc = "utf-16-le"
+        elif even > len(head) // 4 and odd == 0:
+            enc = "utf-16-be"
+    if enc is None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+    else:
+        text = data.decode(enc, errors="replace")
+    return text.replace("\x00", "").replace("\r\n", "\n").replace("\r", "\n")
+
+
+# ----------------------------------------------------------------------------- amounts
+_CURRENCY = re.compile(r"(?:US\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|CAD|INR|CNY|RMB|T\$|FPP|SC|GC)",
+                       re.IGNORECASE)
+_SUFFIX = {"k": Decimal(1000), "m": Decimal(1000000), "b": Decimal(1000000000)}
+
+
+def parse_amount(text: str) -> Decimal:
+    """An amount as a site prints it, exactly: ``$1,234.50``, ``1 234,50 €``, ``€0,05``,
+    ``1.234,5``, ``2.5k``, ``(1500)``, ``1'000``. A separator followed by exactly three
+    digits, with another separator or none after, is a thousands separator unless it is
+    the only separator and a comma/point convention says otherwise: ``1,234`` is 1234,
+    ``0,05`` is 0.05, ``1.5`` is 1.5. Raises :class:`SiteError` naming the text."""
+    s = _CURRENCY.sub("", text.strip().strip("()")).replace("\u00a0", " ").replace(
+        "\u202f", " ").strip()
+    mult = Decimal(1)
+    if s and s[-1].lower() in _SUFFIX:
+        mult, s = _SUFFIX[s[-1].lower()], s[:-1].strip()
+    s = s.replace(" ", "").replace("'", "")
+    if not s or not re.fullmatch(r"-?[0-9][0-9.,]*", s):
+        raise SiteError(f"not an amount: {text.strip()!r}")
+    seps = [c for c in s if c in ".,"]
+    if seps:
+        last = max(s.rfind("."), s.rfind(","))
+        tail = s[last + 1:]
+        if len(set(seps)) == 2:          # 1,234.50 or 1.234,50: the last one is decimal
+            dec = s[last]
+        elif len(seps) > 1:              # 1,234,567 (one kind, several times): thousands
+            dec = None
+        elif len(tail) == 3 and s[last] == "," and s[:last].lstrip("-") not in ("0", ""):
+            dec = None                   # 1,234: thousands (a site writes cents with 2)
+        else:
+            dec = s[last]
+        whole = s if dec is None else s[:last]
+        whole = whole.replace(".", "").replace(",", "")
+        s = whole if dec is None else f"{whole}.{tail}"
+    try:
+        return Decimal(s) * mult
+    except InvalidOperation:
+        raise SiteError(f"not an amount: {text.strip()!r}") from None
+
+
+# ----------------------------------------------------------------------------- cards
+#: Rank letters other languages print, to ours.
+_RANKS = {"10": "T", "1": "T", "B": "J", "V": "J", "D": "Q", "R": "K", "Q": "Q", "K": "K",
+          "J": "J", "A": "A", "T": "T"}
+_SUITS = {"h": "h", "d": "d", "c": "c", "s": "s", "♥": "h", "♦": "d", "♣": "c", "♠": "s"}
+
+
+def card_text(token: str) -> str:
+    """One card as a site prints it (``Ah``, ``10h``, ``AH``, ``A♥``, French ``Rc`` for the
+    king) as our two-letter text (``Ah``); raises :class:`SiteError` naming the token.
+    (German ``D`` for the queen is our ``Q``; ``D`` is the queen in French as well.)"""
+    t = token.strip().strip("[]")
+    if len(t) < 2:
+        raise SiteError(f"not a card: {token!r}")
+    rank, suit = t[:-1].upper(), t[-1]
+    rank = _RANKS.get(rank, rank)
+    suit = _SUITS.get(suit.lower(), _SUITS.get(suit, ""))
+    text = rank + suit
+    if ids_of_text(text) is None:
+        raise SiteError(f"not a card: {token!r}")
+    return text
+
+
+# ----------------------------------------------------------------------------- hands
+def split_hands(text: str, start: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """The hands of a document: ``(first line, text)`` for each run of lines from one line
+    matching ``start`` (searched at line starts, ``re.M``) to the next; text before the
+    first start is dropped (it holds no hand)."""
+    starts = [m.start() for m in start.finditer(text)]
+    line, prev = 1, 0
+    for i, pos in enumerate(starts):
+        line += text.count("\n", prev, pos)
+        prev = pos
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        yield line, text[pos:end]
