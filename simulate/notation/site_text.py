@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from evaluator.cards import ids_of_text
+from simulate.notation.actions import PHHError
 
 __all__ = ["SiteInfo", "SiteError", "Tournament", "card_text", "decode", "parse_amount",
            "split_hands"]
 
 
-class SiteError(ValueError):
+class SiteError(PHHError):
     """A site hand that cannot be read, or whose chips do not add up; one line, naming the
     line of the file where it can."""
 

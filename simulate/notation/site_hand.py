@@ -1,0 +1,190 @@
+"""A site hand as its file tells it: the one record every site reader makes.
+
+A site reader (``simulate/notation/site_<family>.py``) only transcribes: it turns each
+hand of a file into a :class:`SiteHand` — the seats, the stakes, and the hand's
+:class:`Event` s in the order the file prints them, amounts with the meanings fixed below
+(whatever the site's own wording) — and :func:`simulate.notation.site_build.build` turns
+that into the :class:`~simulate.notation.phh_read.HandHistory` the replay plays. So the
+seat order, the PHH action text, the chip check and the document's site keys are written
+once for every site.
+
+Event kinds (``player`` is the name as in :attr:`Seat.name`; amounts are
+:class:`~decimal.Decimal` in the table's units, as printed):
+
+==============  ==========================================================================
+``ante``        a dead ante (``amount``)
+``small_blind`` the small blind, live (``amount``)
+``big_blind``   the big blind, live (``amount``)
+``straddle``    a live straddle (``amount``: what the straddle puts in)
+``post``        a live blind posted to come in or out of position (``amount``: its live
+                part; the dead part of "posts small & big blinds" is a ``dead`` event)
+``dead``        dead money posted (not part of the player's bet on the street)
+``bring_in``    stud's bring-in (``amount``)
+``hole``        cards dealt to ``player`` (``cards``; ``??`` for a card not seen; in
+                stud one event per street with that street's cards, down cards ``??``)
+``street``      a new betting round where no board is dealt (stud's 4th street, a draw:
+                ``amount`` None); a ``board`` event starts one by itself
+``board``       community cards (``cards``: the new cards only; ``run`` 2 for the second
+                board of a hand run twice, and so on: its cards are the ones that differ)
+``fold``        folds
+``check``       checks
+``call``        calls (``amount``: what the call adds, as printed; may be less than the
+                bet when all-in)
+``bet``         bets (``amount``: what the bet adds)
+``raise``       raises (``amount``: the player's TOTAL on this street after the raise,
+                whatever the site prints: a reader of "raises X to Y" gives Y, a reader of
+                a site that prints only the increment adds what the player had in)
+``complete``    stud: completes the bring-in (``amount``: the street total)
+``discard``     draw games: discards ``cards`` (``??`` for each unseen card)
+``stand``       draw games: stands pat
+``show``        shows ``cards`` at the showdown
+``muck``        mucks (``cards`` when the file still prints them)
+``uncalled``    the uncalled part of a bet returned to ``player`` (``amount``)
+``collect``     ``player`` takes ``amount`` from a pot (``pot``: its name as printed, such
+                as ``main pot`` or ``side pot-1``; ``run``: the board it was won on)
+``cashout``     money paid to ``player`` outside the pots (cash-out, insurance: ``amount``)
+==============  ==========================================================================
+
+``allin`` marks a betting event that puts the player all in (as printed; the builder does
+not need it). ``line`` is the event's line in the document (1-based).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from simulate.notation.site_text import SiteError, SiteInfo
+
+__all__ = ["BETTING_KINDS", "EVENT_KINDS", "FORCED_KINDS", "Event", "Seat", "SiteHand", "Stakes"]
+
+#: Forced bets, paid before the first decision.
+FORCED_KINDS = frozenset({"ante", "small_blind", "big_blind", "straddle", "post", "dead",
+                          "bring_in"})
+#: Decisions that move chips or the turn.
+BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
+#: Every event kind (see the module docstring).
+EVENT_KINDS = FORCED_KINDS | BETTING_KINDS | frozenset(
+    {"street", "hole", "board", "discard", "stand", "show", "muck", "uncalled", "collect",
+     "cashout"})
+
+
+@dataclass
+class Seat:
+    """One seat as the file lists it: the site's seat number, the player's name (as
+    printed, a hero marker such as ``[ME]`` removed), the starting stack, and whether the
+    player is dealt in (False: sitting out, waiting, or listed without cards)."""
+
+    seat: int
+    name: str
+    stack: Decimal
+    in_hand: bool = True
+
+
+@dataclass
+class Stakes:
+    """The table's stakes as the header prints them (None where it does not): blinds,
+    the ante, fixed-limit's small and big bet, stud's bring-in."""
+
+    small_blind: Decimal | None = None
+    big_blind: Decimal | None = None
+    ante: Decimal | None = None
+    small_bet: Decimal | None = None
+    big_bet: Decimal | None = None
+    bring_in: Decimal | None = None
+
+
+@dataclass
+class Event:
+    """One thing that happened in the hand (see the module docstring for the kinds)."""
+
+    kind: str
+    player: str | None = None
+    amount: Decimal | None = None
+    cards: tuple[str, ...] = ()
+    line: int = 0
+    allin: bool = False
+    pot: str | None = None
+    run: int = 1
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:
+            raise ValueError(f"unknown site event kind {self.kind!r}")
+
+
+@dataclass
+class SiteHand:
+    """One hand of a site file, transcribed (see the module docstring).
+
+    ``seats``: every seat the file lists, in seat order. ``button``: the button's seat
+    number (None where the file does not say). ``rake``: the house's cut as printed (None:
+    not printed; the reader of a site that prints the pot before rake gives it here
+    all the same). ``total_pot``: the pot as printed, for the check. ``summary_only``: the
+    file holds only a summary of this hand (no actions): it is skipped, and said so.
+    """
+
+    info: SiteInfo
+    seats: list[Seat]
+    stakes: Stakes
+    events: list[Event] = field(default_factory=list)
+    button: int | None = None
+    rake: Decimal | None = None
+    total_pot: Decimal | None = None
+    max_seats: int | None = None
+    summary_only: bool = False
+
+    def seat_of(self, name: str) -> Seat:
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise SiteError(f"line {self.info.line}: {name!r} acts but has no seat")
+
+    def committed(self) -> dict[str, Decimal]:
+        """What each player put into the pots (forced bets, bets and calls, less the
+        uncalled part returned), by name: the sums the chip check adds up. A ``raise``
+        or ``complete`` sets the player's street total; ``street`` and a first-run
+        ``board`` start a new street."""
+        total: dict[str, Decimal] = {}
+        street: dict[str, Decimal] = {}
+
+        def add(name: str, x: Decimal) -> None:
+            total[name] = total.get(name, Decimal(0)) + x
+
+        for e in self.events:
+            k, p, a = e.kind, e.player, e.amount
+            if k == "street" or (k == "board" and e.run == 1):
+                street.clear()
+            if p is None or a is None:
+                continue
+            if k in ("ante", "dead"):
+                add(p, a)
+            elif k in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
+                       "bet"):
+                street[p] = street.get(p, Decimal(0)) + a
+                add(p, a)
+            elif k in ("raise", "complete"):
+                add(p, a - street.get(p, Decimal(0)))
+                street[p] = a
+            elif k == "uncalled":
+                add(p, -a)
+        return total
+
+    def collected(self) -> dict[str, Decimal]:
+        """What each player took from the pots (``collect`` events), by name."""
+        out: dict[str, Decimal] = {}
+        for e in self.events:
+            if e.kind == "collect" and e.player is not None and e.amount is not None:
+                out[e.player] = out.get(e.player, Decimal(0)) + e.amount
+        return out
+
+    def check_chips(self) -> None:
+        """Raise :class:`SiteError` unless what was committed equals what was collected
+        plus the rake and the fees; the message gives both sums and the hand's line."""
+        put = sum(self.committed().values(), Decimal(0))
+        took = sum(self.collected().values(), Decimal(0))
+        rake = self.rake or Decimal(0)
+        fees = sum(self.info.fees.values(), Decimal(0))
+        if put != took + rake + fees:
+            raise SiteError(
+                f"line {self.info.line}: the chips do not add up: {put} committed, "
+                f"{took} collected + {rake} rake" + (f" + {fees} fees" if fees else ""))
