@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from simulate.notation import site_fulltilt, site_pkr, site_pokerstars
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -42,7 +43,11 @@ class SiteFormat:
 
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
-SITE_FORMATS: tuple[SiteFormat, ...] = ()
+SITE_FORMATS: tuple[SiteFormat, ...] = (
+    SiteFormat("pokerstars", site_pokerstars.detect, site_pokerstars.read),
+    SiteFormat("fulltilt", site_fulltilt.detect, site_fulltilt.read),
+    SiteFormat("pkr", site_pkr.detect, site_pkr.read),
+)
 
 
 def detect_site(text: str) -> SiteFormat | None:

@@ -1,0 +1,252 @@
+"""PKR hand histories, transcribed into :class:`SiteHand` records.
+
+The grammar, line by line (a hand runs from ``Table #N - NAME`` to ``End of Hand #ID``):
+
+- header lines ``Starting Hand #ID``, ``Start time of hand: 05 Oct 2013 01:15:45`` (no
+  zone printed), ``Last Hand #ID``, ``Game Type: HOLD'EM|OMAHA|...``, ``Limit Type: NO
+  LIMIT|POT LIMIT|FIXED LIMIT``, ``Table Type: RING|TOURNAMENT``, ``Money Type: REAL
+  MONEY|PLAY MONEY``, ``Blinds are now $SB / $BB``, ``Button is at seat N``;
+- ``Seat N: NAME - $STACK[ (away from table)]`` (listed again at the end with the final
+  stacks: those are not read), ``Moving Button to seat N`` (the hand's button);
+- ``NAME posts small blind ($X)|big blind ($X)``, ``Dealing [R s][R s] to NAME``,
+  ``NAME folds|checks|calls $X|bets $X|raises to $X[ (all-in)]``: PKR prints a call as
+  the player's street total, like a raise (``calls $1.25`` after the big blind's $0.50
+  adds $0.75), so a call's amount here is that total less what the player had in;
+- ``Dealing Flop|Turn|River [R s]...``, ``Pot sizes: $X``, ``Taking Rake of $X from pot
+  N``, ``NAME shows [..]``, ``NAME mucks``, ``NAME wins $X[ with: ...]``.
+
+PKR prints no returned uncalled bet: the part of the last street's largest bet that no
+one matched is returned here as an ``uncalled`` event (the pot it wins excludes it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from decimal import Decimal
+
+from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
+
+__all__ = ["detect", "read"]
+
+_START = re.compile(r"^[ \t\ufeff]*Table #\d+[^\n]*\n[ \t]*Starting Hand #\d+", re.M)
+_DETECT = re.compile(r"^[ \t\ufeff]*Starting Hand #\d+\s*\n[ \t]*Start time of hand:", re.M)
+_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) - (?P<stack>[$€£]?[\d.,]+)"
+                   r"(?P<rest>.*)$")
+_CARD = re.compile(r"\[\s*(\w{1,2})\s*(\w)\s*\]")
+_GAMES = {"HOLD'EM": "holdem", "HOLDEM": "holdem", "OMAHA": "omaha",
+          "OMAHA HI-LO": "omaha_hilo", "OMAHA HI/LO": "omaha_hilo", "7 CARD STUD": "stud",
+          "RAZZ": "razz"}
+_LIMITS = {"NO LIMIT": "no-limit", "POT LIMIT": "pot-limit", "FIXED LIMIT": "fixed-limit",
+           "LIMIT": "fixed-limit"}
+_MONTHS = {m: i for i, m in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_POST = re.compile(r"^posts (?P<what>.*?)\s*\((?P<amount>[^)]*)\)")
+
+
+def detect(head: str) -> bool:
+    """Whether ``head`` starts a PKR export."""
+    return _DETECT.search(head) is not None
+
+
+def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
+    """Each hand of a PKR document (see the module docstring)."""
+    starts = [m.start() for m in _START.finditer(text)]
+    line, prev = 1, 0
+    for i, pos in enumerate(starts):
+        line += text.count("\n", prev, pos)
+        prev = pos
+        chunk = text[pos:starts[i + 1] if i + 1 < len(starts) else len(text)]
+        try:
+            yield line, _read_hand(chunk, line)
+        except SiteError as exc:
+            msg = str(exc)
+            yield line, exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")
+        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
+            yield line, SiteError(f"line {line}: not a PKR hand ({exc})")
+
+
+def _amount(text: str, where: int) -> Decimal:
+    try:
+        return parse_amount(text)
+    except SiteError as exc:
+        raise SiteError(f"line {where}: {exc}") from None
+
+
+def _cards(text: str) -> tuple[str, ...]:
+    return tuple(card_text(r + s) for r, s in _CARD.findall(text))
+
+
+def _name(names: set[str], line: str) -> tuple[str, str] | None:
+    found = None
+    pos = line.find(" ")
+    while pos != -1:
+        if line[:pos] in names:
+            found = pos
+        pos = line.find(" ", pos + 1)
+    return None if found is None else (line[:found], line[found + 1:].strip())
+
+
+def _read_hand(chunk: str, first: int) -> SiteHand:
+    lines = chunk.split("\n")
+    table = lines[0].strip()[len("Table "):]
+    info = SiteInfo(site="pkr", hand_id="", game="holdem", betting="no-limit", table=table,
+                    line=first)
+    stakes = Stakes()
+    seats: list[Seat] = []
+    names: set[str] = set()
+    events: list[Event] = []
+    street: dict[str, Decimal] = {}
+    button = None
+    rake = Decimal(0)
+    seen_blinds: set[str] = set()
+    dealing = False  # seats are read until the cards are dealt
+    betting_over = False
+    ended = False
+
+    def settle() -> None:
+        """The last street's unmatched bet, returned (PKR does not print it)."""
+        nonlocal betting_over
+        if betting_over:
+            return
+        betting_over = True
+        if len(street) > 0:
+            top = max(street, key=lambda p: street[p])
+            others = max((v for p, v in street.items() if p != top), default=Decimal(0))
+            if street[top] > others:
+                events.append(Event("uncalled", top, street[top] - others, (), n))
+
+    n = first
+    for n, raw in enumerate(lines[1:], start=first + 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("Starting Hand #"):
+            info.hand_id = line[len("Starting Hand #"):].strip()
+        elif line.startswith("Start time of hand:"):
+            info.time = _time(line[len("Start time of hand:"):].strip())
+        elif line.startswith("Game Type:"):
+            g = line[10:].strip().upper()
+            if g not in _GAMES:
+                raise SiteError(f"line {n}: unknown game {g!r}")
+            info.game = _GAMES[g]
+        elif line.startswith("Limit Type:"):
+            info.betting = _LIMITS.get(line[11:].strip().upper(), "no-limit")
+        elif line.startswith("Money Type:"):
+            if "PLAY" in line.upper():
+                info.currency = "chips"
+        elif line.startswith("Blinds are now "):
+            sb, _, bb = line[len("Blinds are now "):].partition("/")
+            stakes.small_blind, stakes.big_blind = _amount(sb, n), _amount(bb, n)
+            if info.currency is None:
+                info.currency = _SIGNS.get(sb.strip()[:1], "chips")
+        elif line.startswith("Button is at seat ") or line.startswith("Moving Button to seat "):
+            button = int(line.rsplit(" ", 1)[-1])
+        elif line.startswith("Seat "):
+            if dealing:
+                continue  # the final stacks
+            m = _SEAT.match(line)
+            if m is None:
+                raise SiteError(f"line {n}: {line!r}")
+            seats.append(Seat(int(m["seat"]), m["name"], _amount(m["stack"], n),
+                              in_hand="away" not in m["rest"]))
+            names.add(m["name"])
+        elif line.startswith("Dealing Cards"):
+            dealing = True
+        elif line.startswith("Dealing [") and " to " in line:
+            who = line[line.rfind("] to ") + 5:].strip()
+            if who in names:
+                info.hero = info.hero or who
+                events.append(Event("hole", who, None, _cards(line), n))
+        elif line.startswith(("Dealing Flop", "Dealing Turn", "Dealing River")):
+            street = {}
+            events.append(Event("board", None, None, _cards(line), n))
+        elif line.startswith("Taking Rake of "):
+            settle()
+            rake += _amount(line[len("Taking Rake of "):].split(" from ")[0], n)
+        elif line.startswith("End of Hand"):
+            ended = True
+            break
+        elif line.startswith(("Pot sizes:", "Shuffling", "Last Hand")):
+            continue
+        else:
+            got = _name(names, line)
+            if got is None:
+                continue
+            who, rest = got
+            allin = "(all-in)" in rest
+            rest = rest.replace("(all-in)", "").strip()
+            if rest.startswith("posts "):
+                m = _POST.match(rest)
+                if m is None:
+                    raise SiteError(f"line {n}: {line!r}")
+                a = _amount(m["amount"], n)
+                kind = _post_kind(m["what"], seen_blinds)
+                if kind != "dead" and kind != "ante":
+                    street[who] = street.get(who, Decimal(0)) + a
+                events.append(Event(kind, who, a, (), n, allin))
+            elif rest == "folds":
+                events.append(Event("fold", who, None, (), n))
+            elif rest == "checks":
+                events.append(Event("check", who, None, (), n))
+            elif rest.startswith("calls "):
+                to = _amount(rest[6:], n)
+                add = to - street.get(who, Decimal(0))
+                street[who] = to
+                events.append(Event("call", who, add, (), n, allin))
+            elif rest.startswith("bets "):
+                a = _amount(rest[5:], n)
+                street[who] = street.get(who, Decimal(0)) + a
+                events.append(Event("bet", who, a, (), n, allin))
+            elif rest.startswith("raises to "):
+                to = _amount(rest[10:], n)
+                street[who] = to
+                events.append(Event("raise", who, to, (), n, allin))
+            elif rest.startswith("shows "):
+                settle()
+                events.append(Event("show", who, None, _cards(rest), n))
+            elif rest == "mucks":
+                settle()
+                if any(e.kind == "show" for e in events):
+                    events.append(Event("muck", who, None, (), n))
+            elif rest.startswith("wins "):
+                settle()
+                won = rest[5:].split(" with")[0].split(" from")[0]
+                events.append(Event("collect", who, _amount(won, n), (), n, pot="pot"))
+    if not ended:
+        raise SiteError(f"line {first}: the hand stops before 'End of Hand' (truncated)")
+    if not seats:
+        raise SiteError(f"line {first}: the hand lists no seats")
+    return SiteHand(info=info, seats=seats, stakes=stakes, events=events, button=button,
+                    rake=rake)
+
+
+def _post_kind(what: str, seen: set[str]) -> str:
+    what = what.lower()
+    if "ante" in what:
+        return "ante"
+    if "dead" in what:
+        return "dead"
+    if "small" in what:
+        if "sb" in seen:
+            return "dead"
+        seen.add("sb")
+        return "small_blind"
+    if "big" in what:
+        if "bb" in seen:
+            return "post"
+        seen.add("bb")
+        return "big_blind"
+    return "post"
+
+
+def _time(text: str) -> str | None:
+    """``05 Oct 2013 01:15:45`` as ISO 8601 (PKR prints no zone)."""
+    m = re.match(r"(\d{1,2}) (\w{3}) (\d{4}) (\d{1,2}):(\d{2}):(\d{2})", text)
+    if m is None or m[2] not in _MONTHS:
+        return None
+    return datetime(int(m[3]), _MONTHS[m[2]], int(m[1]), int(m[4]), int(m[5]),
+                    int(m[6])).isoformat()

@@ -1,0 +1,563 @@
+"""PokerStars hand histories (and the skins and apps that export its format: PPPoker,
+Upoker, PokerStars Home Games, Zoom), transcribed into :class:`SiteHand` records.
+
+The grammar, line by line (every hand starts with its header line; an export may put a
+``*********** # N **************`` line before it, or blank lines between every line):
+
+- header: ``PokerStars [Zoom |Home Game ]Hand|Game #ID: [{club}] `` then either a cash
+  game ``GAME LIMIT (SB/BB[ - $CAP Cap - ][ CUR])`` or a tournament ``Tournament #T,
+  BUYIN[ CUR] GAME LIMIT - [Match Round R, ]Level L (SB/BB)``, a mixed game as
+  ``MIX (GAME LIMIT[, SB/BB CUR])``, then `` - DATE TIME ZONE[ [DATE TIME ZONE]]``;
+- ``Table 'NAME' N-max[ (Play Money)] Seat #B is the button``;
+- ``Seat N: NAME (STACK in chips[, BOUNTY bounty])[ is sitting out| out of hand ...]``;
+- ``NAME: posts small blind X`` / ``big blind`` / ``small & big blinds X`` (the big blind
+  live, the rest dead) / ``the ante X`` / ``straddle X``, ``NAME: folds|checks|calls X|
+  bets X|raises X to Y|brings in for X|completes it to X|discards N cards [..]|stands pat
+  |shows [..]|mucks hand|doesn't show hand`` (`` and is all-in``, `` and has reached the
+  $X cap``);
+- ``*** HOLE CARDS|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY ***``, run twice ``*** FIRST|SECOND
+  FLOP|TURN|RIVER|SHOW DOWN ***``, stud ``*** 3rd STREET ***`` ..., draw ``*** FIRST
+  DRAW ***`` ...; ``Dealt to NAME [..][ [..]]``;
+- ``Uncalled bet (X) returned to NAME``, ``NAME collected X from pot|main pot|side
+  pot[-N]``, ``NAME cashed out the hand for X | Cash Out Fee Y``;
+- summary: ``Total pot X[ Main pot X. Side pot[-N] X. ...] | Rake Y[ | Jackpot Z ...]``,
+  ``Board [..]``, ``Seat N: NAME [(button)] [(small blind)] showed [..] and won (X) ...
+  |mucked [..]|collected (X)|folded ...``.
+
+Everything else (chat, joins, time-outs, tournament placings, bounties) is skipped.
+Amounts mean what :mod:`simulate.notation.site_hand` says: ``raises X to Y`` is a raise
+to Y; a cash-out pays the player outside the pot (the pot it would have won is the
+house's, kept as the fee ``cashout``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+
+__all__ = ["detect", "read"]
+
+_ROOMS = r"(?:PokerStars|PPPoker|POKERSTARS|Upoker|PokerStars\.\w+)"
+_START = re.compile(rf"^[ \t\ufeff]*{_ROOMS}\b[^\n]*?(?:Hand|Game) #\w+:", re.M)
+_DETECT = re.compile(rf"^[ \t\ufeff]*{_ROOMS}(?: Zoom| Rush| Home| Fast)* (?:Hand|Game) "
+                     r"#\w+:", re.M)
+
+#: Game names as printed, to ours (longest first in the pattern).
+GAME_NAMES = {
+    "Hold'em": "holdem", "Omaha": "omaha", "Omaha Hi/Lo": "omaha_hilo",
+    "5 Card Omaha": "omaha5", "5 Card Omaha Hi/Lo": "omaha5_hilo", "6 Card Omaha": "omaha6",
+    "6+ Hold'em": "short_deck", "7 Card Stud": "stud", "7 Card Stud Hi/Lo": "stud_hilo",
+    "Razz": "razz", "Triple Draw 2-7 Lowball": "2-7_triple_draw",
+    "Single Draw 2-7 Lowball": "2-7_single_draw", "5 Card Draw": "5_card_draw",
+    "Badugi": "badugi", "Triple Draw A-5 Lowball": "a-5_triple_draw",
+    "Courchevel": "courchevel", "Courchevel Hi/Lo": "courchevel_hilo",
+}
+LIMITS = {"No Limit": "no-limit", "Pot Limit": "pot-limit", "Limit": "fixed-limit",
+          "Fixed Limit": "fixed-limit"}
+_GAME_RE = "|".join(re.escape(g) for g in sorted(GAME_NAMES, key=len, reverse=True))
+_GAME = re.compile(rf"(?P<game>{_GAME_RE})\s+(?P<limit>No Limit|Pot Limit|Fixed Limit|Limit)"
+                   r"(?:\s*,\s*(?P<mixstakes>[^)]*))?")
+_HEADER = re.compile(r"^(?P<room>.*?)\s*(?:Hand|Game) #(?P<id>\w+):\s*(?P<rest>.*)$")
+_TOURNEY = re.compile(r"Tournament #(?P<tid>\d+),?\s*(?P<buyin>.*?)\s*$")
+_LEVEL = re.compile(r"Level (?P<level>[\w-]+)(?:\s*\((?P<sb>[^/)]+)/(?P<bb>[^/)]+)"
+                    r"(?:/(?P<ante>[^)]+))?\))?")
+_STAKES = re.compile(r"\(\s*(?P<sb>[^/\s()]+)/(?P<bb>[^/\s()]+)(?:/(?P<ante>[^\s()]+))?"
+                     r"(?:\s*-\s*(?P<cap>\S+)\s+Cap\s*-)?\s*(?P<cur>[A-Z]{3})?\s*\)")
+_DATE = re.compile(r"(?P<d>\d{4}/\d{1,2}/\d{1,2})\s+(?P<t>\d{1,2}:\d{2}(?::\d{2})?)"
+                   r"(?:\s+(?P<z>[A-Z]{1,5}))?")
+_TABLE = re.compile(r"^Table '(?P<table>.*)'(?:\s+(?P<max>\d+)-max)?.*?"
+                    r"(?:Seat #(?P<button>\d+) is the button)?\s*$")
+_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?) \((?P<stack>[^()]*?) in chips"
+                   r"(?:,\s*(?P<bounty>[^()]*?) bounty)?\)(?P<rest>.*)$")
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_UNCALLED = re.compile(r"^Uncalled bet \((?P<amount>[^)]*)\) returned to (?P<name>.*)$")
+_COLLECT = re.compile(r"^(?P<name>.*) collected (?P<amount>\S+) from "
+                      r"(?P<pot>(?:main |side )?pot(?:[- ]?\d+)?)\s*$")
+_CASHOUT = re.compile(r"^(?P<name>.*) cashed out the hand for (?P<amount>\S+)"
+                      r"(?:\s*\|\s*Cash Out Fee (?P<fee>\S+))?")
+_RAISE = re.compile(r"raises (?P<by>\S+) to (?P<to>\S+)")
+_TOTAL = re.compile(r"^Total pot (?P<total>\S+)")
+_SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
+_SUMMARY_SHOW = re.compile(r" (?P<kind>showed|mucked) \[(?P<cards>[^\]]*)\]")
+_SUMMARY_COLLECT = re.compile(r" (?:collected|won) \((?P<amount>[^)]*)\)")
+_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
+
+#: Time-zone abbreviations PokerStars prints, to IANA zones.
+ZONES = {
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
+    "AKT": "America/Anchorage", "HT": "Pacific/Honolulu", "AT": "America/Halifax",
+    "NT": "America/St_Johns", "BRT": "America/Sao_Paulo", "ART": "America/Argentina/Buenos_Aires",
+    "UTC": "UTC", "GMT": "UTC", "WET": "Europe/Lisbon", "CET": "Europe/Paris",
+    "CEST": "Europe/Paris", "EET": "Europe/Helsinki", "MSK": "Europe/Moscow",
+    "IST": "Asia/Kolkata", "CCT": "Asia/Shanghai", "JST": "Asia/Tokyo",
+    "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
+    "NZT": "Pacific/Auckland",
+}
+_STREETS = {"FLOP", "TURN", "RIVER"}
+_STUD_STREETS = {"3rd STREET", "4th STREET", "5th STREET", "6th STREET", "7th STREET"}
+_DRAWS = {"FIRST DRAW", "SECOND DRAW", "THIRD DRAW", "DRAW"}
+
+
+def detect(head: str) -> bool:
+    """Whether ``head`` starts a PokerStars-format export."""
+    return _DETECT.search(head) is not None
+
+
+def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
+    """Each hand of a PokerStars-format document (see the module docstring)."""
+    for line, chunk in _split(text):
+        try:
+            yield line, _read_hand(chunk, line)
+        except SiteError as exc:
+            msg = str(exc)
+            yield line, exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")
+        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
+            yield line, SiteError(f"line {line}: not a PokerStars hand ({exc})")
+
+
+def _split(text: str) -> Iterator[tuple[int, str]]:
+    starts = [m.start() for m in _START.finditer(text)]
+    line, prev = 1, 0
+    for i, pos in enumerate(starts):
+        line += text.count("\n", prev, pos)
+        prev = pos
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        yield line, text[pos:end]
+
+
+def _amount(text: str, where: int) -> Decimal:
+    try:
+        return parse_amount(text)
+    except SiteError as exc:
+        raise SiteError(f"line {where}: {exc}") from None
+
+
+def _cards(text: str) -> tuple[str, ...]:
+    return tuple(card_text(t) if t not in ("??", "X", "x") else "??" for t in text.split())
+
+
+def iso_time(date: str, clock: str, zone: str | None) -> str:
+    """``2017/03/28`` ``15:31:25`` ``ET`` as ISO 8601 (with the zone's offset where the
+    zone is known; local time without one otherwise)."""
+    y, mo, d = (int(x) for x in date.split("/"))
+    parts = [int(x) for x in clock.split(":")] + [0]
+    dt = datetime(y, mo, d, parts[0], parts[1], parts[2])
+    name = ZONES.get(zone or "")
+    if name is not None:
+        dt = dt.replace(tzinfo=ZoneInfo(name))
+    return dt.isoformat()
+
+
+def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, Decimal | None]:
+    """The site facts, the stakes and the cap (None: uncapped) of a header line."""
+    m = _HEADER.match(line.strip().lstrip("\ufeff"))
+    if m is None:
+        raise SiteError(f"line {where}: not a PokerStars hand header: {line.strip()[:80]!r}")
+    room = m["room"].strip("* ").split()[0].lower() if m["room"].strip("* ") else "pokerstars"
+    site = {"pppoker": "pppoker", "upoker": "upoker"}.get(room, "pokerstars")
+    rest = m["rest"]
+    if rest.startswith("{"):  # a home game's club
+        rest = rest[1:].partition("}")[2].strip()
+    # the date: the last " - " part
+    body, sep, when = rest.rpartition(" - ")
+    if not sep or not _DATE.search(when):
+        body, when = rest, ""
+    g = _GAME.search(body)
+    if g is None:
+        raise SiteError(f"line {where}: unknown game in {body[:60]!r}")
+    game, betting = GAME_NAMES[g["game"]], LIMITS[g["limit"]]
+    stakes = Stakes()
+    cap = None
+    currency = None
+    tournament = None
+    before = body[:g.start()]
+    t = _TOURNEY.search(before)
+    if t is not None:
+        buyin = t["buyin"].strip()
+        if buyin.endswith("("):  # a mixed game's name sits between the buy-in and the game
+            mm = re.match(r"(?:\S*\d\S*|Freeroll)(?:\s+[A-Z]{3}\b)?", buyin)
+            buyin = mm[0] if mm else buyin[:-1].strip()
+        lv = _LEVEL.search(body, g.end())
+        level = lv["level"] if lv else None
+        tournament = Tournament(id=t["tid"], buy_in=buyin or None, level=level)
+        currency = "chips"
+        if lv and lv["sb"]:
+            a, b = _amount(lv["sb"], where), _amount(lv["bb"], where)
+            if betting == "fixed-limit":
+                stakes.small_bet, stakes.big_bet = a, b
+            else:
+                stakes.small_blind, stakes.big_blind = a, b
+    else:
+        s = _STAKES.search(body, g.start())
+        text = g["mixstakes"]
+        if text and "/" in text:
+            s = _STAKES.search(f"({text})")
+        if s is not None:
+            a, b = _amount(s["sb"], where), _amount(s["bb"], where)
+            if betting == "fixed-limit":
+                stakes.small_bet, stakes.big_bet = a, b
+            else:
+                stakes.small_blind, stakes.big_blind = a, b
+            if s["ante"]:
+                stakes.ante = _amount(s["ante"], where)
+            if s["cap"]:
+                cap = _amount(s["cap"], where)
+            currency = s["cur"] or _CURRENCY_SIGNS.get(s["sb"][0]) or "chips"
+        if "Play Money" in line:
+            currency = "chips"
+    time = None
+    dates = list(_DATE.finditer(when))
+    if dates:
+        pick = next((d for d in dates if d["z"] in ZONES), dates[0])
+        time = iso_time(pick["d"], pick["t"], pick["z"])
+    info = SiteInfo(site=site, hand_id=m["id"], game=game, betting=betting, time=time,
+                    currency=currency, tournament=tournament, line=where)
+    return info, stakes, cap
+
+
+class _Hand:
+    """The state of one hand being read (one pass over its lines)."""
+
+    def __init__(self, info: SiteInfo, stakes: Stakes) -> None:
+        self.info = info
+        self.stakes = stakes
+        self.seats: list[Seat] = []
+        self.names: set[str] = set()
+        self.events: list[Event] = []
+        self.button: int | None = None
+        self.max_seats: int | None = None
+        self.rake: Decimal | None = None
+        self.total: Decimal | None = None
+        self.blinds_seen: set[str] = set()
+        self.shown: set[str] = set()
+        self.run = 1
+        self.summary_shows: list[Event] = []
+        self.summary_collects: list[Event] = []
+        self.boards: dict[int, list[str]] = {}
+
+    def name_of(self, line: str) -> tuple[str, str] | None:
+        """``(name, rest)`` of an action line ``NAME: rest`` whose name is seated."""
+        pos = line.find(": ")
+        while pos != -1:
+            name = line[:pos]
+            if name in self.names:
+                return name, line[pos + 2:].strip()
+            pos = line.find(": ", pos + 1)
+        return None
+
+    def add(self, kind: str, player: str | None = None, amount: Decimal | None = None,
+            cards: tuple[str, ...] = (), line: int = 0, allin: bool = False,
+            pot: str | None = None) -> None:
+        self.events.append(Event(kind, player, amount, cards, line, allin, pot, self.run))
+
+
+def _read_hand(chunk: str, first: int) -> SiteHand:
+    lines = chunk.split("\n")
+    info, stakes, _cap = _header(lines[0], first)
+    h = _Hand(info, stakes)
+    section = "seats"
+    for n, raw in enumerate(lines[1:], start=first + 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line == "Hand cancelled":
+            raise SiteError(f"line {n}: hand cancelled (the site returned the blinds)")
+        if line.startswith("*** "):
+            section = _street(h, line, n, section)
+            continue
+        if line.startswith("*") and "#" in line and line.endswith("*"):
+            continue  # the 2023 export's "*** # N ***" separator
+        if section == "summary":
+            _summary_line(h, line, n)
+            continue
+        if section == "seats":
+            if line.startswith("Seat "):
+                m = _SEAT.match(line)
+                if m is not None:
+                    name = m["name"]
+                    rest = m["rest"].lower()
+                    out = "sitting out" in rest or "out of hand" in rest
+                    h.seats.append(Seat(int(m["seat"]), name, _amount(m["stack"], n),
+                                        in_hand=not out))
+                    h.names.add(name)
+                    continue
+            elif line.startswith("Table "):
+                m = _TABLE.match(line)
+                if m is not None:
+                    info.table = m["table"]
+                    if m["max"]:
+                        h.max_seats = int(m["max"])
+                    if m["button"]:
+                        h.button = int(m["button"])
+                    if info.table.startswith("UPOK"):
+                        info.site = "upoker"  # Upoker's PokerStars-format export
+                    continue
+        _action_line(h, line, n)
+    if section != "summary":
+        raise SiteError(f"line {first}: the hand stops before its summary (truncated)")
+    if not h.seats:
+        raise SiteError(f"line {first}: the hand lists no seats (cut short)")
+    hand = SiteHand(info=info, seats=h.seats, stakes=stakes, events=h.events,
+                    button=h.button, rake=h.rake, total_pot=h.total, max_seats=h.max_seats)
+    _finish(h, hand)
+    return hand
+
+
+def _street(h: _Hand, line: str, n: int, section: str) -> str:
+    """A ``*** NAME *** [cards]`` line: the section it opens."""
+    end = line.find(" ***", 4)
+    name = line[4:end].strip() if end != -1 else line.strip("* ")
+    if name == "SUMMARY":
+        return "summary"
+    if name == "HOLE CARDS" or name == "DEALING HANDS":
+        return "body"
+    word, _, street = name.partition(" ")
+    run = 1
+    if word in ("FIRST", "SECOND", "THIRD") and street in _STREETS | {"SHOW DOWN"}:
+        run = {"FIRST": 1, "SECOND": 2, "THIRD": 3}[word]
+        name = street
+    if name == "SHOW DOWN":
+        h.run = run
+        return "body"
+    if name in _STREETS:
+        groups = _BRACKETS.findall(line)
+        if not groups:
+            raise SiteError(f"line {n}: a board without cards: {line!r}")
+        cards = _cards(groups[-1])
+        h.run = run
+        h.boards.setdefault(run, []).extend(
+            [*_cards(groups[0]), *cards] if run > 1 and len(groups) > 1
+            and run not in h.boards else cards)
+        h.add("board", cards=cards, line=n)
+        return "body"
+    if name in _STUD_STREETS or name in _DRAWS or name.endswith("DRAW") or (
+            name.endswith("STREET")):
+        h.add("street", line=n)
+        return "body"
+    return "body"
+
+
+_POSTS = (("posts small & big blinds ", "sbb"), ("posts small blind ", "sb"),
+          ("posts big blind ", "bb"), ("posts the ante ", "ante"), ("posts ante ", "ante"),
+          ("posts straddle ", "straddle"), ("posts button blind ", "post"),
+          ("posts a dead small blind ", "dead"), ("posts dead blind ", "dead"))
+_CAP_TAIL = re.compile(r"\s+and has reached the \S+ cap\s*$")
+
+
+def _action_line(h: _Hand, line: str, n: int) -> None:
+    got = h.name_of(line)
+    if got is None:
+        _other_line(h, line, n)
+        return
+    name, rest = got
+    allin = rest.endswith("and is all-in")
+    if allin:
+        rest = rest[:-len("and is all-in")].strip()
+    rest = _CAP_TAIL.sub("", rest)
+    if rest.startswith("folds"):
+        groups = _BRACKETS.findall(rest)
+        if groups:  # a fold that shows its cards: they are known
+            h.add("hole", name, cards=_cards(groups[0]), line=n)
+        h.add("fold", name, line=n)
+    elif rest.startswith("checks"):
+        h.add("check", name, line=n)
+    elif rest.startswith("calls "):
+        h.add("call", name, _amount(rest[6:], n), line=n, allin=allin)
+    elif rest.startswith("bets "):
+        h.add("bet", name, _amount(rest[5:], n), line=n, allin=allin)
+    elif rest.startswith("raises "):
+        m = _RAISE.match(rest)
+        if m is None:
+            raise SiteError(f"line {n}: a raise without its total: {line!r}")
+        h.add("raise", name, _amount(m["to"], n), line=n, allin=allin)
+    elif rest.startswith("posts "):
+        _post(h, name, rest, n, allin)
+    elif rest.startswith("brings in for "):
+        h.add("bring_in", name, _amount(rest[len("brings in for "):], n), line=n, allin=allin)
+    elif rest.startswith("completes it to "):
+        h.add("complete", name, _amount(rest[len("completes it to "):], n), line=n,
+              allin=allin)
+    elif rest.startswith("shows "):
+        groups = _BRACKETS.findall(rest)
+        if groups and name not in h.shown:
+            h.shown.add(name)
+            h.add("show", name, cards=_pad(h, _cards(groups[0])), line=n)
+    elif rest.startswith("mucks"):
+        if name not in h.shown:
+            h.shown.add(name)
+            groups = _BRACKETS.findall(rest)
+            h.add("muck", name, cards=_pad(h, _cards(groups[0])) if groups else (), line=n)
+    elif rest.startswith("discards"):
+        groups = _BRACKETS.findall(rest)
+        if groups:
+            cards = _cards(groups[0])
+        else:
+            m = re.match(r"discards (\d+)", rest)
+            cards = ("??",) * (int(m[1]) if m else 0)
+        h.add("discard", name, cards=cards, line=n)
+    elif rest.startswith("stands pat"):
+        h.add("stand", name, line=n)
+    # anything else said after "NAME: " (sits out, is sitting out, doesn't show hand,
+    # shows nothing, chat) moves no chips
+
+
+def _post(h: _Hand, name: str, rest: str, n: int, allin: bool) -> None:
+    hit = next(((p, w) for p, w in _POSTS if rest.startswith(p)), None)
+    if hit is None:
+        raise SiteError(f"line {n}: an unknown post: {rest!r}")
+    amount, what = _amount(rest[len(hit[0]):], n), hit[1]
+    if what == "ante":
+        h.add("ante", name, amount, line=n, allin=allin)
+    elif what == "sbb":
+        # the big blind is live, the small blind's part dead
+        bb = h.stakes.big_blind if h.stakes.big_blind is not None else h.stakes.small_bet
+        if bb is None or bb > amount:
+            bb = amount
+        h.add("post", name, bb, line=n, allin=allin)
+        if amount > bb:
+            h.add("dead", name, amount - bb, line=n)
+    elif what == "sb":
+        if "sb" in h.blinds_seen:  # a second small blind: a missed blind, posted dead
+            h.add("dead", name, amount, line=n, allin=allin)
+        else:
+            h.blinds_seen.add("sb")
+            h.add("small_blind", name, amount, line=n, allin=allin)
+    elif what == "bb":
+        if "bb" in h.blinds_seen:  # another big blind: a live post to come in
+            h.add("post", name, amount, line=n, allin=allin)
+        else:
+            h.blinds_seen.add("bb")
+            h.add("big_blind", name, amount, line=n, allin=allin)
+    else:
+        h.add(what, name, amount, line=n, allin=allin)
+
+
+def _pad(h: _Hand, cards: tuple[str, ...]) -> tuple[str, ...]:
+    """Shown cards padded with ``??`` to the game's hole cards (a one-card show)."""
+    from simulate.games import GAMES
+    g = GAMES.get(h.info.game)
+    if g is None or len(cards) >= g.hole_cards:
+        return cards
+    return cards + ("??",) * (g.hole_cards - len(cards))
+
+
+_UNSEATED = re.compile(r"^(?P<name>.+?): (?:posts|folds|checks|calls|bets|raises|brings in|"
+                       r"completes|discards|stands pat)\b")
+
+
+def _other_line(h: _Hand, line: str, n: int) -> None:
+    m = _UNSEATED.match(line)
+    if m is not None:
+        raise SiteError(f"line {n}: {m['name']!r} acts but has no seat")
+    if line.startswith("Dealt to "):
+        pos = line.find(" [", 9)
+        while pos != -1 and line[9:pos] not in h.names:
+            pos = line.find(" [", pos + 1)
+        name = line[9:pos]
+        groups = _BRACKETS.findall(line[pos:]) if pos != -1 else []
+        if groups:
+            cards = _cards(groups[-1])
+            if any(c != "??" for c in _cards(groups[0])) and h.info.hero is None and (
+                    len(groups) > 1 or h.info.game not in ("stud", "stud_hilo", "razz")
+                    or len(cards) > 1):
+                h.info.hero = name
+            h.add("hole", name, cards=cards, line=n)
+        return
+    if line.startswith("Uncalled bet"):
+        m = _UNCALLED.match(line)
+        if m is None:
+            raise SiteError(f"line {n}: {line!r}")
+        if m["name"].strip() not in h.names:
+            raise SiteError(f"line {n}: {m['name'].strip()!r} is returned a bet but has no seat")
+        h.add("uncalled", m["name"].strip(), _amount(m["amount"], n), line=n)
+        return
+    if " collected " in line:
+        m = _COLLECT.match(line)
+        if m is not None:
+            if m["name"] not in h.names:
+                raise SiteError(f"line {n}: {m['name']!r} collects but has no seat")
+            h.add("collect", m["name"], _amount(m["amount"], n), line=n, pot=m["pot"])
+            return
+    if " cashed out the hand for " in line:
+        m = _CASHOUT.match(line)
+        if m is not None and m["name"] in h.names:
+            paid = _amount(m["amount"], n)
+            fee = _amount(m["fee"], n) if m["fee"] else Decimal(0)
+            h.add("cashout", m["name"], paid - fee, line=n)
+            return
+
+
+def _summary_line(h: _Hand, line: str, n: int) -> None:
+    if line.startswith("Total pot"):
+        parts = [p.strip() for p in line.split("|")]
+        m = _TOTAL.match(parts[0])
+        if m is not None:
+            h.total = _amount(m["total"].rstrip("."), n)
+        for p in parts[1:]:
+            label, _, amount = p.rpartition(" ")
+            if not label:
+                continue
+            value = _amount(amount, n)
+            if label.lower() == "rake":
+                h.rake = value
+            elif value:
+                h.info.fees[label.lower()] = h.info.fees.get(label.lower(), 0) + value
+        return
+    if line.startswith("Seat "):
+        m = _SUMMARY_SEAT.match(line)
+        if m is None:
+            return
+        seat = int(m["seat"])
+        who = next((s for s in h.seats if s.seat == seat), None)
+        if who is None:
+            return
+        rest = m["rest"][len(who.name):] if m["rest"].startswith(who.name) else m["rest"]
+        s = _SUMMARY_SHOW.search(rest)
+        if s is not None:
+            kind = "show" if s["kind"] == "showed" else "muck"
+            h.summary_shows.append(Event(kind, who.name, None, _pad(h, _cards(s["cards"])), n))
+        elif rest.strip().endswith("mucked"):
+            h.summary_shows.append(Event("muck", who.name, None, (), n))
+        for c in _SUMMARY_COLLECT.finditer(rest):
+            if "pot not awarded" in rest:
+                break
+            h.summary_collects.append(Event("collect", who.name, _amount(c["amount"], n),
+                                            (), n, pot="pot"))
+
+
+def _finish(h: _Hand, hand: SiteHand) -> None:
+    """What the summary adds: shown cards the body did not print (before the pots are
+    paid), the pots where the body printed no collection, the boards, the cash-outs."""
+    events = hand.events
+    if h.summary_shows:
+        extra = [e for e in h.summary_shows if e.player not in h.shown]
+        if extra:
+            at = next((i for i, e in enumerate(events) if e.kind in ("collect", "cashout")),
+                      len(events))
+            events[at:at] = extra
+    has_collect = any(e.kind == "collect" for e in events)
+    cashed = {e.player: e.amount for e in events if e.kind == "cashout"}
+    if not has_collect:
+        events.extend(e for e in h.summary_collects if e.amount)
+    if cashed and hand.total_pot is not None:
+        # the pot a cashed-out player would have won stays with the house
+        took = sum((e.amount for e in events if e.kind == "collect" and e.amount), Decimal(0))
+        kept = hand.total_pot - (hand.rake or Decimal(0)) - took - sum(
+            h.info.fees.values(), Decimal(0))
+        if kept > 0:
+            h.info.fees["cashout"] = kept
+    h.info.boards = [" ".join(h.boards[r]) for r in sorted(h.boards)]
+    if len(h.info.boards) > 1:
+        first = h.boards[1]
+        for r in sorted(h.boards)[1:]:
+            b = h.boards[r]
+            if len(b) < len(first):  # a second run printed from its first new card
+                h.boards[r] = first[:len(first) - len(b)] + b
+        h.info.boards = [" ".join(h.boards[r]) for r in sorted(h.boards)]
