@@ -225,3 +225,21 @@ def worker_signal_handlers(items: Any, threads: int = 1) -> tuple[bool, bool]:
     process ignores SIGINT and has SIGTERM's default action."""
     return (signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
             signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
+
+
+# ----------------------------------------------------------------------------- site samples
+SITE_DATA = ROOT / "tests" / "data" / "sites"
+
+
+def site_samples(labels: set[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The site sample files whose ``index.json`` label is one of ``labels``: ``(path
+    relative to tests/data/sites, index entry)``, sorted by path."""
+    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
+    return sorted((p, e) for p, e in index.items() if e["site"] in labels)
+
+
+def site_expected(path: str) -> dict[str, Any]:
+    """What the sample's source tests assert about ``path`` (``expected_from_sources.json``;
+    empty where they assert nothing)."""
+    data = json.loads((SITE_DATA / "expected_from_sources.json").read_text(encoding="utf-8"))
+    return data.get(path, {})

@@ -102,6 +102,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
     street: dict[str, Decimal] = {}
     button = None
     rake = Decimal(0)
+    total = None
     seen_blinds: set[str] = set()
     dealing = False  # seats are read until the cards are dealt
     betting_over = False
@@ -170,7 +171,9 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif line.startswith("End of Hand"):
             ended = True
             break
-        elif line.startswith(("Pot sizes:", "Shuffling", "Last Hand")):
+        elif line.startswith("Pot sizes:"):
+            total = _amount(line[len("Pot sizes:"):], n)
+        elif line.startswith(("Shuffling", "Last Hand")):
             continue
         else:
             got = _name(names, line)
@@ -221,7 +224,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
     if not seats:
         raise SiteError(f"line {first}: the hand lists no seats")
     return SiteHand(info=info, seats=seats, stakes=stakes, events=events, button=button,
-                    rake=rake)
+                    rake=rake, total_pot=total)
 
 
 def _post_kind(what: str, seen: set[str]) -> str:

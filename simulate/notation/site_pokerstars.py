@@ -184,6 +184,7 @@ def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, Decimal | None]:
         if buyin.endswith("("):  # a mixed game's name sits between the buy-in and the game
             mm = re.match(r"(?:\S*\d\S*|Freeroll)(?:\s+[A-Z]{3}\b)?", buyin)
             buyin = mm[0] if mm else buyin[:-1].strip()
+        buyin = re.sub(r"\s+[A-Z]{3}$", "", buyin)  # "$3.19+$0.31 USD": the code is the sign's
         lv = _LEVEL.search(body, g.end())
         level = lv["level"] if lv else None
         tournament = Tournament(id=t["tid"], buy_in=buyin or None, level=level)

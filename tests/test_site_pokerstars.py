@@ -1,0 +1,407 @@
+"""The PokerStars reader (notation.site_pokerstars) on every PokerStars-format sample
+(PokerStars cash, Zoom, tournaments with antes and bounties, run it twice, cap games,
+Omaha and hi/lo, fixed limit, cash-out, the 2023 export with ``*** # N ***`` lines,
+PPPoker and Upoker exports): detection, hand counts, the chip check, the values the
+samples' own sources assert, hands checked event by event, and the replay."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from decimal import Decimal as D
+
+import pytest
+from helpers import SITE_DATA, site_expected, site_samples
+
+from simulate.notation import site_pokerstars
+from simulate.notation.site_hand import SiteHand
+from simulate.notation.site_text import SiteError, decode
+from simulate.notation.sites import SITE_FORMATS, detect_site, read_site, read_site_records
+from simulate.replay.hand_replay import replay
+
+LABELS = {"PokerStars", "PPPoker (PokerStars format)", "Upoker (PokerStars format)"}
+FILES = site_samples(LABELS)
+PHHP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
+
+#: Samples whose hand is not accepted, each looked at by hand: the reason, and a piece of
+#: the error it must give.
+REJECTED = {
+    # the sources' deliberately broken and cancelled hands
+    PHHP + "PokerStars/CashGame/ValidHandTests/InValidHand_1.txt": "truncated",
+    PHHP + "PokerStars/CashGame/ValidHandTests/CancelledHand.txt": "hand cancelled",
+    # edited samples: names in the actions that no seat line has (Blahdi:42eblah seated,
+    # Blahdieblah posting)
+    PHHP + "PokerStars/CashGame/PlayerTests/WithSittingOut.txt": "has no seat",
+    PHHP + "Entraction/CashGame/PlayerTests/WithSittingOut.txt": "has no seat",
+    # edited samples: a raise no one called, with no "Uncalled bet" line; the pot printed
+    # without it ($5 in, $2.50 collected; $45 in, $9 collected)
+    PHHP + "PokerStars/CashGame/ExtraHands/DateIssue1.txt": "do not add up",
+    PHHP + "PokerStars/CashGame/ExtraHands/DateIssue2.txt": "do not add up",
+    # the pot printed without the antes ($0.30 of antes posted, "Total pot $0.50")
+    PHHP + "PokerStars/CashGame/Limits/AnteTable.txt": "do not add up",
+    # PPPoker: "Total pot $3.60 | Rake $0.36" but $3.30 collected (0.06 more than the pot)
+    PHHP + "PokerStars/CashGame/ExtraHands/UtcTimestampFormat.txt": "do not add up",
+}
+
+
+def _text(path: str) -> str:
+    return decode((SITE_DATA / path).read_bytes())
+
+
+def _records(path: str) -> list[SiteHand | SiteError]:
+    return [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
+
+
+def _hand(path: str) -> SiteHand:
+    (rec,) = _records(path)
+    assert isinstance(rec, SiteHand), rec
+    return rec
+
+
+@pytest.mark.parametrize(("path", "entry"), FILES, ids=[p for p, _ in FILES])
+def test_every_sample_is_detected_read_and_adds_up(path, entry):
+    text = _text(path)
+    head = text[:8192].lstrip("\ufeff \n\t")
+    assert [f.name for f in SITE_FORMATS if f.detect(head)] == ["pokerstars"]
+    assert detect_site(text).name == "pokerstars"
+    recs = _records(path)
+    assert len(recs) == entry["hands"]
+    for rec in recs:
+        if path in REJECTED:
+            err = rec if isinstance(rec, SiteError) else None
+            if err is None:
+                with pytest.raises(SiteError) as info:
+                    rec.check_chips()
+                err = info.value
+            assert REJECTED[path] in str(err)
+        else:
+            assert isinstance(rec, SiteHand), rec
+            rec.check_chips()
+
+
+def test_the_detector_takes_no_other_sites_file():
+    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
+    others = [p for p, e in index.items() if e["site"] not in LABELS]
+    assert others
+    for p in others:
+        head = _text(p)[:8192].lstrip("\ufeff \n\t")
+        assert not site_pokerstars.detect(head), p
+
+
+# ----------------------------------------------------------------------------- sources
+def _utc(iso: str) -> datetime:
+    return datetime.fromisoformat(iso).astimezone(UTC).replace(tzinfo=None)
+
+
+_GAME_TYPES = {"Holdem": "holdem", "Omaha": "omaha", "OmahaHiLo": "omaha_hilo",
+               "FiveCardOmaha": "omaha5"}
+_LIMIT_TYPES = {"NoLimit": "no-limit", "PotLimit": "pot-limit", "FixedLimit": "fixed-limit",
+                "CapNoLimit": "no-limit"}
+
+
+def _pair(text: str) -> tuple[D, ...]:
+    return tuple(D(re.sub(r"[^\d.]", "", x)) for x in text.split("-") if x != "Ante")
+
+
+EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
+
+
+@pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
+def test_the_values_the_sources_assert(path, exp):  # noqa: C901 - one check per key
+    recs = _records(path)
+    hands = [r for r in recs if isinstance(r, SiteHand)]
+    h = hands[0] if hands else None
+    for key, want in exp.items():
+        if key == "_from":
+            continue
+        if key == "number_of_hands":
+            assert len(recs) == want
+        elif key == "is_valid_hand" or key == "is_valid_or_cancelled":
+            ok = h is not None
+            if ok:
+                try:
+                    h.check_chips()
+                except SiteError:
+                    ok = False
+            assert ok == want or key == "is_valid_or_cancelled"
+        elif key == "is_cancelled":
+            assert "cancelled" in str(recs[0]) and want
+        elif key in ("hand_id", "ident", "info.handid", "ident_of_first_hand"):
+            assert h.info.hand_id == str(want)
+        elif key == "date_utc":
+            assert _utc(h.info.time) == datetime.strptime(want, "%m/%d/%Y %H:%M:%S")
+        elif key == "date":
+            stamp, zone = want.split(" ")
+            assert zone == "US/Eastern"
+            from zoneinfo import ZoneInfo
+            local = datetime.fromisoformat(stamp).replace(tzinfo=ZoneInfo("America/New_York"))
+            assert datetime.fromisoformat(h.info.time) == local
+        elif key in ("dealer_button_seat", "table.button"):
+            assert h.button == want
+        elif key == "number_of_players":
+            assert len(h.seats) == want
+        elif key == "rake" and not isinstance(want, str):
+            assert h.rake == D(str(want))
+        elif key == "total_pot":
+            assert h.total_pot == D(str(want))
+        elif key == "limit" and want in ("NL", "PL", "FL"):
+            assert h.info.betting == {"NL": "no-limit", "PL": "pot-limit",
+                                      "FL": "fixed-limit"}[want]
+        elif key == "game":
+            assert h.info.game == {"HOLDEM": "holdem", "OMAHA": "omaha"}[want]
+        elif key == "limit":
+            st = h.stakes
+            got = (st.small_blind or st.small_bet, st.big_blind or st.big_bet)
+            assert got == _pair(want)
+        elif key == "limit_after_full_parse":
+            sb, bb, ante = _pair(want)
+            assert (h.stakes.small_blind, h.stakes.big_blind) == (sb, bb)
+            assert {e.amount for e in h.events if e.kind == "ante"} == {ante}
+        elif key in ("table_name",):
+            assert h.info.table == want
+        elif key == "table.tableno":
+            assert h.info.table == want or h.info.table.split()[-1] == str(want)
+        elif key == "hero" and isinstance(want, str):
+            assert h.info.hero == want
+        elif key == "hero":
+            assert h.info.hero == want["name"]
+            hole = next(e.cards for e in h.events if e.kind == "hole" and e.player == want["name"])
+            assert "".join(hole) == want["combo"]
+        elif key in ("max_players", "table.maxseats"):
+            assert h.max_seats == want
+        elif key == "game_type" and want in ("TOUR", "SNG"):
+            assert h.info.tournament is not None
+        elif key == "game_type":
+            m = re.fullmatch(r"(CapNoLimit|NoLimit|PotLimit|FixedLimit)(\w+)", want)
+            assert (h.info.game, h.info.betting) == (_GAME_TYPES[m[2]], _LIMIT_TYPES[m[1]])
+        elif key == "info.gametype":
+            assert (h.info.tournament is not None) == (want == "tournament")
+        elif key in ("info.sb", "sb"):
+            assert h.stakes.small_blind == D(str(want))
+        elif key in ("info.bb", "bb"):
+            assert h.stakes.big_blind == D(str(want))
+        elif key == "info.ante":
+            assert {e.amount for e in h.events if e.kind == "ante"} == {D(str(want))}
+        elif key in ("info.level", "tournament_level"):
+            assert h.info.tournament.level.lower() == want.lower()
+        elif key == "tournament_ident" or key == "info.gameno":
+            assert h.info.tournament.id == want
+        elif key in ("buyin", "info.donation"):
+            assert h.info.tournament.buy_in.split("+")[0] == f"${want}"
+        elif key in ("info.rake", "rake"):
+            assert h.info.tournament.buy_in.split("+")[-1] == f"${want}"
+        elif key in ("info.year", "info.month", "info.day", "info.hour", "info.min",
+                     "info.sec"):
+            t = datetime.fromisoformat(h.info.time)
+            attr = {"min": "minute", "sec": "second"}.get(key[5:], key[5:])
+            assert getattr(t, attr) == want
+        elif key == "info.timezone":
+            assert want == "ET" and h.info.time.endswith(("-05:00", "-04:00"))
+        elif key == "info.currency" or key == "currency":
+            assert want in ("$", "USD")
+            assert h.info.currency == "USD" or h.info.tournament.buy_in.startswith("$")
+        elif key == "players":
+            got = [(s.name, s.stack, s.seat) for s in h.seats]
+            assert got == [(p["name"], D(str(p["stack"])), p["seat"]) for p in want
+                           if not p["name"].startswith("Empty Seat")]
+        elif key == "button":
+            assert h.button == want["seat"]
+        elif key == "board":
+            assert h.info.boards == ([" ".join(want)] if want else [])
+        elif key == "winners":
+            assert sorted({e.player for e in h.events if e.kind == "collect"}) == sorted(want)
+
+
+# ----------------------------------------------------------------------------- by hand
+def _events(h: SiteHand) -> list[tuple]:
+    return [(e.kind, e.player, e.amount, " ".join(e.cards), e.pot, e.run, e.allin)
+            for e in h.events]
+
+
+def test_cash_hand_event_by_event():
+    h = _hand(PHHP + "PokerStars/CashGame/HandActionTests/CashOut.txt")
+    assert h.info.time == "2021-03-21T11:21:25-04:00"  # ET in March: daylight time
+    assert (h.info.currency, h.button, h.max_seats, h.info.table) == ("USD", 2, 6, "Abetti I")
+    assert _events(h) == [
+        ("small_blind", "k12sat", D(1), "", None, 1, False),
+        ("big_blind", "ontaba23", D(2), "", None, 1, False),
+        ("fold", "Greg1ry", None, "", None, 1, False),
+        ("fold", "l31kas", None, "", None, 1, False),
+        ("raise", "m788", D(6), "", None, 1, False),          # "raises $4 to $6"
+        ("fold", "k12sat", None, "", None, 1, False),
+        ("raise", "ontaba23", D(20), "", None, 1, True),      # "raises $14 to $20 and is all-in"
+        ("call", "m788", D(14), "", None, 1, False),
+        ("board", None, None, "Jd 3s 7h", None, 1, False),
+        ("board", None, None, "4h", None, 1, False),
+        ("board", None, None, "Kd", None, 1, False),
+        ("show", "ontaba23", None, "7d As", None, 1, False),
+        ("show", "m788", None, "Th Ts", None, 1, False),
+        # "cashed out the hand for $26.10 | Cash Out Fee $0.26": paid outside the pot
+        ("cashout", "m788", D("25.84"), "", None, 1, False),
+    ]
+    # the pot m788 would have won ($41 less $2.05 rake) is not awarded: the house's
+    assert h.rake == D("2.05") and h.info.fees == {"cashout": D("38.95")}
+    h.check_chips()
+
+
+def test_tournament_with_antes_side_pots_event_by_event():
+    h = _hand("poker/extracted/stars_hands/HAND2.txt")
+    assert h.info.tournament.to_dict() == {"id": "797536898", "buy_in": "$3.19+$0.31",
+                                           "level": "XI"}
+    assert h.info.currency == "chips" and h.info.hero == "W2lkm2n"
+    assert h.info.time == "2013-10-04T23:22:20+02:00"  # CET, in summer time
+    ev = _events(h)
+    assert ev[:9] == [("ante", s.name, D(75), "", None, 1, False) for s in h.seats]
+    assert ev[9:] == [
+        ("small_blind", "Labahra", D(400), "", None, 1, False),
+        ("big_blind", "Lean Abadia", D(800), "", None, 1, False),
+        ("hole", "W2lkm2n", None, "Jd Js", None, 1, False),
+        ("fold", "lkenny44", None, "", None, 1, False),
+        ("raise", "Newfie_187", D(955), "", None, 1, True),    # raises 155 to 955
+        ("fold", "Hokolix", None, "", None, 1, False),
+        ("fold", "pmmr", None, "", None, 1, False),
+        ("raise", "costamar", D(12995), "", None, 1, True),    # raises 12040 to 12995
+        ("fold", "RichFatWhale", None, "", None, 1, False),
+        ("call", "W2lkm2n", D(11740), "", None, 1, True),
+        ("fold", "Labahra", None, "", None, 1, False),
+        ("fold", "Lean Abadia", None, "", None, 1, False),
+        ("uncalled", "costamar", D(1255), "", None, 1, False),
+        ("board", None, None, "3c 6s 9d", None, 1, False),
+        ("board", None, None, "8d", None, 1, False),
+        ("board", None, None, "Ks", None, 1, False),
+        ("show", "costamar", None, "Kd Ac", None, 1, False),
+        ("show", "W2lkm2n", None, "Jd Js", None, 1, False),
+        ("collect", "costamar", D(21570), "", "side pot", 1, False),
+        ("show", "Newfie_187", None, "9c Qd", None, 1, False),
+        ("collect", "costamar", D(4740), "", "main pot", 1, False),
+    ]
+    assert h.total_pot == D(26310) and h.rake == D(0)
+    h.check_chips()
+
+
+def test_run_it_twice_event_by_event():
+    h = _hand(PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice1.txt")
+    assert h.info.boards == ["3d Kd 9h 8h 4s", "3d Kd 9h 8h Kc"]
+    boards = [(e[3], e[5]) for e in _events(h) if e[0] == "board"]
+    assert boards == [("3d Kd 9h", 1), ("8h", 1), ("4s", 1), ("Kc", 2)]
+    pays = [(e[1], e[2], e[4], e[5]) for e in _events(h) if e[0] == "collect"]
+    assert pays == [("Player3", D(10), "side pot", 1), ("Player3", D("1503.50"), "main pot", 1),
+                    ("Player3", D(10), "side pot", 2), ("Player3", D("1503.50"), "main pot", 2)]
+    # the shows are printed once per board: kept once
+    assert [e[1] for e in _events(h) if e[0] == "show"] == ["Player3", "Player4"]
+    assert ("raise", "Player5", D(1010), "", None, 1, False) in _events(h)
+    assert ("call", "Player4", D(750), "", None, 1, True) in _events(h)
+    assert h.rake == D(3) and h.total_pot == D(3030)
+    h.check_chips()
+
+
+def test_omaha_hilo_and_fixed_limit_hands():
+    h = _hand(PHHP + "PokerStars/CashGame/HandActionTests/OmahaHiLo.txt")
+    assert (h.info.game, h.info.betting) == ("omaha_hilo", "pot-limit")
+    h.check_chips()
+    f = _hand(PHHP + "PokerStars/CashGame/ExtraHands/ShowsDownSingleCard.txt")
+    assert (f.info.game, f.info.betting) == ("holdem", "fixed-limit")
+    assert (f.stakes.small_bet, f.stakes.big_bet) == (D(1), D(2))
+    ev = _events(f)
+    assert ev[2:6] == [("call", "anggie137", D(1), "", None, 1, False),
+                       ("raise", "fingies7", D(2), "", None, 1, False),
+                       ("raise", "Zaza5573", D(3), "", None, 1, False),
+                       ("fold", "MightyScrot", None, "", None, 1, False)]
+    # "shows [Qc]": one card of two, the other unknown
+    assert ("show", "Zaza5573", None, "Qc ??", None, 1, False) in ev
+    f.check_chips()
+
+
+def test_summary_shows_and_2023_export():
+    # PPPoker prints the shown cards only in the summary: they come before the pot
+    h = _hand(PHHP + "PokerStars/CashGame/PPPoker/ShowdownHand.txt")
+    assert h.info.site == "pppoker" and h.info.time == "2025-06-04T16:09:07+00:00"
+    kinds = [(e.kind, e.player) for e in h.events[-3:]]
+    assert kinds == [("show", "11641651"), ("show", "10284118"), ("collect", "11641651")]
+    assert h.events[-2].cards == ("8s", "Kc", "As", "Ah", "5c")
+    u = _hand(PHHP + "Upoker/CashGame/uPokerStarsFormatBetAndWinFlopIP.txt")
+    assert (u.info.site, u.info.currency) == ("upoker", "CNY")
+    t = _hand("hand-history-parser/extracted/pokerstars/HAND_TOURNAMENT_BOUNTY_AND_PLACEMENT.txt")
+    assert t.info.tournament.buy_in == "$4.55+$4.55+$0.90" and t.info.tournament.level == "XXVI"
+    assert [s.name for s in t.seats] == ["mhuggins", "hammy6955"]
+    assert t.info.time == "2023-12-25T18:48:09-05:00"
+    c = _hand("hand-history-parser/extracted/pokerstars/HAND_CASH_ALL_IN.txt")
+    assert "$$Top_Boy$$ OG" in {s.name for s in c.seats}
+    assert ("uncalled", "MadOreos", D("5.04")) in [(e.kind, e.player, e.amount) for e in c.events]
+
+
+def test_posts_small_and_big_blinds_live_and_dead():
+    text = (
+        "PokerStars Hand #1:  Hold'em No Limit ($0.05/$0.10 USD) - 2017/03/28 15:31:25 ET\n"
+        "Table 'T' 6-max Seat #1 is the button\n"
+        "Seat 1: a ($10 in chips)\nSeat 2: b ($10 in chips)\nSeat 3: c ($10 in chips)\n"
+        "Seat 4: d ($10 in chips) is sitting out\n"
+        "b: posts small blind $0.05\nc: posts big blind $0.10\n"
+        "a: posts small & big blinds $0.15\n*** HOLE CARDS ***\nDealt to a [Ah Kh]\n"
+        "a: raises $0.20 to $0.30\nb: folds\nc: folds\nUncalled bet ($0.20) returned to a\n"
+        "a collected $0.30 from pot\n*** SUMMARY ***\nTotal pot $0.30 | Rake $0 | "
+        "Jackpot $0\nSeat 1: a (button) collected ($0.30)\n")
+    ((_, h),) = list(site_pokerstars.read(text, "x"))
+    assert _events(h)[:4] == [
+        ("small_blind", "b", D("0.05"), "", None, 1, False),
+        ("big_blind", "c", D("0.10"), "", None, 1, False),
+        ("post", "a", D("0.10"), "", None, 1, False), ("dead", "a", D("0.05"), "", None, 1, False)]
+    assert h.seats[3].in_hand is False and h.info.hero == "a"
+    h.check_chips()
+
+
+def test_bad_hands_are_errors_naming_the_line():
+    good = _text(PHHP + "PokerStars/CashGame/HandActionTests/BasicHand.txt")
+    cut = good[:good.index("*** SUMMARY ***")]
+    ((line, err),) = list(site_pokerstars.read(cut + "\n" + good, "x"))[:1]
+    assert isinstance(err, SiteError) and "line 1" in str(err) and "truncated" in str(err)
+    bad = good.replace("raises", "raises lots", 1)
+    recs = list(site_pokerstars.read(bad, "x"))
+    assert len(recs) == 1 and isinstance(recs[0][1], SiteError)
+
+
+# ----------------------------------------------------------------------------- replay
+#: Replay errors that are not the reader's (see the report): the engine has no PHH
+#: variant for no-limit Omaha hi/lo or for five-card Omaha; cap no-limit (capped players
+#: act no more); a player mucking at the showdown with an uncalled part returned; an
+#: edited sample dealing one card twice.
+REPLAY_ERRORS = {
+    PHHP + "PokerStars/CashGame/GameTypeTests/NoLimitOmahaHiLo.txt": "no variant code",
+    PHHP + "PokerStars/CashGame/GameTypeTests/PotLimitFiveCardOmaha.txt": "no variant code",
+    PHHP + "PokerStars/CashGame/PlayerTests/FiveCardOmaha.txt": "no variant code",
+    PHHP + "PokerStars/CashGame/PPPoker/PPPokerHand.txt": "no variant code",
+    PHHP + "PokerStars/CashGame/PPPoker/ShowdownHand.txt": "no variant code",
+    PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt": "no board cards are due",
+    PHHP + "PokerStars/CashGame/Limits/Limit5.txt": "dead money above every live",
+    PHHP + "PokerStars/CashGame/StreetTests/River.txt": "dealt twice",
+}
+
+
+#: Replayed without error but not validated: the big blind posted all in for less than
+#: the big blind (the engine posts only a full big blind).
+NOT_VALIDATED = {"hhp/test/fixtures/holdem/pokerstars/posts-allin.txt": "min_bet"}
+
+
+@pytest.mark.slow
+def test_replay_of_every_hand():
+    errors: dict[str, str] = {}
+    unchecked: dict[str, str] = {}
+    validated = total = 0
+    for path, _ in FILES:
+        for _, hh in read_site((SITE_DATA / path).read_bytes(), path):
+            total += 1
+            doc = replay(hh, path).to_dict()
+            validated += bool(doc.get("validated"))
+            if doc.get("error"):
+                errors[path] = doc["error"]
+            elif not doc.get("validated"):
+                unchecked[path] = doc["not_validated"]
+    assert set(unchecked) == set(NOT_VALIDATED)
+    for path, why in NOT_VALIDATED.items():
+        assert why in unchecked[path]
+    for path, why in REPLAY_ERRORS.items():
+        assert why in errors.pop(path)
+    assert set(errors) == set(REJECTED)
+    assert total == sum(e["hands"] for _, e in FILES)
+    assert validated == total - len(REJECTED) - len(REPLAY_ERRORS) - len(NOT_VALIDATED)
