@@ -103,6 +103,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
     button = None
     rake = Decimal(0)
     total = None
+    board: list[str] = []
     seen_blinds: set[str] = set()
     dealing = False  # seats are read until the cards are dealt
     betting_over = False
@@ -165,6 +166,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif line.startswith(("Dealing Flop", "Dealing Turn", "Dealing River")):
             street = {}
             events.append(Event("board", None, None, _cards(line), n))
+            board.extend(events[-1].cards)
         elif line.startswith("Taking Rake of "):
             settle()
             rake += _amount(line[len("Taking Rake of "):].split(" from ")[0], n)
@@ -223,6 +225,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         raise SiteError(f"line {first}: the hand stops before 'End of Hand' (truncated)")
     if not seats:
         raise SiteError(f"line {first}: the hand lists no seats")
+    info.boards = [" ".join(board)] if board else []
     return SiteHand(info=info, seats=seats, stakes=stakes, events=events, button=button,
                     rake=rake, total_pot=total)
 
