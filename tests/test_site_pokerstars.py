@@ -7,6 +7,7 @@ samples' own sources assert, hands checked event by event, and the replay."""
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal as D
 
 import pytest
@@ -232,6 +233,102 @@ def test_posts_small_and_big_blinds_live_and_dead():
         ("post", "a", D("0.10"), "", None, 1, False), ("dead", "a", D("0.05"), "", None, 1, False)]
     assert h.seats[3].in_hand is False and h.info.hero == "a"
     h.check_chips()
+
+
+#: A seven-card stud hand written by hand in PokerStars' stud grammar (no sample has one):
+#: the door card is the only card printed for others on third street, the river's down
+#: card is printed for the hero only, the bring-in completed as a raise.
+STUD = """\
+PokerStars Hand #50000000001:  7 Card Stud Limit ($0.04/$0.08 USD) - 2011/01/01 10:00:00 ET
+Table 'Stud Table' 8-max
+Seat 1: ann ($2 in chips)
+Seat 2: bob ($2 in chips)
+Seat 3: cy ($2 in chips)
+ann: posts the ante $0.01
+bob: posts the ante $0.01
+cy: posts the ante $0.01
+*** 3rd STREET ***
+Dealt to ann [Ah]
+Dealt to bob [6d Jd Jc]
+Dealt to cy [2d]
+cy: brings in for $0.02
+ann: raises $0.02 to $0.04
+bob: calls $0.04
+cy: folds
+*** 4th STREET ***
+Dealt to ann [Ah] [4h]
+Dealt to bob [6d Jd Jc] [5s]
+ann: bets $0.04
+bob: calls $0.04
+*** 5th STREET ***
+Dealt to ann [Ah 4h] [Kc]
+Dealt to bob [6d Jd Jc 5s] [9c]
+ann: bets $0.08
+bob: calls $0.08
+*** 6th STREET ***
+Dealt to ann [Ah 4h Kc] [2s]
+Dealt to bob [6d Jd Jc 5s 9c] [3h]
+ann: checks
+bob: checks
+*** RIVER ***
+Dealt to bob [6d Jd Jc 5s 9c 3h] [Tc]
+ann: checks
+bob: bets $0.08
+ann: calls $0.08
+*** SHOW DOWN ***
+bob: shows [6d Jd Jc 5s 9c 3h Tc] (a pair of Jacks)
+ann: mucks hand
+bob collected $0.51 from pot
+*** SUMMARY ***
+Total pot $0.53 | Rake $0.02
+Seat 1: ann mucked [Qs 8c Ah 4h Kc 2s 7d]
+Seat 2: bob showed [6d Jd Jc 5s 9c 3h Tc] and won ($0.51) with a pair of Jacks
+Seat 3: cy folded on the 3rd Street
+"""
+
+
+def test_stud_street_by_street():
+    ((_, h),) = list(site_pokerstars.read(STUD, "stud"))
+    assert (h.info.game, h.info.betting, h.info.hero) == ("stud", "fixed-limit", "bob")
+    assert (h.stakes.small_bet, h.stakes.big_bet) == (D("0.04"), D("0.08"))
+    holes = [(e.player, " ".join(e.cards)) for e in h.events if e.kind == "hole"]
+    assert holes == [("ann", "?? ?? Ah"), ("bob", "6d Jd Jc"), ("cy", "?? ?? 2d"),
+                     ("ann", "4h"), ("bob", "5s"), ("ann", "Kc"), ("bob", "9c"),
+                     ("ann", "2s"), ("bob", "3h"), ("bob", "Tc"), ("ann", "??")]
+    ev = [(e.kind, e.player, e.amount) for e in h.events if e.kind not in ("hole", "street")]
+    assert ev[3:6] == [("bring_in", "cy", D("0.02")), ("raise", "ann", D("0.04")),
+                       ("call", "bob", D("0.04"))]
+    # "mucks hand", and the summary prints the mucked cards
+    muck = next(e for e in h.events if e.kind == "muck")
+    assert muck.cards == ("Qs", "8c", "Ah", "4h", "Kc", "2s", "7d")
+    h.check_chips()
+    ((_, hh),) = list(read_site(STUD.encode(), "stud"))
+    doc = replay(hh, "stud").to_dict()
+    assert doc["error"] is None and doc["validated"] is False  # chip accounting only
+    assert doc["winnings"] == [0, 0.51, 0]
+
+
+def test_encodings_and_localized_amounts():
+    # cp1252 bytes in a name (2008), read as the character they are
+    path = "hhp/test/fixtures/holdem/pokerstars/2008-tournament.txt"
+    assert b"bast\xf2" in (SITE_DATA / path).read_bytes()
+    h = _hand(path)
+    assert "Ass'e bastò" in {s.name for s in h.seats}
+    assert ("fold", "Ass'e bastò") in [(e.kind, e.player) for e in h.events]
+    # a euro table with a blank line after every line
+    e = _hand(PHHP + "PokerStars/CashGame/Limits/EuroTable.txt")
+    assert (e.info.currency, e.stakes.small_blind, e.stakes.big_blind) == (
+        "EUR", D("0.50"), D(1))
+    e.check_chips()
+    # the same hand saved as UTF-16 (with its BOM), and with comma decimals
+    data = _text(PHHP + "PokerStars/CashGame/GeneralHands/GeneralHand.txt")
+    (u,) = [r for _, r in read_site_records(data.encode("utf-16"), "u16")]
+    assert isinstance(u, SiteHand) and u.info.hand_id == "109681313810"
+    u.check_chips()
+    comma = re.sub(r"\$(\d+)\.(\d\d)", r"€\1,\2", data).replace("USD", "EUR")
+    (c,) = [r for _, r in read_site_records(comma.encode("utf-8"), "comma")]
+    assert c.total_pot == u.total_pot and c.rake == u.rake and c.info.currency == "EUR"
+    c.check_chips()
 
 
 def test_bad_hands_are_errors_naming_the_line():

@@ -101,6 +101,8 @@ ZONES = {
     "NZT": "Pacific/Auckland",
 }
 _STREETS = {"FLOP", "TURN", "RIVER"}
+#: The stud games (no board: each street deals each player a card).
+STUD = frozenset({"stud", "stud_hilo", "razz"})
 _STUD_STREETS = {"3rd STREET", "4th STREET", "5th STREET", "6th STREET", "7th STREET"}
 _DRAWS = {"FIRST DRAW", "SECOND DRAW", "THIRD DRAW", "DRAW"}
 
@@ -242,6 +244,9 @@ class _Hand:
         self.summary_shows: list[Event] = []
         self.summary_collects: list[Event] = []
         self.boards: dict[int, list[str]] = {}
+        self.stud_street = 0  # stud: 3 on third street, ..., 7 on the river
+        self.dealt: set[str] = set()  # stud: who was dealt a card on this street
+        self.folded: set[str] = set()
 
     def name_of(self, line: str) -> tuple[str, str] | None:
         """``(name, rest)`` of an action line ``NAME: rest`` whose name is seated."""
@@ -326,6 +331,14 @@ def _street(h: _Hand, line: str, n: int, section: str) -> str:
         name = street
     if name == "SHOW DOWN":
         h.run = run
+        if h.info.game in STUD:
+            _stud_fill(h, n)
+        return "body"
+    if h.info.game in STUD and (name in _STREETS or name in _STUD_STREETS):
+        _stud_fill(h, n)
+        h.add("street", line=n)
+        h.stud_street = int(name[0]) if name[0].isdigit() else 7
+        h.dealt.clear()
         return "body"
     if name in _STREETS:
         groups = _BRACKETS.findall(line)
@@ -358,15 +371,18 @@ def _action_line(h: _Hand, line: str, n: int) -> None:
         _other_line(h, line, n)
         return
     name, rest = got
+    if h.stud_street:
+        _stud_fill(h, n)
     allin = rest.endswith("and is all-in")
     if allin:
         rest = rest[:-len("and is all-in")].strip()
     rest = _CAP_TAIL.sub("", rest)
     if rest.startswith("folds"):
         groups = _BRACKETS.findall(rest)
-        if groups:  # a fold that shows its cards: they are known
+        if groups and h.info.game not in STUD:  # a fold that shows its cards: known
             h.add("hole", name, cards=_cards(groups[0]), line=n)
         h.add("fold", name, line=n)
+        h.folded.add(name)
     elif rest.startswith("checks"):
         h.add("check", name, line=n)
     elif rest.startswith("calls "):
@@ -465,9 +481,13 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
         groups = _BRACKETS.findall(line[pos:]) if pos != -1 else []
         if groups:
             cards = _cards(groups[-1])
-            if any(c != "??" for c in _cards(groups[0])) and h.info.hero is None and (
-                    len(groups) > 1 or h.info.game not in ("stud", "stud_hilo", "razz")
-                    or len(cards) > 1):
+            if h.info.game in STUD:
+                if h.stud_street <= 3 and len(cards) == 1:  # the door card; two down
+                    cards = ("??", "??", *cards)
+                elif len(cards) > 1 and h.stud_street <= 3 and h.info.hero is None:
+                    h.info.hero = name
+                h.dealt.add(name)
+            elif h.info.hero is None:
                 h.info.hero = name
             h.add("hole", name, cards=cards, line=n)
         return
@@ -493,6 +513,19 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
             fee = _amount(m["fee"], n) if m["fee"] else Decimal(0)
             h.add("cashout", m["name"], paid - fee, line=n)
             return
+
+
+def _stud_fill(h: _Hand, n: int) -> None:
+    """Stud: the card each player still in was dealt on the street just ended where the
+    file prints none (the river's down card: ``??``)."""
+    if h.stud_street < 3:
+        return
+    dealt_before = {e.player for e in h.events if e.kind == "hole"}
+    for s in h.seats:
+        p = s.name
+        if p in dealt_before and p not in h.folded and p not in h.dealt:
+            h.add("hole", p, cards=("??",) * (3 if h.stud_street == 3 else 1), line=n)
+            h.dealt.add(p)
 
 
 def _summary_line(h: _Hand, line: str, n: int) -> None:
@@ -538,6 +571,10 @@ def _finish(h: _Hand, hand: SiteHand) -> None:
     paid), the pots where the body printed no collection, the boards, the cash-outs."""
     events = hand.events
     if h.summary_shows:
+        bare = {e.player: e for e in events if e.kind == "muck" and not e.cards}
+        for e in h.summary_shows:  # "mucks hand", and the summary names the cards
+            if e.cards and e.player in bare:
+                bare[e.player].cards = e.cards
         extra = [e for e in h.summary_shows if e.player not in h.shown]
         if extra:
             at = next((i for i, e in enumerate(events) if e.kind in ("collect", "cashout")),
