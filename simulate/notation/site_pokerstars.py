@@ -134,15 +134,37 @@ def _split(text: str) -> Iterator[tuple[int, str]]:
         yield line, text[pos:end]
 
 
+_AMOUNTS: dict[str, Decimal] = {}
+
+
 def _amount(text: str, where: int) -> Decimal:
+    """An amount as printed (:func:`parse_amount`), remembered: a file repeats its few
+    stakes' amounts on every hand."""
+    got = _AMOUNTS.get(text)
+    if got is not None:
+        return got
     try:
-        return parse_amount(text)
+        got = parse_amount(text)
     except SiteError as exc:
         raise SiteError(f"line {where}: {exc}") from None
+    if len(_AMOUNTS) > 100_000:
+        _AMOUNTS.clear()
+    _AMOUNTS[text] = got
+    return got
+
+
+_CARDS: dict[str, tuple[str, ...]] = {}
 
 
 def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(t) if t not in ("??", "X", "x") else "??" for t in text.split())
+    """The cards of a ``[..]`` group (``??`` for an unknown one), remembered."""
+    got = _CARDS.get(text)
+    if got is None:
+        got = tuple(card_text(t) if t not in ("??", "X", "x") else "??" for t in text.split())
+        if len(_CARDS) > 100_000:
+            _CARDS.clear()
+        _CARDS[text] = got
+    return got
 
 
 def iso_time(date: str, clock: str, zone: str | None) -> str:
@@ -376,7 +398,8 @@ def _action_line(h: _Hand, line: str, n: int) -> None:
     allin = rest.endswith("and is all-in")
     if allin:
         rest = rest[:-len("and is all-in")].strip()
-    rest = _CAP_TAIL.sub("", rest)
+    if rest.endswith(" cap"):
+        rest = _CAP_TAIL.sub("", rest)
     if rest.startswith("folds"):
         groups = _BRACKETS.findall(rest)
         if groups and h.info.game not in STUD:  # a fold that shows its cards: known
@@ -544,7 +567,8 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
             elif value:
                 h.info.fees[label.lower()] = h.info.fees.get(label.lower(), 0) + value
         return
-    if line.startswith("Seat "):
+    if line.startswith("Seat ") and ("showed [" in line or "mucked" in line
+                                     or "collected (" in line or "won (" in line):
         m = _SUMMARY_SEAT.match(line)
         if m is None:
             return
