@@ -60,8 +60,8 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[$€£]?[\d
                    r"(?P<rest>.*)$")
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _UNCALLED = re.compile(r"^Uncalled bet of (?P<amount>\S+) returned to (?P<name>.*)$")
-_WINS = re.compile(r"^(?:wins|ties for) (?:the )?(?P<pot>(?:high |low |main |side )?pot"
-                   r"(?: #?(?P<no>\d+))?) \((?P<amount>[^)]*)\)")
+_WINS = re.compile(r"^(?:wins|ties for) (?:the )?(?P<pot>(?P<kind>(?:(?:high|low|main|side) )*)"
+                   r"pot(?: (?P<hash>#)?(?P<no>\d+))?) \((?P<amount>[^)]*)\)")
 _TOTAL = re.compile(r"^Total pot (?P<total>\S+)")
 _SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
 _SUMMARY_SHOW = re.compile(r" (?P<kind>showed|mucked) \[(?P<cards>[^\]]*)\]")
@@ -316,7 +316,9 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             if mw is None:
                 raise SiteError(f"line {n}: {line!r}")
             flush()
-            on = int(mw["no"]) if mw["no"] and len(boards) > 1 else None
+            # "wins pot 2" of a hand run twice: the second board's pot (not "side pot #2")
+            on = (int(mw["no"]) if mw["no"] and not mw["hash"] and not mw["kind"]
+                  and len(boards) > 1 else None)
             add("collect", who, _amount(mw["amount"], n), n=n, pot=mw["pot"], on=on)
     if section != "summary":
         raise SiteError(f"line {first}: the hand stops before its summary (truncated)")

@@ -69,8 +69,8 @@ _LEVEL = re.compile(r"Level (?P<level>[\w-]+)(?:\s*\((?P<sb>[^/)]+)/(?P<bb>[^/)]
                     r"(?:/(?P<ante>[^)]+))?\))?")
 _STAKES = re.compile(r"\(\s*(?P<sb>[^/\s()]+)/(?P<bb>[^/\s()]+)(?:/(?P<ante>[^\s()]+))?"
                      r"(?:\s*-\s*(?P<cap>\S+)\s+Cap\s*-)?\s*(?P<cur>[A-Z]{3})?\s*\)")
-_DATE = re.compile(r"(?P<d>\d{4}/\d{1,2}/\d{1,2})\s+(?P<t>\d{1,2}:\d{2}(?::\d{2})?)"
-                   r"(?:\s+(?P<z>[A-Z]{1,5}))?")
+_DATE = re.compile(r"(?P<d>\d{4}/\d{1,2}/\d{1,2})(?:\s+-\s+|\s+)(?P<t>\d{1,2}:\d{2}(?::\d{2})?)"
+                   r"(?:\s+\(?(?P<z>[A-Z]{1,5})\)?)?")
 _TABLE = re.compile(r"^Table '(?P<table>.*)'(?:\s+(?P<max>\d+)-max)?.*?"
                     r"(?:Seat #(?P<button>\d+) is the button)?\s*$")
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?) \((?P<stack>[^()]*?) in chips"
@@ -189,10 +189,9 @@ def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, Decimal | None]:
     rest = m["rest"]
     if rest.startswith("{"):  # a home game's club
         rest = rest[1:].partition("}")[2].strip()
-    # the date: the last " - " part
-    body, sep, when = rest.rpartition(" - ")
-    if not sep or not _DATE.search(when):
-        body, when = rest, ""
+    # the date (and maybe a second one in brackets) ends the line
+    d = _DATE.search(rest)
+    body, when = (rest[:d.start()], rest[d.start():]) if d else (rest, "")
     g = _GAME.search(body)
     if g is None:
         raise SiteError(f"line {where}: unknown game in {body[:60]!r}")
