@@ -30,8 +30,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_pokerstars import ZONES, iso_time
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_time import ZONES, iso_time
 
 __all__ = ["detect", "read"]
 

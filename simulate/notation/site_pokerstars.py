@@ -34,12 +34,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_pokerstars_header import read_header
+from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -48,29 +47,6 @@ _START = re.compile(rf"^[ \t\ufeff]*{_ROOMS}\b[^\n]*?(?:Hand|Game) #\w+:", re.M)
 _DETECT = re.compile(rf"^[ \t\ufeff]*{_ROOMS}(?: Zoom| Rush| Home| Fast)* (?:Hand|Game) "
                      r"#\w+:", re.M)
 
-#: Game names as printed, to ours (longest first in the pattern).
-GAME_NAMES = {
-    "Hold'em": "holdem", "Omaha": "omaha", "Omaha Hi/Lo": "omaha_hilo",
-    "5 Card Omaha": "omaha5", "5 Card Omaha Hi/Lo": "omaha5_hilo", "6 Card Omaha": "omaha6",
-    "6+ Hold'em": "short_deck", "7 Card Stud": "stud", "7 Card Stud Hi/Lo": "stud_hilo",
-    "Razz": "razz", "Triple Draw 2-7 Lowball": "2-7_triple_draw",
-    "Single Draw 2-7 Lowball": "2-7_single_draw", "5 Card Draw": "5_card_draw",
-    "Badugi": "badugi", "Triple Draw A-5 Lowball": "a-5_triple_draw",
-    "Courchevel": "courchevel", "Courchevel Hi/Lo": "courchevel_hilo",
-}
-LIMITS = {"No Limit": "no-limit", "Pot Limit": "pot-limit", "Limit": "fixed-limit",
-          "Fixed Limit": "fixed-limit"}
-_GAME_RE = "|".join(re.escape(g) for g in sorted(GAME_NAMES, key=len, reverse=True))
-_GAME = re.compile(rf"(?P<game>{_GAME_RE})\s+(?P<limit>No Limit|Pot Limit|Fixed Limit|Limit)"
-                   r"(?:\s*,\s*(?P<mixstakes>[^)]*))?")
-_HEADER = re.compile(r"^(?P<room>.*?)\s*(?:Hand|Game) #(?P<id>\w+):\s*(?P<rest>.*)$")
-_TOURNEY = re.compile(r"Tournament #(?P<tid>\d+),?\s*(?P<buyin>.*?)\s*$")
-_LEVEL = re.compile(r"Level (?P<level>[\w-]+)(?:\s*\((?P<sb>[^/)]+)/(?P<bb>[^/)]+)"
-                    r"(?:/(?P<ante>[^)]+))?\))?")
-_STAKES = re.compile(r"\(\s*(?P<sb>[^/\s()]+)/(?P<bb>[^/\s()]+)(?:/(?P<ante>[^\s()]+))?"
-                     r"(?:\s*-\s*(?P<cap>\S+)\s+Cap\s*-)?\s*(?P<cur>[A-Z]{3})?\s*\)")
-_DATE = re.compile(r"(?P<d>\d{4}/\d{1,2}/\d{1,2})(?:\s+-\s+|\s+)(?P<t>\d{1,2}:\d{2}(?::\d{2})?)"
-                   r"(?:\s+\(?(?P<z>[A-Z]{1,5})\)?)?")
 _TABLE = re.compile(r"^Table '(?P<table>.*)'(?:\s+(?P<max>\d+)-max)?.*?"
                     r"(?:Seat #(?P<button>\d+) is the button)?\s*$")
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?) \((?P<stack>[^()]*?) in chips"
@@ -86,20 +62,6 @@ _TOTAL = re.compile(r"^Total pot (?P<total>\S+)")
 _SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
 _SUMMARY_SHOW = re.compile(r" (?P<kind>showed|mucked) \[(?P<cards>[^\]]*)\]")
 _SUMMARY_COLLECT = re.compile(r" (?:collected|won) \((?P<amount>[^)]*)\)")
-_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
-
-#: Time-zone abbreviations PokerStars prints, to IANA zones.
-ZONES = {
-    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
-    "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
-    "AKT": "America/Anchorage", "HT": "Pacific/Honolulu", "AT": "America/Halifax",
-    "NT": "America/St_Johns", "BRT": "America/Sao_Paulo", "ART": "America/Argentina/Buenos_Aires",
-    "UTC": "UTC", "GMT": "UTC", "WET": "Europe/Lisbon", "CET": "Europe/Paris",
-    "CEST": "Europe/Paris", "EET": "Europe/Helsinki", "MSK": "Europe/Moscow",
-    "IST": "Asia/Kolkata", "CCT": "Asia/Shanghai", "JST": "Asia/Tokyo",
-    "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
-    "NZT": "Pacific/Auckland",
-}
 _STREETS = {"FLOP", "TURN", "RIVER"}
 #: The stud games (no board: each street deals each player a card).
 STUD = frozenset({"stud", "stud_hilo", "razz"})
@@ -167,85 +129,6 @@ def _cards(text: str) -> tuple[str, ...]:
     return got
 
 
-def iso_time(date: str, clock: str, zone: str | None) -> str:
-    """``2017/03/28`` ``15:31:25`` ``ET`` as ISO 8601 (with the zone's offset where the
-    zone is known; local time without one otherwise)."""
-    y, mo, d = (int(x) for x in date.split("/"))
-    parts = [int(x) for x in clock.split(":")] + [0]
-    dt = datetime(y, mo, d, parts[0], parts[1], parts[2])
-    name = ZONES.get(zone or "")
-    if name is not None:
-        dt = dt.replace(tzinfo=ZoneInfo(name))
-    return dt.isoformat()
-
-
-def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, Decimal | None]:
-    """The site facts, the stakes and the cap (None: uncapped) of a header line."""
-    m = _HEADER.match(line.strip().lstrip("\ufeff"))
-    if m is None:
-        raise SiteError(f"line {where}: not a PokerStars hand header: {line.strip()[:80]!r}")
-    room = m["room"].strip("* ").split()[0].lower() if m["room"].strip("* ") else "pokerstars"
-    site = {"pppoker": "pppoker", "upoker": "upoker"}.get(room, "pokerstars")
-    rest = m["rest"]
-    if rest.startswith("{"):  # a home game's club
-        rest = rest[1:].partition("}")[2].strip()
-    # the date (and maybe a second one in brackets) ends the line
-    d = _DATE.search(rest)
-    body, when = (rest[:d.start()], rest[d.start():]) if d else (rest, "")
-    g = _GAME.search(body)
-    if g is None:
-        raise SiteError(f"line {where}: unknown game in {body[:60]!r}")
-    game, betting = GAME_NAMES[g["game"]], LIMITS[g["limit"]]
-    stakes = Stakes()
-    cap = None
-    currency = None
-    tournament = None
-    before = body[:g.start()]
-    t = _TOURNEY.search(before)
-    if t is not None:
-        buyin = t["buyin"].strip()
-        if buyin.endswith("("):  # a mixed game's name sits between the buy-in and the game
-            mm = re.match(r"(?:\S*\d\S*|Freeroll)(?:\s+[A-Z]{3}\b)?", buyin)
-            buyin = mm[0] if mm else buyin[:-1].strip()
-        buyin = re.sub(r"\s+[A-Z]{3}$", "", buyin)  # "$3.19+$0.31 USD": the code is the sign's
-        lv = _LEVEL.search(body, g.end())
-        level = lv["level"] if lv else None
-        tournament = Tournament(id=t["tid"], buy_in=buyin or None, level=level)
-        currency = "chips"
-        if lv and lv["sb"]:
-            a, b = _amount(lv["sb"], where), _amount(lv["bb"], where)
-            if betting == "fixed-limit":
-                stakes.small_bet, stakes.big_bet = a, b
-            else:
-                stakes.small_blind, stakes.big_blind = a, b
-    else:
-        s = _STAKES.search(body, g.start())
-        text = g["mixstakes"]
-        if text and "/" in text:
-            s = _STAKES.search(f"({text})")
-        if s is not None:
-            a, b = _amount(s["sb"], where), _amount(s["bb"], where)
-            if betting == "fixed-limit":
-                stakes.small_bet, stakes.big_bet = a, b
-            else:
-                stakes.small_blind, stakes.big_blind = a, b
-            if s["ante"]:
-                stakes.ante = _amount(s["ante"], where)
-            if s["cap"]:
-                cap = _amount(s["cap"], where)
-            currency = s["cur"] or _CURRENCY_SIGNS.get(s["sb"][0]) or "chips"
-        if "Play Money" in line:
-            currency = "chips"
-    time = None
-    dates = list(_DATE.finditer(when))
-    if dates:
-        pick = next((d for d in dates if d["z"] in ZONES), dates[0])
-        time = iso_time(pick["d"], pick["t"], pick["z"])
-    info = SiteInfo(site=site, hand_id=m["id"], game=game, betting=betting, time=time,
-                    currency=currency, tournament=tournament, line=where)
-    return info, stakes, cap
-
-
 class _Hand:
     """The state of one hand being read (one pass over its lines)."""
 
@@ -287,7 +170,7 @@ class _Hand:
 
 def _read_hand(chunk: str, first: int) -> SiteHand:
     lines = chunk.split("\n")
-    info, stakes, _cap = _header(lines[0], first)
+    info, stakes = read_header(lines[0], first)
     h = _Hand(info, stakes)
     section = "seats"
     for n, raw in enumerate(lines[1:], start=first + 1):
