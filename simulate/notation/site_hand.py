@@ -169,6 +169,42 @@ class SiteHand:
                 add(p, -a)
         return total
 
+    def return_uncalled(self) -> None:
+        """Add the ``uncalled`` events of a file that does not print them (OHH, and sites
+        that fold the return into what is collected): when a street's betting ends, the
+        excess of its largest bet over the next largest goes back to its player. The
+        betting of a street ends at the next street, at the first show, muck or collect,
+        or at the end of the events."""
+        out: list[Event] = []
+        street: dict[str, Decimal] = {}
+        open_ = False
+
+        def close() -> None:
+            ranked = sorted(street.items(), key=lambda t: t[1], reverse=True)
+            if ranked and ranked[0][1] > (ranked[1][1] if len(ranked) > 1 else 0):
+                back = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else Decimal(0))
+                out.append(Event("uncalled", ranked[0][0], back))
+
+        for e in self.events:
+            k = e.kind
+            if k == "street" or (k == "board" and e.run == 1) or (
+                    k in ("show", "muck", "collect", "cashout") and open_):
+                if open_:
+                    close()
+                street, open_ = {}, False
+            if e.player is not None and e.amount is not None:
+                if k in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
+                         "bet"):
+                    street[e.player] = street.get(e.player, Decimal(0)) + e.amount
+                    open_ = True
+                elif k in ("raise", "complete"):
+                    street[e.player] = e.amount
+                    open_ = True
+            out.append(e)
+        if open_:
+            close()
+        self.events = out
+
     def collected(self) -> dict[str, Decimal]:
         """What each player took from the pots (``collect`` events), by name."""
         out: dict[str, Decimal] = {}
