@@ -34,7 +34,7 @@ from typing import Any
 
 from simulate.games import GAMES
 from simulate.notation.phh_read import HandHistory, parse_hand
-from simulate.notation.site_hand import FORCED_KINDS, SiteHand
+from simulate.notation.site_hand import BETTING_KINDS, FORCED_KINDS, SiteHand
 from simulate.notation.site_text import SiteError, SiteInfo
 
 __all__ = ["NON_ENGINE_VARIANTS", "build", "transcribe", "variant_of"]
@@ -45,8 +45,12 @@ NON_ENGINE_VARIANTS = {
     ("razz", "fixed-limit"): "FR", ("2-7_triple_draw", "fixed-limit"): "F2L3D",
     ("2-7_single_draw", "no-limit"): "N2L1D", ("badugi", "fixed-limit"): "FB",
 }
-#: Games dealt face up and down by street (no board): their hole cards come street by street.
-STUD_GAMES = frozenset({"stud", "stud_hilo", "razz"})
+#: Games whose cards come round by round (stud's streets, a draw's new cards): their deals
+#: are written where the file has them, not all at the start.
+ROUND_DEALT_GAMES = frozenset({"stud", "stud_hilo", "razz", "2-7_triple_draw",
+                               "2-7_single_draw", "badugi", "5_card_draw"})
+#: Cards of the first deal in those games.
+_FIRST_DEAL = {"stud": 3, "stud_hilo": 3, "razz": 3}
 #: Hole cards of the games outside :data:`simulate.games.GAMES`.
 _HOLE_CARDS = {"stud": 7, "stud_hilo": 7, "razz": 7, "2-7_triple_draw": 5,
                "2-7_single_draw": 5, "badugi": 4}
@@ -231,11 +235,12 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
              game: str) -> list[str]:
     """The PHH action strings of the hand (module docstring)."""
     out: list[str] = []
-    stud = game in STUD_GAMES
-    if not stud:
+    by_round = game in ROUND_DEALT_GAMES
+    if not by_round:
         # hole cards first, in PHH's seat order
         for p, i in sorted(idx.items(), key=lambda t: t[1]):
             out.append(f"d dh p{i + 1} {''.join(holes[p])}")
+    dealt: set[str] = set()
     street: dict[str, Decimal] = {}
 
     def add(p: str, x: Decimal) -> None:
@@ -253,9 +258,17 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
             continue
         seat = f"p{idx[p] + 1}"
         a = e.amount or Decimal(0)
+        if (k in BETTING_KINDS or k == "bring_in") and by_round and len(dealt) < len(idx):
+            # a seat the file shows no first deal for gets unseen cards before the betting
+            first = _FIRST_DEAL.get(game, len(holes[p]))
+            for q, i in sorted(idx.items(), key=lambda t: t[1]):
+                if q not in dealt:
+                    out.append(f"d dh p{i + 1} {'??' * first}")
+                    dealt.add(q)
         if k == "hole":
-            if stud:
+            if by_round:
                 out.append(f"d dh {seat} {''.join(e.cards)}")
+                dealt.add(p)
         elif k in ("small_blind", "big_blind", "straddle", "post"):
             add(p, a)
         elif k == "bring_in":
@@ -394,6 +407,10 @@ def transcribe(hh: HandHistory) -> SiteHand:
         elif k == "pb":
             ev.append(Event("bring_in", p, put(i, Decimal(hh.bring_in or 0))))
         elif k == "sd":
+            if bet_seen:  # a draw ends the betting round before it
+                street = [Decimal(0)] * n
+                bet_seen = False
+                ev.append(Event("street"))
             ev.append(Event("discard", p, cards=_cards(act.cards)) if act.cards
                       else Event("stand", p))
         elif k == "sm":

@@ -112,7 +112,7 @@ def _hand(obj: dict[str, Any], line: int) -> SiteHand:
             amount = _dec(a.get("amount"))
             got = tuple("??" if c == "??" else card_text(c) for c in a.get("cards") or [])
             if kind == "hole" and not got:
-                continue  # cards dealt unseen: the builder deals them as unknown
+                continue  # no cards named: the builder deals them as unknown
             if kind == "raise" and amount is not None:
                 amount = street.get(p, Decimal(0)) + amount
                 street[p] = amount

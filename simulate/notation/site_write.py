@@ -109,7 +109,7 @@ def ohh_dict(hand: SiteHand) -> dict[str, Any]:
             act["amount"] = _num(amount)
         if e.allin:
             act["is_allin"] = True
-        if any(c != "??" for c in e.cards):  # cards nobody saw are not written
+        if e.cards:  # "??" for a card nobody saw
             act["cards"] = list(e.cards)
         cur["actions"].append(act)
         number += 1
