@@ -90,10 +90,17 @@ def _ohh_write(records: list[Any]) -> str:
     return write_ohh([transcribe(r) for r in records])
 
 
+def _stars_write(records: list[Any]) -> str:
+    from simulate.notation.site_build import transcribe
+    from simulate.notation.site_write import write_pokerstars
+
+    return write_pokerstars([transcribe(r) for r in records])
+
+
 def _site_formats() -> tuple[HandFormat, ...]:
     from simulate.notation.sites import SITE_FORMATS
 
-    writers = {"ohh": _ohh_write}
+    writers = {"ohh": _ohh_write, "pokerstars": _stars_write}
     return tuple(HandFormat(f.name, f.detect, _site_reader(f.name), writers.get(f.name))
                  for f in SITE_FORMATS)
 

@@ -1,4 +1,4 @@
-"""Writing hands in other formats than PHH: Open Hand History JSON.
+"""Writing hands in other formats than PHH: Open Hand History JSON and PokerStars text.
 
 Each writer takes :class:`~simulate.notation.site_hand.SiteHand` records (a site reader's, or
 a PHH hand's told as one by :func:`simulate.notation.site_build.transcribe`), so the amounts
@@ -24,7 +24,8 @@ from typing import Any
 
 from simulate.notation.site_hand import SiteHand
 
-__all__ = ["OHH_ACTIONS", "OHH_GAMES", "OHH_VERSION", "ohh_dict", "write_ohh"]
+__all__ = ["OHH_ACTIONS", "OHH_GAMES", "OHH_VERSION", "ohh_dict", "stars_text", "write_ohh",
+           "write_pokerstars"]
 
 #: The spec version written.
 OHH_VERSION = "1.4.7"
@@ -157,3 +158,186 @@ def write_ohh(hands: list[SiteHand]) -> str:
     """``hands`` as Open Hand History JSON lines (one ``{"ohh": ...}`` per line)."""
     return "".join(json.dumps(ohh_dict(h), ensure_ascii=False, separators=(",", ":")) + "\n"
                    for h in hands)
+
+
+# ----------------------------------------------------------------------------- PokerStars
+#: Currency signs PokerStars prints before an amount.
+_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+_STREET_NAMES = {3: "FLOP", 4: "TURN", 5: "RIVER"}
+_STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "7th STREET")
+_DRAW_STREETS = ("FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
+_RUNS = ("", "FIRST ", "SECOND ", "THIRD ")
+
+
+def _stars_amount(x: Decimal | None, sign: str) -> str:
+    """``$1``, ``$0.50``, ``1500``: whole amounts without decimals, others with at least
+    two."""
+    x = Decimal(0) if x is None else x
+    if x == x.to_integral_value():
+        return f"{sign}{int(x)}"
+    t = format(x.normalize(), "f")
+    if len(t.split(".")[1]) < 2:
+        t += "0"
+    return f"{sign}{t}"
+
+
+def _stars_time(iso: str | None) -> str:
+    """`` - 2020/01/02 03:04:05 UTC`` from ISO 8601 (UTC when it has an offset; no zone
+    when it has none), or nothing."""
+    if not iso:
+        return ""
+    from datetime import datetime, timezone
+
+    try:
+        t = datetime.fromisoformat(iso)
+    except ValueError:
+        return ""
+    if t.tzinfo is not None:
+        return " - " + t.astimezone(timezone.utc).strftime("%Y/%m/%d %H:%M:%S") + " UTC"
+    return " - " + t.strftime("%Y/%m/%d %H:%M:%S")
+
+
+def stars_text(hand: SiteHand) -> str:
+    """One hand as PokerStars writes it (its header, seats, forced bets, each street's
+    actions, the showdown and the summary); the PokerStars reader
+    (:mod:`simulate.notation.site_pokerstars`) reads it back to the same hand."""
+    from simulate.notation.site_pokerstars import GAME_NAMES, LIMITS
+
+    info, st = hand.info, hand.stakes
+    sign = "" if info.tournament is not None else _SIGNS.get(info.currency or "", "")
+    cur = "" if sign or info.tournament is not None or not info.currency or \
+        info.currency == "chips" else f" {info.currency}"
+
+    def amt(x: Decimal | None) -> str:
+        return _stars_amount(x, sign)
+
+    game = {v: k for k, v in GAME_NAMES.items()}.get(info.game)
+    limit = {v: k for k, v in LIMITS.items() if k != "Fixed Limit"}.get(info.betting)
+    if game is None or limit is None:
+        raise ValueError(f"PokerStars has no name for {info.betting} {info.game}")
+    small, big = st.small_blind, st.big_blind
+    if info.betting == "fixed-limit" and st.small_bet is not None:
+        small, big = st.small_bet, st.big_bet
+    stakes = f"{amt(small)}/{amt(big)}"
+    if info.tournament is not None:
+        t = info.tournament
+        head = (f"Tournament #{t.id}, {t.buy_in or 'Freeroll'} {game} {limit} - Level "
+                f"{t.level or 'I'} ({stakes})")
+    else:
+        head = f"{game} {limit} ({stakes}{cur})"
+    lines = [f"PokerStars Hand #{info.hand_id or 0}: {head}{_stars_time(info.time)}"]
+    seats = sorted(hand.seats, key=lambda s: s.seat)
+    size = hand.max_seats or max(len(seats), max(s.seat for s in seats))
+    button = f" Seat #{hand.button} is the button" if hand.button is not None else ""
+    lines.append(f"Table '{info.table or 'pokerjit'}' {size}-max{button}")
+    for s in seats:
+        out = "" if s.in_hand else " is sitting out"
+        lines.append(f"Seat {s.seat}: {s.name} ({amt(s.stack)} in chips){out}")
+    runs = max((e.run for e in hand.events if e.kind == "board"), default=1)
+    board: dict[int, list[str]] = {}
+    stud = info.game in ("stud", "stud_hilo", "razz")
+    rounds = 0
+    shown_header = hole_header = False
+    dead: dict[str, Decimal] = {}
+    allin = {True: " and is all-in", False: ""}
+    street: dict[str, Decimal] = {}
+    top = Decimal(0)  # the largest bet of the street so far
+    for e in hand.events:
+        k, p = e.kind, e.player
+        if p is not None and e.amount is not None:
+            before = top
+            if k in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
+                     "bet"):
+                street[p] = street.get(p, Decimal(0)) + e.amount
+            elif k in ("raise", "complete"):
+                street[p] = e.amount
+            top = max([top, *street.values()])
+        if k in ("hole", "fold", "check", "call", "bet", "raise", "complete") and \
+                not hole_header and not stud:
+            lines.append("*** HOLE CARDS ***")
+            hole_header = True
+        if k == "ante":
+            lines.append(f"{p}: posts the ante {amt(e.amount)}{allin[e.allin]}")
+        elif k == "small_blind":
+            lines.append(f"{p}: posts small blind {amt(e.amount)}{allin[e.allin]}")
+        elif k == "big_blind":
+            lines.append(f"{p}: posts big blind {amt(e.amount)}{allin[e.allin]}")
+        elif k == "straddle":
+            lines.append(f"{p}: posts straddle {amt(e.amount)}{allin[e.allin]}")
+        elif k == "dead":
+            dead[p or ""] = dead.get(p or "", Decimal(0)) + (e.amount or 0)
+        elif k == "post":
+            extra = dead.pop(p or "", None)
+            if extra is not None:
+                lines.append(f"{p}: posts small & big blinds {amt((e.amount or 0) + extra)}")
+            else:
+                lines.append(f"{p}: posts big blind {amt(e.amount)}{allin[e.allin]}")
+        elif k == "bring_in":
+            lines.append(f"{p}: brings in for {amt(e.amount)}")
+        elif k == "hole":
+            if stud and rounds == 0:
+                lines.append(f"*** {_STUD_STREETS[0]} ***")
+                rounds = 1
+            if any(c != "??" for c in e.cards):
+                lines.append(f"Dealt to {p} [{' '.join(e.cards)}]")
+        elif k == "street":
+            names = _STUD_STREETS if stud else _DRAW_STREETS
+            lines.append(f"*** {names[min(rounds, len(names) - 1)]} ***")
+            rounds += 1
+            street, top = {}, Decimal(0)
+        elif k == "board":
+            prev = list(board.get(e.run) or (board.get(1, [])[:5 - len(e.cards)]
+                                               if e.run > 1 else []))
+            board[e.run] = prev + list(e.cards)
+            if e.run == 1:
+                street, top = {}, Decimal(0)
+            name = _STREET_NAMES.get(len(board[e.run]), "BOARD")
+            run = _RUNS[e.run] if runs > 1 else ""
+            old = f"[{' '.join(prev)}] " if prev else ""
+            lines.append(f"*** {run}{name} *** {old}[{' '.join(e.cards)}]")
+        elif k == "fold":
+            lines.append(f"{p}: folds")
+        elif k == "check":
+            lines.append(f"{p}: checks")
+        elif k == "call":
+            lines.append(f"{p}: calls {amt(e.amount)}{allin[e.allin]}")
+        elif k == "bet":
+            lines.append(f"{p}: bets {amt(e.amount)}{allin[e.allin]}")
+        elif k == "raise":
+            lines.append(f"{p}: raises {amt((e.amount or 0) - before)} to {amt(e.amount)}"
+                         f"{allin[e.allin]}")
+        elif k == "complete":
+            lines.append(f"{p}: completes it to {amt(e.amount)}{allin[e.allin]}")
+        elif k == "discard":
+            lines.append(f"{p}: discards {len(e.cards)} card{'s' if len(e.cards) != 1 else ''}"
+                         + (f" [{' '.join(e.cards)}]" if any(c != '??' for c in e.cards)
+                            else ""))
+        elif k == "stand":
+            lines.append(f"{p}: stands pat")
+        elif k in ("show", "muck"):
+            if not shown_header:
+                lines.append("*** SHOW DOWN ***")
+                shown_header = True
+            lines.append(f"{p}: shows [{' '.join(e.cards)}]" if k == "show" and e.cards
+                         and any(c != "??" for c in e.cards) else f"{p}: mucks hand")
+        elif k == "uncalled":
+            lines.append(f"Uncalled bet ({amt(e.amount)}) returned to {p}")
+        elif k == "collect":
+            lines.append(f"{p} collected {amt(e.amount)} from {e.pot or 'pot'}")
+        elif k == "cashout":
+            lines.append(f"{p} cashed out the hand for {amt(e.amount)}")
+    took = sum((e.amount or Decimal(0) for e in hand.events if e.kind == "collect"),
+               Decimal(0))
+    rake = hand.rake or Decimal(0)
+    fees = sum(info.fees.values(), Decimal(0))
+    lines.append("*** SUMMARY ***")
+    extra = "".join(f" | {name.capitalize()} {amt(v)}" for name, v in info.fees.items())
+    lines.append(f"Total pot {amt(took + rake + fees)} | Rake {amt(rake)}{extra}")
+    if board:
+        lines.append(f"Board [{' '.join(board[1])}]")
+    return "\n".join(lines) + "\n"
+
+
+def write_pokerstars(hands: list[SiteHand]) -> str:
+    """``hands`` as PokerStars-format text, separated by two blank lines."""
+    return "\n\n".join(stars_text(h) for h in hands)
