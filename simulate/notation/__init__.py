@@ -49,13 +49,18 @@ def _phh_detect(text: str) -> bool:
     return _PHH_START.match(text.lstrip("\ufeff")) is not None
 
 
-def _phh_read(text: str | bytes, source: str) -> list[HandHistory]:
+def _every_hand(got: Iterable[tuple[str, HandHistory | PHHError]]) -> list[HandHistory]:
+    """The hands of ``(where, hand or error)`` pairs; the first error raised, naming where."""
     hands = []
-    for src, got in parse_text(text, source):
-        if isinstance(got, PHHError):
-            raise PHHError(f"{src}: {got}")
-        hands.append(got)
+    for where, h in got:
+        if isinstance(h, PHHError):
+            raise PHHError(f"{where}: {h}")
+        hands.append(h)
     return hands
+
+
+def _phh_read(text: str | bytes, source: str) -> list[HandHistory]:
+    return _every_hand(parse_text(text, source))
 
 
 def _phh_write(records: list[Any]) -> str:
@@ -72,35 +77,28 @@ def _site_reader(name: str) -> Callable[[str | bytes, str], list[HandHistory]]:
     def read_hands(text: str | bytes, source: str) -> list[HandHistory]:
         from simulate.notation.sites import read_site
 
-        hands = []
-        for line, got in read_site(text, source):
-            if isinstance(got, PHHError):
-                raise PHHError(f"{source}:{line}: {got}")
-            hands.append(got)
-        return hands
+        return _every_hand((f"{source}:{line}", h) for line, h in read_site(text, source))
 
     read_hands.__name__ = f"read_{name}"
     return read_hands
 
 
-def _ohh_write(records: list[Any]) -> str:
-    from simulate.notation.site_build import transcribe
-    from simulate.notation.site_write import write_ohh
+def _site_writer(name: str) -> Callable[[list[Any]], str]:
+    """A writer of :mod:`simulate.notation.site_write` (``write_<name>``) taking
+    :class:`HandHistory` records (each told as a SiteHand first)."""
+    def write_hands(records: list[Any]) -> str:
+        from simulate.notation import site_write
+        from simulate.notation.site_build import transcribe
 
-    return write_ohh([transcribe(r) for r in records])
+        return getattr(site_write, f"write_{name}")([transcribe(r) for r in records])
 
-
-def _stars_write(records: list[Any]) -> str:
-    from simulate.notation.site_build import transcribe
-    from simulate.notation.site_write import write_pokerstars
-
-    return write_pokerstars([transcribe(r) for r in records])
+    return write_hands
 
 
 def _site_formats() -> tuple[HandFormat, ...]:
     from simulate.notation.sites import SITE_FORMATS
 
-    writers = {"ohh": _ohh_write, "pokerstars": _stars_write}
+    writers = {"ohh": _site_writer("ohh"), "pokerstars": _site_writer("pokerstars")}
     return tuple(HandFormat(f.name, f.detect, _site_reader(f.name), writers.get(f.name))
                  for f in SITE_FORMATS)
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from simulate.games import GAMES
 from simulate.notation.phh_read import HandHistory, parse_hand
-from simulate.notation.site_hand import BETTING_KINDS, FORCED_KINDS, SiteHand
+from simulate.notation.site_hand import BETTING_KINDS, FORCED_KINDS, SiteHand, StreetBets
 from simulate.notation.site_text import SiteError, SiteInfo
 
 __all__ = ["NON_ENGINE_VARIANTS", "build", "transcribe", "variant_of"]
@@ -97,26 +97,17 @@ def _num(x: Decimal) -> int | Decimal:
 def _cap_uncalled(hand: SiteHand, repairs: list[str]) -> None:
     """Cap each ``uncalled`` return at what its player bet beyond the next largest
     commitment on that street (the contract's repair), noting each cap in ``repairs``."""
-    street: dict[str, Decimal] = {}
+    bets = StreetBets()
     for e in hand.events:
-        if e.kind == "street" or (e.kind == "board" and e.run == 1):
-            street = {}
-        if e.player is None or e.amount is None:
-            continue
-        if e.kind in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                      "bet"):
-            street[e.player] = street.get(e.player, Decimal(0)) + e.amount
-        elif e.kind in ("raise", "complete"):
-            street[e.player] = e.amount
-        elif e.kind == "uncalled":
-            mine = street.get(e.player, Decimal(0))
-            others = max((v for p, v in street.items() if p != e.player), default=Decimal(0))
+        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
+            mine = bets.bet(e.player)
+            others = max((v for p, v in bets.bets.items() if p != e.player), default=0)
             most = max(mine - others, Decimal(0))
             if e.amount > most:
                 repairs.append(f"line {e.line}: uncalled bet of {e.amount} returned to "
                                f"{e.player} capped at the {most} not called")
                 e.amount = most
-            street[e.player] = mine - e.amount
+        bets.see(e)
 
 
 def build(hand: SiteHand, source: str) -> HandHistory:
@@ -241,15 +232,11 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
         for p, i in sorted(idx.items(), key=lambda t: t[1]):
             out.append(f"d dh p{i + 1} {''.join(holes[p])}")
     dealt: set[str] = set()
-    street: dict[str, Decimal] = {}
-
-    def add(p: str, x: Decimal) -> None:
-        street[p] = street.get(p, Decimal(0)) + x
-
+    bets = StreetBets()
+    simple = {"fold": "f", "check": "cc", "call": "cc", "stand": "sd", "muck": "sm"}
     for e in hand.events:
         k, p = e.kind, e.player
-        if k == "street" or (k == "board" and e.run == 1):
-            street = {}
+        bets.see(e)
         if k == "board":
             if e.run == 1:
                 out.append(f"d db {''.join(e.cards)}")
@@ -257,7 +244,6 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
         if p is None or p not in idx:
             continue
         seat = f"p{idx[p] + 1}"
-        a = e.amount or Decimal(0)
         if (k in BETTING_KINDS or k == "bring_in") and by_round and len(dealt) < len(idx):
             # a seat the file shows no first deal for gets unseen cards before the betting
             first = _FIRST_DEAL.get(game, len(holes[p]))
@@ -265,36 +251,19 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
                 if q not in dealt:
                     out.append(f"d dh p{i + 1} {'??' * first}")
                     dealt.add(q)
-        if k == "hole":
-            if by_round:
-                out.append(f"d dh {seat} {''.join(e.cards)}")
-                dealt.add(p)
-        elif k in ("small_blind", "big_blind", "straddle", "post"):
-            add(p, a)
+        if k in simple:
+            out.append(f"{seat} {simple[k]}")
+        elif k == "hole" and by_round:
+            out.append(f"d dh {seat} {''.join(e.cards)}")
+            dealt.add(p)
         elif k == "bring_in":
-            add(p, a)
             out.append(f"{seat} pb")
-        elif k == "fold":
-            out.append(f"{seat} f")
-        elif k == "check":
-            out.append(f"{seat} cc")
-        elif k == "call":
-            add(p, a)
-            out.append(f"{seat} cc")
-        elif k == "bet":
-            add(p, a)
-            out.append(f"{seat} cbr {_num(street[p])}")
-        elif k in ("raise", "complete"):
-            street[p] = a
-            out.append(f"{seat} cbr {_num(a)}")
+        elif k in ("bet", "raise", "complete"):
+            out.append(f"{seat} cbr {_num(bets.bet(p))}")
         elif k == "discard":
             out.append(f"{seat} sd {''.join(e.cards)}")
-        elif k == "stand":
-            out.append(f"{seat} sd")
         elif k == "show":
             out.append(f"{seat} sm {''.join(e.cards) if e.cards else ''.join(holes[p])}")
-        elif k == "muck":
-            out.append(f"{seat} sm")
     return out
 
 

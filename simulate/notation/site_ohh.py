@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes, StreetBets
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text
 from simulate.notation.site_write import OHH_ACTIONS, OHH_BETTING, OHH_GAMES
 
@@ -93,17 +93,16 @@ def _hand(obj: dict[str, Any], line: int) -> SiteHand:
                     big_bet=_dec(bet_limit.get("big_bet")),
                     bring_in=_dec(h.get("bring_in_amount")))
     events: list[Event] = []
-    street: dict[str, Decimal] = {}
+    bets = StreetBets()
     for r in h.get("rounds", []):
         name, cards = r.get("street", ""), [card_text(c) for c in r.get("cards") or []]
         run = int(r.get("run", 1))
-        if cards:
-            events.append(Event("board", cards=tuple(cards), run=run))
-            if run == 1:
-                street = {}
-        elif name not in ("Preflop", "Showdown") and r.get("actions"):
-            events.append(Event("street"))
-            street = {}
+        start = (Event("board", cards=tuple(cards), run=run) if cards
+                 else Event("street") if name not in ("Preflop", "Showdown") and r.get("actions")
+                 else None)
+        if start is not None:
+            events.append(start)
+            bets.see(start)
         for a in r.get("actions", []):
             kind = _KINDS.get(a["action"])
             if kind is None:
@@ -113,14 +112,11 @@ def _hand(obj: dict[str, Any], line: int) -> SiteHand:
             got = tuple("??" if c == "??" else card_text(c) for c in a.get("cards") or [])
             if kind == "hole" and not got:
                 continue  # no cards named: the builder deals them as unknown
-            if kind == "raise" and amount is not None:
-                amount = street.get(p, Decimal(0)) + amount
-                street[p] = amount
-            elif kind in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                          "bet") and amount is not None:
-                street[p] = street.get(p, Decimal(0)) + amount
+            if kind == "raise" and amount is not None:  # OHH gives what it puts in
+                amount = bets.bet(p) + amount
             events.append(Event(kind, p, amount, got, line=line,
                                 allin=bool(a.get("is_allin"))))
+            bets.see(events[-1])
     rake = Decimal(0)
     for pot in h.get("pots", []):
         rake += _dec(pot.get("rake")) or 0

@@ -22,7 +22,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from simulate.notation.site_hand import SiteHand
+from simulate.notation.site_hand import SETS_BET, SiteHand, StreetBets
 
 __all__ = ["OHH_ACTIONS", "OHH_GAMES", "OHH_VERSION", "ohh_dict", "stars_text", "write_ohh",
            "write_pokerstars"]
@@ -56,7 +56,7 @@ def ohh_dict(hand: SiteHand) -> dict[str, Any]:
     ids = {s.name: i for i, s in enumerate(hand.seats)}
     rounds: list[dict[str, Any]] = []
     board = {1: 0}
-    street: dict[str, Decimal] = {}
+    bets = StreetBets()
     cur: dict[str, Any] = {"id": 0, "street": "Preflop", "cards": [], "actions": []}
     rounds.append(cur)
     pots: dict[str, dict[str, Any]] = {}
@@ -71,15 +71,13 @@ def ohh_dict(hand: SiteHand) -> dict[str, Any]:
 
     for e in hand.events:
         k = e.kind
+        put = bets.see(e)  # OHH: an action's amount is what it puts in
         if k == "board":
             board[e.run] = board.get(e.run, board[1] if e.run > 1 else 0) + len(e.cards)
-            if e.run == 1:
-                street = {}
             cur = new_round(_STREETS.get(board[e.run], f"Board {board[e.run]}"),
                             list(e.cards), e.run)
             continue
         if k == "street":
-            street = {}
             cur = new_round(f"Round {len(rounds) + 1}", [])
             continue
         if k == "collect" and e.player is not None:
@@ -98,12 +96,7 @@ def ohh_dict(hand: SiteHand) -> dict[str, Any]:
             continue  # an uncalled return is not an OHH action: the reader works it out
         if k in ("show", "muck") and cur["street"] != "Showdown":
             cur = new_round("Showdown", [])
-        amount = e.amount
-        if k in ("raise", "complete") and amount is not None:  # OHH: what it puts in
-            amount = amount - street.get(e.player, Decimal(0))
-            street[e.player] = e.amount or Decimal(0)
-        elif k in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call", "bet"):
-            street[e.player] = street.get(e.player, Decimal(0)) + (amount or 0)
+        amount = put if k in SETS_BET else e.amount
         act: dict[str, Any] = {"action_number": number, "player_id": ids[e.player],
                                "action": OHH_ACTIONS[k]}
         if amount is not None:
@@ -240,30 +233,21 @@ def stars_text(hand: SiteHand) -> str:
     shown_header = hole_header = False
     dead: dict[str, Decimal] = {}
     allin = {True: " and is all-in", False: ""}
-    street: dict[str, Decimal] = {}
-    top = Decimal(0)  # the largest bet of the street so far
+    bets = StreetBets()
+    lines_of = {"ante": "posts the ante", "small_blind": "posts small blind",
+                "big_blind": "posts big blind", "straddle": "posts straddle",
+                "call": "calls", "bet": "bets", "complete": "completes it to",
+                "bring_in": "brings in for"}
     for e in hand.events:
         k, p = e.kind, e.player
-        if p is not None and e.amount is not None:
-            before = top
-            if k in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                     "bet"):
-                street[p] = street.get(p, Decimal(0)) + e.amount
-            elif k in ("raise", "complete"):
-                street[p] = e.amount
-            top = max([top, *street.values()])
+        before = bets.top  # the largest bet before this one: a raise is by the rest
+        bets.see(e)
         if k in ("hole", "fold", "check", "call", "bet", "raise", "complete") and \
                 not hole_header and not stud:
             lines.append("*** HOLE CARDS ***")
             hole_header = True
-        if k == "ante":
-            lines.append(f"{p}: posts the ante {amt(e.amount)}{allin[e.allin]}")
-        elif k == "small_blind":
-            lines.append(f"{p}: posts small blind {amt(e.amount)}{allin[e.allin]}")
-        elif k == "big_blind":
-            lines.append(f"{p}: posts big blind {amt(e.amount)}{allin[e.allin]}")
-        elif k == "straddle":
-            lines.append(f"{p}: posts straddle {amt(e.amount)}{allin[e.allin]}")
+        if k in lines_of:
+            lines.append(f"{p}: {lines_of[k]} {amt(e.amount)}{allin[e.allin]}")
         elif k == "dead":
             dead[p or ""] = dead.get(p or "", Decimal(0)) + (e.amount or 0)
         elif k == "post":
@@ -272,8 +256,6 @@ def stars_text(hand: SiteHand) -> str:
                 lines.append(f"{p}: posts small & big blinds {amt((e.amount or 0) + extra)}")
             else:
                 lines.append(f"{p}: posts big blind {amt(e.amount)}{allin[e.allin]}")
-        elif k == "bring_in":
-            lines.append(f"{p}: brings in for {amt(e.amount)}")
         elif k == "hole":
             if stud and rounds == 0:
                 lines.append(f"*** {_STUD_STREETS[0]} ***")
@@ -284,13 +266,10 @@ def stars_text(hand: SiteHand) -> str:
             names = _STUD_STREETS if stud else _DRAW_STREETS
             lines.append(f"*** {names[min(rounds, len(names) - 1)]} ***")
             rounds += 1
-            street, top = {}, Decimal(0)
         elif k == "board":
             prev = list(board.get(e.run) or (board.get(1, [])[:5 - len(e.cards)]
                                                if e.run > 1 else []))
             board[e.run] = prev + list(e.cards)
-            if e.run == 1:
-                street, top = {}, Decimal(0)
             name = _STREET_NAMES.get(len(board[e.run]), "BOARD")
             run = _RUNS[e.run] if runs > 1 else ""
             old = f"[{' '.join(prev)}] " if prev else ""
@@ -299,15 +278,9 @@ def stars_text(hand: SiteHand) -> str:
             lines.append(f"{p}: folds")
         elif k == "check":
             lines.append(f"{p}: checks")
-        elif k == "call":
-            lines.append(f"{p}: calls {amt(e.amount)}{allin[e.allin]}")
-        elif k == "bet":
-            lines.append(f"{p}: bets {amt(e.amount)}{allin[e.allin]}")
         elif k == "raise":
             lines.append(f"{p}: raises {amt((e.amount or 0) - before)} to {amt(e.amount)}"
                          f"{allin[e.allin]}")
-        elif k == "complete":
-            lines.append(f"{p}: completes it to {amt(e.amount)}{allin[e.allin]}")
         elif k == "discard":
             lines.append(f"{p}: discards {len(e.cards)} card{'s' if len(e.cards) != 1 else ''}"
                          + (f" [{' '.join(e.cards)}]" if any(c != '??' for c in e.cards)
