@@ -1,5 +1,6 @@
-"""``pokerjit hand``: replay PHH hand histories (pots, winners, finishing stacks, all-in EV),
-streamed, on one or more worker processes, with per-player totals."""
+"""``pokerjit hand``: replay hand histories, PHH and the sites' exports (pots, winners,
+finishing stacks, all-in EV), streamed, on one or more worker processes, with per-player
+totals."""
 
 from __future__ import annotations
 
@@ -14,13 +15,23 @@ if TYPE_CHECKING:
     from simulate.replay.totals import TotalsInput
 
 NAME = "hand"
-HELP = "replay PHH hand histories (.phh, .phhs or folders): pots, winners, stacks, all-in EV"
+HELP = ("replay hand histories (PHH, site exports, folders): pots, winners, stacks, "
+        "all-in EV")
 EXAMPLES = """examples:
   pokerjit hand tests/data/phh/vendor/phh-curated/dwan-ivey-2009.phh
   pokerjit hand tests/data/phh/derived/highstakes_1000nl_sidepot_hands.phhs --json
   pokerjit hand tests/data/phh/vendor/phh-curated --workers 2 --totals-only --csv hands.csv
   pokerjit hand big.phhs --scheduler local:4 --json > out.json
   cat hands.phhs | pokerjit hand - --totals-only
+  pokerjit hand ~/PokerStars/HandHistory --totals-only
+
+Site exports are read as well as PHH: PokerStars, GGPoker, Winamax, iPoker, 888,
+PartyPoker, Winning/ACR, Bovada/Ignition, Full Tilt, OnGame, Merge, MicroGaming, Boss Media,
+Entraction, PKR, IGT and Open Hand History, told from the content (in a folder every file
+is tried, whatever its name; files that hold no hand history are skipped and counted).
+A site hand's chips must add up (committed = collected + rake + fees), else it is that
+hand's error naming the line; its document gains the site's keys (site, hand_id, table,
+time, currency, tournament, seats, hero, boards, fees, cashout; winnings as the site paid).
 
 Hold'em and Omaha hands are replayed through the rules engine: an illegal action, a bet
 beyond the stack, a card dealt twice or a shown hand that differs from the dealt one is
@@ -44,8 +55,8 @@ read at all (no such file, empty, binary, not PHH) or bad options.
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", nargs="+",
-                   help="a .phh file, a .phhs collection, a folder (read recursively) or - "
-                        "(standard input)")
+                   help="a .phh file, a .phhs collection, a site's export, a folder (read "
+                        "recursively) or - (standard input)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document on stdout: {hands, totals, summary}")
     p.add_argument("--workers", type=int, default=1, metavar="N",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_fulltilt, site_pkr, site_pokerstars
+from simulate.notation import site_fulltilt, site_ohh, site_pkr, site_pokerstars
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -44,6 +44,7 @@ class SiteFormat:
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
 SITE_FORMATS: tuple[SiteFormat, ...] = (
+    SiteFormat("ohh", site_ohh.detect, site_ohh.read),
     SiteFormat("pokerstars", site_pokerstars.detect, site_pokerstars.read),
     SiteFormat("fulltilt", site_fulltilt.detect, site_fulltilt.read),
     SiteFormat("pkr", site_pkr.detect, site_pkr.read),

@@ -23,10 +23,17 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from simulate.notation.phh_read import SUFFIXES, PHHError, iter_hand_files, iter_sections
+from simulate.notation.phh_read import (
+    SUFFIXES,
+    HandHistory,
+    PHHError,
+    iter_hand_files,
+    iter_sections,
+)
 from simulate.replay.fast_replay import Item, replay_item
 
-__all__ = ["CHUNK", "NOT_HANDS", "STDIN", "analyze", "check_inputs", "replay_item"]
+__all__ = ["CHUNK", "NOT_HANDS", "STDIN", "analyze", "check_inputs", "read_hands",
+           "replay_item"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
@@ -99,6 +106,23 @@ def _items(paths: Iterable[str | Path], on_skip: OnSkip | None = None) -> Iterat
     inputs = _Inputs(list(paths), on_skip)
     for f in inputs:
         yield from inputs.items(f)
+
+
+def read_hands(paths: str | Path | Iterable[str | Path], *, on_skip: OnSkip | None = None,
+               ) -> Iterator[tuple[str, HandHistory | PHHError]]:
+    """Every hand under ``paths`` (files, folders, ``-``; PHH and site exports, as
+    :func:`analyze` reads them) as ``(source, record or the hand's error)``, in input order,
+    one hand in memory at a time (a site file is read whole). Raises as :func:`analyze`
+    does for a path that does not exist."""
+    from simulate.notation.phh_read import hand_from_bytes
+
+    for src, line, data in _items(check_inputs(paths), on_skip):
+        if isinstance(data, HandHistory):
+            yield src, data
+        elif isinstance(data, str):
+            yield src, PHHError(data)
+        else:
+            yield src, hand_from_bytes(src, line, data)
 
 
 #: The message of a file in a folder that holds no hand history (the CLI counts them).
