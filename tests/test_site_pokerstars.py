@@ -166,7 +166,9 @@ def test_tournament_with_antes_side_pots_event_by_event():
 
 def test_run_it_twice_event_by_event():
     h = _hand(PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice1.txt")
-    assert h.info.boards == ["3d Kd 9h 8h 4s", "3d Kd 9h 8h Kc"]
+    ((_, hh),) = list(read_site((SITE_DATA / PHHP / "PokerStars/CashGame/RunItTwiceTests/"
+                                 "RunItTwice1.txt").read_bytes(), "rit"))
+    assert hh.site.boards == ["3dKd9h8h4s", "3dKd9h8hKc"]  # one board per run (the builder's)
     boards = [(e[3], e[5]) for e in _events(h) if e[0] == "board"]
     assert boards == [("3d Kd 9h", 1), ("8h", 1), ("4s", 1), ("Kc", 2)]
     pays = [(e[1], e[2], e[4], e[5]) for e in _events(h) if e[0] == "collect"]

@@ -173,7 +173,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
     pending: list[Event] = []  # cards shown before the showdown
     shown: set[str] = set()
     folded: set[str] = set()
-    boards: dict[int, list[str]] = {}
+    runs: set[int] = set()
     seen_blinds: set[str] = set()
     button = None
     rake = total = None
@@ -208,12 +208,8 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 groups = _BRACKETS.findall(line)
                 if not groups:
                     raise SiteError(f"line {n}: a board without cards")
-                cards = _cards(groups[-1])
-                if run > 1 and run not in boards and len(groups) > 1:
-                    boards[run] = [*_cards(groups[0]), *cards]
-                else:
-                    boards.setdefault(run, []).extend(cards)
-                add("board", cards=cards, n=n)
+                runs.add(run)
+                add("board", cards=_cards(groups[-1]), n=n)
             elif name == "SHOW DOWN":
                 flush()
             elif "STREET" in name or "DRAW" in name:
@@ -318,13 +314,12 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             flush()
             # "wins pot 2" of a hand run twice: the second board's pot (not "side pot #2")
             on = (int(mw["no"]) if mw["no"] and not mw["hash"] and not mw["kind"]
-                  and len(boards) > 1 else None)
+                  and len(runs) > 1 else None)
             add("collect", who, _amount(mw["amount"], n), n=n, pot=mw["pot"], on=on)
     if section != "summary":
         raise SiteError(f"line {first}: the hand stops before its summary (truncated)")
     if not seats:
         raise SiteError(f"line {first}: the hand lists no seats (cut short)")
-    info.boards = [" ".join(boards[r]) for r in sorted(boards)]
     return SiteHand(info=info, seats=seats, stakes=stakes, events=events, button=button,
                     rake=rake, total_pot=total, max_seats=max_seats)
 

@@ -15,8 +15,8 @@ The grammar, line by line (a hand runs from ``Table #N - NAME`` to ``End of Hand
 - ``Dealing Flop|Turn|River [R s]...``, ``Pot sizes: $X``, ``Taking Rake of $X from pot
   N``, ``NAME shows [..]``, ``NAME mucks``, ``NAME wins $X[ with: ...]``.
 
-PKR prints no returned uncalled bet: the part of the last street's largest bet that no
-one matched is returned here as an ``uncalled`` event (the pot it wins excludes it).
+PKR prints no returned uncalled bet: :meth:`SiteHand.return_uncalled` returns the part of
+a street's largest bet that no one matched (the pot it wins excludes it).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from decimal import Decimal
 
-from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes, StreetBets
 from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
 
 __all__ = ["detect", "read"]
@@ -99,27 +99,17 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
     seats: list[Seat] = []
     names: set[str] = set()
     events: list[Event] = []
-    street: dict[str, Decimal] = {}
+    bets = StreetBets()  # each player's bet on the street, for PKR's calls "to" a total
     button = None
     rake = Decimal(0)
     total = None
-    board: list[str] = []
     seen_blinds: set[str] = set()
     dealing = False  # seats are read until the cards are dealt
-    betting_over = False
     ended = False
 
-    def settle() -> None:
-        """The last street's unmatched bet, returned (PKR does not print it)."""
-        nonlocal betting_over
-        if betting_over:
-            return
-        betting_over = True
-        if len(street) > 0:
-            top = max(street, key=lambda p: street[p])
-            others = max((v for p, v in street.items() if p != top), default=Decimal(0))
-            if street[top] > others:
-                events.append(Event("uncalled", top, street[top] - others, (), n))
+    def add(e: Event) -> None:
+        bets.see(e)
+        events.append(e)
 
     n = first
     for n, raw in enumerate(lines[1:], start=first + 1):
@@ -164,11 +154,8 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 info.hero = info.hero or who
                 events.append(Event("hole", who, None, _cards(line), n))
         elif line.startswith(("Dealing Flop", "Dealing Turn", "Dealing River")):
-            street = {}
-            events.append(Event("board", None, None, _cards(line), n))
-            board.extend(events[-1].cards)
+            add(Event("board", None, None, _cards(line), n))
         elif line.startswith("Taking Rake of "):
-            settle()
             rake += _amount(line[len("Taking Rake of "):].split(" from ")[0], n)
         elif line.startswith("End of Hand"):
             ended = True
@@ -189,45 +176,33 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 if m is None:
                     raise SiteError(f"line {n}: {line!r}")
                 a = _amount(m["amount"], n)
-                kind = _post_kind(m["what"], seen_blinds)
-                if kind != "dead" and kind != "ante":
-                    street[who] = street.get(who, Decimal(0)) + a
-                events.append(Event(kind, who, a, (), n, allin))
+                add(Event(_post_kind(m["what"], seen_blinds), who, a, (), n, allin))
             elif rest == "folds":
                 events.append(Event("fold", who, None, (), n))
             elif rest == "checks":
                 events.append(Event("check", who, None, (), n))
-            elif rest.startswith("calls "):
-                to = _amount(rest[6:], n)
-                add = to - street.get(who, Decimal(0))
-                street[who] = to
-                events.append(Event("call", who, add, (), n, allin))
+            elif rest.startswith("calls "):  # "calls $1.25": to $1.25 on the street
+                add(Event("call", who, _amount(rest[6:], n) - bets.bet(who), (), n, allin))
             elif rest.startswith("bets "):
-                a = _amount(rest[5:], n)
-                street[who] = street.get(who, Decimal(0)) + a
-                events.append(Event("bet", who, a, (), n, allin))
+                add(Event("bet", who, _amount(rest[5:], n), (), n, allin))
             elif rest.startswith("raises to "):
-                to = _amount(rest[10:], n)
-                street[who] = to
-                events.append(Event("raise", who, to, (), n, allin))
+                add(Event("raise", who, _amount(rest[10:], n), (), n, allin))
             elif rest.startswith("shows "):
-                settle()
                 events.append(Event("show", who, None, _cards(rest), n))
             elif rest == "mucks":
-                settle()
                 if any(e.kind == "show" for e in events):
                     events.append(Event("muck", who, None, (), n))
             elif rest.startswith("wins "):
-                settle()
                 won = rest[5:].split(" with")[0].split(" from")[0]
                 events.append(Event("collect", who, _amount(won, n), (), n, pot="pot"))
     if not ended:
         raise SiteError(f"line {first}: the hand stops before 'End of Hand' (truncated)")
     if not seats:
         raise SiteError(f"line {first}: the hand lists no seats")
-    info.boards = [" ".join(board)] if board else []
-    return SiteHand(info=info, seats=seats, stakes=stakes, events=events, button=button,
+    hand = SiteHand(info=info, seats=seats, stakes=stakes, events=events, button=button,
                     rake=rake, total_pot=total)
+    hand.return_uncalled()  # PKR prints no returned bet: the unmatched part goes back
+    return hand
 
 
 def _post_kind(what: str, seen: set[str]) -> str:

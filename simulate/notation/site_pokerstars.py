@@ -147,7 +147,6 @@ class _Hand:
         self.run = 1
         self.summary_shows: list[Event] = []
         self.summary_collects: list[Event] = []
-        self.boards: dict[int, list[str]] = {}
         self.stud_street = 0  # stud: 3 on third street, ..., 7 on the river
         self.dealt: set[str] = set()  # stud: who was dealt a card on this street
         self.folded: set[str] = set()
@@ -250,9 +249,6 @@ def _street(h: _Hand, line: str, n: int, section: str) -> str:
             raise SiteError(f"line {n}: a board without cards: {line!r}")
         cards = _cards(groups[-1])
         h.run = run
-        h.boards.setdefault(run, []).extend(
-            [*_cards(groups[0]), *cards] if run > 1 and len(groups) > 1
-            and run not in h.boards else cards)
         h.add("board", cards=cards, line=n)
         return "body"
     if name in _STUD_STREETS or name in _DRAWS or name.endswith("DRAW") or (
@@ -474,7 +470,7 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
 
 def _finish(h: _Hand, hand: SiteHand) -> None:
     """What the summary adds: shown cards the body did not print (before the pots are
-    paid), the pots where the body printed no collection, the boards, the cash-outs."""
+    paid), the pots where the body printed no collection, the cash-outs."""
     events = hand.events
     if h.summary_shows:
         bare = {e.player: e for e in events if e.kind == "muck" and not e.cards}
@@ -497,11 +493,3 @@ def _finish(h: _Hand, hand: SiteHand) -> None:
             h.info.fees.values(), Decimal(0))
         if kept > 0:
             h.info.fees["cashout"] = kept
-    h.info.boards = [" ".join(h.boards[r]) for r in sorted(h.boards)]
-    if len(h.info.boards) > 1:
-        first = h.boards[1]
-        for r in sorted(h.boards)[1:]:
-            b = h.boards[r]
-            if len(b) < len(first):  # a second run printed from its first new card
-                h.boards[r] = first[:len(first) - len(b)] + b
-        h.info.boards = [" ".join(h.boards[r]) for r in sorted(h.boards)]
