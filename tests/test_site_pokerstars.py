@@ -387,3 +387,39 @@ def test_replay_of_every_hand():
     assert set(errors) == set(REJECTED)
     assert total == sum(e["hands"] for _, e in FILES)
     assert validated == total - len(REJECTED) - len(REPLAY_ERRORS) - len(NOT_VALIDATED)
+
+
+# ----------------------------------------------------------------------------- round trip
+#: Hands whose PokerStars text written by site_write.stars_text does not read back the
+#: same (the writer's, reported): cards mucked face up are written as "mucks hand" with no
+#: summary line naming them; a second board run from the flop on is written as a river.
+WRITER_GAPS = {
+    PHHP + "PokerStars/CashGame/PPPoker/PPPokerHand.txt": "muck",
+    PHHP + "PokerStars/CashGame/PlayerTests/MucksHandKnownHolecards.txt": "muck",
+    "hhp/test/fixtures/holdem/pokerstars/actiononall.txt": "muck",
+    "hhp/test/fixtures/holdem/pokerstars/cash.2010.txt": "muck",
+    "hhp/test/fixtures/holdem/pokerstars/cash.zoom.2017.muck-cards.txt": "muck",
+    "hhp/test/fixtures/holdem/pokerstars/cash.zoom.2017.parens-in-playername.txt": "muck",
+    PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt": "board",
+}
+
+
+def _same_hand(h: SiteHand) -> tuple:
+    return ([(s.seat, s.name, s.stack) for s in h.seats], h.rake, h.button,
+            [(e.kind, e.player, e.amount, e.cards) for e in h.events if e.kind != "street"])
+
+
+def test_written_pokerstars_text_reads_back_the_same():
+    from simulate.notation.site_write import stars_text
+
+    differ = set()
+    for path, _ in FILES:
+        for rec in _records(path):
+            if not isinstance(rec, SiteHand) or path in REJECTED:
+                continue
+            ((_, back),) = list(site_pokerstars.read(stars_text(rec), "back"))
+            assert isinstance(back, SiteHand), (path, back)
+            back.check_chips()
+            if _same_hand(back) != _same_hand(rec):
+                differ.add(path)
+    assert differ == set(WRITER_GAPS)

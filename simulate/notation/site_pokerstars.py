@@ -37,10 +37,10 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_pokerstars_header import read_header
+from simulate.notation.site_pokerstars_header import GAME_NAMES, LIMITS, read_header
 from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
 
-__all__ = ["detect", "read"]
+__all__ = ["GAME_NAMES", "LIMITS", "detect", "read"]
 
 _ROOMS = r"(?:PokerStars|PPPoker|POKERSTARS|Upoker|PokerStars\.\w+)"
 _START = re.compile(rf"^[ \t\ufeff]*{_ROOMS}\b[^\n]*?(?:Hand|Game) #\w+:", re.M)
@@ -53,8 +53,8 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?) \((?P<stack>[^()]*?) in 
                    r"(?:,\s*(?P<bounty>[^()]*?) bounty)?\)(?P<rest>.*)$")
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _UNCALLED = re.compile(r"^Uncalled bet \((?P<amount>[^)]*)\) returned to (?P<name>.*)$")
-_COLLECT = re.compile(r"^(?P<name>.*) collected (?P<amount>\S+) from "
-                      r"(?P<pot>(?:main |side )?pot(?:[- ]?\d+)?)\s*$")
+_COLLECT = re.compile(r"^(?P<name>.*) collected (?P<amount>\S+) from (?P<pot>(?:(?:main|side|"
+                      r"high|low) )*pot(?:[- ]?#?\d+)?)\s*$")
 _CASHOUT = re.compile(r"^(?P<name>.*) cashed out the hand for (?P<amount>\S+)"
                       r"(?:\s*\|\s*Cash Out Fee (?P<fee>\S+))?")
 _RAISE = re.compile(r"raises (?P<by>\S+) to (?P<to>\S+)")
@@ -385,7 +385,8 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
             if h.info.game in STUD:
                 if h.stud_street <= 3 and len(cards) == 1:  # the door card; two down
                     cards = ("??", "??", *cards)
-                elif len(cards) > 1 and h.stud_street <= 3 and h.info.hero is None:
+                elif "??" not in cards and len(cards) > 1 and h.stud_street <= 3 and (
+                        h.info.hero is None):
                     h.info.hero = name
                 h.dealt.add(name)
             elif h.info.hero is None:
