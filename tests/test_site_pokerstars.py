@@ -423,3 +423,52 @@ def test_written_pokerstars_text_reads_back_the_same():
             if _same_hand(back) != _same_hand(rec):
                 differ.add(path)
     assert differ == set(WRITER_GAPS)
+
+
+# ----------------------------------------------------------------------------- pokerkit
+@pytest.mark.slow
+def test_pokerkit_gives_the_same_finishing_stacks():
+    """Every PokerStars and Full Tilt Hold'em sample hand that pokerkit's own readers
+    replay ends with the same stacks as ours, once what pokerkit leaves out is put back:
+    it posts no antes and takes no rake (so each seat that folds differs by its ante, and
+    the differences add up to the rake: pokerkit's chips all stay on the table)."""
+    import warnings
+
+    notation = pytest.importorskip("pokerkit.notation")
+
+    def value(s: str) -> D:
+        return D(s.replace(",", "").lstrip("$€£¥"))
+
+    compared = 0
+    for label, parser in (("PokerStars", notation.PokerStarsParser),
+                          ("Full Tilt", notation.FullTiltPokerParser)):
+        for path, _ in site_samples({label}):
+            data = (SITE_DATA / path).read_bytes()
+            theirs = {}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for hh in parser()(decode(data), parse_value=value, error_status=False):
+                    try:
+                        theirs[str(hh.hand)] = dict(zip(hh.players, list(hh)[-1].stacks,
+                                                        strict=True))
+                    except ValueError:
+                        continue  # pokerkit cannot replay it
+            for _, hh in read_site(data, path):
+                if isinstance(hh, SiteError) or hh.site.hand_id not in theirs:
+                    continue
+                doc = replay(hh, path).to_dict()
+                if doc["error"] or doc["finishing_stacks"] is None:
+                    continue
+                pk = theirs[hh.site.hand_id]
+                ours = dict(zip(doc["players"], (D(str(x)) for x in doc["finishing_stacks"]),
+                                strict=True))
+                ante = dict(zip(hh.players, hh.fields["antes"], strict=True))
+                folded = {p for i, p in enumerate(hh.players)
+                          if f"p{i + 1} f" in hh.fields["actions"]}
+                assert set(pk) == set(ours), path
+                delta = {p: pk[p] - ours[p] for p in ours}
+                for p in folded:
+                    assert delta[p] == ante[p], (path, p)
+                assert sum(delta.values()) == (hh.rake or 0), path
+                compared += 1
+    assert compared >= 60
