@@ -30,7 +30,14 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    Tournament,
+    amount_at,
+    card_text,
+    split_hands,
+)
 from simulate.notation.site_time import ZONES, iso_time
 
 __all__ = ["detect", "read"]
@@ -76,12 +83,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Full Tilt document (see the module docstring)."""
-    starts = [m.start() for m in _START.finditer(text)]
-    line, prev = 1, 0
-    for i, pos in enumerate(starts):
-        line += text.count("\n", prev, pos)
-        prev = pos
-        chunk = text[pos:starts[i + 1] if i + 1 < len(starts) else len(text)]
+    for line, chunk in split_hands(text, _START):
         try:
             yield line, _read_hand(chunk, line)
         except SiteError as exc:
@@ -91,11 +93,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
             yield line, SiteError(f"line {line}: not a Full Tilt hand ({exc})")
 
 
-def _amount(text: str, where: int) -> Decimal:
-    try:
-        return parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {where}: {exc}") from None
 
 
 def _cards(text: str) -> tuple[str, ...]:
@@ -119,13 +116,13 @@ def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
     s = _STAKES.search(rest)
     currency = None
     if s is not None:
-        a, b = _amount(s["sb"], where), _amount(s["bb"], where)
+        a, b = amount_at(s["sb"], where), amount_at(s["bb"], where)
         if betting == "fixed-limit":
             stakes.small_bet, stakes.big_bet = a, b
         else:
             stakes.small_blind, stakes.big_blind = a, b
         if s["ante"]:
-            stakes.ante = _amount(s["ante"], where)
+            stakes.ante = amount_at(s["ante"], where)
         currency = _SIGNS.get(s["sb"][0], "chips")
     info = SiteInfo(site="fulltilt", hand_id=m["id"], game=game, betting=betting,
                     currency=currency, line=where)
@@ -221,13 +218,13 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 parts = [p.strip() for p in line.split("|")]
                 mt = _TOTAL.match(parts[0])
                 if mt is not None:
-                    total = _amount(mt["total"].rstrip("."), n)
+                    total = amount_at(mt["total"].rstrip("."), n)
                 for p in parts[1:]:
                     label, _, amount = p.rpartition(" ")
                     if label.lower() == "rake":
-                        rake = _amount(amount, n)
-                    elif label and _amount(amount, n):
-                        info.fees[label.lower()] = _amount(amount, n)
+                        rake = amount_at(amount, n)
+                    elif label and amount_at(amount, n):
+                        info.fees[label.lower()] = amount_at(amount, n)
             elif line.startswith("Seat "):
                 ms = _SUMMARY_SEAT.match(line)
                 who = next((s for s in seats if ms and s.seat == int(ms["seat"])), None)
@@ -244,7 +241,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 m = _SEAT.match(line)
                 if m is not None:
                     out = "sitting out" in m["rest"]
-                    seats.append(Seat(int(m["seat"]), m["name"], _amount(m["stack"], n),
+                    seats.append(Seat(int(m["seat"]), m["name"], amount_at(m["stack"], n),
                                       in_hand=not out))
                     names.add(m["name"])
                     continue
@@ -265,7 +262,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             mu = _UNCALLED.match(line)
             if mu is None or mu["name"].strip() not in names:
                 raise SiteError(f"line {n}: an uncalled bet returned to no seat: {line!r}")
-            add("uncalled", mu["name"].strip(), _amount(mu["amount"], n), n=n)
+            add("uncalled", mu["name"].strip(), amount_at(mu["amount"], n), n=n)
             continue
         got = _name(names, line)
         if got is None:
@@ -279,17 +276,17 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif rest == "checks":
             add("check", who, n=n)
         elif rest.startswith("calls "):
-            add("call", who, _amount(rest[6:], n), n=n, allin=allin)
+            add("call", who, amount_at(rest[6:], n), n=n, allin=allin)
         elif rest.startswith("bets "):
-            add("bet", who, _amount(rest[5:], n), n=n, allin=allin)
+            add("bet", who, amount_at(rest[5:], n), n=n, allin=allin)
         elif rest.startswith("raises to "):
-            add("raise", who, _amount(rest[10:], n), n=n, allin=allin)
+            add("raise", who, amount_at(rest[10:], n), n=n, allin=allin)
         elif rest.startswith("posts ") or rest.startswith("antes "):
             _post(add, seen_blinds, who, rest, n, allin)
         elif rest.startswith("brings in for "):
-            add("bring_in", who, _amount(rest[14:], n), n=n, allin=allin)
+            add("bring_in", who, amount_at(rest[14:], n), n=n, allin=allin)
         elif rest.startswith("completes it to "):
-            add("complete", who, _amount(rest[16:], n), n=n, allin=allin)
+            add("complete", who, amount_at(rest[16:], n), n=n, allin=allin)
         elif rest.startswith("discards"):
             groups = _BRACKETS.findall(rest)
             md = re.match(r"discards (\d+)", rest)
@@ -315,7 +312,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             # "wins pot 2" of a hand run twice: the second board's pot (not "side pot #2")
             on = (int(mw["no"]) if mw["no"] and not mw["hash"] and not mw["kind"]
                   and len(runs) > 1 else None)
-            add("collect", who, _amount(mw["amount"], n), n=n, pot=mw["pot"], on=on)
+            add("collect", who, amount_at(mw["amount"], n), n=n, pot=mw["pot"], on=on)
     if section != "summary":
         raise SiteError(f"line {first}: the hand stops before its summary (truncated)")
     if not seats:
@@ -326,7 +323,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
 
 def _post(add, seen: set[str], who: str, rest: str, n: int, allin: bool) -> None:  # noqa: ANN001
     amount_text = rest.rsplit(" ", 1)[-1]
-    amount = _amount(amount_text, n)
+    amount = amount_at(amount_text, n)
     if rest.startswith("antes ") or "the ante" in rest:
         add("ante", who, amount, n=n, allin=allin)
     elif "dead" in rest:

@@ -27,7 +27,13 @@ from datetime import datetime
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes, StreetBets
-from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    amount_at,
+    card_text,
+    split_hands,
+)
 
 __all__ = ["detect", "read"]
 
@@ -54,12 +60,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PKR document (see the module docstring)."""
-    starts = [m.start() for m in _START.finditer(text)]
-    line, prev = 1, 0
-    for i, pos in enumerate(starts):
-        line += text.count("\n", prev, pos)
-        prev = pos
-        chunk = text[pos:starts[i + 1] if i + 1 < len(starts) else len(text)]
+    for line, chunk in split_hands(text, _START):
         try:
             yield line, _read_hand(chunk, line)
         except SiteError as exc:
@@ -69,11 +70,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
             yield line, SiteError(f"line {line}: not a PKR hand ({exc})")
 
 
-def _amount(text: str, where: int) -> Decimal:
-    try:
-        return parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {where}: {exc}") from None
 
 
 def _cards(text: str) -> tuple[str, ...]:
@@ -132,7 +128,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 info.currency = "chips"
         elif line.startswith("Blinds are now "):
             sb, _, bb = line[len("Blinds are now "):].partition("/")
-            stakes.small_blind, stakes.big_blind = _amount(sb, n), _amount(bb, n)
+            stakes.small_blind, stakes.big_blind = amount_at(sb, n), amount_at(bb, n)
             if info.currency is None:
                 info.currency = _SIGNS.get(sb.strip()[:1], "chips")
         elif line.startswith("Button is at seat ") or line.startswith("Moving Button to seat "):
@@ -143,7 +139,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             m = _SEAT.match(line)
             if m is None:
                 raise SiteError(f"line {n}: {line!r}")
-            seats.append(Seat(int(m["seat"]), m["name"], _amount(m["stack"], n),
+            seats.append(Seat(int(m["seat"]), m["name"], amount_at(m["stack"], n),
                               in_hand="away" not in m["rest"]))
             names.add(m["name"])
         elif line.startswith("Dealing Cards"):
@@ -156,12 +152,12 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif line.startswith(("Dealing Flop", "Dealing Turn", "Dealing River")):
             add(Event("board", None, None, _cards(line), n))
         elif line.startswith("Taking Rake of "):
-            rake += _amount(line[len("Taking Rake of "):].split(" from ")[0], n)
+            rake += amount_at(line[len("Taking Rake of "):].split(" from ")[0], n)
         elif line.startswith("End of Hand"):
             ended = True
             break
         elif line.startswith("Pot sizes:"):
-            total = _amount(line[len("Pot sizes:"):], n)
+            total = amount_at(line[len("Pot sizes:"):], n)
         elif line.startswith(("Shuffling", "Last Hand")):
             continue
         else:
@@ -175,18 +171,18 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 m = _POST.match(rest)
                 if m is None:
                     raise SiteError(f"line {n}: {line!r}")
-                a = _amount(m["amount"], n)
+                a = amount_at(m["amount"], n)
                 add(Event(_post_kind(m["what"], seen_blinds), who, a, (), n, allin))
             elif rest == "folds":
                 events.append(Event("fold", who, None, (), n))
             elif rest == "checks":
                 events.append(Event("check", who, None, (), n))
             elif rest.startswith("calls "):  # "calls $1.25": to $1.25 on the street
-                add(Event("call", who, _amount(rest[6:], n) - bets.bet(who), (), n, allin))
+                add(Event("call", who, amount_at(rest[6:], n) - bets.bet(who), (), n, allin))
             elif rest.startswith("bets "):
-                add(Event("bet", who, _amount(rest[5:], n), (), n, allin))
+                add(Event("bet", who, amount_at(rest[5:], n), (), n, allin))
             elif rest.startswith("raises to "):
-                add(Event("raise", who, _amount(rest[10:], n), (), n, allin))
+                add(Event("raise", who, amount_at(rest[10:], n), (), n, allin))
             elif rest.startswith("shows "):
                 events.append(Event("show", who, None, _cards(rest), n))
             elif rest == "mucks":
@@ -194,7 +190,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                     events.append(Event("muck", who, None, (), n))
             elif rest.startswith("wins "):
                 won = rest[5:].split(" with")[0].split(" from")[0]
-                events.append(Event("collect", who, _amount(won, n), (), n, pot="pot"))
+                events.append(Event("collect", who, amount_at(won, n), (), n, pot="pot"))
     if not ended:
         raise SiteError(f"line {first}: the hand stops before 'End of Hand' (truncated)")
     if not seats:

@@ -38,7 +38,13 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_pokerstars_header import GAME_NAMES, LIMITS, read_header
-from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    amount_at,
+    card_text,
+    split_hands,
+)
 
 __all__ = ["GAME_NAMES", "LIMITS", "detect", "read"]
 
@@ -76,7 +82,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PokerStars-format document (see the module docstring)."""
-    for line, chunk in _split(text):
+    for line, chunk in split_hands(text, _START):
         try:
             yield line, _read_hand(chunk, line)
         except SiteError as exc:
@@ -86,33 +92,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
             yield line, SiteError(f"line {line}: not a PokerStars hand ({exc})")
 
 
-def _split(text: str) -> Iterator[tuple[int, str]]:
-    starts = [m.start() for m in _START.finditer(text)]
-    line, prev = 1, 0
-    for i, pos in enumerate(starts):
-        line += text.count("\n", prev, pos)
-        prev = pos
-        end = starts[i + 1] if i + 1 < len(starts) else len(text)
-        yield line, text[pos:end]
-
-
-_AMOUNTS: dict[str, Decimal] = {}
-
-
-def _amount(text: str, where: int) -> Decimal:
-    """An amount as printed (:func:`parse_amount`), remembered: a file repeats its few
-    stakes' amounts on every hand."""
-    got = _AMOUNTS.get(text)
-    if got is not None:
-        return got
-    try:
-        got = parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {where}: {exc}") from None
-    if len(_AMOUNTS) > 100_000:
-        _AMOUNTS.clear()
-    _AMOUNTS[text] = got
-    return got
 
 
 _CARDS: dict[str, tuple[str, ...]] = {}
@@ -193,7 +172,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                     name = m["name"]
                     rest = m["rest"].lower()
                     out = "sitting out" in rest or "out of hand" in rest
-                    h.seats.append(Seat(int(m["seat"]), name, _amount(m["stack"], n),
+                    h.seats.append(Seat(int(m["seat"]), name, amount_at(m["stack"], n),
                                         in_hand=not out))
                     h.names.add(name)
                     continue
@@ -287,20 +266,20 @@ def _action_line(h: _Hand, line: str, n: int) -> None:
     elif rest.startswith("checks"):
         h.add("check", name, line=n)
     elif rest.startswith("calls "):
-        h.add("call", name, _amount(rest[6:], n), line=n, allin=allin)
+        h.add("call", name, amount_at(rest[6:], n), line=n, allin=allin)
     elif rest.startswith("bets "):
-        h.add("bet", name, _amount(rest[5:], n), line=n, allin=allin)
+        h.add("bet", name, amount_at(rest[5:], n), line=n, allin=allin)
     elif rest.startswith("raises "):
         m = _RAISE.match(rest)
         if m is None:
             raise SiteError(f"line {n}: a raise without its total: {line!r}")
-        h.add("raise", name, _amount(m["to"], n), line=n, allin=allin)
+        h.add("raise", name, amount_at(m["to"], n), line=n, allin=allin)
     elif rest.startswith("posts "):
         _post(h, name, rest, n, allin)
     elif rest.startswith("brings in for "):
-        h.add("bring_in", name, _amount(rest[len("brings in for "):], n), line=n, allin=allin)
+        h.add("bring_in", name, amount_at(rest[len("brings in for "):], n), line=n, allin=allin)
     elif rest.startswith("completes it to "):
-        h.add("complete", name, _amount(rest[len("completes it to "):], n), line=n,
+        h.add("complete", name, amount_at(rest[len("completes it to "):], n), line=n,
               allin=allin)
     elif rest.startswith("shows "):
         groups = _BRACKETS.findall(rest)
@@ -330,7 +309,7 @@ def _post(h: _Hand, name: str, rest: str, n: int, allin: bool) -> None:
     hit = next(((p, w) for p, w in _POSTS if rest.startswith(p)), None)
     if hit is None:
         raise SiteError(f"line {n}: an unknown post: {rest!r}")
-    amount, what = _amount(rest[len(hit[0]):], n), hit[1]
+    amount, what = amount_at(rest[len(hit[0]):], n), hit[1]
     if what == "ante":
         h.add("ante", name, amount, line=n, allin=allin)
     elif what == "sbb":
@@ -399,20 +378,20 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
             raise SiteError(f"line {n}: {line!r}")
         if m["name"].strip() not in h.names:
             raise SiteError(f"line {n}: {m['name'].strip()!r} is returned a bet but has no seat")
-        h.add("uncalled", m["name"].strip(), _amount(m["amount"], n), line=n)
+        h.add("uncalled", m["name"].strip(), amount_at(m["amount"], n), line=n)
         return
     if " collected " in line:
         m = _COLLECT.match(line)
         if m is not None:
             if m["name"] not in h.names:
                 raise SiteError(f"line {n}: {m['name']!r} collects but has no seat")
-            h.add("collect", m["name"], _amount(m["amount"], n), line=n, pot=m["pot"])
+            h.add("collect", m["name"], amount_at(m["amount"], n), line=n, pot=m["pot"])
             return
     if " cashed out the hand for " in line:
         m = _CASHOUT.match(line)
         if m is not None and m["name"] in h.names:
-            paid = _amount(m["amount"], n)
-            fee = _amount(m["fee"], n) if m["fee"] else Decimal(0)
+            paid = amount_at(m["amount"], n)
+            fee = amount_at(m["fee"], n) if m["fee"] else Decimal(0)
             h.add("cashout", m["name"], paid - fee, line=n)
             return
 
@@ -435,12 +414,12 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
         parts = [p.strip() for p in line.split("|")]
         m = _TOTAL.match(parts[0])
         if m is not None:
-            h.total = _amount(m["total"].rstrip("."), n)
+            h.total = amount_at(m["total"].rstrip("."), n)
         for p in parts[1:]:
             label, _, amount = p.rpartition(" ")
             if not label:
                 continue
-            value = _amount(amount, n)
+            value = amount_at(amount, n)
             if label.lower() == "rake":
                 h.rake = value
             elif value:
@@ -465,7 +444,7 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
         for c in _SUMMARY_COLLECT.finditer(rest):
             if "pot not awarded" in rest:
                 break
-            h.summary_collects.append(Event("collect", who.name, _amount(c["amount"], n),
+            h.summary_collects.append(Event("collect", who.name, amount_at(c["amount"], n),
                                             (), n, pot="pot"))
 
 

@@ -11,7 +11,7 @@ import re
 from decimal import Decimal
 
 from simulate.notation.site_hand import Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at
 from simulate.notation.site_time import ZONES, iso_time
 
 __all__ = ["GAME_NAMES", "LIMITS", "read_header"]
@@ -42,11 +42,6 @@ _DATE = re.compile(r"(?P<d>\d{4}/\d{1,2}/\d{1,2})(?:\s+-\s+|\s+)(?P<t>\d{1,2}:\d
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
 
-def _amount(text: str, where: int) -> Decimal:
-    try:
-        return parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {where}: {exc}") from None
 
 
 def _set_stakes(stakes: Stakes, betting: str, a: Decimal, b: Decimal) -> None:
@@ -90,16 +85,16 @@ def read_header(line: str, where: int) -> tuple[SiteInfo, Stakes]:
         tournament = Tournament(id=t["tid"], buy_in=buyin or None, level=level)
         currency = "chips"
         if lv and lv["sb"]:
-            _set_stakes(stakes, betting, _amount(lv["sb"], where), _amount(lv["bb"], where))
+            _set_stakes(stakes, betting, amount_at(lv["sb"], where), amount_at(lv["bb"], where))
     else:
         s = _STAKES.search(body, g.start())
         text = g["mixstakes"]
         if text and "/" in text:
             s = _STAKES.search(f"({text})")
         if s is not None:
-            _set_stakes(stakes, betting, _amount(s["sb"], where), _amount(s["bb"], where))
+            _set_stakes(stakes, betting, amount_at(s["sb"], where), amount_at(s["bb"], where))
             if s["ante"]:
-                stakes.ante = _amount(s["ante"], where)
+                stakes.ante = amount_at(s["ante"], where)
             currency = s["cur"] or _CURRENCY_SIGNS.get(s["sb"][0]) or "chips"
         if "Play Money" in line:
             currency = "chips"

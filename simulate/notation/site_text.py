@@ -20,8 +20,8 @@ from decimal import Decimal, InvalidOperation
 from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
 
-__all__ = ["SiteInfo", "SiteError", "Tournament", "card_text", "decode", "parse_amount",
-           "split_hands"]
+__all__ = ["SiteInfo", "SiteError", "Tournament", "amount_at", "card_text", "decode",
+           "parse_amount", "split_hands"]
 
 
 class SiteError(PHHError):
@@ -145,6 +145,24 @@ def parse_amount(text: str) -> Decimal:
         return Decimal(s) * mult
     except InvalidOperation:
         raise SiteError(f"not an amount: {text.strip()!r}") from None
+
+
+_AMOUNTS: dict[str, Decimal] = {}
+
+
+def amount_at(text: str, line: int) -> Decimal:
+    """:func:`parse_amount` for a reader at ``line`` of its document (the error names the
+    line), remembered: a file repeats its stakes' few amounts on every hand."""
+    got = _AMOUNTS.get(text)
+    if got is None:
+        try:
+            got = parse_amount(text)
+        except SiteError as exc:
+            raise SiteError(f"line {line}: {exc}") from None
+        if len(_AMOUNTS) > 100_000:
+            _AMOUNTS.clear()
+        _AMOUNTS[text] = got
+    return got
 
 
 # ----------------------------------------------------------------------------- cards
