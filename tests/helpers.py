@@ -375,3 +375,25 @@ def check_site_expected(recs: list[Any], exp: dict[str, Any]) -> None:  # noqa: 
             assert board == (want or [])
         elif key == "winners":
             assert sorted({e.player for e in h.events if e.kind == "collect"}) == sorted(want)
+
+
+def mutated_texts(text: str, seed: int, count: int) -> Iterator[str]:
+    """``count`` damaged copies of a document: cut short, a line dropped, doubled or cut,
+    a character changed (for readers that must never raise, only name a hand's fault)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        lines = text.split("\n")
+        i = rng.randrange(len(lines))
+        op = rng.randrange(5)
+        if op == 0:
+            lines = lines[:i]
+        elif op == 1:
+            del lines[i]
+        elif op == 2:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif op == 3:
+            lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
+        elif lines[i]:
+            j = rng.randrange(len(lines[i]))
+            lines[i] = lines[i][:j] + rng.choice("$()[]: x9*#-") + lines[i][j + 1:]
+        yield "\n".join(lines)

@@ -8,7 +8,7 @@ import json
 from decimal import Decimal as D
 
 import pytest
-from helpers import SITE_DATA, check_site_expected, site_expected, site_samples
+from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
 
 from simulate.notation import site_pkr
 from simulate.notation.site_hand import SiteHand
@@ -108,3 +108,17 @@ def test_replay_of_every_hand():
             for _, hh in read_site((SITE_DATA / p).read_bytes(), p)]
     assert len(docs) == 5
     assert all(d["validated"] and not d.get("error") for d in docs)
+
+
+def test_damaged_text_gives_errors_never_exceptions():
+    """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
+    for i, (path, _) in enumerate(FILES):
+        text = decode((SITE_DATA / path).read_bytes())
+        for damaged in mutated_texts(text, i, 40):
+            for _, rec in site_pkr.read(damaged, "damaged"):
+                assert isinstance(rec, (SiteHand, SiteError))
+                if isinstance(rec, SiteHand):
+                    try:
+                        rec.check_chips()
+                    except SiteError:
+                        pass

@@ -11,7 +11,7 @@ import re
 from decimal import Decimal as D
 
 import pytest
-from helpers import SITE_DATA, check_site_expected, site_expected, site_samples
+from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
 
 from simulate.notation import site_pokerstars
 from simulate.notation.site_hand import SiteHand
@@ -472,3 +472,17 @@ def test_pokerkit_gives_the_same_finishing_stacks():
                 assert sum(delta.values()) == (hh.rake or 0), path
                 compared += 1
     assert compared >= 60
+
+
+def test_damaged_text_gives_errors_never_exceptions():
+    """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
+    for i, (path, _) in enumerate(FILES):
+        text = decode((SITE_DATA / path).read_bytes())
+        for damaged in mutated_texts(text, i, 40):
+            for _, rec in site_pokerstars.read(damaged, "damaged"):
+                assert isinstance(rec, (SiteHand, SiteError))
+                if isinstance(rec, SiteHand):
+                    try:
+                        rec.check_chips()
+                    except SiteError:
+                        pass

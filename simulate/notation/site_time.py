@@ -18,7 +18,10 @@ ZONES = {
     "CEST": "Europe/Paris", "EET": "Europe/Helsinki", "MSK": "Europe/Moscow",
     "IST": "Asia/Kolkata", "CCT": "Asia/Shanghai", "JST": "Asia/Tokyo",
     "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
-    "NZT": "Pacific/Auckland",
+    "NZT": "Pacific/Auckland", "KST": "Asia/Seoul", "HKT": "Asia/Hong_Kong",
+    "SGT": "Asia/Singapore", "BRST": "America/Sao_Paulo", "CLT": "America/Santiago",
+    "COT": "America/Bogota", "PET": "America/Lima", "BST": "Europe/London",
+    "WEST": "Europe/Lisbon", "EEST": "Europe/Helsinki", "AEDT": "Australia/Sydney",
 }
 
 
