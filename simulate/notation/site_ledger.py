@@ -98,7 +98,7 @@ class Ledger:
         ``straddle``, ``bring_in``) of ``amount``."""
         if kind in ("small_blind", "big_blind") and any(
                 e.kind == kind for e in self.hand.events):
-            kind = "post" if kind == "big_blind" else "dead"  # a second one: posted to play
+            kind = "post"  # a second one: posted live, to play at once
         self._pay(player, amount, line)
         if kind not in ("ante", "dead"):
             self.street[player] = self.mine(player) + amount
@@ -159,8 +159,15 @@ class Ledger:
         return self.added("raise", player, total - self.mine(player), line)
 
     def uncalled(self, player: str, amount: Decimal, line: int) -> Event:
-        """A return the file prints (Entraction's "Payback")."""
+        """A return the file prints (Entraction's "Payback"); the part of it the ledger
+        already gave back (a raise past players all in, read as a call) is not repeated."""
         self._seat(player, line)
+        given = min(amount, self.refunds.get(player, _ZERO))
+        if given:
+            self.refunds[player] -= given
+            amount -= given
+            if not amount:
+                return self.hand.events[-1]
         self.left[player] += amount
         self.street[player] = self.mine(player) - amount
         return self._add(Event("uncalled", player, amount, line=line))
