@@ -158,7 +158,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
     last = first
     for no, ln in body:
         s = ln.strip()
-        last = no
+        last = no if s else last
         if (not s or s.startswith(("Seat ", "Total number of players", "#Game No"))
                 or s in ("** Dealing down cards **", "** Summary **")
                 or s.startswith(("(Hi:", "(Lo:"))):

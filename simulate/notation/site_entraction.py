@@ -126,7 +126,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
     last = first
     for no, ln in body:
         s = ln.strip()
-        last = no
+        last = no if s else last
         if not s or _MAX.match(s) or _SEAT.match(s):
             continue
         if (r := _ROLE.match(s)):

@@ -15,7 +15,7 @@ no uncalled bet returned, or print no rake. A reader feeds its lines to a
   they sat down with) and raises :class:`SiteError` naming the line where it does not:
   this is what proves which meaning a site's amounts have;
 - at each street's end, returns the part of the top street total that nobody matched
-  (an ``uncalled`` event placed right after the street's last bet), unless the file prints
+  (an ``uncalled`` event placed right after the street's last action), unless the file prints
   its own returns;
 - at the hand's end (:meth:`Ledger.settle`) takes the payouts as printed, takes out of
   them a returned bet the site counts as "won" (PartyPoker's "wins" and a lone blind's
@@ -51,7 +51,7 @@ class Ledger:
         self.returns_printed = returns_printed
         self.left = {s.name: s.stack for s in hand.seats}
         self.street: dict[str, Decimal] = {}
-        self.last_bet: int | None = None  # index in hand.events of the street's last bet
+        self.last_bet: int | None = None  # index in hand.events of the street's last action
         self.level = _ZERO  # preflop: the big blind to call, even where it was posted short
         self.folded: set[str] = set()
         self.refunds: dict[str, Decimal] = {}  # raised past everyone all in: given back
@@ -91,6 +91,8 @@ class Ledger:
             self._seat(player, line)
             if kind == "fold":
                 self.folded.add(player)
+            if kind in ("fold", "check"):
+                self.last_bet = len(self.hand.events)
         return self._add(Event(kind, player, cards=cards, line=line))
 
     def forced(self, kind: str, player: str, amount: Decimal, line: int) -> Event:

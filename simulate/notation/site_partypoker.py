@@ -174,7 +174,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
     last = first
     for no, ln in body:
         s = ln.strip()
-        last = no
+        last = no if s else last
         if (not s or s.startswith(("Seat ", "Total number of players"))
                 or s == "** Dealing down cards **" or _NOISE.match(s)):
             continue
