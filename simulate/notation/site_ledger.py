@@ -6,7 +6,9 @@ pots' payouts, the rake) where the file does not print it.
 Several sites (888/Pacific, PartyPoker, Entraction, OnGame in part) print what a bet,
 call or raise ADDS (``raises [$3]`` after a $1 blind: the player now has $4 in), print
 no uncalled bet returned, or print no rake. A reader feeds its lines to a
-:class:`Ledger`, which keeps each player's street total and stack, and
+:class:`Ledger`, which keeps each player's street total (a
+:class:`~simulate.notation.site_hand.StreetBets`, the one reading of the amounts) and
+stack, and
 
 - turns an amount added into a ``call``, ``bet`` or ``raise`` (a raise's amount being the
   street total) and an "all-in for X" into whichever of the three it is;
@@ -14,9 +16,9 @@ no uncalled bet returned, or print no rake. A reader feeds its lines to a
   the player's last chips; a raise goes above the bet; nobody puts in more than the stack
   they sat down with) and raises :class:`SiteError` naming the line where it does not:
   this is what proves which meaning a site's amounts have;
-- at each street's end, returns the part of the top street total that nobody matched
-  (an ``uncalled`` event placed right after the street's last action), unless the file prints
-  its own returns;
+- at each street's end, returns the part of the top street total that nobody matched,
+  unless the file prints its own returns (:meth:`SiteHand.return_uncalled`, at the
+  hand's end);
 - at the hand's end (:meth:`Ledger.settle`) takes the payouts as printed, takes out of
   them a returned bet the site counts as "won" (PartyPoker's "wins" and a lone blind's
   "collected" do), and gives the rake as what was committed less what was paid where the
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from simulate.notation.site_hand import Event, SiteHand
+from simulate.notation.site_hand import Event, SiteHand, StreetBets
 from simulate.notation.site_text import SiteError
 
 __all__ = ["MAX_RAKE", "Ledger"]
@@ -50,8 +52,7 @@ class Ledger:
         self.hand = hand
         self.returns_printed = returns_printed
         self.left = {s.name: s.stack for s in hand.seats}
-        self.street: dict[str, Decimal] = {}
-        self.last_bet: int | None = None  # index in hand.events of the street's last action
+        self.bets = StreetBets()  # each player's bet on the street (the one reading)
         self.level = _ZERO  # preflop: the big blind to call, even where it was posted short
         self.folded: set[str] = set()
         self.refunds: dict[str, Decimal] = {}  # raised past everyone all in: given back
@@ -71,17 +72,18 @@ class Ledger:
         self.left[player] -= amount
 
     def _add(self, e: Event) -> Event:
+        self.bets.see(e)
         self.hand.events.append(e)
         return e
 
     def top(self) -> Decimal:
         """The bet to match: the largest street total so far (preflop at least the big
         blind, even where the big blind was posted all in for less)."""
-        return max(max(self.street.values(), default=_ZERO), self.level)
+        return max(self.bets.top, self.level)
 
     def mine(self, player: str) -> Decimal:
         """``player``'s street total so far."""
-        return self.street.get(player, _ZERO)
+        return self.bets.bet(player)
 
     # ------------------------------------------------------------------ events
     def event(self, kind: str, player: str | None = None, line: int = 0,
@@ -91,8 +93,6 @@ class Ledger:
             self._seat(player, line)
             if kind == "fold":
                 self.folded.add(player)
-            if kind in ("fold", "check"):
-                self.last_bet = len(self.hand.events)
         return self._add(Event(kind, player, cards=cards, line=line))
 
     def forced(self, kind: str, player: str, amount: Decimal, line: int) -> Event:
@@ -102,8 +102,6 @@ class Ledger:
                 e.kind == kind for e in self.hand.events):
             kind = "post"  # a second one: posted live, to play at once
         self._pay(player, amount, line)
-        if kind not in ("ante", "dead"):
-            self.street[player] = self.mine(player) + amount
         if kind == "big_blind":  # all in for less, the blind to call is still the full one
             full = self.hand.stakes.big_blind if self.left[player] == 0 else None
             self.level = max(self.level, full or amount)
@@ -149,11 +147,8 @@ class Ledger:
             back = amount - call
             self.left[player] += back
             self.refunds[player] = self.refunds.get(player, _ZERO) + back
-            new = mine + call
             e = Event("call" if call else "check", player, call or None, line=line,
                       allin=self.left[player] == 0)
-        self.street[player] = new
-        self.last_bet = len(self.hand.events)
         return self._add(e)
 
     def raise_to(self, player: str, total: Decimal, line: int) -> Event:
@@ -171,31 +166,13 @@ class Ledger:
             if not amount:
                 return self.hand.events[-1]
         self.left[player] += amount
-        self.street[player] = self.mine(player) - amount
         return self._add(Event("uncalled", player, amount, line=line))
 
-    def end_street(self) -> None:
-        """The betting round is over: return the unmatched part of the top total
-        (derived, unless the file prints its returns); the next street starts at 0."""
-        if not self.returns_printed and self.street:
-            totals = sorted(self.street.values(), reverse=True)
-            second = totals[1] if len(totals) > 1 else _ZERO
-            if totals[0] > second:
-                who = next(p for p, v in self.street.items() if v == totals[0])
-                back = totals[0] - second
-                at = (self.last_bet + 1 if self.last_bet is not None
-                      else len(self.hand.events))
-                line = self.hand.events[at - 1].line if at else 0
-                self.hand.events.insert(at, Event("uncalled", who, back, line=line))
-                self.left[who] += back
-        self.street = {}
-        self.last_bet = None
-        self.level = _ZERO
-
     def board(self, cards: tuple[str, ...], line: int, run: int = 1) -> Event:
-        """Community cards: the street before ends (``cards``: the new ones only)."""
+        """Community cards (``cards``: the new ones only): a first-run board starts a
+        new betting round."""
         if run == 1:
-            self.end_street()
+            self.level = _ZERO
         return self._add(Event("board", cards=cards, line=line, run=run))
 
     # ------------------------------------------------------------------ the end
@@ -205,9 +182,12 @@ class Ledger:
         file prints them; ``rake`` as printed (None: the file prints none, it is
         derived); ``paid_back``: the site's payouts include the bets returned (True),
         never do (False), or do where they exceed what the pots hold (None). Appends the
-        ``collect`` events, sets ``hand.rake`` and the hand's board text."""
-        self.end_street()
+        ``collect`` events, sets ``hand.rake`` and the hand's board text. Where the file
+        prints no returns, each street's unmatched bet goes back
+        (:meth:`SiteHand.return_uncalled`)."""
         hand = self.hand
+        if not self.returns_printed:
+            hand.return_uncalled()
         runs: dict[int, list[str]] = {}
         for e in hand.events:
             if e.kind == "board":
