@@ -189,3 +189,52 @@ def expected_mismatches(key: str, hand: SiteHand, n_records: int,
         else:
             out.append(f"{k}: not compared (no rule)")
     return out
+
+
+# ----------------------------------------------------------------------------- round trips
+def shape(h) -> tuple:
+    """What 'the same hand' means for a round trip: players, stacks, forced bets,
+    winnings, each action (a deal by its target and card count, the hole cards as known
+    by the end) and the board (as tests/test_site_convert.py compares)."""
+    known: dict[int, list] = {}
+    acts = []
+    for a in h.actions:
+        if a.kind == "dh":
+            if a.cards and None not in a.cards:
+                known[a.target] = list(a.cards)
+            acts.append(("dh", a.target, len(a.cards or [])))
+            continue
+        if a.kind == "sm" and a.cards and None not in a.cards:
+            known[a.actor] = list(a.cards)
+        acts.append((a.kind, a.actor, a.target, tuple(a.cards) if a.kind == "db" else None,
+                     None if a.amount is None else Decimal(a.amount)))
+    return (h.variant, list(h.players), [Decimal(x) for x in h.starting_stacks],
+            [Decimal(x) for x in h.antes], [Decimal(x) for x in h.blinds_or_straddles],
+            [Decimal(x) for x in h.winnings or []], acts, known)
+
+
+def round_trip_mismatches(paths: list[str], fmt: str) -> tuple[int, list[str]]:
+    """Each hand of ``paths`` written in ``fmt`` and read back: how many were written, and
+    the hands that do not read back the same (or could not be written), named."""
+    import simulate.notation as N
+    from simulate.notation.sites import read_site
+
+    done, bad = 0, []
+    for path in paths:
+        for line, hh in read_site(sample(path).read_bytes(), path):
+            if isinstance(hh, SiteError):
+                continue
+            try:
+                text = N.write([hh], fmt)
+            except ValueError as exc:
+                bad.append(f"{path}:{line}: not written: {exc}")
+                continue
+            try:
+                (back,) = N.read(text)
+            except ValueError as exc:  # PHHError is a ValueError
+                bad.append(f"{path}:{line}: does not read back: {exc}")
+                continue
+            done += 1
+            if shape(back) != shape(hh):
+                bad.append(f"{path}:{line}")
+    return done, bad

@@ -17,6 +17,7 @@ from site_samples import (
     index,
     one,
     records,
+    round_trip_mismatches,
     sample,
 )
 
@@ -236,3 +237,8 @@ def test_replay_of_every_hand():
     for k, part in REPLAY_ERRORS.items():
         assert part in errors[k], (k, errors[k])
     assert validated >= 152
+
+
+@pytest.mark.parametrize("fmt", ["phh", "ohh"])
+def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt):
+    assert round_trip_mismatches(FILES, fmt) == (166, [])

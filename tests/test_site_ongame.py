@@ -18,6 +18,7 @@ from site_samples import (
     index,
     one,
     records,
+    round_trip_mismatches,
     sample,
 )
 
@@ -141,3 +142,8 @@ def test_replay_of_every_hand():
     assert total == 48
     assert list(errors) == [("A:OnGame/CashGame/ValidHandTests/InValidHand_1.txt", 1)]
     assert validated >= 46
+
+
+@pytest.mark.parametrize("fmt", ["phh", "ohh"])
+def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt):
+    assert round_trip_mismatches(FILES, fmt) == (47, [])
