@@ -27,7 +27,7 @@ from site_samples import (
 from simulate.notation import site_partypoker
 from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_text import SiteError
-from simulate.notation.sites import read_site
+from simulate.notation.sites import read_site, read_site_records
 from simulate.replay.hand_replay import replay
 
 FILES = files_of("PartyPoker")
@@ -177,6 +177,46 @@ def test_tournament_with_antes_and_all_ins():
     assert t is not None and (t.id, t.buy_in, t.level) == ("128730277", "$215 USD", "12")
     assert h.info.hero == "DiggErr555" and h.info.time == "2016-09-26T01:30:41+03:00"
     assert h.stakes.ante == 400 and h.max_seats == 9
+
+
+#: A sit-and-go hand in the 2016 layout whose header leaves the tournament id and level to
+#: a line of their own (the lines as hhp's tests quote them; the samples hold none).
+SNG_2016 = """#Game No : 15414973533
+***** Hand History for Game 15414973533 *****
+NL Texas Hold'em $1 USD Buy-in  - Sunday, July 24, 19:32:00 CEST 2016
+Table $1 Sit & Go Hero (128487129) Table #1 (Real Money)
+Seat 3 is the button
+Total number of players : 4/4
+Seat 4: Hero ( 500 )
+Seat 3: Player0 ( 500 )
+Seat 2: Player1 ( 500 )
+Seat 1: Player2 ( 500 )
+Trny: 128487129 Level: 1
+Blinds(10/20)
+Hero posts small blind [10].
+Player2 posts big blind [20].
+** Dealing down cards **
+Dealt to Hero [  3h Js ]
+Player1 raises [60]
+Player0 folds
+Hero folds
+Player2 folds
+Player1 does not show cards.
+Player1 wins 90 chips
+Game #15414973928 starts.
+"""
+
+
+def test_tournament_id_on_its_own_line():
+    ((line, h),) = list(read_site_records(SNG_2016, "sng"))
+    assert line == 1 and not isinstance(h, SiteError)
+    t = h.info.tournament
+    assert t is not None and (t.id, t.buy_in, t.level) == ("128487129", "$1 USD", "1")
+    assert (h.info.time, h.info.hero, h.max_seats) == ("2016-07-24T19:32:00+02:00", "Hero", 4)
+    # 'wins 90 chips': the 30 of the blinds and Player1's 60, of which 40 nobody called
+    assert events(h)[-2:] == [("uncalled", "Player1", "40", ()),
+                              ("collect", "Player1", "50", ())]
+    h.check_chips()
 
 
 def test_omaha_hi_lo_fixed_limit_and_a_second_small_blind():

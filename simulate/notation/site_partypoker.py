@@ -7,6 +7,9 @@ The grammar (one hand; ``#Game No : N`` may come first, ``Game #N starts.`` last
     $200 USD PL Omaha - Monday, October 12, 01:01:01 CEST 2015        (the table's size only)
     $0.05/$0.10 USD FL Texas Hold'em - ...                             (fixed limit: the BETS)
     NL Texas Hold'em $22 USD Buy-in Trny:125049467 Level:12  Blinds-Antes(1.200/2.400 -400) - ...
+    NL Texas Hold'em $1 USD Buy-in  - Sunday, July 24, 19:32:00 CEST 2016     (then, later:)
+    Trny: 128487129 Level: 1
+    Blinds(10/20)
     Table Cádiz (Real Money)
     Seat 3 is the button
     Total number of players : 9/9
@@ -60,8 +63,11 @@ _GAME = r"(?P<limit>NL|PL|FL) (?P<game>Texas Hold'em|Omaha Hi-Lo|Omaha|[^-$]+?)"
 _WHEN = (r" - \w+, (?P<mon>\w+) (?P<day>\d+), (?P<t>\d\d:\d\d:\d\d) (?P<zone>\S+) "
          r"(?P<y>\d{4})$")
 _CASH = re.compile(r"^(?P<stakes>\S.*?) (?P<cur>USD|EUR|GBP|CAD)? ?" + _GAME + _WHEN)
-_TOURNEY = re.compile(r"^" + _GAME + r" (?P<buyin>.+?) Buy-in Trny: ?(?P<id>\d+) "
-                      r"Level: ?(?P<level>\d+)\s+Blinds-Antes\((?P<blinds>[^)]*)\)" + _WHEN)
+_TOURNEY = re.compile(r"^" + _GAME + r" (?P<buyin>.+?) Buy-in(?: Trny: ?(?P<id>\d+) "
+                      r"Level: ?(?P<level>\d+)\s+Blinds(?:-Antes)?\((?P<blinds>[^)]*)\))?"
+                      r"\s*" + _WHEN)
+#: A tournament's id and level on a line of their own (when the header leaves them out).
+_TRNY = re.compile(r"^Trny: ?(?P<id>\d+) Level: ?(?P<level>\d+)$")
 _TABLE = re.compile(r"^Table (?P<name>.+?) \((?:Real|Play) Money\)$")
 _SEAT = re.compile(r"^Seat (\d+): (.+?) \( ?(.+?) ?\)$")
 _PLAYERS = re.compile(r"^Total number of players : (\d+)(?:/(\d+))?$")
@@ -76,7 +82,7 @@ _DEALT = re.compile(r"^Dealt to (?P<p>.+?) \[ *(?P<c>[^\]]*?) *\]$")
 _BOARD = re.compile(r"^\*\* Dealing (Flop|Turn|River) \*\* \[ *([^\]]*?) *\]$")
 #: Lines that say nothing about the chips or the cards.
 _NOISE = re.compile(
-    r"^(?:Game #\d+ starts\.|#Game No : \d+|Trny: ?\d+ Level: ?\d+|Blinds-Antes\(.*\)|"
+    r"^(?:Game #\d+ starts\.|#Game No : \d+|Trny: ?\d+ Level: ?\d+|Blinds(?:-Antes)?\(.*\)|"
     r"Your time bank .*|Due to .*|Player .+ finished in \d+\.?|"
     r".+ (?:has left the table\.|has joined the table\.|will be using (?:their|his|her) "
     r"time bank for this hand\.|did not respond in time\.?|could not respond in time\..*|"
@@ -150,7 +156,13 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 stakes.small_blind, stakes.big_blind = lo, hi
     else:
         assert tour is not None
-        tournament = Tournament(tour["id"], tour["buyin"].strip(), tour["level"])
+        tid, level = tour["id"], tour["level"]
+        if tid is None:  # "... $1 USD Buy-in  - Sunday, ...": the id on a later line
+            trny = next((m for ln in lines[2:] if (m := _TRNY.match(ln.strip()))), None)
+            if trny is None:
+                raise SiteError(f"line {first + 1}: a tournament hand without its id")
+            tid, level = trny["id"], trny["level"]
+        tournament = Tournament(tid, tour["buyin"].strip(), level)
     t = _TABLE.match(lines[2].strip())
     if t is None:
         raise SiteError(f"line {first + 2}: not a PartyPoker table line")
