@@ -202,6 +202,16 @@ def test_skins_and_the_hero():
         ("collect", "FOTOREGIME", "4", ())]
 
 
+def test_a_product_name_after_the_skin_and_play_money():
+    """Headers this reader tolerates beyond the samples: a product name after the skin
+    ("888poker Snap Poker"), a play-money table (its chips are not a currency)."""
+    text = sample("A:Pacific/CashGame/GeneralHands/GeneralHand.txt").read_text("utf-8-sig")
+    text = text.replace("888poker Hand", "888poker Snap Poker Hand").replace("Real", "Play")
+    ((_, h),) = list(read_site_records(text, "x"))
+    assert not isinstance(h, SiteError)
+    assert (h.info.hand_id, h.info.currency) == ("349736402", "chips")
+
+
 def test_a_hand_cut_short_is_its_error_not_the_files():
     text = sample("hhp/test/pacific/cash.hhsmithy.usd.nlh.6max/hands.txt").read_text()
     cut = text.replace("Kostan88 collected [ $14.25 ]", "")

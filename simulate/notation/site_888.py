@@ -4,7 +4,7 @@ The grammar (one hand; ``#Game No : N`` may come before the first line)::
 
     ***** 888poker Hand History for Game 349736402 *****     (Cassava, LuckyAcePoker.com, ...)
     $0.05/$0.10 Blinds No Limit Holdem - *** 06 01 2014 22:40:28
-    Table Abbotsford 6 Max (Real Money)                       (or Play Money)
+    Table Abbotsford 6 Max (Real Money)                       (Play Money: chips)
     Tournament #83728678 $18.30 + $1.70 - Table #1 9 Max (Real Money)
     Seat 9 is the button
     Total number of players : 2
@@ -51,7 +51,8 @@ from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
 
-_SKINS = r"(?:888\S*|Pacific(?: Poker)?|Cassava|LuckyAce\S*)"
+#: The network's skins, and a product name after the skin ("888poker Snap Poker").
+_SKINS = r"(?:888\S*|Pacific(?: Poker)?|Cassava|LuckyAce\S*)(?: [A-Z]\w+(?: Poker)?)?"
 _HEAD = re.compile(rf"^\*\*\*\*\* {_SKINS} Hand History for Game (\d+) \*\*\*\*\*", re.M)
 _SUMMARY = re.compile(rf"^\*\*\*\*\* {_SKINS} Tournament Summary \*\*\*\*\*", re.M)
 _START = re.compile(rf"^(?:#Game No : \d+\s*\n)?\*\*\*\*\* {_SKINS} "
@@ -59,9 +60,9 @@ _START = re.compile(rf"^(?:#Game No : \d+\s*\n)?\*\*\*\*\* {_SKINS} "
 _STAKES = re.compile(r"^(?P<sb>[^/]+)/(?P<bb>.+?) Blinds (?P<limit>No Limit|Pot Limit|"
                      r"Fix(?:ed)? Limit) (?P<game>.+?)(?: Jackpot table)? - \*\*\* "
                      r"(?P<d>\d\d) (?P<m>\d\d) (?P<y>\d{4}) (?P<t>\d\d:\d\d:\d\d)$")
-_TABLE = re.compile(r"^Table (?P<name>.+?)(?: (?P<max>\d+) Max)? \((?:Real|Play) Money\)$")
+_TABLE = re.compile(r"^Table (?P<name>.+?)(?: (?P<max>\d+) Max)? \((?P<money>Real|Play) Money\)$")
 _TOURNEY = re.compile(r"^Tournament #(?P<id>\d+) (?P<buyin>.+?) - Table (?P<name>.+?)"
-                      r"(?: (?P<max>\d+) Max)? \((?:Real|Play) Money\)$")
+                      r"(?: (?P<max>\d+) Max)? \((?P<money>Real|Play) Money\)$")
 _SEAT = re.compile(r"^Seat (\d+): (.*) \( (.+) \)$")
 _ACTION = re.compile(r"^(?P<p>.+?) (?P<v>folds|checks|calls|bets|raises|posts ante|"
                      r"posts small blind|posts big blind|posts dead blind|shows|mucks|"
@@ -136,7 +137,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
     t = tour or tab
     assert t is not None
     info = SiteInfo("888", hand_id, game, betting, table=t["name"], time=iso_time(when),
-                    currency="chips" if tour else currency, line=first,
+                    currency="chips" if tour or t["money"] == "Play" else currency, line=first,
                     tournament=Tournament(tour["id"], tour["buyin"]) if tour else None)
     stakes = Stakes(small_blind=sb, big_blind=bb)
     if betting == "fixed-limit":
