@@ -127,6 +127,23 @@ def test_a_hand_whose_chips_do_not_add_up_says_so():
     assert isinstance(hh, SiteError)
 
 
+def test_heads_up_where_the_dealer_posts_the_big_blind():
+    """In 10 heads-up hands the "Dealer:" posts the big blind and the other player, the
+    small blind, acts first on every street (before and after the flop): the file's
+    dealer is kept as the button. PHH's heads-up rule (the button posts the small blind)
+    cannot play that, so the replay keeps such a hand as chip accounting only."""
+    path = "A:Entraction/CashGame/GameTypeTests/NoLimitHoldem.txt"
+    h = one(path)
+    assert h.button == 4 and h.seat_of("pauli1").seat == 4
+    ev = events(h)
+    assert ev[:2] == [("small_blind", "Pinokio1", "0.25", ()), ("big_blind", "pauli1", "0.50", ())]
+    assert ev[5] == ("check", "Pinokio1", None, ())  # first to act on the flop
+    ((_, hh),) = list(read_site(sample(path).read_bytes(), path))
+    doc = replay(hh).to_dict()
+    assert doc["error"] is None and not doc["validated"]
+    assert "no big blind" in doc["not_validated"]
+
+
 #: Replay errors of Entraction hands: the builder's or the samples' matter, not the
 #: reader's (each looked at by hand).
 REPLAY_ERRORS = {
