@@ -100,7 +100,9 @@ def test_all_in_is_a_raise_or_a_call_and_the_board_is_printed_whole():
         ("show", "YoOyYo", None, ("7d", "8s", "9d", "Th")),
         ("show", "bglegend22", None, ("Qc", "2c", "9s", "Qd")),
         ("collect", "bglegend22", "5898.50", ())]
-    assert h.info.boards == ["4d 2d Js 5s As"]
+    ((_, hh),) = list(read_site(sample(
+        "A:Entraction/CashGame/HandActionTests/AllInHandWithShowdown.txt").read_bytes(), "x"))
+    assert hh.site is not None and hh.site.boards == ["4d2dJs5sAs"]
 
 
 def test_fixed_limit_headers_give_the_bets_and_games():

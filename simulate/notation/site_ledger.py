@@ -182,17 +182,12 @@ class Ledger:
         file prints them; ``rake`` as printed (None: the file prints none, it is
         derived); ``paid_back``: the site's payouts include the bets returned (True),
         never do (False), or do where they exceed what the pots hold (None). Appends the
-        ``collect`` events, sets ``hand.rake`` and the hand's board text. Where the file
+        ``collect`` events and sets ``hand.rake``. Where the file
         prints no returns, each street's unmatched bet goes back
         (:meth:`SiteHand.return_uncalled`)."""
         hand = self.hand
         if not self.returns_printed:
             hand.return_uncalled()
-        runs: dict[int, list[str]] = {}
-        for e in hand.events:
-            if e.kind == "board":
-                runs.setdefault(e.run, []).extend(e.cards)
-        hand.info.boards = [" ".join(c) for _, c in sorted(runs.items())]
         returned: dict[str, Decimal] = dict(self.refunds)
         for e in hand.events:
             if e.kind == "uncalled" and e.player is not None and e.amount is not None:
