@@ -171,6 +171,25 @@ def test_side_pots_and_a_short_big_blind():
                        ("collect", "sportsfury8", "134", ())]
 
 
+def test_a_raise_nobody_can_answer_is_a_call():
+    """River: DeepDishDeep bets his last 700, LutherFoxx raises all in to 3,265, and
+    7tapa7 "raises [$5,145]" though the one player left behind (ABC321123, 2,330 behind)
+    cannot put in more than 3,265: it is a call of 3,265 (as the engine plays it) and the
+    1,880 more never goes in; the pots (8,550 + 5,130) add up without it, no rake."""
+    h = [r for line, r in records(T.format(8, "$0.01 Step 1", 78670600)) if line == 1203][0]
+    assert events(h)[-8:-3] == [
+        ("bet", "DeepDishDeep", "700", ()), ("fold", "sharip2018", None, ()),
+        ("raise", "LutherFoxx", "3265", ()), ("call", "7tapa7", "3265", ()),
+        ("fold", "ABC321123", None, ())]
+    assert h.rake == 0 and [e for e in events(h) if e[0] == "uncalled"] == []
+
+
+def test_a_payout_that_leaves_too_much_rake_is_the_hands_error():
+    text = sample("A:Pacific/CashGame/HandActionTests/PostingDead.txt").read_text("utf-8-sig")
+    ((_, rec),) = list(read_site_records(text.replace("[ $5.70 ]", "[ $5.00 ]"), "x"))
+    assert isinstance(rec, SiteError) and "a rake of 1.00" in str(rec)  # 1 of a 6 pot
+
+
 def test_omaha_hi_lo_pays_each_half():
     h = one("A:Pacific/CashGame/PlayerTests/OmahaHiLoShowdown.txt")
     assert (h.info.game, h.info.betting) == ("omaha_hilo", "pot-limit")

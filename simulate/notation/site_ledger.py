@@ -155,16 +155,17 @@ class Ledger:
         """A raise that prints the player's street total after it."""
         return self.added("raise", player, total - self.mine(player), line)
 
-    def uncalled(self, player: str, amount: Decimal, line: int) -> Event:
+    def uncalled(self, player: str, amount: Decimal, line: int) -> Event | None:
         """A return the file prints (Entraction's "Payback"); the part of it the ledger
-        already gave back (a raise past players all in, read as a call) is not repeated."""
+        already gave back (a raise past players all in, read as a call) is not repeated
+        (None: nothing is left to return)."""
         self._seat(player, line)
         given = min(amount, self.refunds.get(player, _ZERO))
         if given:
             self.refunds[player] -= given
             amount -= given
             if not amount:
-                return self.hand.events[-1]
+                return None
         self.left[player] += amount
         return self._add(Event("uncalled", player, amount, line=line))
 
@@ -182,9 +183,8 @@ class Ledger:
         file prints them; ``rake`` as printed (None: the file prints none, it is
         derived); ``paid_back``: the site's payouts include the bets returned (True),
         never do (False), or do where they exceed what the pots hold (None). Appends the
-        ``collect`` events and sets ``hand.rake``. Where the file
-        prints no returns, each street's unmatched bet goes back
-        (:meth:`SiteHand.return_uncalled`)."""
+        ``collect`` events and sets ``hand.rake``. Where the file prints no returns, each
+        street's unmatched bet goes back first (:meth:`SiteHand.return_uncalled`)."""
         hand = self.hand
         if not self.returns_printed:
             hand.return_uncalled()
