@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_ohh
+from simulate.notation import site_888, site_entraction, site_ohh, site_ongame, site_partypoker
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -45,6 +45,10 @@ class SiteFormat:
 #: detector before a looser one).
 SITE_FORMATS: tuple[SiteFormat, ...] = (
     SiteFormat("ohh", site_ohh.detect, site_ohh.read),
+    SiteFormat("888", site_888.detect, site_888.read),
+    SiteFormat("partypoker", site_partypoker.detect, site_partypoker.read),
+    SiteFormat("ongame", site_ongame.detect, site_ongame.read),
+    SiteFormat("entraction", site_entraction.detect, site_entraction.read),
 )
 
 
