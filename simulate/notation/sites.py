@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from simulate.notation import site_ipoker
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -42,7 +43,9 @@ class SiteFormat:
 
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
-SITE_FORMATS: tuple[SiteFormat, ...] = ()
+SITE_FORMATS: tuple[SiteFormat, ...] = (
+    SiteFormat("ipoker", site_ipoker.detect, site_ipoker.read),
+)
 
 
 def detect_site(text: str) -> SiteFormat | None:

@@ -1,0 +1,167 @@
+"""What the structured-format site readers share (iPoker, Merge, MicroGaming and Boss Media
+XML, IGT JSON): a guarded XML parse, and the uncalled bets a file leaves to be worked out.
+
+The XML exports are parsed with the standard library's :mod:`xml.etree.ElementTree` only
+after a check: a document type declaration (the only way to declare entities) is refused,
+and so is a document whose size or nesting is absurd for a hand history, so no input can
+make the parser expand entities or recurse without bound.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from decimal import Decimal
+
+from simulate.notation.site_hand import Event
+from simulate.notation.site_text import SiteError
+
+__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "line_at", "parse_xml", "with_returns", "xml_units"]
+
+#: The largest XML chunk (one session or hand, in characters) the readers parse.
+MAX_XML_CHARS = 64 * 1024 * 1024
+#: The deepest element nesting a hand history may have.
+MAX_DEPTH = 32
+
+_DECL = re.compile(r"<\?xml[^>]*\?>")
+_DOCTYPE = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
+
+
+def line_at(text: str, pos: int) -> int:
+    """The 1-based line of character ``pos`` of ``text``."""
+    return text.count("\n", 0, pos) + 1
+
+
+def parse_xml(chunk: str, line: int) -> ET.Element:
+    """``chunk`` (one or several XML elements, declarations allowed) parsed under a synthetic
+    root element; raises :class:`SiteError` naming ``line`` when it is not well-formed XML,
+    declares a document type or entities, or is absurdly large or deep."""
+    if len(chunk) > MAX_XML_CHARS:
+        raise SiteError(f"line {line}: an XML hand of {len(chunk)} characters: refused")
+    if _DOCTYPE.search(chunk):
+        raise SiteError(f"line {line}: an XML document type or entity declaration: refused")
+    body = _DECL.sub("", chunk).lstrip("\ufeff")
+    try:
+        root = ET.fromstring(f"<sitexml>{body}</sitexml>")
+    except ET.ParseError as exc:
+        row = getattr(exc, "position", (1, 0))[0]
+        raise SiteError(f"line {line + row - 1}: not well-formed XML ({exc})") from None
+    stack = [(root, 0)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise SiteError(f"line {line}: XML nested deeper than {MAX_DEPTH}: refused")
+        stack.extend((child, depth + 1) for child in el)
+    return root
+
+
+def with_returns(events: list[Event]) -> list[Event]:
+    """``events`` (in order) with the ``uncalled`` events their betting implies, for a file
+    that does not print them: at the end of each street, the player with the most in gets
+    back what is beyond the second most (no one can call it: the others folded or are all
+    in for less). Give it the betting and board events only (the showdown and the
+    pots come after). A ``board`` of the first run or a ``street`` event starts a new street."""
+    out: list[Event] = []
+    street: dict[str, Decimal] = {}
+
+    def close(line: int) -> None:
+        if street:
+            ranked = sorted(street.items(), key=lambda kv: kv[1], reverse=True)
+            top, second = ranked[0][1], (ranked[1][1] if len(ranked) > 1 else Decimal(0))
+            if top > second:
+                out.append(Event("uncalled", ranked[0][0], top - second, line=line))
+        street.clear()
+
+    for e in events:
+        if e.kind == "street" or (e.kind == "board" and e.run == 1):
+            close(e.line)
+        out.append(e)
+        p, a = e.player, e.amount
+        if p is None or a is None:
+            continue
+        if e.kind in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
+                      "bet"):
+            street[p] = street.get(p, Decimal(0)) + a
+        elif e.kind in ("raise", "complete"):
+            street[p] = a
+    close(events[-1].line if events else 0)
+    return out
+
+
+def xml_units(text: str, tag: str) -> Iterator[tuple[int, ET.Element | SiteError]]:
+    """Each ``<tag>`` element of a document (one or several top-level elements) with the
+    line it starts on. The document is parsed as a whole; where the whole is not
+    well-formed (an export cut short, a stray tag), each ``<tag ...>...</tag>`` span is
+    parsed alone, so one fault costs one hand at most; the document's fault where no span
+    is found."""
+    opens = [m.start() for m in re.finditer(rf"<{tag}\b", text)]
+    lines, line, prev = [], 1, 0
+    for pos in opens:
+        line += text.count("\n", prev, pos)
+        prev = pos
+        lines.append(line)
+    try:
+        root = parse_xml(text, 1)
+    except SiteError as exc:
+        found = False
+        for m in re.finditer(rf"<{tag}\b.*?</{tag}>", text, re.S):
+            found = True
+            at = line_at(text, m.start())
+            try:
+                el = parse_xml(m.group(0), at).find(tag)
+            except SiteError as fault:
+                yield at, fault
+                continue
+            if el is not None:
+                yield at, el
+        if not found:
+            yield 1, exc
+        return
+    for k, el in enumerate(root.iter(tag)):
+        yield (lines[k] if k < len(lines) else 1), el
+
+
+class StreetBets:
+    """What each player has in on the current street, kept as a reader makes its events,
+    for the formats that print an all-in without saying whether it bets, calls or raises,
+    or print a raise by what it adds."""
+
+    def __init__(self) -> None:
+        self.put: dict[str, Decimal] = {}
+
+    def new_street(self) -> None:
+        self.put.clear()
+
+    def has(self, who: str) -> Decimal:
+        return self.put.get(who, Decimal(0))
+
+    def top(self) -> Decimal:
+        return max(self.put.values(), default=Decimal(0))
+
+    def event(self, kind: str, who: str, amount: Decimal | None = None, line: int = 0,
+              allin: bool = False) -> Event:
+        """The event, with the street's sums brought up to date (``raise``: the street
+        total; ``call``/``bet`` and the live forced bets: what they add)."""
+        if kind == "raise" and amount is not None:
+            self.put[who] = amount
+        elif kind in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
+                      "bet") and amount is not None:
+            self.put[who] = self.has(who) + amount
+        return Event(kind, who, amount, line=line, allin=allin)
+
+    def to_total(self, who: str, total: Decimal, line: int = 0,
+                 allin: bool = False) -> Event:
+        """A bet, call or raise that brings ``who``'s street total to ``total``, named by
+        what it does (a call when it does not go beyond the most in)."""
+        top, have = self.top(), self.has(who)
+        if total > top and top > 0:
+            return self.event("raise", who, total, line, allin)
+        if total > top:
+            return self.event("bet", who, total - have, line, allin)
+        return self.event("call", who, total - have, line, allin)
+
+    def adding(self, who: str, amount: Decimal, line: int = 0,
+               allin: bool = False) -> Event:
+        """As :meth:`to_total`, for an action printed by what it adds."""
+        return self.to_total(who, self.has(who) + amount, line, allin)
