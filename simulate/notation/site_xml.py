@@ -13,6 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from decimal import Decimal
+from html.entities import name2codepoint
 
 from simulate.notation.site_hand import Event
 from simulate.notation.site_text import SiteError
@@ -26,6 +27,15 @@ MAX_DEPTH = 32
 
 _DECL = re.compile(r"<\?xml[^>]*\?>")
 _DOCTYPE = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
+_NAMED = re.compile(r"&([A-Za-z][A-Za-z0-9]{1,31});")
+_XML_NAMED = frozenset({"amp", "lt", "gt", "quot", "apos"})
+
+
+def _html_entity(m: re.Match[str]) -> str:
+    name = m.group(1)
+    if name in _XML_NAMED or name not in name2codepoint:
+        return m.group(0)
+    return chr(name2codepoint[name])
 
 
 def line_at(text: str, pos: int) -> int:
@@ -35,13 +45,17 @@ def line_at(text: str, pos: int) -> int:
 
 def parse_xml(chunk: str, line: int) -> ET.Element:
     """``chunk`` (one or several XML elements, declarations allowed) parsed under a synthetic
-    root element; raises :class:`SiteError` naming ``line`` when it is not well-formed XML,
-    declares a document type or entities, or is absurdly large or deep."""
+    root element (HTML's named characters such as ``&pound;``, which some exports write in
+    player names, read as the characters they name: a fixed table, nothing expands);
+    raises :class:`SiteError` naming ``line`` when it is not well-formed XML, declares a
+    document type or entities, or is absurdly large or deep."""
     if len(chunk) > MAX_XML_CHARS:
         raise SiteError(f"line {line}: an XML hand of {len(chunk)} characters: refused")
     if _DOCTYPE.search(chunk):
         raise SiteError(f"line {line}: an XML document type or entity declaration: refused")
     body = _DECL.sub("", chunk).lstrip("\ufeff")
+    if "&" in body:     # HTML's named characters (``&pound;``) in names: the characters
+        body = _NAMED.sub(_html_entity, body)
     try:
         root = ET.fromstring(f"<sitexml>{body}</sitexml>")
     except ET.ParseError as exc:
