@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_bossmedia, site_ipoker, site_merge, site_microgaming
+from simulate.notation import site_bossmedia, site_igt, site_ipoker, site_merge, site_microgaming
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -48,6 +48,7 @@ SITE_FORMATS: tuple[SiteFormat, ...] = (
     SiteFormat("merge", site_merge.detect, site_merge.read),
     SiteFormat("microgaming", site_microgaming.detect, site_microgaming.read),
     SiteFormat("bossmedia", site_bossmedia.detect, site_bossmedia.read),
+    SiteFormat("igt", site_igt.detect, site_igt.read),
 )
 
 
