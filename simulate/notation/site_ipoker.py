@@ -35,7 +35,13 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
-from simulate.notation.site_xml import StreetBets, line_at, parse_xml, with_returns
+from simulate.notation.site_xml import (
+    StreetBets,
+    line_at,
+    parse_xml,
+    refuse_declarations,
+    with_returns,
+)
 
 __all__ = ["detect", "read"]
 
@@ -76,6 +82,11 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each ``<game>`` of the document as a :class:`SiteHand` (or its error), with the
     line it starts on."""
+    try:
+        refuse_declarations(text)
+    except SiteError as exc:
+        yield 1, exc
+        return
     starts = [m.start() for m in _SESSION.finditer(text)] or [0]
     for i, pos in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
@@ -96,11 +107,13 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
 def _games_apart(chunk: str, line: int, game_lines: list[int], fault: SiteError,
                  ) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """The games of a session that does not parse as a whole, each parsed alone (the
-    session's ``<general>`` part too); the session's fault where no game is found."""
+    session's ``<general>`` part too); the session's fault where a game starts but none
+    ends, nothing where the session holds no game (a fragment with the table only)."""
     games = list(_GAME_SPAN.finditer(chunk))
     if not games:
-        yield line, fault
-        return
+        if _GAME.search(chunk):
+            yield line, fault
+        return      # a session's table information without a hand: no hand
     head = _GENERAL.search(chunk, 0, games[0].start())
     general = None
     if head is not None:

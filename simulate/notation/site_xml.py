@@ -18,7 +18,8 @@ from html.entities import name2codepoint
 from simulate.notation.site_hand import Event
 from simulate.notation.site_text import SiteError
 
-__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "line_at", "parse_xml", "with_returns", "xml_units"]
+__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "StreetBets", "line_at", "parse_xml",
+           "refuse_declarations", "with_returns", "xml_units"]
 
 #: The largest XML chunk (one session or hand, in characters) the readers parse.
 MAX_XML_CHARS = 64 * 1024 * 1024
@@ -43,6 +44,15 @@ def line_at(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
+def refuse_declarations(text: str, line: int = 1) -> None:
+    """Raise :class:`SiteError` when ``text`` declares a document type or entities (the
+    only way XML can make a parser expand text: no site export needs one)."""
+    m = _DOCTYPE.search(text)
+    if m is not None:
+        raise SiteError(f"line {line + text.count(chr(10), 0, m.start())}: an XML document "
+                        f"type or entity declaration: refused")
+
+
 def parse_xml(chunk: str, line: int) -> ET.Element:
     """``chunk`` (one or several XML elements, declarations allowed) parsed under a synthetic
     root element (HTML's named characters such as ``&pound;``, which some exports write in
@@ -51,8 +61,7 @@ def parse_xml(chunk: str, line: int) -> ET.Element:
     document type or entities, or is absurdly large or deep."""
     if len(chunk) > MAX_XML_CHARS:
         raise SiteError(f"line {line}: an XML hand of {len(chunk)} characters: refused")
-    if _DOCTYPE.search(chunk):
-        raise SiteError(f"line {line}: an XML document type or entity declaration: refused")
+    refuse_declarations(chunk, line)
     body = _DECL.sub("", chunk).lstrip("\ufeff")
     if "&" in body:     # HTML's named characters (``&pound;``) in names: the characters
         body = _NAMED.sub(_html_entity, body)
@@ -109,6 +118,11 @@ def xml_units(text: str, tag: str) -> Iterator[tuple[int, ET.Element | SiteError
     well-formed (an export cut short, a stray tag), each ``<tag ...>...</tag>`` span is
     parsed alone, so one fault costs one hand at most; the document's fault where no span
     is found."""
+    try:
+        refuse_declarations(text)
+    except SiteError as exc:
+        yield 1, exc
+        return
     opens = [m.start() for m in re.finditer(rf"<{tag}\b", text)]
     lines, line, prev = [], 1, 0
     for pos in opens:
