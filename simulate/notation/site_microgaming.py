@@ -150,7 +150,7 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     holes: list[Event] = []
     shows: dict[str, Event] = {}
     printed_back: dict[str, Decimal] = {}
-    wins: dict[str, Decimal] = {}
+    wins: list[tuple[str, str, Decimal]] = []     # (player, pot, amount) as printed
     fee = ZERO
     blinds = 0
     voluntary = False
@@ -158,8 +158,11 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
         kind = a.get("type", "")
         if kind == "Win":
             for s in a.findall("Seat"):
-                who = name_of(s.get("num"))
-                wins[who] = wins.get(who, ZERO) + _amount(s.get("amount"), at)
+                pot = s.get("pot") or "0"
+                pot = "main pot" if pot == "0" else f"side pot-{pot}"
+                if s.get("lowhandwin") == "1":
+                    pot += " (low)"
+                wins.append((name_of(s.get("num")), pot, _amount(s.get("amount"), at)))
             continue
         if kind in _BOARD:
             bets.new_street()
@@ -215,15 +218,26 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
         if e.kind == "uncalled" and e.player is not None and e.amount is not None:
             returned[e.player] = returned.get(e.player, ZERO) + e.amount
     events.extend(shows.values())
-    for who in sorted(set(wins) | set(printed_back), key=[s.name for s in seats].index):
-        take = wins.get(who, ZERO) + printed_back.get(who, ZERO) - returned.get(who, ZERO)
-        if take < 0:
-            raise SiteError(f"line {at}: the chips do not add up: {who!r} gets "
-                            f"{wins.get(who, ZERO)} won + {printed_back.get(who, ZERO)} "
-                            f"returned, less than the {returned[who]} its betting leaves "
-                            f"uncalled")
+    # a win holds the uncalled bet the betting leaves, less what MoneyReturned gave back
+    extra = {who: returned.get(who, ZERO) - printed_back.get(who, ZERO)
+             for who in set(returned) | set(printed_back)}
+    for who, pot, won in wins:
+        take = won
+        if extra.get(who, ZERO) > 0:
+            cut = min(take, extra[who])
+            take, extra[who] = take - cut, extra[who] - cut
         if take > 0:
-            events.append(Event("collect", who, take, line=at, pot="pot"))
+            events.append(Event("collect", who, take, line=at, pot=pot))
+    for who, left in extra.items():
+        if left > 0:
+            raise SiteError(f"line {at}: the chips do not add up: the betting leaves "
+                            f"{returned[who]} of {who!r} uncalled, the file gives back "
+                            f"{printed_back.get(who, ZERO)} and pays "
+                            f"{sum((w for p, _, w in wins if p == who), ZERO)}")
+        if left < 0:
+            raise SiteError(f"line {at}: the chips do not add up: the file gives back "
+                            f"{printed_back[who]} to {who!r}, more than the "
+                            f"{returned.get(who, ZERO)} its betting leaves uncalled")
     hand.events = events
     if fee:
         info.fees["bad beat jackpot"] = fee
