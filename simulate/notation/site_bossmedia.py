@@ -164,10 +164,12 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
             actions.append(bets.event("ante", name, value, at))
         elif t == "HAND_BLINDS":
             k = a.get("KIND", "")
-            if k == "HAND_SB":
-                actions.append(bets.event("small_blind", name, value, at))
-            elif k == "HAND_BB":
-                actions.append(bets.event("big_blind", name, value, at))
+            kind = {"HAND_SB": "small_blind", "HAND_BB": "big_blind",
+                    "HAND_DSB": "dead"}.get(k)
+            if kind in ("small_blind", "big_blind") and any(e.kind == kind for e in actions):
+                kind = "post" if kind == "big_blind" else "dead"    # posted to come in
+            if kind is not None:
+                actions.append(bets.event(kind, name, value, at))
             else:
                 raise SiteError(f"line {at}: unknown Boss Media blind {k!r}")
         elif t in ("ACTION_CALL", "ACTION_BET"):
@@ -187,15 +189,19 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
     if show is None:
         raise SiteError(f"line {at}: hand {info.hand_id} has no result (<SHOWDOWN>)")
     results = show.findall("RESULT")
-    live = [r for r in results if r.find("CARD") is not None]
-    for r in live if len(live) > 1 else []:
+    folded = {e.player for e in actions if e.kind == "fold"}
+    live = [r for r in results if r.get("PLAYER") not in folded]
+    for r in live if len(live) > 1 else []:     # a showdown: shown hands and mucks
         cards = _cards(r)
         if any(c != "??" for c in cards):
             events.append(Event("show", who(r), cards=cards, line=at))
+        elif "MUCK" in (r.get("HAND") or ""):
+            events.append(Event("muck", who(r), line=at))
     for r in results:
         won = _amount(r.get("WIN"), at)
         if won:
-            events.append(Event("collect", who(r), won, line=at, pot="pot"))
+            pot = "main pot (low)" if r.get("WINTYPE") == "WINTYPE_LO" else "main pot"
+            events.append(Event("collect", who(r), won, line=at, pot=pot))
     hand.events = events
     hand.rake = _amount(show.get("RAKE"), at)
     pot = show.get("POT")

@@ -125,6 +125,9 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
         tournament = Tournament(id=str(h.get("tableTourneyId") or h.get("table") or ""))
         currency = "chips"
     date = str(h.get("date") or "")
+    if len(date) != 13:     # a hand date cut short (the samples): the first action's
+        date = next((str(a.get("date")) for a in h.get("action") or []
+                     if len(str(a.get("date"))) == 13), "")
     time = (datetime.fromtimestamp(int(date) // 1000, timezone.utc).isoformat()
             if date.isdigit() else None)
     info = SiteInfo(site="igt", hand_id=str(h.get("handId") or h.get("id") or ""),
@@ -183,6 +186,8 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
                     "HAND_DSB": "dead"}.get(a.get("kind", ""))
             if kind is None:
                 raise SiteError(f"line {at}: unknown IGT blind {a.get('kind')!r}")
+            if any(e.kind == kind for e in actions) and kind != "dead":
+                kind = "post" if kind == "big_blind" else "dead"    # posted to come in
             actions.append(bets.event(kind, name, value, at))
         elif t == "HAND_ANTE":
             actions.append(bets.event("ante", name, value, at))
@@ -199,16 +204,19 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
     events = holes + with_returns(actions)
     show = h.get("showDown") or {}
     results = [r for r in show.get("result") or [] if isinstance(r, dict)]
-    shown = [r for r in results if not r.get("folded") and
-             any(c != "??" for c in _cards(r.get("card")))]
-    for r in shown if len(shown) > 1 else []:
-        events.append(Event("show", seat_of(r.get("player")).name, cards=_cards(r.get("card")),
-                            line=at))
+    live = [r for r in results if not r.get("folded")]
+    for r in live if len(live) > 1 else []:     # a showdown: shown hands and mucks
+        cards = _cards(r.get("card"))
+        if any(c != "??" for c in cards):
+            events.append(Event("show", seat_of(r.get("player")).name, cards=cards, line=at))
+        elif "MUCK" in str(r.get("hand") or ""):
+            events.append(Event("muck", seat_of(r.get("player")).name, line=at))
     for r in results:
         won = _amount(r.get("win"), at)
         if won:
+            pot = "main pot (low)" if r.get("winType") == "WINTYPE_LO" else "main pot"
             events.append(Event("collect", seat_of(r.get("player")).name, won, line=at,
-                                pot="pot"))
+                                pot=pot))
     hand.events = events
     unknown = [s for s in seats if not s.stack]
     if unknown:     # stacks printed as 0.00: the stack after the hand, less its result
