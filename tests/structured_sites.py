@@ -53,11 +53,14 @@ def head(path: str) -> str:
 @dataclass
 class Family:
     """One family's samples and the faults its test knows (``faults``: a file's short path
-    to a fragment of the :class:`SiteError` each of its faulty hands gives)."""
+    to a fragment of the :class:`SiteError` each of its faulty hands gives;
+    ``edited_stakes``: the files whose header stakes the source edited, so that they no
+    longer match the blinds the hand posts)."""
 
     name: str
     label: str
     faults: dict[str, str] = field(default_factory=dict)
+    edited_stakes: frozenset[str] = frozenset()
 
     def check_detection_and_counts(self, path: str) -> None:
         fmt = detect_site(decode((SITES / path).read_bytes()))
@@ -77,6 +80,12 @@ class Family:
             assert rec.rake is None or rec.rake >= 0
             if not any(e.kind == "board" for e in rec.events) and rec.rake is not None:
                 assert rec.rake == 0, (short(path), "rake without a flop")   # no flop, no drop
+            # the stakes read from the header agree with the blinds the hand posts
+            for kind, want in (("small_blind", rec.stakes.small_blind),
+                               ("big_blind", rec.stakes.big_blind)):
+                posted = [e for e in rec.events if e.kind == kind and not e.allin]
+                if want is not None and posted and short(path) not in self.edited_stakes:
+                    assert posted[0].amount == want, (short(path), kind, want)
 
 
 GAME_TYPES = {"NoLimitHoldem": ("holdem", "no-limit"), "PotLimitOmaha": ("omaha", "pot-limit"),

@@ -25,7 +25,12 @@ FAULTS = {
     # actions still name 'Player1'
     "BossMedia/CashGame/PlayerTests/StrangePlayerNames.txt": "'Player1' acts but has no seat",
 }
-FAMILY = Family("bossmedia", "Boss Media", FAULTS)
+#: Samples whose header stakes the source edited (the hero-name and seat tests).
+EDITED_STAKES = frozenset({
+    # the header says 2.00/4.00, the hand posts 2.50/5.00
+    "BossMedia/CashGame/GeneralHands/HeroName.txt",
+})
+FAMILY = Family("bossmedia", "Boss Media", FAULTS, EDITED_STAKES)
 FILES = files_of("Boss Media")
 
 

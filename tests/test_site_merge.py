@@ -27,7 +27,11 @@ FAULTS = {
     # deliberately broken by the source: an element left open
     "Merge/CashGame/ValidHandTests/InValidHand_1.txt": "not well-formed XML",
 }
-FAMILY = Family("merge", "Merge", FAULTS)
+#: Samples whose header stakes the source edited (the hero-name and seat tests).
+EDITED_STAKES = frozenset({
+    "Merge/CashGame/Seats/HeadsUp.txt",     # the header says Limit $10/$20, the hand posts $1/$2
+})
+FAMILY = Family("merge", "Merge", FAULTS, EDITED_STAKES)
 FILES = files_of("Merge")
 
 

@@ -116,8 +116,9 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
     stakes = Stakes()
     if len(parts) == 2 and all(parts):
         sb, bb = _amount(parts[0], at), _amount(parts[1], at)
-        stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-                  if betting == "fixed-limit" else Stakes(small_blind=sb, big_blind=bb))
+        stakes = Stakes(small_blind=sb, big_blind=bb)
+        if betting == "fixed-limit":    # the stake is the blinds (the samples post them)
+            stakes = Stakes(small_blind=sb, big_blind=bb, small_bet=bb, big_bet=2 * bb)
     tournament = None
     currency = h.get("tableCurrency") or None
     if h.get("tournamentTable") is True or h.get("gameKind") in ("GAMEKIND_TOURNAMENT",
