@@ -32,7 +32,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
-from simulate.notation.site_xml import StreetBets, with_returns, xml_units
+from simulate.notation.site_xml import ActionBets, xml_units
 
 __all__ = ["card_of_link", "detect", "read"]
 
@@ -139,7 +139,7 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
                     betting=betting, table=h.get("TABLE") or None, time=time,
                     currency=currency, tournament=tournament, line=at)
     hand = SiteHand(info=info, seats=seats, stakes=stakes, button=button)
-    bets = StreetBets()
+    bets = ActionBets()
     actions: list[Event] = []
     holes: list[Event] = []
     board: tuple[str, ...] = ()
@@ -149,8 +149,7 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
             cards = _cards(a)
             if cards[:len(board)] != board or len(cards) <= len(board):
                 raise SiteError(f"line {at}: the board does not follow {' '.join(board)!r}")
-            bets.new_street()
-            actions.append(Event("board", cards=cards[len(board):], line=at))
+            actions.append(bets.add(Event("board", cards=cards[len(board):], line=at)))
             board = cards
             continue
         name = who(a)
@@ -184,7 +183,9 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
             actions.append(bets.event("fold", name, line=at))
         elif value:
             raise SiteError(f"line {at}: unknown Boss Media action {t!r}")
-    events = holes + with_returns(actions)
+    hand.events = holes + actions
+    hand.return_uncalled()
+    events = hand.events
     show = h.find("SHOWDOWN")
     if show is None:
         raise SiteError(f"line {at}: hand {info.hand_id} has no result (<SHOWDOWN>)")

@@ -38,7 +38,7 @@ from typing import Any
 from simulate.notation.site_bossmedia import card_of_link
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
-from simulate.notation.site_xml import StreetBets, with_returns
+from simulate.notation.site_xml import ActionBets
 
 __all__ = ["detect", "read"]
 
@@ -157,7 +157,7 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
         s.in_hand = True
         return s
 
-    bets = StreetBets()
+    bets = ActionBets()
     actions: list[Event] = []
     holes: list[Event] = []
     board: tuple[str, ...] = ()
@@ -167,8 +167,7 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
             cards = _cards(a.get("card"))
             if cards[:len(board)] != board or len(cards) <= len(board):
                 raise SiteError(f"line {at}: the board does not follow {' '.join(board)!r}")
-            bets.new_street()
-            actions.append(Event("board", cards=cards[len(board):], line=at))
+            actions.append(bets.add(Event("board", cards=cards[len(board):], line=at)))
             board = cards
             continue
         name = seat_of(a.get("player")).name
@@ -193,7 +192,7 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
         elif t == "HAND_ANTE":
             actions.append(bets.event("ante", name, value, at))
         elif t == "ACTION_CALL":
-            actions.append(bets.event("call", name, value - bets.has(name), at))
+            actions.append(bets.event("call", name, value - bets.bet(name), at))
         elif t == "ACTION_BET":
             actions.append(bets.event("bet", name, value, at))
         elif t == "ACTION_RAISE":
@@ -202,7 +201,9 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
             actions.append(bets.to_total(name, value, at, allin=True))
         elif value:
             raise SiteError(f"line {at}: unknown IGT action {t!r}")
-    events = holes + with_returns(actions)
+    hand.events = holes + actions
+    hand.return_uncalled()
+    events = hand.events
     show = h.get("showDown") or {}
     results = [r for r in show.get("result") or [] if isinstance(r, dict)]
     live = [r for r in results if not r.get("folded")]

@@ -36,11 +36,11 @@ from decimal import Decimal
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
 from simulate.notation.site_xml import (
-    StreetBets,
+    ActionBets,
     line_at,
     parse_xml,
     refuse_declarations,
-    with_returns,
+    returned,
 )
 
 __all__ = ["detect", "read"]
@@ -255,7 +255,7 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
     holes: list[Event] = []
     known: dict[str, tuple[str, ...]] = {}
     folded: set[str] = set()
-    bets = StreetBets()
+    bets = ActionBets()
     big_blind_posted = small_blind_posted = False
     for rnd in sorted(game.findall("round"), key=lambda r: _int(r.get("no"))):
         for c in rnd.findall("cards"):
@@ -268,8 +268,7 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
                     known[who] = cards
                     holes.append(Event("hole", who, cards=cards, line=at))
             elif kind in _STREETS:
-                bets.new_street()
-                betting_events.append(Event("board", cards=_cards(c, at), line=at))
+                betting_events.append(bets.add(Event("board", cards=_cards(c, at), line=at)))
         for a in sorted(rnd.findall("action"), key=lambda a: _int(a.get("no"))):
             who, code = a.get("player", ""), a.get("type", "")
             amount = _amount(a.get("sum"), at)
@@ -303,21 +302,19 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
                 raise SiteError(f"line {at}: unknown iPoker action type {code!r} "
                                 f"of {who!r} ({a.get('sum')})")
 
-    events = holes + with_returns(betting_events)
-    returned: dict[str, Decimal] = {}
-    for e in events:
-        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
-            returned[e.player] = returned.get(e.player, ZERO) + e.amount
+    hand.events = holes + betting_events
+    back = returned(hand)
+    events = hand.events
     live = [s.name for s in seats if s.in_hand and s.name not in folded]
     if len(live) > 1:
         for who in live:
             if who in known:
                 events.append(Event("show", who, cards=known[who], line=at))
     for who, won in wins.items():
-        take = won if uncalled_apart else won - returned.get(who, ZERO)
+        take = won if uncalled_apart else won - back.get(who, ZERO)
         if take < 0:
             raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
-                            f"{returned[who]} returned")
+                            f"{back[who]} returned")
         if take > 0:
             events.append(Event("collect", who, take, line=at, pot="pot"))
     hand.events = events

@@ -27,7 +27,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
-from simulate.notation.site_xml import StreetBets, with_returns, xml_units
+from simulate.notation.site_xml import ActionBets, returned, xml_units
 
 __all__ = ["detect", "read"]
 
@@ -143,7 +143,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
     rounds = game.findall("round")
     if any(r.get("id") == "GAME_CANCELLED" for r in rounds):
         raise SiteError(f"line {at}: hand {info.hand_id} was cancelled by the site")
-    bets = StreetBets()
+    bets = ActionBets()
     actions: list[Event] = []
     shows: list[Event] = []
     wins: dict[str, Decimal] = {}
@@ -160,8 +160,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
                                     f"follow {' '.join(board)!r}")
                 if rid not in _STREETS and rnd.find("event[@type='RABBIT']") is not None:
                     continue    # a rabbit hunt: the cards that would have come
-                bets.new_street()
-                actions.append(Event("board", cards=cards[len(board):], line=at))
+                actions.append(bets.add(Event("board", cards=cards[len(board):], line=at)))
                 board = cards
             elif ctype in ("SHOWN", "MUCKED"):
                 who = name(c.get("player"))
@@ -197,17 +196,15 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
             who = name(w.get("player"))
             wins[who] = wins.get(who, ZERO) + _amount(w.get("amount"), at)
     # (each round's board is taken before its betting: the file prints it after)
-    events = with_returns(actions)
-    returned: dict[str, Decimal] = {}
-    for e in events:
-        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
-            returned[e.player] = returned.get(e.player, ZERO) + e.amount
+    hand.events = actions
+    back = returned(hand)
+    events = hand.events
     events.extend(shows)
     for who, won in wins.items():
-        take = won - returned.get(who, ZERO)
+        take = won - back.get(who, ZERO)
         if take < 0:
             raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
-                            f"{returned[who]} returned")
+                            f"{back[who]} returned")
         if take > 0:
             events.append(Event("collect", who, take, line=at, pot="pot"))
     hand.events = events

@@ -29,7 +29,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
-from simulate.notation.site_xml import StreetBets, with_returns, xml_units
+from simulate.notation.site_xml import ActionBets, returned, xml_units
 
 __all__ = ["detect", "read"]
 
@@ -145,7 +145,7 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
 
     play = game.find("Gameplay")
     acts = play.findall("Action") if play is not None else []
-    bets = StreetBets()
+    bets = ActionBets()
     actions: list[Event] = []
     holes: list[Event] = []
     shows: dict[str, Event] = {}
@@ -165,8 +165,7 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
                 wins.append((name_of(s.get("num")), pot, _amount(s.get("amount"), at)))
             continue
         if kind in _BOARD:
-            bets.new_street()
-            actions.append(Event("board", cards=_cards(a), line=at))
+            actions.append(bets.add(Event("board", cards=_cards(a), line=at)))
             continue
         if kind == "Disconnect":
             continue
@@ -212,15 +211,13 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     if not any(e.kind in ("small_blind", "big_blind", "post") for e in actions):
         raise SiteError(f"line {at}: hand {info.hand_id} was cancelled (no blinds posted)")
 
-    events = holes + with_returns(actions)
-    returned: dict[str, Decimal] = {}
-    for e in events:
-        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
-            returned[e.player] = returned.get(e.player, ZERO) + e.amount
+    hand.events = holes + actions
+    back = returned(hand)
+    events = hand.events
     events.extend(shows.values())
     # a win holds the uncalled bet the betting leaves, less what MoneyReturned gave back
-    extra = {who: returned.get(who, ZERO) - printed_back.get(who, ZERO)
-             for who in set(returned) | set(printed_back)}
+    extra = {who: back.get(who, ZERO) - printed_back.get(who, ZERO)
+             for who in set(back) | set(printed_back)}
     for who, pot, won in wins:
         take = won
         if extra.get(who, ZERO) > 0:
@@ -231,13 +228,13 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     for who, left in extra.items():
         if left > 0:
             raise SiteError(f"line {at}: the chips do not add up: the betting leaves "
-                            f"{returned[who]} of {who!r} uncalled, the file gives back "
+                            f"{back[who]} of {who!r} uncalled, the file gives back "
                             f"{printed_back.get(who, ZERO)} and pays "
                             f"{sum((w for p, _, w in wins if p == who), ZERO)}")
         if left < 0:
             raise SiteError(f"line {at}: the chips do not add up: the file gives back "
                             f"{printed_back[who]} to {who!r}, more than the "
-                            f"{returned.get(who, ZERO)} its betting leaves uncalled")
+                            f"{back.get(who, ZERO)} its betting leaves uncalled")
     hand.events = events
     if fee:
         info.fees["bad beat jackpot"] = fee

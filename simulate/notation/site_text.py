@@ -54,7 +54,8 @@ class SiteInfo:
     the record, in the record's order. ``boards``: one board text per run. ``fees``: money
     other than rake taken from the pots (jackpot, bad beat, ...), by name. ``cashout``:
     money paid outside the pots (cash-out, insurance) by player name. ``line``: the line of
-    the document where the hand starts (1-based).
+    the document where the hand starts (1-based). ``repairs``: what the builder mended
+    (an uncalled bet printed larger than the bet).
     """
 
     site: str
@@ -71,6 +72,7 @@ class SiteInfo:
     fees: dict[str, Decimal] = field(default_factory=dict)
     cashout: dict[str, Decimal] = field(default_factory=dict)
     line: int = 1
+    repairs: list[str] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- text

@@ -1,5 +1,6 @@
 """What the structured-format site readers share (iPoker, Merge, MicroGaming and Boss Media
-XML, IGT JSON): a guarded XML parse, and the uncalled bets a file leaves to be worked out.
+XML, IGT JSON): a guarded XML parse, the naming of an action by what it does, and the
+uncalled bets a file leaves to be worked out.
 
 The XML exports are parsed with the standard library's :mod:`xml.etree.ElementTree` only
 after a check: a document type declaration (the only way to declare entities) is refused,
@@ -15,11 +16,11 @@ from collections.abc import Iterator
 from decimal import Decimal
 from html.entities import name2codepoint
 
-from simulate.notation.site_hand import Event
+from simulate.notation.site_hand import Event, SiteHand, StreetBets
 from simulate.notation.site_text import SiteError
 
-__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "StreetBets", "line_at", "parse_xml",
-           "refuse_declarations", "with_returns", "xml_units"]
+__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ActionBets", "line_at", "parse_xml",
+           "refuse_declarations", "returned", "xml_units"]
 
 #: The largest XML chunk (one session or hand, in characters) the readers parse.
 MAX_XML_CHARS = 64 * 1024 * 1024
@@ -79,39 +80,6 @@ def parse_xml(chunk: str, line: int) -> ET.Element:
     return root
 
 
-def with_returns(events: list[Event]) -> list[Event]:
-    """``events`` (in order) with the ``uncalled`` events their betting implies, for a file
-    that does not print them: at the end of each street, the player with the most in gets
-    back what is beyond the second most (no one can call it: the others folded or are all
-    in for less). Give it the betting and board events only (the showdown and the
-    pots come after). A ``board`` of the first run or a ``street`` event starts a new street."""
-    out: list[Event] = []
-    street: dict[str, Decimal] = {}
-
-    def close(line: int) -> None:
-        if street:
-            ranked = sorted(street.items(), key=lambda kv: kv[1], reverse=True)
-            top, second = ranked[0][1], (ranked[1][1] if len(ranked) > 1 else Decimal(0))
-            if top > second:
-                out.append(Event("uncalled", ranked[0][0], top - second, line=line))
-        street.clear()
-
-    for e in events:
-        if e.kind == "street" or (e.kind == "board" and e.run == 1):
-            close(e.line)
-        out.append(e)
-        p, a = e.player, e.amount
-        if p is None or a is None:
-            continue
-        if e.kind in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                      "bet"):
-            street[p] = street.get(p, Decimal(0)) + a
-        elif e.kind in ("raise", "complete"):
-            street[p] = a
-    close(events[-1].line if events else 0)
-    return out
-
-
 def xml_units(text: str, tag: str) -> Iterator[tuple[int, ET.Element | SiteError]]:
     """Each ``<tag>`` element of a document (one or several top-level elements) with the
     line it starts on. The document is parsed as a whole; where the whole is not
@@ -150,39 +118,27 @@ def xml_units(text: str, tag: str) -> Iterator[tuple[int, ET.Element | SiteError
         yield (lines[k] if k < len(lines) else 1), el
 
 
-class StreetBets:
-    """What each player has in on the current street, kept as a reader makes its events,
-    for the formats that print an all-in without saying whether it bets, calls or raises,
-    or print a raise by what it adds."""
+class ActionBets(StreetBets):
+    """:class:`~simulate.notation.site_hand.StreetBets` for the readers that make their
+    events as they go, and must name an action by what it does: the formats that print an
+    all-in without saying whether it bets, calls or raises, or a raise by what it adds."""
 
-    def __init__(self) -> None:
-        self.put: dict[str, Decimal] = {}
-
-    def new_street(self) -> None:
-        self.put.clear()
-
-    def has(self, who: str) -> Decimal:
-        return self.put.get(who, Decimal(0))
-
-    def top(self) -> Decimal:
-        return max(self.put.values(), default=Decimal(0))
+    def add(self, e: Event) -> Event:
+        """``e``, taken into account (a first-run board starts a new street)."""
+        self.see(e)
+        return e
 
     def event(self, kind: str, who: str, amount: Decimal | None = None, line: int = 0,
               allin: bool = False) -> Event:
-        """The event, with the street's sums brought up to date (``raise``: the street
-        total; ``call``/``bet`` and the live forced bets: what they add)."""
-        if kind == "raise" and amount is not None:
-            self.put[who] = amount
-        elif kind in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                      "bet") and amount is not None:
-            self.put[who] = self.has(who) + amount
-        return Event(kind, who, amount, line=line, allin=allin)
+        """The event ``kind`` (its amount with the meaning the kind fixes), taken into
+        account."""
+        return self.add(Event(kind, who, amount, line=line, allin=allin))
 
     def to_total(self, who: str, total: Decimal, line: int = 0,
                  allin: bool = False) -> Event:
-        """A bet, call or raise that brings ``who``'s street total to ``total``, named by
-        what it does (a call when it does not go beyond the most in)."""
-        top, have = self.top(), self.has(who)
+        """A bet, call or raise that brings ``who``'s street bet to ``total``, named by
+        what it does (a call when it does not go beyond the largest bet)."""
+        top, have = self.top, self.bet(who)
         if total > top and top > 0:
             return self.event("raise", who, total, line, allin)
         if total > top:
@@ -192,4 +148,15 @@ class StreetBets:
     def adding(self, who: str, amount: Decimal, line: int = 0,
                allin: bool = False) -> Event:
         """As :meth:`to_total`, for an action printed by what it adds."""
-        return self.to_total(who, self.has(who) + amount, line, allin)
+        return self.to_total(who, self.bet(who) + amount, line, allin)
+
+
+def returned(hand: SiteHand) -> dict[str, Decimal]:
+    """The uncalled bets of ``hand`` (its betting events so far: no show or collect yet),
+    added to its events by :meth:`SiteHand.return_uncalled`, by player."""
+    hand.return_uncalled()
+    out: dict[str, Decimal] = {}
+    for e in hand.events:
+        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
+            out[e.player] = out.get(e.player, Decimal(0)) + e.amount
+    return out

@@ -20,7 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_bossmedia, site_igt, site_ipoker, site_merge, site_microgaming
+from simulate.notation import (
+    site_bossmedia,
+    site_igt,
+    site_ipoker,
+    site_merge,
+    site_microgaming,
+    site_ohh,
+)
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -44,6 +51,7 @@ class SiteFormat:
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
 SITE_FORMATS: tuple[SiteFormat, ...] = (
+    SiteFormat("ohh", site_ohh.detect, site_ohh.read),
     SiteFormat("ipoker", site_ipoker.detect, site_ipoker.read),
     SiteFormat("merge", site_merge.detect, site_merge.read),
     SiteFormat("microgaming", site_microgaming.detect, site_microgaming.read),
