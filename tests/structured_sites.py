@@ -156,3 +156,23 @@ def expected_of(family_dir: str) -> list[tuple[str, dict]]:
     the source's ``SampleHandHistories``)."""
     return sorted((k, v) for k, v in expected().items()
                   if k.startswith(SAMPLES + family_dir + "/"))
+
+
+def replay_outcomes(paths: list[str]) -> tuple[dict[str, list[str]], int, int]:
+    """Every hand of ``paths`` through :func:`read_site` and the replay: the replay errors
+    by file (short path: the errors), the number of hands validated, and the number read."""
+    from simulate.notation.sites import read_site
+    from simulate.replay.hand_replay import replay
+
+    errors: dict[str, list[str]] = {}
+    validated = read = 0
+    for path in paths:
+        for _, hh in read_site((SITES / path).read_bytes(), path):
+            if isinstance(hh, SiteError):
+                continue
+            read += 1
+            doc = replay(hh).to_dict()
+            if doc.get("error"):
+                errors.setdefault(short(path), []).append(str(doc["error"]))
+            validated += bool(doc.get("validated"))
+    return errors, validated, read

@@ -13,6 +13,7 @@ from structured_sites import (
     expected_of,
     files_of,
     records,
+    replay_outcomes,
     short,
 )
 
@@ -176,3 +177,25 @@ def test_one_broken_game_costs_one_hand() -> None:
 def test_entities_and_absurd_nesting_are_refused(doc: str, fault: str) -> None:
     (_, err), = site_ipoker.read(doc, "x")
     assert isinstance(err, SiteError) and fault in str(err)
+
+
+#: The hands the replay refuses, each looked at by hand (none is the reader's fault).
+REPLAY_ERRORS = {
+    # an edited sample (the Hold'em Manager export): both players are paid 238 as a split,
+    # but Player5's K-Q-J-T-9 straight beats Player4's pair of nines on Kd Tc 7c 9d 2h
+    "IPoker/CashGame/ValidHandTests/HMExport_1.txt": "Player4 collected 238.0 by the site's "
+                                                     "record, but the showdown gives 0",
+}
+
+
+def test_every_hand_replays() -> None:
+    """Each hand through ``read_site`` and the replay: the errors are the known ones, and
+    every other hand the engine can post is validated, its winnings the recorded ones (the
+    replay compares them). The hands left unvalidated without an error are ones the engine
+    cannot post (dead money from one seat, a heads-up dead button, edited stakes)."""
+    errors, validated, read = replay_outcomes(FILES)
+    assert read == 232
+    assert sorted(errors) == sorted(REPLAY_ERRORS)
+    for path, errs in errors.items():
+        assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
+    assert validated == 230

@@ -121,13 +121,13 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
     button = None
     if players is not None:
         dealer = players.get("dealer")
+        if dealer is not None and dealer.isdigit():
+            button = int(dealer)    # as printed, even where the seat is empty (a dead button)
         for p in players.findall("player"):
             s = Seat(int(p.get("seat", "")), p.get("nickname", ""),
                      _amount(p.get("balance"), at), in_hand=p.get("dealtin") != "false")
             seats.append(s)
             by_seat[p.get("seat", "")] = s
-            if p.get("seat") == dealer:
-                button = s.seat
     seats.sort(key=lambda s: s.seat)
     seats_n = game.get("seats")
     hand = SiteHand(info=info, seats=seats, stakes=stakes, button=button,

@@ -214,7 +214,9 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     hand.events = holes + actions
     back = returned(hand)
     events = hand.events
-    events.extend(shows.values())
+    folded = {e.player for e in actions if e.kind == "fold"}
+    if len([s for s in seats if s.in_hand and s.name not in folded]) > 1:
+        events.extend(shows.values())   # a showdown (a lone winner's muck shows nothing)
     # a win holds the uncalled bet the betting leaves, less what MoneyReturned gave back
     extra = {who: back.get(who, ZERO) - printed_back.get(who, ZERO)
              for who in set(back) | set(printed_back)}
