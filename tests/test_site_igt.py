@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from structured_sites import (
     SAMPLES,
+    SITES,
     Family,
     check_expected,
     expected_of,
@@ -146,3 +147,14 @@ def test_every_hand_replays() -> None:
     for path, errs in errors.items():
         assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
     assert validated == 14
+
+
+def test_documents_one_after_the_other() -> None:
+    """Two exports written one after the other, a broken one between them: both hands
+    read, the broken document is one error."""
+    path = SAMPLES + "IGT/CashGame/GeneralHands/GeneralHand.txt"
+    one = (SITES / path).read_bytes().decode("utf-8-sig")
+    got = list(site_igt.read(one + "\n" + '{"history": [{"handId": ' + "\n" + one, "x"))
+    kinds = [type(r).__name__ for _, r in got]
+    assert kinds == ["SiteHand", "SiteError", "SiteHand"]
+    assert got[2][0] == one.count("\n") + 3

@@ -55,30 +55,52 @@ ZERO = Decimal(0)
 
 
 def detect(head: str) -> bool:
-    """An IGT export: a JSON object opening with its ``"history"`` list."""
-    return bool(_DETECT.match(head))
+    """An IGT export: a JSON object opening with its ``"history"`` list, or one whose
+    start names IGT's hand fields (``"history"`` and ``"handId"`` or ``"tableCurrency"``)."""
+    return bool(_DETECT.match(head)) or (
+        head.startswith("{") and '"history"' in head
+        and ('"handId"' in head or '"tableCurrency"' in head))
 
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
-    """Each hand of the ``history`` list as a :class:`SiteHand` (or its error); the
-    document is one JSON value, so every hand is given line 1 of a one-line file and the
-    line its ``handId`` is on otherwise."""
+    """Each hand of the ``history`` list of each JSON document in ``text`` (an export is
+    one; several written one after the other are read in turn) as a :class:`SiteHand` (or
+    its error), with the line its ``handId`` is on (line 1 of a one-line file)."""
     if len(text) > MAX_JSON_CHARS:
         yield 1, SiteError(f"line 1: an IGT document of {len(text)} characters: refused")
         return
-    try:
-        doc = json.loads(text.lstrip("\ufeff"), parse_float=Decimal)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        yield 1, SiteError(f"line {getattr(exc, 'lineno', 1)}: not an IGT JSON document "
-                           f"({exc})")
-        return
+    decoder = json.JSONDecoder(parse_float=Decimal)
+    text = text.lstrip("\ufeff")
+    pos, n = 0, len(text)
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            return
+        line = text.count("\n", 0, pos) + 1
+        try:
+            doc, end = decoder.raw_decode(text, pos)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            row = getattr(exc, "lineno", line)
+            yield row, SiteError(f"line {row}: not an IGT JSON document ({exc})")
+            nxt = text.find('{"history"', pos + 1)
+            if nxt < 0:
+                return
+            pos = nxt
+            continue
+        yield from _document(doc, text, pos, end, line)
+        pos = end
+
+
+def _document(doc: Any, text: str, start: int, end: int, line: int,
+              ) -> Iterator[tuple[int, SiteHand | SiteError]]:
     hands = doc.get("history") if isinstance(doc, dict) else None
     if not isinstance(hands, list):
-        yield 1, SiteError("line 1: an IGT document without its \"history\" list")
+        yield line, SiteError(f"line {line}: an IGT document without its \"history\" list")
         return
     for h in hands:
         hid = str(h.get("handId", "")) if isinstance(h, dict) else ""
-        pos = text.find(f'"{hid}"') if hid else -1
+        pos = text.find(f'"{hid}"', start, end) if hid else -1
         at = text.count("\n", 0, pos) + 1 if pos >= 0 else 1
         try:
             if not isinstance(h, dict):

@@ -52,6 +52,7 @@ _GENERAL = re.compile(r"<general>.*?</general>", re.S)
 _DETECT = re.compile(r"<session\b[^>]*>\s*<general>", re.S)
 _GAMETYPE = re.compile(
     r"^\s*(?P<game>.*?)\s+(?P<limit>NL|PL|FL|L|SL)\b\s*(?P<stakes>.*)$", re.IGNORECASE)
+_STAKES = re.compile(r"([^\s/()]*\d[^\s/()]*)\s*/\s*([^\s/()]*\d[^\s/()]*)")
 _GAMES = {"holdem": "holdem", "hold'em": "holdem", "texas holdem": "holdem",
           "omaha": "omaha", "omaha hi-lo": "omaha_hilo", "omaha hilo": "omaha_hilo",
           "omaha hi/lo": "omaha_hilo", "5 card omaha": "omaha5", "omaha 5": "omaha5",
@@ -199,13 +200,19 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
         raise SiteError(f"line {at}: unknown iPoker game {gametype!r}")
     betting = _BETTING[m["limit"].lower()]
     stakes = Stakes()
-    blinds = [b for b in m["stakes"].split("/") if b.strip()]
-    if len(blinds) == 2:
-        sb, bb = (_amount(b, at) for b in blinds)
+    pair = _STAKES.search(m["stakes"])
+    if pair is not None:
+        sb, bb = _amount(pair[1], at), _amount(pair[2], at)
         if betting == "fixed-limit":
             stakes = Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
         else:
             stakes = Stakes(small_blind=sb, big_blind=bb)
+    # the blinds as fields of their own (newer exports), where given, say it exactly
+    for tag, attr in (("smallblind", "small_blind"), ("bigblind", "big_blind"),
+                      ("ante", "ante")):
+        if field(tag):
+            setattr(stakes, attr, _amount(field(tag), at))
+    size = field("tablesize") or field("maxplayers")
     tour_code = field("tournamentcode")
     tour_name = field("tournamentname")
     tournament = None
@@ -243,7 +250,8 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
     info = SiteInfo(site="ipoker", hand_id=game.get("gamecode", ""), game=game_name,
                     betting=betting, table=field("tablename") or None, time=time,
                     currency=currency, tournament=tournament, hero=hero, line=at)
-    hand = SiteHand(info=info, seats=seats, stakes=stakes, button=button)
+    hand = SiteHand(info=info, seats=seats, stakes=stakes, button=button,
+                    max_seats=int(size) if size.isdigit() else None)
 
     def seat(name_p: str) -> Seat:
         s = by_name.get(name_p)
