@@ -3,7 +3,8 @@
 A document is one or more ``<session>`` elements (each may carry its own ``<?xml?>``
 declaration: the "miner" exports concatenate one per hand); a session's ``<general>``
 gives the game (``<gametype>Holdem NL €0.05/€0.10</gametype>``: game, betting, stakes),
-the table, the currency, the hero (``<nickname>``) and, in tournaments, the tournament;
+the table, the currency, the hero (``<nickname>``; without one, the one player whose
+cards the file knows without a showdown) and, in tournaments, the tournament;
 each ``<game gamecode=...>`` is one hand: ``<general>`` with the ``<player>`` seats
 (``chips``: starting stack; ``dealer``; ``win``: what the player took), then
 ``<round no=...>`` elements (0: forced bets, 1: preflop, 2-4: flop, turn, river) holding
@@ -314,10 +315,13 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
     back = returned(hand)
     events = hand.events
     live = [s.name for s in seats if s.in_hand and s.name not in folded]
-    if len(live) > 1:
-        for who in live:
-            if who in known:
-                events.append(Event("show", who, cards=known[who], line=at))
+    shown = [who for who in live if who in known] if len(live) > 1 else []
+    for who in shown:
+        events.append(Event("show", who, cards=known[who], line=at))
+    if info.hero is None:   # no nickname: the one seat whose cards are known unshown
+        unshown = [who for who in known if who not in shown]
+        if len(unshown) == 1:
+            info.hero = unshown[0]
     for who, won in wins.items():
         take = won if uncalled_apart else won - back.get(who, ZERO)
         if take < 0:
