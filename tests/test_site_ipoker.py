@@ -136,6 +136,24 @@ def test_newer_exports_leave_the_uncalled_bet_out_of_the_win() -> None:
     ]
 
 
+def test_a_wrong_uncalled_flag_gives_way_to_the_hands_numbers() -> None:
+    """The flag says whether the wins hold the uncalled bets; a hand whose numbers say
+    otherwise is read by its numbers: a win (26) smaller than the bet it would hold (109),
+    wins (20.73) beyond the pot (3.40). (Where the numbers allow both, the flag decides.)"""
+    for path, n, flag in (
+            ("hhp-xml/test/fixtures/ipoker/cash.hhsmithy.eur.NLHE.hu.2018.xml", 3,
+             ("<uncalled_bet_enabled>true", "<uncalled_bet_enabled>false")),
+            (SAMPLES + "IPoker/CashGame/HandActionTests/AllInHandWithShowdown.txt", 0,
+             ("<mode>", "<uncalled_bet_enabled>true</uncalled_bet_enabled><mode>"))):
+        text = (SITES / path).read_bytes().decode("utf-8-sig")
+        assert flag[0] in text
+        (_, want), (_, got) = records(path)[n], list(site_ipoker.read(
+            text.replace(flag[0], flag[1]), "x"))[n]
+        assert isinstance(got, SiteHand)
+        assert [(e.kind, e.player, e.amount) for e in got.events] == [
+            (e.kind, e.player, e.amount) for e in want.events]
+
+
 def test_comma_decimals_and_utf16_read_the_same() -> None:
     """An export with ``€0,05`` amounts, and one saved as UTF-16, give the same hand."""
     path = SAMPLES + "IPoker/CashGame/HandActionTests/AllInHandWithShowdown.txt"

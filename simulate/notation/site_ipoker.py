@@ -21,7 +21,9 @@ order.
 
 No uncalled bet is printed: the reader works it out (the street's excess over the second
 largest contribution). ``win`` holds the uncalled bet as well, except in the exports that
-say ``<uncalled_bet_enabled>true</uncalled_bet_enabled>``. No rake is printed either: it
+say ``<uncalled_bet_enabled>true</uncalled_bet_enabled>`` (unless a hand's own numbers
+contradict the flag: a win smaller than the uncalled bet it would hold, or wins beyond the
+pot). No rake is printed either: it
 is what was committed less what was won, which must not be negative (and is zero in a
 tournament); the ``bet`` attribute is not used (older exports give the player's total,
 newer ones the plain sum of the ``sum`` values).
@@ -322,6 +324,13 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
         unshown = [who for who in known if who not in shown]
         if len(unshown) == 1:
             info.hero = unshown[0]
+    # whether the wins hold the uncalled bets: as the export says, unless its own numbers
+    # say otherwise (a win smaller than the bet it would hold; wins beyond the pot)
+    pot = sum(hand.committed().values(), ZERO)
+    if not uncalled_apart and any(won < back.get(who, ZERO) for who, won in wins.items()):
+        uncalled_apart = True
+    elif uncalled_apart and back and sum(wins.values(), ZERO) > pot:
+        uncalled_apart = False
     for who, won in wins.items():
         take = won if uncalled_apart else won - back.get(who, ZERO)
         if take < 0:
