@@ -38,7 +38,7 @@ from typing import Any
 from simulate.notation.site_bossmedia import card_of_link
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
-from simulate.notation.site_xml import ActionBets
+from simulate.notation.site_xml import ActionBets, Lines
 
 __all__ = ["detect", "read"]
 
@@ -72,12 +72,13 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     decoder = json.JSONDecoder(parse_float=Decimal)
     text = text.lstrip("\ufeff")
     pos, n = 0, len(text)
+    lines = Lines(text)
     while True:
         while pos < n and text[pos].isspace():
             pos += 1
         if pos >= n:
             return
-        line = text.count("\n", 0, pos) + 1
+        line = lines.at(pos)
         try:
             doc, end = decoder.raw_decode(text, pos)
         except (json.JSONDecodeError, RecursionError) as exc:
@@ -88,11 +89,11 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
                 return
             pos = nxt
             continue
-        yield from _document(doc, text, pos, end, line)
+        yield from _document(doc, text, pos, end, line, lines)
         pos = end
 
 
-def _document(doc: Any, text: str, start: int, end: int, line: int,
+def _document(doc: Any, text: str, start: int, end: int, line: int, lines: Lines,
               ) -> Iterator[tuple[int, SiteHand | SiteError]]:
     hands = doc.get("history") if isinstance(doc, dict) else None
     if not isinstance(hands, list):
@@ -101,7 +102,7 @@ def _document(doc: Any, text: str, start: int, end: int, line: int,
     for h in hands:
         hid = str(h.get("handId", "")) if isinstance(h, dict) else ""
         pos = text.find(f'"{hid}"', start, end) if hid else -1
-        at = text.count("\n", 0, pos) + 1 if pos >= 0 else 1
+        at = lines.at(pos) if pos >= 0 else line
         try:
             if not isinstance(h, dict):
                 raise SiteError(f"line {at}: a hand that is not a JSON object")

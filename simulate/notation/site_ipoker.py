@@ -40,7 +40,7 @@ from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
 from simulate.notation.site_xml import (
     ActionBets,
-    line_at,
+    Lines,
     parse_xml,
     refuse_declarations,
     returned,
@@ -58,8 +58,7 @@ _GAMETYPE = re.compile(
 _STAKES = re.compile(r"([^\s/()]*\d[^\s/()]*)\s*/\s*([^\s/()]*\d[^\s/()]*)")
 _GAMES = {"holdem": "holdem", "hold'em": "holdem", "texas holdem": "holdem",
           "omaha": "omaha", "omaha hi-lo": "omaha_hilo", "omaha hilo": "omaha_hilo",
-          "omaha hi/lo": "omaha_hilo", "5 card omaha": "omaha5", "omaha 5": "omaha5",
-          "7 card stud": "stud", "7 card stud hi-lo": "stud_hilo", "razz": "razz"}
+          "omaha hi/lo": "omaha_hilo", "5 card omaha": "omaha5", "omaha 5": "omaha5"}
 _BETTING = {"nl": "no-limit", "pl": "pot-limit", "fl": "fixed-limit", "l": "fixed-limit",
             "sl": "fixed-limit"}
 _SYMBOLS = {"€": "EUR", "£": "GBP", "$": "USD"}
@@ -92,11 +91,12 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
         yield 1, exc
         return
     starts = [m.start() for m in _SESSION.finditer(text)] or [0]
+    lines = Lines(text)
     for i, pos in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
         chunk = text[pos:end]
-        line = line_at(text, pos)
-        game_lines = [line_at(text, pos + m.start()) for m in _GAME.finditer(chunk)]
+        line = lines.at(pos)
+        game_lines = [lines.at(pos + m.start()) for m in _GAME.finditer(chunk)]
         try:
             root = parse_xml(chunk, line)
         except SiteError as exc:

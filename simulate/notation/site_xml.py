@@ -19,7 +19,7 @@ from html.entities import name2codepoint
 from simulate.notation.site_hand import Event, SiteHand, StreetBets
 from simulate.notation.site_text import SiteError
 
-__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ActionBets", "line_at", "parse_xml",
+__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ActionBets", "Lines", "line_at", "parse_xml",
            "refuse_declarations", "returned", "xml_units"]
 
 #: The largest XML chunk (one session or hand, in characters) the readers parse.
@@ -43,6 +43,21 @@ def _html_entity(m: re.Match[str]) -> str:
 def line_at(text: str, pos: int) -> int:
     """The 1-based line of character ``pos`` of ``text``."""
     return text.count("\n", 0, pos) + 1
+
+
+class Lines:
+    """The lines of positions in ``text`` asked for in increasing order, counted once
+    (one pass over a file of many hands, not one per hand)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.pos, self.line = text, 0, 1
+
+    def at(self, pos: int) -> int:
+        if pos < self.pos:
+            return line_at(self.text, pos)
+        self.line += self.text.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
 
 
 def refuse_declarations(text: str, line: int = 1) -> None:
@@ -91,19 +106,16 @@ def xml_units(text: str, tag: str) -> Iterator[tuple[int, ET.Element | SiteError
     except SiteError as exc:
         yield 1, exc
         return
-    opens = [m.start() for m in re.finditer(rf"<{tag}\b", text)]
-    lines, line, prev = [], 1, 0
-    for pos in opens:
-        line += text.count("\n", prev, pos)
-        prev = pos
-        lines.append(line)
+    where = Lines(text)
+    lines = [where.at(m.start()) for m in re.finditer(rf"<{tag}\b", text)]
     try:
         root = parse_xml(text, 1)
     except SiteError as exc:
         found = False
+        where = Lines(text)
         for m in re.finditer(rf"<{tag}\b.*?</{tag}>", text, re.S):
             found = True
-            at = line_at(text, m.start())
+            at = where.at(m.start())
             try:
                 el = parse_xml(m.group(0), at).find(tag)
             except SiteError as fault:
