@@ -151,3 +151,16 @@ def test_every_hand_replays() -> None:
     for path, errs in errors.items():
         assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
     assert validated == 34
+
+
+@pytest.mark.parametrize("doc,fault", [
+    ('<!DOCTYPE g [<!ENTITY a "aaaa">]><description type="Holdem" stakes="No Limit ($1/$2)"/>'
+     '<game id="1-1" numholecards="2">&a;</game>', "document type"),
+    ('<description type="Holdem" stakes="No Limit ($1/$2)"/><game id="1-1" numholecards="2">'
+     + "<x>" * 100 + "</x>" * 100 + "</game>", "deeper"),
+    ('<description type="Holdem" stakes="No Limit ($1/$2)"/><game id="1-1" numholecards="2">'
+     "<players>", "not well-formed"),
+])
+def test_entities_nesting_and_truncation_are_one_error(doc: str, fault: str) -> None:
+    (_, err), = site_merge.read(doc, "x")
+    assert isinstance(err, SiteError) and fault in str(err)
