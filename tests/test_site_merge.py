@@ -164,3 +164,23 @@ def test_every_hand_replays() -> None:
 def test_entities_nesting_and_truncation_are_one_error(doc: str, fault: str) -> None:
     (_, err), = site_merge.read(doc, "x")
     assert isinstance(err, SiteError) and fault in str(err)
+
+
+def test_the_newer_export_without_a_description() -> None:
+    """Newer exports (``version="2.1"``) drop the ``<description>``: the game element carries
+    its ``stakes``, the game is its ``gametype`` code, the hero's cards are ``HOLE`` cards
+    (a card not shown is ``null``); the hand reads as the older export's."""
+    path = SAMPLES + "Merge/CashGame/GameTypeTests/FixedLimitHoldem.txt"
+    text = (SITES / path).read_bytes().decode("utf-8-sig")
+    newer = text.split("\n", 1)[1].replace(
+        'gametype="2" seats="6"', 'gametype="2" stakes="Limit $3/$6" seats="6" version="2.1"')
+    newer = newer.replace('<round id="PREFLOP" sequence="2">', '<round id="PREFLOP" sequence='
+                          '"2">\n\t\t<cards type="HOLE" cards="Ah,null" player="1" hand="A"/>')
+    (_, old), = records(path)
+    (_, new), = site_merge.read(newer, "x")
+    assert isinstance(new, SiteHand) and new.info.hero == "BlackBook1"
+    assert new.events[0].kind == "hole" and new.events[0].cards == ("Ah", "??")
+    assert [(e.kind, e.player, e.amount) for e in new.events[1:]] == [
+        (e.kind, e.player, e.amount) for e in old.events]
+    assert (new.info.game, new.info.betting, new.stakes) == (old.info.game, old.info.betting,
+                                                             old.stakes)

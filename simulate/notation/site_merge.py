@@ -9,6 +9,11 @@ elements (``BLINDS``, ``PREFLOP``, ``POSTFLOP``, ``POSTTURN``, ``POSTRIVER``,
 ``<event type= player=(seat) amount=>``, ``<cards type="COMMUNITY" cards=...>`` (the
 whole board so far, printed after the round's betting) and ``SHOWN``/``MUCKED`` cards.
 
+Newer exports (``version="2.1"``, 2015) drop the ``<description>``: the ``<game>`` carries
+its own ``stakes`` and the game is its ``gametype`` code (2: Hold'em, 9: Omaha; the stud
+and draw codes are not read), ``ANTE`` events post antes and ``HOLE`` cards are the hero's
+(``null`` for a card not shown).
+
 Amounts: ``CALL`` and ``BET`` what they add, ``RAISE`` the street total, ``ALL_IN`` what
 it adds (a bet, call or raise by what it does). ``<winner amount= uncalled= potnumber=>``
 is what a player takes; an uncalled bet is sometimes a winner line of its own
@@ -41,6 +46,9 @@ _GAMES = {"holdem": "holdem", "hold'em": "holdem", "omaha": "omaha",
           "omaha8": "omaha_hilo"}
 _BETTING = {"no limit": "no-limit", "pot limit": "pot-limit", "limit": "fixed-limit",
             "fixed limit": "fixed-limit"}
+#: (gametype, numholecards) of the games the samples show, for exports without a
+#: ``<description>`` (the game's own ``stakes`` attribute gives the limit).
+_GAME_CODES = {("2", "2"): "holdem", ("9", "4"): "omaha"}
 _STREETS = ("POSTFLOP", "POSTTURN", "POSTRIVER")
 ZERO = Decimal(0)
 
@@ -83,20 +91,24 @@ def _amount(text: str | None, at: int) -> Decimal:
 
 
 def _cards(text: str | None) -> tuple[str, ...]:
-    return tuple(card_text(t) for t in (text or "").replace(" ", ",").split(",") if t)
+    """``Kc,Kh`` as cards (``null``, a card the file does not show, as ``??``)."""
+    return tuple("??" if t.lower() == "null" else card_text(t)
+                 for t in (text or "").replace(" ", ",").split(",") if t)
 
 
 def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
     kind = description.get("type", "").strip().lower()
     game_name = _GAMES.get(kind)
+    if game_name is None and not kind:  # no description (newer exports): the game's code
+        game_name = _GAME_CODES.get((game.get("gametype") or "", game.get("numholecards")))
     if game_name is None:
-        numhole = game.get("numholecards")
-        game_name = {"2": "holdem", "4": "omaha"}.get(numhole or "", "")
-        if not game_name:
-            raise SiteError(f"line {at}: unknown Merge game {description.get('type')!r}")
-    m = _STAKES.match(description.get("stakes", ""))
+        raise SiteError(f"line {at}: unknown Merge game {description.get('type') or ''!r} "
+                        f"(gametype {game.get('gametype')!r}, {game.get('numholecards')} "
+                        f"hole cards)")
+    printed = game.get("stakes") or description.get("stakes", "")
+    m = _STAKES.match(printed)
     if m is None:
-        raise SiteError(f"line {at}: unknown Merge stakes {description.get('stakes')!r}")
+        raise SiteError(f"line {at}: unknown Merge stakes {printed!r}")
     betting = _BETTING[" ".join(m["limit"].lower().split())]
     sb, bb = _amount(m["sb"], at), _amount(m["bb"], at)
     stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
@@ -146,6 +158,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
     bets = ActionBets()
     actions: list[Event] = []
     shows: list[Event] = []
+    holes: list[Event] = []
     wins: dict[str, Decimal] = {}
     board: tuple[str, ...] = ()
     folded: set[str] = set()
@@ -166,13 +179,19 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
                 who = name(c.get("player"))
                 shows.append(Event("show" if ctype == "SHOWN" else "muck", who,
                                    cards=_cards(c.get("cards")), line=at))
+            elif ctype == "HOLE":   # the hero's own cards (newer exports)
+                who = name(c.get("player"))
+                holes.append(Event("hole", who, cards=_cards(c.get("cards")), line=at))
+                info.hero = who
         for e in rnd.findall("event"):
             etype = e.get("type", "")
             if etype in ("CHAT", "SHOW", "MUCK", "RABBIT", "GAME_CANCELLED"):
                 continue
             who = name(e.get("player"))
             amount = _amount(e.get("amount"), at)
-            if etype == "SMALL_BLIND":
+            if etype == "ANTE":
+                ev = bets.event("ante", who, amount, at)
+            elif etype == "SMALL_BLIND":
                 ev = bets.event("small_blind", who, amount, at)
             elif etype == "BIG_BLIND":
                 ev = bets.event("big_blind", who, amount, at)
@@ -196,7 +215,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
             who = name(w.get("player"))
             wins[who] = wins.get(who, ZERO) + _amount(w.get("amount"), at)
     # (each round's board is taken before its betting: the file prints it after)
-    hand.events = actions
+    hand.events = holes + actions
     back = returned(hand)
     events = hand.events
     events.extend(shows)
