@@ -345,15 +345,11 @@ def test_bad_hands_are_errors_naming_the_line():
 
 # ----------------------------------------------------------------------------- replay
 #: Replay errors that are not the reader's (see the report): the engine has no PHH
-#: variant for no-limit Omaha hi/lo or for five-card Omaha; cap no-limit (capped players
-#: act no more); a player mucking at the showdown with an uncalled part returned; an
-#: edited sample dealing one card twice.
+#: variant for no-limit Omaha hi/lo; cap no-limit (capped players act no more); a player
+#: mucking at the showdown with an uncalled part returned; an edited sample dealing one
+#: card twice.
 REPLAY_ERRORS = {
     PHHP + "PokerStars/CashGame/GameTypeTests/NoLimitOmahaHiLo.txt": "no variant code",
-    PHHP + "PokerStars/CashGame/GameTypeTests/PotLimitFiveCardOmaha.txt": "no variant code",
-    PHHP + "PokerStars/CashGame/PlayerTests/FiveCardOmaha.txt": "no variant code",
-    PHHP + "PokerStars/CashGame/PPPoker/PPPokerHand.txt": "no variant code",
-    PHHP + "PokerStars/CashGame/PPPoker/ShowdownHand.txt": "no variant code",
     PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt": "no board cards are due",
     PHHP + "PokerStars/CashGame/Limits/Limit5.txt": "dead money above every live",
     PHHP + "PokerStars/CashGame/StreetTests/River.txt": "dealt twice",
@@ -394,7 +390,6 @@ def test_replay_of_every_hand():
 #: same (the writer's, reported): cards mucked face up are written as "mucks hand" with no
 #: summary line naming them; a second board run from the flop on is written as a river.
 WRITER_GAPS = {
-    PHHP + "PokerStars/CashGame/PPPoker/PPPokerHand.txt": "muck",
     PHHP + "PokerStars/CashGame/PlayerTests/MucksHandKnownHolecards.txt": "muck",
     "hhp/test/fixtures/holdem/pokerstars/actiononall.txt": "muck",
     "hhp/test/fixtures/holdem/pokerstars/cash.2010.txt": "muck",

@@ -38,7 +38,7 @@ from simulate.notation.site_text import (
     card_text,
     split_hands,
 )
-from simulate.notation.site_time import ZONES, iso_time
+from simulate.notation.site_zones import local_time
 
 __all__ = ["detect", "read"]
 
@@ -143,8 +143,7 @@ def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
             info.currency = "chips"
     w = _WHEN.search(rest)
     if w is not None:
-        zone = w["z"] if w["z"] in ZONES else None
-        info.time = iso_time(w["d"], w["t"], zone)
+        info.time = local_time(w["d"], w["t"], w["z"])
     return info, stakes, max_seats
 
 

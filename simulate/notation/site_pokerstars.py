@@ -457,6 +457,7 @@ def _finish(h: _Hand, hand: SiteHand) -> None:
         for e in h.summary_shows:  # "mucks hand", and the summary names the cards
             if e.cards and e.player in bare:
                 bare[e.player].cards = e.cards
+                bare[e.player].kind = e.kind  # PPPoker: "mucks hand", then "showed [..]"
         extra = [e for e in h.summary_shows if e.player not in h.shown]
         if extra:
             at = next((i for i, e in enumerate(events) if e.kind in ("collect", "cashout")),

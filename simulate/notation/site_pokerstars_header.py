@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Stakes
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at
-from simulate.notation.site_time import ZONES, iso_time
+from simulate.notation.site_zones import LOCAL_ZONES, ZONE_OFFSETS, local_time
 
 __all__ = ["GAME_NAMES", "LIMITS", "read_header"]
 
@@ -101,8 +101,9 @@ def read_header(line: str, where: int) -> tuple[SiteInfo, Stakes]:
     time = None
     dates = list(_DATE.finditer(when))
     if dates:
-        pick = next((d for d in dates if d["z"] in ZONES), dates[0])
-        time = iso_time(pick["d"], pick["t"], pick["z"])
+        pick = next((d for d in dates if d["z"] in LOCAL_ZONES or d["z"] in ZONE_OFFSETS),
+                    dates[0])
+        time = local_time(pick["d"], pick["t"], pick["z"])
     info = SiteInfo(site=site, hand_id=m["id"], game=game, betting=betting, time=time,
                     currency=currency, tournament=tournament, line=where)
     return info, stakes

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-__all__ = ["ZONE_OFFSETS", "iso_time"]
+__all__ = ["LOCAL_ZONES", "ZONE_OFFSETS", "iso_time", "local_time"]
 
 #: Zone abbreviation -> offset from UTC in minutes.
 ZONE_OFFSETS: dict[str, int] = {
@@ -47,3 +47,29 @@ def iso_time(when: datetime, zone: str | None = None) -> str:
         return when.replace(tzinfo=ZoneInfo(name)).isoformat()
     except (KeyError, ValueError):
         raise ValueError(f"unknown time zone {zone!r}") from None
+
+
+#: Abbreviations some sites (PokerStars, Full Tilt) print all year for a region's local
+#: time, summer time included: PokerStars' ``23:22:20 CET [17:22:20 ET]`` of a 4 October
+#: is +02:00, not CET's +01:00. Each to its IANA zone.
+LOCAL_ZONES: dict[str, str] = {
+    "ET": "America/New_York", "CT": "America/Chicago", "MT": "America/Denver",
+    "PT": "America/Los_Angeles", "AKT": "America/Anchorage", "HT": "Pacific/Honolulu",
+    "AT": "America/Halifax", "NT": "America/St_Johns", "BRT": "America/Sao_Paulo",
+    "ART": "America/Argentina/Buenos_Aires", "WET": "Europe/Lisbon", "CET": "Europe/Paris",
+    "EET": "Europe/Helsinki", "MSK": "Europe/Moscow", "AWST": "Australia/Perth",
+    "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney", "NZT": "Pacific/Auckland",
+}
+
+
+def local_time(date: str, clock: str, zone: str | None) -> str:
+    """``2017/03/28`` ``15:31:25`` and a zone as such a site prints it (an abbreviation of
+    :data:`LOCAL_ZONES` read as that region's local time, else as :func:`iso_time` reads
+    it) as ISO 8601; without an offset where the zone is missing or unknown."""
+    y, mo, d = (int(x) for x in date.split("/"))
+    parts = [int(x) for x in clock.split(":")] + [0]
+    when = datetime(y, mo, d, parts[0], parts[1], parts[2])
+    try:
+        return iso_time(when, LOCAL_ZONES.get(zone or "", zone))
+    except ValueError:
+        return when.isoformat()
