@@ -33,10 +33,6 @@ REJECTED = {
     # Blahdieblah posting)
     PHHP + "PokerStars/CashGame/PlayerTests/WithSittingOut.txt": "has no seat",
     PHHP + "Entraction/CashGame/PlayerTests/WithSittingOut.txt": "has no seat",
-    # edited samples: a raise no one called, with no "Uncalled bet" line; the pot printed
-    # without it ($5 in, $2.50 collected; $45 in, $9 collected)
-    PHHP + "PokerStars/CashGame/ExtraHands/DateIssue1.txt": "do not add up",
-    PHHP + "PokerStars/CashGame/ExtraHands/DateIssue2.txt": "do not add up",
     # the pot printed without the antes ($0.30 of antes posted, "Total pot $0.50")
     PHHP + "PokerStars/CashGame/Limits/AnteTable.txt": "do not add up",
     # PPPoker: "Total pot $3.60 | Rake $0.36" but $3.30 collected (0.06 more than the pot)
@@ -331,6 +327,23 @@ def test_encodings_and_localized_amounts():
     (c,) = [r for _, r in read_site_records(comma.encode("utf-8"), "comma")]
     assert c.total_pot == u.total_pot and c.rake == u.rake and c.info.currency == "EUR"
     c.check_chips()
+
+
+def test_an_unprinted_uncalled_bet_is_returned_where_the_pot_says_so():
+    # edited samples: a raise no one called, with no "Uncalled bet" line, and the pot
+    # printed without it ("raises $2.50 to $3.50", everyone folds, "Total pot $2.50")
+    h = _hand(PHHP + "PokerStars/CashGame/ExtraHands/DateIssue1.txt")
+    assert [(e.kind, e.player, e.amount) for e in h.events if e.kind == "uncalled"] == [
+        ("uncalled", "Mohamedali13", D("2.50"))]
+    h.check_chips()
+    assert h.info.time == "2011-05-06T20:51:38-07:00"  # PT, in summer time
+    # where the pot does not say so, nothing is returned: the hand stays in error
+    text = _text(PHHP + "PokerStars/CashGame/ExtraHands/DateIssue2.txt")
+    ((_, bad),) = list(site_pokerstars.read(text.replace("Total pot $9 ", "Total pot $11 "),
+                                            "x"))
+    assert not [e for e in bad.events if e.kind == "uncalled"]
+    with pytest.raises(SiteError, match="do not add up"):
+        bad.check_chips()
 
 
 def test_bad_hands_are_errors_naming_the_line():

@@ -474,3 +474,18 @@ def _finish(h: _Hand, hand: SiteHand) -> None:
             h.info.fees.values(), Decimal(0))
         if kept > 0:
             h.info.fees["cashout"] = kept
+    if not any(e.kind == "uncalled" for e in events) and hand.total_pot is not None:
+        _unprinted_uncalled(hand)
+
+
+def _unprinted_uncalled(hand: SiteHand) -> None:
+    """An export that leaves out the "Uncalled bet" line (two edited samples do): the
+    unmatched part of a street's largest bet goes back to its player, where (and only
+    where) that makes the printed pot add up and the hand did not already."""
+    put = sum(hand.committed().values(), Decimal(0))
+    if put == hand.total_pot:
+        return
+    events = list(hand.events)
+    hand.return_uncalled()
+    if sum(hand.committed().values(), Decimal(0)) != hand.total_pot:
+        hand.events = events
