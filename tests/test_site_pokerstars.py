@@ -306,6 +306,64 @@ def test_stud_street_by_street():
     assert doc["winnings"] == [0, 0.51, 0]
 
 
+#: A triple-draw hand written by hand in PokerStars' draw grammar (no sample has one).
+DRAW = """\
+PokerStars Hand #6001:  Triple Draw 2-7 Lowball Limit ($0.10/$0.20 USD) - 2011/01/01 10:00:00 ET
+Table 'Draw Table' 6-max Seat #1 is the button
+Seat 1: ann ($5 in chips)
+Seat 2: bob ($5 in chips)
+Seat 3: cy ($5 in chips)
+bob: posts small blind $0.05
+cy: posts big blind $0.10
+*** DEALING HANDS ***
+Dealt to ann [7c 8s 2h 4d Jc]
+ann: raises $0.10 to $0.20
+bob: folds
+cy: calls $0.10
+*** FIRST DRAW ***
+cy: discards 2 cards
+ann: discards 1 card [Jc]
+Dealt to ann [7c 8s 2h 4d] [3s]
+cy: checks
+ann: bets $0.10
+cy: calls $0.10
+*** SECOND DRAW ***
+cy: discards 1 card
+ann: stands pat on [7c 8s 2h 4d 3s]
+cy: checks
+ann: bets $0.20
+cy: calls $0.20
+*** THIRD DRAW ***
+cy: stands pat
+ann: stands pat on [7c 8s 2h 4d 3s]
+cy: bets $0.20
+ann: calls $0.20
+*** SHOW DOWN ***
+cy: shows [8d 6c 5s 4c 2s] (Lo: 8,6,5,4,2)
+ann: shows [7c 8s 2h 4d 3s] (Lo: 8,7,4,3,2)
+cy collected $1.45 from pot
+*** SUMMARY ***
+Total pot $1.45 | Rake $0
+Seat 1: ann (button) showed [7c 8s 2h 4d 3s] and lost with Lo: 8,7,4,3,2
+Seat 2: bob (small blind) folded before the Draw
+Seat 3: cy (big blind) showed [8d 6c 5s 4c 2s] and won ($1.45) with Lo: 8,6,5,4,2
+"""
+
+
+def test_triple_draw_rounds():
+    ((_, h),) = list(site_pokerstars.read(DRAW, "draw"))
+    assert (h.info.game, h.info.betting, h.info.hero) == ("2-7_triple_draw", "fixed-limit",
+                                                         "ann")
+    ev = [(e.kind, e.player, " ".join(e.cards)) for e in h.events
+          if e.kind in ("street", "discard", "stand", "hole")]
+    assert ev == [
+        ("hole", "ann", "7c 8s 2h 4d Jc"), ("street", None, ""),
+        ("discard", "cy", "?? ??"), ("discard", "ann", "Jc"), ("hole", "ann", "3s"),
+        ("street", None, ""), ("discard", "cy", "??"), ("stand", "ann", ""),
+        ("street", None, ""), ("stand", "cy", ""), ("stand", "ann", "")]
+    h.check_chips()
+
+
 def test_encodings_and_localized_amounts():
     # cp1252 bytes in a name (2008), read as the character they are
     path = "hhp/test/fixtures/holdem/pokerstars/2008-tournament.txt"
