@@ -661,7 +661,7 @@ def test_pool_workers_leave_ctrl_c_to_the_main_process_and_die_on_sigterm():
 
     from simulate.run import executor
 
-    def raise_exit(signum, frame):  # what simulate.cli._util.exit_on_sigterm installs
+    def raise_exit(signum, frame):  # a handler that turns SIGTERM into an exception
         raise SystemExit(143)
 
     old = signal.signal(signal.SIGTERM, raise_exit)

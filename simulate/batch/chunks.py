@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
-from simulate.run import ChunkInterrupted
+from simulate.run import ChunkInterrupted, stopped
 
 from .answer_text import Rows, json_records, lay_out, split_rows
 from .fast_lines import FastLines, card_ids, fast_spot, read_block  # noqa: F401
@@ -68,8 +68,9 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     CSV input's header (None for JSON lines).
 
     Grouped lines are answered before each line answered on its own, so the lines before
-    the one being answered are always finished: Ctrl-C (which long lines notice between
-    rounds of work) raises :class:`simulate.run.ChunkInterrupted` with their answers.
+    the one being answered are always finished: Ctrl-C, SIGTERM or SIGHUP under
+    :func:`simulate.run.stop_on_signals` (which long lines notice between rounds of work)
+    raises :class:`simulate.run.ChunkInterrupted` with their answers.
 
     A JSON line of the common shape (:data:`_FAST_LINE`) written to JSON lines is read
     without decoding it into objects (:class:`FastLines`: its id, key and digest straight
@@ -87,8 +88,8 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     if fast is not None and fast.exact and all(type(p) is bytes for _, p in items):
         try:
             whole = _answer_block(items, fast, threads)
-        except KeyboardInterrupt:
-            raise ChunkInterrupted([]) from None
+        except KeyboardInterrupt as stop:
+            raise ChunkInterrupted([], stopped(stop).signum) from None
         if whole is not None:
             return whole  # type: ignore[return-value]
     parsed = FastLines.parse(items) if fast is not None else None
@@ -144,11 +145,11 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
             else:
                 groups.setdefault(spot[0], []).append((i, *spot[1:]))
         flush()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP (simulate.run.stop)
         done = next((i for i, (_, p) in enumerate(items)
                      if answers[i] is None and not isinstance(p, Resumed)), n)
-        raise ChunkInterrupted(_answers(items[:done], answers, rids, keys, digests, fmt)
-                               ) from None
+        raise ChunkInterrupted(_answers(items[:done], answers, rids, keys, digests, fmt),
+                               stopped(stop).signum) from None
     return _answers(items, answers, rids, keys, digests, fmt)
 
 

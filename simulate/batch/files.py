@@ -474,19 +474,30 @@ class Output:
     def write(self, lines: list[Any]) -> None:
         """Append whole lines (each text, UTF-8 bytes or a uint8 array of them; one
         write; or one piece that copies itself to a file, ``copy_to(fd)``: a
-        :class:`~simulate.run.spool.SpoolRef`), fsync at most every second."""
-        if len(lines) == 1 and hasattr(lines[0], "copy_to"):
-            lines[0].copy_to(self.fd)
-        else:
-            if len(lines) == 1 and not isinstance(lines[0], str):
-                data = lines[0]
+        :class:`~simulate.run.spool.SpoolRef`), fsync at most every second. A write that
+        fails (a full disk: ENOSPC) is undone, the file cut back to where it ended, so
+        that no line is left torn; the OSError is raised."""
+        end = os.lseek(self.fd, 0, os.SEEK_CUR)
+        try:
+            if len(lines) == 1 and hasattr(lines[0], "copy_to"):
+                lines[0].copy_to(self.fd)
             else:
-                try:
-                    data = b"".join(lines)
-                except TypeError:  # some lines are text
-                    data = b"".join([x.encode("utf-8") if isinstance(x, str) else x
-                                     for x in lines])
-            write_all(self.fd, data)
+                if len(lines) == 1 and not isinstance(lines[0], str):
+                    data = lines[0]
+                else:
+                    try:
+                        data = b"".join(lines)
+                    except TypeError:  # some lines are text
+                        data = b"".join([x.encode("utf-8") if isinstance(x, str) else x
+                                         for x in lines])
+                write_all(self.fd, data)
+        except OSError:
+            try:
+                os.ftruncate(self.fd, end)  # shrinking needs no room
+                os.lseek(self.fd, end, os.SEEK_SET)
+            except OSError:
+                pass
+            raise
         now = time.monotonic()
         if now - self._last_sync >= FSYNC_EVERY_S:
             os.fsync(self.fd)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.run import Executor, Spool, chunked, executor, parse_scheduler
+from simulate.run import Executor, Spool, Stopped, chunked, executor, parse_scheduler, stopped
 
 from .chunks import Answer, BlockAnswers, Item, Resumed, answer_chunk, warm_lines
 from .files import Input, Output, Resume, count_lines, format_record
@@ -204,25 +204,48 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
             for items, answers in backend.map_ordered(_chunks(inp, out, d, chunk),
                                                       (d, out.fmt, inp.header), answer_chunk):
                 lines, errors, skipped = settle(answers)
-                writer.put(lines)
+                writer.put(lines, len(answers) - skipped)
                 summary.total += len(answers)
                 summary.done += len(answers) - skipped  # every other answer is written
                 summary.errors += errors
                 summary.skipped += skipped
                 bar.update(items[-1][0] - last)  # physical lines, as counted for the total
                 last = items[-1][0]
-        except BaseException:
+        except BaseException as exc:
             try:
                 backend.close(abort=True)
             finally:
                 writer.close(quiet=True)  # the lines answered so far are kept
-            raise
+            raise _stopped_run(exc, writer, out_path, len(out.resume.lines)) from None
         try:
             backend.close()
         finally:
-            writer.close()
+            try:
+                writer.close()
+            except OSError as exc:
+                raise _stopped_run(exc, writer, out_path, len(out.resume.lines)) from None
     summary.elapsed_s = time.perf_counter() - t0
     return summary
+
+
+def _stopped_run(exc: BaseException, writer: _Writer, out_path: Path, before: int
+                 ) -> BaseException:
+    """What a run that ``exc`` ended raises: for a stopping signal
+    (:class:`~simulate.run.Stopped`) or an error writing the output (a full disk), the same
+    kind of exception with one line naming the output and how many answers it keeps;
+    anything else as it is."""
+    kept = f"the {writer.written:,} lines answered by this run are kept in {out_path}, whole"
+    if before:
+        kept += f" (with the {before:,} lines answered before it)"
+    if isinstance(exc, KeyboardInterrupt):
+        stop = stopped(exc)
+        return Stopped(stop.signum, f"{stop.line[:1].lower()}{stop.line[1:]}: {kept}; run the "
+                                    "same command again to answer the rest")
+    if isinstance(exc, OSError) and exc is writer.error:
+        return OSError(exc.errno, f"{exc.strerror or exc} writing it: {kept}; make room and "
+                                  "run the same command again to answer the rest",
+                       str(out_path))
+    return exc
 
 
 class _Writer:
@@ -230,7 +253,8 @@ class _Writer:
     the next chunk is answered (``os.write`` lets go of the GIL; 200,000 heads-up lines are
     190 MB, about a fifth of a run's time on the 2-core VM). At most two chunks wait;
     :meth:`close` waits for every write queued. An error writing stops the writes and is
-    raised by the next :meth:`put` or by :meth:`close`."""
+    raised by the next :meth:`put` or by :meth:`close`. ``written``: the records written
+    whole so far (a write that fails leaves none of its lines: :meth:`Output.write`)."""
 
     def __init__(self, out: Output) -> None:
         import queue
@@ -238,23 +262,27 @@ class _Writer:
 
         self.out = out
         self.error: BaseException | None = None
+        self.written = 0
         self.queue: Any = queue.Queue(maxsize=2)
         self.thread = threading.Thread(target=self._run, name="pokerjit-batch-writer",
                                        daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
-        while (lines := self.queue.get()) is not None:
+        while (job := self.queue.get()) is not None:
             if self.error is None:
+                lines, n = job
                 try:
                     self.out.write(lines)
+                    self.written += n
                 except BaseException as e:  # noqa: BLE001 - raised in the main thread
                     self.error = e
 
-    def put(self, lines: list[Any]) -> None:
+    def put(self, lines: list[Any], n: int) -> None:
+        """Queue ``lines`` (``n`` records) to be written."""
         if self.error is not None:
             raise self.error
-        self.queue.put(lines)
+        self.queue.put((lines, n))
 
     def close(self, quiet: bool = False) -> None:
         """Wait for the writes queued; raise the error of one that failed (unless
