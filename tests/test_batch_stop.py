@@ -146,3 +146,32 @@ def test_dev_full_as_output_is_refused_before_any_work(
     assert main(["batch", str(src), "-o", "/dev/full", "-q"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "/dev/full" in err and "regular file" in err, err
+
+
+def test_quiet_prints_nothing_even_for_a_long_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``-q``: no progress of the batch, nor of a long line's Monte Carlo run or exact walk
+    (here every run counts as long); without it, both show theirs."""
+    import simulate.progress as P
+    import simulate.sampling as SM
+
+    monkeypatch.setattr(SM, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(SM, "ROUND_S", 1e-4)
+    monkeypatch.setattr(P, "PLAIN_EVERY_S", 0.0)
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "mc", "hands": ["AhKh", "QsQd"], "std_error": 0.002,
+                               "seed": 1}) + "\n"
+                   + json.dumps({"id": "walk", "hands": ["AK", "QQ"], "board": "2c7d9h",
+                                 "exact": True}) + "\n")
+    for quiet in (True, False):
+        out = tmp_path / f"out-{quiet}.jsonl"
+        assert main(["batch", str(src), "-o", str(out), "--threads", "1",
+                     *(["-q"] if quiet else [])]) == 0
+        err = capsys.readouterr().err
+        if quiet:
+            assert err == ""
+        else:
+            assert all(f"\n{what}: " in f"\n{err}" for what in ("Monte Carlo", "exact walk",
+                                                                  "batch")), err
+        assert [r["id"] for r in _read(out)] == ["mc", "walk"]

@@ -172,11 +172,12 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     leaves out (:data:`~simulate.batch.requests.DEFAULTABLE`); ``chunk_lines``: lines per
     chunk of work (default: up to 4,096, at least 8 chunks per worker; the output does not
     depend on it). Progress goes to stderr (a bar on a terminal, plain lines otherwise)
-    unless ``quiet``. Raises ValueError or
+    unless ``quiet``, which also silences a long line's own progress (an exact walk, a
+    Monte Carlo run: :func:`simulate.progress.report_progress`). Raises ValueError or
     OSError, before any work, for a bad option, a missing input, an output that is the
     input, a folder, a device or pipe, not a batch output, or in use by another run.
     """
-    from simulate.progress import progress
+    from simulate.progress import progress, progress_on, report_progress
 
     d = check_options(workers, scheduler, defaults)
     if chunk_lines is not None and (isinstance(chunk_lines, bool)
@@ -194,6 +195,7 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     n_lines = count_lines(in_path)
     inp = Input(in_path)
     with Output(out_path) as out, _spool_for(workers, scheduler, out_path) as spool, \
+            report_progress(progress_on() and not quiet), \
             progress(n_lines, "batch", "lines", quiet=quiet, stream=progress_stream) as bar:
         backend = _batch_executor(workers, scheduler, threads, d, out.fd, spool)
         writer = _Writer(out)
