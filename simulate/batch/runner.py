@@ -192,8 +192,8 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
         raise ValueError(f"the output file is the input file: {out_path}")
     t0 = time.perf_counter()
     summary = BatchSummary()
+    inp = Input(in_path)  # refuses a file that is not UTF-8 text at once
     n_lines = count_lines(in_path)
-    inp = Input(in_path)
     with Output(out_path) as out, _spool_for(workers, scheduler, out_path) as spool, \
             report_progress(progress_on() and not quiet), \
             progress(n_lines, "batch", "lines", quiet=quiet, stream=progress_stream) as bar:
