@@ -1,5 +1,5 @@
 """``pokerjit batch`` input oddities: UTF-16 and binary files refused at once with one line,
-CR-only line ends, a stray NUL byte."""
+CR-only line ends, a stray NUL byte, and resuming after the input's lines moved."""
 
 from __future__ import annotations
 
@@ -87,3 +87,31 @@ def test_every_line_end_is_a_line_end(tmp_path: Path, end: str) -> None:
     s = run_batch(src, out, quiet=True, threads=1)
     assert (s.done, s.errors) == (5, 0)
     assert [(r["id"], r["line"]) for r in _read(out)] == [(n, n + 1) for n in range(5)]
+
+
+def test_resume_matches_lines_by_id_and_stops_where_lines_moved(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A line inserted at the top, once OUT holds answers: the run stops with one line
+    naming the clash before answering it (OUT's ``line`` numbers would otherwise name two
+    requests), leaving OUT as it was; new lines at the end are answered; an answered line
+    replaced by one that cannot be read is answered (its error)."""
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(_text(LINES[:3]))
+    assert run_batch(src, out, quiet=True, threads=1).done == 3
+    before = out.read_bytes()
+    new = {"id": "new", "hands": ["AhKh", "JsJd"], "board": "2c7d9h"}
+    src.write_text(_text([new, *LINES[:3]]))
+    assert main(["batch", str(src), "-o", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 1 is request 'new'" in err, err
+    assert "answered line 1 as request 0" in err
+    assert out.read_bytes() == before
+    src.write_text(_text([*LINES[:3], new]))  # at the end: answered, the rest resumed
+    s = run_batch(src, out, quiet=True, threads=1)
+    assert (s.skipped, s.done) == (3, 1)
+    src.write_text(_text(LINES[:1]) + "not json\n" + _text([LINES[2], new]))
+    s = run_batch(src, out, quiet=True, threads=1)
+    assert (s.skipped, s.done, s.errors) == (3, 1, 1)
+    recs = _read(out)
+    assert [(r["id"], r["line"]) for r in recs] == [(0, 1), (1, 2), (2, 3), ("new", 4),
+                                                    (None, 2)]

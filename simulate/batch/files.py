@@ -363,12 +363,14 @@ def _csv_header_line() -> str:
 class Resume:
     """What earlier runs left in the output: ``answered`` (id key -> (line, digest)) for
     requests answered, ``acknowledged`` ((id key, digest) pairs written, answers and
-    refusals), ``lines`` (input line numbers written), ``errors`` (lines whose last record
-    is an error that is not a refusal: these are answered again)."""
+    refusals), ``lines`` (input line number -> ``(id key, id)`` of the record written for
+    it: a rerun matches a line by its id, and refuses to go on where another request
+    stands at that number now), ``errors`` (lines whose last record is an error that is
+    not a refusal: these are answered again)."""
 
     answered: dict[str, tuple[int, str | None]] = field(default_factory=dict)
     acknowledged: set[tuple[str, str | None]] = field(default_factory=set)
-    lines: set[int] = field(default_factory=set)
+    lines: dict[int, tuple[str | None, Any]] = field(default_factory=dict)
     records: int = 0
     #: input line -> the last error record written for it (the record's text): an error
     #: line is not finished, a rerun answers it again and writes the new record unless it
@@ -511,8 +513,8 @@ class Output:
             r.errors[rec["line"]] = raw.decode("utf-8")  # not finished: answered again
             return
         r.errors.pop(rec["line"], None)
-        r.lines.add(rec["line"])
         key = self.key_of(rec.get("id")) if rec.get("id") is not None else None
+        r.lines[rec["line"]] = (key, rec.get("id"))
         if key is None:
             return
         dg = rec.get("digest")

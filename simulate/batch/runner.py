@@ -317,7 +317,12 @@ def _chunks(inp: Input, out: Output, defaults: dict[str, Any], size: int
 
 def _resumed(lineno: int, payload: Any, inp: Input, out: Output, defaults: dict[str, Any]
              ) -> Item:
-    """The item of a line an earlier run answered."""
+    """The item of a line an earlier run answered. A line is matched by its id: the same
+    id as the record of its number in OUT is ``Resumed`` (the settler then skips it, or
+    refuses it if its contents changed); a line that cannot be read now is answered (its
+    error). Another id there means lines were inserted, removed or replaced above it
+    since: the records in OUT would no longer name the input's lines (two requests on
+    one ``line``), so the run stops here with a ValueError, before answering it."""
     if isinstance(payload, str):
         return lineno, payload
     rid = key = dg = None
@@ -328,8 +333,17 @@ def _resumed(lineno: int, payload: Any, inp: Input, out: Output, defaults: dict[
         dg = digest(effective(req, defaults))
     except BadRequest:
         pass
-    if key is not None and key not in out.resume.answered:
-        return lineno, payload  # a new request where an old one was: answer it
+    if key is None:
+        return lineno, payload  # a line that cannot be read (now): its error
+    old_key, old_id = out.resume.lines[lineno]
+    if key != old_key:
+        raise ValueError(
+            f"{inp.path}: line {lineno} is request {rid!r}, but {out.path} answered line "
+            f"{lineno} as request {old_id!r}: lines were inserted, removed or replaced at or "
+            f"above it since, and {out.path}'s line numbers would no longer match the input's; "
+            "add new requests at the end of the input, or write to another output")
+    if key not in out.resume.answered:  # only refusals of it in OUT: answer it
+        return lineno, payload
     return lineno, Resumed((rid, key, dg))
 
 
