@@ -411,9 +411,10 @@ def test_dask_chunks_travel_as_one_frame() -> None:
     from simulate.batch.chunks import answer_chunk
     from simulate.run.executor import _dask_task, _Whole
 
-    # lines answered one by one (a dead field: not the common shape read as a block)
+    # lines answered one by one (a dead field on every other line: not one block)
     items = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h",
-                             "dead": ""}).encode()) for n in range(1, 301)]
+                             **({"dead": ""} if n % 2 else {})}).encode())
+             for n in range(1, 301)]
     answers = _dask_task(answer_chunk, _Whole(items), ({}, "jsonl", None), 1)
     assert isinstance(answers, _Whole)
     assert [a[:4] for a in answers.value] == [a[:4] for a in answer_chunk(items, threads=1)]
