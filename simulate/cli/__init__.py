@@ -163,7 +163,10 @@ def _main(argv: list[str] | None) -> int:
         from simulate.run.stop import stopped
 
         stop = stopped(e)
-        print(f"error: {stop.line}", file=sys.stderr)
+        try:
+            print(f"error: {stop.line}", file=sys.stderr)
+        except OSError:  # SIGHUP: the terminal may be gone
+            pass
         return stop.status
 
 
