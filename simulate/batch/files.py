@@ -428,9 +428,14 @@ class Output:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """fsync and close (an fsync error names the file, unless the run is already
+        ending with another exception, which it would hide)."""
         if self.fd >= 0:
             try:
                 os.fsync(self.fd)
+            except OSError as e:
+                if exc[0] is None:
+                    raise _named(self.path, e) from None
             finally:
                 os.close(self.fd)  # closing releases the lock
                 self.fd = -1
