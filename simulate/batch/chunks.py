@@ -10,7 +10,10 @@ a target standard error, a line with a fault) is answered on its own by
 Both give the same document for the same request (tested).
 
 The common line, ``{"id": ID, "hands": [...], "board": "..."}`` written to JSON lines,
-is not decoded at all. A chunk made only of such lines (the usual file) is read by one
+is not decoded at all, nor is one going on with fields whose values allow it (``"exact":
+true``, ``"game": "holdem"``, ...: :mod:`simulate.batch.fast_lines` says which), read as
+the common line under the run's defaults with those fields put in. A chunk made only of
+such lines (the usual file; when they carry fields, the same ones) is read by one
 kernel (:func:`simulate.batch.fast_lines.read_block`: the grammar checked, the cards,
 ids and digests read), answered by one :func:`~simulate.many.equity_many` call per shape
 and written by another kernel as one text (:func:`_answer_block`,
