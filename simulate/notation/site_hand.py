@@ -56,7 +56,8 @@ from decimal import Decimal
 
 from simulate.notation.site_text import SiteError, SiteInfo
 
-__all__ = ["BETTING_KINDS", "EVENT_KINDS", "FORCED_KINDS", "Event", "Seat", "SiteHand", "Stakes"]
+__all__ = ["ADDS_TO_BET", "BETTING_KINDS", "EVENT_KINDS", "FORCED_KINDS", "SETS_BET", "Event",
+           "Seat", "SiteHand", "Stakes", "StreetBets", "starts_street"]
 
 #: Forced bets, paid before the first decision.
 FORCED_KINDS = frozenset({"ante", "small_blind", "big_blind", "straddle", "post", "dead",
@@ -67,6 +68,54 @@ BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
 EVENT_KINDS = FORCED_KINDS | BETTING_KINDS | frozenset(
     {"street", "hole", "board", "discard", "stand", "show", "muck", "uncalled", "collect",
      "cashout"})
+
+
+#: Events whose amount adds to the player's bet on the street.
+ADDS_TO_BET = frozenset({"small_blind", "big_blind", "straddle", "post", "bring_in", "call",
+                         "bet"})
+#: Events whose amount is the player's bet on the street after it.
+SETS_BET = frozenset({"raise", "complete"})
+
+
+def starts_street(e: Event) -> bool:
+    """Whether ``e`` starts a betting round (a ``street`` event, a first-run board)."""
+    return e.kind == "street" or (e.kind == "board" and e.run == 1)
+
+
+@dataclass
+class StreetBets:
+    """Each player's bet on the current street, as the events go by (the one reading of
+    the amounts' meanings: every reader, the builder and the writers follow the betting
+    through it). ``top``: the largest bet of the street."""
+
+    bets: dict[str, Decimal] = field(default_factory=dict)
+    top: Decimal = Decimal(0)
+
+    def see(self, e: Event) -> Decimal:
+        """Take ``e`` into account; returns the chips it puts in on this street (negative
+        for an uncalled bet returned; 0 for events that bet nothing). A new street clears
+        the bets first."""
+        if starts_street(e):
+            self.bets, self.top = {}, Decimal(0)
+            return Decimal(0)
+        if e.player is None or e.amount is None:
+            return Decimal(0)
+        had = self.bets.get(e.player, Decimal(0))
+        if e.kind in ADDS_TO_BET:
+            new = had + e.amount
+        elif e.kind in SETS_BET:
+            new = e.amount
+        elif e.kind == "uncalled":
+            new = had - e.amount
+        else:
+            return Decimal(0)
+        self.bets[e.player] = new
+        self.top = max(self.top, new)
+        return new - had
+
+    def bet(self, player: str | None) -> Decimal:
+        """``player``'s bet on this street."""
+        return self.bets.get(player or "", Decimal(0))
 
 
 @dataclass
@@ -145,29 +194,42 @@ class SiteHand:
         or ``complete`` sets the player's street total; ``street`` and a first-run
         ``board`` start a new street."""
         total: dict[str, Decimal] = {}
-        street: dict[str, Decimal] = {}
+        bets = StreetBets()
+        for e in self.events:
+            put = bets.see(e)
+            if e.kind in ("ante", "dead") and e.player is not None and e.amount is not None:
+                put = e.amount
+            if put and e.player is not None:
+                total[e.player] = total.get(e.player, Decimal(0)) + put
+        return total
 
-        def add(name: str, x: Decimal) -> None:
-            total[name] = total.get(name, Decimal(0)) + x
+    def return_uncalled(self) -> None:
+        """Add the ``uncalled`` events of a file that does not print them (OHH, and sites
+        that fold the return into what is collected): when a street's betting ends, the
+        excess of its largest bet over the next largest goes back to its player. The
+        betting of a street ends at the next street, at the first show, muck or collect,
+        or at the end of the events."""
+        out: list[Event] = []
+        bets = StreetBets()
+        open_ = False
+
+        def close() -> None:
+            ranked = sorted(bets.bets.values(), reverse=True) + [Decimal(0)]
+            if ranked[0] > ranked[1]:
+                who = next(p for p, v in bets.bets.items() if v == ranked[0])
+                out.append(Event("uncalled", who, ranked[0] - ranked[1]))
 
         for e in self.events:
-            k, p, a = e.kind, e.player, e.amount
-            if k == "street" or (k == "board" and e.run == 1):
-                street.clear()
-            if p is None or a is None:
-                continue
-            if k in ("ante", "dead"):
-                add(p, a)
-            elif k in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                       "bet"):
-                street[p] = street.get(p, Decimal(0)) + a
-                add(p, a)
-            elif k in ("raise", "complete"):
-                add(p, a - street.get(p, Decimal(0)))
-                street[p] = a
-            elif k == "uncalled":
-                add(p, -a)
-        return total
+            ends = starts_street(e) or e.kind in ("show", "muck", "collect", "cashout")
+            if ends and open_:
+                close()
+                open_ = False
+            if bets.see(e) or e.kind in SETS_BET:
+                open_ = True
+            out.append(e)
+        if open_:
+            close()
+        self.events = out
 
     def collected(self) -> dict[str, Decimal]:
         """What each player took from the pots (``collect`` events), by name."""

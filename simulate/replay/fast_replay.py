@@ -32,17 +32,20 @@ from simulate.replay.hand_replay import replay_document
 __all__ = ["Item", "replay_item", "replay_items"]
 
 #: One hand as read: ``(source, first line, its text, or an error message found while
-#: reading it)`` (:func:`simulate.notation.phh_read.iter_sections`, errors as text).
-Item = tuple[str, int, "bytes | str"]
+#: reading it, or the hand a site reader made)`` (:func:`simulate.notation.phh_read.iter_sections`,
+#: errors as text; :func:`simulate.notation.sites.read_site`).
+Item = tuple[str, int, "bytes | str | HandHistory"]
 
 
-def replay_item(src: str, line: int, data: bytes | str) -> dict[str, Any]:
-    """Parse and replay one hand's text (``str`` = an error already found while reading);
-    returns the hand's JSON document. Never raises for a bad hand."""
+def replay_item(src: str, line: int, data: bytes | str | HandHistory) -> dict[str, Any]:
+    """Parse and replay one hand's text (``str`` = an error already found while reading; a
+    :class:`HandHistory` = a hand a site reader already read); returns the hand's JSON
+    document. Never raises for a bad hand."""
     from simulate.notation.phh_read import PHHError, hand_from_bytes
     from simulate.replay.hand_replay import replay
 
-    hand = hand_from_bytes(src, line, PHHError(data) if isinstance(data, str) else data)
+    hand = (data if isinstance(data, HandHistory)
+            else hand_from_bytes(src, line, PHHError(data) if isinstance(data, str) else data))
     d = replay(hand, src).to_dict()
     d["readable"] = not isinstance(hand, PHHError)
     return d
@@ -253,7 +256,7 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
     picked: list[_Picked] = []
     texts: list[bytes] = []
     for idx, (_, _, data) in enumerate(items):
-        f = None if isinstance(data, str) else _quick(data)
+        f = _quick(data) if isinstance(data, bytes) else None
         got = None if f is None else _plain(f)
         if got is not None:
             assert f is not None

@@ -100,6 +100,7 @@ from typing import Any
 
 from evaluator.cards import UNKNOWN, cards_str, cards_text
 from simulate.notation.phh_read import HandHistory, PHHError
+from simulate.notation.site_text import SiteInfo
 from simulate.pots import PotStructure, settle
 from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-exported
     ENGINE_VARIANTS,
@@ -188,10 +189,13 @@ class HandReplay:
     repairs: list[str] = field(default_factory=list)
     big_blind: Any = None
     error: str | None = None
+    #: A site hand's facts (None for PHH): the document gains the site keys.
+    site: SiteInfo | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form for ``pokerjit hand --json`` (:func:`replay_document`)."""
-        return replay_document(
+        """JSON form for ``pokerjit hand --json`` (:func:`replay_document`, and
+        :func:`site_keys` for a site hand)."""
+        doc = replay_document(
             source=self.source, variant=self.variant, players=self.players,
             starting_stacks=self.starting_stacks, finishing_stacks=self.finishing_stacks,
             net=self.net, pots=self.pots, committed=self.committed, winnings=self.winnings,
@@ -202,6 +206,9 @@ class HandReplay:
             allin_exact=self.allin_exact, allin_error=self.allin_error,
             recorded_finishing_stacks=self.recorded_finishing_stacks,
             recorded_winnings=self.recorded_winnings, repairs=self.repairs)
+        if self.site is not None:
+            doc.update(site_keys(self, self.site))
+        return doc
 
     @property
     def matches_record(self) -> bool | None:
@@ -238,8 +245,55 @@ def replay_document(*, source: str, variant: str, players: list[str], starting_s
         "board": board, "hole_cards": hole_cards, "rake": rake, "big_blind": big_blind,
         "allin_board": allin_board, "allin_exact": allin_exact, "allin_error": allin_error,
         "recorded_finishing_stacks": recorded_finishing_stacks,
-        "recorded_winnings": recorded_winnings, "repairs": repairs,
+        "recorded_winnings": recorded_winnings, "repairs": repairs, "site": "phh",
     }
+
+
+def _money(x: Decimal) -> int | float:
+    return int(x) if x == x.to_integral_value() else float(x)
+
+
+def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
+    """The keys a site hand's document adds or gives a site meaning (the contract's
+    "Site hand histories"): the site's facts; ``committed`` without the uncalled bets
+    returned; ``winnings`` what each player collected as the site prints it (every board of
+    a hand run more than once, and cash-outs); ``net`` = winnings - committed; ``fees``,
+    ``boards``, ``cashout``; the builder's ``repairs``. Where the showdown the replay
+    settled gives a player other chips than the site paid (one board, outcome known, more
+    than the rake apart), ``error`` says so, naming the hand's line."""
+    out: dict[str, Any] = {
+        "site": info.site, "hand_id": info.hand_id, "table": info.table, "time": info.time,
+        "currency": info.currency,
+        "tournament": None if info.tournament is None else info.tournament.to_dict(),
+        "game": info.game, "betting": info.betting, "seats": list(info.seats),
+        "hero": info.hero, "boards": list(info.boards),
+        "fees": {k: _money(v) for k, v in info.fees.items()},
+        "cashout": {k: _money(v) for k, v in info.cashout.items()},
+    }
+    if info.repairs:
+        out["repairs"] = [*r.repairs, *info.repairs]
+    collected = [Decimal(str(v)) for v in (r.recorded_winnings or [])]
+    if len(collected) != len(r.players) or r.committed is None:
+        return out
+    cash = [info.cashout.get(p, Decimal(0)) for p in r.players]
+    returned = [Decimal(str(p)) - Decimal(str(w)) if p is not None and w is not None
+                else Decimal(0) for p, w in zip(r.payouts or [None] * len(r.players),
+                                                r.winnings or [None] * len(r.players),
+                                                strict=True)]
+    committed = [Decimal(str(c)) - ret for c, ret in zip(r.committed, returned, strict=True)]
+    won = [c + x for c, x in zip(collected, cash, strict=True)]
+    out["committed"] = [_money(c) for c in committed]
+    out["winnings"] = [_money(w) for w in won]
+    out["net"] = [_money(w - c) for w, c in zip(won, committed, strict=True)]
+    if (r.error is None and r.outcome_known and len(info.boards) <= 1 and r.winnings
+            and None not in r.winnings):
+        rake = Decimal(str(r.rake or 0)) + sum(info.fees.values(), Decimal(0))
+        for p, mine, site in zip(r.players, r.winnings, collected, strict=True):
+            if abs(Decimal(str(mine)) - site) > rake:
+                out["error"] = (f"line {info.line}: {p} collected {site} by the site's "
+                                f"record, but the showdown gives {mine}")
+                break
+    return out
 
 
 def replay(hand: HandHistory | PHHError, source: str | None = None, *,
@@ -250,7 +304,7 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
     if isinstance(hand, PHHError):
         return HandReplay(source=source or "<hand>", error=str(hand))
     out = HandReplay(source=source or hand.source, variant=hand.variant,
-                     players=list(hand.players))
+                     players=list(hand.players), site=hand.site)
     try:
         _replay(hand, out, fast)
     except IncompleteHistory as exc:  # what is known: the chips in so far
@@ -391,10 +445,7 @@ def _allin(hand: HandHistory, st: ChipState, trim: bool, u: Units, out: HandRepl
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(n)]
     dead_cards = [c for s in range(n) if not live[s] for c in st.holes[s] if c is not None]
     seats = [(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)]
-    game = ("holdem" if not omaha else ENGINE_VARIANTS[hand.variant][0]
-            if hand.variant in HILO_VARIANTS else "omaha")
-    if hand.variant in SHORT_DECK_VARIANTS:
-        game = ENGINE_VARIANTS[hand.variant][0]
+    game = ENGINE_VARIANTS[hand.variant][0] if hand.variant in ENGINE_VARIANTS else "holdem"
     # the spot is parsed once: the walk-size test and the run take the same object
     spot = parse_allin_spot(seats, board, dead_cards, button_seat(hand), game=game,
                             allow_zero=True, dead_money=0 if trim else sum(st.ante))

@@ -1,0 +1,419 @@
+"""From a transcribed site hand to the hand the replay plays: the one builder.
+
+:func:`build` takes a :class:`~simulate.notation.site_hand.SiteHand` (what a site reader
+transcribed) and returns the :class:`~simulate.notation.phh_read.HandHistory` the PHH
+reader would make of the same hand, through the PHH reader's own door
+(:func:`~simulate.notation.phh_read.parse_hand` on PHH fields), so a site hand is checked,
+replayed and written exactly as a PHH hand is. What it does, once for every site:
+
+- **The chip check.** :meth:`SiteHand.check_chips`: what was committed must equal what was
+  collected plus the rake and the fees, or the hand is a :class:`SiteError` naming its line.
+  A returned uncalled bet printed larger than the bet is capped at the bet and noted in
+  ``repairs`` (the contract's rule).
+- **The players.** The seats dealt in (a seat listed but never named by an event, or marked
+  out of the hand, sits out), in PHH's order: from the seat after the button round to the
+  button (heads-up: the big blind, then the button). Without a button, the small blind's
+  poster is first (the big blind's seat is second where there is no small blind).
+- **The forced bets.** ``ante`` and ``dead`` are each seat's dead money (PHH ``antes``);
+  ``small_blind``, ``big_blind`` and ``straddle`` are the seat's ``blinds_or_straddles``;
+  a ``post`` is a negative entry there (PHH's live post). Heads-up, both lists are written
+  in PHH's swapped order.
+- **The actions**, in the file's order: each seat's hole cards dealt first (cards shown or
+  mucked face up later are dealt as known, the rest ``??``), ``d db`` for each first-run
+  board, ``f``, ``cc`` for a check or a call, ``cbr`` with the street total for a bet, raise
+  or completion, ``pb`` for stud's bring-in, ``sd`` for a draw, ``sm`` for a show or muck.
+- **The fields a PHH writer keeps**: ``players``, ``winnings`` (what each seat collected),
+  ``rake``, and the site's facts (``hand``, ``table``, ``currency``, ``seats``, ...), so a
+  converted hand reads back the same.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from simulate.games import GAMES
+from simulate.notation.phh_read import HandHistory, parse_hand
+from simulate.notation.site_hand import BETTING_KINDS, FORCED_KINDS, SiteHand, StreetBets
+from simulate.notation.site_text import SiteError, SiteInfo
+
+__all__ = ["NON_ENGINE_VARIANTS", "build", "transcribe", "variant_of"]
+
+#: PHH variant codes of the games the engine does not play (kept as chip accounting).
+NON_ENGINE_VARIANTS = {
+    ("stud", "fixed-limit"): "F7S", ("stud_hilo", "fixed-limit"): "F7S/8",
+    ("razz", "fixed-limit"): "FR", ("2-7_triple_draw", "fixed-limit"): "F2L3D",
+    ("2-7_single_draw", "no-limit"): "N2L1D", ("badugi", "fixed-limit"): "FB",
+}
+#: Games whose cards come round by round (stud's streets, a draw's new cards): their deals
+#: are written where the file has them, not all at the start.
+ROUND_DEALT_GAMES = frozenset({"stud", "stud_hilo", "razz", "2-7_triple_draw",
+                               "2-7_single_draw", "badugi", "5_card_draw"})
+#: Cards of the first deal in those games.
+_FIRST_DEAL = {"stud": 3, "stud_hilo": 3, "razz": 3}
+#: Hole cards of the games outside :data:`simulate.games.GAMES`.
+_HOLE_CARDS = {"stud": 7, "stud_hilo": 7, "razz": 7, "2-7_triple_draw": 5,
+               "2-7_single_draw": 5, "badugi": 4}
+
+
+def variant_of(game: str, betting: str) -> str:
+    """The PHH variant code of ``game`` played ``betting`` (raises :class:`SiteError`)."""
+    g = GAMES.get(game)
+    code = g.phh.get(betting) if g is not None else NON_ENGINE_VARIANTS.get((game, betting))
+    if code is None:
+        raise SiteError(f"{betting} {game} cannot be replayed (no variant code for it)")
+    return code
+
+
+def _order(hand: SiteHand, names: list[str]) -> list[str]:
+    """The dealt-in players (``names``, in seat order) in PHH's order (module docstring)."""
+    n = len(names)
+    seat_no = {s.name: s.seat for s in hand.seats}
+    if hand.button is not None:
+        after = [i for i, p in enumerate(names) if seat_no[p] > hand.button]
+        start = after[0] if after else 0
+        return names[start:] + names[:start]
+    first = {e.kind: e.player for e in reversed(hand.events) if e.kind in
+             ("small_blind", "big_blind")}
+    if n > 2 and first.get("small_blind") in names:
+        start = names.index(first["small_blind"])
+    elif first.get("big_blind") in names:
+        start = (names.index(first["big_blind"]) - (1 if n > 2 else 0)) % n
+    else:
+        start = 0
+    return names[start:] + names[:start]
+
+
+def _swap(values: list[Any]) -> list[Any]:
+    """Seat order to PHH's order of a forced-bet list (heads-up: swapped)."""
+    return [values[1], values[0]] if len(values) == 2 else values
+
+
+def _num(x: Decimal) -> int | Decimal:
+    """An amount as PHH writes it (an int where it is whole)."""
+    return int(x) if x == x.to_integral_value() else x.normalize()
+
+
+def _cap_uncalled(hand: SiteHand, repairs: list[str]) -> None:
+    """Cap each ``uncalled`` return at what its player bet beyond the next largest
+    commitment on that street (the contract's repair), noting each cap in ``repairs``."""
+    bets = StreetBets()
+    for e in hand.events:
+        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
+            mine = bets.bet(e.player)
+            others = max((v for p, v in bets.bets.items() if p != e.player), default=0)
+            most = max(mine - others, Decimal(0))
+            if e.amount > most:
+                repairs.append(f"line {e.line}: uncalled bet of {e.amount} returned to "
+                               f"{e.player} capped at the {most} not called")
+                e.amount = most
+        bets.see(e)
+
+
+def build(hand: SiteHand, source: str) -> HandHistory:
+    """The :class:`HandHistory` of a transcribed site hand (see the module docstring);
+    raises :class:`SiteError` (naming the hand's line) when it cannot be replayed or its
+    chips do not add up."""
+    info = hand.info
+    where = f"line {info.line}"
+    repairs: list[str] = []
+    _cap_uncalled(hand, repairs)
+    hand.check_chips()
+    variant = variant_of(info.game, info.betting)
+    named = {e.player for e in hand.events if e.player is not None}
+    # dealt in: every seat an event names (a sitting-out seat that still posts and folds
+    # included); a seat no event names sits out
+    seats = [s for s in hand.seats if s.name in named]
+    for p in named:
+        hand.seat_of(p)  # every name that acts has a seat
+    names = _order(hand, [s.name for s in seats])
+    n = len(names)
+    if n < 2:
+        raise SiteError(f"{where}: a hand needs two players dealt in, found {n}")
+    idx = {p: i for i, p in enumerate(names)}
+    by_name = {s.name: s for s in seats}
+    ante = [Decimal(0)] * n
+    blind = [Decimal(0)] * n
+    bring_in = None
+    for e in hand.events:
+        if e.kind not in FORCED_KINDS or e.player is None:
+            continue
+        i = idx.get(e.player)
+        if i is None:
+            raise SiteError(f"line {e.line}: {e.player} posts but is not dealt in")
+        a = e.amount or Decimal(0)
+        if e.kind in ("ante", "dead"):
+            ante[i] += a
+        elif e.kind == "post":
+            blind[i] = -(abs(blind[i]) + a)
+        elif e.kind == "bring_in":
+            bring_in = a
+        else:
+            blind[i] = (blind[i] + a) if blind[i] >= 0 else blind[i] - a
+    holes = _hole_cards(hand, names, info.game)
+    actions = _actions(hand, idx, holes, info.game)
+    collected = hand.collected()
+    for e in hand.events:
+        if e.kind == "cashout" and e.player is not None and e.amount is not None:
+            info.cashout[e.player] = info.cashout.get(e.player, Decimal(0)) + e.amount
+    st = hand.stakes
+    fields: dict[str, Any] = {
+        "variant": variant,
+        "ante_trimming_status": False,
+        "antes": [_num(x) for x in _swap(ante)],
+        "blinds_or_straddles": [_num(x) for x in _swap(blind)],
+    }
+    if info.betting == "fixed-limit":
+        small = st.small_bet or st.big_blind
+        if small is None:
+            raise SiteError(f"{where}: a fixed-limit hand needs its bet sizes")
+        fields["small_bet"] = _num(small)
+        fields["big_bet"] = _num(st.big_bet or 2 * small)
+        if bring_in is not None or st.bring_in is not None:
+            fields["bring_in"] = _num(bring_in if bring_in is not None else st.bring_in)
+    else:
+        bb = st.big_blind or max((abs(b) for b in blind), default=Decimal(0))
+        if bb:
+            fields["min_bet"] = _num(bb)
+    fields["starting_stacks"] = [_num(by_name[p].stack) for p in names]
+    fields["actions"] = actions
+    fields["players"] = list(names)
+    fields["winnings"] = [_num(collected.get(p, Decimal(0))) for p in names]
+    if hand.rake is not None:
+        fields["rake"] = _num(hand.rake)
+    fields.update(_site_fields(hand, names, by_name))
+    try:
+        hh = parse_hand(fields, source)
+    except SiteError:
+        raise
+    except ValueError as exc:
+        raise SiteError(f"{where}: {exc}") from None
+    info.seats = [by_name[p].seat for p in names]
+    info.repairs = repairs
+    info.boards = _boards(hand)
+    hh.site = info
+    return hh
+
+
+def _boards(hand: SiteHand) -> list[str]:
+    """One board text per run: a later run's board (whose events hold only the cards that
+    differ) is the first run's shared cards, then its own (every board is five cards)."""
+    runs: dict[int, list[str]] = {}
+    for e in hand.events:
+        if e.kind == "board":
+            runs.setdefault(e.run, []).extend(e.cards)
+    first = runs.get(1, [])
+    return ["".join(first if r == 1 else first[:max(0, 5 - len(runs[r]))] + runs[r])
+            for r in sorted(runs)]
+
+
+def _hole_cards(hand: SiteHand, names: list[str], game: str) -> dict[str, list[str]]:
+    """Each player's hole cards as known by the hand's end (dealt, shown or mucked face
+    up), ``??`` where never seen; stud's are built street by street in :func:`_actions`."""
+    count = GAMES[game].hole_cards if game in GAMES else _HOLE_CARDS.get(game, 0)
+    known: dict[str, list[str]] = {}
+    for e in hand.events:
+        if e.player is None or not e.cards:
+            continue
+        if e.kind in ("hole", "show", "muck"):
+            cards = [c for c in e.cards if c != "??"]
+            if len(cards) >= len(known.get(e.player, [])):
+                known[e.player] = cards
+    return {p: (known.get(p, []) + ["??"] * count)[:count] for p in names}
+
+
+def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
+             game: str) -> list[str]:
+    """The PHH action strings of the hand (module docstring)."""
+    out: list[str] = []
+    by_round = game in ROUND_DEALT_GAMES
+    if not by_round:
+        # hole cards first, in PHH's seat order
+        for p, i in sorted(idx.items(), key=lambda t: t[1]):
+            out.append(f"d dh p{i + 1} {''.join(holes[p])}")
+    dealt: set[str] = set()
+    bets = StreetBets()
+    simple = {"fold": "f", "check": "cc", "call": "cc", "stand": "sd", "muck": "sm"}
+    for e in hand.events:
+        k, p = e.kind, e.player
+        bets.see(e)
+        if k == "board":
+            if e.run == 1:
+                out.append(f"d db {''.join(e.cards)}")
+            continue
+        if p is None or p not in idx:
+            continue
+        seat = f"p{idx[p] + 1}"
+        if (k in BETTING_KINDS or k == "bring_in") and by_round and len(dealt) < len(idx):
+            # a seat the file shows no first deal for gets unseen cards before the betting
+            first = _FIRST_DEAL.get(game, len(holes[p]))
+            for q, i in sorted(idx.items(), key=lambda t: t[1]):
+                if q not in dealt:
+                    out.append(f"d dh p{i + 1} {'??' * first}")
+                    dealt.add(q)
+        if k in simple:
+            out.append(f"{seat} {simple[k]}")
+        elif k == "hole" and by_round:
+            out.append(f"d dh {seat} {''.join(e.cards)}")
+            dealt.add(p)
+        elif k == "bring_in":
+            out.append(f"{seat} pb")
+        elif k in ("bet", "raise", "complete"):
+            out.append(f"{seat} cbr {_num(bets.bet(p))}")
+        elif k == "discard":
+            out.append(f"{seat} sd {''.join(e.cards)}")
+        elif k == "show":
+            out.append(f"{seat} sm {''.join(e.cards) if e.cards else ''.join(holes[p])}")
+    return out
+
+
+def _site_fields(hand: SiteHand, names: list[str], by_name: dict[str, Any]) -> dict[str, Any]:
+    """The PHH fields that carry the site's facts (PHH's own optional keys where it has
+    one: ``hand``, ``table``, ``seats``, ``seat_count``, ``currency``, ``time``)."""
+    info = hand.info
+    out: dict[str, Any] = {"venue": info.site, "hand": info.hand_id,
+                           "seats": [by_name[p].seat for p in names]}
+    if info.table is not None:
+        out["table"] = info.table
+    if hand.max_seats is not None:
+        out["seat_count"] = hand.max_seats
+    if info.currency is not None:
+        out["currency"] = info.currency
+    if info.time is not None:
+        out["time"] = info.time
+    if info.tournament is not None:
+        out["event"] = info.tournament.id
+    return out
+
+
+
+def transcribe(hh: HandHistory) -> SiteHand:
+    """The other direction: a :class:`HandHistory` (PHH's or a site's) told as a
+    :class:`SiteHand`, the record the site writers write (:mod:`simulate.notation.site_write`).
+
+    Seats are the site's numbers where the hand came from a site, else 1, 2, ... in PHH's
+    order (the button is the last seat). Each ``cc`` becomes a check or a call of what it
+    adds (capped at the stack), each ``cbr`` a bet (nothing to match on the street) or a
+    raise to its total, a show or a muck from ``sm``; the excess of a street's largest
+    bet over the next one is returned as ``uncalled`` when the street ends
+    (:meth:`SiteHand.return_uncalled`); ``winnings``
+    become ``collect`` events and ``rake`` the rake. Antes and dead money are both
+    ``ante`` events (PHH does not tell them apart)."""
+    from simulate.notation.site_hand import Event, Seat, Stakes
+
+    n = hh.n_players
+    info = hh.site or SiteInfo(site="phh", hand_id=str(hh.fields.get("hand", "")),
+                               game=_game_of(hh.variant)[0], betting=_game_of(hh.variant)[1],
+                               table=_text(hh.fields.get("table")),
+                               currency=_text(hh.fields.get("currency")))
+    numbers = list(info.seats) if len(info.seats) == n else list(range(1, n + 1))
+    names = list(hh.players)
+    seats = [Seat(numbers[i], names[i], hh.starting_stacks[i]) for i in range(n)]
+    antes, blinds = _swap(list(hh.antes)), _swap(list(hh.blinds_or_straddles))
+    positive = [b for b in blinds if b > 0]
+    stakes = Stakes(small_blind=blinds[1] if n == 2 else (blinds[0] or None),
+                    big_blind=max(positive) if positive else hh.min_bet,
+                    ante=max(antes) if any(antes) else None, small_bet=hh.small_bet,
+                    big_bet=hh.big_bet, bring_in=hh.bring_in)
+    if n > 2 and len(positive) >= 2:
+        stakes.big_blind = blinds[1] if blinds[1] > 0 else stakes.big_blind
+    stack = [Decimal(x) for x in hh.starting_stacks]
+    street = [Decimal(0)] * n
+    ev: list[Event] = []
+
+    def put(i: int, x: Decimal) -> Decimal:
+        x = min(x, stack[i]) if stack[i].is_finite() else x
+        stack[i] -= x
+        street[i] += x
+        return x
+
+    for i, a in enumerate(antes):
+        if a:
+            ev.append(Event("ante", names[i], put(i, a), allin=stack[i] == 0))
+    street = [Decimal(0)] * n
+    kinds = (("small_blind", 0), ("big_blind", 1)) if n > 2 else (("small_blind", 1),
+                                                                  ("big_blind", 0))
+    for kind, i in kinds:
+        if blinds[i] > 0:
+            ev.append(Event(kind, names[i], put(i, blinds[i]), allin=stack[i] == 0))
+    for i, b in enumerate(blinds):
+        if (n > 2 and i >= 2 and b > 0) or b < 0:
+            ev.append(Event("straddle" if b > 0 else "post", names[i], put(i, abs(b)),
+                            allin=stack[i] == 0))
+
+    bet_seen = False
+    for act in hh.actions:
+        k, i = act.kind, act.actor
+        if k == "db":
+            street = [Decimal(0)] * n
+            bet_seen = False
+            ev.append(Event("board", cards=_cards(act.cards)))
+            continue
+        if k == "dh":
+            assert act.target is not None
+            if bet_seen:  # a later deal (stud's streets, a draw's new cards)
+                street = [Decimal(0)] * n
+                bet_seen = False
+                ev.append(Event("street"))
+            ev.append(Event("hole", names[act.target], cards=_cards(act.cards)))
+            continue
+        assert i is not None
+        p = names[i]
+        if k == "f":
+            ev.append(Event("fold", p))
+        elif k == "cc":
+            owe = max(street) - street[i]
+            if owe > 0:
+                ev.append(Event("call", p, put(i, owe), allin=stack[i] == 0))
+            else:
+                ev.append(Event("check", p))
+        elif k == "cbr":
+            total = Decimal(act.amount or 0)
+            kind = "raise" if max(street) > 0 else "bet"
+            added = put(i, total - street[i])
+            ev.append(Event(kind, p, added if kind == "bet" else street[i],
+                            allin=stack[i] == 0))
+        elif k == "pb":
+            ev.append(Event("bring_in", p, put(i, Decimal(hh.bring_in or 0))))
+        elif k == "sd":
+            if bet_seen:  # a draw ends the betting round before it
+                street = [Decimal(0)] * n
+                bet_seen = False
+                ev.append(Event("street"))
+            ev.append(Event("discard", p, cards=_cards(act.cards)) if act.cards
+                      else Event("stand", p))
+        elif k == "sm":
+            ev.append(Event("show", p, cards=_cards(act.cards)) if act.cards
+                      else Event("muck", p))
+        if k in ("f", "cc", "cbr", "pb"):
+            bet_seen = True
+    for i, w in enumerate(hh.winnings or []):
+        if w:
+            ev.append(Event("collect", names[i], Decimal(w), pot="pot"))
+    count = hh.fields.get("seat_count")
+    out = SiteHand(info=info, seats=seats, stakes=stakes, events=ev, button=numbers[-1],
+                   rake=hh.rake, max_seats=count if isinstance(count, int) else None)
+    out.return_uncalled()
+    return out
+
+
+def _game_of(variant: str) -> tuple[str, str]:
+    """(game, betting) of a PHH variant code."""
+    for name, g in GAMES.items():
+        for betting, code in g.phh.items():
+            if code == variant:
+                return name, betting
+    for (game, betting), code in NON_ENGINE_VARIANTS.items():
+        if code == variant:
+            return game, betting
+    raise SiteError(f"variant {variant} has no site game")
+
+
+def _cards(slots: Any) -> tuple[str, ...]:
+    from evaluator.cards import card_str
+
+    return tuple("??" if c is None else card_str(c) for c in (slots or []))
+
+
+def _text(x: Any) -> str | None:
+    return None if x is None else str(x)
