@@ -24,6 +24,7 @@ exit status: 0 every hand written; 1 some hands left out; 2 nothing could be rea
 options.
 
 examples:
+  pokerjit convert tests/data/phh/vendor/phh-curated/dwan-ivey-2009.phh --to ohh
   pokerjit convert tests/data/sites/hhp/test/fixtures/holdem/pokerstars --to phh -o stars.phhs
   pokerjit convert hands.phhs --to ohh -o hands.ohh --json
   pokerjit convert my_ipoker_history/ --to pokerstars -o hands.txt
