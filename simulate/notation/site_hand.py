@@ -188,3 +188,50 @@ class SiteHand:
             raise SiteError(
                 f"line {self.info.line}: the chips do not add up: {put} committed, "
                 f"{took} collected + {rake} rake" + (f" + {fees} fees" if fees else ""))
+
+    def boards(self) -> list[str]:
+        """One board text per run (the cards run together, ``2d3c8sJh3d``), from the
+        ``board`` events: run ``k`` > 1 is the first run's board with its last cards
+        replaced by that run's own (the cards its events give)."""
+        runs: dict[int, list[str]] = {}
+        for e in self.events:
+            if e.kind == "board":
+                runs.setdefault(e.run, []).extend(e.cards)
+        first = runs.get(1, [])
+        out = ["".join(first)] if first else []
+        for k in sorted(r for r in runs if r > 1):
+            own = runs[k]
+            out.append("".join(first[:max(len(first) - len(own), 0)] + own))
+        return out
+
+    def return_uncalled(self) -> None:
+        """For a site that prints no line for an uncalled bet (or not every one): the part
+        of the largest commitment nobody matched becomes an ``uncalled`` event at the end
+        of the street it was bet on, and comes out of that player's ``collect`` amounts
+        when (and only when) the printed collections hold it (they add up to everything
+        committed, the returned chips included)."""
+        ev = self.events
+        total = self.committed()
+        if len(total) < 2:
+            return
+        ranked = sorted(total.items(), key=lambda kv: kv[1], reverse=True)
+        (top, most), (_, second) = ranked[0], ranked[1]
+        excess = most - second
+        if excess <= 0:
+            return
+        last = max(i for i, e in enumerate(ev) if e.player == top and e.amount is not None
+                   and e.kind in ("small_blind", "big_blind", "straddle", "post", "call",
+                                  "bet", "raise", "complete", "bring_in"))
+        end = next((i for i in range(last + 1, len(ev))
+                    if ev[i].kind in ("board", "street", "show", "muck", "collect")), len(ev))
+        took = sum(self.collected().values(), Decimal(0))
+        fees = (self.rake or Decimal(0)) + sum(self.info.fees.values(), Decimal(0))
+        held = took + fees == sum(total.values(), Decimal(0))
+        ev.insert(end, Event("uncalled", top, excess, line=ev[last].line))
+        if held:
+            left = excess
+            for e in ev:
+                if e.kind == "collect" and e.player == top and e.amount and left:
+                    cut = min(left, e.amount)
+                    e.amount -= cut
+                    left -= cut

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from simulate.notation import site_ggpoker, site_winamax, site_winning
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -42,7 +43,11 @@ class SiteFormat:
 
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
-SITE_FORMATS: tuple[SiteFormat, ...] = ()
+SITE_FORMATS: tuple[SiteFormat, ...] = (
+    SiteFormat("ggpoker", site_ggpoker.detect, site_ggpoker.read),
+    SiteFormat("winamax", site_winamax.detect, site_winamax.read),
+    SiteFormat("winning", site_winning.detect, site_winning.read),
+)
 
 
 def detect_site(text: str) -> SiteFormat | None:
