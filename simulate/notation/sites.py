@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_ggpoker, site_winamax, site_winning
+from simulate.notation import site_bovada, site_ggpoker, site_winamax, site_winning
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -47,6 +47,7 @@ SITE_FORMATS: tuple[SiteFormat, ...] = (
     SiteFormat("ggpoker", site_ggpoker.detect, site_ggpoker.read),
     SiteFormat("winamax", site_winamax.detect, site_winamax.read),
     SiteFormat("winning", site_winning.detect, site_winning.read),
+    SiteFormat("bovada", site_bovada.detect, site_bovada.read),
 )
 
 
