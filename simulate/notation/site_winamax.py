@@ -49,10 +49,10 @@ _HEAD = re.compile(
     r"(?P<date>\d{4}/\d\d/\d\d \d\d:\d\d:\d\d)(?: (?P<zone>\w+))?")
 _TABLE = re.compile(r"^Table: '(?P<table>.*)' (?P<max>\d+)-max(?P<rest>.*?)"
                     r"(?: Seat #(?P<button>\d+) is the button)?$")
-_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<stack>[^(),]*?)(?:, .*)?\)$")
+_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<stack>[^()]*?)(?:, [^()]*)?\)$")
 _ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|posts ante|"
                   r"folds|checks|calls|bets|raises|shows|mucks|collected)\b(?P<rest>.*)$")
-_MONEY = r"[€$£]?[0-9][0-9,.]*[€$£]?"
+_MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
 _RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
 _COLLECT = re.compile(rf"^\s*(?P<a>{_MONEY}) from (?P<pot>.*?)\s*$")
@@ -154,6 +154,10 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     hand.button = int(tm["button"]) if tm["button"] else None
                     if "play money" in tm["rest"]:
                         info.currency = "chips"
+                    tid = re.search(r"\((\d+)\)#", tm["table"])
+                    if info.tournament is not None and tid:  # the event's id, in the table
+                        info.tournament = Tournament(tid.group(1), info.tournament.buy_in,
+                                                     info.tournament.level)
                 continue
             if s.startswith("Seat ") and not ev:
                 tm = _SEAT.match(s)

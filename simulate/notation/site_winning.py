@@ -239,6 +239,12 @@ def _action_2014(ev: list[Event], street: _Street, name: str, verb: str, rest: s
         ev.append(Event("fold", name, line=ln))
     elif verb == "checks":
         ev.append(Event("check", name, line=ln))
+    elif verb == "allin" and not any(e.kind in ("big_blind", "fold", "check", "call", "bet",
+                                                 "raise") for e in ev):
+        # the big blind posted all in for less ("allin (0.24)" in place of "has big blind")
+        a = _amount(rest)
+        street.add(name, a)
+        ev.append(Event("big_blind", name, a, line=ln, allin=True))
     elif verb in ("calls", "bets", "raises", "allin"):
         a = _amount(rest)
         top = street.top()
