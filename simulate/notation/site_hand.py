@@ -212,9 +212,14 @@ class SiteHand:
         committed, the returned chips included)."""
         ev = self.events
         total = self.committed()
-        if len(total) < 2:
+        dead: dict[str, Decimal] = {}
+        for e in ev:  # antes and dead money are nobody's bet to match
+            if e.kind in ("ante", "dead") and e.player is not None and e.amount is not None:
+                dead[e.player] = dead.get(e.player, Decimal(0)) + e.amount
+        live = {p: v - dead.get(p, Decimal(0)) for p, v in total.items()}
+        if len(live) < 2:
             return
-        ranked = sorted(total.items(), key=lambda kv: kv[1], reverse=True)
+        ranked = sorted(live.items(), key=lambda kv: kv[1], reverse=True)
         (top, most), (_, second) = ranked[0], ranked[1]
         excess = most - second
         if excess <= 0:
