@@ -187,3 +187,29 @@ def test_every_hand_through_the_replay() -> None:
     assert errors == [(p, 1) for p in sorted(SITE_DISAGREES)]
     # not validated: the straddle and the dead blind (the engine posts neither)
     assert validated == 13
+
+
+def test_cash_drop_is_paid_outside_the_pot() -> None:
+    text = (
+        "Poker Hand #RC3: Hold'em No Limit ($0.10/$0.25) - 2025/05/13 11:54:15\n"
+        "Table 'RushAndCash3' 6-max Seat #1 is the button\n"
+        "Seat 1: a ($25.80 in chips)\nSeat 2: b ($25.00 in chips)\n"
+        "Seat 3: c ($25.00 in chips)\nSeat 4: d ($25.80 in chips)\n"
+        "Cash Drop to Pot : total $2.50\n"
+        "b: posts small blind $0.10\nc: posts big blind $0.25\n*** HOLE CARDS ***\n"
+        "d: raises $0.38 to $0.63\na: calls $0.63\nb: calls $0.53\n"
+        "c: raises $24.37 to $25.00 and is all-in\nd: folds\na: folds\nb: folds\n"
+        "Uncalled bet ($24.37) returned to c\n*** SHOWDOWN ***\nc collected $4.77 from pot\n"
+        "*** SUMMARY ***\n"
+        "Total pot $5.02 | Rake $0.25 | Jackpot $0 | Bingo $0 | Fortune $0 | Tax $0\n")
+    (rec,) = [r for _, r in site_ggpoker.read(text, "t")]
+    assert isinstance(rec, SiteHand)
+    assert [(e.kind, e.player, e.amount, e.pot) for e in rec.events
+            if e.kind in ("collect", "cashout")] == [
+        ("collect", "c", D("2.27"), "pot"), ("cashout", "c", D("2.50"), "cash drop")]
+    rec.check_chips()
+    (hh,) = [h for _, h in read_site(text, "t")]
+    doc = replay(hh).to_dict()
+    assert doc["error"] is None and doc["validated"]
+    assert doc["winnings"][doc["players"].index("c")] == 4.77
+    assert doc["cashout"] == {"c": 2.5}

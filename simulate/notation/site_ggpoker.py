@@ -67,6 +67,7 @@ _COLLECT = re.compile(rf"^(?P<name>.+?) collected \(?(?P<a>{_MONEY})\)? from (?P
 _UNCALLED = re.compile(rf"^Uncalled bet \((?P<a>{_MONEY})\) returned to (?P<name>.+?)\s*$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?)\s*(?:\[(?P<cards>[^\]]*)\])?\s*$")
 _TOTAL = re.compile(r"^Total pot (?P<rest>.*)$")
+_DROP = re.compile(rf"^Cash Drop to Pot\s*:?\s*total\s+(?P<a>{_MONEY})")
 _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
 
@@ -132,6 +133,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
     hand = SiteHand(info=info, seats=[], stakes=stakes)
     ev = hand.events
     run = 1
+    drop = Decimal(0)
     big_posted = False
     summary = False
     for i, raw in enumerate(lines[1:], start=1):
@@ -176,6 +178,10 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 continue
             if s.startswith("***"):
                 continue
+            t = _DROP.match(s)
+            if t:
+                drop += parse_amount(t["a"])
+                continue
             t = _DEALT.match(s)
             if t:
                 cards = tuple(_cards(t["cards"])) if t["cards"] else ()
@@ -200,6 +206,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
     if not hand.seats:
         raise SiteError(f"line {first}: a hand without seats")
+    if drop:
+        _cash_drop(ev, drop)
     info.boards = hand.boards()
     return hand
 
@@ -270,6 +278,22 @@ def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool
     elif verb in ("Pays Cashout Risk", "Pays Insurance Premium"):
         ev.append(Event("cashout", name, -_first_amount(rest), line=ln))
     return big
+
+
+def _cash_drop(ev: list[Event], drop: Decimal) -> None:
+    """The house's "Cash Drop to Pot": money added to the pot, not put in by a player. The
+    winner's collection holds it; it is taken out of the collections (first pot first) and
+    paid to the same players as a ``cashout`` event (pot ``cash drop``), so the pots hold
+    only what the players put in."""
+    left = drop
+    for e in list(ev):
+        if e.kind == "collect" and e.amount and left:
+            cut = min(left, e.amount)
+            e.amount -= cut
+            left -= cut
+            ev.append(Event("cashout", e.player, cut, line=e.line, pot="cash drop"))
+    if left:
+        raise SiteError(f"a cash drop of {drop} but only {drop - left} collected")
 
 
 def _summary(hand: SiteHand, rest: str) -> None:
