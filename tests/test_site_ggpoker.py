@@ -213,3 +213,52 @@ def test_cash_drop_is_paid_outside_the_pot() -> None:
     assert doc["error"] is None and doc["validated"]
     assert doc["winnings"][doc["players"].index("c")] == 4.77
     assert doc["cashout"] == {"c": 2.5}
+
+
+def test_short_deck_antes_and_button_blind() -> None:
+    text = (
+        "Poker Hand #SD27208848: ShortDeck No Limit ($0.02) - 2021/03/02 18:22:40\n"
+        "Table 'SDWhite20' 5-max Seat #3 is the button\n"
+        "Seat 1: f1da9c5a ($2.75 in chips)\n"
+        "Seat 2: 27925b27 ($2.09 in chips)\n"
+        "Seat 3: Hero ($2 in chips)\n"
+        "Seat 5: 11294517 ($0.8 in chips)\n"
+        "27925b27: posts the ante $0.02\n"
+        "11294517: posts the ante $0.02\n"
+        "Hero: posts the ante $0.02\n"
+        "f1da9c5a: posts the ante $0.02\n"
+        "Hero: posts button blind $0.02\n"
+        "*** HOLE CARDS ***\n"
+        "Dealt to f1da9c5a \n"
+        "Dealt to 27925b27 \n"
+        "Dealt to Hero [Tc Ac]\n"
+        "Dealt to 11294517 \n"
+        "11294517: folds\n"
+        "f1da9c5a: calls $0.02\n"
+        "27925b27: calls $0.02\n"
+        "Hero: checks\n"
+        "*** FLOP *** [Qh 8s 9d]\n"
+        "f1da9c5a: checks\n"
+        "27925b27: bets $0.2\n"
+        "Hero: folds\n"
+        "f1da9c5a: calls $0.2\n"
+        "*** TURN *** [Qh 8s 9d] [6c]\n"
+        "f1da9c5a: checks\n"
+        "27925b27: checks\n"
+        "*** RIVER *** [Qh 8s 9d 6c] [7h]\n"
+        "f1da9c5a: checks\n"
+        "27925b27: checks\n"
+        "f1da9c5a: shows [Ts Js] (a straight, Queen high)\n"
+        "27925b27: shows [Kd Kc] (a pair of Kings)\n"
+        "*** SHOWDOWN ***\n"
+        "f1da9c5a collected $0.52 from pot\n"
+        "*** SUMMARY ***\n"
+        "Total pot $0.54 | Rake $0.02 | Jackpot $0 | Bingo $0 | Fortune $0 | Tax $0\n")
+    (rec,) = [r for _, r in site_ggpoker.read(text, "t")]
+    assert isinstance(rec, SiteHand)
+    assert (rec.info.game, rec.stakes.ante) == ("short_deck_triton", D("0.02"))
+    assert ("big_blind", "Hero", D("0.02"), (), 1) in _kinds(rec)   # "posts button blind"
+    rec.check_chips()
+    (hh,) = [h for _, h in read_site(text, "t")]
+    doc = replay(hh).to_dict()
+    assert doc["error"] is None and doc["validated"]

@@ -7,7 +7,9 @@ The grammar, line by line (amounts with or without a currency sign; ``#RC``, ``#
   tournament, ``... GAME - Level12(500/1,000(125)) - DATE``; the table line
   ``Table 'NAME' 6-max Seat #N is the button``; seats ``Seat N: NAME ($X in chips)``;
 - forced bets ``NAME: posts small blind $X`` / ``big blind`` / ``the ante X`` /
-  ``missed blind $X`` (dead) / ``straddle $X``; a second ``big blind`` is a post;
+  ``missed blind $X`` (dead) / ``straddle $X``; a second ``big blind`` is a post; short
+  deck (``ShortDeck No Limit ($ANTE)``, played with GG's ranking: trips above a straight)
+  has antes and the button's live ``posts button blind $X``;
 - ``Dealt to NAME [cards]`` (cards only for the hero), actions ``folds``, ``checks``,
   ``calls X``, ``bets X``, ``raises X to Y`` (Y: the street total), ``... and is all-in``;
 - boards ``*** FLOP *** [..]``, and for a hand run more than once ``*** FIRST FLOP ***``,
@@ -41,7 +43,7 @@ __all__ = ["detect", "read"]
 _START = re.compile(r"^Poker Hand #[A-Z]{0,3}\d+: ", re.M)
 _HEAD = re.compile(
     r"^Poker Hand #(?P<id>[A-Z]{0,3}\d+): (?:Tournament #(?P<tid>\d+), (?P<tname>.*?) )?"
-    r"(?P<game>(?:Hold'em|PLO|Omaha|Short Deck|6\+|Pot Limit|No Limit|Fixed Limit|Limit)"
+    r"(?P<game>(?:Hold'em|PLO|Omaha|Short ?Deck|6\+|Pot Limit|No Limit|Fixed Limit|Limit)"
     r".*?)\s*(?:\((?P<stakes>[^()]*)\)\s*)?"
     r"(?:- Level\s*(?P<level>\d+)\s*\((?P<lstakes>[^()]*(?:\([^()]*\))?)\)\s*)?"
     r"- (?P<date>\d{4}/\d\d?/\d\d? \d\d?:\d\d:\d\d)(?: (?P<zone>[A-Z]{2,5}))?")
@@ -51,6 +53,7 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<stack>[^()]*?) in c
                    r"(?P<rest>.*)\)(?P<out>.*)$")
 _ACT = re.compile(r"^(?P<name>.+?): (?P<verb>posts small blind|posts big blind|posts the ante|"
                   r"posts ante|posts missed blind|posts dead blind|posts straddle|straddle|"
+                  r"posts button blind|"
                   r"posts|Bet & Muck|folds|checks|calls|bets|raises|shows|mucks|"
                   r"Chooses to EV Cashout|Receives Cashout|Pays Cashout Risk|"
                   r"Pays Insurance Premium|"
@@ -89,8 +92,8 @@ def _game(text: str) -> tuple[str, str]:
     t = text.lower()
     betting = ("pot-limit" if "pot limit" in t or "plo" in t else
                "fixed-limit" if "limit" in t and "no limit" not in t else "no-limit")
-    if "short deck" in t or t.startswith("6+"):
-        game = "short_deck"
+    if "short deck" in t or "shortdeck" in t or t.startswith("6+"):
+        game = "short_deck_triton"  # GG's short deck: trips above a straight
     elif "plo" in t or "omaha" in t:
         n = re.search(r"(?:plo|omaha)[- ]?([56])|([56])[- ]card", t)
         k = (n.group(1) or n.group(2)) if n else None
@@ -120,6 +123,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
         stakes.small_blind, stakes.big_blind = amounts[0], amounts[1]
         if m["lstakes"] and len(amounts) >= 3:
             stakes.ante = amounts[2]
+    elif len(amounts) == 1:  # short deck: the ante alone (the button blind is one ante)
+        stakes.ante = amounts[0]
     sign = next((c for c in (m["stakes"] or "") if c in _CURRENCY), None)
     tour = None
     if m["tid"]:
@@ -246,6 +251,9 @@ def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool
         ev.append(Event("ante", name, _first_amount(rest), line=ln))
     elif verb in ("posts missed blind", "posts dead blind"):
         ev.append(Event("dead", name, _first_amount(rest), line=ln))
+    elif verb == "posts button blind":  # short deck: the button's live blind
+        ev.append(Event("big_blind", name, _first_amount(rest), line=ln))
+        return True
     elif verb in ("straddle", "posts straddle"):
         ev.append(Event("straddle", name, _first_amount(rest), line=ln))
     elif verb == "posts":
