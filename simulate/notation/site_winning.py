@@ -280,7 +280,8 @@ _TABLE_V2 = re.compile(r"^(?:Table )?'?(?P<table>.*?)'? (?P<max>\d+)-max(?: Seat
 _SEAT_V2 = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<stack>\$?[0-9][0-9.,]*)\)"
                       r"(?P<rest>.*)$")
 _ACT_V2 = re.compile(r"^(?P<name>.+?) (?P<verb>posts the small blind|posts the big blind|"
-                     r"posts ante|posts the ante|posts dead|posts|straddles?|brings in|folds|"
+                     r"posts ante|posts the ante|posts dead|posts straddle|posts|straddles?|"
+                     r"brings in|folds|"
                      r"checks|calls|bets|raises|shows|mucks|collected|does not show|"
                      r"waits for big blind|sits out)\b(?P<rest>.*)$")
 _RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
@@ -459,7 +460,7 @@ def _action_v2(ev: list[Event], name: str, verb: str, rest: str, ln: int, hand: 
             ev.append(Event("dead", name, a - live, line=ln))
     elif verb == "posts":
         ev.append(Event("post", name, _amount(rest), line=ln))
-    elif verb in ("straddle", "straddles"):
+    elif verb in ("straddle", "straddles", "posts straddle"):
         ev.append(Event("straddle", name, _amount(rest), line=ln))
     elif verb == "brings in":
         ev.append(Event("bring_in", name, _amount(rest), line=ln))
