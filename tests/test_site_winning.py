@@ -162,6 +162,15 @@ def test_2014_dead_post_straddle_and_jackpot_drop() -> None:
     assert three.info.fees == {}  # a (JP) table, a flop, but 3 dealt in
 
 
+def test_2014_hero_cards_one_a_line() -> None:
+    rec = _one(WP + "PlayerTests/OmahaHoleCards.txt")
+    holes = [(e.player, e.cards) for e in rec.events if e.kind == "hole"]
+    assert len(holes) == 1 and len(holes[0][1]) == 4 and rec.info.hero == holes[0][0]
+    hero = _one(WP + "GeneralHands/HeroName.txt")
+    assert [(e.player, e.cards) for e in hero.events if e.kind == "hole"] == [
+        ("WP_Hero", ("6d", "Ks"))]
+
+
 def test_2014_big_blind_all_in_for_less() -> None:
     rec = _one(WP + "ValidHandTests/ValidHand_2.txt")
     assert _kinds(rec)[:2] == [("small_blind", "choptop", D("0.10")),

@@ -190,8 +190,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
             t = _DEALT.match(s)
             if t:
                 cards = tuple(_cards(t["cards"])) if t["cards"] else ()
-                if cards:
-                    info.hero = t["name"]
+                if cards:  # the hero's ("Hero" where several are printed)
+                    if info.hero is None or t["name"] == "Hero":
+                        info.hero = t["name"]
                     ev.append(Event("hole", t["name"], cards=cards, line=ln))
                 continue
             t = _UNCALLED.match(s)

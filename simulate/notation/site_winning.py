@@ -218,9 +218,13 @@ def _action_2014(ev: list[Event], street: _Street, name: str, verb: str, rest: s
     """One ``Player NAME ...`` line of the 2014 format; True when it deals a card."""
     if verb in ("received a card", "received card"):
         g = _CARDS.search(rest)
-        if g:
+        if g:  # one card a line: the hero's cards gather in one event
             info.hero = name
-            ev.append(Event("hole", name, cards=_cards(g.group(1)), line=ln))
+            mine = next((e for e in ev if e.kind == "hole" and e.player == name), None)
+            if mine is None:
+                ev.append(Event("hole", name, cards=_cards(g.group(1)), line=ln))
+            else:
+                mine.cards = mine.cards + _cards(g.group(1))
         return True
     if verb in ("has small blind", "has big blind", "straddle"):
         a = _amount(rest)
