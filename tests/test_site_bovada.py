@@ -12,7 +12,7 @@ import pytest
 
 from simulate.notation import site_bovada
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import decode
+from simulate.notation.site_text import SiteError, decode
 from simulate.notation.sites import SITE_FORMATS, detect_site, read_site, read_site_records
 from simulate.replay.hand_replay import replay
 
@@ -206,3 +206,13 @@ def test_every_hand_through_the_replay() -> None:
     assert (hands, errors) == (33, [E + "bovada/HAND_TOURNAMENT_BOUNTY_AWARDED.txt"])
     # the one not validated: a hand with no small blind (the engine posts none)
     assert validated == 31
+
+
+def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
+    lines = decode((DATA / (B + "sng-sidepot.txt")).read_bytes()).split("\n")
+    texts = ["\n".join(lines[:k]) for k in range(1, len(lines))]
+    texts += ["\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
+              for k in range(1, len(lines))]
+    for text in texts:
+        for _, rec in site_bovada.read(text, "t"):
+            assert isinstance(rec, (SiteHand, SiteError))

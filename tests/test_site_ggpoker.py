@@ -262,3 +262,13 @@ def test_short_deck_antes_and_button_blind() -> None:
     (hh,) = [h for _, h in read_site(text, "t")]
     doc = replay(hh).to_dict()
     assert doc["error"] is None and doc["validated"]
+
+
+def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
+    lines = decode((DATA / (GG + "GeneralHands/RunThreeTimes.txt")).read_bytes()).split("\n")
+    texts = ["\n".join(lines[:k]) for k in range(1, len(lines))]
+    texts += ["\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
+              for k in range(1, len(lines))]
+    for text in texts:
+        for _, rec in site_ggpoker.read(text, "t"):
+            assert isinstance(rec, (SiteHand, SiteError))

@@ -227,3 +227,14 @@ def test_every_hand_through_the_replay() -> None:
         INVALID, *SITE_DISAGREES, WM + "CashGame/GameTypeTests/PotLimitFiveCardOmahaHiLo.txt",
         WM + "CashGame/HandActionTests/UncalledBet.txt"])
     assert validated == 41  # every hand without an error
+
+
+def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
+    path = WM + "CashGame/MultipleHandsTests/10MultipleHands.txt"
+    lines = decode((DATA / path).read_bytes()).split("\n")
+    texts = ["\n".join(lines[:k]) for k in range(1, len(lines))]
+    texts += ["\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
+              for k in range(1, len(lines))]
+    for text in texts:
+        for _, rec in site_winamax.read(text, "t"):
+            assert isinstance(rec, (SiteHand, SiteError))

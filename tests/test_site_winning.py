@@ -256,3 +256,13 @@ def test_every_hand_through_the_replay() -> None:
     # not validated (no error): forced bets the engine does not post (a dead small blind, a
     # small blind on the button, a big blind all in for less, a dead blind as an ante)
     assert validated == 101
+
+
+def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
+    lines = decode((DATA / SIDE_POT).read_bytes()).split("\n")
+    texts = ["\n".join(lines[:k]) for k in range(1, len(lines))]
+    texts += ["\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
+              for k in range(1, len(lines))]
+    for text in texts:
+        for _, rec in site_winning.read(text, "t"):
+            assert isinstance(rec, (SiteHand, SiteError))

@@ -157,6 +157,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             b = _BOARD.match(s)
             if b:
                 groups = _CARDS.findall(s)
+                if not groups:
+                    raise SiteError("a board without cards")
                 ev.append(Event("board", cards=tuple(card_text(c) for c in groups[-1].split()),
                                 line=ln))
                 street = {}

@@ -77,12 +77,21 @@ def _cards(text: str) -> tuple[str, ...]:
     return tuple(card_text(c) for c in text.split())
 
 
+def _board(line: str) -> tuple[str, ...]:
+    """The new cards of a board line (its last bracket)."""
+    groups = _CARDS.findall(line)
+    if not groups:
+        raise SiteError(f"a board without cards: {line!r}")
+    return _cards(groups[-1])
+
+
 def _date(text: str) -> str:
     """``2014/3/8 22:0:24`` as ISO 8601 (``2014-03-08T22:00:24``)."""
-    d, t = text.split()
-    y, mo, da = d.split("/")
-    h, mi, s = t.split(":")
-    return f"{y}-{int(mo):02d}-{int(da):02d}T{int(h):02d}:{int(mi):02d}:{int(s):02d}"
+    m = re.fullmatch(r"\s*(\d{4})/(\d\d?)/(\d\d?) (\d\d?):(\d\d?):(\d\d?)\s*", text)
+    if m is None:
+        raise SiteError(f"not a date: {text.strip()!r}")
+    y, mo, da, h, mi, s = (int(x) for x in m.groups())
+    return f"{y}-{mo:02d}-{da:02d}T{h:02d}:{mi:02d}:{s:02d}"
 
 
 def _wrap(exc: SiteError, ln: int) -> SiteError:
@@ -160,7 +169,10 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
             continue
         try:
             if s.startswith("Seat ") and " is the button" in s:
-                hand.button = int(s.split()[1])
+                b = re.match(r"^Seat (\d+) is the button", s)
+                if b is None:
+                    raise SiteError(f"not a button line: {s!r}")
+                hand.button = int(b.group(1))
                 continue
             if s.startswith("Seat "):
                 m = _SEAT_2014.match(s)
@@ -169,8 +181,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                 continue
             b = _BOARD_2014.match(s)
             if b:
-                groups = _CARDS.findall(s)
-                ev.append(Event("board", cards=_cards(groups[-1]), line=ln))
+                ev.append(Event("board", cards=_board(s), line=ln))
                 street = _Street()
                 continue
             m = _UNCALLED.match(s)
@@ -373,8 +384,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
                     continue
             b = _BOARD_V2.match(s)
             if b:
-                groups = _CARDS.findall(s)
-                ev.append(Event("board", cards=_cards(groups[-1]), line=ln))
+                ev.append(Event("board", cards=_board(s), line=ln))
                 continue
             st = _STUD.match(s)
             if st:
