@@ -244,7 +244,8 @@ def _first_amount(rest: str) -> Decimal:
 def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool) -> bool:
     allin = "all-in" in rest
     if verb == "posts small blind":
-        ev.append(Event("post" if big else "small_blind", name, _first_amount(rest), line=ln))
+        # a small blind posted after the big blind (a returning player): dead money
+        ev.append(Event("dead" if big else "small_blind", name, _first_amount(rest), line=ln))
     elif verb == "posts big blind":
         ev.append(Event("post" if big else "big_blind", name, _first_amount(rest), line=ln))
         return True
