@@ -136,7 +136,7 @@ _POT_2014 = re.compile(rf"^Pot: (?P<pot>{_NUM})\.? Rake (?P<rake>{_NUM})"
 _JP_DROP = Decimal("0.25")
 
 
-def _game_2014(text: str, table: str) -> tuple[str, str]:
+def _game_2014(text: str) -> tuple[str, str]:
     t = text.lower()
     if "omaha" in t:
         return ("omaha_hilo" if "hi" in t and "lo" in t else "omaha"), "pot-limit"
@@ -153,7 +153,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
     gid = _GAME_ID.match(lines[1]) if len(lines) > 1 else None
     if when is None or gid is None:
         raise SiteError(f"line {first}: not a Winning Poker hand header")
-    game, betting = _game_2014(gid["game"], gid["table"])
+    game, betting = _game_2014(gid["game"])
     stakes = Stakes(parse_amount(gid["sb"]), parse_amount(gid["bb"]))
     info = SiteInfo(site="winning", hand_id=gid["id"], game=game, betting=betting,
                     table=gid["table"], time=_date(when.group(1)), currency="USD", line=first)
