@@ -24,7 +24,8 @@ import pytest
 
 from simulate.bench import Comparison, Side, script_main
 from simulate.notation.phh_synth import write_synthetic_phhs
-from simulate.replay.hand_files import Totals, analyze
+from simulate.replay.hand_files import analyze
+from simulate.replay.totals import Totals
 
 
 def replay_all(path: Path, workers: int = 1) -> Totals:

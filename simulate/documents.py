@@ -137,18 +137,24 @@ def chart_document(opponents: list[int], *, samples: int | None = None,
 
 
 def hand_document(text: str, source: str = "request") -> dict[str, Any]:
-    """The ``--json`` document of PHH text (one hand, or a ``.phhs`` collection): what
+    """The ``--json`` document of PHH text (one hand, or a ``.phhs`` collection) or of a
+    site's export (:mod:`simulate.notation.sites`): what
     ``pokerjit hand FILE --json`` prints for a file holding ``text``, with ``source`` for
     the file's path (``POST /api/v1/hand`` of ``pokerjit serve``). Raises UsageError when no
     hand can be read at all."""
     import io
 
     from simulate.notation.phh_read import PHHError, iter_sections
+    from simulate.notation.sites import detect_site, read_site
     from simulate.replay.fast_replay import replay_items
-    from simulate.replay.hand_files import Totals
+    from simulate.replay.totals import Totals
 
-    items = [(src, line, str(d) if isinstance(d, PHHError) else d)
-             for src, line, d in iter_sections(io.BytesIO(text.encode("utf-8")), source)]
+    if detect_site(text) is not None:  # a site's export: its reader
+        items = [(f"{source}:{line}", line, str(d) if isinstance(d, PHHError) else d)
+                 for line, d in read_site(text, source)]
+    else:
+        items = [(src, line, str(d) if isinstance(d, PHHError) else d)
+                 for src, line, d in iter_sections(io.BytesIO(text.encode("utf-8")), source)]
     docs = replay_items(items)
     if not docs:
         raise UsageError(f"no .phh or .phhs hands in {source}")

@@ -222,7 +222,7 @@ def test_an_unreadable_input_is_named(capsys, tmp_path: Path):
         f.chmod(0)
         path = str(f)
     msg = one_error(*hand(capsys, path))
-    assert msg.startswith(f"error: {path}: no PHH hand could be read (cannot read file: ")
+    assert msg.startswith(f"error: {path}: no hand could be read (cannot read file: ")
 
 
 def _with_a_big_hand(path: Path) -> list[str]:

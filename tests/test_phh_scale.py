@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from simulate.notation.phh_synth import synthetic_hands, write_synthetic_phhs
-from simulate.replay.hand_files import LOCAL_CHUNK, Totals, analyze
+from simulate.replay.hand_files import LOCAL_CHUNK, analyze
+from simulate.replay.totals import Totals
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 

@@ -223,7 +223,7 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad.write_text("variant = 'NT'\nactions = [\n")
     assert main(["hand", str(bad), "--json"]) == 2         # nothing in it is PHH
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "no PHH hand could be read" in err
+    assert out == "" and err.count("\n") == 1 and "no hand could be read" in err
 
 
 def test_allin_ev_goes_through_the_engine_with_antes_and_empty_seats(replays: list) -> None:

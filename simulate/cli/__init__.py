@@ -15,7 +15,8 @@ import sys
 from simulate.cli._client import REMOTE, add_server_option, remote_or_local
 from simulate.cli._util import UsageError, error_line
 
-COMMANDS = ("equity", "eval", "range", "chart", "allin", "icm", "pushfold", "hand", "batch",
+COMMANDS = ("equity", "eval", "range", "chart", "allin", "icm", "pushfold", "hand", "convert",
+            "batch",
             "bench", "warmup", "play", "serve")
 
 EPILOG = """examples:

@@ -1,5 +1,6 @@
-"""``pokerjit hand``: replay PHH hand histories (pots, winners, finishing stacks, all-in EV),
-streamed, on one or more worker processes, with per-player totals."""
+"""``pokerjit hand``: replay hand histories, PHH and the sites' exports (pots, winners,
+finishing stacks, all-in EV), streamed, on one or more worker processes, with per-player
+totals."""
 
 from __future__ import annotations
 
@@ -11,16 +12,26 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from simulate.documents import hand_document as document  # noqa: F401 - the command's document
 
 if TYPE_CHECKING:
-    from simulate.replay.hand_files import TotalsInput
+    from simulate.replay.totals import TotalsInput
 
 NAME = "hand"
-HELP = "replay PHH hand histories (.phh, .phhs or folders): pots, winners, stacks, all-in EV"
+HELP = ("replay hand histories (PHH, site exports, folders): pots, winners, stacks, "
+        "all-in EV")
 EXAMPLES = """examples:
   pokerjit hand tests/data/phh/vendor/phh-curated/dwan-ivey-2009.phh
   pokerjit hand tests/data/phh/derived/highstakes_1000nl_sidepot_hands.phhs --json
   pokerjit hand tests/data/phh/vendor/phh-curated --workers 2 --totals-only --csv hands.csv
   pokerjit hand big.phhs --scheduler local:4 --json > out.json
   cat hands.phhs | pokerjit hand - --totals-only
+  pokerjit hand ~/PokerStars/HandHistory --totals-only
+
+Site exports are read as well as PHH: PokerStars, GGPoker, Winamax, iPoker, 888,
+PartyPoker, Winning/ACR, Bovada/Ignition, Full Tilt, OnGame, Merge, MicroGaming, Boss Media,
+Entraction, PKR, IGT and Open Hand History, told from the content (in a folder every file
+is tried, whatever its name; files that hold no hand history are skipped and counted).
+A site hand's chips must add up (committed = collected + rake + fees), else it is that
+hand's error naming the line; its document gains the site's keys (site, hand_id, table,
+time, currency, tournament, seats, hero, boards, fees, cashout; winnings as the site paid).
 
 Hold'em and Omaha hands are replayed through the rules engine: an illegal action, a bet
 beyond the stack, a card dealt twice or a shown hand that differs from the dealt one is
@@ -44,8 +55,8 @@ read at all (no such file, empty, binary, not PHH) or bad options.
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", nargs="+",
-                   help="a .phh file, a .phhs collection, a folder (read recursively) or - "
-                        "(standard input)")
+                   help="a .phh file, a .phhs collection, a site's export, a folder (read "
+                        "recursively) or - (standard input)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document on stdout: {hands, totals, summary}")
     p.add_argument("--workers", type=int, default=1, metavar="N",
@@ -189,7 +200,7 @@ class Record(NamedTuple):
     readable: bool
     source: str
     error: str | None
-    #: What the totals need (:func:`simulate.replay.hand_files.totals_input`).
+    #: What the totals need (:func:`simulate.replay.totals.totals_input`).
     totals: TotalsInput
     #: The hand's JSON or text block (None: neither is written).
     text: str | None
@@ -201,8 +212,8 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
     """One hand's share of the output, made where the hand was replayed (on a worker):
     its JSON (``out="json"``) or text block (``"text"``), its CSV rows (hand number left
     for the main process to fill in) and what the totals need
-    (:func:`simulate.replay.hand_files.totals_input`)."""
-    from simulate.replay.hand_files import totals_input
+    (:func:`simulate.replay.totals.totals_input`)."""
+    from simulate.replay.totals import totals_input
 
     readable = d.pop("readable", True)
     text = None
@@ -219,7 +230,13 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.cli._util import UsageError, check_outputs, exit_on_sigterm, image_format
+    from simulate.cli._util import (
+        UsageError,
+        check_outputs,
+        exit_on_sigterm,
+        image_format,
+        plural,
+    )
     from simulate.notation.phh_read import SUFFIXES
     from simulate.replay.hand_files import analyze
 
@@ -240,8 +257,9 @@ def run(args: argparse.Namespace) -> int:
     render = functools.partial(_render, out=out, csv=bool(args.csv))
     with exit_on_sigterm():  # SIGTERM cleans up as Ctrl-C does (temporary files)
         try:
+            skipped = _Skipped()
             docs = analyze(args.file, workers=args.workers, scheduler=args.scheduler,
-                           render=render, on_skip=_warn)
+                           render=render, on_skip=skipped)
             first = next(docs, None)
         except FileNotFoundError as exc:
             raise UsageError(str(exc)) from None
@@ -250,13 +268,39 @@ def run(args: argparse.Namespace) -> int:
         # pool to the interpreter's exit, which waits for the chunks still in flight
         with contextlib.closing(docs):
             if first is None:
-                raise UsageError(f"no .phh or .phhs hands in {' '.join(args.file)}")
-            return _Run(args, fmt).go(first, docs)
+                raise UsageError(f"no hands in {' '.join(args.file)}"
+                                 + (f" ({plural(skipped.not_hands, 'file')} hold no hand "
+                                    "history)" if skipped.not_hands else ""))
+            try:
+                return _Run(args, fmt).go(first, docs)
+            finally:
+                skipped.close()
 
 
-def _warn(line: str) -> None:
-    """An input skipped (a link to a folder already read, a dangling link...): one line."""
-    sys.stderr.write(f"warning: {line}\n")
+class _Skipped:
+    """Told of each input skipped (a link to a folder already read, a dangling link, a
+    file in a folder that holds no hand history): one warning line each on stderr, except
+    that files holding no hand history are named only up to :attr:`NAMED` times and then
+    counted (the count is printed by :meth:`close`)."""
+
+    NAMED = 3
+
+    def __init__(self) -> None:
+        self.not_hands = 0
+
+    def __call__(self, line: str) -> None:
+        from simulate.replay.hand_files import NOT_HANDS
+
+        if NOT_HANDS in line:
+            self.not_hands += 1
+            if self.not_hands > self.NAMED:
+                return
+        sys.stderr.write(f"warning: {line}\n")
+
+    def close(self) -> None:
+        if self.not_hands > self.NAMED:
+            sys.stderr.write(f"warning: skipped {self.not_hands:,} files in all that hold no "
+                             "hand history\n")
 
 
 class _Run:
@@ -273,7 +317,7 @@ class _Run:
     def __init__(self, args: argparse.Namespace, fmt: str | None = None) -> None:
         from contextlib import ExitStack
 
-        from simulate.replay.hand_files import Totals
+        from simulate.replay.totals import Totals
 
         self.args, self.fmt = args, fmt
         self.totals = Totals()
@@ -305,7 +349,7 @@ class _Run:
                     self._emit(d)
             if not self.started:
                 where = " ".join(self.args.file)
-                raise UsageError(f"{where}: no PHH hand could be read ({held[0].error})")
+                raise UsageError(f"{where}: no hand could be read ({held[0].error})")
             return self._finish()
         except BaseException:
             self.files.__exit__(*sys.exc_info())  # temporary files removed

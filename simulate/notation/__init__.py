@@ -2,10 +2,14 @@
 
 Two doors: :func:`read` (the format is found from the text itself) and :func:`write` (by
 format name). Each format is one row of :data:`FORMATS` (its name, a detector, a reader and
-a writer); a site's hand-history reader joins by adding its row. Today the one format is
-PHH (``.phh`` single hands, ``.phhs`` collections): :mod:`simulate.notation.phh_read`
-reads it (its public names are re-exported here), :mod:`simulate.notation.phh_write`
-writes it. Replaying hands is :mod:`simulate.replay`'s, above the engine.
+a writer, None where pokerjit does not write it). PHH (``.phh`` single hands, ``.phhs``
+collections): :mod:`simulate.notation.phh_read` reads it (its public names are re-exported
+here), :mod:`simulate.notation.phh_write` writes it. The sites' exports: one row per site
+family of :data:`simulate.notation.sites.SITE_FORMATS` (each read by its
+``site_<family>`` module into a :class:`~simulate.notation.site_hand.SiteHand`, built into
+a :class:`HandHistory` by :mod:`simulate.notation.site_build`); Open Hand History is
+written by :mod:`simulate.notation.site_write`. Replaying hands is
+:mod:`simulate.replay`'s, above the engine.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ class HandFormat:
     name: str
     detect: Callable[[str], bool]
     read: Callable[[str | bytes, str], list[HandHistory]]
-    write: Callable[[list[Any]], str]
+    write: Callable[[list[Any]], str] | None = None
 
 
 # PHH is TOML: its first line that is not blank or a comment is a ``key = value`` line or
@@ -45,13 +49,18 @@ def _phh_detect(text: str) -> bool:
     return _PHH_START.match(text.lstrip("\ufeff")) is not None
 
 
-def _phh_read(text: str | bytes, source: str) -> list[HandHistory]:
+def _every_hand(got: Iterable[tuple[str, HandHistory | PHHError]]) -> list[HandHistory]:
+    """The hands of ``(where, hand or error)`` pairs; the first error raised, naming where."""
     hands = []
-    for src, got in parse_text(text, source):
-        if isinstance(got, PHHError):
-            raise PHHError(f"{src}: {got}")
-        hands.append(got)
+    for where, h in got:
+        if isinstance(h, PHHError):
+            raise PHHError(f"{where}: {h}")
+        hands.append(h)
     return hands
+
+
+def _phh_read(text: str | bytes, source: str) -> list[HandHistory]:
+    return _every_hand(parse_text(text, source))
 
 
 def _phh_write(records: list[Any]) -> str:
@@ -64,9 +73,40 @@ def _phh_write(records: list[Any]) -> str:
     return out.getvalue()
 
 
-#: The known formats, in the order :func:`read` tries them.
+def _site_reader(name: str) -> Callable[[str | bytes, str], list[HandHistory]]:
+    def read_hands(text: str | bytes, source: str) -> list[HandHistory]:
+        from simulate.notation.sites import read_site
+
+        return _every_hand((f"{source}:{line}", h) for line, h in read_site(text, source))
+
+    read_hands.__name__ = f"read_{name}"
+    return read_hands
+
+
+def _site_writer(name: str) -> Callable[[list[Any]], str]:
+    """A writer of :mod:`simulate.notation.site_write` (``write_<name>``) taking
+    :class:`HandHistory` records (each told as a SiteHand first)."""
+    def write_hands(records: list[Any]) -> str:
+        from simulate.notation import site_write
+        from simulate.notation.site_build import transcribe
+
+        return getattr(site_write, f"write_{name}")([transcribe(r) for r in records])
+
+    return write_hands
+
+
+def _site_formats() -> tuple[HandFormat, ...]:
+    from simulate.notation.sites import SITE_FORMATS
+
+    writers = {"ohh": _site_writer("ohh"), "pokerstars": _site_writer("pokerstars")}
+    return tuple(HandFormat(f.name, f.detect, _site_reader(f.name), writers.get(f.name))
+                 for f in SITE_FORMATS)
+
+
+#: The known formats, in the order :func:`read` tries them (the sites' after PHH).
 FORMATS: tuple[HandFormat, ...] = (
     HandFormat("phh", _phh_detect, _phh_read, _phh_write),
+    *_site_formats(),
 )
 
 #: How much of a document the detectors see.
@@ -78,9 +118,10 @@ def read(text: str | bytes, *, source: str | None = None) -> list[HandHistory]:
     format is found from the content (see :data:`FORMATS`). ``source`` names the document
     in messages (default ``<text>``). A hand that does not read is a :class:`PHHError`
     naming it; text in no known format is a ValueError naming the known ones."""
+    from simulate.notation.site_text import decode
+
     head = text[:_DETECT_CHARS]
-    if isinstance(head, bytes):
-        head = head.decode("utf-8", errors="replace")
+    head = decode(head) if isinstance(head, bytes) else head
     for fmt in FORMATS:
         if fmt.detect(head):
             return fmt.read(text, source or "<text>")
@@ -95,7 +136,7 @@ def write(records: Iterable[Any], format: str = "phh") -> str:
     ``[2]``, ...), so :func:`read` gives the records back. An unknown format is a
     ValueError naming the known ones."""
     for fmt in FORMATS:
-        if fmt.name == format:
+        if fmt.name == format and fmt.write is not None:
             return fmt.write(list(records))
-    raise ValueError(f"unknown hand-history format {format!r} "
-                     f"(known: {', '.join(f.name for f in FORMATS)})")
+    raise ValueError(f"unknown hand-history format {format!r} to write "
+                     f"(known: {', '.join(f.name for f in FORMATS if f.write)})")

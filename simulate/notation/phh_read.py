@@ -480,9 +480,10 @@ SUFFIXES = (".phh", ".phhs")
 
 
 def _walk(folder: Path, seen: set[tuple[int, int]], skip: Callable[[str], None],
-          ) -> Iterator[Path]:
-    """The regular ``.phh``/``.phhs`` files below ``folder`` (sorted, one directory at a
-    time), each real file and folder once (``seen``: their ``(device, inode)``)."""
+          every_file: bool = False) -> Iterator[Path]:
+    """The regular ``.phh``/``.phhs`` files below ``folder`` (every regular file with
+    ``every_file``), sorted, one directory at a time, each real file and folder once
+    (``seen``: their ``(device, inode)``)."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
@@ -490,7 +491,7 @@ def _walk(folder: Path, seen: set[tuple[int, int]], skip: Callable[[str], None],
         return
     for e in entries:
         p = Path(e.path)
-        named = e.name.endswith(SUFFIXES)
+        named = every_file or e.name.endswith(SUFFIXES)
         try:
             st = e.stat()  # (follows a link)
         except OSError:
@@ -503,7 +504,7 @@ def _walk(folder: Path, seen: set[tuple[int, int]], skip: Callable[[str], None],
                 skip(f"skipped {p}: a link to a folder already read ({os.path.realpath(p)})")
                 continue
             seen.add(key)
-            yield from _walk(p, seen, skip)
+            yield from _walk(p, seen, skip, every_file)
         elif named:
             if not stat.S_ISREG(st.st_mode):
                 skip(f"skipped {p}: not a regular file (a device or pipe?)")
@@ -515,9 +516,11 @@ def _walk(folder: Path, seen: set[tuple[int, int]], skip: Callable[[str], None],
 
 
 def iter_hand_files(path: str | Path, *, seen: set[tuple[int, int]] | None = None,
-                    on_skip: Callable[[str], None] | None = None) -> Iterator[Path]:
+                    on_skip: Callable[[str], None] | None = None,
+                    every_file: bool = False) -> Iterator[Path]:
     """``path`` itself if it is a regular file, else every regular ``.phh``/``.phhs`` below
-    it (sorted, streamed), each real file and each real folder once: a link to a folder
+    it (every regular file with ``every_file``: site exports have any name) (sorted,
+    streamed), each real file and each real folder once: a link to a folder
     already visited (``self -> .``, ``up -> ..``: no endless walk), a second name of a file
     already read (a hard or soft link, the same file given twice or with its folder),
     a link that leads nowhere and a ``.phh`` that is a device or pipe are skipped, each
@@ -538,7 +541,7 @@ def iter_hand_files(path: str | Path, *, seen: set[tuple[int, int]] | None = Non
             skip(f"skipped {path}: a folder already read")
             return iter(())
         seen.add(key)
-        return _walk(p, seen, skip)
+        return _walk(p, seen, skip, every_file)
     if not stat.S_ISREG(st.st_mode):
         raise ValueError(f"{path}: not a regular file (a device or pipe?); hand histories "
                          "are read from files, folders or - (standard input)")

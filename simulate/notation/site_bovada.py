@@ -189,11 +189,10 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if pot is None:
         pot = sum(hand.committed().values(), Decimal(0))
     hand.rake = max(pot - took, Decimal(0))
-    hand.return_uncalled()  # a blind nobody called comes back inside "Hand result"
+    hand.return_uncalled_collected()  # a blind nobody called comes back inside "Hand result"
     if stakes.big_blind is None:
         blinds = {e.kind: e.amount for e in ev if e.kind in ("small_blind", "big_blind")}
         stakes.small_blind, stakes.big_blind = blinds.get("small_blind"), blinds.get("big_blind")
-    info.boards = hand.boards()
     return hand
 
 

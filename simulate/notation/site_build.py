@@ -34,10 +34,10 @@ from typing import Any
 
 from simulate.games import GAMES
 from simulate.notation.phh_read import HandHistory, parse_hand
-from simulate.notation.site_hand import FORCED_KINDS, SiteHand
-from simulate.notation.site_text import SiteError
+from simulate.notation.site_hand import BETTING_KINDS, FORCED_KINDS, SiteHand, StreetBets
+from simulate.notation.site_text import SiteError, SiteInfo
 
-__all__ = ["NON_ENGINE_VARIANTS", "build", "variant_of"]
+__all__ = ["NON_ENGINE_VARIANTS", "build", "transcribe", "variant_of"]
 
 #: PHH variant codes of the games the engine does not play (kept as chip accounting).
 NON_ENGINE_VARIANTS = {
@@ -45,8 +45,12 @@ NON_ENGINE_VARIANTS = {
     ("razz", "fixed-limit"): "FR", ("2-7_triple_draw", "fixed-limit"): "F2L3D",
     ("2-7_single_draw", "no-limit"): "N2L1D", ("badugi", "fixed-limit"): "FB",
 }
-#: Games dealt face up and down by street (no board): their hole cards come street by street.
-STUD_GAMES = frozenset({"stud", "stud_hilo", "razz"})
+#: Games whose cards come round by round (stud's streets, a draw's new cards): their deals
+#: are written where the file has them, not all at the start.
+ROUND_DEALT_GAMES = frozenset({"stud", "stud_hilo", "razz", "2-7_triple_draw",
+                               "2-7_single_draw", "badugi", "5_card_draw"})
+#: Cards of the first deal in those games.
+_FIRST_DEAL = {"stud": 3, "stud_hilo": 3, "razz": 3}
 #: Hole cards of the games outside :data:`simulate.games.GAMES`.
 _HOLE_CARDS = {"stud": 7, "stud_hilo": 7, "razz": 7, "2-7_triple_draw": 5,
                "2-7_single_draw": 5, "badugi": 4}
@@ -93,26 +97,17 @@ def _num(x: Decimal) -> int | Decimal:
 def _cap_uncalled(hand: SiteHand, repairs: list[str]) -> None:
     """Cap each ``uncalled`` return at what its player bet beyond the next largest
     commitment on that street (the contract's repair), noting each cap in ``repairs``."""
-    street: dict[str, Decimal] = {}
+    bets = StreetBets()
     for e in hand.events:
-        if e.kind == "street" or (e.kind == "board" and e.run == 1):
-            street = {}
-        if e.player is None or e.amount is None:
-            continue
-        if e.kind in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                      "bet"):
-            street[e.player] = street.get(e.player, Decimal(0)) + e.amount
-        elif e.kind in ("raise", "complete"):
-            street[e.player] = e.amount
-        elif e.kind == "uncalled":
-            mine = street.get(e.player, Decimal(0))
-            others = max((v for p, v in street.items() if p != e.player), default=Decimal(0))
+        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
+            mine = bets.bet(e.player)
+            others = max((v for p, v in bets.bets.items() if p != e.player), default=0)
             most = max(mine - others, Decimal(0))
             if e.amount > most:
                 repairs.append(f"line {e.line}: uncalled bet of {e.amount} returned to "
                                f"{e.player} capped at the {most} not called")
                 e.amount = most
-            street[e.player] = mine - e.amount
+        bets.see(e)
 
 
 def build(hand: SiteHand, source: str) -> HandHistory:
@@ -195,8 +190,21 @@ def build(hand: SiteHand, source: str) -> HandHistory:
         raise SiteError(f"{where}: {exc}") from None
     info.seats = [by_name[p].seat for p in names]
     info.repairs = repairs
+    info.boards = _boards(hand)
     hh.site = info
     return hh
+
+
+def _boards(hand: SiteHand) -> list[str]:
+    """One board text per run: a later run's board (whose events hold only the cards that
+    differ) is the first run's shared cards, then its own (every board is five cards)."""
+    runs: dict[int, list[str]] = {}
+    for e in hand.events:
+        if e.kind == "board":
+            runs.setdefault(e.run, []).extend(e.cards)
+    first = runs.get(1, [])
+    return ["".join(first if r == 1 else first[:max(0, 5 - len(runs[r]))] + runs[r])
+            for r in sorted(runs)]
 
 
 def _hole_cards(hand: SiteHand, names: list[str], game: str) -> dict[str, list[str]]:
@@ -218,20 +226,17 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
              game: str) -> list[str]:
     """The PHH action strings of the hand (module docstring)."""
     out: list[str] = []
-    stud = game in STUD_GAMES
-    if not stud:
+    by_round = game in ROUND_DEALT_GAMES
+    if not by_round:
         # hole cards first, in PHH's seat order
         for p, i in sorted(idx.items(), key=lambda t: t[1]):
             out.append(f"d dh p{i + 1} {''.join(holes[p])}")
-    street: dict[str, Decimal] = {}
-
-    def add(p: str, x: Decimal) -> None:
-        street[p] = street.get(p, Decimal(0)) + x
-
+    dealt: set[str] = set()
+    bets = StreetBets()
+    simple = {"fold": "f", "check": "cc", "call": "cc", "stand": "sd", "muck": "sm"}
     for e in hand.events:
         k, p = e.kind, e.player
-        if k == "street" or (k == "board" and e.run == 1):
-            street = {}
+        bets.see(e)
         if k == "board":
             if e.run == 1:
                 out.append(f"d db {''.join(e.cards)}")
@@ -239,36 +244,26 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
         if p is None or p not in idx:
             continue
         seat = f"p{idx[p] + 1}"
-        a = e.amount or Decimal(0)
-        if k == "hole":
-            if stud:
-                out.append(f"d dh {seat} {''.join(e.cards)}")
-        elif k in ("small_blind", "big_blind", "straddle", "post"):
-            add(p, a)
+        if (k in BETTING_KINDS or k == "bring_in") and by_round and len(dealt) < len(idx):
+            # a seat the file shows no first deal for gets unseen cards before the betting
+            first = _FIRST_DEAL.get(game, len(holes[p]))
+            for q, i in sorted(idx.items(), key=lambda t: t[1]):
+                if q not in dealt:
+                    out.append(f"d dh p{i + 1} {'??' * first}")
+                    dealt.add(q)
+        if k in simple:
+            out.append(f"{seat} {simple[k]}")
+        elif k == "hole" and by_round:
+            out.append(f"d dh {seat} {''.join(e.cards)}")
+            dealt.add(p)
         elif k == "bring_in":
-            add(p, a)
             out.append(f"{seat} pb")
-        elif k == "fold":
-            out.append(f"{seat} f")
-        elif k == "check":
-            out.append(f"{seat} cc")
-        elif k == "call":
-            add(p, a)
-            out.append(f"{seat} cc")
-        elif k == "bet":
-            add(p, a)
-            out.append(f"{seat} cbr {_num(street[p])}")
-        elif k in ("raise", "complete"):
-            street[p] = a
-            out.append(f"{seat} cbr {_num(a)}")
+        elif k in ("bet", "raise", "complete"):
+            out.append(f"{seat} cbr {_num(bets.bet(p))}")
         elif k == "discard":
             out.append(f"{seat} sd {''.join(e.cards)}")
-        elif k == "stand":
-            out.append(f"{seat} sd")
         elif k == "show":
             out.append(f"{seat} sm {''.join(e.cards) if e.cards else ''.join(holes[p])}")
-        elif k == "muck":
-            out.append(f"{seat} sm")
     return out
 
 
@@ -290,3 +285,135 @@ def _site_fields(hand: SiteHand, names: list[str], by_name: dict[str, Any]) -> d
         out["event"] = info.tournament.id
     return out
 
+
+
+def transcribe(hh: HandHistory) -> SiteHand:
+    """The other direction: a :class:`HandHistory` (PHH's or a site's) told as a
+    :class:`SiteHand`, the record the site writers write (:mod:`simulate.notation.site_write`).
+
+    Seats are the site's numbers where the hand came from a site, else 1, 2, ... in PHH's
+    order (the button is the last seat). Each ``cc`` becomes a check or a call of what it
+    adds (capped at the stack), each ``cbr`` a bet (nothing to match on the street) or a
+    raise to its total, a show or a muck from ``sm``; the excess of a street's largest
+    bet over the next one is returned as ``uncalled`` when the street ends
+    (:meth:`SiteHand.return_uncalled`); ``winnings``
+    become ``collect`` events and ``rake`` the rake. Antes and dead money are both
+    ``ante`` events (PHH does not tell them apart)."""
+    from simulate.notation.site_hand import Event, Seat, Stakes
+
+    n = hh.n_players
+    info = hh.site or SiteInfo(site="phh", hand_id=str(hh.fields.get("hand", "")),
+                               game=_game_of(hh.variant)[0], betting=_game_of(hh.variant)[1],
+                               table=_text(hh.fields.get("table")),
+                               currency=_text(hh.fields.get("currency")))
+    numbers = list(info.seats) if len(info.seats) == n else list(range(1, n + 1))
+    names = list(hh.players)
+    seats = [Seat(numbers[i], names[i], hh.starting_stacks[i]) for i in range(n)]
+    antes, blinds = _swap(list(hh.antes)), _swap(list(hh.blinds_or_straddles))
+    positive = [b for b in blinds if b > 0]
+    stakes = Stakes(small_blind=blinds[1] if n == 2 else (blinds[0] or None),
+                    big_blind=max(positive) if positive else hh.min_bet,
+                    ante=max(antes) if any(antes) else None, small_bet=hh.small_bet,
+                    big_bet=hh.big_bet, bring_in=hh.bring_in)
+    if n > 2 and len(positive) >= 2:
+        stakes.big_blind = blinds[1] if blinds[1] > 0 else stakes.big_blind
+    stack = [Decimal(x) for x in hh.starting_stacks]
+    street = [Decimal(0)] * n
+    ev: list[Event] = []
+
+    def put(i: int, x: Decimal) -> Decimal:
+        x = min(x, stack[i]) if stack[i].is_finite() else x
+        stack[i] -= x
+        street[i] += x
+        return x
+
+    for i, a in enumerate(antes):
+        if a:
+            ev.append(Event("ante", names[i], put(i, a), allin=stack[i] == 0))
+    street = [Decimal(0)] * n
+    kinds = (("small_blind", 0), ("big_blind", 1)) if n > 2 else (("small_blind", 1),
+                                                                  ("big_blind", 0))
+    for kind, i in kinds:
+        if blinds[i] > 0:
+            ev.append(Event(kind, names[i], put(i, blinds[i]), allin=stack[i] == 0))
+    for i, b in enumerate(blinds):
+        if (n > 2 and i >= 2 and b > 0) or b < 0:
+            ev.append(Event("straddle" if b > 0 else "post", names[i], put(i, abs(b)),
+                            allin=stack[i] == 0))
+
+    bet_seen = False
+    for act in hh.actions:
+        k, i = act.kind, act.actor
+        if k == "db":
+            street = [Decimal(0)] * n
+            bet_seen = False
+            ev.append(Event("board", cards=_cards(act.cards)))
+            continue
+        if k == "dh":
+            assert act.target is not None
+            if bet_seen:  # a later deal (stud's streets, a draw's new cards)
+                street = [Decimal(0)] * n
+                bet_seen = False
+                ev.append(Event("street"))
+            ev.append(Event("hole", names[act.target], cards=_cards(act.cards)))
+            continue
+        assert i is not None
+        p = names[i]
+        if k == "f":
+            ev.append(Event("fold", p))
+        elif k == "cc":
+            owe = max(street) - street[i]
+            if owe > 0:
+                ev.append(Event("call", p, put(i, owe), allin=stack[i] == 0))
+            else:
+                ev.append(Event("check", p))
+        elif k == "cbr":
+            total = Decimal(act.amount or 0)
+            kind = "raise" if max(street) > 0 else "bet"
+            added = put(i, total - street[i])
+            ev.append(Event(kind, p, added if kind == "bet" else street[i],
+                            allin=stack[i] == 0))
+        elif k == "pb":
+            ev.append(Event("bring_in", p, put(i, Decimal(hh.bring_in or 0))))
+        elif k == "sd":
+            if bet_seen:  # a draw ends the betting round before it
+                street = [Decimal(0)] * n
+                bet_seen = False
+                ev.append(Event("street"))
+            ev.append(Event("discard", p, cards=_cards(act.cards)) if act.cards
+                      else Event("stand", p))
+        elif k == "sm":
+            ev.append(Event("show", p, cards=_cards(act.cards)) if act.cards
+                      else Event("muck", p))
+        if k in ("f", "cc", "cbr", "pb"):
+            bet_seen = True
+    for i, w in enumerate(hh.winnings or []):
+        if w:
+            ev.append(Event("collect", names[i], Decimal(w), pot="pot"))
+    count = hh.fields.get("seat_count")
+    out = SiteHand(info=info, seats=seats, stakes=stakes, events=ev, button=numbers[-1],
+                   rake=hh.rake, max_seats=count if isinstance(count, int) else None)
+    out.return_uncalled()
+    return out
+
+
+def _game_of(variant: str) -> tuple[str, str]:
+    """(game, betting) of a PHH variant code."""
+    for name, g in GAMES.items():
+        for betting, code in g.phh.items():
+            if code == variant:
+                return name, betting
+    for (game, betting), code in NON_ENGINE_VARIANTS.items():
+        if code == variant:
+            return game, betting
+    raise SiteError(f"variant {variant} has no site game")
+
+
+def _cards(slots: Any) -> tuple[str, ...]:
+    from evaluator.cards import card_str
+
+    return tuple("??" if c is None else card_str(c) for c in (slots or []))
+
+
+def _text(x: Any) -> str | None:
+    return None if x is None else str(x)

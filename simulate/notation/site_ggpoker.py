@@ -214,7 +214,6 @@ def _hand(chunk: str, first: int) -> SiteHand:
         raise SiteError(f"line {first}: a hand without seats")
     if drop:
         _cash_drop(ev, drop)
-    info.boards = hand.boards()
     return hand
 
 

@@ -56,7 +56,8 @@ from decimal import Decimal
 
 from simulate.notation.site_text import SiteError, SiteInfo
 
-__all__ = ["BETTING_KINDS", "EVENT_KINDS", "FORCED_KINDS", "Event", "Seat", "SiteHand", "Stakes"]
+__all__ = ["ADDS_TO_BET", "BETTING_KINDS", "EVENT_KINDS", "FORCED_KINDS", "SETS_BET", "Event",
+           "Seat", "SiteHand", "Stakes", "StreetBets", "starts_street"]
 
 #: Forced bets, paid before the first decision.
 FORCED_KINDS = frozenset({"ante", "small_blind", "big_blind", "straddle", "post", "dead",
@@ -67,6 +68,54 @@ BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
 EVENT_KINDS = FORCED_KINDS | BETTING_KINDS | frozenset(
     {"street", "hole", "board", "discard", "stand", "show", "muck", "uncalled", "collect",
      "cashout"})
+
+
+#: Events whose amount adds to the player's bet on the street.
+ADDS_TO_BET = frozenset({"small_blind", "big_blind", "straddle", "post", "bring_in", "call",
+                         "bet"})
+#: Events whose amount is the player's bet on the street after it.
+SETS_BET = frozenset({"raise", "complete"})
+
+
+def starts_street(e: Event) -> bool:
+    """Whether ``e`` starts a betting round (a ``street`` event, a first-run board)."""
+    return e.kind == "street" or (e.kind == "board" and e.run == 1)
+
+
+@dataclass
+class StreetBets:
+    """Each player's bet on the current street, as the events go by (the one reading of
+    the amounts' meanings: every reader, the builder and the writers follow the betting
+    through it). ``top``: the largest bet of the street."""
+
+    bets: dict[str, Decimal] = field(default_factory=dict)
+    top: Decimal = Decimal(0)
+
+    def see(self, e: Event) -> Decimal:
+        """Take ``e`` into account; returns the chips it puts in on this street (negative
+        for an uncalled bet returned; 0 for events that bet nothing). A new street clears
+        the bets first."""
+        if starts_street(e):
+            self.bets, self.top = {}, Decimal(0)
+            return Decimal(0)
+        if e.player is None or e.amount is None:
+            return Decimal(0)
+        had = self.bets.get(e.player, Decimal(0))
+        if e.kind in ADDS_TO_BET:
+            new = had + e.amount
+        elif e.kind in SETS_BET:
+            new = e.amount
+        elif e.kind == "uncalled":
+            new = had - e.amount
+        else:
+            return Decimal(0)
+        self.bets[e.player] = new
+        self.top = max(self.top, new)
+        return new - had
+
+    def bet(self, player: str | None) -> Decimal:
+        """``player``'s bet on this street."""
+        return self.bets.get(player or "", Decimal(0))
 
 
 @dataclass
@@ -145,29 +194,42 @@ class SiteHand:
         or ``complete`` sets the player's street total; ``street`` and a first-run
         ``board`` start a new street."""
         total: dict[str, Decimal] = {}
-        street: dict[str, Decimal] = {}
+        bets = StreetBets()
+        for e in self.events:
+            put = bets.see(e)
+            if e.kind in ("ante", "dead") and e.player is not None and e.amount is not None:
+                put = e.amount
+            if put and e.player is not None:
+                total[e.player] = total.get(e.player, Decimal(0)) + put
+        return total
 
-        def add(name: str, x: Decimal) -> None:
-            total[name] = total.get(name, Decimal(0)) + x
+    def return_uncalled(self) -> None:
+        """Add the ``uncalled`` events of a file that does not print them (OHH, and sites
+        that fold the return into what is collected): when a street's betting ends, the
+        excess of its largest bet over the next largest goes back to its player. The
+        betting of a street ends at the next street, at the first show, muck or collect,
+        or at the end of the events."""
+        out: list[Event] = []
+        bets = StreetBets()
+        open_ = False
+
+        def close() -> None:
+            ranked = sorted(bets.bets.values(), reverse=True) + [Decimal(0)]
+            if ranked[0] > ranked[1]:
+                who = next(p for p, v in bets.bets.items() if v == ranked[0])
+                out.append(Event("uncalled", who, ranked[0] - ranked[1]))
 
         for e in self.events:
-            k, p, a = e.kind, e.player, e.amount
-            if k == "street" or (k == "board" and e.run == 1):
-                street.clear()
-            if p is None or a is None:
-                continue
-            if k in ("ante", "dead"):
-                add(p, a)
-            elif k in ("small_blind", "big_blind", "straddle", "post", "bring_in", "call",
-                       "bet"):
-                street[p] = street.get(p, Decimal(0)) + a
-                add(p, a)
-            elif k in ("raise", "complete"):
-                add(p, a - street.get(p, Decimal(0)))
-                street[p] = a
-            elif k == "uncalled":
-                add(p, -a)
-        return total
+            ends = starts_street(e) or e.kind in ("show", "muck", "collect", "cashout")
+            if ends and open_:
+                close()
+                open_ = False
+            if bets.see(e) or e.kind in SETS_BET:
+                open_ = True
+            out.append(e)
+        if open_:
+            close()
+        self.events = out
 
     def collected(self) -> dict[str, Decimal]:
         """What each player took from the pots (``collect`` events), by name."""
@@ -189,54 +251,23 @@ class SiteHand:
                 f"line {self.info.line}: the chips do not add up: {put} committed, "
                 f"{took} collected + {rake} rake" + (f" + {fees} fees" if fees else ""))
 
-    def boards(self) -> list[str]:
-        """One board text per run (the cards run together, ``2d3c8sJh3d``), from the
-        ``board`` events: run ``k`` > 1 is the first run's board with its last cards
-        replaced by that run's own (the cards its events give)."""
-        runs: dict[int, list[str]] = {}
-        for e in self.events:
-            if e.kind == "board":
-                runs.setdefault(e.run, []).extend(e.cards)
-        first = runs.get(1, [])
-        out = ["".join(first)] if first else []
-        for k in sorted(r for r in runs if r > 1):
-            own = runs[k]
-            out.append("".join(first[:max(len(first) - len(own), 0)] + own))
-        return out
-
-    def return_uncalled(self) -> None:
-        """For a site that prints no line for an uncalled bet (or not every one): the part
-        of the largest commitment nobody matched becomes an ``uncalled`` event at the end
-        of the street it was bet on, and comes out of that player's ``collect`` amounts
-        when (and only when) the printed collections hold it (they add up to everything
-        committed, the returned chips included)."""
-        ev = self.events
-        total = self.committed()
-        dead: dict[str, Decimal] = {}
-        for e in ev:  # antes and dead money are nobody's bet to match
-            if e.kind in ("ante", "dead") and e.player is not None and e.amount is not None:
-                dead[e.player] = dead.get(e.player, Decimal(0)) + e.amount
-        live = {p: v - dead.get(p, Decimal(0)) for p, v in total.items()}
-        if len(live) < 2:
-            return
-        ranked = sorted(live.items(), key=lambda kv: kv[1], reverse=True)
-        (top, most), (_, second) = ranked[0], ranked[1]
-        excess = most - second
-        if excess <= 0:
-            return
-        last = max(i for i, e in enumerate(ev) if e.player == top and e.amount is not None
-                   and e.kind in ("small_blind", "big_blind", "straddle", "post", "call",
-                                  "bet", "raise", "complete", "bring_in"))
-        end = next((i for i in range(last + 1, len(ev))
-                    if ev[i].kind in ("board", "street", "show", "muck", "collect")), len(ev))
+    def return_uncalled_collected(self) -> None:
+        """:meth:`return_uncalled` for a site whose printed collections may hold the chips
+        it returns without saying so (Winamax, Bovada, Winning Poker's tournaments): when
+        the collections (with the rake and fees) add up to everything committed before
+        the returns, each return found comes out of its player's collections too."""
+        before = sum(self.committed().values(), Decimal(0))
+        old = {id(e) for e in self.events}
+        self.return_uncalled()
+        new = [e for e in self.events if id(e) not in old]
         took = sum(self.collected().values(), Decimal(0))
         fees = (self.rake or Decimal(0)) + sum(self.info.fees.values(), Decimal(0))
-        held = took + fees == sum(total.values(), Decimal(0))
-        ev.insert(end, Event("uncalled", top, excess, line=ev[last].line))
-        if held:
-            left = excess
-            for e in ev:
-                if e.kind == "collect" and e.player == top and e.amount and left:
+        if not new or took + fees != before:
+            return
+        for u in new:
+            left = u.amount or Decimal(0)
+            for e in self.events:
+                if e.kind == "collect" and e.player == u.player and e.amount and left:
                     cut = min(left, e.amount)
                     e.amount -= cut
                     left -= cut

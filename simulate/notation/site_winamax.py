@@ -196,8 +196,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
     if not hand.seats:
         raise SiteError(f"line {first}: a hand without seats")
-    hand.return_uncalled()
-    info.boards = hand.boards()
+    hand.return_uncalled_collected()
     return hand
 
 

@@ -217,9 +217,8 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
     if not dealt:
         raise SiteError(f"line {first}: the hand was cancelled (no cards dealt)")
     ev.extend(collects)
-    info.boards = hand.boards()
     if (re.search(r"\(JP\)|\bJP\b|Beast", gid["table"]) and "jackpot" not in info.fees
-            and info.boards and len(dealt) >= 4):
+            and any(e.kind == "board" for e in ev) and len(dealt) >= 4):
         info.fees["jackpot"] = _JP_DROP
     return hand
 
@@ -434,8 +433,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
         for seat_no, a, ln in won:
             if seat_no in names:
                 ev.append(Event("collect", names[seat_no], a, line=ln, pot="pot"))
-    hand.return_uncalled()
-    info.boards = hand.boards()
+    hand.return_uncalled_collected()
     return hand
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_bovada, site_ggpoker, site_winamax, site_winning
+from simulate.notation import site_bovada, site_ggpoker, site_ohh, site_winamax, site_winning
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -44,6 +44,7 @@ class SiteFormat:
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
 SITE_FORMATS: tuple[SiteFormat, ...] = (
+    SiteFormat("ohh", site_ohh.detect, site_ohh.read),
     SiteFormat("ggpoker", site_ggpoker.detect, site_ggpoker.read),
     SiteFormat("winamax", site_winamax.detect, site_winamax.read),
     SiteFormat("winning", site_winning.detect, site_winning.read),

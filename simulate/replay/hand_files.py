@@ -1,6 +1,5 @@
-"""Hand histories at scale: stream hands from files, folders and ``.phhs`` collections,
-replay them (in this process or on worker processes, in fixed chunks), and keep
-per-player totals.
+"""Hand histories at scale: stream hands from files, folders, ``.phhs`` collections and
+site exports, and replay them (in this process or on worker processes, in fixed chunks).
 
 :func:`analyze` yields one JSON-ready dict per hand (the :class:`HandReplay`
 document, see :meth:`simulate.replay.hand_replay.HandReplay.to_dict`) in input order. Input
@@ -10,12 +9,10 @@ so memory stays bounded whatever the input's size: in this process hands are rep
 :data:`CHUNK` hands are in flight. Within a chunk, the plain hands are settled together in
 one compiled call (:mod:`simulate.replay.fast_replay`).
 
-:class:`Totals` adds hands up per player name (``players`` in the file, else
-``p1``, ``p2``, ...): hands played, chips won (``net``), all-in-adjusted chips
-won (in a hand where the money went in before the river with every live hand
-known, the seat's all-in EV replaces its result) and both per 100 big blinds.
-Hands whose result for a seat is unknown (hidden cards at a showdown) count in
-``hands`` but add nothing to the sums (``unknown_net`` counts them).
+A file's format is told from its content (:func:`_file_items`): a site export is read by
+its reader (:mod:`simulate.notation.sites`), whose hands travel as the
+:class:`~simulate.notation.phh_read.HandHistory` records it made. Per-player totals of the
+documents are :mod:`simulate.replay.totals`'.
 """
 
 from __future__ import annotations
@@ -23,16 +20,20 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from simulate.notation.phh_read import PHHError, iter_hand_files, iter_sections
+from simulate.notation.phh_read import (
+    SUFFIXES,
+    HandHistory,
+    PHHError,
+    iter_hand_files,
+    iter_sections,
+)
 from simulate.replay.fast_replay import Item, replay_item
 
-__all__ = ["CHUNK", "STDIN", "PlayerTotals", "Totals", "TotalsInput", "analyze", "replay_item",
-           "totals_input"]
+__all__ = ["CHUNK", "NOT_HANDS", "STDIN", "analyze", "check_inputs", "read_hands",
+           "replay_item"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
@@ -74,10 +75,13 @@ def _replay_chunk_lazily(items: list[Item], render: Render | None = None,
 
 class _Inputs:
     """The hand files under the input paths, each real file once (shared ``seen``), in
-    order; :data:`STDIN` as itself."""
+    order; :data:`STDIN` as itself. In a folder every regular file is tried (site exports
+    have any name); :attr:`explicit` holds the files named on the command line (one that
+    holds no hand history is an error, not a skip)."""
 
     def __init__(self, paths: list[str | Path], on_skip: OnSkip | None) -> None:
         self.paths, self.on_skip = paths, on_skip
+        self.explicit = {str(p) for p in paths}
 
     def __iter__(self) -> Iterator[Path | str]:
         seen: set[tuple[int, int]] = set()
@@ -91,17 +95,52 @@ class _Inputs:
                 stdin_read = True
                 yield STDIN
                 continue
-            yield from iter_hand_files(top, seen=seen, on_skip=self.on_skip)
+            yield from iter_hand_files(top, seen=seen, on_skip=self.on_skip, every_file=True)
+
+    def items(self, f: Path | str) -> Iterator[Item]:
+        """The hands of one input (:func:`_file_items`)."""
+        return _file_items(f, str(f) in self.explicit, self.on_skip)
 
 
 def _items(paths: Iterable[str | Path], on_skip: OnSkip | None = None) -> Iterator[Item]:
-    for f in _Inputs(list(paths), on_skip):
-        yield from _file_items(f)
+    inputs = _Inputs(list(paths), on_skip)
+    for f in inputs:
+        yield from inputs.items(f)
 
 
-def _file_items(f: Path | str) -> Iterator[Item]:
-    """The hands of one file (:func:`simulate.notation.phh_read.iter_sections`: each hand's text
-    bounded, see :data:`simulate.notation.phh_read.MAX_HAND_BYTES`), or of standard input."""
+def read_hands(paths: str | Path | Iterable[str | Path], *, on_skip: OnSkip | None = None,
+               ) -> Iterator[tuple[str, HandHistory | PHHError]]:
+    """Every hand under ``paths`` (files, folders, ``-``; PHH and site exports, as
+    :func:`analyze` reads them) as ``(source, record or the hand's error)``, in input order,
+    one hand in memory at a time (a site file is read whole). Raises as :func:`analyze`
+    does for a path that does not exist."""
+    from simulate.notation.phh_read import hand_from_bytes
+
+    for src, line, data in _items(check_inputs(paths), on_skip):
+        if isinstance(data, HandHistory):
+            yield src, data
+        elif isinstance(data, str):
+            yield src, PHHError(data)
+        else:
+            yield src, hand_from_bytes(src, line, data)
+
+
+#: The message of a file in a folder that holds no hand history (the CLI counts them).
+NOT_HANDS = "holds no hand history"
+#: How much of a file the format is told from.
+_HEAD = 8192
+
+
+def _file_items(f: Path | str, explicit: bool = True,
+                on_skip: OnSkip | None = None) -> Iterator[Item]:
+    """The hands of one file, or of standard input. The format is told from the content
+    (a ``.phh``/``.phhs`` name is always PHH): PHH is cut by
+    :func:`simulate.notation.phh_read.iter_sections` (each hand's text bounded, see
+    :data:`simulate.notation.phh_read.MAX_HAND_BYTES`), a site export is read by its
+    reader (:func:`simulate.notation.sites.read_site`; items carry the
+    :class:`HandHistory`). A file in a folder that is neither is skipped, told to
+    ``on_skip`` (``... holds no hand history``); named on its own, it is read as PHH (whose
+    error says what is wrong)."""
     if str(f) == STDIN:
         yield from _stream_items(sys.stdin.buffer, STDIN_SOURCE)
         return
@@ -111,7 +150,60 @@ def _file_items(f: Path | str) -> Iterator[Item]:
         yield str(f), 1, f"cannot read file: {exc.strerror or exc}"
         return
     with fh:
-        yield from _stream_items(fh, str(f))
+        name = str(f)
+        if not name.endswith(SUFFIXES):
+            try:
+                head = fh.read(_HEAD)
+                fh.seek(0)
+            except OSError as exc:
+                yield name, 1, f"cannot read file: {exc.strerror or exc}"
+                return
+            kind = _kind_of(head)
+            if kind == "site":
+                yield from _site_items(fh, name, explicit, on_skip)
+                return
+            if kind is None and not explicit:
+                if on_skip is not None:
+                    on_skip(f"skipped {name}: {NOT_HANDS}")
+                return
+        yield from _stream_items(fh, name)
+
+
+def _kind_of(head: bytes) -> str | None:
+    """``"phh"``, ``"site"`` or None, from the first bytes of a file."""
+    from simulate.notation import FORMATS
+    from simulate.notation.site_text import decode
+    from simulate.notation.sites import detect_site
+
+    text = decode(head)
+    if detect_site(text) is not None:
+        return "site"
+    if any(fmt.detect(text) for fmt in FORMATS if fmt.name == "phh"):
+        return "phh"
+    return None
+
+
+def _site_items(fh: IO[bytes], name: str, explicit: bool,
+                on_skip: OnSkip | None) -> Iterator[Item]:
+    """The hands of a site export, as items holding their :class:`HandHistory` (or the
+    hand's error as text). A file of summaries only is skipped as holding no hands."""
+    from simulate.notation.sites import read_site
+
+    try:
+        data = fh.read()
+    except OSError as exc:
+        yield name, 1, f"cannot read file: {exc.strerror or exc}"
+        return
+    n = 0
+    for line, got in read_site(data, name):
+        n += 1
+        src = f"{name}:{line}"
+        yield src, line, (f"{got}" if isinstance(got, PHHError) else got)
+    if n == 0:
+        if explicit:
+            yield name, 1, f"{name} holds no hands (a summary, or hands the site cut short)"
+        elif on_skip is not None:
+            on_skip(f"skipped {name}: {NOT_HANDS} (summaries only)")
 
 
 def _stream_items(fh: IO[bytes], name: str) -> Iterator[Item]:
@@ -232,18 +324,20 @@ def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = Non
 
     from simulate.run import chunked
 
-    def big(f: str | Path) -> bool:
+    def big(f: str | Path) -> bool:  # a large PHH file (site exports are read here)
         try:
-            return f != STDIN and os.path.getsize(f) >= RANGE_MIN_BYTES
+            return (f != STDIN and str(f).endswith(SUFFIXES)
+                    and os.path.getsize(f) >= RANGE_MIN_BYTES)
         except OSError:
             return False
 
-    for is_big, files in itertools.groupby(_Inputs(list(paths), on_skip), key=big):
+    inputs = _Inputs(list(paths), on_skip)
+    for is_big, files in itertools.groupby(inputs, key=big):
         if is_big:
             for f in files:
                 yield from _file_ranges(Path(f), chunk)
         else:
-            yield from chunked((it for f in files for it in _file_items(f)), chunk)
+            yield from chunked((it for f in files for it in inputs.items(f)), chunk)
 
 
 def check_inputs(paths: Iterable[str | Path]) -> list[str | Path]:
@@ -340,195 +434,3 @@ def _failed(items: list[Item] | _Range, exc: BaseException, render: Render | Non
     docs = [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(),
                  readable=True) for src, _, _ in items]
     return docs if render is None else [render(d) for d in docs]
-
-
-def _dec(x: Any) -> Decimal:
-    """An amount of a document (int or float) as the Decimal it was written from; ints
-    remembered (most results repeat)."""
-    if type(x) is int:
-        got = _INTS.get(x)
-        if got is None:
-            if len(_INTS) >= 65536:
-                _INTS.clear()
-            got = _INTS[x] = Decimal(x)
-        return got
-    return Decimal(x) if isinstance(x, int) else Decimal(str(x))
-
-
-_INTS: dict[int, Decimal] = {}
-
-
-_PER_BB: dict[tuple[Any, ...], Decimal] = {}
-
-
-def _per_bb(net: Any, n: Decimal, bb: Any, bbd: Decimal) -> Decimal:
-    """``n / bbd`` (a seat's result in big blinds), remembered by the raw values: most
-    results of a collection repeat."""
-    key = (type(net), net, type(bb), bb)
-    got = _PER_BB.get(key)
-    if got is None:
-        if len(_PER_BB) >= 65536:
-            _PER_BB.clear()
-        got = _PER_BB[key] = n / bbd
-    return got
-
-
-class TotalsInput(NamedTuple):
-    """What :meth:`Totals.add` reads of a hand's document (:func:`totals_input`), small and
-    cheap to send from a worker. A hand with an error (``replayed`` False) fills in only
-    ``readable`` and ``incomplete``; the rest keep their defaults."""
-
-    #: False: the hand has an error.
-    replayed: bool
-    #: False: the hand's text could not be read as PHH.
-    readable: bool = True
-    #: The history stops before the hand is over (an error).
-    incomplete: bool = False
-    #: The engine validated the hand.
-    validated: bool = False
-    #: A showdown's hole cards are unknown: some seats' results are unknown.
-    outcome_unknown: bool = False
-    #: The result matches the recorded finishing stacks (None: nothing to compare).
-    matches_record: bool | None = None
-    #: The hand's big blind in its units (None: none).
-    big_blind: Any = None
-    #: Each seat's all-in EV, or None (no all-in EV).
-    allin_evs: list[Any] | None = None
-    #: The players, shared by the hands that seat the same ones (a chunk sends it once).
-    players: tuple[str, ...] = ()
-    #: Each seat's net (None: unknown).
-    nets: tuple[Any, ...] = ()
-
-
-def totals_input(d: dict[str, Any]) -> TotalsInput:
-    """The :class:`TotalsInput` of a hand's document ``d``."""
-    if d.get("error"):
-        return TotalsInput(False, bool(d.get("readable", True)), not d.get("complete", True))
-    match = None
-    rec, fin = d.get("recorded_finishing_stacks"), d.get("finishing_stacks")
-    if rec is not None and fin is not None:
-        pairs = [(a, b) for a, b in zip(fin, rec, strict=False) if a is not None and b is not None]
-        if pairs:
-            match = all(_dec(a) == _dec(b) for a, b in pairs)
-    ev = d.get("allin_ev")
-    names = tuple(d["players"])
-    shared = _NAMES.get(names)
-    if shared is None:
-        if len(_NAMES) >= 4096:
-            _NAMES.clear()
-        shared = _NAMES[names] = names
-    nets = d["net"]
-    if len(nets) != len(shared):
-        raise ValueError("a document's players and net differ in length")
-    return TotalsInput(True, validated=bool(d.get("validated")),
-                       outcome_unknown=not d.get("outcome_known", True), matches_record=match,
-                       big_blind=d.get("big_blind"),
-                       allin_evs=None if ev is None else [e["ev"] for e in ev],
-                       players=shared, nets=tuple(nets))
-
-
-_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-
-@dataclass
-class PlayerTotals:
-    """One player's sums; chips in the files' units, big blinds as ``net / big_blind``."""
-
-    player: str
-    hands: int = 0
-    unknown_net: int = 0
-    net: Decimal = Decimal(0)
-    allin_adjusted_net: Decimal = Decimal(0)
-    net_bb: Decimal = Decimal(0)
-    adjusted_bb: Decimal = Decimal(0)
-    bb_hands: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        def num(d: Decimal) -> int | float:
-            return int(d) if d == d.to_integral_value() else float(d)
-
-        per100 = (lambda x: float(100 * x / self.bb_hands)) if self.bb_hands else (lambda x: None)
-        return {"player": self.player, "hands": self.hands, "net": num(self.net),
-                "allin_adjusted_net": num(self.allin_adjusted_net),
-                "bb_per_100": per100(self.net_bb),
-                "allin_adjusted_bb_per_100": per100(self.adjusted_bb),
-                "unknown_net": self.unknown_net}
-
-
-@dataclass
-class Totals:
-    """Per-player totals over the hands added (see the module docstring)."""
-
-    players: dict[str, PlayerTotals] = field(default_factory=dict)
-    hands: int = 0
-    errors: int = 0
-    unreadable: int = 0
-    incomplete: int = 0  # of the errors: histories that stop before the hand is over
-    validated: int = 0
-    outcome_unknown: int = 0
-    matched: int = 0
-    checked: int = 0
-
-    def add(self, d: dict[str, Any]) -> list[tuple[str, Decimal, Decimal]] | None:
-        """Count one hand's document; returns ``[(player, net, adjusted net)]`` for the
-        seats whose result is known (None for a hand with an error)."""
-        return self.add_input(totals_input(d))
-
-    def add_input(self, t: TotalsInput) -> list[tuple[str, Decimal, Decimal]] | None:
-        """:meth:`add` of a hand's :func:`totals_input` (made where the document was)."""
-        self.hands += 1
-        if not t.replayed:
-            self.errors += 1
-            if not t.readable:
-                self.unreadable += 1
-            self.incomplete += t.incomplete
-            return None
-        match, bb, evs, names, nets = t.matches_record, t.big_blind, t.allin_evs, t.players, t.nets
-        self.validated += t.validated
-        self.outcome_unknown += t.outcome_unknown
-        if match is not None:
-            self.checked += 1
-            self.matched += match
-        bbd = _dec(bb) if bb else None
-        out = []
-        players = self.players
-        for s, name in enumerate(names):
-            net = nets[s]
-            pt = players.get(name)
-            if pt is None:
-                pt = players[name] = PlayerTotals(name)
-            pt.hands += 1
-            if net is None:
-                pt.unknown_net += 1
-                continue
-            n = _dec(net)
-            pt.net += n
-            if evs is None:
-                a = n
-                pt.allin_adjusted_net += n
-                if bbd:
-                    pt.bb_hands += 1
-                    q = _per_bb(net, n, bb, bbd)
-                    pt.net_bb += q
-                    pt.adjusted_bb += q
-            else:
-                a = _dec(evs[s])
-                pt.allin_adjusted_net += a
-                if bbd:
-                    pt.bb_hands += 1
-                    pt.net_bb += _per_bb(net, n, bb, bbd)
-                    pt.adjusted_bb += a / bbd
-            out.append((name, n, a))
-        return out
-
-    def summary(self) -> dict[str, Any]:
-        """The ``summary`` of ``pokerjit hand --json``: counts over the hands added."""
-        return {"hands": self.hands, "replayed": self.hands - self.errors, "errors": self.errors,
-                "incomplete": self.incomplete,
-                "validated": self.validated, "outcome_unknown": self.outcome_unknown,
-                "recorded_checked": self.checked, "recorded_matched": self.matched}
-
-    def to_list(self) -> list[dict[str, Any]]:
-        """The contract's ``totals``: one entry per player, most hands first."""
-        ps = sorted(self.players.values(), key=lambda t: (-t.hands, t.player))
-        return [t.to_dict() for t in ps]

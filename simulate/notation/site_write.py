@@ -1,0 +1,316 @@
+"""Writing hands in other formats than PHH: Open Hand History JSON and PokerStars text.
+
+Each writer takes :class:`~simulate.notation.site_hand.SiteHand` records (a site reader's, or
+a PHH hand's told as one by :func:`simulate.notation.site_build.transcribe`), so the amounts
+already carry the meanings a site's text needs (a call's increment, a raise's total, the
+uncalled bet, each pot's winner), and the matching reader reads the text back to the same
+hand.
+
+**Open Hand History** (``hh-specs.handhistory.org``, spec 1.4): one JSON object per hand,
+``{"ohh": {...}}``, written one per line (JSON lines). Players get ``id`` 0, 1, ... in seat
+order; rounds are ``Preflop``, ``Flop``, ``Turn``, ``River`` (stud's and draw games' later
+rounds ``Round 2``, ``Round 3``, ...; a second run's board is a round ``Flop``/``Turn``/
+``River`` with ``"run": 2``, pokerjit's own key) and ``Showdown``; an action's ``amount`` is
+what the action puts in (the spec's meaning: a raise to 20 over a bet of 2 is 18); each pot
+lists ``player_wins``. The spec has no action for an uncalled bet returned: the reader
+works it out (:meth:`SiteHand.return_uncalled`).
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from simulate.notation.site_hand import SETS_BET, SiteHand, StreetBets
+
+__all__ = ["OHH_ACTIONS", "OHH_GAMES", "OHH_VERSION", "ohh_dict", "stars_text", "write_ohh",
+           "write_pokerstars"]
+
+#: The spec version written.
+OHH_VERSION = "1.4.7"
+#: ``game_type`` by game name (games without a spec name are written by their own name).
+OHH_GAMES = {"holdem": "Holdem", "omaha": "Omaha", "omaha_hilo": "OmahaHiLo",
+             "omaha5": "Omaha5", "omaha6": "Omaha6", "short_deck": "ShortDeck"}
+#: ``bet_type`` by betting.
+OHH_BETTING = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "FL"}
+#: OHH action names by event kind.
+OHH_ACTIONS = {"ante": "Post Ante", "small_blind": "Post SB", "big_blind": "Post BB",
+               "straddle": "Straddle", "post": "Post Extra Blind", "dead": "Post Dead",
+               "bring_in": "Post Bring In", "hole": "Dealt Cards", "fold": "Fold",
+               "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise",
+               "complete": "Raise", "discard": "Discards", "stand": "Stands Pat",
+               "show": "Shows Cards", "muck": "Mucks Cards"}
+_STREETS = {0: "Preflop", 3: "Flop", 4: "Turn", 5: "River"}
+
+
+def _num(x: Decimal | None) -> int | float | None:
+    if x is None:
+        return None
+    return int(x) if x == x.to_integral_value() else float(x)
+
+
+def ohh_dict(hand: SiteHand) -> dict[str, Any]:
+    """The ``{"ohh": {...}}`` object of one hand (module docstring)."""
+    info, st = hand.info, hand.stakes
+    ids = {s.name: i for i, s in enumerate(hand.seats)}
+    rounds: list[dict[str, Any]] = []
+    board = {1: 0}
+    bets = StreetBets()
+    cur: dict[str, Any] = {"id": 0, "street": "Preflop", "cards": [], "actions": []}
+    rounds.append(cur)
+    pots: dict[str, dict[str, Any]] = {}
+    number = 0
+
+    def new_round(name: str, cards: list[str], run: int = 1) -> dict[str, Any]:
+        r: dict[str, Any] = {"id": len(rounds), "street": name, "cards": cards, "actions": []}
+        if run > 1:
+            r["run"] = run
+        rounds.append(r)
+        return r
+
+    for e in hand.events:
+        k = e.kind
+        put = bets.see(e)  # OHH: an action's amount is what it puts in
+        if k == "board":
+            board[e.run] = board.get(e.run, board[1] if e.run > 1 else 0) + len(e.cards)
+            cur = new_round(_STREETS.get(board[e.run], f"Board {board[e.run]}"),
+                            list(e.cards), e.run)
+            continue
+        if k == "street":
+            cur = new_round(f"Round {len(rounds) + 1}", [])
+            continue
+        if k == "collect" and e.player is not None:
+            pot = pots.setdefault(e.pot or "pot", {"number": len(pots), "amount": Decimal(0),
+                                                   "player_wins": []})
+            pot["amount"] += e.amount or 0
+            pot["player_wins"].append({"player_id": ids[e.player],
+                                       "win_amount": _num(e.amount)})
+            continue
+        if k in ("uncalled", "cashout") or e.player is None:
+            if k == "cashout" and e.player is not None:
+                pots.setdefault("pot", {"number": len(pots), "amount": Decimal(0),
+                                        "player_wins": []})["player_wins"].append(
+                    {"player_id": ids[e.player], "win_amount": 0,
+                     "cashout_amount": _num(e.amount)})
+            continue  # an uncalled return is not an OHH action: the reader works it out
+        if k in ("show", "muck") and cur["street"] != "Showdown":
+            cur = new_round("Showdown", [])
+        amount = put if k in SETS_BET else e.amount
+        act: dict[str, Any] = {"action_number": number, "player_id": ids[e.player],
+                               "action": OHH_ACTIONS[k]}
+        if amount is not None:
+            act["amount"] = _num(amount)
+        if e.allin:
+            act["is_allin"] = True
+        if e.cards:  # "??" for a card nobody saw
+            act["cards"] = list(e.cards)
+        cur["actions"].append(act)
+        number += 1
+    pot_list = sorted(pots.values(), key=lambda p: p["number"])
+    if pot_list:
+        pot_list[0]["rake"] = _num(hand.rake or Decimal(0))
+        if info.fees:
+            pot_list[0]["jackpot"] = _num(sum(info.fees.values(), Decimal(0)))
+    for p in pot_list:
+        p["amount"] = _num(p["amount"] + (Decimal(str(p.get("rake", 0))) if p["number"] == 0
+                                          else 0))
+    hero = ids.get(info.hero) if info.hero else None
+    out: dict[str, Any] = {
+        "spec_version": OHH_VERSION, "internal_version": "pokerjit",
+        "network_name": info.site, "site_name": info.site,
+        "game_type": OHH_GAMES.get(info.game, info.game),
+        "table_name": info.table or "", "table_size": hand.max_seats or len(hand.seats),
+        "game_number": info.hand_id, "start_date_utc": info.time or "",
+        "currency": info.currency or "",
+        "ante_amount": _num(st.ante or Decimal(0)),
+        "small_blind_amount": _num(st.small_blind or Decimal(0)),
+        "big_blind_amount": _num(st.big_blind or Decimal(0)),
+        "bet_limit": {"bet_cap": 0, "bet_type": OHH_BETTING.get(info.betting, info.betting)},
+        "dealer_seat": hand.button if hand.button is not None else 0,
+        "players": [{"id": i, "seat": s.seat, "name": s.name,
+                     "starting_stack": _num(s.stack)} for i, s in enumerate(hand.seats)],
+        "rounds": rounds, "pots": pot_list,
+    }
+    if st.small_bet is not None:
+        out["bet_limit"]["small_bet"] = _num(st.small_bet)
+        out["bet_limit"]["big_bet"] = _num(st.big_bet)
+    if st.bring_in is not None:
+        out["bring_in_amount"] = _num(st.bring_in)
+    if hero is not None:
+        out["hero_player_id"] = hero
+    if info.tournament is not None:
+        out["tournament"] = True
+        out["tournament_info"] = {"tournament_number": info.tournament.id,
+                                  "buyin": info.tournament.buy_in,
+                                  "level": info.tournament.level}
+    return {"ohh": out}
+
+
+def write_ohh(hands: list[SiteHand]) -> str:
+    """``hands`` as Open Hand History JSON lines (one ``{"ohh": ...}`` per line)."""
+    return "".join(json.dumps(ohh_dict(h), ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for h in hands)
+
+
+# ----------------------------------------------------------------------------- PokerStars
+#: Currency signs PokerStars prints before an amount.
+_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+_STREET_NAMES = {3: "FLOP", 4: "TURN", 5: "RIVER"}
+_STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "7th STREET")
+_DRAW_STREETS = ("FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
+_RUNS = ("", "FIRST ", "SECOND ", "THIRD ")
+
+
+def _stars_amount(x: Decimal | None, sign: str) -> str:
+    """``$1``, ``$0.50``, ``1500``: whole amounts without decimals, others with at least
+    two."""
+    x = Decimal(0) if x is None else x
+    if x == x.to_integral_value():
+        return f"{sign}{int(x)}"
+    t = format(x.normalize(), "f")
+    if len(t.split(".")[1]) < 2:
+        t += "0"
+    return f"{sign}{t}"
+
+
+def _stars_time(iso: str | None) -> str:
+    """`` - 2020/01/02 03:04:05 UTC`` from ISO 8601 (UTC when it has an offset; no zone
+    when it has none), or nothing."""
+    if not iso:
+        return ""
+    from datetime import datetime, timezone
+
+    try:
+        t = datetime.fromisoformat(iso)
+    except ValueError:
+        return ""
+    if t.tzinfo is not None:
+        return " - " + t.astimezone(timezone.utc).strftime("%Y/%m/%d %H:%M:%S") + " UTC"
+    return " - " + t.strftime("%Y/%m/%d %H:%M:%S")
+
+
+def stars_text(hand: SiteHand) -> str:
+    """One hand as PokerStars writes it (its header, seats, forced bets, each street's
+    actions, the showdown and the summary); the PokerStars reader
+    (:mod:`simulate.notation.site_pokerstars`) reads it back to the same hand."""
+    from simulate.notation.site_pokerstars import GAME_NAMES, LIMITS
+
+    info, st = hand.info, hand.stakes
+    sign = "" if info.tournament is not None else _SIGNS.get(info.currency or "", "")
+    cur = "" if sign or info.tournament is not None or not info.currency or \
+        info.currency == "chips" else f" {info.currency}"
+
+    def amt(x: Decimal | None) -> str:
+        return _stars_amount(x, sign)
+
+    game = {v: k for k, v in GAME_NAMES.items()}.get(info.game)
+    limit = {v: k for k, v in LIMITS.items() if k != "Fixed Limit"}.get(info.betting)
+    if game is None or limit is None:
+        raise ValueError(f"PokerStars has no name for {info.betting} {info.game}")
+    small, big = st.small_blind, st.big_blind
+    if info.betting == "fixed-limit" and st.small_bet is not None:
+        small, big = st.small_bet, st.big_bet
+    stakes = f"{amt(small)}/{amt(big)}"
+    if info.tournament is not None:
+        t = info.tournament
+        head = (f"Tournament #{t.id}, {t.buy_in or 'Freeroll'} {game} {limit} - Level "
+                f"{t.level or 'I'} ({stakes})")
+    else:
+        head = f"{game} {limit} ({stakes}{cur})"
+    lines = [f"PokerStars Hand #{info.hand_id or 0}: {head}{_stars_time(info.time)}"]
+    seats = sorted(hand.seats, key=lambda s: s.seat)
+    size = hand.max_seats or max(len(seats), max(s.seat for s in seats))
+    button = f" Seat #{hand.button} is the button" if hand.button is not None else ""
+    lines.append(f"Table '{info.table or 'pokerjit'}' {size}-max{button}")
+    for s in seats:
+        out = "" if s.in_hand else " is sitting out"
+        lines.append(f"Seat {s.seat}: {s.name} ({amt(s.stack)} in chips){out}")
+    runs = max((e.run for e in hand.events if e.kind == "board"), default=1)
+    board: dict[int, list[str]] = {}
+    stud = info.game in ("stud", "stud_hilo", "razz")
+    rounds = 0
+    shown_header = hole_header = False
+    dead: dict[str, Decimal] = {}
+    allin = {True: " and is all-in", False: ""}
+    bets = StreetBets()
+    lines_of = {"ante": "posts the ante", "small_blind": "posts small blind",
+                "big_blind": "posts big blind", "straddle": "posts straddle",
+                "call": "calls", "bet": "bets", "complete": "completes it to",
+                "bring_in": "brings in for"}
+    for e in hand.events:
+        k, p = e.kind, e.player
+        before = bets.top  # the largest bet before this one: a raise is by the rest
+        bets.see(e)
+        if k in ("hole", "fold", "check", "call", "bet", "raise", "complete") and \
+                not hole_header and not stud:
+            lines.append("*** HOLE CARDS ***")
+            hole_header = True
+        if k in lines_of:
+            lines.append(f"{p}: {lines_of[k]} {amt(e.amount)}{allin[e.allin]}")
+        elif k == "dead":
+            dead[p or ""] = dead.get(p or "", Decimal(0)) + (e.amount or 0)
+        elif k == "post":
+            extra = dead.pop(p or "", None)
+            if extra is not None:
+                lines.append(f"{p}: posts small & big blinds {amt((e.amount or 0) + extra)}")
+            else:
+                lines.append(f"{p}: posts big blind {amt(e.amount)}{allin[e.allin]}")
+        elif k == "hole":
+            if stud and rounds == 0:
+                lines.append(f"*** {_STUD_STREETS[0]} ***")
+                rounds = 1
+            if any(c != "??" for c in e.cards):
+                lines.append(f"Dealt to {p} [{' '.join(e.cards)}]")
+        elif k == "street":
+            names = _STUD_STREETS if stud else _DRAW_STREETS
+            lines.append(f"*** {names[min(rounds, len(names) - 1)]} ***")
+            rounds += 1
+        elif k == "board":
+            prev = list(board.get(e.run) or (board.get(1, [])[:5 - len(e.cards)]
+                                               if e.run > 1 else []))
+            board[e.run] = prev + list(e.cards)
+            name = _STREET_NAMES.get(len(board[e.run]), "BOARD")
+            run = _RUNS[e.run] if runs > 1 else ""
+            old = f"[{' '.join(prev)}] " if prev else ""
+            lines.append(f"*** {run}{name} *** {old}[{' '.join(e.cards)}]")
+        elif k == "fold":
+            lines.append(f"{p}: folds")
+        elif k == "check":
+            lines.append(f"{p}: checks")
+        elif k == "raise":
+            lines.append(f"{p}: raises {amt((e.amount or 0) - before)} to {amt(e.amount)}"
+                         f"{allin[e.allin]}")
+        elif k == "discard":
+            lines.append(f"{p}: discards {len(e.cards)} card{'s' if len(e.cards) != 1 else ''}"
+                         + (f" [{' '.join(e.cards)}]" if any(c != '??' for c in e.cards)
+                            else ""))
+        elif k == "stand":
+            lines.append(f"{p}: stands pat")
+        elif k in ("show", "muck"):
+            if not shown_header:
+                lines.append("*** SHOW DOWN ***")
+                shown_header = True
+            lines.append(f"{p}: shows [{' '.join(e.cards)}]" if k == "show" and e.cards
+                         and any(c != "??" for c in e.cards) else f"{p}: mucks hand")
+        elif k == "uncalled":
+            lines.append(f"Uncalled bet ({amt(e.amount)}) returned to {p}")
+        elif k == "collect":
+            lines.append(f"{p} collected {amt(e.amount)} from {e.pot or 'pot'}")
+        elif k == "cashout":
+            lines.append(f"{p} cashed out the hand for {amt(e.amount)}")
+    took = sum((e.amount or Decimal(0) for e in hand.events if e.kind == "collect"),
+               Decimal(0))
+    rake = hand.rake or Decimal(0)
+    fees = sum(info.fees.values(), Decimal(0))
+    lines.append("*** SUMMARY ***")
+    extra = "".join(f" | {name.capitalize()} {amt(v)}" for name, v in info.fees.items())
+    lines.append(f"Total pot {amt(took + rake + fees)} | Rake {amt(rake)}{extra}")
+    if board:
+        lines.append(f"Board [{' '.join(board[1])}]")
+    return "\n".join(lines) + "\n"
+
+
+def write_pokerstars(hands: list[SiteHand]) -> str:
+    """``hands`` as PokerStars-format text, separated by two blank lines."""
+    return "\n\n".join(stars_text(h) for h in hands)
