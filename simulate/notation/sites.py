@@ -20,7 +20,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_bovada, site_ggpoker, site_ohh, site_winamax, site_winning
+from simulate.notation import (
+    site_888,
+    site_bovada,
+    site_entraction,
+    site_ggpoker,
+    site_ohh,
+    site_ongame,
+    site_partypoker,
+    site_winamax,
+    site_winning,
+)
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -45,6 +55,10 @@ class SiteFormat:
 #: detector before a looser one).
 SITE_FORMATS: tuple[SiteFormat, ...] = (
     SiteFormat("ohh", site_ohh.detect, site_ohh.read),
+    SiteFormat("888", site_888.detect, site_888.read),
+    SiteFormat("partypoker", site_partypoker.detect, site_partypoker.read),
+    SiteFormat("ongame", site_ongame.detect, site_ongame.read),
+    SiteFormat("entraction", site_entraction.detect, site_entraction.read),
     SiteFormat("ggpoker", site_ggpoker.detect, site_ggpoker.read),
     SiteFormat("winamax", site_winamax.detect, site_winamax.read),
     SiteFormat("winning", site_winning.detect, site_winning.read),
