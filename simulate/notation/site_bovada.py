@@ -25,9 +25,12 @@ The grammar, line by line:
   ``Prize Tournament Ticket``...) moves no chips in the hand;
 - boards ``*** FLOP *** [..]``, ``*** TURN *** [..] [..]``; summary ``Total Pot($X)``.
 
-The export prints no rake: it is what the pot held beyond the collections (``Total Pot``
-less what was collected; a hand whose summary is missing, as some Zone hands are: what was
-committed less what was collected).
+The amounts go through the betting ledger (:class:`~simulate.notation.site_ledger.Ledger`:
+calls and ``All-in X`` add, raises set the street total, each checked against the betting
+and the stacks). The export prints no rake: the ledger derives it, what was committed less
+what was paid (``Total Pot`` must be what was paid as printed and that rake, where the
+summary prints it; some Zone hands have none); a blind nobody called comes back inside ``Hand
+result``: the ledger returns it and takes it out of the payout.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 
-from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_hand import Seat, SiteHand, Stakes
+from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_text import (
     SiteError,
     SiteInfo,
@@ -127,8 +131,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     table=m["ttable"] or m["table"] or m["zone"], time=f"{d}T{t}",
                     currency="chips" if tour else "USD", tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
-    ev = hand.events
-    street: dict[str, Decimal] = {}
+    ledger: Ledger | None = None
+    payouts: list[tuple[str, Decimal, str | None, int]] = []
     summary = False
     for i, raw in enumerate(lines[1:], start=1):
         ln = first + i
@@ -144,115 +148,97 @@ def _hand(chunk: str, first: int) -> SiteHand:
             if s.startswith("*** SUMMARY"):
                 summary = True
                 continue
-            if s.startswith("Seat ") and not ev:
+            if s.startswith("Seat ") and ledger is None:
                 tm = _SEAT.match(s)
                 if tm:
                     name = _name(tm["name"])
                     if "[ME]" in tm["name"]:
                         info.hero = name
                     hand.seats.append(Seat(int(tm["seat"]), name, parse_amount(tm["stack"])))
-                    if name == "Dealer":
-                        hand.button = int(tm["seat"])
                     continue
+            if ledger is None:
+                if not hand.seats:
+                    raise SiteError("a hand without seats")
+                ledger = Ledger(hand)
             b = _BOARD.match(s)
             if b:
                 groups = _CARDS.findall(s)
                 if not groups:
                     raise SiteError("a board without cards")
-                ev.append(Event("board", cards=tuple(card_text(c) for c in groups[-1].split()),
-                                line=ln))
-                street = {}
+                ledger.board(tuple(card_text(c) for c in groups[-1].split()), ln)
                 continue
             if s.startswith("***"):
                 continue
             tm = _LINE.match(s)
             if tm:
-                _action(ev, street, _name(tm["name"]), tm["what"], ln)
+                _action(ledger, payouts, _name(tm["name"]), tm["what"], ln)
         except SiteError as exc:
             msg = str(exc)
             raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
-    if not hand.seats:
-        raise SiteError(f"line {first}: a hand without seats")
+    if ledger is None:
+        raise SiteError(f"line {first}: a hand without actions")
+    # the export prints no rake and counts a blind nobody called as won: the ledger
+    # derives both (module docstring)
+    ledger.settle(payouts, None, first)
+    printed = sum((a for _, a, _, _ in payouts), Decimal(0))
+    if hand.total_pot is not None and hand.total_pot != printed + (hand.rake or 0):
+        raise SiteError(f"line {first}: the total pot {hand.total_pot} is not the "
+                        f"{printed} paid and the {hand.rake} rake")
     numbers = [seat.seat for seat in hand.seats]
     if numbers != sorted(numbers):
         # tournament seats carry ids, not places: the listing is the table's order
         for k, seat in enumerate(hand.seats, start=1):
             seat.seat = k
-            if seat.name == "Dealer":
-                hand.button = k
-    names = {seat.name for seat in hand.seats}
-    for e in ev:
-        if e.player is not None and e.player not in names:
-            raise SiteError(f"line {e.line}: {e.player!r} acts but has no seat")
-    took = sum(hand.collected().values(), Decimal(0))
-    pot = hand.total_pot
-    if pot is None:
-        pot = sum(hand.committed().values(), Decimal(0))
-    hand.rake = max(pot - took, Decimal(0))
-    hand.return_uncalled_collected()  # a blind nobody called comes back inside "Hand result"
-    if stakes.big_blind is None:
-        blinds = {e.kind: e.amount for e in ev if e.kind in ("small_blind", "big_blind")}
-        stakes.small_blind, stakes.big_blind = blinds.get("small_blind"), blinds.get("big_blind")
+    hand.button = next((seat.seat for seat in hand.seats if seat.name == "Dealer"), None)
     return hand
 
 
-def _action(ev: list[Event], street: dict[str, Decimal], name: str, what: str, ln: int) -> None:
+def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]], name: str,
+            what: str, ln: int) -> None:
     """One ``NAME : VERB ...`` line (see the module docstring)."""
     verb = what.lower()
-
-    def put(kind: str, x: Decimal, total: Decimal | None = None, allin: bool = False) -> None:
-        street[name] = total if total is not None else street.get(name, Decimal(0)) + x
-        ev.append(Event(kind, name, total if total is not None else x, line=ln, allin=allin))
-
+    stakes = ledger.hand.stakes
     if verb.startswith("small blind"):
-        put("small_blind", _amount(what[11:]))
+        a = _amount(what[11:])
+        stakes.small_blind = stakes.small_blind or a
+        ledger.forced("small_blind", name, a, ln)
     elif verb.startswith("big blind"):
-        put("big_blind", _amount(what[9:]))
+        a = _amount(what[9:])
+        stakes.big_blind = stakes.big_blind or a
+        ledger.forced("big_blind", name, a, ln)
     elif verb.startswith("ante chip"):
-        ev.append(Event("ante", name, _amount(what[9:]), line=ln))
+        ledger.forced("ante", name, _amount(what[9:]), ln)
     elif verb.startswith("posts dead chip"):
-        ev.append(Event("dead", name, _amount(what[15:]), line=ln))
+        ledger.forced("dead", name, _amount(what[15:]), ln)
     elif verb.startswith("posts chip"):
-        put("post", _amount(what[10:]))
+        ledger.forced("post", name, _amount(what[10:]), ln)
     elif verb.startswith("card dealt to a spot"):
         g = _CARDS.search(what)
         if g:
-            ev.append(Event("hole", name, cards=tuple(card_text(c) for c in g.group(1).split()),
-                            line=ln))
+            ledger.event("hole", name, ln, tuple(card_text(c) for c in g.group(1).split()))
     elif verb.startswith("fold"):
-        ev.append(Event("fold", name, line=ln))
+        ledger.event("fold", name, ln)
     elif verb.startswith("check"):
-        ev.append(Event("check", name, line=ln))
+        ledger.event("check", name, ln)
     elif verb.startswith("call"):
-        put("call", _amount(re.sub(r"^\w+(\([^)]*\))?", "", what)))
+        ledger.added("call", name, _amount(re.sub(r"^\w+(\([^)]*\))?", "", what)), ln)
     elif verb.startswith("bets"):
-        put("bet", _amount(what[4:]))
+        ledger.added("bet", name, _amount(what[4:]), ln)
     elif verb.startswith("raises") or verb.startswith("all-in(raise)"):
         r = _TO.search(what)
         if r is None:
             raise SiteError(f"a raise without its total: {what!r}")
-        put("raise", Decimal(0), parse_amount(r["to"]), allin=verb.startswith("all-in"))
+        ledger.raise_to(name, parse_amount(r["to"]), ln)
     elif verb.startswith("all-in"):
-        a = _amount(what[6:])
-        top = max(street.values(), default=Decimal(0))
-        total = street.get(name, Decimal(0)) + a
-        if total <= top:
-            put("call", a, allin=True)
-        elif top == 0:
-            put("bet", a, allin=True)
-        else:
-            put("raise", Decimal(0), total, allin=True)
+        ledger.added("allin", name, _amount(what[6:]), ln)
     elif verb.startswith("return uncalled portion of bet"):
-        a = _amount(what[30:])
-        street[name] = street.get(name, Decimal(0)) - a
-        ev.append(Event("uncalled", name, a, line=ln))
+        ledger.uncalled(name, _amount(what[30:]), ln)
     elif verb.startswith(("showdown", "does not show", "mucks")):
         # the last player in "shows" or "does not show" too (wins uncontested): no showdown
-        folded = {e.player for e in ev if e.kind == "fold"}
-        if len({e.player for e in ev if e.kind == "hole"} - folded) > 1:
-            ev.append(Event("show" if verb.startswith("showdown") else "muck", name, line=ln))
+        dealt = {e.player for e in ledger.hand.events if e.kind == "hole"}
+        if len(dealt - ledger.folded) > 1:
+            ledger.event("show" if verb.startswith("showdown") else "muck", name, ln)
     elif verb.startswith("hand result"):
         side = "side pot" in verb
-        ev.append(Event("collect", name, _amount(re.sub(r"(?i)^hand result(-side pot)?", "",
-                                                         what)),
-                        line=ln, pot="side pot" if side else "main pot"))
+        payouts.append((name, _amount(re.sub(r"(?i)^hand result(-side pot)?", "", what)),
+                        "side pot" if side else "main pot", ln))
