@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_text import (
     SiteError,
     SiteInfo,
@@ -99,20 +100,6 @@ def _wrap(exc: SiteError, ln: int) -> SiteError:
     return SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}")
 
 
-class _Street:
-    """The street totals, to turn an ``allin (X)`` or an increment into the event kinds."""
-
-    def __init__(self) -> None:
-        self.put: dict[str, Decimal] = {}
-
-    def top(self) -> Decimal:
-        return max(self.put.values(), default=Decimal(0))
-
-    def add(self, name: str, x: Decimal) -> Decimal:
-        self.put[name] = self.put.get(name, Decimal(0)) + x
-        return self.put[name]
-
-
 # ----------------------------------------------------------------------------- 2014
 _START_2014 = re.compile(r"^\ufeff?Game started at: ")
 _SPLIT_2014 = re.compile(r"\ufeff?Game started at: ")
@@ -159,8 +146,8 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                     table=gid["table"], time=_date(when.group(1)), currency="USD", line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
     ev = hand.events
-    street = _Street()
-    collects: list[Event] = []
+    ledger: Ledger | None = None
+    payouts: list[tuple[str, Decimal, str | None, int]] = []
     dealt: set[str] = set()
     for i, raw in enumerate(lines[1:], start=1):
         ln = first + i
@@ -176,17 +163,19 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                 continue
             if s.startswith("Seat "):
                 m = _SEAT_2014.match(s)
-                if m:
+                if m and ledger is None:
                     hand.seats.append(Seat(int(m["seat"]), m["name"], parse_amount(m["stack"])))
                 continue
-            b = _BOARD_2014.match(s)
-            if b:
-                ev.append(Event("board", cards=_board(s), line=ln))
-                street = _Street()
+            if s.startswith("Game "):  # "Game ID: ..." and "Game ended at: ..."
+                continue
+            if ledger is None:
+                ledger = Ledger(hand, returns_printed=True)
+            if _BOARD_2014.match(s):
+                ledger.board(_board(s), ln)
                 continue
             m = _UNCALLED.match(s)
             if m:
-                ev.append(Event("uncalled", m["name"], parse_amount(m["a"]), line=ln))
+                ledger.uncalled(m["name"], parse_amount(m["a"]), ln)
                 continue
             m = _POT_2014.match(s)
             if m:
@@ -204,81 +193,64 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                 got = parse_amount(summary["got"])
                 name = re.split(r" (?:does not show|mucks|shows)", name)[0]
                 if got:
-                    collects.append(Event("collect", name, got, line=ln, pot="pot"))
+                    payouts.append((name, got, "pot", ln))
                 if verb == "shows" and (g := _CARDS.search(rest)):
-                    ev.append(Event("show", name, cards=_cards(g.group(1)), line=ln))
+                    ledger.event("show", name, ln, _cards(g.group(1)))
                 continue
-            if _action_2014(ev, street, name, verb, rest, ln, info):
+            if _action_2014(ledger, name, verb, rest, ln):
                 dealt.add(name)
         except SiteError as exc:
             raise _wrap(exc, ln) from None
     if not ended:
         raise SiteError(f"line {first}: the hand is cut short (no 'Game ended at' line)")
-    if not dealt:
+    if not dealt or ledger is None:
         raise SiteError(f"line {first}: the hand was cancelled (no cards dealt)")
-    ev.extend(collects)
     if (re.search(r"\(JP\)|\bJP\b|Beast", gid["table"]) and "jackpot" not in info.fees
             and any(e.kind == "board" for e in ev) and len(dealt) >= 4):
         info.fees["jackpot"] = _JP_DROP
+    ledger.settle(payouts, hand.rake or Decimal(0), first, paid_back=False)
     return hand
 
 
-def _action_2014(ev: list[Event], street: _Street, name: str, verb: str, rest: str, ln: int,
-                 info: SiteInfo) -> bool:
-    """One ``Player NAME ...`` line of the 2014 format; True when it deals a card."""
+def _action_2014(ledger: Ledger, name: str, verb: str, rest: str, ln: int) -> bool:
+    """One ``Player NAME ...`` line of the 2014 format (its amounts are what the action
+    adds); True when it deals a card."""
+    ev = ledger.hand.events
     if verb in ("received a card", "received card"):
         g = _CARDS.search(rest)
         if g:  # one card a line: the hero's cards gather in one event
-            info.hero = name
+            ledger.hand.info.hero = name
             mine = next((e for e in ev if e.kind == "hole" and e.player == name), None)
             if mine is None:
-                ev.append(Event("hole", name, cards=_cards(g.group(1)), line=ln))
+                ledger.event("hole", name, ln, _cards(g.group(1)))
             else:
                 mine.cards = mine.cards + _cards(g.group(1))
         return True
     if verb in ("has small blind", "has big blind", "straddle"):
-        a = _amount(rest)
-        street.add(name, a)
         kind = {"has small blind": "small_blind", "has big blind": "big_blind"}.get(verb,
                                                                                     "straddle")
-        ev.append(Event(kind, name, a, line=ln))
+        ledger.forced(kind, name, _amount(rest), ln)
     elif verb == "posts":
-        a = _amount(rest)
-        if "dead" in rest:
-            ev.append(Event("dead", name, a, line=ln))
-        else:
-            street.add(name, a)
-            ev.append(Event("post", name, a, line=ln))
+        ledger.forced("dead" if "dead" in rest else "post", name, _amount(rest), ln)
     elif verb == "folds":
-        ev.append(Event("fold", name, line=ln))
+        ledger.event("fold", name, ln)
     elif verb == "checks":
-        ev.append(Event("check", name, line=ln))
+        ledger.event("check", name, ln)
     elif verb == "allin" and not any(e.kind in ("big_blind", "fold", "check", "call", "bet",
                                                  "raise") for e in ev):
         # the big blind posted all in for less ("allin (0.24)" in place of "has big blind")
-        a = _amount(rest)
-        street.add(name, a)
-        ev.append(Event("big_blind", name, a, line=ln, allin=True))
+        ledger.forced("big_blind", name, _amount(rest), ln)
     elif verb in ("calls", "bets", "raises", "allin"):
-        a = _amount(rest)
-        top = street.top()
-        total = street.add(name, a)
-        allin = verb == "allin"
-        if verb == "calls" or (allin and total <= top):
-            ev.append(Event("call", name, a, line=ln, allin=allin))
-        elif verb == "bets" or (allin and top == 0):
-            ev.append(Event("bet", name, a, line=ln, allin=allin))
-        else:
-            ev.append(Event("raise", name, total, line=ln, allin=allin))
+        word = {"calls": "call", "bets": "bet", "raises": "raise", "allin": "allin"}[verb]
+        ledger.added(word, name, _amount(rest), ln)
     elif verb == "mucks":
         # the last player in "mucks" too (shows nothing, wins uncontested): no showdown
-        folded = {e.player for e in ev if e.kind == "fold"}
-        live = {e.player for e in ev if e.player is not None and e.kind != "hole"} - folded
-        if len(live) > 1:
-            ev.append(Event("muck", name, line=ln))
+        live = {e.player for e in ev if e.player is not None and e.kind != "hole"}
+        if len(live - ledger.folded) > 1:
+            ledger.event("muck", name, ln)
     elif verb == "shows":
         g = _CARDS.search(rest)
-        ev.append(Event("show", name, cards=_cards(g.group(1)) if g else (), line=ln))
+        ledger.event("show", name, ln, _cards(g.group(1)) if g else ())
     return False
 
 
