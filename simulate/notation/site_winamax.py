@@ -17,10 +17,12 @@ tournaments):
   ``NAME shows [..] (...)``, ``NAME collected X from pot`` (or ``main pot``, ``side pot N``);
 - summary ``Total pot X | Rake Y`` or ``| No rake``.
 
-The older exports print no line for an uncalled bet: the bet comes back inside the
-winner's ``collected`` amount. The reader finds the unmatched part of the largest
-commitment itself, writes it as an ``uncalled`` event at the end of its street, and takes
-it out of the winner's collection when (and only when) the printed amounts include it.
+The amounts go through the betting ledger (:class:`~simulate.notation.site_ledger.Ledger`:
+calls and bets add, raises set the street total, each checked against the betting and the
+stacks). The exports print no line for an uncalled bet: the bet comes back inside the
+winner's ``collected`` amount. The ledger returns the unmatched part of each street's
+largest bet itself and takes it out of the winner's collection where the printed amounts
+hold it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 
-from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_hand import Seat, SiteHand, Stakes
+from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_text import (
     SiteError,
     SiteInfo,
@@ -129,7 +132,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     currency="EUR" if cash and "€" in m["stakes"] else
                     ("chips" if not cash else "EUR"), tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
-    ev = hand.events
+    ledger: Ledger | None = None
+    payouts: list[tuple[str, Decimal, str | None, int]] = []
     summary = False
     for i, raw in enumerate(lines[1:], start=1):
         ln = first + i
@@ -159,74 +163,80 @@ def _hand(chunk: str, first: int) -> SiteHand:
                         info.tournament = Tournament(tid.group(1), info.tournament.buy_in,
                                                      info.tournament.level)
                 continue
-            if s.startswith("Seat ") and not ev:
+            if s.startswith("Seat ") and ledger is None:
                 tm = _SEAT.match(s)
                 if tm:
                     st = tm["stack"].strip()  # ``()``: a seat sitting out
                     hand.seats.append(Seat(int(tm["seat"]), tm["name"],
                                            parse_amount(st) if st else Decimal(0), bool(st)))
                     continue
+            if s.startswith("*** ANTE") or s.startswith("*** PRE-FLOP"):
+                continue
+            if ledger is None:
+                if not hand.seats:
+                    raise SiteError("a hand without seats")
+                ledger = Ledger(hand)
             b = _BOARD.match(s)
             if b:
                 groups = _CARDS.findall(s)
                 if not groups:
                     raise SiteError("a board without cards")
-                ev.append(Event("board", cards=tuple(card_text(c) for c in groups[-1].split()),
-                                line=ln))
+                ledger.board(tuple(card_text(c) for c in groups[-1].split()), ln)
                 continue
             if s.startswith("***"):
                 continue
             tm = _DEALT.match(s)
             if tm:
                 info.hero = tm["name"]
-                ev.append(Event("hole", tm["name"],
-                                cards=tuple(card_text(c) for c in tm["cards"].split()), line=ln))
+                ledger.event("hole", tm["name"], ln,
+                             tuple(card_text(c) for c in tm["cards"].split()))
                 continue
             tm = _UNCALLED.match(s)
             if tm:
-                ev.append(Event("uncalled", tm["name"], parse_amount(tm["a"]), line=ln))
+                ledger.uncalled(tm["name"], parse_amount(tm["a"]), ln)
                 continue
             tm = _ACT.match(s)
             if tm:
-                _action(ev, tm["name"], tm["verb"], tm["rest"], ln)
+                _action(ledger, payouts, tm["name"], tm["verb"], tm["rest"], ln)
         except SiteError as exc:
             msg = str(exc)
             raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
-    if not hand.seats:
-        raise SiteError(f"line {first}: a hand without seats")
-    hand.return_uncalled_collected()
+    if ledger is None:
+        raise SiteError(f"line {first}: a hand without actions")
+    # no line for an uncalled bet: the ledger returns it, and takes it out of the winner's
+    # "collected" where that holds it (module docstring)
+    ledger.settle(payouts, hand.rake or Decimal(0), first)
     return hand
 
 
-def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int) -> None:
-    allin = "all-in" in rest
+def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]], name: str,
+            verb: str, rest: str, ln: int) -> None:
     oop = "out of position" in rest
     if verb == "posts small blind":
-        ev.append(Event("dead" if oop else "small_blind", name, _amount(rest), line=ln))
+        ledger.forced("dead" if oop else "small_blind", name, _amount(rest), ln)
     elif verb == "posts big blind":
-        ev.append(Event("post" if oop else "big_blind", name, _amount(rest), line=ln))
+        ledger.forced("post" if oop else "big_blind", name, _amount(rest), ln)
     elif verb == "posts ante":
-        ev.append(Event("ante", name, _amount(rest), line=ln))
+        ledger.forced("ante", name, _amount(rest), ln)
     elif verb == "folds":
-        ev.append(Event("fold", name, line=ln))
+        ledger.event("fold", name, ln)
     elif verb == "checks":
-        ev.append(Event("check", name, line=ln))
+        ledger.event("check", name, ln)
     elif verb in ("calls", "bets"):
-        ev.append(Event("call" if verb == "calls" else "bet", name, _amount(rest), line=ln,
-                        allin=allin))
+        ledger.added("call" if verb == "calls" else "bet", name, _amount(rest), ln)
     elif verb == "raises":
         r = _RAISE.match(rest)
         if r is None:
             raise SiteError(f"a raise without its total: {rest.strip()!r}")
-        ev.append(Event("raise", name, parse_amount(r["to"]), line=ln, allin=allin))
+        ledger.raise_to(name, parse_amount(r["to"]), ln)
     elif verb in ("shows", "mucks"):
         g = _CARDS.search(rest)
         cards = tuple(card_text(c) for c in g.group(1).split()) if g else ()
-        ev.append(Event("show" if verb == "shows" else "muck", name, cards=cards, line=ln))
+        ledger.event("show" if verb == "shows" else "muck", name, ln, cards)
     elif verb == "collected":
         c = _COLLECT.match(rest)
         if c is None:
             raise SiteError(f"a collection without its amount: {rest.strip()!r}")
-        ev.append(Event("collect", name, parse_amount(c["a"]), line=ln, pot=c["pot"]))
+        payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
