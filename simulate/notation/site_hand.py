@@ -250,24 +250,3 @@ class SiteHand:
             raise SiteError(
                 f"line {self.info.line}: the chips do not add up: {put} committed, "
                 f"{took} collected + {rake} rake" + (f" + {fees} fees" if fees else ""))
-
-    def return_uncalled_collected(self) -> None:
-        """:meth:`return_uncalled` for a site whose printed collections may hold the chips
-        it returns without saying so (Winamax, Bovada, Winning Poker's tournaments): when
-        the collections (with the rake and fees) add up to everything committed before
-        the returns, each return found comes out of its player's collections too."""
-        before = sum(self.committed().values(), Decimal(0))
-        old = {id(e) for e in self.events}
-        self.return_uncalled()
-        new = [e for e in self.events if id(e) not in old]
-        took = sum(self.collected().values(), Decimal(0))
-        fees = (self.rake or Decimal(0)) + sum(self.info.fees.values(), Decimal(0))
-        if not new or took + fees != before:
-            return
-        for u in new:
-            left = u.amount or Decimal(0)
-            for e in self.events:
-                if e.kind == "collect" and e.player == u.player and e.amount and left:
-                    cut = min(left, e.amount)
-                    e.amount -= cut
-                    left -= cut

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 
-from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
+from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_text import (
     SiteError,
@@ -319,8 +319,10 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
     hand = SiteHand(info=info, seats=[], stakes=stakes)
     ev = hand.events
     stud = game in ("stud", "stud_hilo", "razz")
-    folded: set[str] = set()
+    ledger: Ledger | None = None
+    payouts: list[tuple[str, Decimal, str | None, int]] = []
     won: list[tuple[int, Decimal, int]] = []
+    printed: list[tuple[str, Decimal, int]] = []
     summary = False
     third = False
     for i, raw in enumerate(lines[1:], start=1):
@@ -340,138 +342,137 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             if s.startswith("*** SUMMARY"):
                 summary = True
                 continue
-            if s.startswith("Seat ") and not ev:
+            if s.startswith("Seat ") and ledger is None:
                 t = _SEAT_V2.match(s)
                 if t:
                     hand.seats.append(Seat(int(t["seat"]), t["name"], parse_amount(t["stack"]),
                                            "sitting out" not in t["rest"]))
                 continue
-            if info.table is None and not ev and "-max" in s:
+            if info.table is None and ledger is None and "-max" in s:
                 t = _TABLE_V2.match(s)
                 if t:
                     info.table = t["table"]
                     hand.max_seats = int(t["max"])
                     hand.button = int(t["button"]) if t["button"] else None
                     continue
-            b = _BOARD_V2.match(s)
-            if b:
-                ev.append(Event("board", cards=_board(s), line=ln))
+            if s.startswith("Main pot") or s.startswith("Side pot"):
+                continue
+            if ledger is None:
+                if not hand.seats:
+                    raise SiteError("a hand without seats")
+                ledger = Ledger(hand)
+            if _BOARD_V2.match(s):
+                ledger.board(_board(s), ln)
                 continue
             st = _STUD.match(s)
             if st:
                 n = _STUD_STREETS[st["n"]]
                 third = n == 3
                 if n > 3:
-                    ev.append(Event("street", line=ln))
+                    ledger.event("street", None, ln)
                 if n == 7:  # only the hero's down card is printed
                     for seat in hand.seats:
                         p = seat.name
-                        if p != info.hero and p not in folded and any(
+                        if p != info.hero and p not in ledger.folded and any(
                                 e.kind == "hole" and e.player == p for e in ev):
-                            ev.append(Event("hole", p, cards=("??",), line=ln))
+                            ledger.event("hole", p, ln, ("??",))
                 continue
-            if s.startswith("***") or s.startswith("Main pot") or s.startswith("Side pot"):
+            if s.startswith("***"):
                 continue
             t = _DEALT.match(s)
             if t:
                 groups = _CARDS.findall(t["cards"])
-                if stud:
-                    new = _cards(groups[-1])
-                    if len(groups) == 1 and len(new) == 1:  # 3rd street, another player
-                        new = ("??", "??", *new)
-                    elif len(groups) == 1 and len(new) == 3:
-                        info.hero = t["name"]
-                    ev.append(Event("hole", t["name"], cards=new, line=ln))
-                else:
+                new = _cards(groups[-1])
+                if not stud or (len(groups) == 1 and len(new) == 3):
                     info.hero = t["name"]
-                    ev.append(Event("hole", t["name"], cards=_cards(groups[-1]), line=ln))
+                elif len(groups) == 1 and len(new) == 1:  # 3rd street, another player
+                    new = ("??", "??", *new)
+                ledger.event("hole", t["name"], ln, new)
                 continue
             t = _UNCALLED.match(s)
-            if t:
-                ev.append(Event("uncalled", t["name"], parse_amount(t["a"]), line=ln))
+            if t:  # the ledger finds it (this format may print it after the runout)
+                printed.append((t["name"], parse_amount(t["a"]), ln))
                 continue
             t = _ACT_V2.match(s)
             if t:
-                _action_v2(ev, t["name"], t["verb"], t["rest"], ln, hand, third)
-                if t["verb"] == "folds":
-                    folded.add(t["name"])
+                _action_v2(ledger, payouts, t["name"], t["verb"], t["rest"], ln, third)
         except SiteError as exc:
             raise _wrap(exc, ln) from None
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
-    _move_uncalled(ev)
-    if not any(e.kind == "collect" for e in ev):  # nobody showed: the summary says who won
+    if ledger is None:
+        raise SiteError(f"line {first}: a hand without actions")
+    if not payouts:  # nobody showed: the summary says who won
         names = {seat.seat: seat.name for seat in hand.seats}
-        for seat_no, a, ln in won:
-            if seat_no in names:
-                ev.append(Event("collect", names[seat_no], a, line=ln, pot="pot"))
-    hand.return_uncalled_collected()
+        payouts = [(names[n], a, "pot", ln) for n, a, ln in won if n in names]
+    # the sit & go format prints no return of a blind nobody called and counts it as won:
+    # the ledger returns every unmatched bet, and takes those out of the payouts
+    ledger.settle(payouts, hand.rake or Decimal(0), first)
+    _check_returns(hand, ledger, printed)
     return hand
 
 
-def _move_uncalled(ev: list[Event]) -> None:
-    """An uncalled bet printed after the boards that followed it (the all-in's runout
-    comes first in this format) moves back to the end of the street it was bet on."""
-    for k in [i for i, e in enumerate(ev) if e.kind == "uncalled"]:
-        e = ev[k]
-        last = max((i for i in range(k) if ev[i].player == e.player and ev[i].kind in
-                    ("bet", "raise", "call", "small_blind", "big_blind", "post", "straddle",
-                     "complete", "bring_in")), default=None)
-        if last is None:
-            continue
-        nxt = next((i for i in range(last + 1, k) if ev[i].kind in ("board", "street")), None)
-        if nxt is not None:
-            ev.insert(nxt, ev.pop(k))
+def _check_returns(hand: SiteHand, ledger: Ledger,
+                   printed: list[tuple[str, Decimal, int]]) -> None:
+    """Each uncalled bet the file prints must be one the ledger returned."""
+    found: dict[str, Decimal] = dict(ledger.refunds)
+    for e in hand.events:
+        if e.kind == "uncalled" and e.player is not None and e.amount is not None:
+            found[e.player] = found.get(e.player, Decimal(0)) + e.amount
+    for who, amount, ln in printed:
+        if found.get(who, Decimal(0)) < amount:
+            raise SiteError(f"line {ln}: {amount} returned to {who}, but "
+                            f"{found.get(who, Decimal(0))} was not called")
+        found[who] -= amount
 
 
-def _action_v2(ev: list[Event], name: str, verb: str, rest: str, ln: int, hand: SiteHand,
-               third: bool) -> None:
-    allin = "all-in" in rest
+def _action_v2(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]], name: str,
+               verb: str, rest: str, ln: int, third: bool) -> None:
+    hand = ledger.hand
     if verb == "posts the small blind":
-        ev.append(Event("small_blind", name, _amount(rest), line=ln))
+        ledger.forced("small_blind", name, _amount(rest), ln)
     elif verb == "posts the big blind":
-        ev.append(Event("big_blind", name, _amount(rest), line=ln))
+        ledger.forced("big_blind", name, _amount(rest), ln)
     elif verb in ("posts ante", "posts the ante"):
-        ev.append(Event("ante", name, _amount(rest), line=ln))
+        ledger.forced("ante", name, _amount(rest), ln)
     elif verb == "posts dead":
         # a missed small and big blind together: the big blind's part is live
         a = _amount(rest)
-        bb = hand.stakes.big_blind or Decimal(0)
-        live = min(a, bb)
+        live = min(a, hand.stakes.big_blind or Decimal(0))
         if live:
-            ev.append(Event("post", name, live, line=ln))
+            ledger.forced("post", name, live, ln)
         if a - live:
-            ev.append(Event("dead", name, a - live, line=ln))
+            ledger.forced("dead", name, a - live, ln)
     elif verb == "posts":
-        ev.append(Event("post", name, _amount(rest), line=ln))
+        ledger.forced("post", name, _amount(rest), ln)
     elif verb in ("straddle", "straddles", "posts straddle"):
-        ev.append(Event("straddle", name, _amount(rest), line=ln))
+        ledger.forced("straddle", name, _amount(rest), ln)
     elif verb == "brings in":
-        ev.append(Event("bring_in", name, _amount(rest), line=ln))
+        ledger.forced("bring_in", name, _amount(rest), ln)
     elif verb == "folds":
-        ev.append(Event("fold", name, line=ln))
+        ledger.event("fold", name, ln)
     elif verb == "checks":
-        ev.append(Event("check", name, line=ln))
+        ledger.event("check", name, ln)
     elif verb in ("calls", "bets"):
-        ev.append(Event("call" if verb == "calls" else "bet", name, _amount(rest), line=ln,
-                        allin=allin))
+        ledger.added("call" if verb == "calls" else "bet", name, _amount(rest), ln)
     elif verb == "raises":
         r = _RAISE.match(rest)
         if r is None:
             raise SiteError(f"a raise without its total: {rest.strip()!r}")
-        completes = (third and any(e.kind == "bring_in" for e in ev)
-                     and not any(e.kind in ("raise", "complete") for e in ev))
-        ev.append(Event("complete" if completes else "raise", name, parse_amount(r["to"]),
-                        line=ln, allin=allin))
+        completes = (third and any(e.kind == "bring_in" for e in hand.events)
+                     and not any(e.kind in ("raise", "complete") for e in hand.events))
+        e = ledger.raise_to(name, parse_amount(r["to"]), ln)
+        if completes and e.kind == "raise":  # stud: the first raise completes the bring-in
+            e.kind = "complete"
     elif verb in ("shows", "mucks"):
         g = _CARDS.search(rest)
-        ev.append(Event("show" if verb == "shows" else "muck", name,
-                        cards=_cards(g.group(1)) if g else (), line=ln))
+        ledger.event("show" if verb == "shows" else "muck", name, ln,
+                     _cards(g.group(1)) if g else ())
     elif verb == "collected":
         c = _COLLECT.match(rest)
         if c is None:
             raise SiteError(f"a collection without its amount: {rest.strip()!r}")
-        ev.append(Event("collect", name, parse_amount(c["a"]), line=ln, pot=c["pot"]))
+        payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
 
 
 def _summary(hand: SiteHand, rest: str) -> None:
