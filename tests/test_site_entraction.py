@@ -149,8 +149,6 @@ def test_heads_up_where_the_dealer_posts_the_big_blind():
 #: Replay errors of Entraction hands: the builder's or the samples' matter, not the
 #: reader's (each looked at by hand).
 REPLAY_ERRORS = {
-    # the engine has no pot-limit 5-card Omaha variant code (omaha5 is in GAMES)
-    "A:Entraction/CashGame/GameTypeTests/PotLimitFiveCardOmaha.txt": "no variant code",
     # the source edited these two headers: "Fixed Limit EUR 100.00/200.00" with a
     # 600 raise and all-ins of 3,559.76; "EUR 2.00/4.00" with 50/100 blinds
     "A:Entraction/CashGame/HandActionTests/AllInHandWithShowdown.txt": "cannot raise",
@@ -171,9 +169,18 @@ def test_replay_of_every_hand():
     assert set(errors) == set(REPLAY_ERRORS), errors
     for k, part in REPLAY_ERRORS.items():
         assert part in errors[k], (k, errors[k])
-    assert validated >= 33
+    assert validated >= 34
+
+
+def test_five_card_omaha_is_played_by_the_engine():
+    path = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/" \
+        "Entraction/CashGame/GameTypeTests/PotLimitFiveCardOmaha.txt"
+    ((_, hh),) = list(read_site(sample(path).read_bytes(), path))
+    assert hh.variant == "PO5"
+    doc = replay(hh).to_dict()
+    assert doc["error"] is None and doc["validated"] and doc["game"] == "omaha5"
 
 
 @pytest.mark.parametrize("fmt", ["phh", "ohh"])
 def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt):
-    assert round_trip_mismatches(FILES, fmt) == (45, [])
+    assert round_trip_mismatches(FILES, fmt) == (46, [])

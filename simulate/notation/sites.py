@@ -22,9 +22,14 @@ from dataclasses import dataclass
 
 from simulate.notation import (
     site_888,
+    site_bossmedia,
     site_bovada,
     site_entraction,
     site_ggpoker,
+    site_igt,
+    site_ipoker,
+    site_merge,
+    site_microgaming,
     site_ohh,
     site_ongame,
     site_partypoker,
@@ -53,17 +58,23 @@ class SiteFormat:
 
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
-SITE_FORMATS: tuple[SiteFormat, ...] = (
-    SiteFormat("ohh", site_ohh.detect, site_ohh.read),
-    SiteFormat("888", site_888.detect, site_888.read),
-    SiteFormat("partypoker", site_partypoker.detect, site_partypoker.read),
-    SiteFormat("ongame", site_ongame.detect, site_ongame.read),
-    SiteFormat("entraction", site_entraction.detect, site_entraction.read),
-    SiteFormat("ggpoker", site_ggpoker.detect, site_ggpoker.read),
-    SiteFormat("winamax", site_winamax.detect, site_winamax.read),
-    SiteFormat("winning", site_winning.detect, site_winning.read),
-    SiteFormat("bovada", site_bovada.detect, site_bovada.read),
-)
+SITE_FORMATS: tuple[SiteFormat, ...] = tuple(
+    SiteFormat(name, module.detect, module.read) for name, module in (
+        ("ohh", site_ohh),
+        ("888", site_888),
+        ("partypoker", site_partypoker),
+        ("ongame", site_ongame),
+        ("entraction", site_entraction),
+        ("ipoker", site_ipoker),
+        ("merge", site_merge),
+        ("microgaming", site_microgaming),
+        ("bossmedia", site_bossmedia),
+        ("igt", site_igt),
+        ("ggpoker", site_ggpoker),
+        ("winamax", site_winamax),
+        ("winning", site_winning),
+        ("bovada", site_bovada),
+    ))
 
 
 def detect_site(text: str) -> SiteFormat | None:
