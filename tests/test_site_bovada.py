@@ -4,21 +4,21 @@ own expected values, hands checked event by event, and each hand through the rep
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from site_samples import detected_only_by, expected, index, round_trip_mismatches
 
 from simulate.notation import site_bovada
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
-from simulate.notation.sites import SITE_FORMATS, detect_site, read_site, read_site_records
+from simulate.notation.sites import read_site, read_site_records
 from simulate.replay.hand_replay import replay
 
 DATA = Path(__file__).parent / "data" / "sites"
-INDEX = json.loads((DATA / "index.json").read_text(encoding="utf-8"))
-EXPECTED = json.loads((DATA / "expected_from_sources.json").read_text(encoding="utf-8"))
+INDEX = index()
+EXPECTED = expected()
 SKINS = {"Bovada": "bovada", "Ignition": "ignition", "Bodog": "bodog"}
 FILES = sorted(k for k, v in INDEX.items() if v["site"] in SKINS)
 E = "hand-history-parser/extracted/"
@@ -46,11 +46,7 @@ def test_there_are_samples_of_each_skin() -> None:
 
 @pytest.mark.parametrize("path", FILES)
 def test_detected_counted_and_chips_add_up(path: str) -> None:
-    text = decode((DATA / path).read_bytes())
-    fmt = detect_site(text)
-    assert fmt is not None and fmt.name == "bovada"
-    head = text[:8192].lstrip("\ufeff \n\t")
-    assert [f.name for f in SITE_FORMATS if f.detect(head)] == ["bovada"]
+    assert detected_only_by(path, "bovada") == []
     recs = [r for _, r in read_site_records((DATA / path).read_bytes(), path)]
     assert len(recs) == INDEX[path]["hands"]
     for rec in recs:
@@ -224,3 +220,8 @@ def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
     for text in texts:
         for _, rec in site_bovada.read(text, "t"):
             assert isinstance(rec, (SiteHand, SiteError))
+
+
+@pytest.mark.parametrize("fmt", ["phh", "ohh"])
+def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt: str) -> None:
+    assert round_trip_mismatches(FILES, fmt) == (33, [])
