@@ -146,6 +146,17 @@ def test_cash_out_lines() -> None:
     assert gets.collected() == {"fdfa4dax": D("14.8")}     # the cash-out is outside the pot
 
 
+def test_a_cash_out_fee_paid_comes_off_the_net_only() -> None:
+    """The contract: winnings are what the player collected (a cash-out received counts);
+    a premium paid outside the pot comes off the net, not the winnings."""
+    path = GG + "HandActionTests/PaysCashoutFee.txt"
+    ((_, hh),) = list(read_site((DATA / path).read_bytes(), path))
+    d = replay(hh).to_dict()
+    i = d["players"].index("oiesfcv1")
+    assert d["error"] is None and d["cashout"] == {"oiesfcv1": -22.68}
+    assert d["winnings"][i] == 243.86 and d["net"][i] == 98.45
+
+
 def test_bet_and_muck() -> None:
     (rec,) = _records(GG + "HandActionTests/BetAndMuck.txt")
     assert isinstance(rec, SiteHand)

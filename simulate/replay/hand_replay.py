@@ -281,10 +281,13 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
                                                 r.winnings or [None] * len(r.players),
                                                 strict=True)]
     committed = [Decimal(str(c)) - ret for c, ret in zip(r.committed, returned, strict=True)]
-    won = [c + x for c, x in zip(collected, cash, strict=True)]
+    # a cash-out or insurance paid to the player counts as winnings; a premium the player
+    # paid outside the pot (a negative cash-out) comes off the net only
+    won = [c + max(x, Decimal(0)) for c, x in zip(collected, cash, strict=True)]
     out["committed"] = [_money(c) for c in committed]
     out["winnings"] = [_money(w) for w in won]
-    out["net"] = [_money(w - c) for w, c in zip(won, committed, strict=True)]
+    out["net"] = [_money(w - c + min(x, Decimal(0)))
+                  for w, c, x in zip(won, committed, cash, strict=True)]
     if (r.error is None and r.outcome_known and len(info.boards) <= 1 and r.winnings
             and None not in r.winnings):
         rake = Decimal(str(r.rake or 0)) + sum(info.fees.values(), Decimal(0))
