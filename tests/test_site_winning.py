@@ -254,9 +254,11 @@ def test_every_hand_through_the_replay() -> None:
     assert hands == 113
     assert sorted(errors) == sorted([
         *[(p, 1) for p in BROKEN], *[(p, 1) for p in SITE_DISAGREES],
-        (STUD, 1),  # stud hi/lo: chip accounting only, no contested showdown replayed
-        # the sitting-out big blind "folds" with nothing to call (the engine refuses)
-        (LONG, 490)])
+        (STUD, 1)])  # stud hi/lo: chip accounting only, no contested showdown replayed
+    # the sitting-out big blind "folds" with nothing to call: our rules refuse the fold,
+    # the hand stands on its chip accounting, not validated
+    ((_, long_hand),) = [x for x in read_site((DATA / LONG).read_bytes(), LONG) if x[0] == 490]
+    assert "cannot fold" in replay(long_hand).to_dict()["not_validated"]
     # not validated (no error): forced bets the engine does not post (a dead small blind, a
     # small blind on the button, a big blind all in for less, a dead blind as an ante)
     assert validated == 101

@@ -127,6 +127,7 @@ from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-
     take_rake,
 )
 from simulate.replay.engine_check import (
+    BettingRefused,
     EngineCannotPost,
     IncompleteHistory,
     cross_check,
@@ -342,6 +343,16 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
         except EngineCannotPost as exc:
             engine = None
             out.not_validated = f"the engine cannot post this hand's forced bets: {exc}"
+        except BettingRefused as exc:
+            # A site's record is what happened at its table (its chips were checked when it
+            # was read): where our rules refuse a betting action of it (a fold with nothing
+            # to call, a short all-in blind called in full), the hand stands on its chip
+            # accounting, not validated, and says why. A PHH hand's refusal, and any card
+            # fault, stay the hand's error.
+            if hand.site is None:
+                raise
+            engine = None
+            out.not_validated = f"the rules engine refuses the site's record: {exc}"
     else:
         engine = None
         name = VARIANT_NAMES.get(hand.variant)
