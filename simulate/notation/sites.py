@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from simulate.notation import (
     site_888,
     site_bossmedia,
+    site_bovada,
     site_entraction,
     site_fulltilt,
+    site_ggpoker,
     site_igt,
     site_ipoker,
     site_merge,
@@ -34,6 +36,8 @@ from simulate.notation import (
     site_partypoker,
     site_pkr,
     site_pokerstars,
+    site_winamax,
+    site_winning,
 )
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
@@ -72,6 +76,10 @@ SITE_FORMATS: tuple[SiteFormat, ...] = tuple(
         ("microgaming", site_microgaming),
         ("bossmedia", site_bossmedia),
         ("igt", site_igt),
+        ("ggpoker", site_ggpoker),
+        ("winamax", site_winamax),
+        ("winning", site_winning),
+        ("bovada", site_bovada),
     ))
 
 
