@@ -118,7 +118,8 @@ def test_cash_hand_event_by_event():
         ("show", "ontaba23", None, "7d As", None, 1, False),
         ("show", "m788", None, "Th Ts", None, 1, False),
         # "cashed out the hand for $26.10 | Cash Out Fee $0.26": paid outside the pot
-        ("cashout", "m788", D("25.84"), "", None, 1, False),
+        ("cashout", "m788", D("26.10"), "", None, 1, False),
+        ("cashout", "m788", D("-0.26"), "", None, 1, False),
     ]
     # the pot m788 would have won ($41 less $2.05 rake) is not awarded: the house's
     assert h.rake == D("2.05") and h.info.fees == {"cashout": D("38.95")}

@@ -26,8 +26,9 @@ The grammar, line by line (every hand starts with its header line; an export may
 
 Everything else (chat, joins, time-outs, tournament placings, bounties) is skipped.
 Amounts mean what :mod:`simulate.notation.site_hand` says: ``raises X to Y`` is a raise
-to Y; a cash-out pays the player outside the pot (the pot it would have won is the
-house's, kept as the fee ``cashout``).
+to Y; a cash-out pays the player outside the pot and its fee is paid back outside it (a
+negative ``cashout``); the pot the player would have won is the house's, kept as the fee
+``cashout``.
 """
 
 from __future__ import annotations
@@ -390,9 +391,10 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
     if " cashed out the hand for " in line:
         m = _CASHOUT.match(line)
         if m is not None and m["name"] in h.names:
-            paid = amount_at(m["amount"], n)
-            fee = amount_at(m["fee"], n) if m["fee"] else Decimal(0)
-            h.add("cashout", m["name"], paid - fee, line=n)
+            # paid the cash-out outside the pot; its fee paid back outside the pot too
+            h.add("cashout", m["name"], amount_at(m["amount"], n), line=n)
+            if m["fee"] and amount_at(m["fee"], n):
+                h.add("cashout", m["name"], -amount_at(m["fee"], n), line=n)
             return
 
 
