@@ -1,0 +1,352 @@
+"""Import hand histories into the database: bulk, idempotent, incremental, one writer.
+
+:func:`import_hands` reads every file under the paths (files and folders, recursively; PHH
+and every site export pokerjit reads, told from the content), replays each hand
+(:func:`simulate.replay.hand_replay.replay`: validation, results, all-in EV), counts its
+statistics (:mod:`simulate.store.counts`) and stores it.
+
+- **Bulk**: hands are stored :data:`BATCH` at a time, each table's rows inserted from numpy
+  columns in one statement (:class:`simulate.store.rows.Batch`).
+- **Once**: ``(site, hand_id)`` is a hand's key; a hand already stored is counted as a
+  duplicate and left out.
+- **Incremental**: ``files`` remembers each file's size, modification time, digest and
+  where the next reading starts (the start of the last hand read). A file read to its end
+  and unchanged is not opened again; a file whose first bytes are unchanged (it grew, or an
+  import stopped inside it) is read from there, so the last hand read before is read again
+  (a duplicate; it may have been cut short then); a file written anew is read whole.
+- **One writer**: a lock file beside the database (``FILE.lock``) is held while writing; a
+  second import raises :class:`DatabaseBusy`, or waits with ``wait=True``.
+- **Nothing half done**: each batch (its hands, their players and actions, the errors met
+  and the files' reading positions) is one transaction; Ctrl-C or a killed process loses
+  only the batch in progress, and the next import goes on from the last batch stored.
+- A hand that cannot be read or replayed goes to ``errors`` (told to ``on_error``, one line)
+  and never stops the import.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from simulate.store.schema import TABLES, connect, resolve_db
+
+__all__ = ["BATCH", "DatabaseBusy", "ImportResult", "import_hands", "writer_lock"]
+
+#: Hands stored per transaction.
+BATCH = 2000
+
+
+class DatabaseBusy(RuntimeError):
+    """Another import holds the database's lock."""
+
+
+@dataclass
+class ImportResult:
+    """What an import did (the ``--json`` document of ``pokerjit import``)."""
+
+    db: str
+    files: int = 0
+    hands_read: int = 0
+    hands_added: int = 0
+    duplicates: int = 0
+    errors: int = 0
+    elapsed_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"files": self.files, "hands_read": self.hands_read,
+                "hands_added": self.hands_added, "duplicates": self.duplicates,
+                "errors": self.errors, "elapsed_s": round(self.elapsed_s, 3), "db": self.db}
+
+
+@contextmanager
+def writer_lock(db: Path, wait: bool = False) -> Iterator[None]:
+    """Hold ``DB.lock`` (an OS lock, released however the process ends) while the block
+    runs; :class:`DatabaseBusy` when another process holds it (``wait``: wait for it)."""
+    lock = Path(str(db) + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        _lock(fd, wait, db)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _lock(fd: int, wait: bool, db: Path) -> None:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        mode = msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK
+        try:
+            msvcrt.locking(fd, mode, 1)
+        except OSError:
+            raise DatabaseBusy(f"another import is writing {db} (--wait waits for it)") from None
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        who = f" (process {pid})" if pid else ""
+        raise DatabaseBusy(f"another import{who} is writing {db} (--wait waits for it)") from None
+
+
+@dataclass
+class _FileState:
+    """One file's row of ``files`` as this import leaves it."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    digest: str
+    read_to: int
+    line: int
+    start: int  # where this import began reading it: its errors from there are replaced
+    hands: int = 0
+    errors: int = 0
+    complete: bool = False
+    cleared: bool = False
+
+
+@dataclass
+class _Run:
+    con: Any
+    result: ImportResult
+    on_error: Callable[[str], None] | None
+    on_bytes: Callable[[int], None] | None
+    batch_size: int
+    batch: Any = None
+    touched: dict[str, _FileState] = field(default_factory=dict)
+
+
+def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None = None, *,
+                 wait: bool = False, on_error: Callable[[str], None] | None = None,
+                 on_skip: Callable[[str], None] | None = None,
+                 on_bytes: Callable[[int], None] | None = None,
+                 on_total: Callable[[int], None] | None = None,
+                 batch: int = BATCH) -> ImportResult:
+    """Import every hand under ``paths`` into the database ``db`` (:func:`resolve_db`); see
+    the module docstring. ``on_error(line)``: each hand that cannot be stored;
+    ``on_skip(line)``: each file skipped; ``on_total(bytes)`` once the files are listed,
+    then ``on_bytes(n)`` as ``n`` more bytes are read. Raises FileNotFoundError or
+    ValueError for a path that does not exist or is not a file or folder (before writing
+    anything), :class:`DatabaseBusy` when another import holds the lock."""
+    from simulate.replay.hand_files import STDIN, check_inputs
+
+    t0 = time.perf_counter()
+    paths = check_inputs(paths)
+    if any(str(p) == STDIN for p in paths):
+        raise ValueError("import reads files and folders, not standard input")
+    path = resolve_db(db)
+    result = ImportResult(db=str(path))
+    with writer_lock(path, wait):
+        con = connect(path)
+        try:
+            run = _Run(con, result, on_error, on_bytes, batch)
+            files = list(_files(paths, on_skip))
+            plans = [(f, _plan(con, f)) for f in files]
+            result.files = len(files)
+            if on_total is not None:
+                on_total(sum(p[1].size - p[1].start for p in plans if p[1] is not None))
+            for f, plan in plans:
+                if plan is not None:
+                    _read_file(run, f, plan)
+            _flush(run)
+        finally:
+            con.close()
+    result.elapsed_s = time.perf_counter() - t0
+    return result
+
+
+def _files(paths: list[Any], on_skip: Callable[[str], None] | None) -> Iterator[str]:
+    """The files to read, each once, absolute; a file in a folder that holds no hand
+    history is skipped (told to ``on_skip``)."""
+    from simulate.notation.phh_read import SUFFIXES, iter_hand_files
+    from simulate.replay.hand_files import NOT_HANDS, file_kind
+
+    seen: set[tuple[int, int]] = set()
+    explicit = {os.path.abspath(p) for p in paths}
+    for top in paths:
+        for f in iter_hand_files(top, seen=seen, on_skip=on_skip, every_file=True):
+            name = os.path.abspath(f)
+            if name not in explicit and not name.endswith(SUFFIXES):
+                try:
+                    with open(f, "rb") as fh:
+                        head = fh.read(8192)
+                except OSError:
+                    head = b""
+                if file_kind(head) is None:
+                    if on_skip is not None:
+                        on_skip(f"skipped {f}: {NOT_HANDS}")
+                    continue
+            yield name
+
+
+def _plan(con: Any, name: str) -> _FileState | None:
+    """Where to read ``name`` from this time (None: nothing new in it)."""
+    from simulate.store.reading import file_digest
+
+    st = os.stat(name)
+    row = con.execute("SELECT size, mtime_ns, digest, read_to, line, complete, hands, errors "
+                      "FROM files WHERE path = ?", [name]).fetchall()
+    row = row[0] if row else None
+    if row is not None:
+        size, mtime, digest, read_to, line, complete, hands, errors = row
+        if complete and size == st.st_size and mtime == st.st_mtime_ns:
+            return None
+        if st.st_size >= size:
+            prefix, full = file_digest(name, size, st.st_size)
+            if prefix == digest:
+                return _FileState(name, st.st_size, st.st_mtime_ns, full, read_to, line,
+                                  read_to, hands, errors)
+    full = file_digest(name, 0, st.st_size)[1]
+    return _FileState(name, st.st_size, st.st_mtime_ns, full, 0, 1, 0)
+
+
+def _read_file(run: _Run, name: str, state: _FileState) -> None:
+    from simulate.notation.phh_read import PHHError
+    from simulate.replay.hand_replay import replay
+    from simulate.store.reading import file_hands
+    from simulate.store.rows import Batch, hand_key
+
+    res = run.result
+    run.touched[name] = state
+    at = state.start
+    try:
+        hands = file_hands(name, state.start, state.size, state.line)
+        for fh in hands:
+            res.hands_read += 1
+            if run.on_bytes is not None and fh.offset > at:
+                run.on_bytes(fh.offset - at)
+                at = fh.offset
+            if run.batch is None:
+                run.batch = Batch()
+            state.read_to, state.line = fh.offset, fh.offset_line
+            hand = fh.hand
+            if isinstance(hand, PHHError):
+                _error(run, state, fh.source, fh.line, fh.offset, str(hand))
+                continue
+            doc = replay(hand, fh.source).to_dict()
+            if doc.get("error"):
+                _error(run, state, fh.source, fh.line, fh.offset, doc["error"])
+                continue
+            key = hand_key(hand, doc)
+            if key in run.batch.keys:
+                res.duplicates += 1
+            else:
+                run.batch.add_hand(hand, doc, key, fh.source, name, fh.offset)
+            if len(run.batch) >= run.batch_size:
+                _flush(run)
+    except OSError as exc:
+        _error(run, state, name, 1, state.read_to, f"cannot read file: {exc.strerror or exc}")
+    state.complete = True
+    if run.on_bytes is not None and state.size > at:
+        run.on_bytes(state.size - at)
+
+
+def _error(run: _Run, state: _FileState, source: str, line: int, byte: int, msg: str) -> None:
+    from simulate.store.rows import Batch
+
+    msg = str(msg).splitlines()[0] if msg else "unknown error"
+    run.result.errors += 1
+    state.errors += 1
+    if run.batch is None:
+        run.batch = Batch()
+    run.batch.add_error(state.path, source, line, byte, msg)
+    if run.on_error is not None:
+        run.on_error(f"{source}: {msg}")
+
+
+def _flush(run: _Run) -> None:
+    """Store the batch and the files' positions in one transaction."""
+    import numpy as np
+
+    b, con = run.batch, run.con
+    if b is None and not run.touched:
+        return
+    now = datetime.now(timezone.utc).replace(tzinfo=None).isoformat(sep=" ")
+    con.begin()
+    try:
+        added = 0
+        if b is not None and len(b):
+            hands = b.arrays("hands")
+            con.register("pj_new", {"ord": hands["ord"], "site": hands["site"],
+                                    "hand_id": hands["hand_id"]})
+            fresh = con.execute("SELECT n.ord FROM pj_new n WHERE NOT EXISTS (SELECT 1 FROM "
+                                "hands h WHERE h.site = n.site AND h.hand_id = n.hand_id)"
+                                ).fetchnumpy()["ord"]
+            con.unregister("pj_new")
+            added = len(fresh)
+            if added:
+                base = con.execute("SELECT coalesce(max(hand_no), 0) FROM hands").fetchall()[0][0]
+                keep = np.zeros(len(b), bool)
+                keep[np.asarray(fresh, dtype=np.int64)] = True
+                no = np.cumsum(keep) + base
+                hands["hand_no"] = no
+                for table, cols in (("hands", hands), ("hand_players", b.arrays("hand_players")),
+                                    ("actions", b.arrays("actions"))):
+                    mask = keep[np.asarray(cols["ord"], dtype=np.int64)]
+                    _insert(con, table, {k: v[mask] for k, v in cols.items() if k != "ord"})
+            run.result.hands_added += added
+            run.result.duplicates += len(b) - added
+        for st in run.touched.values():
+            if not st.cleared:
+                con.execute("DELETE FROM errors WHERE file = ? AND byte >= ?",
+                            [st.path, st.start])
+                st.cleared = True
+        if b is not None and b.cols["errors"]["file"]:
+            errs = b.cols["errors"]
+            errs["imported_at"] = [now] * len(errs["file"])
+            _insert(con, "errors", b.arrays("errors"))
+        if b is not None and added:
+            per_file = {}
+            for f, o in zip(b.cols["hands"]["file"], b.cols["hands"]["ord"], strict=True):
+                per_file.setdefault(f, []).append(o)
+            fresh_set = set(int(x) for x in fresh)
+            for f, ords in per_file.items():
+                run.touched[f].hands += sum(1 for o in ords if o in fresh_set)
+        if run.touched:
+            got = dict(con.execute("SELECT file, count(*) FROM errors WHERE file IN "
+                                   "(SELECT unnest(?)) GROUP BY file",
+                                   [list(run.touched)]).fetchall())
+            for st in run.touched.values():
+                st.errors = int(got.get(st.path, 0))
+        rows = {name: [] for name, _, _ in TABLES["files"]}
+        for st in run.touched.values():
+            for k, v in (("path", st.path), ("size", st.size), ("mtime_ns", st.mtime_ns),
+                         ("digest", st.digest), ("read_to", st.read_to), ("line", st.line),
+                         ("complete", st.complete), ("hands", st.hands),
+                         ("errors", st.errors), ("imported_at", now)):
+                rows[k].append(v)
+        if rows["path"]:
+            from simulate.store.rows import Batch
+
+            con.execute("DELETE FROM files WHERE path IN (SELECT unnest(?))", [rows["path"]])
+            _insert(con, "files", Batch().arrays("files", rows))
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+    run.batch = None
+    run.touched = {k: v for k, v in run.touched.items() if not v.complete}
+
+
+def _insert(con: Any, table: str, cols: dict[str, Any]) -> None:
+    """One bulk insert of numpy columns into ``table`` (each cast to its SQL type)."""
+    types = {name: sql for name, sql, _ in TABLES[table]}
+    names = list(cols)
+    con.register("pj_rows", cols)
+    try:
+        select = ", ".join(f"CAST({n} AS {types[n]})" for n in names)
+        con.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {select} FROM pj_rows")
+    finally:
+        con.unregister("pj_rows")
