@@ -201,3 +201,19 @@ def test_a_hand_counts_the_same_from_phh_site_text_and_the_database(tmp_path):
     assert net == [("p1", -1, "SB"), ("p2", -6, "BB"), ("p3", 7, "UTG"), ("p4", 0, "HJ"),
                    ("p5", 0, "CO"), ("p6", 0, "BTN")]
     con.close()
+
+
+def test_a_site_file_that_grows_is_read_on_from_its_last_hand(tmp_path):
+    def ohh(i: int) -> str:
+        [(_, hand)] = parse_text(phh(ACTIONS[i % len(ACTIONS)], stacks=300 + i))
+        hand.winnings = [Decimal(str(w)) for w in replay(hand).to_dict()["winnings"]]
+        return write([hand], "ohh").replace('"game_number":""', f'"game_number":"g{i}"')
+
+    f, db = tmp_path / "site.ohh", tmp_path / "h.duckdb"
+    f.write_text("".join(ohh(i) for i in range(3)))
+    assert import_hands([f], db).hands_added == 3
+    with open(f, "a") as fh:
+        fh.write(ohh(3))
+    res = import_hands([f], db)
+    assert (res.hands_read, res.hands_added, res.duplicates) == (2, 1, 1)
+    assert [r[1] for r in rows(db, "hands")] == ["g0", "g1", "g2", "g3"]
