@@ -49,8 +49,9 @@ class Game:
     ``holdem`` (best five of hole and board), ``omaha`` (exactly two hole and three board
     cards) or ``pineapple`` (Hold'em after a discard). ``discard_after``: the betting round
     after which a Pineapple game discards by default (None elsewhere). ``phh``: the PHH
-    variant code of each betting structure (Pineapple's and pot-limit Omaha hi/lo's ``PO/8``
-    are the project's own: PHH has none). ``label``: the name a person reads. ``scale``:
+    variant code of each betting structure (Pineapple's, pot-limit Omaha hi/lo's ``PO/8``
+    and the five- and six-card Omahas' ``PO5``, ``PO6``, ``PO5/8``, ... are the project's
+    own: PHH has none). ``label``: the name a person reads. ``scale``:
     the evaluator's tables (:func:`evaluator._tables.get_tables`): ``holdem``, or a
     short-deck scale. ``low_rank``: the lowest rank in the deck (0, the deuce; 4, the six,
     in short deck, whose deck is the 36 cards from 6 to A). ``hilo``: a high/low split
@@ -116,8 +117,8 @@ def _codes(suffix: str) -> dict[str, str]:
 GAMES: dict[str, Game] = {g.name: g for g in (
     Game("holdem", 2, "holdem", "Hold'em", _codes("T")),
     Game("omaha", 4, "omaha", "Omaha (4 hole cards)", _codes("O")),
-    Game("omaha5", 5, "omaha", "Omaha (5 hole cards)"),
-    Game("omaha6", 6, "omaha", "Omaha (6 hole cards)"),
+    Game("omaha5", 5, "omaha", "Omaha (5 hole cards)", _codes("O5")),
+    Game("omaha6", 6, "omaha", "Omaha (6 hole cards)", _codes("O6")),
     Game("pineapple", 3, "pineapple", "Pineapple (3 cards, one discarded after preflop)",
          _codes("P"), discard_after="preflop"),
     Game("crazy_pineapple", 3, "pineapple",
@@ -131,7 +132,8 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          {"no-limit": "NST"}, scale="short_deck_triton", low_rank=4),
     Game("omaha_hilo", 4, "omaha", "Omaha hi/lo eight or better (4 hole cards)",
          {"pot-limit": "PO/8", "fixed-limit": "FO/8"}, hilo=True),
-    Game("omaha5_hilo", 5, "omaha", "Omaha hi/lo eight or better (5 hole cards)", hilo=True),
+    Game("omaha5_hilo", 5, "omaha", "Omaha hi/lo eight or better (5 hole cards)",
+         {"pot-limit": "PO5/8", "fixed-limit": "FO5/8"}, hilo=True),
 )}
 
 

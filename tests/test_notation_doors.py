@@ -30,7 +30,7 @@ def test_write_then_read_gives_the_records_back():
 
 @pytest.mark.parametrize("text", ["hello world", "", b"\x00\x01binary", "{\"json\": 1}"])
 def test_text_in_no_known_format_is_one_clear_error(text):
-    with pytest.raises(ValueError, match=r"not a known hand-history format \(known: phh\)"):
+    with pytest.raises(ValueError, match=r"not a known hand-history format \(known: phh, ohh"):
         read(text)
 
 
@@ -40,11 +40,16 @@ def test_a_bad_phh_hand_is_its_phh_error():
 
 
 def test_an_unknown_write_format_names_the_known_ones():
-    with pytest.raises(ValueError, match=r"unknown hand-history format 'stars' \(known: phh\)"):
+    with pytest.raises(ValueError,
+                       match=r"unknown hand-history format 'stars' to write \(known: phh, ohh"):
         write(read(HAND), "stars")
 
 
 def test_one_registry_and_the_reader_names_still_exported():
-    assert [f.name for f in FORMATS] == ["phh"]
+    from simulate.notation.sites import SITE_FORMATS
+
+    # PHH first, then one row per site family (Open Hand History among them)
+    assert [f.name for f in FORMATS] == ["phh", *(f.name for f in SITE_FORMATS)]
+    assert {"phh", "ohh"} <= {f.name for f in FORMATS if f.write is not None}
     for name in ("HandHistory", "PHHError", "iter_hands", "parse_text", "load_hands"):
         assert hasattr(N, name) and name in N.__all__

@@ -25,7 +25,7 @@ options.
 
 examples:
   pokerjit convert tests/data/sites/hhp/test/fixtures/holdem/pokerstars --to phh -o stars.phhs
-  pokerjit convert hands.phhs --to ohh -o hands.ohh
+  pokerjit convert hands.phhs --to ohh -o hands.ohh --json
   pokerjit convert my_ipoker_history/ --to pokerstars -o hands.txt
 """
 
@@ -36,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to", required=True, choices=TARGETS, help="the format to write")
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="the file to write (default -: standard output)")
+    p.add_argument("--json", action="store_true",
+                   help='print a summary on stdout: {"format", "output", "written", "errors"} '
+                        "(with -o FILE)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
 
 
@@ -44,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from simulate.progress import progress
     from simulate.replay.hand_files import read_hands
 
-    check_outputs([("-o", args.output)], stdout_ok=True, inputs=args.file)
+    check_outputs([("-o", args.output), ("--json", "-" if args.json else None)],
+                  stdout_ok=True, inputs=args.file)
     written = errors = 0
     writer = _Writer(args.to)
     with exit_on_sigterm():
@@ -76,7 +80,12 @@ def run(args: argparse.Namespace) -> int:
                 written += 1
             if written == 0:
                 raise UsageError(f"{' '.join(args.file)}: no hand could be converted")
-    if not args.quiet:
+    if args.json:
+        import json
+
+        print(json.dumps({"format": args.to, "output": args.output, "written": written,
+                          "errors": errors}))
+    elif not args.quiet:
         sys.stderr.write(f"{written:,} hands written to {args.output}"
                          + (f", {errors:,} left out\n" if errors else "\n"))
     return 1 if errors else 0

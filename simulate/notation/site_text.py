@@ -150,14 +150,17 @@ def parse_amount(text: str) -> Decimal:
 # ----------------------------------------------------------------------------- cards
 #: Rank letters other languages print, to ours.
 _RANKS = {"10": "T", "1": "T", "B": "J", "V": "J", "D": "Q", "R": "K", "Q": "Q", "K": "K",
-          "J": "J", "A": "A", "T": "T"}
+          "J": "J", "A": "A", "T": "T",
+          "E": "A", "KN": "J"}  # Danish/Swedish/Norwegian: Es/Ess, Knægt/Knekt, Dame, Konge
 _SUITS = {"h": "h", "d": "d", "c": "c", "s": "s", "♥": "h", "♦": "d", "♣": "c", "♠": "s"}
 
 
 def card_text(token: str) -> str:
     """One card as a site prints it (``Ah``, ``10h``, ``AH``, ``A♥``, French ``Rc`` for the
     king) as our two-letter text (``Ah``); raises :class:`SiteError` naming the token.
-    (German ``D`` for the queen is our ``Q``; ``D`` is the queen in French as well.)"""
+    (German ``D`` for the queen is our ``Q``; ``D`` is the queen in French as well;
+    Scandinavian ``E`` and ``Kn`` are the ace and the jack, as 888's Danish and Swedish
+    clients print them: ``Ec``, ``Knc``.)"""
     t = token.strip().strip("[]")
     if len(t) < 2:
         raise SiteError(f"not a card: {token!r}")

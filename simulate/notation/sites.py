@@ -20,7 +20,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.notation import site_ohh
+from simulate.notation import (
+    site_888,
+    site_bossmedia,
+    site_entraction,
+    site_igt,
+    site_ipoker,
+    site_merge,
+    site_microgaming,
+    site_ohh,
+    site_ongame,
+    site_partypoker,
+)
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -43,9 +54,19 @@ class SiteFormat:
 
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
-SITE_FORMATS: tuple[SiteFormat, ...] = (
-    SiteFormat("ohh", site_ohh.detect, site_ohh.read),
-)
+SITE_FORMATS: tuple[SiteFormat, ...] = tuple(
+    SiteFormat(name, module.detect, module.read) for name, module in (
+        ("ohh", site_ohh),
+        ("888", site_888),
+        ("partypoker", site_partypoker),
+        ("ongame", site_ongame),
+        ("entraction", site_entraction),
+        ("ipoker", site_ipoker),
+        ("merge", site_merge),
+        ("microgaming", site_microgaming),
+        ("bossmedia", site_bossmedia),
+        ("igt", site_igt),
+    ))
 
 
 def detect_site(text: str) -> SiteFormat | None:

@@ -32,7 +32,8 @@ __all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "
 
 #: Hold'em's and Omaha's variant codes, every betting structure (``NT``, ``PO``, ...).
 HOLDEM_VARIANTS = frozenset(GAMES["holdem"].phh.values())
-OMAHA_VARIANTS = frozenset(GAMES["omaha"].phh.values())
+OMAHA_VARIANTS = frozenset(code for g in GAMES.values() if g.is_omaha and not g.hilo
+                           for code in g.phh.values())
 #: High/low split variants (Omaha eight or better, ``FO/8``; ``PO/8`` is the project's own
 #: code for the pot-limit game, which PHH does not name): each pot is split high/low.
 HILO_VARIANTS = frozenset(code for g in GAMES.values() if g.hilo for code in g.phh.values())
@@ -69,6 +70,8 @@ VARIANT_NAMES.update({"NP": "no-limit pineapple", "PP": "pot-limit pineapple",
                       "FP": "fixed-limit pineapple", "NCP": "no-limit crazy pineapple",
                       "PCP": "pot-limit crazy pineapple", "FCP": "fixed-limit crazy pineapple",
                       "NST": "no-limit short-deck hold'em, Triton rules"})
+VARIANT_NAMES.update({code: f"{betting} {g.label}" for g in GAMES.values()
+                      for betting, code in g.phh.items() if code not in VARIANT_NAMES})
 
 
 class ReplayError(ValueError):

@@ -445,10 +445,7 @@ def _allin(hand: HandHistory, st: ChipState, trim: bool, u: Units, out: HandRepl
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(n)]
     dead_cards = [c for s in range(n) if not live[s] for c in st.holes[s] if c is not None]
     seats = [(st.holes[s] if live[s] else None, contrib[s]) for s in range(n)]
-    game = ("holdem" if not omaha else ENGINE_VARIANTS[hand.variant][0]
-            if hand.variant in HILO_VARIANTS else "omaha")
-    if hand.variant in SHORT_DECK_VARIANTS:
-        game = ENGINE_VARIANTS[hand.variant][0]
+    game = ENGINE_VARIANTS[hand.variant][0] if hand.variant in ENGINE_VARIANTS else "holdem"
     # the spot is parsed once: the walk-size test and the run take the same object
     spot = parse_allin_spot(seats, board, dead_cards, button_seat(hand), game=game,
                             allow_zero=True, dead_money=0 if trim else sum(st.ante))
