@@ -122,10 +122,10 @@ def test_interrupted_import_resumes_to_the_same_database(tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        import_hands([f, PHH / "derived"], db, batch=3, on_bytes=stop)
+        import_hands([f, PHH / "derived"], db, batch=3, chunk=2, on_bytes=stop)
     kept = count(db, "hands")
     assert 0 < kept < 11  # the batches committed before Ctrl-C are kept
-    res = import_hands([f, PHH / "derived"], db, batch=3)
+    res = import_hands([f, PHH / "derived"], db, batch=3, chunk=2)
     assert res.hands_added == count(whole, "hands") - kept
     for t in TABLES:
         assert rows(db, t) == rows(whole, t), t

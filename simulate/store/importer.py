@@ -36,7 +36,7 @@ from typing import Any
 
 from simulate.store.schema import TABLES, connect, resolve_db
 
-__all__ = ["BATCH", "DatabaseBusy", "ImportResult", "import_hands", "writer_lock"]
+__all__ = ["BATCH", "CHUNK", "DatabaseBusy", "ImportResult", "import_hands", "writer_lock"]
 
 #: Hands stored per transaction.
 BATCH = 2000
@@ -124,6 +124,7 @@ class _Run:
     on_error: Callable[[str], None] | None
     on_bytes: Callable[[int], None] | None
     batch_size: int
+    chunk: int = 64
     batch: Any = None
     touched: dict[str, _FileState] = field(default_factory=dict)
 
@@ -133,11 +134,12 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
                  on_skip: Callable[[str], None] | None = None,
                  on_bytes: Callable[[int], None] | None = None,
                  on_total: Callable[[int], None] | None = None,
-                 batch: int = BATCH) -> ImportResult:
+                 batch: int = BATCH, chunk: int | None = None) -> ImportResult:
     """Import every hand under ``paths`` into the database ``db`` (:func:`resolve_db`); see
     the module docstring. ``on_error(line)``: each hand that cannot be stored;
     ``on_skip(line)``: each file skipped; ``on_total(bytes)`` once the files are listed,
-    then ``on_bytes(n)`` as ``n`` more bytes are read. Raises FileNotFoundError or
+    then ``on_bytes(n)`` as ``n`` more bytes are read. ``batch``: hands a transaction;
+    ``chunk``: hands replayed together (default :data:`CHUNK`). Raises FileNotFoundError or
     ValueError for a path that does not exist or is not a file or folder (before writing
     anything), :class:`DatabaseBusy` when another import holds the lock."""
     from simulate.replay.hand_files import STDIN, check_inputs
@@ -151,7 +153,7 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
     with writer_lock(path, wait):
         con = connect(path)
         try:
-            run = _Run(con, result, on_error, on_bytes, batch)
+            run = _Run(con, result, on_error, on_bytes, batch, chunk or CHUNK)
             files = list(_files(paths, on_skip))
             plans = [(f, _plan(con, f)) for f in files]
             result.files = len(files)
@@ -212,45 +214,66 @@ def _plan(con: Any, name: str) -> _FileState | None:
     return _FileState(name, st.st_size, st.st_mtime_ns, full, 0, 1, 0)
 
 
-def _read_file(run: _Run, name: str, state: _FileState) -> None:
-    from simulate.notation.phh_read import PHHError
-    from simulate.replay.hand_replay import replay
-    from simulate.store.reading import file_hands
-    from simulate.store.rows import Batch, hand_key
+#: Hands replayed together (:func:`simulate.replay.fast_replay.replay_items`: the plain
+#: PHH hands of a chunk settled in one compiled call).
+CHUNK = 64
 
-    res = run.result
+
+def _read_file(run: _Run, name: str, state: _FileState) -> None:
+    from simulate.store.reading import file_hands
+
     run.touched[name] = state
     at = state.start
+    pending: list[Any] = []
     try:
-        hands = file_hands(name, state.start, state.size, state.line)
-        for fh in hands:
-            res.hands_read += 1
+        for fh in file_hands(name, state.start, state.size, state.line):
             if run.on_bytes is not None and fh.offset > at:
                 run.on_bytes(fh.offset - at)
                 at = fh.offset
-            if run.batch is None:
-                run.batch = Batch()
-            state.read_to, state.line = fh.offset, fh.offset_line
-            hand = fh.hand
-            if isinstance(hand, PHHError):
-                _error(run, state, fh.source, fh.line, fh.offset, str(hand))
-                continue
-            doc = replay(hand, fh.source).to_dict()
-            if doc.get("error"):
-                _error(run, state, fh.source, fh.line, fh.offset, doc["error"])
-                continue
-            key = hand_key(hand, doc)
-            if key in run.batch.keys:
-                res.duplicates += 1
-            else:
-                run.batch.add_hand(hand, doc, key, fh.source, name, fh.offset)
-            if len(run.batch) >= run.batch_size:
-                _flush(run)
+            pending.append(fh)
+            if len(pending) >= run.chunk:
+                _store(run, state, pending)
+                pending = []
+        _store(run, state, pending)
     except OSError as exc:
+        _store(run, state, pending)
         _error(run, state, name, 1, state.read_to, f"cannot read file: {exc.strerror or exc}")
     state.complete = True
     if run.on_bytes is not None and state.size > at:
         run.on_bytes(state.size - at)
+
+
+def _store(run: _Run, state: _FileState, hands: list[Any]) -> None:
+    """Replay a chunk of a file's hands (:class:`simulate.store.reading.FileHand` s) and
+    add them to the batch, storing it whenever it is full."""
+    from simulate.notation.phh_read import PHHError
+    from simulate.replay.fast_replay import replay_items
+    from simulate.store.rows import Batch, hand_key
+
+    res = run.result
+    good = [fh for fh in hands if not isinstance(fh.hand, PHHError)]
+    docs = iter(replay_items([(fh.source, fh.line, fh.hand if fh.data is None else fh.data)
+                              for fh in good]))
+    for fh in hands:
+        res.hands_read += 1
+        if run.batch is None:
+            run.batch = Batch()
+        state.read_to, state.line = fh.offset, fh.offset_line
+        hand = fh.hand
+        if isinstance(hand, PHHError):
+            _error(run, state, fh.source, fh.line, fh.offset, str(hand))
+            continue
+        doc = next(docs)
+        if doc.get("error"):
+            _error(run, state, fh.source, fh.line, fh.offset, doc["error"])
+            continue
+        key = hand_key(hand, doc)
+        if key in run.batch.keys:
+            res.duplicates += 1
+        else:
+            run.batch.add_hand(hand, doc, key, fh.source, state.path, fh.offset)
+        if len(run.batch) >= run.batch_size:
+            _flush(run)
 
 
 def _error(run: _Run, state: _FileState, source: str, line: int, byte: int, msg: str) -> None:

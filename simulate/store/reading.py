@@ -47,14 +47,16 @@ class FileHand:
     """One hand of a file: ``source`` (``path#N`` for a PHH section, ``path:LINE`` for a
     site hand, ``path`` for a one-hand file), ``line`` (1-based, the hand's first line),
     ``offset`` (the byte of the file its text starts at; reading again from there reads
-    this hand first), ``offset_line`` (the line number at ``offset``) and ``hand`` (the
-    record, or the hand's error)."""
+    this hand first), ``offset_line`` (the line number at ``offset``), ``hand`` (the
+    record, or the hand's error) and ``data`` (a PHH hand's text, for the compiled replay
+    of :func:`simulate.replay.fast_replay.replay_items`; None for a site hand)."""
 
     source: str
     line: int
     offset: int
     offset_line: int
     hand: HandHistory | PHHError
+    data: bytes | None = None
 
 
 def file_digest(path: str | Path, prefix: int, size: int) -> tuple[str, str]:
@@ -134,7 +136,8 @@ def _phh_hands(lines: _Lines, name: str, first_line: int) -> Iterator[FileHand]:
             offset, at = lines.starts[rel - 1], line - 1
         for k in [k for k in lines.starts if k < rel]:
             del lines.starts[k]
-        yield FileHand(src, line, offset, at, hand_from_bytes(src, line, data))
+        yield FileHand(src, line, offset, at, hand_from_bytes(src, line, data),
+                       data if isinstance(data, bytes) else None)
 
 
 _BREAK = re.compile(rb"\r\n|\r|\n")
