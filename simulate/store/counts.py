@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from simulate.notation.phh_read import HandHistory
 
@@ -95,8 +95,7 @@ class SeatCounts:
 COUNT_FIELDS = tuple(f for f in SeatCounts.__dataclass_fields__ if f != "position")
 
 
-@dataclass(frozen=True)
-class ActionRow:
+class ActionRow(NamedTuple):
     """One action: ``seq`` (0-based, in the hand's order), ``street`` (``preflop`` ...
     ``river``), ``seat`` (None for the dealer), ``action`` (``deal_hole``, ``deal_board``,
     ``fold``, ``check``, ``call``, ``bet``, ``raise``, ``bring_in``, ``draw``, ``show``,
@@ -175,7 +174,6 @@ class _Walk:
 
 def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]:
     """One pass over the actions: fills ``counts`` (when given) and returns the rows."""
-    from evaluator.cards import cards_text
     from simulate.replay.accounting import posted_order
 
     n = hand.n_players
@@ -196,17 +194,16 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
             w.street += 1
             w.totals = [Decimal(0)] * n
             rows.append(ActionRow(seq, STREETS[min(w.street, 3)], None, "deal_board",
-                                  cards=_cards(a.cards, cards_text)))
+                                  cards=_cards(a)))
             continue
         if kind == "dh":
-            rows.append(ActionRow(seq, street, a.target, "deal_hole",
-                                  cards=_cards(a.cards, cards_text)))
+            rows.append(ActionRow(seq, street, a.target, "deal_hole", cards=_cards(a)))
             continue
         if s is None:
             continue
         if kind in ("sm", "sd"):
             name = "draw" if kind == "sd" else ("show" if a.cards else "muck")
-            rows.append(ActionRow(seq, street, s, name, cards=_cards(a.cards, cards_text)))
+            rows.append(ActionRow(seq, street, s, name, cards=_cards(a)))
             if kind == "sd" and not board:
                 w.street += 1
                 w.totals = [Decimal(0)] * n
@@ -286,12 +283,11 @@ def _count(w: _Walk, c: SeatCounts, s: int, kind: str) -> None:
             w.cbet_live = False
 
 
-def _cards(slots: Any, cards_text: Any) -> str | None:
-    from evaluator.cards import UNKNOWN
-
-    if not slots:
+def _cards(a: Any) -> str | None:
+    """The cards an action names, as written (``??`` for an unknown card)."""
+    if not a.cards:
         return None
-    return cards_text([UNKNOWN if c is None else c for c in slots])
+    return a.text.split("#", 1)[0].split()[-1]
 
 
 def walk_hand(hand: HandHistory, winnings: list[Any] | None = None,

@@ -293,6 +293,8 @@ def _flush(run: _Run) -> None:
     """Store the batch and the files' positions in one transaction."""
     import numpy as np
 
+    from simulate.store.rows import COLUMNS, columns
+
     b, con = run.batch, run.con
     if b is None and not run.touched:
         return
@@ -326,14 +328,14 @@ def _flush(run: _Run) -> None:
                 con.execute("DELETE FROM errors WHERE file = ? AND byte >= ?",
                             [st.path, st.start])
                 st.cleared = True
-        if b is not None and b.cols["errors"]["file"]:
-            errs = b.cols["errors"]
-            errs["imported_at"] = [now] * len(errs["file"])
+        if b is not None and b.rows["errors"]:
+            b.rows["errors"] = [(*e[:-1], now) for e in b.rows["errors"]]
             _insert(con, "errors", b.arrays("errors"))
         if b is not None and added:
             per_file = {}
-            for f, o in zip(b.cols["hands"]["file"], b.cols["hands"]["ord"], strict=True):
-                per_file.setdefault(f, []).append(o)
+            at_file, at_ord = COLUMNS["hands"].index("file"), COLUMNS["hands"].index("ord")
+            for r in b.rows["hands"]:
+                per_file.setdefault(r[at_file], []).append(r[at_ord])
             fresh_set = set(int(x) for x in fresh)
             for f, ords in per_file.items():
                 run.touched[f].hands += sum(1 for o in ords if o in fresh_set)
@@ -351,10 +353,8 @@ def _flush(run: _Run) -> None:
                          ("errors", st.errors), ("imported_at", now)):
                 rows[k].append(v)
         if rows["path"]:
-            from simulate.store.rows import Batch
-
             con.execute("DELETE FROM files WHERE path IN (SELECT unnest(?))", [rows["path"]])
-            _insert(con, "files", Batch().arrays("files", rows))
+            _insert(con, "files", columns("files", rows))
         con.commit()
     except BaseException:
         con.rollback()

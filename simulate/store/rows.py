@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any
@@ -23,7 +24,7 @@ from simulate.notation.phh_read import HandHistory
 from simulate.store.counts import COUNT_FIELDS, walk_hand
 from simulate.store.schema import TABLES
 
-__all__ = ["Batch", "hand_key", "utc_time"]
+__all__ = ["COLUMNS", "Batch", "columns", "hand_key", "utc_time"]
 
 _NUMERIC = {"DOUBLE": np.float64, "BIGINT": np.int64, "SMALLINT": np.int32,
             "BOOLEAN": np.bool_}
@@ -63,25 +64,24 @@ def _phh_time(fields: dict[str, Any]) -> str | None:
     return f"{y:04d}-{m:02d}-{d:02d}T{t if t is not None else '00:00:00'}"
 
 
-def _num(x: Any) -> float | None:
-    if x is None:
-        return None
-    if isinstance(x, Decimal) and not x.is_finite():
-        return None
-    return float(x)
-
-
 def _text(x: Decimal) -> str:
     return format(x.normalize(), "f")
 
 
+_COUNTS = operator.attrgetter(*COUNT_FIELDS)
+_SHOWDOWN = COUNT_FIELDS.index("showdown")
+#: Each table's columns in row order (``ord`` last where a row carries it).
+COLUMNS = {t: [name for name, _, _ in cols] for t, cols in TABLES.items()}
+for _t in ("hands", "hand_players", "actions"):
+    COLUMNS[_t].append("ord")
+
+
 class Batch:
-    """The rows of the hands added so far (see the module docstring)."""
+    """The rows of the hands added so far (see the module docstring): one tuple per row,
+    in :data:`COLUMNS` order; amounts as read (Decimals), made numbers by :meth:`arrays`."""
 
     def __init__(self) -> None:
-        self.cols = {t: {name: [] for name, _, _ in cols} for t, cols in TABLES.items()}
-        for t in ("hands", "hand_players", "actions"):
-            self.cols[t]["ord"] = []
+        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
         self.keys: set[tuple[str, str]] = set()
         self.hands = 0
 
@@ -96,7 +96,6 @@ class Batch:
         self.keys.add(key)
         site, hid = key
         info = hand.site
-        n = len(doc["players"])
         bb = doc.get("big_blind")
         blinds = [abs(b) for b in hand.blinds_or_straddles if b]
         sb = min(blinds) if len(blinds) >= 2 else None
@@ -109,101 +108,105 @@ class Batch:
         tour = info.tournament if info is not None else None
         boards = doc.get("boards") or ([doc["board"]] if doc.get("board") else [])
         rake = doc.get("rake") or 0
-        h = self.cols["hands"]
+        fields = hand.fields
         row = {
             "site": site, "hand_id": hid, "hand_no": 0, "game": game,
             "variant": hand.variant, "betting": betting,
-            "currency": info.currency if info is not None else hand.fields.get("currency"),
-            "small_blind": _num(sb), "big_blind": _num(bb),
-            "ante": _num(max(hand.antes, default=Decimal(0))),
+            "currency": info.currency if info is not None else fields.get("currency"),
+            "small_blind": sb, "big_blind": bb,
+            "ante": max(hand.antes, default=Decimal(0)),
             "stakes": (f"{_text(sb)}/{_text(Decimal(str(bb)))}" if sb is not None and bb
                        else None if not bb else _text(Decimal(str(bb)))),
-            "time": utc_time(info.time if info is not None else _phh_time(hand.fields)),
+            "time": utc_time(info.time if info is not None else _phh_time(fields)),
             "table_name": (info.table if info is not None else
-                           (str(hand.fields["table"]) if "table" in hand.fields else None)),
+                           (str(fields["table"]) if "table" in fields else None)),
             "tournament_id": tour.id if tour else None,
             "buy_in": tour.buy_in if tour else None, "level": tour.level if tour else None,
             "board": boards[0] if boards else None,
             "boards": " | ".join(boards) if boards else None,
-            "pot": float(sum(p["amount"] for p in doc["pots"]) + rake), "rake": float(rake),
-            "fees": float(sum((doc.get("fees") or {}).values())), "players": n,
+            "pot": sum(p["amount"] for p in doc["pots"]) + rake, "rake": rake,
+            "fees": sum((doc.get("fees") or {}).values()), "players": len(doc["players"]),
             "hero": doc.get("hero"), "validated": bool(doc.get("validated")),
-            "allin_board": doc.get("allin_board"), "source": source, "file": file,
+            "allin_board": doc.get("allin_board") or None, "source": source, "file": file,
             "byte": byte, "ord": ord_,
         }
-        for k, v in row.items():
-            h[k].append(v)
+        self.rows["hands"].append(tuple(row[k] for k in COLUMNS["hands"]))
         counts, actions = walk_hand(hand, doc.get("winnings"))
         self._players(hand, doc, key, counts, ord_)
-        a = self.cols["actions"]
         names = doc["players"]
-        for r in actions:
-            for k, v in (("site", site), ("hand_id", hid), ("seq", r.seq),
-                         ("street", r.street),
-                         ("player", None if r.seat is None else names[r.seat]),
-                         ("action", r.action), ("amount", _num(r.amount)),
-                         ("total", _num(r.total)), ("allin", r.allin), ("cards", r.cards),
-                         ("ord", ord_)):
-                a[k].append(v)
+        self.rows["actions"].extend(
+            (site, hid, r.seq, r.street, None if r.seat is None else names[r.seat], r.action,
+             r.amount, r.total, r.allin, r.cards, ord_) for r in actions)
 
     def _players(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
                  counts: list[Any], ord_: int) -> None:
-        p = self.cols["hand_players"]
         site, hid = key
         bb = doc.get("big_blind")
-        seats = doc.get("seats") or list(range(1, len(doc["players"]) + 1))
+        bbf = float(bb) if bb else None
+        names = doc["players"]
+        seats = doc.get("seats") or range(1, len(names) + 1)
         evs = doc.get("allin_ev")
         hero = doc.get("hero")
+        holes = doc.get("hole_cards") or []
+        committed_all = doc["committed"] or [None] * len(names)
         phh = hand.site is None
-        for s, name in enumerate(doc["players"]):
+        out = self.rows["hand_players"]
+        for s, name in enumerate(names):
             won, net = doc["winnings"][s], doc["net"][s]
-            committed = (doc["committed"] or [None] * len(seats))[s]
+            committed = committed_all[s]
             if phh and won is not None and net is not None:
-                committed = float(Decimal(str(won)) - Decimal(str(net)))  # returned bets out
+                # uncalled bets returned left out (exact for decimal amounts)
+                committed = (won - net if type(won) is int and type(net) is int
+                             else Decimal(str(won)) - Decimal(str(net)))
             ev = evs[s]["ev"] if evs else None
             adjusted = None if net is None else ev if ev is not None else net
-            cards = doc["hole_cards"][s] if s < len(doc.get("hole_cards") or []) else ""
+            cards = holes[s] if s < len(holes) else ""
             c = counts[s]
-            row = {
-                "site": site, "hand_id": hid, "seat": seats[s], "player": name,
-                "position": c.position, "hero": hero is not None and name == hero,
-                "cards": cards if cards and cards.strip("?") else None,
-                "starting_stack": _num(doc["starting_stacks"][s]),
-                "committed": _num(committed), "winnings": _num(won), "net": _num(net),
-                "net_bb": None if net is None or not bb else float(net) / float(bb),
-                "allin_ev": _num(ev), "allin_adjusted_net": _num(adjusted),
-                "allin_adjusted_bb": (None if adjusted is None or not bb
-                                      else float(adjusted) / float(bb)),
-                "ord": ord_,
-            }
-            for f in COUNT_FIELDS:
-                row[f] = getattr(c, f)
-            row["showdown"] = bool(c.showdown)
-            for k, v in row.items():
-                p[k].append(v)
+            got = list(_COUNTS(c))
+            got[_SHOWDOWN] = bool(got[_SHOWDOWN])
+            out.append((
+                site, hid, seats[s], name, c.position, hero is not None and name == hero,
+                cards if cards and cards.strip("?") else None, doc["starting_stacks"][s],
+                committed, won, net,
+                None if net is None or bbf is None else float(net) / bbf, ev, adjusted,
+                None if adjusted is None or bbf is None else float(adjusted) / bbf,
+                *got, ord_))
 
     def add_error(self, file: str, source: str, line: int, byte: int, message: str) -> None:
-        e = self.cols["errors"]
-        for k, v in (("file", file), ("source", source), ("line", line), ("byte", byte),
-                     ("message", message), ("imported_at", None)):
-            e[k].append(v)
+        self.rows["errors"].append((file, source, line, byte, message, None))
 
-    def arrays(self, table: str, rows: dict[str, list[Any]] | None = None,
-               ) -> dict[str, np.ndarray]:
-        """A table's columns (``rows``: other columns of that table) as numpy arrays: numbers
-        and booleans typed, a missing value masked; text as object arrays."""
-        types = {name: sql for name, sql, _ in TABLES[table]}
-        types["ord"] = "BIGINT"
-        out = {}
-        for name, values in (rows if rows is not None else self.cols[table]).items():
-            kind = _NUMERIC.get(types[name])
-            if kind is None:
-                out[name] = np.array(values, dtype=object)
-                continue
-            mask = np.fromiter((v is None for v in values), bool, len(values))
-            if mask.any():
-                filled = [0 if v is None else v for v in values]
-                out[name] = np.ma.masked_array(np.array(filled, dtype=kind), mask=mask)
-            else:
-                out[name] = np.array(values, dtype=kind)
-        return out
+    def arrays(self, table: str) -> dict[str, np.ndarray]:
+        """A table's rows as columns (:func:`columns`)."""
+        names = COLUMNS[table]
+        rows = self.rows[table]
+        cols = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+        return columns(table, dict(zip(names, cols, strict=True)))
+
+
+def columns(table: str, values: dict[str, Any]) -> dict[str, np.ndarray]:
+    """A table's columns (``values``: name -> a sequence) as numpy arrays: numbers and
+    booleans typed (Decimals converted; a missing value, or an infinite amount, masked),
+    text as object arrays."""
+    types = {name: sql for name, sql, _ in TABLES[table]}
+    types["ord"] = "BIGINT"
+    out = {}
+    for name, col in values.items():
+        kind = _NUMERIC.get(types[name])
+        if kind is None:
+            arr = np.empty(len(col), dtype=object)
+            arr[:] = col
+            out[name] = arr
+            continue
+        if None in col:
+            mask = np.fromiter((v is None for v in col), bool, len(col))
+            num = np.array([0 if v is None else v for v in col], dtype=kind)
+        else:
+            mask = None
+            num = np.array(col, dtype=kind)
+        if kind is np.float64:
+            inf = np.isinf(num)
+            if inf.any():
+                mask = inf if mask is None else mask | inf
+        out[name] = num if mask is None or not mask.any() else np.ma.masked_array(num,
+                                                                                  mask=mask)
+    return out
