@@ -62,6 +62,7 @@ __all__ = ["COUNT_FIELDS", "ActionRow", "SeatCounts", "hand_actions", "hand_coun
            "walk_hand"]
 
 STREETS = ("preflop", "flop", "turn", "river")
+ZERO = Decimal(0)
 
 
 @dataclass
@@ -168,6 +169,7 @@ class _Walk:
     first_raiser: int | None = None
     last_raiser: int | None = None
     flop_bets: int = 0
+    top: Decimal = Decimal(0)  # the street's largest total
     cbet_live: bool = False  # the flop's first bet was the c-bet and nobody raised it yet
     acted_flop: set[int] = field(default_factory=set)
 
@@ -181,7 +183,7 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
     antes = posted_order(hand.antes, n) if hand.antes else [Decimal(0)] * n
     w = _Walk(n, totals=list(blinds), folded=[False] * n,
               left=[s - a - b for s, a, b in zip(hand.starting_stacks, antes, blinds,
-                                                 strict=True)])
+                                                 strict=True)], top=max(blinds, default=ZERO))
     board = hand.variant in _board_games()
     rows: list[ActionRow] = []
     for seq, a in enumerate(hand.actions):
@@ -192,7 +194,7 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
                 for p in range(n):
                     counts[p].saw_flop = int(board and not w.folded[p])
             w.street += 1
-            w.totals = [Decimal(0)] * n
+            w.totals, w.top = [ZERO] * n, ZERO
             rows.append(ActionRow(seq, STREETS[min(w.street, 3)], None, "deal_board",
                                   cards=_cards(a)))
             continue
@@ -206,12 +208,12 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
             rows.append(ActionRow(seq, street, s, name, cards=_cards(a)))
             if kind == "sd" and not board:
                 w.street += 1
-                w.totals = [Decimal(0)] * n
+                w.totals, w.top = [ZERO] * n, ZERO
             continue
-        top = max(w.totals)
+        top = w.top
         facing = top > w.totals[s]
         if counts is not None and board:
-            _count(w, counts[s], s, kind)
+            _count(w, counts[s], s, kind, facing)
         if kind == "f":
             w.folded[s] = True
             rows.append(ActionRow(seq, street, s, "fold"))
@@ -219,9 +221,11 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
         new = a.amount if kind == "cbr" else top
         if kind == "pb":
             new = hand.bring_in or Decimal(0)
-        add = min(max(Decimal(0), Decimal(new) - w.totals[s]), w.left[s])
+        add = min(max(ZERO, new - w.totals[s]), w.left[s])
         w.left[s] -= add
         w.totals[s] += add
+        if w.totals[s] > top:
+            w.top = w.totals[s]
         if kind == "cc":
             name = "call" if facing else "check"
         elif kind == "cbr":
@@ -243,9 +247,9 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
     return rows
 
 
-def _count(w: _Walk, c: SeatCounts, s: int, kind: str) -> None:
-    """Count one player action (``f``, ``cc``, ``cbr``) of seat ``s`` in a board game."""
-    facing = max(w.totals) > w.totals[s]
+def _count(w: _Walk, c: SeatCounts, s: int, kind: str, facing: bool) -> None:
+    """Count one player action (``f``, ``cc``, ``cbr``) of seat ``s`` in a board game
+    (``facing``: a bet larger than the seat's is to be matched)."""
     if w.street == 0:
         c.vpip_opp = 1
         if kind == "cbr" or (kind == "cc" and facing):

@@ -319,8 +319,11 @@ def _flush(run: _Run) -> None:
                 hands["hand_no"] = no
                 for table, cols in (("hands", hands), ("hand_players", b.arrays("hand_players")),
                                     ("actions", b.arrays("actions"))):
-                    mask = keep[np.asarray(cols["ord"], dtype=np.int64)]
-                    _insert(con, table, {k: v[mask] for k, v in cols.items() if k != "ord"})
+                    del_ord = cols.pop("ord")
+                    if added < len(b):  # leave out the rows of the hands already stored
+                        mask = keep[np.asarray(del_ord, dtype=np.int64)]
+                        cols = {k: v[mask] for k, v in cols.items()}
+                    _insert(con, table, cols)
             run.result.hands_added += added
             run.result.duplicates += len(b) - added
         for st in run.touched.values():
