@@ -32,6 +32,7 @@ examples:
   pokerjit import tests/data/phh/derived/highstakes_1000nl_sidepot_hands.phhs --db hands.duckdb
   pokerjit import ~/PokerStars/HandHistory --json
   pokerjit import tests/data/phh --db hands.duckdb --wait -q
+  pokerjit import big_collection.phhs --workers 2
 """
 
 
@@ -41,6 +42,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from simulate.cli._util import add_db
 
     add_db(p)
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="processes that read, replay and count the hands (default 1; this "
+                        "process stores them)")
     p.add_argument("--wait", action="store_true",
                    help="wait for another import to finish instead of stopping")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
@@ -54,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     from simulate.progress import progress
     from simulate.store.importer import DatabaseBusy, import_hands
 
+    if not 1 <= args.workers <= 256:
+        raise UsageError(f"--workers must be 1..256, got {args.workers}")
     total = [0]
     with exit_on_sigterm(), progress(None, "import", "B", quiet=args.quiet) as bar:
         report = bar.callback()
@@ -68,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
             report(0, n)
 
         try:
-            res = import_hands(args.file, args.db, wait=args.wait, on_error=_error,
+            res = import_hands(args.file, args.db, wait=args.wait, workers=args.workers,
+                               on_error=_error,
                                on_skip=None if args.quiet else _warn, on_bytes=on_bytes,
                                on_total=on_total)
         except (FileNotFoundError, DatabaseBusy) as exc:

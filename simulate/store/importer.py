@@ -5,8 +5,10 @@ and every site export pokerjit reads, told from the content), replays each hand
 (:func:`simulate.replay.hand_replay.replay`: validation, results, all-in EV), counts its
 statistics (:mod:`simulate.store.counts`) and stores it.
 
-- **Bulk**: hands are stored :data:`BATCH` at a time, each table's rows inserted from numpy
-  columns in one statement (:class:`simulate.store.rows.Batch`).
+- **Bulk**: each file is cut into chunks of :data:`CHUNK` hands, made into rows on the one
+  pool of pokerjit (:func:`simulate.run.executor`: in this process, or on ``workers``
+  processes; :mod:`simulate.store.chunks`), and stored :data:`BATCH` hands at a time in
+  this process, each table's rows inserted from numpy columns in one statement.
 - **Once**: ``(site, hand_id)`` is a hand's key; a hand already stored is counted as a
   duplicate and left out.
 - **Incremental**: ``files`` remembers each file's size, modification time, digest and
@@ -65,9 +67,10 @@ class ImportResult:
 
 
 @contextmanager
-def writer_lock(db: Path, wait: bool = False) -> Iterator[None]:
+def writer_lock(db: Path, wait: bool = False) -> Iterator[int]:
     """Hold ``DB.lock`` (an OS lock, released however the process ends) while the block
-    runs; :class:`DatabaseBusy` when another process holds it (``wait``: wait for it)."""
+    runs (it gets the lock file's descriptor); :class:`DatabaseBusy` when another process
+    holds it (``wait``: wait for it)."""
     lock = Path(str(db) + ".lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
@@ -75,7 +78,7 @@ def writer_lock(db: Path, wait: bool = False) -> Iterator[None]:
         _lock(fd, wait, db)
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
-        yield
+        yield fd
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 
@@ -125,8 +128,10 @@ class _Run:
     on_bytes: Callable[[int], None] | None
     batch_size: int
     chunk: int = 64
-    batch: Any = None
+    batch: Any = None  # a simulate.store.chunks.Pending
     touched: dict[str, _FileState] = field(default_factory=dict)
+    states: dict[str, _FileState] = field(default_factory=dict)
+    at: dict[str, int] = field(default_factory=dict)  # bytes told to on_bytes, per file
 
 
 def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None = None, *,
@@ -134,12 +139,15 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
                  on_skip: Callable[[str], None] | None = None,
                  on_bytes: Callable[[int], None] | None = None,
                  on_total: Callable[[int], None] | None = None,
-                 batch: int = BATCH, chunk: int | None = None) -> ImportResult:
+                 batch: int = BATCH, chunk: int | None = None,
+                 workers: int = 1) -> ImportResult:
     """Import every hand under ``paths`` into the database ``db`` (:func:`resolve_db`); see
     the module docstring. ``on_error(line)``: each hand that cannot be stored;
     ``on_skip(line)``: each file skipped; ``on_total(bytes)`` once the files are listed,
     then ``on_bytes(n)`` as ``n`` more bytes are read. ``batch``: hands a transaction;
-    ``chunk``: hands replayed together (default :data:`CHUNK`). Raises FileNotFoundError or
+    ``chunk``: hands replayed together (default :data:`CHUNK`); ``workers``: processes that
+    read, replay and count the hands (:func:`simulate.run.executor`; this process stores
+    them). Raises FileNotFoundError or
     ValueError for a path that does not exist or is not a file or folder (before writing
     anything), :class:`DatabaseBusy` when another import holds the lock."""
     from simulate.replay.hand_files import STDIN, check_inputs
@@ -148,20 +156,21 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
     paths = check_inputs(paths)
     if any(str(p) == STDIN for p in paths):
         raise ValueError("import reads files and folders, not standard input")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
     path = resolve_db(db)
     result = ImportResult(db=str(path))
-    with writer_lock(path, wait):
+    with writer_lock(path, wait) as lock_fd:
         con = connect(path)
         try:
             run = _Run(con, result, on_error, on_bytes, batch, chunk or CHUNK)
             files = list(_files(paths, on_skip))
-            plans = [(f, _plan(con, f)) for f in files]
+            plans = [(f, st) for f in files if (st := _plan(con, f)) is not None]
             result.files = len(files)
             if on_total is not None:
-                on_total(sum(p[1].size - p[1].start for p in plans if p[1] is not None))
-            for f, plan in plans:
-                if plan is not None:
-                    _read_file(run, f, plan)
+                on_total(sum(st.size - st.start for _, st in plans))
+            run.states = dict(plans)
+            _run_chunks(run, plans, workers, lock_fd)
             _flush(run)
         finally:
             con.close()
@@ -214,77 +223,92 @@ def _plan(con: Any, name: str) -> _FileState | None:
     return _FileState(name, st.st_size, st.st_mtime_ns, full, 0, 1, 0)
 
 
-#: Hands replayed together (:func:`simulate.replay.fast_replay.replay_items`: the plain
-#: PHH hands of a chunk settled in one compiled call).
+#: Hands a chunk (:mod:`simulate.store.chunks`: replayed together, the plain PHH hands
+#: settled in one compiled call).
 CHUNK = 64
 
 
-def _read_file(run: _Run, name: str, state: _FileState) -> None:
+def _chunks(run: _Run, plans: list[tuple[str, _FileState]]) -> Iterator[Any]:
+    """Each file's hands, :attr:`_Run.chunk` at a time, as
+    :class:`simulate.store.chunks.Chunk` s (PHH text left for the worker to read); the
+    last chunk of a file says so (it may be empty)."""
+    from simulate.notation.phh_read import PHHError
+    from simulate.store.chunks import Chunk
     from simulate.store.reading import file_hands
 
-    run.touched[name] = state
-    at = state.start
-    pending: list[Any] = []
+    for name, st in plans:
+        items: list[tuple[str, int, Any, int, int]] = []
+        try:
+            for fh in file_hands(name, st.start, st.size, st.line, parse=False):
+                # PHH text (read by the worker), a site hand's record, or an error's text
+                data = (fh.data if fh.hand is None else str(fh.hand)
+                        if isinstance(fh.hand, PHHError) else fh.hand)
+                items.append((fh.source, fh.line, data, fh.offset, fh.offset_line))
+                if len(items) >= run.chunk:
+                    yield Chunk(name, items, False)
+                    items = []
+        except OSError as exc:
+            items.append((name, 1, f"cannot read file: {exc.strerror or exc}", st.start,
+                          st.line))
+        yield Chunk(name, items, True)
+
+
+def _run_chunks(run: _Run, plans: list[tuple[str, _FileState]], workers: int,
+                lock_fd: int) -> None:
+    """Every chunk made into rows (:func:`simulate.store.chunks.prepare_chunk`, on the one
+    pool of pokerjit) and stored in order, a batch at a time."""
+    from simulate.replay.worker_warmup import warm_hands
+    from simulate.run import executor
+    from simulate.store.chunks import failed_chunk, prepare_chunk
+
+    ex = executor(workers, warm=warm_hands if workers > 1 else None, warm_kinds=("hand",),
+                  close_fd=lock_fd)
     try:
-        for fh in file_hands(name, state.start, state.size, state.line):
-            if run.on_bytes is not None and fh.offset > at:
-                run.on_bytes(fh.offset - at)
-                at = fh.offset
-            pending.append(fh)
-            if len(pending) >= run.chunk:
-                _store(run, state, pending)
-                pending = []
-        _store(run, state, pending)
-    except OSError as exc:
-        _store(run, state, pending)
-        _error(run, state, name, 1, state.read_to, f"cannot read file: {exc.strerror or exc}")
-    state.complete = True
-    if run.on_bytes is not None and state.size > at:
-        run.on_bytes(state.size - at)
+        for chunk, rows in ex.map_ordered(_chunks(run, plans), (), prepare_chunk,
+                                          on_error=failed_chunk):
+            _merge(run, chunk, rows)
+    except BaseException:
+        ex.close(abort=True)
+        raise
+    ex.close()
 
 
-def _store(run: _Run, state: _FileState, hands: list[Any]) -> None:
-    """Replay a chunk of a file's hands (:class:`simulate.store.reading.FileHand` s) and
-    add them to the batch, storing it whenever it is full."""
-    from simulate.notation.phh_read import PHHError
-    from simulate.replay.fast_replay import replay_items
-    from simulate.store.rows import Batch, hand_key
+def _merge(run: _Run, chunk: Any, rows: Any) -> None:
+    """Add a chunk's rows and errors to the batch; store the batch when it is full."""
+    from simulate.store.chunks import Pending
 
+    st = run.states[chunk.path]
+    run.touched[chunk.path] = st
     res = run.result
-    good = [fh for fh in hands if not isinstance(fh.hand, PHHError)]
-    docs = iter(replay_items([(fh.source, fh.line, fh.hand if fh.data is None else fh.data)
-                              for fh in good]))
-    for fh in hands:
+    if run.batch is None:
+        run.batch = Pending()
+    for (source, line, _, offset, offset_line), (kind, what) in zip(
+            chunk.items, rows.outcomes, strict=True):
         res.hands_read += 1
-        if run.batch is None:
-            run.batch = Batch()
-        state.read_to, state.line = fh.offset, fh.offset_line
-        hand = fh.hand
-        if isinstance(hand, PHHError):
-            _error(run, state, fh.source, fh.line, fh.offset, str(hand))
-            continue
-        doc = next(docs)
-        if doc.get("error"):
-            _error(run, state, fh.source, fh.line, fh.offset, doc["error"])
-            continue
-        key = hand_key(hand, doc)
-        if key in run.batch.keys:
-            res.duplicates += 1
-        else:
-            run.batch.add_hand(hand, doc, key, fh.source, state.path, fh.offset)
-        if len(run.batch) >= run.batch_size:
-            _flush(run)
+        st.read_to, st.line = offset, offset_line
+        if kind == "error":
+            _error(run, st, source, line, offset, what)
+    res.duplicates += run.batch.add(chunk.path, rows)
+    told = run.at.get(chunk.path, st.start)
+    now = st.size if chunk.last else st.read_to
+    if run.on_bytes is not None and now > told:
+        run.on_bytes(now - told)
+    run.at[chunk.path] = max(now, told)
+    if chunk.last:
+        st.complete = True
+    if len(run.batch) >= run.batch_size:
+        _flush(run)
 
 
 def _error(run: _Run, state: _FileState, source: str, line: int, byte: int, msg: str) -> None:
-    from simulate.store.rows import Batch
+    from simulate.store.chunks import Pending
 
     msg = str(msg).splitlines()[0] if msg else "unknown error"
     run.result.errors += 1
     state.errors += 1
     if run.batch is None:
-        run.batch = Batch()
-    run.batch.add_error(state.path, source, line, byte, msg)
+        run.batch = Pending()
+    run.batch.errors.append((state.path, source, line, byte, msg))
     if run.on_error is not None:
         run.on_error(f"{source}: {msg}")
 
@@ -293,7 +317,7 @@ def _flush(run: _Run) -> None:
     """Store the batch and the files' positions in one transaction."""
     import numpy as np
 
-    from simulate.store.rows import COLUMNS, columns
+    from simulate.store.rows import columns
 
     b, con = run.batch, run.con
     if b is None and not run.touched:
@@ -303,7 +327,7 @@ def _flush(run: _Run) -> None:
     try:
         added = 0
         if b is not None and len(b):
-            hands = b.arrays("hands")
+            hands = b.table("hands")
             con.register("pj_new", {"ord": hands["ord"], "site": hands["site"],
                                     "hand_id": hands["hand_id"]})
             fresh = con.execute("SELECT n.ord FROM pj_new n WHERE NOT EXISTS (SELECT 1 FROM "
@@ -317,8 +341,8 @@ def _flush(run: _Run) -> None:
                 keep[np.asarray(fresh, dtype=np.int64)] = True
                 no = np.cumsum(keep) + base
                 hands["hand_no"] = no
-                for table, cols in (("hands", hands), ("hand_players", b.arrays("hand_players")),
-                                    ("actions", b.arrays("actions"))):
+                for table, cols in (("hands", hands), ("hand_players", b.table("hand_players")),
+                                    ("actions", b.table("actions"))):
                     del_ord = cols.pop("ord")
                     if added < len(b):  # leave out the rows of the hands already stored
                         mask = keep[np.asarray(del_ord, dtype=np.int64)]
@@ -331,17 +355,13 @@ def _flush(run: _Run) -> None:
                 con.execute("DELETE FROM errors WHERE file = ? AND byte >= ?",
                             [st.path, st.start])
                 st.cleared = True
-        if b is not None and b.rows["errors"]:
-            b.rows["errors"] = [(*e[:-1], now) for e in b.rows["errors"]]
-            _insert(con, "errors", b.arrays("errors"))
+        if b is not None and b.errors:
+            names = [name for name, _, _ in TABLES["errors"]]
+            _insert(con, "errors", columns("errors", dict(zip(
+                names, zip(*[(*e, now) for e in b.errors], strict=True), strict=True))))
         if b is not None and added:
-            per_file = {}
-            at_file, at_ord = COLUMNS["hands"].index("file"), COLUMNS["hands"].index("ord")
-            for r in b.rows["hands"]:
-                per_file.setdefault(r[at_file], []).append(r[at_ord])
-            fresh_set = set(int(x) for x in fresh)
-            for f, ords in per_file.items():
-                run.touched[f].hands += sum(1 for o in ords if o in fresh_set)
+            for i in np.asarray(fresh, dtype=np.int64):
+                run.touched[b.files[i]].hands += 1
         if run.touched:
             got = dict(con.execute("SELECT file, count(*) FROM errors WHERE file IN "
                                    "(SELECT unnest(?)) GROUP BY file",

@@ -55,7 +55,7 @@ class FileHand:
     line: int
     offset: int
     offset_line: int
-    hand: HandHistory | PHHError
+    hand: HandHistory | PHHError | None
     data: bytes | None = None
 
 
@@ -83,10 +83,12 @@ def file_digest(path: str | Path, prefix: int, size: int) -> tuple[str, str]:
 
 
 def file_hands(path: str | Path, start: int = 0, end: int | None = None,
-               first_line: int = 1) -> Iterator[FileHand]:
+               first_line: int = 1, *, parse: bool = True) -> Iterator[FileHand]:
     """The hands of ``path`` between bytes ``start`` and ``end`` (default: the end), in
-    file order; ``first_line``: the line number of byte ``start``. Raises OSError when the
-    file cannot be read."""
+    file order; ``first_line``: the line number of byte ``start``. ``parse=False`` leaves a
+    PHH hand unread (``hand`` None, its text in ``data``; an error found while cutting it
+    is its ``hand``), for a worker process to read. Raises OSError when the file cannot be
+    read."""
     from simulate.replay.hand_files import file_kind
 
     name = str(path)
@@ -101,7 +103,7 @@ def file_hands(path: str | Path, start: int = 0, end: int | None = None,
         fh.seek(start)
         size = (end if end is not None else fh.seek(0, 2)) - start
         fh.seek(start)
-        yield from _phh_hands(_Lines(fh, start, size), name, first_line)
+        yield from _phh_hands(_Lines(fh, start, size), name, first_line, parse)
 
 
 class _Lines:
@@ -127,7 +129,8 @@ class _Lines:
         return b
 
 
-def _phh_hands(lines: _Lines, name: str, first_line: int) -> Iterator[FileHand]:
+def _phh_hands(lines: _Lines, name: str, first_line: int, parse: bool = True,
+               ) -> Iterator[FileHand]:
     base = lines.pos
     for src, line, data in iter_sections(lines, name, first_line):
         rel = line - first_line + 1  # the section's first line, counted in the range
@@ -136,8 +139,11 @@ def _phh_hands(lines: _Lines, name: str, first_line: int) -> Iterator[FileHand]:
             offset, at = lines.starts[rel - 1], line - 1
         for k in [k for k in lines.starts if k < rel]:
             del lines.starts[k]
-        yield FileHand(src, line, offset, at, hand_from_bytes(src, line, data),
-                       data if isinstance(data, bytes) else None)
+        if isinstance(data, bytes):
+            yield FileHand(src, line, offset, at,
+                           hand_from_bytes(src, line, data) if parse else None, data)
+        else:
+            yield FileHand(src, line, offset, at, data)
 
 
 _BREAK = re.compile(rb"\r\n|\r|\n")
