@@ -230,3 +230,30 @@ def test_two_workers_give_the_same_database(tmp_path):
     assert a.errors > 0  # the stud and draw showdowns
     for t in TABLES:
         assert rows(one, t) == rows(two, t), t
+
+
+@pytest.mark.slow
+def test_a_killed_import_resumed_gives_the_same_database(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from simulate.notation.phh_synth import write_synthetic_phhs
+
+    f = tmp_path / "big.phhs"
+    write_synthetic_phhs(str(f), 10000, seed=5)
+    whole = tmp_path / "whole.duckdb"
+    import_hands([f], whole)
+    db = tmp_path / "killed.duckdb"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "simulate", "import", str(f), "--db", str(db),
+                          "-q"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(3)  # about halfway (whatever the moment, the result must be the same)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    res = import_hands([f], db)  # goes on from the last batch stored
+    print(f"\nkilled after {10000 - res.hands_added} hands stored")
+    assert res.errors == 0
+    for t in TABLES:
+        assert rows(db, t) == rows(whole, t), t

@@ -81,7 +81,8 @@ class Batch:
     in :data:`COLUMNS` order; amounts as read (Decimals), made numbers by :meth:`arrays`."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
+        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in
+                                                       ("hands", "hand_players", "actions")}
         self.keys: set[tuple[str, str]] = set()
         self.hands = 0
 
@@ -171,9 +172,6 @@ class Batch:
                 None if net is None or bbf is None else float(net) / bbf, ev, adjusted,
                 None if adjusted is None or bbf is None else float(adjusted) / bbf,
                 *got, ord_))
-
-    def add_error(self, file: str, source: str, line: int, byte: int, message: str) -> None:
-        self.rows["errors"].append((file, source, line, byte, message, None))
 
     def arrays(self, table: str) -> dict[str, np.ndarray]:
         """A table's rows as columns (:func:`columns`)."""
