@@ -65,13 +65,15 @@ def comparisons(args: argparse.Namespace, tmp: Path) -> list[Comparison]:
     write_synthetic_phhs(str(f), n, seed=1)
     runs = [0]
 
-    def store() -> float:
+    def store(workers: int) -> float:
         runs[0] += 1
-        return _cli("import", str(f), "--db", str(tmp / f"h{runs[0]}.duckdb"), "-q")
+        return _cli("import", str(f), "--db", str(tmp / f"h{runs[0]}.duckdb"), "-q",
+                    "--workers", str(workers))
 
     sides = [Side("pokerjit hand --totals-only", lambda: _cli("hand", str(f), "--totals-only",
                                                               "-q"), work=n),
-             Side("pokerjit import (a new database)", store, work=n)]
+             Side("pokerjit import (a new database)", lambda: store(1), work=n),
+             Side("pokerjit import --workers 2", lambda: store(2), work=n)]
     return [Comparison(f"{n:,} synthetic 6-max hands, read vs read and stored (target: import "
                        ">= 0.5x hand, >= 10,000 hands/s)", sides, unit="hands", warm=False)]
 
