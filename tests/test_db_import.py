@@ -219,13 +219,19 @@ def test_a_site_file_that_grows_is_read_on_from_its_last_hand(tmp_path):
     assert [r[1] for r in rows(db, "hands")] == ["g0", "g1", "g2", "g3"]
 
 
-def test_two_workers_give_the_same_database(tmp_path):
+@pytest.mark.parametrize("how", [
+    {"workers": 2},
+    pytest.param({"scheduler": "local:1"}, marks=pytest.mark.slow),  # a Dask cluster
+])
+def test_workers_give_the_same_database(tmp_path, how):
+    if "scheduler" in how:
+        pytest.importorskip("distributed")
     f = tmp_path / "many.phhs"
     collection(f, 0, 9)
     inputs = [f, PHH / "derived", PHH / "vendor" / "phh-curated" / "wsop"]
     one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
     a = import_hands(inputs, one, chunk=2, batch=5)
-    b = import_hands(inputs, two, chunk=2, batch=5, workers=2)
+    b = import_hands(inputs, two, chunk=2, batch=5, **how)
     assert (a.hands_read, a.hands_added, a.errors) == (b.hands_read, b.hands_added, b.errors)
     assert a.errors > 0  # the stud and draw showdowns
     for t in TABLES:

@@ -45,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="processes that read, replay and count the hands (default 1; this "
                         "process stores them)")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="read, replay and count on a Dask cluster: local[:N] or "
+                        "tcp://HOST:PORT (pip install 'pokerjit[distributed]')")
     p.add_argument("--wait", action="store_true",
                    help="wait for another import to finish instead of stopping")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
@@ -75,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             res = import_hands(args.file, args.db, wait=args.wait, workers=args.workers,
+                               scheduler=args.scheduler,
                                on_error=_error,
                                on_skip=None if args.quiet else _warn, on_bytes=on_bytes,
                                on_total=on_total)

@@ -140,14 +140,15 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
                  on_bytes: Callable[[int], None] | None = None,
                  on_total: Callable[[int], None] | None = None,
                  batch: int = BATCH, chunk: int | None = None,
-                 workers: int = 1) -> ImportResult:
+                 workers: int = 1, scheduler: str | None = None) -> ImportResult:
     """Import every hand under ``paths`` into the database ``db`` (:func:`resolve_db`); see
     the module docstring. ``on_error(line)``: each hand that cannot be stored;
     ``on_skip(line)``: each file skipped; ``on_total(bytes)`` once the files are listed,
     then ``on_bytes(n)`` as ``n`` more bytes are read. ``batch``: hands a transaction;
     ``chunk``: hands replayed together (default :data:`CHUNK`); ``workers``: processes that
     read, replay and count the hands (:func:`simulate.run.executor`; this process stores
-    them). Raises FileNotFoundError or
+    them); ``scheduler`` (``local[:N]`` or ``tcp://HOST:PORT``, the ``distributed`` extra):
+    on a Dask cluster instead, the hands sent from here. Raises FileNotFoundError or
     ValueError for a path that does not exist or is not a file or folder (before writing
     anything), :class:`DatabaseBusy` when another import holds the lock."""
     from simulate.replay.hand_files import STDIN, check_inputs
@@ -158,6 +159,10 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
         raise ValueError("import reads files and folders, not standard input")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if scheduler is not None:
+        from simulate.run import parse_scheduler
+
+        parse_scheduler(scheduler)
     path = resolve_db(db)
     result = ImportResult(db=str(path))
     with writer_lock(path, wait) as lock_fd:
@@ -170,7 +175,7 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
             if on_total is not None:
                 on_total(sum(st.size - st.start for _, st in plans))
             run.states = dict(plans)
-            _run_chunks(run, plans, workers, lock_fd)
+            _run_chunks(run, plans, workers, lock_fd, scheduler)
             _flush(run)
         finally:
             con.close()
@@ -254,15 +259,16 @@ def _chunks(run: _Run, plans: list[tuple[str, _FileState]]) -> Iterator[Any]:
 
 
 def _run_chunks(run: _Run, plans: list[tuple[str, _FileState]], workers: int,
-                lock_fd: int) -> None:
+                lock_fd: int, scheduler: str | None = None) -> None:
     """Every chunk made into rows (:func:`simulate.store.chunks.prepare_chunk`, on the one
     pool of pokerjit) and stored in order, a batch at a time."""
     from simulate.replay.worker_warmup import warm_hands
     from simulate.run import executor
     from simulate.store.chunks import failed_chunk, prepare_chunk
 
-    ex = executor(workers, warm=warm_hands if workers > 1 else None, warm_kinds=("hand",),
-                  close_fd=lock_fd)
+    remote = workers > 1 or scheduler is not None
+    ex = executor(workers, scheduler, warm=warm_hands if remote else None,
+                  warm_kinds=("hand",), close_fd=lock_fd)
     try:
         for chunk, rows in ex.map_ordered(_chunks(run, plans), (), prepare_chunk,
                                           on_error=failed_chunk):
