@@ -720,25 +720,25 @@ def batch_input_lines(path: str, max_line_bytes: int, skip_line: int = 0
                       ) -> list[tuple[int, bytes | str]]:
     """What :meth:`simulate.batch.files.Input.chunks` gives, read a line at a time:
     ``(line number, bytes)`` of each line that is not blank or a ``#`` comment, without
-    its newline and trailing carriage returns (a byte-order mark off the first line), or
+    its line end (``\\n``, ``\\r\\n`` or a lone ``\\r``; a byte-order mark off the
+    first line), or
     ``(line number, message)`` for a line longer than ``max_line_bytes``; line
     ``skip_line`` (a CSV header) left out."""
     out: list[tuple[int, bytes | str]] = []
     with open(path, "rb") as f:
-        n = 0
-        while raw := f.readline(max_line_bytes + 1):
-            n += 1
-            if len(raw) > max_line_bytes and not raw.endswith(b"\n"):
-                while (more := f.readline(1 << 20)) and not more.endswith(b"\n"):
-                    pass
-                out.append((n, f"line longer than {max_line_bytes >> 20} MiB"))
-                continue
-            raw = raw.rstrip(b"\r\n")
-            if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            s = raw.strip()
-            if s and not s.startswith(b"#") and n != skip_line:
-                out.append((n, raw))
+        data = f.read()
+    lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    if lines[-1] == b"":  # the last line's newline, or an empty file
+        lines.pop()
+    for n, raw in enumerate(lines, 1):
+        if len(raw) > max_line_bytes:
+            out.append((n, f"line longer than {max_line_bytes >> 20} MiB"))
+            continue
+        if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        s = raw.strip()
+        if s and not s.startswith(b"#") and n != skip_line:
+            out.append((n, raw))
     return out
 
 

@@ -176,3 +176,20 @@ def replay_outcomes(paths: list[str]) -> tuple[dict[str, list[str]], int, int]:
                 errors.setdefault(short(path), []).append(str(doc["error"]))
             validated += bool(doc.get("validated"))
     return errors, validated, read
+
+
+def refused_by_rules(paths: list[str]) -> dict[str, list[str]]:
+    """The hands of ``paths`` whose betting the rules engine refuses (they stand on their
+    chip accounting, not validated), by file (short path: the reasons)."""
+    from simulate.notation.sites import read_site
+    from simulate.replay.hand_replay import replay
+
+    out: dict[str, list[str]] = {}
+    for path in paths:
+        for _, hh in read_site((SITES / path).read_bytes(), path):
+            if isinstance(hh, SiteError):
+                continue
+            why = replay(hh).to_dict()["not_validated"] or ""
+            if "rules engine refuses" in why:
+                out.setdefault(short(path), []).append(why)
+    return out

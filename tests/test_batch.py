@@ -411,9 +411,10 @@ def test_dask_chunks_travel_as_one_frame() -> None:
     from simulate.batch.chunks import answer_chunk
     from simulate.run.executor import _dask_task, _Whole
 
-    # lines answered one by one (a dead field: not the common shape read as a block)
+    # lines answered one by one (a dead field on every other line: not one block)
     items = [(n, json.dumps({"id": n, "hands": ["AhKh", "QsQd"], "board": "2c7d9h",
-                             "dead": ""}).encode()) for n in range(1, 301)]
+                             **({"dead": ""} if n % 2 else {})}).encode())
+             for n in range(1, 301)]
     answers = _dask_task(answer_chunk, _Whole(items), ({}, "jsonl", None), 1)
     assert isinstance(answers, _Whole)
     assert [a[:4] for a in answers.value] == [a[:4] for a in answer_chunk(items, threads=1)]
@@ -661,7 +662,7 @@ def test_pool_workers_leave_ctrl_c_to_the_main_process_and_die_on_sigterm():
 
     from simulate.run import executor
 
-    def raise_exit(signum, frame):  # what simulate.cli._util.exit_on_sigterm installs
+    def raise_exit(signum, frame):  # a handler that turns SIGTERM into an exception
         raise SystemExit(143)
 
     old = signal.signal(signal.SIGTERM, raise_exit)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import gather_rows as reference_gather_rows
 
@@ -420,3 +420,119 @@ def test_the_digest_kernel_is_blake2b(pieces: list[bytes]) -> None:
     blake2b_8(np.frombuffer(text, np.uint8), ends, *fast_lines._BLAKE2B, out)
     assert out.tobytes().decode() == "".join(hashlib.blake2b(p, digest_size=8).hexdigest()
                                              for p in pieces)
+
+
+# ----------------------------------------------------------------------------- fields
+#: fields the contract allows on an equity line, with values that keep a line fast or not
+FIELD_SETS: list[dict[str, Any]] = [
+    {"exact": True}, {"exact": None}, {"samples": 300, "seed": 4}, {"seed": 9},
+    {"game": "holdem"}, {"game": " HoldEm "}, {"dead": []}, {"dead": ""}, {"dead": "2c"},
+    {"dead": ["2c", "3d"]}, {"kind": "equity"}, {"kind": None}, {"samples": None},
+    {"exact": True, "game": "holdem", "dead": [], "kind": "equity", "seed": 3},
+    {"exact": True, "std_error": None}, {"dead": "Ks"},
+    # these need the general path (or are faults it names)
+    {"exact": False, "seed": 2}, {"game": "omaha"}, {"game": "shortdeck"}, {"kind": "range"},
+    {"kind": "allin"}, {"std_error": 0.05, "seed": 1}, {"samples": (1 << 22) + 1, "seed": 1},
+    {"samples": 0},
+    {"dead": "Xx"}, {"samples": 300, "exact": True}, {"seed": -1},
+    {"exact": "yes"}, {"game": 7}, {"dead": [1]},
+]
+FIELD_DEFAULTS: list[dict[str, Any]] = [{}, {"samples": 300, "seed": 5}, {"exact": True},
+                                        {"dead": "4h"}, {"kind": "allin"}, {"game": "omaha"},
+                                        {"std_error": 0.05, "seed": 1}]
+
+
+def _field_lines(fields: dict[str, Any]) -> list[bytes]:
+    """Heads-up lines (flop, turn, preflop) carrying ``fields`` after their board."""
+    return [json.dumps({"id": n, "hands": hands, "board": board, **fields}).encode()
+            for n, (hands, board) in enumerate([(["AhKh", "QsQd"], "2c7d9h"),
+                                                (["Jc9c", "8d8s"], "2c7d9hTs"),
+                                                (["AhKh", "QsQd"], ""),
+                                                (["6h6s", "Ad5d"], "TdJdQd")])]
+
+
+def _needs_general(line: bytes, defaults: dict[str, Any]) -> bool:
+    """What the general path itself does with the line: anything but grouping it for
+    equity_many (a fault, another kind, game or sampling) is the general path's to do."""
+    from simulate.batch.requests import BadRequest, effective
+
+    try:
+        return chunks.fast_spot(effective(json.loads(line), defaults)) is None
+    except BadRequest:
+        return True
+
+
+@pytest.mark.parametrize("defaults", FIELD_DEFAULTS, ids=[json.dumps(d) for d in FIELD_DEFAULTS])
+def test_fields_keep_a_line_fast_when_their_values_allow(
+        defaults: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every field the contract allows on an equity line keeps the line on the fast path
+    (not decoded as JSON; a chunk of exact lines carrying the same fields is one block)
+    unless the general path is what it needs; the bytes are the general path's."""
+    from simulate.batch import files
+
+    decoded: list[bytes] = []
+    real = files.Input.decode
+
+    def counting(raw: bytes, n: int, header: Any) -> Any:
+        decoded.append(raw)
+        return real(raw, n, header)
+
+    for fields in FIELD_SETS:
+        lines = _field_lines(fields)
+        items = _items(lines)
+        decoded.clear()
+        with monkeypatch.context() as m:
+            m.setattr(files.Input, "decode", staticmethod(counting))
+            fast = answer_chunk(items, defaults, threads=1)
+        general = _general(monkeypatch, answer_chunk, items, defaults, threads=1)
+        assert _same(list(fast)) == _same(general), fields
+        want = [x for x in lines if _needs_general(x, defaults)]
+        assert decoded == want, fields
+        flop = _items(lines[:2] + lines[3:])  # exact tables: one block when fast and exact
+        got = answer_chunk(flop, defaults, threads=1)
+        assert _same(list(got)) == _same(_general(monkeypatch, answer_chunk, flop, defaults,
+                                                  threads=1))
+        if not want and isinstance(general[0][4], bytes) and '"exact":true' in (
+                general[0][4].decode()):
+            assert isinstance(got, chunks.BlockAnswers), fields
+
+
+def test_lines_carrying_different_fields_go_line_by_line_and_stay_fast() -> None:
+    lines = [*_field_lines({"exact": True})[:2], *_field_lines({"seed": 3})[:2],
+             *_field_lines({})[:2]]
+    items = _items(lines)
+    got = answer_chunk(items, threads=1)
+    assert not isinstance(got, chunks.BlockAnswers)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(fast_lines.FastLines, "of", classmethod(lambda cls, d: None))
+        assert _same(got) == _same(answer_chunk(items, threads=1))
+    parsed, fasts = fast_lines.parse_lines(items, FastLines.of({}), {})
+    assert all(p is not None for p in parsed) and len({id(f) for f in fasts}) == 3
+
+
+_field = st.sampled_from([
+    '"exact": true', '"exact": null', '"exact": false, "seed": 5', '"seed": 7',
+    '"samples": 200, "seed": 1', '"game": "holdem"', '"game": "omaha"', '"dead": []',
+    '"dead": ["3s"]', '"dead": "3s 4s"', '"kind": "equity"', '"kind": "range"',
+    '"std_error": 0.1, "seed": 2', '"std_error": null', '"seed": 18446744073709551616',
+    '"samples": 1e3', '"dead": "\\u0033s"', '"hands": ["AhKh", "QsQd"]'])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(_lines(), st.lists(st.tuples(_ws, _field, _ws), max_size=3)),
+                min_size=1, max_size=8),
+       st.sampled_from([{}, {"dead": "2c"}, {"samples": 200, "seed": 3}, {"exact": True}]))
+def test_random_lines_with_fields_same_either_way(lines: list[tuple[bytes, list[Any]]],
+                                                  defaults: dict[str, Any]) -> None:
+    payloads = []
+    for line, fields in lines:
+        tail = "".join(f"{a},{b}{f}" for a, f, b in fields).encode()
+        end = line.rindex(b"}")
+        payloads.append(line[:end] + tail + line[end:])
+    for chunk in (payloads, [payloads[0]] * 3):
+        items = _items(chunk)
+        fast = answer_chunk(items, defaults, threads=1)
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(fast_lines.FastLines, "of", classmethod(lambda cls, d: None))
+            general = answer_chunk(items, defaults, threads=1)
+        assert _same(list(fast)) == _same(general)

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Which example of each command the quick run executes (its index in the help text);
 #: the rest of the commands' chosen examples take longer and run in the slow set.
 QUICK = {"equity": 0, "eval": 0, "range": 0, "allin": 0, "icm": 0, "pushfold": 0, "hand": 0,
-         "batch": 0, "import": 0, "stats": 0, "export": 0}
+         "batch": 0, "convert": 0, "import": 0, "stats": 0, "export": 0}
 #: Commands of the hand database: their examples run where DuckDB is installed (the ``db``
 #: extra; CI installs it).
 DB_COMMANDS = {"import", "stats", "export"}

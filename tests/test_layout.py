@@ -142,9 +142,10 @@ LAYERS: list[tuple[str, ...]] = [
     # The constants the simulation kernels compile in (the games table, the share unit).
     ("simulate.games", "simulate.results"),
     ("simulate._kernels",),
-    # Foundations: pots, progress, text tables, and the worker pool (it takes its
-    # warm-up and chunk function as arguments, so it imports none of the library).
-    ("simulate.pots", "simulate.progress", "simulate.texttable", "simulate.run"),
+    # Foundations: pots, progress, text tables, the worker pool (it takes its warm-up and
+    # chunk function as arguments, so it imports none of the library), text encodings.
+    ("simulate.pots", "simulate.progress", "simulate.texttable", "simulate.run",
+     "simulate.text_encoding"),
     # The inputs: ranges, a request, a sampling plan.
     ("simulate.ranges", "simulate.request", "simulate.sampling"),
     # The equity engines, all-in EV, tournament and preflop tables.

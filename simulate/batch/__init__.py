@@ -1,6 +1,7 @@
 """Many requests at once: ``pokerjit batch IN.jsonl -o OUT.jsonl`` and :func:`run`.
 
-Input: one request a line (JSON lines, or a CSV table for ``*.csv``), ``{"id", "hands",
+Input: one request a line (UTF-8 JSON lines, or a CSV table for ``*.csv``; a line ends at
+``\\n``, ``\\r\\n`` or ``\\r``; a UTF-16 or binary file is refused at once), ``{"id", "hands",
 "board", "dead", "game", "exact", "samples", "seed", "std_error"}`` for equity (the
 default ``kind``), ``{"kind": "range", "hands", ...}`` for the ``range --json`` document
 and ``{"kind": "allin", "players": [SPEC...], "button", "dead_money", ...}`` for the
@@ -17,11 +18,15 @@ Rules:
 - **Fast.** Consecutive exact-hand Hold'em equity lines are grouped by shape and answered
   by :func:`simulate.many.equity_many` in one call per group (the same documents as one
   request at a time); every other line is answered as its single command answers it.
-- **Resume.** Run it again after a stop: lines already answered in OUT (same id, same
-  digest; lines without a usable id by line number) are skipped, a last line cut short
-  by a crash is cut off and redone; a line answered with an error is answered again (its
-  new record appended unless it is the same error: the last record of a line is its
-  answer). A request whose id was answered with another digest
+- **Resume.** Run it again after a stop (Ctrl-C, SIGTERM, SIGHUP keep every line
+  answered: :mod:`simulate.run.stop`): lines already answered in OUT are matched by id
+  (same id, same digest) and skipped, a last line cut short by a crash is cut off and
+  redone; a line answered with an error (a line without a usable id among them) is
+  answered again, its new record appended unless it is the same error at the same line
+  number (matched by content and number: the last record of a line is its answer). A
+  line whose number OUT answered for another id (a line inserted, removed or replaced
+  above answered ones) stops the run with one line before it is answered: OUT's
+  ``line`` numbers would name two requests. A request whose id was answered with another digest
   (the line or the run's defaults changed) is refused with an error line naming the id,
   ``"refused": "changed"``; a second line with an id already used in the input gets
   ``"refused": "duplicate"``.

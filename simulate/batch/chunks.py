@@ -10,7 +10,10 @@ a target standard error, a line with a fault) is answered on its own by
 Both give the same document for the same request (tested).
 
 The common line, ``{"id": ID, "hands": [...], "board": "..."}`` written to JSON lines,
-is not decoded at all. A chunk made only of such lines (the usual file) is read by one
+is not decoded at all, nor is one going on with fields whose values allow it (``"exact":
+true``, ``"game": "holdem"``, ...: :mod:`simulate.batch.fast_lines` says which), read as
+the common line under the run's defaults with those fields put in. A chunk made only of
+such lines (the usual file; when they carry fields, the same ones) is read by one
 kernel (:func:`simulate.batch.fast_lines.read_block`: the grammar checked, the cards,
 ids and digests read), answered by one :func:`~simulate.many.equity_many` call per shape
 and written by another kernel as one text (:func:`_answer_block`,
@@ -40,10 +43,18 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
-from simulate.run import ChunkInterrupted
+from simulate.run import ChunkInterrupted, stopped
 
 from .answer_text import Rows, json_records, lay_out, split_rows
-from .fast_lines import FastLines, card_ids, fast_spot, read_block  # noqa: F401
+from .fast_lines import (  # noqa: F401
+    FastLines,
+    card_ids,
+    fast_spot,
+    parse_lines,
+    read_block,
+    split_block_fields,
+    split_fields,
+)
 from .files import Input, format_record, key_of
 from .requests import BadRequest, answer, check_id, digest, effective
 
@@ -68,8 +79,9 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     CSV input's header (None for JSON lines).
 
     Grouped lines are answered before each line answered on its own, so the lines before
-    the one being answered are always finished: Ctrl-C (which long lines notice between
-    rounds of work) raises :class:`simulate.run.ChunkInterrupted` with their answers.
+    the one being answered are always finished: Ctrl-C, SIGTERM or SIGHUP under
+    :func:`simulate.run.stop_on_signals` (which long lines notice between rounds of work)
+    raises :class:`simulate.run.ChunkInterrupted` with their answers.
 
     A JSON line of the common shape (:data:`_FAST_LINE`) written to JSON lines is read
     without decoding it into objects (:class:`FastLines`: its id, key and digest straight
@@ -83,28 +95,30 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
     id_texts: list[str | None] = [None] * n  # the id as JSON text, where read from the line
     groups: dict[tuple, list[tuple[int, Any, int | None]]] = {}
     effs: dict[int, Any] = {}
-    fast = FastLines.of(defaults) if fmt == "jsonl" and header is None else None
-    if fast is not None and fast.exact and all(type(p) is bytes for _, p in items):
-        try:
-            whole = _answer_block(items, fast, threads)
-        except KeyboardInterrupt:
-            raise ChunkInterrupted([]) from None
-        if whole is not None:
-            return whole  # type: ignore[return-value]
-    parsed = FastLines.parse(items) if fast is not None else None
+    jsonl = fmt == "jsonl" and header is None
+    fast = FastLines.of(defaults) if jsonl else None
+    if jsonl and items and all(type(p) is bytes for _, p in items):
+        block = _block_of(items, fast, defaults)
+        if block is not None:
+            try:
+                whole = _answer_block(*block, threads)
+            except KeyboardInterrupt as stop:
+                raise ChunkInterrupted([], stopped(stop).signum) from None
+            if whole is not None:
+                return whole  # type: ignore[return-value]
+    parsed, fasts = parse_lines(items, fast, defaults) if jsonl else (None, [])
 
     def flush() -> None:
         for key, members in groups.items():
             _answer_group(key, members, effs, answers, threads, fmt, items, rids, digests,
-                          id_texts, fast)
+                          id_texts)
         groups.clear()
 
     try:
-        if fast is not None:
-            sizes, text, seed = fast.board_sizes, fast.digest_text.format, fast.seed
-            blake2b = hashlib.blake2b
+        blake2b = hashlib.blake2b
         for i, (line, payload) in enumerate(items):
-            if parsed is not None and (f := parsed[i]) is not None and len(f[2]) in sizes:
+            if parsed is not None and (f := parsed[i]) is not None and len(
+                    f[2]) in (fl := fasts[i]).board_sizes:
                 it, hands_t, board = f
                 hands = hands_t.split('"')[1::2]
                 id_texts[i] = it
@@ -114,11 +128,11 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
                 else:
                     rids[i] = int(it)
                     keys[i] = "n" + it
-                digests[i] = blake2b(text(board, "', '".join(hands)).encode(),
+                digests[i] = blake2b(fl.digest_text.format(board, "', '".join(hands)).encode(),
                                      digest_size=8).hexdigest()
                 effs[i] = (board, hands)  # the effective request, made when needed
-                groups.setdefault((len(hands), len(board) >> 1, True), []).append(
-                    (i, "".join(hands) + board, seed))
+                groups.setdefault((len(hands), len(board) >> 1, fl), []).append(
+                    (i, "".join(hands) + board, fl.seed))
                 continue
             if isinstance(payload, Resumed):
                 rids[i], keys[i], digests[i] = payload
@@ -144,12 +158,31 @@ def answer_chunk(items: list[Item], defaults: dict[str, Any] | None = None, fmt:
             else:
                 groups.setdefault(spot[0], []).append((i, *spot[1:]))
         flush()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP (simulate.run.stop)
         done = next((i for i, (_, p) in enumerate(items)
                      if answers[i] is None and not isinstance(p, Resumed)), n)
-        raise ChunkInterrupted(_answers(items[:done], answers, rids, keys, digests, fmt)
-                               ) from None
+        raise ChunkInterrupted(_answers(items[:done], answers, rids, keys, digests, fmt),
+                               stopped(stop).signum) from None
     return _answers(items, answers, rids, keys, digests, fmt)
+
+
+def _block_of(items: list[Item], fast: FastLines | None, defaults: dict[str, Any] | None
+              ) -> tuple[list[Item], FastLines] | None:
+    """The chunk as one block of common lines for :func:`_answer_block`: ``(items, the
+    FastLines they share)``, the items without the fields every line carries after its
+    board when they all carry the same (:func:`~simulate.batch.fast_lines.
+    split_block_fields`: ``"exact": true`` on every line, say); None when the lines'
+    answers are not exact (the block's text tables are for exact answers), or they carry
+    different fields (the chunk goes line by line)."""
+    first = items[0][1]
+    if b'"board"' in first and split_fields(first) is not None:  # fields after the board
+        split = split_block_fields([p for _, p in items])
+        if split is None:
+            return None
+        lines, fields = split
+        fast = FastLines.with_fields(defaults, fields, {})
+        items = [(n, p) for (n, _), p in zip(items, lines, strict=True)]
+    return (items, fast) if fast is not None and fast.exact else None
 
 
 class BlockAnswers:
@@ -269,18 +302,18 @@ def _answers(items: list[Item], answers: list[Any], rids: list[Any], keys: list[
 def _answer_group(key: tuple, members: list[tuple[int, Any, int | None]],
                   effs: dict[int, Any], answers: list[Any], threads: int | None,
                   fmt: str, items: list[Item], rids: list[Any], digests: list[str | None],
-                  id_texts: list[str | None], fast: FastLines | None) -> None:
+                  id_texts: list[str | None]) -> None:
     """Answer a group of lines of one shape by one :func:`equity_many` call. ``key``:
     :func:`fast_spot`'s ``(players, board cards, dead cards, exact, samples)``, or
-    ``(players, board cards, True)`` for fast lines (members holding their card text, the
-    rest from ``fast``)."""
+    ``(players, board cards, FastLines)`` for fast lines (members holding their card text,
+    the rest from that :class:`FastLines`)."""
     from simulate.many import bad_rows, equity_many
     from simulate.sampling import resolve_seed
 
     t0 = work_clock()  # compiling or loading the kernels is not the lines' time
     n = len(members)
-    if len(key) == 3:  # fast lines: card text, the run's dead cards, exactness, samples
-        assert fast is not None
+    fast: FastLines | None = key[2] if len(key) == 3 else None
+    if fast is not None:  # fast lines: card text, the run's dead cards, exactness, samples
         n_players, n_board, _ = key
         n_dead, exact, samples = len(fast.dead), fast.exact, fast.samples
         cards = card_ids("".join([m[1] for m in members]), n, 2 * n_players + n_board)

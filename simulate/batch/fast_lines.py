@@ -2,7 +2,29 @@
 "..."}`` written as JSON lines, matched by one regular expression over a whole chunk
 (:class:`FastLines`), its cards read a group at a time (:func:`card_ids`). Any line that does
 not match goes the general way (:func:`simulate.batch.requests.effective`); the two give the
-same bytes (``tests/test_batch_fast_lines.py``)."""
+same bytes (``tests/test_batch_fast_lines.py``).
+
+Fields after the board. A line may go on with any field an equity line has (``exact``,
+``samples``, ``seed``, ``game``, ``dead``, ``kind``, ``std_error``: :data:`FIELDS`), as
+the contract lists them: the fast path cuts them off (:func:`split_fields`; a chunk whose
+lines all carry the same ones, at once: :func:`split_block_fields`) and reads the line
+under the run's defaults with those fields put in (:func:`with_fields`), which is the
+line's own request, digest and answer. So ``"exact": true`` on a heads-up flop (exact
+anyway), ``"game": "holdem"``, ``"dead": []``, ``"kind": "equity"``, a ``"seed"``, a
+``"samples"`` of at most :data:`simulate.many.ROUND_WORK`, nulls, and ``"board": ""`` (a
+preflop spot: grouped, its answers written line by line, as their tables are too big for
+the block's) all stay fast. A line leaves the fast path only when the general one is what
+it needs:
+
+* another kind (``range``, ``allin``) or game (Omaha, Pineapple, short deck), or a hand
+  that is not two cards written end to end (a range, ``10h``, spaces in it);
+* sampling the general path chooses or runs in rounds: ``"exact": false`` without
+  ``samples`` (the default size, chosen and reported there), ``samples`` over
+  :data:`~simulate.many.ROUND_WORK`, a ``std_error`` target;
+* a fault (an unknown field, a bad value, an id that is not a plain string or whole number,
+  JSON escapes or fractions in a field's value, fields before the board, a missing
+  ``board``), which the general path names.
+"""
 
 from __future__ import annotations
 
@@ -108,7 +130,73 @@ _FAST_LINE = re.compile(
 _FAST_LINES = re.compile("^" + _FAST_LINE.pattern.decode().replace(r"[ \t\r\n]*", r"[ \t\r]*")
                          + "$", re.M)
 _PROBE = {"id": 0, "hands": ["AhKh", "QsQd"], "board": "Ks8h2c"}
+
+#: The fields a fast line may carry after its three (:func:`split_fields`): every field an
+#: equity line may have, each with a value JSON holds as it is written (no escapes, no
+#: fractions: a ``std_error`` can only be ``null`` here; one with a value is a run in
+#: rounds, on the one-spot path).
+FIELDS = ("exact", "samples", "seed", "game", "dead", "kind", "std_error")
+_S = rb"[ \t\r]*"
+_STRING = rb'"[^"\\\x00-\x1f]{0,64}"'
+_VALUE = (rb"(?:true|false|null|-?(?:0|[1-9][0-9]{0,19})|" + _STRING + rb"|\[" + _S
+          + rb"(?:" + _STRING + rb"(?:" + _S + rb"," + _S + _STRING + rb"){0,24}" + _S
+          + rb")?\])")
+_FIELDS = (rb"((?:" + _S + rb"," + _S + rb'"(?:' + "|".join(FIELDS).encode() + rb')"' + _S
+           + rb":" + _S + _VALUE + rb")+)")
+#: A line's board and the fields after it, to its end: ``\1`` board, ``\2`` the fields,
+#: ``\3`` the closing brace (:func:`split_fields`, :func:`split_block_fields`)
+_TAIL = re.compile(rb'("board"' + _S + rb":" + _S + rb'"[^"\\\n]{0,16}")' + _FIELDS
+                   + rb"(" + _S + rb"\}" + _S + rb")$", re.M)
 _B, _H = "\x01B", "\x01H"  # markers in the digest's template
+
+
+def split_fields(payload: bytes) -> tuple[bytes, bytes] | None:
+    """``(the line without them, their text)`` for a line that carries fields of
+    :data:`FIELDS` after its ``board`` (the last thing in it, as the contract lists them),
+    else None. The line without them may be a fast line (:data:`_FAST_LINE`): its request
+    is then the fast line's under the run's defaults with these fields put in
+    (:func:`with_fields`)."""
+    at = payload.rfind(b'"board"')
+    if at < 0:
+        return None
+    m = _TAIL.match(payload, at)
+    if m is None or m.end() != len(payload):
+        return None
+    return payload[:m.end(1)] + m[3], m[2]
+
+
+def split_block_fields(payloads: list[bytes]) -> tuple[list[bytes], bytes] | None:
+    """``(the lines without them, their text)`` when every line carries the same fields of
+    :data:`FIELDS` after its ``board`` (written alike: the usual file, each line saying
+    ``"exact": true``), else None; two passes of one expression over the whole chunk."""
+    joined = b"\n".join(payloads)
+    found = _TAIL.findall(joined)
+    if len(found) != len(payloads) or found[0][1] != found[-1][1] or len(
+            {f[1] for f in found}) != 1:
+        return None
+    lines = _TAIL.sub(rb"\1\3", joined).split(b"\n")
+    return (lines, found[0][1]) if len(lines) == len(payloads) else None
+
+
+def with_fields(defaults: dict[str, Any] | None, fields: bytes) -> dict[str, Any] | None:
+    """The defaults under which a fast line stands for the line that carried ``fields``
+    (the text :func:`split_fields` cut off): its fields as defaults, and when it sets one of
+    ``exact``, ``samples``, ``std_error``, none of the run's (as
+    :func:`~simulate.batch.requests.effective` takes them from a line); a ``null`` is no
+    value. So the effective request, the digest and the answer are the line's. None when the
+    text does not read (the line goes the general way, which says why)."""
+    import json
+
+    try:
+        got = json.loads(b"{" + fields.lstrip(b" \t\r")[1:] + b"}")
+    except ValueError:
+        return None
+    d = dict(defaults or {})
+    if any(got.get(k) is not None for k in ("exact", "samples", "std_error")):
+        for k in ("exact", "samples", "std_error"):
+            d.pop(k, None)
+    d.update({k: v for k, v in got.items() if v is not None})
+    return d
 
 
 class FastLines:
@@ -155,6 +243,16 @@ class FastLines:
                                       for t in (pre, mid, "', '", post))
         return self
 
+    @classmethod
+    def with_fields(cls, defaults: dict[str, Any] | None, fields: bytes,
+                    cache: dict[bytes, FastLines | None]) -> FastLines | None:
+        """:meth:`of` the defaults of a line that carried ``fields``
+        (:func:`with_fields`), remembered in ``cache`` (a chunk's) by their text."""
+        if fields not in cache:
+            d = with_fields(defaults, fields)
+            cache[fields] = None if d is None else cls.of(d)
+        return cache[fields]
+
     @staticmethod
     def parse(items: list[tuple[int, Any]]) -> list[tuple[str, str, str] | None]:
         """``(id text, hands text, board text)`` of each of ``items`` that is a fast line
@@ -174,6 +272,28 @@ class FastLines:
     def effective(self, board: str, hands: list[str]) -> dict[str, Any]:
         """A fast line's effective request (as :func:`effective` gives it)."""
         return {**self.template, "board": board, "hands": hands}
+
+
+def parse_lines(items: list[tuple[int, Any]], fast: FastLines | None,
+                defaults: dict[str, Any] | None
+                ) -> tuple[list[tuple[str, str, str] | None], list[FastLines | None]]:
+    """For each of ``items``: its fast reading (id, hands and board text, as
+    :meth:`FastLines.parse` gives it) and the :class:`FastLines` it goes with, or ``(None,
+    None)`` for a line that goes the general way. A line carrying fields after its board
+    (:func:`~simulate.batch.fast_lines.split_fields`) is read without them and goes with the
+    FastLines of the run's defaults with its fields in."""
+    parsed = FastLines.parse(items)
+    fasts: list[FastLines | None] = [fast] * len(items)
+    cache: dict[bytes, FastLines | None] = {}
+    for i, (_, p) in enumerate(items):
+        if parsed[i] is None and type(p) is bytes and (cut := split_fields(p)) is not None:
+            m = _FAST_LINE.fullmatch(cut[0])
+            fasts[i] = None if m is None else FastLines.with_fields(defaults, cut[1], cache)
+            if fasts[i] is not None:
+                parsed[i] = (m[1].decode(), m[2].decode(), m[3].decode())
+        if fasts[i] is None:
+            parsed[i] = None
+    return parsed, fasts
 
 
 #: Card id -> its text (``"Ah"``), as an object array to index with arrays of ids.

@@ -4,8 +4,10 @@
 table with a header row naming request fields (``id,hands,board,dead,game,exact,
 samples,seed,std_error,kind,players,button,dead_money``; ``hands`` and ``players`` hold
 their items separated by spaces; an empty cell is a missing field; one row per line).
-Lines are read in bounded memory: a line longer than 16 MiB, bytes that are not UTF-8,
-or a byte-order mark anywhere but the start of the file are that line's error.
+A line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``. Lines are read in bounded memory: a
+line longer than 16 MiB, bytes that are not UTF-8, a NUL byte, or a byte-order mark
+anywhere but the start of the file are that line's error. A file that is not UTF-8 text
+by its first bytes (UTF-16, or mostly NUL bytes) is refused at once (:func:`check_text`).
 
 **Output** is JSON lines, ``{"id", "line", "digest", "result"}`` or ``{"id", "line",
 "digest", "error"}`` (``"refused": "duplicate"`` or ``"changed"`` on a line whose id
@@ -74,15 +76,34 @@ def _kept(line: bytes) -> bool:
     return bool(s) and not s.startswith(b"#")
 
 
+def _text_blocks(f: Any, size: int) -> Iterator[bytes]:
+    """The file ``f``'s bytes, read ``size`` at a time, with every line end made ``\\n``:
+    ``\\r\\n`` and a lone ``\\r`` (old Mac files) end a line as ``\\n`` does, as in
+    Python's universal newlines (a ``\\r`` at the end of a block waits for the next)."""
+    cr = False
+    while data := f.read(size):
+        if cr:
+            data = b"\r" + data
+        cr = data.endswith(b"\r")
+        if cr:
+            data = data[:-1]
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if data:
+            yield data
+    if cr:
+        yield b"\n"
+
+
 def _blocks(path: Path, size: int) -> Iterator[tuple[int, list[bytes | None]]]:
     """``(number of the first line, lines)`` for ``path`` read ``size`` bytes at a time:
-    each line's bytes without its newline (trailing carriage returns left on), None for a
-    line longer than :data:`MAX_LINE_BYTES` (skipped in bounded memory). An error reading
-    is an OSError naming ``path``."""
+    each line's bytes without its line end (:func:`_text_blocks`), None for a line longer
+    than :data:`MAX_LINE_BYTES` (skipped in bounded memory). An error reading is an OSError
+    naming ``path``."""
     try:
         with open(path, "rb") as f:
             n, carry, skipping = 1, b"", False
-            while data := f.read(size):
+            for data in _text_blocks(f, size):
                 if skipping:  # the rest of a long line
                     cut = data.find(b"\n")
                     if cut < 0:
@@ -107,16 +128,41 @@ def _blocks(path: Path, size: int) -> Iterator[tuple[int, list[bytes | None]]]:
 
 
 def count_lines(path: Path) -> int:
-    """Lines in ``path`` (newlines, plus a last line without one), in bounded memory."""
+    """Lines in ``path`` (line ends as :func:`_text_blocks` reads them, plus a last line
+    without one), in bounded memory."""
     n, last = 0, b"\n"
     try:
         with open(path, "rb") as f:
-            while block := f.read(1 << 20):
+            for block in _text_blocks(f, 1 << 20):
                 n += block.count(b"\n")
                 last = block[-1:]
     except OSError as e:
         raise _named(path, e) from None
     return n + (last != b"\n")
+
+
+def check_text(path: Path) -> None:
+    """Refuse at once (ValueError naming ``path``, one line) an input that is not UTF-8
+    text by its first bytes (:mod:`simulate.text_encoding`): UTF-16 (by its byte-order
+    mark or its NUL bytes) or mostly NUL bytes. A stray NUL within a line is that line's
+    error instead."""
+    from simulate.text_encoding import BINARY_HEAD, mostly_nul, sniff
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(BINARY_HEAD)
+    except OSError as e:
+        raise _named(path, e) from None
+    enc, bom = sniff(head)
+    if enc is not None and enc != "utf-8":
+        how = (f"it starts with the byte-order mark {head[:bom].hex(' ').upper()}" if bom
+               else "every other byte is NUL")
+        name = enc.upper().replace("-LE", "LE").replace("-BE", "BE")  # as iconv names it
+        raise ValueError(f"{path}: UTF-16 text ({how}); batch reads UTF-8 text: convert it "
+                         f"first (iconv -f {name} -t UTF-8)")
+    if nul := mostly_nul(head):
+        raise ValueError(f"{path}: not a text file ({nul:,} of its first {len(head):,} bytes "
+                         "are NUL); batch reads UTF-8 text, one request a line")
 
 
 class Input:
@@ -126,6 +172,7 @@ class Input:
     For a CSV input the first such line is the header (a bad header is a ValueError)."""
 
     def __init__(self, path: Path) -> None:
+        check_text(path)
         self.path = path
         self.csv = output_format(path) == "csv"
         self.header: list[str] | None = None
@@ -143,9 +190,10 @@ class Input:
 
     def chunks(self, size: int, block: int = 1 << 20) -> Iterator[list[tuple[int, bytes | str]]]:
         """The lines (as the class doc says; the CSV header left out, and a byte-order
-        mark off the first line, trailing carriage returns off every line) in lists of
-        ``size`` (the last one shorter), read ``block`` bytes at a time and cut into lines
-        at once (a line per Python step was most of the reading time), in bounded memory.
+        mark off the first line; a line ends at ``\\n``, ``\\r\\n`` or a lone
+        ``\\r``) in lists of ``size`` (the last one shorter), read ``block`` bytes at a
+        time and cut into lines at once (a line per Python step was most of the reading
+        time), in bounded memory.
         ``tests/reference.py`` reads them a line at a time."""
         out: list[tuple[int, bytes | str]] = []
         head, too_long = self._header_line, f"line longer than {MAX_LINE_BYTES >> 20} MiB"
@@ -154,12 +202,10 @@ class Input:
             if n0 == 1 and parts[0] is not None and parts[0].startswith(b"\xef\xbb\xbf"):
                 parts[0] = parts[0][3:]
             if None in parts:
-                out.extend([(n, too_long) if p is None else (n, p.rstrip(b"\r"))
+                out.extend([(n, too_long) if p is None else (n, p)
                             for n, p in zip(numbers, parts, strict=True)
                             if p is None or (_kept(p) and n != head)])
                 continue
-            if any(p[-1:] == b"\r" for p in parts):
-                parts = [p.rstrip(b"\r") for p in parts]
             out.extend([(n, p) for n, p in zip(numbers, parts, strict=True)
                         if (p[:1] == b"{" or _kept(p)) and n != head])
             while len(out) >= size:
@@ -171,7 +217,10 @@ class Input:
     @staticmethod
     def decode(raw: bytes, n: int, header: list[str] | None) -> Any:
         """The request of one line: a JSON value, or for a CSV input (``header`` given) a
-        dict. Raises :class:`BadRequest` for a line that cannot be read."""
+        dict. Raises :class:`BadRequest` for a line that cannot be read (a stray NUL byte
+        among them: a file of them is refused before, :func:`check_text`)."""
+        if b"\x00" in raw:
+            raise BadRequest(f"a NUL byte at column {raw.index(0) + 1} (not text)")
         if header is None:
             return decode_json(raw, n)
         return _csv_request(header, _csv_text(raw, n))
@@ -314,12 +363,14 @@ def _csv_header_line() -> str:
 class Resume:
     """What earlier runs left in the output: ``answered`` (id key -> (line, digest)) for
     requests answered, ``acknowledged`` ((id key, digest) pairs written, answers and
-    refusals), ``lines`` (input line numbers written), ``errors`` (lines whose last record
-    is an error that is not a refusal: these are answered again)."""
+    refusals), ``lines`` (input line number -> ``(id key, id)`` of the record written for
+    it: a rerun matches a line by its id, and refuses to go on where another request
+    stands at that number now), ``errors`` (lines whose last record is an error that is
+    not a refusal: these are answered again)."""
 
     answered: dict[str, tuple[int, str | None]] = field(default_factory=dict)
     acknowledged: set[tuple[str, str | None]] = field(default_factory=set)
-    lines: set[int] = field(default_factory=set)
+    lines: dict[int, tuple[str | None, Any]] = field(default_factory=dict)
     records: int = 0
     #: input line -> the last error record written for it (the record's text): an error
     #: line is not finished, a rerun answers it again and writes the new record unless it
@@ -377,9 +428,14 @@ class Output:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """fsync and close (an fsync error names the file, unless the run is already
+        ending with another exception, which it would hide)."""
         if self.fd >= 0:
             try:
                 os.fsync(self.fd)
+            except OSError as e:
+                if exc[0] is None:
+                    raise _named(self.path, e) from None
             finally:
                 os.close(self.fd)  # closing releases the lock
                 self.fd = -1
@@ -462,8 +518,8 @@ class Output:
             r.errors[rec["line"]] = raw.decode("utf-8")  # not finished: answered again
             return
         r.errors.pop(rec["line"], None)
-        r.lines.add(rec["line"])
         key = self.key_of(rec.get("id")) if rec.get("id") is not None else None
+        r.lines[rec["line"]] = (key, rec.get("id"))
         if key is None:
             return
         dg = rec.get("digest")
@@ -474,19 +530,30 @@ class Output:
     def write(self, lines: list[Any]) -> None:
         """Append whole lines (each text, UTF-8 bytes or a uint8 array of them; one
         write; or one piece that copies itself to a file, ``copy_to(fd)``: a
-        :class:`~simulate.run.spool.SpoolRef`), fsync at most every second."""
-        if len(lines) == 1 and hasattr(lines[0], "copy_to"):
-            lines[0].copy_to(self.fd)
-        else:
-            if len(lines) == 1 and not isinstance(lines[0], str):
-                data = lines[0]
+        :class:`~simulate.run.spool.SpoolRef`), fsync at most every second. A write that
+        fails (a full disk: ENOSPC) is undone, the file cut back to where it ended, so
+        that no line is left torn; the OSError is raised."""
+        end = os.lseek(self.fd, 0, os.SEEK_CUR)
+        try:
+            if len(lines) == 1 and hasattr(lines[0], "copy_to"):
+                lines[0].copy_to(self.fd)
             else:
-                try:
-                    data = b"".join(lines)
-                except TypeError:  # some lines are text
-                    data = b"".join([x.encode("utf-8") if isinstance(x, str) else x
-                                     for x in lines])
-            write_all(self.fd, data)
+                if len(lines) == 1 and not isinstance(lines[0], str):
+                    data = lines[0]
+                else:
+                    try:
+                        data = b"".join(lines)
+                    except TypeError:  # some lines are text
+                        data = b"".join([x.encode("utf-8") if isinstance(x, str) else x
+                                         for x in lines])
+                write_all(self.fd, data)
+        except OSError:
+            try:
+                os.ftruncate(self.fd, end)  # shrinking needs no room
+                os.lseek(self.fd, end, os.SEEK_SET)
+            except OSError:
+                pass
+            raise
         now = time.monotonic()
         if now - self._last_sync >= FSYNC_EVERY_S:
             os.fsync(self.fd)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.run import Executor, Spool, chunked, executor, parse_scheduler
+from simulate.run import Executor, Spool, Stopped, chunked, executor, parse_scheduler, stopped
 
 from .chunks import Answer, BlockAnswers, Item, Resumed, answer_chunk, warm_lines
 from .files import Input, Output, Resume, count_lines, format_record
@@ -172,11 +172,12 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
     leaves out (:data:`~simulate.batch.requests.DEFAULTABLE`); ``chunk_lines``: lines per
     chunk of work (default: up to 4,096, at least 8 chunks per worker; the output does not
     depend on it). Progress goes to stderr (a bar on a terminal, plain lines otherwise)
-    unless ``quiet``. Raises ValueError or
+    unless ``quiet``, which also silences a long line's own progress (an exact walk, a
+    Monte Carlo run: :func:`simulate.progress.report_progress`). Raises ValueError or
     OSError, before any work, for a bad option, a missing input, an output that is the
     input, a folder, a device or pipe, not a batch output, or in use by another run.
     """
-    from simulate.progress import progress
+    from simulate.progress import progress, progress_on, report_progress
 
     d = check_options(workers, scheduler, defaults)
     if chunk_lines is not None and (isinstance(chunk_lines, bool)
@@ -191,9 +192,10 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
         raise ValueError(f"the output file is the input file: {out_path}")
     t0 = time.perf_counter()
     summary = BatchSummary()
+    inp = Input(in_path)  # refuses a file that is not UTF-8 text at once
     n_lines = count_lines(in_path)
-    inp = Input(in_path)
     with Output(out_path) as out, _spool_for(workers, scheduler, out_path) as spool, \
+            report_progress(progress_on() and not quiet), \
             progress(n_lines, "batch", "lines", quiet=quiet, stream=progress_stream) as bar:
         backend = _batch_executor(workers, scheduler, threads, d, out.fd, spool)
         writer = _Writer(out)
@@ -204,25 +206,48 @@ def run_batch(in_path: str | Path, out_path: str | Path, *, workers: int = 1,
             for items, answers in backend.map_ordered(_chunks(inp, out, d, chunk),
                                                       (d, out.fmt, inp.header), answer_chunk):
                 lines, errors, skipped = settle(answers)
-                writer.put(lines)
+                writer.put(lines, len(answers) - skipped)
                 summary.total += len(answers)
                 summary.done += len(answers) - skipped  # every other answer is written
                 summary.errors += errors
                 summary.skipped += skipped
                 bar.update(items[-1][0] - last)  # physical lines, as counted for the total
                 last = items[-1][0]
-        except BaseException:
+        except BaseException as exc:
             try:
                 backend.close(abort=True)
             finally:
                 writer.close(quiet=True)  # the lines answered so far are kept
-            raise
+            raise _stopped_run(exc, writer, out_path, len(out.resume.lines)) from None
         try:
             backend.close()
         finally:
-            writer.close()
+            try:
+                writer.close()
+            except OSError as exc:
+                raise _stopped_run(exc, writer, out_path, len(out.resume.lines)) from None
     summary.elapsed_s = time.perf_counter() - t0
     return summary
+
+
+def _stopped_run(exc: BaseException, writer: _Writer, out_path: Path, before: int
+                 ) -> BaseException:
+    """What a run that ``exc`` ended raises: for a stopping signal
+    (:class:`~simulate.run.Stopped`) or an error writing the output (a full disk), the same
+    kind of exception with one line naming the output and how many answers it keeps;
+    anything else as it is."""
+    kept = f"the {writer.written:,} lines answered by this run are kept in {out_path}, whole"
+    if before:
+        kept += f" (with the {before:,} lines answered before it)"
+    if isinstance(exc, KeyboardInterrupt):
+        stop = stopped(exc)
+        return Stopped(stop.signum, f"{stop.line[:1].lower()}{stop.line[1:]}: {kept}; run the "
+                                    "same command again to answer the rest")
+    if isinstance(exc, OSError) and exc is writer.error:
+        return OSError(exc.errno, f"{exc.strerror or exc} writing it: {kept}; make room and "
+                                  "run the same command again to answer the rest",
+                       str(out_path))
+    return exc
 
 
 class _Writer:
@@ -230,7 +255,8 @@ class _Writer:
     the next chunk is answered (``os.write`` lets go of the GIL; 200,000 heads-up lines are
     190 MB, about a fifth of a run's time on the 2-core VM). At most two chunks wait;
     :meth:`close` waits for every write queued. An error writing stops the writes and is
-    raised by the next :meth:`put` or by :meth:`close`."""
+    raised by the next :meth:`put` or by :meth:`close`. ``written``: the records written
+    whole so far (a write that fails leaves none of its lines: :meth:`Output.write`)."""
 
     def __init__(self, out: Output) -> None:
         import queue
@@ -238,23 +264,27 @@ class _Writer:
 
         self.out = out
         self.error: BaseException | None = None
+        self.written = 0
         self.queue: Any = queue.Queue(maxsize=2)
         self.thread = threading.Thread(target=self._run, name="pokerjit-batch-writer",
                                        daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
-        while (lines := self.queue.get()) is not None:
+        while (job := self.queue.get()) is not None:
             if self.error is None:
+                lines, n = job
                 try:
                     self.out.write(lines)
+                    self.written += n
                 except BaseException as e:  # noqa: BLE001 - raised in the main thread
                     self.error = e
 
-    def put(self, lines: list[Any]) -> None:
+    def put(self, lines: list[Any], n: int) -> None:
+        """Queue ``lines`` (``n`` records) to be written."""
         if self.error is not None:
             raise self.error
-        self.queue.put(lines)
+        self.queue.put((lines, n))
 
     def close(self, quiet: bool = False) -> None:
         """Wait for the writes queued; raise the error of one that failed (unless
@@ -287,7 +317,12 @@ def _chunks(inp: Input, out: Output, defaults: dict[str, Any], size: int
 
 def _resumed(lineno: int, payload: Any, inp: Input, out: Output, defaults: dict[str, Any]
              ) -> Item:
-    """The item of a line an earlier run answered."""
+    """The item of a line an earlier run answered. A line is matched by its id: the same
+    id as the record of its number in OUT is ``Resumed`` (the settler then skips it, or
+    refuses it if its contents changed); a line that cannot be read now is answered (its
+    error). Another id there means lines were inserted, removed or replaced above it
+    since: the records in OUT would no longer name the input's lines (two requests on
+    one ``line``), so the run stops here with a ValueError, before answering it."""
     if isinstance(payload, str):
         return lineno, payload
     rid = key = dg = None
@@ -298,8 +333,17 @@ def _resumed(lineno: int, payload: Any, inp: Input, out: Output, defaults: dict[
         dg = digest(effective(req, defaults))
     except BadRequest:
         pass
-    if key is not None and key not in out.resume.answered:
-        return lineno, payload  # a new request where an old one was: answer it
+    if key is None:
+        return lineno, payload  # a line that cannot be read (now): its error
+    old_key, old_id = out.resume.lines[lineno]
+    if key != old_key:
+        raise ValueError(
+            f"{inp.path}: line {lineno} is request {rid!r}, but {out.path} answered line "
+            f"{lineno} as request {old_id!r}: lines were inserted, removed or replaced at or "
+            f"above it since, and {out.path}'s line numbers would no longer match the input's; "
+            "add new requests at the end of the input, or write to another output")
+    if key not in out.resume.answered:  # only refusals of it in OUT: answer it
+        return lineno, payload
     return lineno, Resumed((rid, key, dg))
 
 

@@ -160,9 +160,15 @@ def _main(argv: list[str] | None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM/SIGHUP (simulate.run.stop)
+        from simulate.run.stop import stopped
+
+        stop = stopped(e)
+        try:
+            print(f"error: {stop.line}", file=sys.stderr)
+        except OSError:  # SIGHUP: the terminal may be gone
+            pass
+        return stop.status
 
 
 if __name__ == "__main__":

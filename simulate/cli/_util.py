@@ -214,13 +214,13 @@ def open_output(path: str, option: str = "", *, text: bool = False) -> Iterator[
     """A file object to write the output ``path`` (``"-"``: standard output) through.
 
     A regular file is written to a temporary file in the same folder, renamed into place
-    when the ``with`` block ends normally; on any exception (an error, Ctrl-C, SIGTERM
-    turned into ``SystemExit`` by :func:`exit_on_sigterm`) the temporary file is removed
-    and the old file stays as it was. The new file gets the mode an ordinary ``open``
-    gives it (0666 less the umask; an existing file keeps its mode). A device, a pipe or
-    ``/dev/stdout`` is written in place (:func:`_written_in_place`). ``text``: a text
-    file (UTF-8, ``newline=""``, for :mod:`csv`), else binary. Errors name ``path`` with
-    ``option`` (the wording of :func:`check_output_path`).
+    when the ``with`` block ends normally; on any exception (an error, Ctrl-C, SIGTERM or
+    SIGHUP turned into an exception by :func:`simulate.run.stop_on_signals`) the temporary
+    file is removed and the old file stays as it was. The new file gets the mode an
+    ordinary ``open`` gives it (0666 less the umask; an existing file keeps its mode). A
+    device, a pipe or ``/dev/stdout`` is written in place (:func:`_written_in_place`).
+    ``text``: a text file (UTF-8, ``newline=""``, for :mod:`csv`), else binary. Errors
+    name ``path`` with ``option`` (the wording of :func:`check_output_path`).
     """
     if path == STDOUT:
         sys.stdout.flush()
@@ -285,39 +285,19 @@ def _umask() -> int:
 
 
 @contextmanager
-def exit_on_sigterm() -> Iterator[None]:
-    """While the block runs, SIGTERM raises ``SystemExit(143)`` (the shell's status for a
-    process ended by SIGTERM) instead of ending the process at once, so that ``finally``
-    blocks and :func:`open_output` remove temporary files as they do for Ctrl-C. The
-    previous handler comes back afterwards (only in the main thread; elsewhere a no-op)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    old = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
-
-
-@contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back while the block runs (they are delivered when it ends),
-    so that a document being written in one go is written whole (main thread only)."""
+    """Hold the stopping signals (SIGINT, SIGTERM, SIGHUP: :mod:`simulate.run.stop`) back
+    while the block runs (they are delivered when it ends), so that a document being
+    written in one go is written whole (main thread only)."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    sigs = {signal.SIGINT, signal.SIGTERM}
+    from simulate.run.stop import STOP_SIGNALS
+
+    sigs = {signal.SIGINT, *STOP_SIGNALS}
     old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
     try:
         yield

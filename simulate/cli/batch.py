@@ -24,11 +24,14 @@ each output line: {"id", "line", "digest", "result": {...}} or {"id", "line", "d
 A CSV input (*.csv) has a header naming the fields (hands space-separated); a CSV
 output (*.csv) has one row per spot: id, line, digest, error, refused, game, board, dead,
 exact, samples, seed, then hand_k, equity_k, win_k, tie_k, std_error_k for k = 1..10.
-Run it again after a stop: finished lines are kept and not redone; a line answered with
-an error is answered again (a new line is written unless it is the same error); a request
-whose id was answered with different contents is refused with an error line naming the id.
-The defaults are checked before any work. Ctrl-C stops inside a line (exit 130), keeping
-the lines finished before it.
+Every line needs an id: a rerun matches lines by it. Run it again after a stop: finished
+lines are kept and not redone; a line answered with an error is answered again (a new line
+is written unless it is the same error); a request whose id was answered with different
+contents is refused with an error line naming the id; new requests go at the end (a line
+inserted above answered ones stops the run, whose line numbers would clash).
+The defaults are checked before any work. Ctrl-C, SIGTERM or SIGHUP stops inside a line
+(exit 130, 143, 129), keeping the lines finished before it, whole, with one line saying
+how many.
 The output file is locked while a run writes it.
 """
 
@@ -84,9 +87,10 @@ def run(args: argparse.Namespace) -> int:
                 "exact": args.exact, "samples": args.samples, "std_error": args.std_error,
                 "seed": args.seed}
     from simulate.cli.equity import skip_blas_probe
+    from simulate.run.stop import stop_on_signals
 
     try:
-        with skip_blas_probe():
+        with skip_blas_probe(), stop_on_signals():
             summary = run_batch(args.input, args.output, workers=args.workers,
                                 scheduler=args.scheduler, defaults=defaults,
                                 threads=args.threads, quiet=args.quiet,

@@ -24,6 +24,7 @@ exit status: 0 every hand written; 1 some hands left out; 2 nothing could be rea
 options.
 
 examples:
+  pokerjit convert tests/data/phh/vendor/phh-curated/dwan-ivey-2009.phh --to ohh
   pokerjit convert tests/data/sites/hhp/test/fixtures/holdem/pokerstars --to phh -o stars.phhs
   pokerjit convert hands.phhs --to ohh -o hands.ohh --json
   pokerjit convert my_ipoker_history/ --to pokerstars -o hands.txt
@@ -43,15 +44,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.cli._util import UsageError, check_outputs, exit_on_sigterm, open_output
+    from simulate.cli._util import UsageError, check_outputs, open_output
     from simulate.progress import progress
     from simulate.replay.hand_files import read_hands
+    from simulate.run.stop import stop_on_signals
 
     check_outputs([("-o", args.output), ("--json", "-" if args.json else None)],
                   stdout_ok=True, inputs=args.file)
     written = errors = 0
     writer = _Writer(args.to)
-    with exit_on_sigterm():
+    with stop_on_signals():  # SIGTERM, SIGHUP clean up as Ctrl-C does (temporary files)
         try:
             hands = read_hands(args.file, on_skip=_warn)
             first = next(hands, None)

@@ -230,15 +230,10 @@ def _render(d: dict[str, Any], out: str, csv: bool) -> Record:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.cli._util import (
-        UsageError,
-        check_outputs,
-        exit_on_sigterm,
-        image_format,
-        plural,
-    )
+    from simulate.cli._util import UsageError, check_outputs, image_format, plural
     from simulate.notation.phh_read import SUFFIXES
     from simulate.replay.hand_files import analyze
+    from simulate.run.stop import stop_on_signals
 
     if args.workers < 1 or args.workers > 256:
         raise UsageError(f"--workers must be 1..256, got {args.workers}")
@@ -255,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = "" if args.totals_only else "json" if args.json else "text"
     render = functools.partial(_render, out=out, csv=bool(args.csv))
-    with exit_on_sigterm():  # SIGTERM cleans up as Ctrl-C does (temporary files)
+    with stop_on_signals():  # SIGTERM, SIGHUP clean up as Ctrl-C does (temporary files)
         try:
             skipped = _Skipped()
             docs = analyze(args.file, workers=args.workers, scheduler=args.scheduler,

@@ -57,14 +57,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulate.cli._util import UsageError, emit_json, exit_on_sigterm
+    from simulate.cli._util import UsageError, emit_json
     from simulate.progress import progress
+    from simulate.run.stop import stop_on_signals
     from simulate.store.importer import DatabaseBusy, import_hands
 
     if not 1 <= args.workers <= 256:
         raise UsageError(f"--workers must be 1..256, got {args.workers}")
     total = [0]
-    with exit_on_sigterm(), progress(None, "import", "B", quiet=args.quiet) as bar:
+    # SIGTERM and SIGHUP stop as Ctrl-C does: the batch in progress is rolled back
+    with stop_on_signals(), progress(None, "import", "B", quiet=args.quiet) as bar:
         report = bar.callback()
         done = [0]
 

@@ -19,6 +19,7 @@ from decimal import Decimal, InvalidOperation
 
 from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
+from simulate.text_encoding import sniff
 
 __all__ = ["SiteInfo", "SiteError", "Tournament", "card_text", "decode", "parse_amount",
            "split_hands"]
@@ -76,26 +77,13 @@ class SiteInfo:
 
 
 # ----------------------------------------------------------------------------- text
-_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
-
-
 def decode(data: bytes) -> str:
     """A file's bytes as text with ``\\n`` line ends: a byte-order mark decides (UTF-8,
-    UTF-16 LE/BE); without one, UTF-16 is recognised by its NUL bytes, then UTF-8 is
-    tried, then cp1252 (the Windows exports). Stray NUL characters are dropped; CRLF and
-    lone CR become LF."""
-    enc = None
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            data, enc = data[len(bom):], name
-            break
-    if enc is None and len(data) >= 4:
-        head = data[:4096]
-        even, odd = head[0::2].count(0), head[1::2].count(0)
-        if odd > len(head) // 4 and even == 0:
-            enc = "utf-16-le"
-        elif even > len(head) // 4 and odd == 0:
-            enc = "utf-16-be"
+    UTF-16 LE/BE); without one, UTF-16 is recognised by its NUL bytes
+    (:func:`simulate.text_encoding.sniff`), then UTF-8 is tried, then cp1252 (the Windows
+    exports). Stray NUL characters are dropped; CRLF and lone CR become LF."""
+    enc, bom = sniff(data)
+    data = data[bom:]
     if enc is None:
         try:
             text = data.decode("utf-8")

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from simulate.notation import (
     site_888,
     site_bossmedia,
+    site_bovada,
     site_entraction,
+    site_ggpoker,
     site_igt,
     site_ipoker,
     site_merge,
@@ -31,6 +33,8 @@ from simulate.notation import (
     site_ohh,
     site_ongame,
     site_partypoker,
+    site_winamax,
+    site_winning,
 )
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
@@ -66,6 +70,10 @@ SITE_FORMATS: tuple[SiteFormat, ...] = tuple(
         ("microgaming", site_microgaming),
         ("bossmedia", site_bossmedia),
         ("igt", site_igt),
+        ("ggpoker", site_ggpoker),
+        ("winamax", site_winamax),
+        ("winning", site_winning),
+        ("bovada", site_bovada),
     ))
 
 

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from simulate.engine import Hand
     from simulate.engine.rules import Rules
 
-__all__ = ["EngineCannotPost", "IncompleteHistory", "cross_check", "engine_replay", "engine_rules"]
+__all__ = ["BettingRefused", "EngineCannotPost", "IncompleteHistory", "cross_check",
+           "engine_replay", "engine_rules"]
 
 #: The Omaha game of each hole-card count (PHH's Omaha variants deal 4, 5 or 6 cards).
 _OMAHA_GAMES = {g.hole_cards: name for name, g in GAMES.items() if g.is_omaha and not g.hilo}
@@ -59,6 +60,11 @@ class IncompleteHistory(ReplayError):
         super().__init__(msg)
         self.hand = hand
         self.units = units
+
+
+class BettingRefused(ReplayError):
+    """The rules refuse a betting action of the history (a fold, check, call, bet, raise or
+    bring-in), as opposed to a card fault: the hand's site may play by other house rules."""
 
 
 class EngineCannotPost(Exception):
@@ -346,12 +352,14 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> H
             repaired.append(act)
             continue  # a muck: gives up the pot (settled by the accounting below)
         eng = _engine_action(act, u)
+        betting = act.kind in ("f", "cc", "cbr", "pb")
+        refused = BettingRefused if betting else ReplayError
         try:
             _play(h, eng)
         except IllegalAction as exc:
             fixes = _skipped_seats(h, act)
             if not fixes:
-                raise ReplayError(_engine_message(i, act.text, str(exc))) from None
+                raise refused(_engine_message(i, act.text, str(exc))) from None
             for fix in fixes:
                 fold = parse_action(fix, n)  # ``pN f``: the same Action in either dialect
                 h.apply(fold)
@@ -360,7 +368,7 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> H
             try:
                 _play(h, eng)
             except IllegalAction:
-                raise ReplayError(_engine_message(i, act.text, str(exc))) from None
+                raise refused(_engine_message(i, act.text, str(exc))) from None
         repaired.append(act)
     if out.repairs:
         hand.actions = repaired

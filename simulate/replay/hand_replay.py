@@ -127,6 +127,7 @@ from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-
     take_rake,
 )
 from simulate.replay.engine_check import (
+    BettingRefused,
     EngineCannotPost,
     IncompleteHistory,
     cross_check,
@@ -281,10 +282,13 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
                                                 r.winnings or [None] * len(r.players),
                                                 strict=True)]
     committed = [Decimal(str(c)) - ret for c, ret in zip(r.committed, returned, strict=True)]
-    won = [c + x for c, x in zip(collected, cash, strict=True)]
+    # a cash-out or insurance paid to the player counts as winnings; a premium the player
+    # paid outside the pot (a negative cash-out) comes off the net only
+    won = [c + max(x, Decimal(0)) for c, x in zip(collected, cash, strict=True)]
     out["committed"] = [_money(c) for c in committed]
     out["winnings"] = [_money(w) for w in won]
-    out["net"] = [_money(w - c) for w, c in zip(won, committed, strict=True)]
+    out["net"] = [_money(w - c + min(x, Decimal(0)))
+                  for w, c, x in zip(won, committed, cash, strict=True)]
     if (r.error is None and r.outcome_known and len(info.boards) <= 1 and r.winnings
             and None not in r.winnings):
         rake = Decimal(str(r.rake or 0)) + sum(info.fees.values(), Decimal(0))
@@ -339,6 +343,16 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
         except EngineCannotPost as exc:
             engine = None
             out.not_validated = f"the engine cannot post this hand's forced bets: {exc}"
+        except BettingRefused as exc:
+            # A site's record is what happened at its table (its chips were checked when it
+            # was read): where our rules refuse a betting action of it (a fold with nothing
+            # to call, a short all-in blind called in full), the hand stands on its chip
+            # accounting, not validated, and says why. A PHH hand's refusal, and any card
+            # fault, stay the hand's error.
+            if hand.site is None:
+                raise
+            engine = None
+            out.not_validated = f"the rules engine refuses the site's record: {exc}"
     else:
         engine = None
         name = VARIANT_NAMES.get(hand.variant)

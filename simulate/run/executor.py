@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import gc
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from simulate.run.spool import Spool
+from simulate.run.stop import Stopped
 
 #: A warm-up: ``warm(kinds)`` compiles (or loads from Numba's cache) the kernels of some
 #: kinds of work, on one thread (a process may fork after it); a module-level function.
@@ -30,13 +32,15 @@ Warm = Callable[[tuple[str, ...]], None]
 
 
 class ChunkInterrupted(KeyboardInterrupt):
-    """Ctrl-C inside a chunk function run in this process: ``answers`` holds the results of
-    the chunk's finished prefix (one per item, in order), which :meth:`map_ordered` yields
-    with that prefix of the chunk before it raises KeyboardInterrupt."""
+    """Ctrl-C (or SIGTERM, SIGHUP: :mod:`simulate.run.stop`) inside a chunk function run in
+    this process: ``answers`` holds the results of the chunk's finished prefix (one per
+    item, in order), which :meth:`map_ordered` yields with that prefix of the chunk before
+    it raises :class:`~simulate.run.stop.Stopped` for ``signum``."""
 
-    def __init__(self, answers: list[Any]) -> None:
+    def __init__(self, answers: list[Any], signum: int = signal.SIGINT) -> None:
         super().__init__(answers)
         self.answers = answers
+        self.signum = signum
 
 
 def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -86,7 +90,7 @@ class _Local:
             except ChunkInterrupted as stop:  # Ctrl-C inside a line: keep the lines before it
                 if stop.answers:
                     yield items[:len(stop.answers)], stop.answers
-                raise KeyboardInterrupt from None
+                raise Stopped(stop.signum) from None
             if n == 0:
                 _freeze(self)  # its kernels are loaded now
             yield items, result
@@ -248,17 +252,18 @@ def _worker_init(close_fd: int, warm: Warm | None = None, warm_kinds: tuple[str,
     (:func:`_freeze_heap`), and die with the main process (Linux), so that a killed run
     leaves no workers behind."""
     import os
-    import signal
 
     global _SPOOL
     _SPOOL = spool
 
-    # Ctrl-C (which the terminal sends to the workers too) is the main process's to handle:
-    # it stops the workers. SIGTERM kills a worker: a forked worker inherits the main
-    # process's handler (`pokerjit hand` turns SIGTERM into an exception), under which
-    # close(abort=True)'s terminate() only interrupted the chunk it was on, and the
+    # Ctrl-C and SIGHUP (which a terminal sends to the workers too) are the main process's
+    # to handle: it stops the workers. SIGTERM kills a worker: a forked worker inherits the
+    # main process's handlers (simulate.run.stop turns SIGTERM into an exception), under
+    # which close(abort=True)'s terminate() only interrupted the chunk it was on, and the
     # worker, left waiting for the next one, kept the interpreter's exit waiting for it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if close_fd >= 0:
         try:

@@ -1,0 +1,242 @@
+"""Winamax hand histories (cash games, sit & go and tournaments).
+
+The grammar, line by line (amounts in euros ``0.50€`` at cash tables, chips in
+tournaments):
+
+- header ``Winamax Poker - CashGame - HandId: #A-B-C - Holdem no limit (SB€/BB€) - DATE UTC``
+  or ``Winamax Poker - Tournament "NAME" buyIn: €4.50 + €0.50 level: 4 - HandId: #... -
+  Holdem no limit (ANTE/SB/BB) - DATE UTC`` (``(SB/BB)`` without antes; other kinds of
+  event, such as ``Go Fast`` or ``Expresso``, the same); the table line ``Table: 'NAME'
+  6-max (real money) Seat #N is the button``; seats ``Seat N: NAME (X€)``;
+- ``*** ANTE/BLINDS ***`` then ``NAME posts ante X``, ``posts small blind X``,
+  ``posts big blind X``; ``... out of position``: a small blind posted out of position is
+  dead money, a big blind a live post;
+- ``Dealt to NAME [cards]`` (the hero), actions ``folds``, ``checks``, ``calls X`` (what
+  it adds), ``bets X``, ``raises X to Y`` (Y: the street total), ``and is all-in``;
+- boards ``*** FLOP *** [..]``, ``*** TURN *** [..][Qs]``; ``*** SHOW DOWN ***``;
+  ``NAME shows [..] (...)``, ``NAME collected X from pot`` (or ``main pot``, ``side pot N``);
+- summary ``Total pot X | Rake Y`` or ``| No rake``.
+
+The amounts go through the betting ledger (:class:`~simulate.notation.site_ledger.Ledger`:
+calls and bets add, raises set the street total, each checked against the betting and the
+stacks). The exports print no line for an uncalled bet: the bet comes back inside the
+winner's ``collected`` amount. The ledger returns the unmatched part of each street's
+largest bet itself and takes it out of the winner's collection where the printed amounts
+hold it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+
+from simulate.notation.site_hand import Seat, SiteHand, Stakes
+from simulate.notation.site_ledger import Ledger
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    Tournament,
+    card_text,
+    parse_amount,
+    split_hands,
+)
+
+__all__ = ["detect", "read"]
+
+_START = re.compile(r"^\ufeff?\w+ Poker - .*HandId: #", re.M)
+_HEAD = re.compile(
+    r"^\ufeff?Winamax Poker - (?P<kind>CashGame|Tournament|[^-]*?)"
+    r"(?: \"(?P<tname>[^\"]*)\")?(?: buyIn: (?P<buyin>.*?))?(?: level: (?P<level>\S+))?"
+    r" - HandId: #(?P<id>[0-9-]+) - (?P<game>.*?) \((?P<stakes>[^()]*)\) - "
+    r"(?P<date>\d{4}/\d\d/\d\d \d\d:\d\d:\d\d)(?: (?P<zone>\w+))?")
+_TABLE = re.compile(r"^Table: '(?P<table>.*)' (?P<max>\d+)-max(?P<rest>.*?)"
+                    r"(?: Seat #(?P<button>\d+) is the button)?$")
+_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<stack>[^()]*?)(?:, [^()]*)?\)$")
+_ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|posts ante|"
+                  r"folds|checks|calls|bets|raises|shows|mucks|collected)\b(?P<rest>.*)$")
+_MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
+_RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
+_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_COLLECT = re.compile(rf"^\s*(?P<a>{_MONEY}) from (?P<pot>.*?)\s*$")
+_CARDS = re.compile(r"\[([^\]]*)\]")
+_BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
+_DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
+_UNCALLED = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{_MONEY})\)? returned to (?P<name>.+?)"
+                       r"\s*$")
+_TOTAL = re.compile(rf"^Total pot (?P<pot>{_MONEY})(?: \| (?:Rake (?P<rake>{_MONEY})|No rake))?")
+
+
+def detect(head: str) -> bool:
+    """Whether ``head`` starts a Winamax export (``Winamax Poker - ... HandId: #...``; a
+    damaged first word is still taken, so that the hand is reported, not skipped)."""
+    first = head.split("\n", 1)[0]
+    return bool(re.match(r"^\w+ Poker - (?:CashGame|Tournament|Go Fast|Expresso|Sit)", first)
+                and "HandId: #" in first)
+
+
+def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
+    """Each hand of a Winamax document (see the module docstring)."""
+    for line, chunk in split_hands(text, _START):
+        try:
+            yield line, _hand(chunk, line)
+        except SiteError as exc:
+            yield line, exc
+
+
+def _game(text: str) -> tuple[str, str]:
+    t = text.lower()
+    betting = ("pot-limit" if "pot limit" in t else
+               "fixed-limit" if "limit" in t and "no limit" not in t else "no-limit")
+    hilo = "hi/lo" in t or "hi-lo" in t
+    if "omaha" in t:
+        five = re.search(r"\b5[- ]card", t) is not None
+        six = re.search(r"\b6[- ]card", t) is not None
+        game = "omaha5" if five else "omaha6" if six else "omaha"
+        if hilo:
+            game = "omaha5_hilo" if five else "omaha_hilo"
+    elif "holdem" in t or "hold'em" in t:
+        game = "short_deck" if "short" in t or "6+" in t else "holdem"
+    else:
+        raise SiteError(f"unknown Winamax game {text!r}")
+    return game, betting
+
+
+def _amount(rest: str) -> Decimal:
+    m = _AMOUNT.search(rest)
+    if m is None:
+        raise SiteError(f"no amount in {rest.strip()!r}")
+    return parse_amount(m["a"])
+
+
+def _hand(chunk: str, first: int) -> SiteHand:
+    lines = chunk.split("\n")
+    m = _HEAD.match(lines[0])
+    if m is None:
+        raise SiteError(f"line {first}: not a Winamax hand header: {lines[0][:60]!r}")
+    game, betting = _game(m["game"])
+    cash = m["kind"] == "CashGame"
+    amounts = [parse_amount(p) for p in m["stakes"].split("/") if p.strip()]
+    stakes = Stakes()
+    if len(amounts) >= 3:
+        stakes.ante, stakes.small_blind, stakes.big_blind = amounts[-3:]
+    elif len(amounts) == 2:
+        stakes.small_blind, stakes.big_blind = amounts
+    tour = None
+    if not cash:
+        tour = Tournament(m["tname"] or m["kind"].strip(), m["buyin"], m["level"])
+    d, t = m["date"].split(" ")
+    zone = "+00:00" if (m["zone"] or "UTC") in ("UTC", "GMT") else ""
+    info = SiteInfo(site="winamax", hand_id=m["id"], game=game, betting=betting,
+                    time=f"{d.replace('/', '-')}T{t}{zone}",
+                    currency="EUR" if cash and "€" in m["stakes"] else
+                    ("chips" if not cash else "EUR"), tournament=tour, line=first)
+    hand = SiteHand(info=info, seats=[], stakes=stakes)
+    ledger: Ledger | None = None
+    payouts: list[tuple[str, Decimal, str | None, int]] = []
+    summary = False
+    for i, raw in enumerate(lines[1:], start=1):
+        ln = first + i
+        s = raw.strip()
+        if not s:
+            continue
+        try:
+            if summary:
+                tm = _TOTAL.match(s)
+                if tm:
+                    hand.total_pot = parse_amount(tm["pot"])
+                    hand.rake = parse_amount(tm["rake"]) if tm["rake"] else Decimal(0)
+                continue
+            if s.startswith("*** SUMMARY"):
+                summary = True
+                continue
+            if s.startswith("Table: "):
+                tm = _TABLE.match(s)
+                if tm:
+                    info.table = tm["table"]
+                    hand.max_seats = int(tm["max"])
+                    hand.button = int(tm["button"]) if tm["button"] else None
+                    if "play money" in tm["rest"]:
+                        info.currency = "chips"
+                    tid = re.search(r"\((\d+)\)#", tm["table"])
+                    if info.tournament is not None and tid:  # the event's id, in the table
+                        info.tournament = Tournament(tid.group(1), info.tournament.buy_in,
+                                                     info.tournament.level)
+                continue
+            if s.startswith("Seat ") and ledger is None:
+                tm = _SEAT.match(s)
+                if tm:
+                    st = tm["stack"].strip()  # ``()``: a seat sitting out
+                    hand.seats.append(Seat(int(tm["seat"]), tm["name"],
+                                           parse_amount(st) if st else Decimal(0), bool(st)))
+                    continue
+            if s.startswith("*** ANTE") or s.startswith("*** PRE-FLOP"):
+                continue
+            if ledger is None:
+                if not hand.seats:
+                    raise SiteError("a hand without seats")
+                ledger = Ledger(hand)
+            b = _BOARD.match(s)
+            if b:
+                groups = _CARDS.findall(s)
+                if not groups:
+                    raise SiteError("a board without cards")
+                ledger.board(tuple(card_text(c) for c in groups[-1].split()), ln)
+                continue
+            if s.startswith("***"):
+                continue
+            tm = _DEALT.match(s)
+            if tm:
+                info.hero = tm["name"]
+                ledger.event("hole", tm["name"], ln,
+                             tuple(card_text(c) for c in tm["cards"].split()))
+                continue
+            tm = _UNCALLED.match(s)
+            if tm:
+                ledger.uncalled(tm["name"], parse_amount(tm["a"]), ln)
+                continue
+            tm = _ACT.match(s)
+            if tm:
+                _action(ledger, payouts, tm["name"], tm["verb"], tm["rest"], ln)
+        except SiteError as exc:
+            msg = str(exc)
+            raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
+    if not summary:
+        raise SiteError(f"line {first}: the hand has no summary (cut short?)")
+    if ledger is None:
+        raise SiteError(f"line {first}: a hand without actions")
+    # no line for an uncalled bet: the ledger returns it, and takes it out of the winner's
+    # "collected" where that holds it (module docstring)
+    ledger.settle(payouts, hand.rake or Decimal(0), first)
+    return hand
+
+
+def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]], name: str,
+            verb: str, rest: str, ln: int) -> None:
+    oop = "out of position" in rest
+    if verb == "posts small blind":
+        ledger.forced("dead" if oop else "small_blind", name, _amount(rest), ln)
+    elif verb == "posts big blind":
+        ledger.forced("post" if oop else "big_blind", name, _amount(rest), ln)
+    elif verb == "posts ante":
+        ledger.forced("ante", name, _amount(rest), ln)
+    elif verb == "folds":
+        ledger.event("fold", name, ln)
+    elif verb == "checks":
+        ledger.event("check", name, ln)
+    elif verb in ("calls", "bets"):
+        ledger.added("call" if verb == "calls" else "bet", name, _amount(rest), ln)
+    elif verb == "raises":
+        r = _RAISE.match(rest)
+        if r is None:
+            raise SiteError(f"a raise without its total: {rest.strip()!r}")
+        ledger.raise_to(name, parse_amount(r["to"]), ln)
+    elif verb in ("shows", "mucks"):
+        g = _CARDS.search(rest)
+        cards = tuple(card_text(c) for c in g.group(1).split()) if g else ()
+        ledger.event("show" if verb == "shows" else "muck", name, ln, cards)
+    elif verb == "collected":
+        c = _COLLECT.match(rest)
+        if c is None:
+            raise SiteError(f"a collection without its amount: {rest.strip()!r}")
+        payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
