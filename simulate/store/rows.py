@@ -1,12 +1,12 @@
-"""One batch of hands as table columns, ready for one bulk insert each.
+"""The rows of a few hands, as table columns ready for one bulk insert each.
 
 :class:`Batch` takes each hand (its :class:`~simulate.notation.phh_read.HandHistory` and
 its replay document, :meth:`simulate.replay.hand_replay.HandReplay.to_dict`) and appends
-its rows to the columns of ``hands``, ``hand_players`` and ``actions``
-(:data:`simulate.store.schema.TABLES`), each row tagged with the hand's place in the batch
-(``ord``) so that the rows of hands already stored can be left out together;
-:meth:`Batch.arrays` gives a table's columns as numpy arrays (missing values masked), the
-form DuckDB scans in bulk.
+one tuple per row of ``hands``, ``hand_players`` and ``actions``
+(:data:`simulate.store.schema.TABLES`, in :data:`COLUMNS` order), each tagged with the
+hand's place (``ord``) so that the rows of hands already stored can be left out together;
+:meth:`Batch.arrays` gives a table's columns as numpy arrays (:func:`columns`: missing
+values masked), the form DuckDB scans in bulk.
 """
 
 from __future__ import annotations
