@@ -186,3 +186,25 @@ def test_no_blinds_no_position():
             "'p2 pb', 'p1 f']\n")
     [(_, hand)] = parse_text(text)
     assert positions(hand) == [None, None]
+
+
+def test_times_are_stored_in_utc_where_the_file_gives_a_zone():
+    from simulate.store.rows import utc_time
+
+    assert utc_time("2024-03-01T10:00:00+01:00") == "2024-03-01 09:00:00"
+    assert utc_time("2024-03-01T23:30:00-05:00") == "2024-03-02 04:30:00"
+    assert utc_time("2024-03-01T10:00:00Z") == "2024-03-01 10:00:00"
+    assert utc_time("2024-03-01T10:00:00") == "2024-03-01 10:00:00"  # no zone: as printed
+    assert utc_time("yesterday") is None and utc_time(None) is None
+
+
+def test_a_phh_hand_s_key_is_its_content():
+    from simulate.store.rows import hand_key
+
+    [(_, a)] = parse_text(phh("p3 f, p4 f, p5 f, p6 f, p1 f"))
+    [(_, b)] = parse_text(phh("p3 f, p4 f, p5 f, p6 f, p1 f"))
+    [(_, c)] = parse_text(phh("p3 f, p4 f, p5 f, p6 f, p1 cc, p2 cc, /, p1 cc, p2 cc, /, "
+                              "p1 cc, p2 cc, /, p1 cc, p2 cc"))
+    doc = {"site": "phh", "hand_id": None}
+    assert hand_key(a, doc) == hand_key(b, doc) != hand_key(c, doc)
+    assert hand_key(a, {"site": "pokerstars", "hand_id": "123"}) == ("pokerstars", "123")
