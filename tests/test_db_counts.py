@@ -208,3 +208,16 @@ def test_a_phh_hand_s_key_is_its_content():
     doc = {"site": "phh", "hand_id": None}
     assert hand_key(a, doc) == hand_key(b, doc) != hand_key(c, doc)
     assert hand_key(a, {"site": "pokerstars", "hand_id": "123"}) == ("pokerstars", "123")
+
+
+def test_the_readme_names_every_column():
+    from pathlib import Path
+
+    from simulate.store.schema import TABLES
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = text[text.index("## Your statistics"):text.index("### The statistics, as")]
+    for table, cols in TABLES.items():
+        assert f"`{table}`" in section, table
+        for name, _, _ in cols:
+            assert f"`{name}`" in section, (table, name)
