@@ -263,3 +263,23 @@ def test_a_killed_import_resumed_gives_the_same_database(tmp_path):
     assert res.errors == 0
     for t in TABLES:
         assert rows(db, t) == rows(whole, t), t
+
+
+def test_a_hand_that_breaks_the_importer_is_an_error_not_a_lost_chunk(tmp_path, monkeypatch):
+    import simulate.store.rows as rows_module
+
+    real = rows_module.walk_hand
+
+    def walk(hand, winnings=None):
+        if hand.starting_stacks[0] == 201:
+            raise ZeroDivisionError("a bug")
+        return real(hand, winnings)
+
+    monkeypatch.setattr(rows_module, "walk_hand", walk)
+    f, db = tmp_path / "h.phhs", tmp_path / "h.duckdb"
+    collection(f, 0, 4)
+    res = import_hands([f], db)
+    assert (res.hands_added, res.errors) == (3, 1)
+    [err] = rows(db, "errors")
+    assert err[1] == f"{f}#2" and "internal error: ZeroDivisionError: a bug" in err[4]
+    assert count(db, "hand_players") == 18 and count(db, "hands") == 3

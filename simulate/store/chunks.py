@@ -72,8 +72,13 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
         if doc.get("error"):
             outcomes.append(("error", doc["error"]))
             continue
-        key = hand_key(hand, doc)
-        batch.add_hand(hand, doc, key, source, chunk.path, offset)
+        try:
+            key = hand_key(hand, doc)
+            batch.add_hand(hand, doc, key, source, chunk.path, offset)
+        except Exception as exc:  # noqa: BLE001 - one hand's fault never stops the import
+            outcomes.append(("error", f"internal error: {type(exc).__name__}: {exc}"
+                             .splitlines()[0]))
+            continue
         outcomes.append(("ok", key))
     return ChunkRows(outcomes, {t: batch.arrays(t) for t in ROW_TABLES})
 

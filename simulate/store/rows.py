@@ -91,10 +91,9 @@ class Batch:
 
     def add_hand(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
                  source: str, file: str, byte: int) -> None:
-        """Append one hand's rows (``doc`` without an error)."""
+        """Append one hand's rows (``doc`` without an error); nothing is appended when it
+        raises."""
         ord_ = self.hands
-        self.hands += 1
-        self.keys.add(key)
         site, hid = key
         info = hand.site
         bb = doc.get("big_blind")
@@ -131,16 +130,19 @@ class Batch:
             "allin_board": doc.get("allin_board") or None, "source": source, "file": file,
             "byte": byte, "ord": ord_,
         }
-        self.rows["hands"].append(tuple(row[k] for k in COLUMNS["hands"]))
         counts, actions = walk_hand(hand, doc.get("winnings"))
-        self._players(hand, doc, key, counts, ord_)
+        players = self._players(hand, doc, key, counts, ord_)
         names = doc["players"]
-        self.rows["actions"].extend(
-            (site, hid, r.seq, r.street, None if r.seat is None else names[r.seat], r.action,
-             r.amount, r.total, r.allin, r.cards, ord_) for r in actions)
+        acts = [(site, hid, r.seq, r.street, None if r.seat is None else names[r.seat],
+                 r.action, r.amount, r.total, r.allin, r.cards, ord_) for r in actions]
+        self.rows["hands"].append(tuple(row[k] for k in COLUMNS["hands"]))
+        self.rows["hand_players"] += players
+        self.rows["actions"] += acts
+        self.hands += 1
+        self.keys.add(key)
 
     def _players(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
-                 counts: list[Any], ord_: int) -> None:
+                 counts: list[Any], ord_: int) -> list[tuple[Any, ...]]:
         site, hid = key
         bb = doc.get("big_blind")
         bbf = float(bb) if bb else None
@@ -151,7 +153,7 @@ class Batch:
         holes = doc.get("hole_cards") or []
         committed_all = doc["committed"] or [None] * len(names)
         phh = hand.site is None
-        out = self.rows["hand_players"]
+        out = []
         for s, name in enumerate(names):
             won, net = doc["winnings"][s], doc["net"][s]
             committed = committed_all[s]
@@ -172,6 +174,7 @@ class Batch:
                 None if net is None or bbf is None else float(net) / bbf, ev, adjusted,
                 None if adjusted is None or bbf is None else float(adjusted) / bbf,
                 *got, ord_))
+        return out
 
     def arrays(self, table: str) -> dict[str, np.ndarray]:
         """A table's rows as columns (:func:`columns`)."""
