@@ -38,7 +38,8 @@ from typing import Any
 
 from simulate.store.schema import TABLES, connect, resolve_db
 
-__all__ = ["BATCH", "CHUNK", "DatabaseBusy", "ImportResult", "import_hands", "writer_lock"]
+__all__ = ["BATCH", "CHUNK", "WORKER_CHUNK", "DatabaseBusy", "ImportResult", "import_hands",
+           "writer_lock"]
 
 #: Hands stored per transaction.
 BATCH = 2000
@@ -145,7 +146,8 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
     the module docstring. ``on_error(line)``: each hand that cannot be stored;
     ``on_skip(line)``: each file skipped; ``on_total(bytes)`` once the files are listed,
     then ``on_bytes(n)`` as ``n`` more bytes are read. ``batch``: hands a transaction;
-    ``chunk``: hands replayed together (default :data:`CHUNK`); ``workers``: processes that
+    ``chunk``: hands replayed together (default :data:`CHUNK`, :data:`WORKER_CHUNK` on
+    workers); ``workers``: processes that
     read, replay and count the hands (:func:`simulate.run.executor`; this process stores
     them); ``scheduler`` (``local[:N]`` or ``tcp://HOST:PORT``, the ``distributed`` extra):
     on a Dask cluster instead, the hands sent from here. Raises FileNotFoundError or
@@ -168,7 +170,9 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
     with writer_lock(path, wait) as lock_fd:
         con = connect(path)
         try:
-            run = _Run(con, result, on_error, on_bytes, batch, chunk or CHUNK)
+            remote = workers > 1 or scheduler is not None
+            run = _Run(con, result, on_error, on_bytes, batch,
+                       chunk or (WORKER_CHUNK if remote else CHUNK))
             files = list(_files(paths, on_skip))
             plans = [(f, st) for f in files if (st := _plan(con, f)) is not None]
             result.files = len(files)
@@ -229,8 +233,9 @@ def _plan(con: Any, name: str) -> _FileState | None:
 
 
 #: Hands a chunk (:mod:`simulate.store.chunks`: replayed together, the plain PHH hands
-#: settled in one compiled call).
-CHUNK = 64
+#: settled in one compiled call), in this process and sent to a worker (larger: fewer
+#: round trips; 20,000 hands on two workers 4.7 s -> 4.05 s, measured).
+CHUNK, WORKER_CHUNK = 64, 256
 
 
 def _chunks(run: _Run, plans: list[tuple[str, _FileState]]) -> Iterator[Any]:
