@@ -209,14 +209,17 @@ def test_a_site_file_that_grows_is_read_on_from_its_last_hand(tmp_path):
         hand.winnings = [Decimal(str(w)) for w in replay(hand).to_dict()["winnings"]]
         return write([hand], "ohh").replace('"game_number":""', f'"game_number":"g{i}"')
 
-    f, db = tmp_path / "site.ohh", tmp_path / "h.duckdb"
-    f.write_text("".join(ohh(i) for i in range(3)))
-    assert import_hands([f], db).hands_added == 3
-    with open(f, "a") as fh:
-        fh.write(ohh(3))
-    res = import_hands([f], db)
-    assert (res.hands_read, res.hands_added, res.duplicates) == (2, 1, 1)
-    assert [r[1] for r in rows(db, "hands")] == ["g0", "g1", "g2", "g3"]
+    for bom, end in ((b"", "\n"), (b"\xef\xbb\xbf", "\r\n")):  # as Windows writes it
+        f, db = tmp_path / f"site{len(bom)}.ohh", tmp_path / f"h{len(bom)}.duckdb"
+        f.write_bytes(bom + "".join(ohh(i) for i in range(3)).replace("\n", end).encode())
+        assert import_hands([f], db).hands_added == 3
+        with open(f, "ab") as fh:
+            fh.write(ohh(3).replace("\n", end).encode())
+        res = import_hands([f], db)
+        assert (res.hands_read, res.hands_added, res.duplicates) == (2, 1, 1)
+        assert [r[1] for r in rows(db, "hands")] == ["g0", "g1", "g2", "g3"]
+        assert rows(db, "files")[0][4:6] == (f.stat().st_size - len(ohh(3).replace(
+            "\n", end).encode()), 4)  # read_to: the last hand's first byte, line 4
 
 
 @pytest.mark.parametrize("how", [
