@@ -1,9 +1,9 @@
 """Import hand histories into the database: bulk, idempotent, incremental, one writer.
 
 :func:`import_hands` reads every file under the paths (files and folders, recursively; PHH
-and every site export pokerjit reads, told from the content), replays each hand
-(:func:`simulate.replay.hand_replay.replay`: validation, results, all-in EV), counts its
-statistics (:mod:`simulate.store.counts`) and stores it.
+and every site export pokerjit reads, told from the content), replays each hand as
+``pokerjit hand`` does (:func:`simulate.replay.fast_replay.replay_items`: validation,
+results, all-in EV), counts its statistics (:mod:`simulate.store.counts`) and stores it.
 
 - **Bulk**: each file is cut into chunks of :data:`CHUNK` hands, made into rows on the one
   pool of pokerjit (:func:`simulate.run.executor`: in this process, or on ``workers``
@@ -147,10 +147,10 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
     ``on_skip(line)``: each file skipped; ``on_total(bytes)`` once the files are listed,
     then ``on_bytes(n)`` as ``n`` more bytes are read. ``batch``: hands a transaction;
     ``chunk``: hands replayed together (default :data:`CHUNK`, :data:`WORKER_CHUNK` on
-    workers); ``workers``: processes that
-    read, replay and count the hands (:func:`simulate.run.executor`; this process stores
-    them); ``scheduler`` (``local[:N]`` or ``tcp://HOST:PORT``, the ``distributed`` extra):
-    on a Dask cluster instead, the hands sent from here. Raises FileNotFoundError or
+    workers); ``workers``: processes that read, replay and count the hands
+    (:func:`simulate.run.executor`; this process stores them); ``scheduler``
+    (``local[:N]`` or ``tcp://HOST:PORT``, the ``distributed`` extra): on a Dask cluster
+    instead, the hands sent from here. Raises FileNotFoundError or
     ValueError for a path that does not exist or is not a file or folder (before writing
     anything), :class:`DatabaseBusy` when another import holds the lock."""
     from simulate.replay.hand_files import STDIN, check_inputs
