@@ -172,6 +172,11 @@ def test_bad_hands_go_to_errors(tmp_path, capsys):
     # a file that does not exist: exit 2, one line, nothing written
     assert main(["import", str(tmp_path / "nope"), "--db", str(db)]) == 2
     assert "no such file" in capsys.readouterr().err
+    # a database where none can be written: exit 2, one line
+    (tmp_path / "a_file").write_text("")
+    assert main(["import", str(f), "--db", str(tmp_path / "a_file" / "h.duckdb")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot write the database's lock file") and err.count("\n") == 1
 
 
 def test_a_hand_counts_the_same_from_phh_site_text_and_the_database(tmp_path):

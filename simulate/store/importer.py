@@ -71,10 +71,14 @@ class ImportResult:
 def writer_lock(db: Path, wait: bool = False) -> Iterator[int]:
     """Hold ``DB.lock`` (an OS lock, released however the process ends) while the block
     runs (it gets the lock file's descriptor); :class:`DatabaseBusy` when another process
-    holds it (``wait``: wait for it)."""
+    holds it (``wait``: wait for it), ValueError when the lock file cannot be made."""
     lock = Path(str(db) + ".lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise ValueError(f"cannot write the database's lock file {lock}: "
+                         f"{exc.strerror or exc}") from None
     try:
         _lock(fd, wait, db)
         os.ftruncate(fd, 0)
