@@ -19,7 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Which example of each command the quick run executes (its index in the help text);
 #: the rest of the commands' chosen examples take longer and run in the slow set.
 QUICK = {"equity": 0, "eval": 0, "range": 0, "allin": 0, "icm": 0, "pushfold": 0, "hand": 0,
-         "batch": 0, "convert": 0}
+         "batch": 0, "convert": 0, "import": 0, "stats": 0, "export": 0}
+#: Commands of the hand database: their examples run where DuckDB is installed (the ``db``
+#: extra; CI installs it).
+DB_COMMANDS = {"import", "stats", "export"}
 SLOW = {"chart": 1, "play": 4, "bench": 0, "warmup": 0}
 #: Commands whose examples only parse here: `serve` runs until stopped (tests/test_serve.py
 #: starts it and stops it).
@@ -62,6 +65,9 @@ def _run_example(name: str, index: int, where: Path, monkeypatch) -> int:
         reqs = [json.loads(m) for m in re.findall(r"^\s*(\{\"id\".*\})\s*$", blob, re.M)]
         assert reqs, "the batch help shows no request line"
         (where / "requests.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reqs))
+    if name in DB_COMMANDS and name != "import":  # the database the example reads
+        assert main(["import", str(ROOT / "tests" / "data" / "phh" / "derived"), "--db",
+                     "hands.duckdb", "-q"]) == 0
     argv = shlex.split(line)
     for i, a in enumerate(argv):  # example files of the repository, wherever we run
         if (ROOT / a).exists() and not Path(a).is_absolute():
@@ -71,6 +77,8 @@ def _run_example(name: str, index: int, where: Path, monkeypatch) -> int:
 
 @pytest.mark.parametrize("name", sorted(QUICK))
 def test_an_example_runs(name, tmp_path, monkeypatch, capsys):
+    if name in DB_COMMANDS:
+        pytest.importorskip("duckdb")
     assert _run_example(name, QUICK[name], tmp_path, monkeypatch) == 0
     out = capsys.readouterr().out
     if name == "batch":  # answers go to the -o file: every request answered, no error

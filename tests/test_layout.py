@@ -160,6 +160,8 @@ LAYERS: list[tuple[str, ...]] = [
     # The public facade: it names (lazily) everything up to the engine.
     ("simulate",),
     ("simulate.replay",),
+    # The hand database (DuckDB): it stores what the replay reads.
+    ("simulate.store",),
     ("simulate.batch",),
     ("simulate.warmup",),
     ("simulate.documents",),

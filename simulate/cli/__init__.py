@@ -16,7 +16,7 @@ from simulate.cli._client import REMOTE, add_server_option, remote_or_local
 from simulate.cli._util import UsageError, error_line
 
 COMMANDS = ("equity", "eval", "range", "chart", "allin", "icm", "pushfold", "hand", "convert",
-            "batch",
+            "import", "stats", "export", "batch",
             "bench", "warmup", "play", "serve")
 
 EPILOG = """examples:

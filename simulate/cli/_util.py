@@ -305,6 +305,13 @@ def signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+def add_db(p: argparse.ArgumentParser) -> None:
+    """The ``--db FILE`` option of the hand database's commands."""
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="the hand database (default: $POKERJIT_DB, else "
+                        "~/.local/share/pokerjit/hands.duckdb)")
+
+
 def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
 

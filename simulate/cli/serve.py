@@ -16,6 +16,7 @@ EXAMPLES = """examples:
   pokerjit serve
   pokerjit serve --open --workers 4
   pokerjit serve --host 0.0.0.0 --port 8080 --token s3cret-token --max-seconds 60
+  pokerjit serve --db hands.duckdb --open
 
 The first serves http://127.0.0.1:8765/: the workbench page, the JSON API under /api/v1/
 (documented at /docs and /api/v1/openapi.json), for example
@@ -31,6 +32,10 @@ silent mid-request for --max-seconds is disconnected. The page and the API answe
 the address served (Host and Origin checked); binding anything but a loopback address needs
 --token (clients send 'Authorization: Bearer TOKEN'; the command line reads
 POKERJIT_TOKEN). Ctrl-C or SIGTERM stops it (exit 0; requests in flight get a 503).
+
+With --db FILE (a database 'pokerjit import' wrote) the page /stats shows the statistics
+of 'pokerjit stats' (sortable, filtered) and the graph of a chosen player, read only; the
+API gains GET /api/v1/stats and /api/v1/graph (no request names a file).
 """
 
 
@@ -48,6 +53,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-warm", action="store_false", dest="warm",
                    help="start at once; each worker loads its kernels on its first requests")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="the hand database the statistics page (/stats) reads, read only")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--json", action="store_true",
                    help="once listening, print one JSON document on stdout: {url, api, docs, "
@@ -81,6 +88,9 @@ def check(args: argparse.Namespace) -> int:
     if not (args.max_seconds > 0 and args.max_seconds <= 24 * 3600):
         raise UsageError(f"--max-seconds must be above 0 and at most a day, got "
                          f"{args.max_seconds:g}")
+    if args.db is not None and not os.path.isfile(args.db):
+        raise UsageError(f"--db {args.db}: no such file (pokerjit import PATH --db "
+                         f"{args.db} makes it)")
     workers = args.workers if args.workers is not None else min(4, os.cpu_count() or 1)
     if not 1 <= workers <= 64:
         raise UsageError(f"--workers must be 1..64, got {workers}")
@@ -128,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return serve(args.host, args.port, workers=workers, max_seconds=args.max_seconds,
-                     token=args.token, quiet=args.quiet, warm=args.warm, on_ready=ready)
+                     token=args.token, quiet=args.quiet, warm=args.warm, on_ready=ready,
+                     db=os.path.abspath(args.db) if args.db else None)
     finally:
         sys.stdout.flush()

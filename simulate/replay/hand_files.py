@@ -9,7 +9,7 @@ so memory stays bounded whatever the input's size: in this process hands are rep
 :data:`CHUNK` hands are in flight. Within a chunk, the plain hands are settled together in
 one compiled call (:mod:`simulate.replay.fast_replay`).
 
-A file's format is told from its content (:func:`_file_items`): a site export is read by
+A file's format is told from its content (:func:`file_kind`): a site export is read by
 its reader (:mod:`simulate.notation.sites`), whose hands travel as the
 :class:`~simulate.notation.phh_read.HandHistory` records it made. Per-player totals of the
 documents are :mod:`simulate.replay.totals`'.
@@ -32,7 +32,7 @@ from simulate.notation.phh_read import (
 )
 from simulate.replay.fast_replay import Item, replay_item
 
-__all__ = ["CHUNK", "NOT_HANDS", "STDIN", "analyze", "check_inputs", "read_hands",
+__all__ = ["CHUNK", "NOT_HANDS", "STDIN", "analyze", "check_inputs", "file_kind", "read_hands",
            "replay_item"]
 
 #: Hands per task sent to a worker process.
@@ -158,7 +158,7 @@ def _file_items(f: Path | str, explicit: bool = True,
             except OSError as exc:
                 yield name, 1, f"cannot read file: {exc.strerror or exc}"
                 return
-            kind = _kind_of(head)
+            kind = file_kind(head)
             if kind == "site":
                 yield from _site_items(fh, name, explicit, on_skip)
                 return
@@ -169,8 +169,9 @@ def _file_items(f: Path | str, explicit: bool = True,
         yield from _stream_items(fh, name)
 
 
-def _kind_of(head: bytes) -> str | None:
-    """``"phh"``, ``"site"`` or None, from the first bytes of a file."""
+def file_kind(head: bytes) -> str | None:
+    """``"phh"``, ``"site"`` or None, from the first bytes of a file (the first
+    :data:`_HEAD` bytes are enough)."""
     from simulate.notation import FORMATS
     from simulate.notation.site_text import decode
     from simulate.notation.sites import detect_site

@@ -10,6 +10,7 @@ uvicorn).
   silent mid-request for ``--max-seconds`` is disconnected, one that half-closes after a
   whole request is answered;
 * :mod:`simulate.serve.openapi` -- the OpenAPI document and the ``/docs`` page;
+* :mod:`simulate.serve.stats_page` -- the statistics page's API (``--db``: the hand database);
 * ``static/`` -- the workbench page (plain HTML, CSS and JavaScript, nothing from elsewhere).
 
 :func:`serve` runs it all under uvicorn until SIGINT or SIGTERM.
@@ -27,9 +28,10 @@ STOP_S = 0.5  # seconds in-flight requests get once a stop is asked for
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,
           max_seconds: float = 30.0, token: str | None = None, quiet: bool = False,
-          warm: bool = True, on_ready: Any = None) -> int:
+          warm: bool = True, on_ready: Any = None, db: str | None = None) -> int:
     """Warm ``workers`` worker processes, then serve on ``host:port`` until SIGINT/SIGTERM;
-    returns 0 after a clean stop. ``on_ready(url)`` is called once the server listens."""
+    returns 0 after a clean stop. ``on_ready(url)`` is called once the server listens.
+    ``db``: the hand database the statistics page reads (read only)."""
     import uvicorn
 
     from simulate.serve.app import Settings, create_app
@@ -37,7 +39,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 2,
     from simulate.serve.workers import Pool
 
     pool = Pool(workers, warm=warm, report=not quiet)
-    settings = Settings(host, port, token=token, max_seconds=max_seconds)
+    settings = Settings(host, port, token=token, max_seconds=max_seconds, db=db)
     app = create_app(pool, settings)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=STOP_S, access_log=False,

@@ -43,8 +43,11 @@ from simulate.serve.workers import Pool, Stopped
 
 MAX_BODY = 1 << 20  # bytes of one request body
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-          "style.css": "text/css; charset=utf-8"}
-GET_ENDPOINTS = ("health", "games", "classes", "openapi.json")  # under /api/v1/
+          "style.css": "text/css; charset=utf-8", "stats.html": "text/html; charset=utf-8",
+          "stats.js": "text/javascript; charset=utf-8"}
+#: Under /api/v1/; ``stats`` and ``graph`` read the hand database (``--db``,
+#: :mod:`simulate.serve.stats_page`).
+GET_ENDPOINTS = ("health", "games", "classes", "openapi.json", "stats", "graph")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
@@ -72,11 +75,14 @@ def allowed_hosts(host: str, port: int) -> set[str] | None:
 
 
 class Settings:
-    """What the app enforces: the allowed hosts, the token, the time limit, the body limit."""
+    """What the app enforces: the allowed hosts, the token, the time limit, the body limit;
+    and the hand database the statistics page reads (``db``: None for none)."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 8765, *, token: str | None = None,
-                 max_seconds: float = 30.0, max_body: int = MAX_BODY) -> None:
+                 max_seconds: float = 30.0, max_body: int = MAX_BODY,
+                 db: str | None = None) -> None:
         self.host = host
+        self.db = db
         self.listening_on(port)
         self.token = token
         self.max_seconds = float(max_seconds)
@@ -245,6 +251,20 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
 
         return HTMLResponse(docs_html())
 
+    async def hand_stats(request: Request) -> Response:
+        from simulate.serve.stats_page import stats
+
+        return await stats(cfg.db, request)
+
+    async def hand_graph(request: Request) -> Response:
+        from simulate.serve.stats_page import graph
+
+        return await graph(cfg.db, request)
+
+    async def stats_page(request: Request) -> Response:
+        return Response(_static("stats.html"), media_type=STATIC["stats.html"],
+                        headers={"Cache-Control": "no-cache"})
+
     async def page(request: Request) -> Response:
         name = request.path_params.get("name", "index.html")
         if name not in STATIC:
@@ -278,10 +298,12 @@ def create_app(pool: Pool, settings: Settings | None = None) -> Starlette:
 
     return Starlette(routes=[
         Route("/", page),
+        Route("/stats", stats_page),
         Route("/static/{name}", page),
         Route("/docs", docs),
         *(Route(f"/api/v1/{name}", endpoint, methods=["GET"]) for name, endpoint
-          in zip(GET_ENDPOINTS, (health, game_list, classes, openapi), strict=True)),
+          in zip(GET_ENDPOINTS, (health, game_list, classes, openapi, hand_stats, hand_graph),
+                 strict=True)),
         Route("/api/v1/{kind}", api, methods=["POST"]),
     ], lifespan=lifespan, middleware=[Middleware(Guard, settings=cfg)],
         exception_handlers={HTTPException: http_error})

@@ -85,6 +85,21 @@ def schema() -> dict[str, Any]:
             "responses": {"200": {"description": "{\"game\", \"grid\": [[...]], "
                                                  "\"order\": [...], \"combos\"}"},
                           "400": {"description": "a game without ranges"}}}},
+        "/api/v1/stats": {"get": {
+            "summary": "The hand database's statistics (serve --db): `pokerjit stats --json` "
+                       "with ?player= (repeated), site, game, stakes, currency, position, "
+                       "since, until, min_hands",
+            "responses": {"200": {"description": "{\"players\": [...]}"},
+                          "400": {"description": "a bad filter"},
+                          "404": {"description": "the server has no database"},
+                          "503": {"description": "an import is writing the database"}}}},
+        "/api/v1/graph": {"get": {
+            "summary": "One player's running net, all-in EV adjusted, showdown and "
+                       "non-showdown winnings (?player=NAME and the filters of stats)",
+            "responses": {"200": {"description": "{\"player\", \"hands\", \"x\", "
+                                                 "\"net\", \"allin_adjusted\", "
+                                                 "\"showdown\", \"non_showdown\"}"},
+                          "404": {"description": "no such player, or no database"}}}},
     }
     for kind, e in _ENDPOINTS.items():
         paths[f"/api/v1/{kind}"] = {"post": {

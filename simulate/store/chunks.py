@@ -1,0 +1,140 @@
+"""A chunk of a file's hands made into table rows, in this process or on a worker process.
+
+The importer (:mod:`simulate.store.importer`) cuts each file into :class:`Chunk` s of a few
+dozen hands (their text, or a site hand's record) and hands them to the one pool of
+pokerjit (:func:`simulate.run.executor`: in this process, or on ``workers`` processes).
+:func:`prepare_chunk` reads each hand, replays the chunk
+(:func:`simulate.replay.fast_replay.replay_items`: the plain PHH hands settled in one
+compiled call), counts the statistics and builds the rows (:class:`simulate.store.rows.Batch`),
+and returns a :class:`ChunkRows`: each hand's outcome and the chunk's columns as numpy
+arrays (cheap to send back). :class:`Pending` gathers chunks' rows until they are stored
+in one transaction, leaving out the hands seen twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = ["ROW_TABLES", "Chunk", "ChunkRows", "Pending", "prepare_chunk"]
+
+#: The tables a hand's rows go to.
+ROW_TABLES = ("hands", "hand_players", "actions")
+
+
+class Chunk(NamedTuple):
+    """Consecutive hands of the file ``path``: ``items`` ``(source, line, data, offset,
+    offset_line)`` with ``data`` a PHH hand's text, a site hand's record or an error
+    message; ``last``: the file ends with this chunk."""
+
+    path: str
+    items: list[tuple[str, int, Any, int, int]]
+    last: bool
+
+
+@dataclass
+class ChunkRows:
+    """What :func:`prepare_chunk` makes of a chunk: per item ``("ok", (site, hand_id))`` or
+    ``("error", message)``; ``tables``: the rows of the ``ok`` hands, in their order, as
+    columns (``ord``: the hand's place among them)."""
+
+    outcomes: list[tuple[str, Any]]
+    tables: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+
+
+def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
+    """Read, replay, count and make rows of every hand of ``chunk`` (a module-level
+    function: it runs on the workers; ``threads``: the executor's task form, unused)."""
+    from simulate.notation.phh_read import PHHError, hand_from_bytes
+    from simulate.replay.fast_replay import replay_items
+    from simulate.store.rows import Batch, hand_key
+
+    hands = []
+    for source, line, data, _, _ in chunk.items:
+        if isinstance(data, bytes):
+            hands.append(hand_from_bytes(source, line, data))
+        elif isinstance(data, str):
+            hands.append(PHHError(data))
+        else:
+            hands.append(data)
+    docs = iter(replay_items([(it[0], it[1], it[2]) for it, h in zip(chunk.items, hands,
+                                                                      strict=True)
+                              if not isinstance(h, PHHError)]))
+    batch = Batch()
+    outcomes: list[tuple[str, Any]] = []
+    for (source, _, _, offset, _), hand in zip(chunk.items, hands, strict=True):
+        if isinstance(hand, PHHError):
+            outcomes.append(("error", str(hand)))
+            continue
+        doc = next(docs)
+        if doc.get("error"):
+            outcomes.append(("error", doc["error"]))
+            continue
+        try:
+            key = hand_key(hand, doc)
+            batch.add_hand(hand, doc, key, source, chunk.path, offset)
+        except Exception as exc:  # noqa: BLE001 - one hand's fault never stops the import
+            outcomes.append(("error", f"internal error: {type(exc).__name__}: {exc}"
+                             .splitlines()[0]))
+            continue
+        outcomes.append(("ok", key))
+    return ChunkRows(outcomes, {t: batch.arrays(t) for t in ROW_TABLES})
+
+
+def failed_chunk(chunk: Chunk, exc: BaseException) -> ChunkRows:
+    """The result of a chunk whose worker failed: each of its hands an error."""
+    why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
+    return ChunkRows([("error", why.splitlines()[0])] * len(chunk.items))
+
+
+class Pending:
+    """Chunks' rows waiting to be stored: the hands kept (a hand seen before in them is
+    left out), and their rows gathered into one set of columns per table."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[ChunkRows, np.ndarray]] = []
+        self.keys: set[tuple[str, str]] = set()
+        self.hands = 0
+        self.errors: list[tuple[Any, ...]] = []
+        self.files: list[str] = []  # the file of each hand kept, in order
+
+    def __len__(self) -> int:
+        return self.hands
+
+    def add(self, path: str, rows: ChunkRows) -> int:
+        """Keep ``rows``' hands not seen in this batch yet; returns how many were seen."""
+        oks = [key for kind, key in rows.outcomes if kind == "ok"]
+        keep = np.ones(len(oks), dtype=bool)
+        seen = 0
+        for i, key in enumerate(oks):
+            if key in self.keys:
+                keep[i] = False
+                seen += 1
+            else:
+                self.keys.add(key)
+        if oks:
+            self.parts.append((rows, keep))
+            kept = int(keep.sum())
+            self.hands += kept
+            self.files += [path] * kept
+        return seen
+
+    def table(self, name: str) -> dict[str, np.ndarray]:
+        """One table's columns over the hands kept, ``ord`` renumbered 0, 1, ... in order."""
+        cols: dict[str, list[np.ndarray]] = {}
+        base = 0
+        for rows, keep in self.parts:
+            t = rows.tables[name]
+            ords = np.asarray(t["ord"], dtype=np.int64)
+            mask = keep[ords]
+            new_ord = np.cumsum(keep) - 1 + base
+            base += int(keep.sum())
+            for k, v in t.items():
+                cols.setdefault(k, []).append(new_ord[ords][mask] if k == "ord" else v[mask])
+        out = {}
+        for k, parts in cols.items():
+            masked = any(isinstance(p, np.ma.MaskedArray) for p in parts)
+            out[k] = np.ma.concatenate(parts) if masked else np.concatenate(parts)
+        return out

@@ -1,0 +1,318 @@
+"""Each player's position and the counts every tracker statistic is built from, for one hand.
+
+:func:`hand_counts` walks one hand's actions once (a :class:`HandHistory`, as read from PHH
+or a site export) and gives, per seat, a :class:`SeatCounts`: the position, whether the
+player went to showdown, and for each statistic a *done* count and an *opportunity* count
+(0 or 1 a hand, the postflop action counts excepted). A statistic over many hands is the
+sum of its done counts over the sum of its opportunity counts; with no opportunity it has
+no value. :func:`hand_actions` gives the same walk's actions as rows (street, player,
+readable kind, chips added, street total, all-in).
+
+The definitions are PokerTracker 4's (where Hold'em Manager 3 or others differ, it says):
+
+- **VPIP** (voluntarily put money in pot): done when the player called or raised preflop
+  (posting a blind or straddle, and checking the big blind's option, are not voluntary);
+  opportunity: every hand in which the player had a preflop action of their own, which
+  leaves out the big blind's walks (everyone folds to them) and a blind all-in on its
+  post, as PokerTracker 4 leaves out walks.
+- **PFR** (preflop raise): done when the player raised preflop (any raise: open, 3-bet,
+  4-bet, limp-raise); opportunity as VPIP.
+- **3-bet** (preflop): opportunity when the player acts facing exactly one raise (the
+  blinds are the first bet, the first raise the second: a straddle counts as a blind), once
+  a hand; done when that action is a raise. A squeeze (a raise after a raise and a call)
+  is a 3-bet.
+- **Fold to 3-bet** (preflop): opportunity when the player made the hand's first raise
+  and acts facing the re-raise (the 3-bet) with no further raise; done when they fold.
+  PokerTracker 4 and Hold'em Manager 3 count only the original raiser, as here.
+- **C-bet** (flop continuation bet): opportunity when the player made the last preflop
+  raise, sees the flop with chips to bet, and nobody has bet the flop when they first act
+  on it; done when they bet. A flop bet by another player (a donk bet) takes the
+  opportunity away; a limped pot has no c-bet.
+- **Fold to c-bet** (flop): opportunity when the player acts facing the flop c-bet with no
+  raise after it (a check-fold counts), once a hand; done when they fold.
+- **Aggression** (postflop, every street after the flop is dealt): ``aggressive`` counts
+  bets and raises, ``calls`` the calls (not the checks), ``folds`` the folds. **AF** =
+  aggressive / calls; **AFq** = aggressive / (aggressive + calls + folds). Hold'em
+  Manager 3's AF is the same; its AFq (``Agg%``) also counts checks in the denominator.
+- **Saw flop**: the player had not folded when the flop was dealt (an all-in player sees
+  it). **WTSD** (went to showdown): done when the player saw the flop and was still in
+  at the showdown (two or more players left when the hand ended; a player who mucks at
+  the showdown went to it); opportunity: saw flop. **W$SD** (won at showdown): done when
+  the player won any chips from the pots at a showdown (a split pot counts); opportunity:
+  went to showdown. **W$WSF** (won when saw flop): done when the player saw the flop and
+  won any chips from the pots; opportunity: saw flop.
+
+Positions (from the button :func:`simulate.replay.accounting.button_seat`): ``BTN``,
+``SB``, ``BB``, then counted back from the button ``CO`` and ``HJ``, and the seats before
+those ``UTG``, ``UTG+1``, ... Heads-up the button (who posts the small blind) is ``BTN``
+and the other ``BB`` (PokerTracker 4 calls the heads-up button ``SB``). Games without
+blinds (stud) have no position. Only games with a board (Hold'em, Omaha, short deck,
+Pineapple) have preflop and flop statistics; in other games their counts are 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from simulate.notation.phh_read import HandHistory
+
+__all__ = ["COUNT_FIELDS", "ActionRow", "SeatCounts", "hand_actions", "hand_counts", "positions",
+           "walk_hand"]
+
+STREETS = ("preflop", "flop", "turn", "river")
+ZERO = Decimal(0)
+
+
+@dataclass
+class SeatCounts:
+    """One seat's counts in one hand (see the module docstring); ints 0 or 1 unless said."""
+
+    position: str | None = None
+    vpip_opp: int = 0
+    vpip: int = 0
+    pfr: int = 0
+    three_bet_opp: int = 0
+    three_bet: int = 0
+    fold_to_three_bet_opp: int = 0
+    fold_to_three_bet: int = 0
+    cbet_opp: int = 0
+    cbet: int = 0
+    fold_to_cbet_opp: int = 0
+    fold_to_cbet: int = 0
+    #: Postflop bets and raises, calls and folds (counts, any number a hand).
+    aggressive: int = 0
+    calls: int = 0
+    folds: int = 0
+    saw_flop: int = 0
+    showdown: int = 0
+    wtsd: int = 0
+    won_showdown: int = 0
+    won_saw_flop: int = 0
+
+
+#: The count fields of :class:`SeatCounts`, in order (the ``hand_players`` columns).
+COUNT_FIELDS = tuple(f for f in SeatCounts.__dataclass_fields__ if f != "position")
+
+
+class ActionRow(NamedTuple):
+    """One action: ``seq`` (0-based, in the hand's order), ``street`` (``preflop`` ...
+    ``river``), ``seat`` (None for the dealer), ``action`` (``deal_hole``, ``deal_board``,
+    ``fold``, ``check``, ``call``, ``bet``, ``raise``, ``bring_in``, ``draw``, ``show``,
+    ``muck``), ``amount`` (chips the action added), ``total`` (the seat's street total
+    after it), ``allin`` (the seat has no chips left after it), ``cards`` (dealt or shown)."""
+
+    seq: int
+    street: str
+    seat: int | None
+    action: str
+    amount: Decimal | None = None
+    total: Decimal | None = None
+    allin: bool = False
+    cards: str | None = None
+
+
+_BOARD_GAMES: frozenset[str] | None = None
+
+
+def _board_games() -> frozenset[str]:
+    global _BOARD_GAMES
+    if _BOARD_GAMES is None:
+        from simulate.replay.accounting import (
+            HILO_VARIANTS,
+            HOLDEM_VARIANTS,
+            OMAHA_VARIANTS,
+            PINEAPPLE_VARIANTS,
+            SHORT_DECK_VARIANTS,
+        )
+
+        _BOARD_GAMES = frozenset(HOLDEM_VARIANTS | OMAHA_VARIANTS | HILO_VARIANTS
+                                 | set(PINEAPPLE_VARIANTS) | set(SHORT_DECK_VARIANTS))
+    return _BOARD_GAMES
+
+
+def positions(hand: HandHistory) -> list[str | None]:
+    """Each seat's position (see the module docstring)."""
+    from simulate.replay.accounting import button_seat
+
+    n = hand.n_players
+    if not any(b != 0 for b in hand.blinds_or_straddles):
+        return [None] * n
+    btn = button_seat(hand)
+    if n == 2:
+        return ["BTN" if s == btn else "BB" for s in range(n)]
+    out: list[str | None] = [None] * n
+    order = [(btn + k) % n for k in range(1, n + 1)]  # SB, BB, ..., BTN
+    out[order[0]], out[order[1]], out[btn] = "SB", "BB", "BTN"
+    rest = order[2:-1]  # after the big blind, before the button
+    back = ["CO", "HJ"]
+    for i, s in enumerate(reversed(rest)):
+        if i < len(back):
+            out[s] = back[i]
+    front = rest[:max(0, len(rest) - len(back))]
+    for i, s in enumerate(front):
+        out[s] = "UTG" if i == 0 else f"UTG+{i}"
+    return out
+
+
+@dataclass
+class _Walk:
+    """The state of :func:`_walk` (one hand)."""
+
+    n: int
+    street: int = 0
+    totals: list[Decimal] = field(default_factory=list)
+    left: list[Decimal] = field(default_factory=list)
+    folded: list[bool] = field(default_factory=list)
+    raises: int = 0  # preflop raises so far
+    first_raiser: int | None = None
+    last_raiser: int | None = None
+    flop_bets: int = 0
+    top: Decimal = Decimal(0)  # the street's largest total
+    cbet_live: bool = False  # the flop's first bet was the c-bet and nobody raised it yet
+    acted_flop: set[int] = field(default_factory=set)
+
+
+def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]:
+    """One pass over the actions: fills ``counts`` (when given) and returns the rows."""
+    from simulate.replay.accounting import posted_order
+
+    n = hand.n_players
+    blinds = [abs(b) for b in posted_order(hand.blinds_or_straddles, n)]
+    antes = posted_order(hand.antes, n) if hand.antes else [Decimal(0)] * n
+    w = _Walk(n, totals=list(blinds), folded=[False] * n,
+              left=[s - a - b for s, a, b in zip(hand.starting_stacks, antes, blinds,
+                                                 strict=True)], top=max(blinds, default=ZERO))
+    board = hand.variant in _board_games()
+    rows: list[ActionRow] = []
+    for seq, a in enumerate(hand.actions):
+        kind, s = a.kind, a.actor
+        street = STREETS[min(w.street, 3)]
+        if kind == "db":
+            if w.street == 0 and counts is not None:
+                for p in range(n):
+                    counts[p].saw_flop = int(board and not w.folded[p])
+            w.street += 1
+            w.totals, w.top = [ZERO] * n, ZERO
+            rows.append(ActionRow(seq, STREETS[min(w.street, 3)], None, "deal_board",
+                                  cards=_cards(a)))
+            continue
+        if kind == "dh":
+            rows.append(ActionRow(seq, street, a.target, "deal_hole", cards=_cards(a)))
+            continue
+        if s is None:
+            continue
+        if kind in ("sm", "sd"):
+            name = "draw" if kind == "sd" else ("show" if a.cards else "muck")
+            rows.append(ActionRow(seq, street, s, name, cards=_cards(a)))
+            if kind == "sd" and not board:
+                w.street += 1
+                w.totals, w.top = [ZERO] * n, ZERO
+            continue
+        top = w.top
+        facing = top > w.totals[s]
+        if counts is not None and board:
+            _count(w, counts[s], s, kind, facing)
+        if kind == "f":
+            w.folded[s] = True
+            rows.append(ActionRow(seq, street, s, "fold"))
+            continue
+        new = a.amount if kind == "cbr" else top
+        if kind == "pb":
+            new = hand.bring_in or Decimal(0)
+        add = min(max(ZERO, new - w.totals[s]), w.left[s])
+        w.left[s] -= add
+        w.totals[s] += add
+        if w.totals[s] > top:
+            w.top = w.totals[s]
+        if kind == "cc":
+            name = "call" if facing else "check"
+        elif kind == "cbr":
+            name = "raise" if top > 0 else "bet"
+            if w.street == 0 and board:
+                w.raises += 1
+                if w.raises == 1:
+                    w.first_raiser = s
+                w.last_raiser = s
+        else:
+            name = "bring_in"
+        rows.append(ActionRow(seq, street, s, name, add, w.totals[s], w.left[s] <= 0))
+    if counts is not None:
+        live = [p for p in range(n) if not w.folded[p]]
+        for p in live:
+            if len(live) >= 2:
+                counts[p].showdown = 1
+                counts[p].wtsd = counts[p].saw_flop
+    return rows
+
+
+def _count(w: _Walk, c: SeatCounts, s: int, kind: str, facing: bool) -> None:
+    """Count one player action (``f``, ``cc``, ``cbr``) of seat ``s`` in a board game
+    (``facing``: a bet larger than the seat's is to be matched)."""
+    if w.street == 0:
+        c.vpip_opp = 1
+        if kind == "cbr" or (kind == "cc" and facing):
+            c.vpip = 1
+        if kind == "cbr":
+            c.pfr = 1
+        if w.raises == 1 and s != w.first_raiser and not c.three_bet_opp:
+            c.three_bet_opp = 1
+            c.three_bet = int(kind == "cbr")
+        if w.raises == 2 and s == w.first_raiser and not c.fold_to_three_bet_opp:
+            c.fold_to_three_bet_opp = 1
+            c.fold_to_three_bet = int(kind == "f")
+        return
+    if kind == "cbr":
+        c.aggressive += 1
+    elif kind == "cc" and facing:
+        c.calls += 1
+    elif kind == "f":
+        c.folds += 1
+    if w.street != 1:
+        return
+    first = s not in w.acted_flop
+    w.acted_flop.add(s)
+    if first and s == w.last_raiser and w.flop_bets == 0:
+        c.cbet_opp = 1
+        if kind == "cbr":
+            c.cbet = 1
+            w.cbet_live = True
+    elif w.cbet_live and s != w.last_raiser and not c.fold_to_cbet_opp:
+        c.fold_to_cbet_opp = 1
+        c.fold_to_cbet = int(kind == "f")
+    if kind == "cbr":
+        w.flop_bets += 1
+        if not (c.cbet and w.flop_bets == 1):
+            w.cbet_live = False
+
+
+def _cards(a: Any) -> str | None:
+    """The cards an action names, as written (``??`` for an unknown card)."""
+    if not a.cards:
+        return None
+    return a.text.split("#", 1)[0].split()[-1]
+
+
+def walk_hand(hand: HandHistory, winnings: list[Any] | None = None,
+              ) -> tuple[list[SeatCounts], list[ActionRow]]:
+    """Each seat's :class:`SeatCounts` (seats in the record's order) and the hand's
+    :class:`ActionRow` s, from one pass. ``winnings``: what each seat won from the pots
+    (the hand's document's ``winnings``; None entries unknown), for W$SD and W$WSF."""
+    counts = [SeatCounts(position=p) for p in positions(hand)]
+    rows = _walk(hand, counts)
+    for c, won in zip(counts, winnings or [None] * len(counts), strict=True):
+        if won is not None and won > 0:
+            c.won_showdown = c.showdown
+            c.won_saw_flop = c.saw_flop
+    return counts, rows
+
+
+def hand_counts(hand: HandHistory, winnings: list[Any] | None = None) -> list[SeatCounts]:
+    """:func:`walk_hand`'s counts."""
+    return walk_hand(hand, winnings)[0]
+
+
+def hand_actions(hand: HandHistory) -> list[ActionRow]:
+    """:func:`walk_hand`'s actions."""
+    return _walk(hand, None)

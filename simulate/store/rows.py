@@ -1,0 +1,213 @@
+"""The rows of a few hands, as table columns ready for one bulk insert each.
+
+:class:`Batch` takes each hand (its :class:`~simulate.notation.phh_read.HandHistory` and
+its replay document, :meth:`simulate.replay.hand_replay.HandReplay.to_dict`) and appends
+one tuple per row of ``hands``, ``hand_players`` and ``actions``
+(:data:`simulate.store.schema.TABLES`, in :data:`COLUMNS` order), each tagged with the
+hand's place (``ord``) so that the rows of hands already stored can be left out together;
+:meth:`Batch.arrays` gives a table's columns as numpy arrays (:func:`columns`: missing
+values masked), the form DuckDB scans in bulk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import operator
+from datetime import datetime, timezone
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from simulate.notation.phh_read import HandHistory
+from simulate.store.counts import COUNT_FIELDS, walk_hand
+from simulate.store.schema import TABLES
+
+__all__ = ["COLUMNS", "Batch", "columns", "hand_key", "utc_time"]
+
+_NUMERIC = {"DOUBLE": np.float64, "BIGINT": np.int64, "SMALLINT": np.int32,
+            "BOOLEAN": np.bool_}
+
+
+def hand_key(hand: HandHistory, doc: dict[str, Any]) -> tuple[str, str]:
+    """``(site, hand_id)``: the site's; where the file gives no id (PHH), a digest of the
+    hand's fields (the same hand read from two files is one hand)."""
+    site = str(doc.get("site") or "phh")
+    if doc.get("hand_id"):
+        return site, str(doc["hand_id"])
+    text = json.dumps(hand.fields, sort_keys=True, default=str)
+    return site, hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def utc_time(text: Any) -> str | None:
+    """An ISO 8601 time as ``YYYY-MM-DD HH:MM:SS`` in UTC when it has an offset (as
+    written when it has none); None when it does not read."""
+    if not text:
+        return None
+    try:
+        t = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if t.tzinfo is not None:
+        t = t.astimezone(timezone.utc).replace(tzinfo=None)
+    return t.isoformat(sep=" ")
+
+
+def _phh_time(fields: dict[str, Any]) -> str | None:
+    """A PHH hand's ``year``/``month``/``day``/``time`` fields as ISO text, or None."""
+    try:
+        y, m, d = int(fields["year"]), int(fields["month"]), int(fields["day"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    t = fields.get("time")
+    return f"{y:04d}-{m:02d}-{d:02d}T{t if t is not None else '00:00:00'}"
+
+
+def _text(x: Decimal) -> str:
+    return format(x.normalize(), "f")
+
+
+_COUNTS = operator.attrgetter(*COUNT_FIELDS)
+_SHOWDOWN = COUNT_FIELDS.index("showdown")
+#: Each table's columns in row order (``ord`` last where a row carries it).
+COLUMNS = {t: [name for name, _, _ in cols] for t, cols in TABLES.items()}
+for _t in ("hands", "hand_players", "actions"):
+    COLUMNS[_t].append("ord")
+
+
+class Batch:
+    """The rows of the hands added so far (see the module docstring): one tuple per row,
+    in :data:`COLUMNS` order; amounts as read (Decimals), made numbers by :meth:`arrays`."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in
+                                                       ("hands", "hand_players", "actions")}
+        self.keys: set[tuple[str, str]] = set()
+        self.hands = 0
+
+    def __len__(self) -> int:
+        return self.hands
+
+    def add_hand(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
+                 source: str, file: str, byte: int) -> None:
+        """Append one hand's rows (``doc`` without an error); nothing is appended when it
+        raises."""
+        ord_ = self.hands
+        site, hid = key
+        info = hand.site
+        bb = doc.get("big_blind")
+        blinds = [abs(b) for b in hand.blinds_or_straddles if b]
+        sb = min(blinds) if len(blinds) >= 2 else None
+        if info is not None:
+            game, betting = info.game, info.betting
+        else:
+            from simulate.replay.accounting import ENGINE_VARIANTS
+
+            game, betting = ENGINE_VARIANTS.get(hand.variant, (None, None))
+        tour = info.tournament if info is not None else None
+        boards = doc.get("boards") or ([doc["board"]] if doc.get("board") else [])
+        rake = doc.get("rake") or 0
+        fields = hand.fields
+        row = {
+            "site": site, "hand_id": hid, "hand_no": 0, "game": game,
+            "variant": hand.variant, "betting": betting,
+            "currency": info.currency if info is not None else fields.get("currency"),
+            "small_blind": sb, "big_blind": bb,
+            "ante": max(hand.antes, default=Decimal(0)),
+            "stakes": (f"{_text(sb)}/{_text(Decimal(str(bb)))}" if sb is not None and bb
+                       else None if not bb else _text(Decimal(str(bb)))),
+            "time": utc_time(info.time if info is not None else _phh_time(fields)),
+            "table_name": (info.table if info is not None else
+                           (str(fields["table"]) if "table" in fields else None)),
+            "tournament_id": tour.id if tour else None,
+            "buy_in": tour.buy_in if tour else None, "level": tour.level if tour else None,
+            "board": boards[0] if boards else None,
+            "boards": " | ".join(boards) if boards else None,
+            "pot": sum(p["amount"] for p in doc["pots"]) + rake, "rake": rake,
+            "fees": sum((doc.get("fees") or {}).values()), "players": len(doc["players"]),
+            "hero": doc.get("hero"), "validated": bool(doc.get("validated")),
+            "allin_board": doc.get("allin_board") or None, "source": source, "file": file,
+            "byte": byte, "ord": ord_,
+        }
+        counts, actions = walk_hand(hand, doc.get("winnings"))
+        players = self._players(hand, doc, key, counts, ord_)
+        names = doc["players"]
+        acts = [(site, hid, r.seq, r.street, None if r.seat is None else names[r.seat],
+                 r.action, r.amount, r.total, r.allin, r.cards, ord_) for r in actions]
+        self.rows["hands"].append(tuple(row[k] for k in COLUMNS["hands"]))
+        self.rows["hand_players"] += players
+        self.rows["actions"] += acts
+        self.hands += 1
+        self.keys.add(key)
+
+    def _players(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
+                 counts: list[Any], ord_: int) -> list[tuple[Any, ...]]:
+        site, hid = key
+        bb = doc.get("big_blind")
+        bbf = float(bb) if bb else None
+        names = doc["players"]
+        seats = doc.get("seats") or range(1, len(names) + 1)
+        evs = doc.get("allin_ev")
+        hero = doc.get("hero")
+        holes = doc.get("hole_cards") or []
+        committed_all = doc["committed"] or [None] * len(names)
+        phh = hand.site is None
+        out = []
+        for s, name in enumerate(names):
+            won, net = doc["winnings"][s], doc["net"][s]
+            committed = committed_all[s]
+            if phh and won is not None and net is not None:
+                # uncalled bets returned left out (exact for decimal amounts)
+                committed = (won - net if type(won) is int and type(net) is int
+                             else Decimal(str(won)) - Decimal(str(net)))
+            ev = evs[s]["ev"] if evs else None
+            adjusted = None if net is None else ev if ev is not None else net
+            cards = holes[s] if s < len(holes) else ""
+            c = counts[s]
+            got = list(_COUNTS(c))
+            got[_SHOWDOWN] = bool(got[_SHOWDOWN])
+            out.append((
+                site, hid, seats[s], name, c.position, hero is not None and name == hero,
+                cards if cards and cards.strip("?") else None, doc["starting_stacks"][s],
+                committed, won, net,
+                None if net is None or bbf is None else float(net) / bbf, ev, adjusted,
+                None if adjusted is None or bbf is None else float(adjusted) / bbf,
+                *got, ord_))
+        return out
+
+    def arrays(self, table: str) -> dict[str, np.ndarray]:
+        """A table's rows as columns (:func:`columns`)."""
+        names = COLUMNS[table]
+        rows = self.rows[table]
+        cols = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+        return columns(table, dict(zip(names, cols, strict=True)))
+
+
+def columns(table: str, values: dict[str, Any]) -> dict[str, np.ndarray]:
+    """A table's columns (``values``: name -> a sequence) as numpy arrays: numbers and
+    booleans typed (Decimals converted; a missing value, or an infinite amount, masked),
+    text as object arrays."""
+    types = {name: sql for name, sql, _ in TABLES[table]}
+    types["ord"] = "BIGINT"
+    out = {}
+    for name, col in values.items():
+        kind = _NUMERIC.get(types[name])
+        if kind is None:
+            arr = np.empty(len(col), dtype=object)
+            arr[:] = col
+            out[name] = arr
+            continue
+        if None in col:
+            mask = np.fromiter((v is None for v in col), bool, len(col))
+            num = np.array([0 if v is None else v for v in col], dtype=kind)
+        else:
+            mask = None
+            num = np.array(col, dtype=kind)
+        if kind is np.float64:
+            inf = np.isinf(num)
+            if inf.any():
+                mask = inf if mask is None else mask | inf
+        out[name] = num if mask is None or not mask.any() else np.ma.masked_array(num,
+                                                                                  mask=mask)
+    return out

@@ -1,0 +1,293 @@
+"""simulate.store.importer and ``pokerjit import``: hands stored once, files read on from
+where the last import stopped, one writer at a time, an interrupted import resumed to the
+same database, bad hands into ``errors``, and a hand's counts the same from PHH, from
+site text (Open Hand History) and from the database."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+duckdb = pytest.importorskip("duckdb")
+
+from test_db_counts import phh  # noqa: E402
+
+from simulate.cli import main  # noqa: E402
+from simulate.notation import parse_text, write  # noqa: E402
+from simulate.replay.hand_replay import replay  # noqa: E402
+from simulate.store.counts import COUNT_FIELDS, hand_counts  # noqa: E402
+from simulate.store.importer import DatabaseBusy, import_hands, writer_lock  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PHH = ROOT / "tests" / "data" / "phh"
+TABLES = ("hands", "hand_players", "actions", "files", "errors")
+
+#: Hands that differ (each a different stack), for collections of any length.
+ACTIONS = [
+    "p3 f, p4 f, p5 f, p6 f, p1 f",
+    "p3 cbr 6, p4 f, p5 f, p6 f, p1 f, p2 cc, /, p2 cc, p3 cbr 8, p2 f",
+    "p3 cbr 6, p4 f, p5 cc, p6 cbr 24, p1 f, p2 f, p3 f, p5 f",
+    "p3 f, p4 f, p5 f, p6 cbr 6, p1 f, p2 cc, /, p2 cbr 4, p6 cc, /, p2 cc, p6 cc, /, "
+    "p2 cc, p6 cc",
+]
+
+
+def section(i: int) -> str:
+    return f"[{i + 1}]\n" + phh(ACTIONS[i % len(ACTIONS)], stacks=200 + i) + "\n"
+
+
+def collection(path: Path, first: int, count: int, mode: str = "w") -> None:
+    with open(path, mode) as fh:
+        fh.write("".join(section(i) for i in range(first, first + count)))
+
+
+def rows(db: Path, table: str) -> list[tuple]:
+    """A table's rows in a fixed order, times of import left out."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        cols = [c[0] for c in con.execute(f"DESCRIBE {table}").fetchall()
+                if c[0] != "imported_at"]
+        return con.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+
+
+def count(db: Path, table: str) -> int:
+    return len(rows(db, table))
+
+
+def test_import_twice_adds_nothing(tmp_path):
+    db = tmp_path / "h.duckdb"
+    first = import_hands([PHH / "derived", PHH / "vendor" / "phh-curated" / "pluribus_ai"], db)
+    assert first.hands_added > 100 and first.duplicates == 0
+    before = {t: rows(db, t) for t in ("hands", "hand_players", "actions")}
+    again = import_hands([PHH / "derived", PHH / "vendor" / "phh-curated" / "pluribus_ai"], db)
+    assert (again.hands_read, again.hands_added) == (0, 0)  # unchanged files are not read
+    assert {t: rows(db, t) for t in before} == before
+    # the same hands under another name: read, every one a duplicate
+    copy = tmp_path / "copy.phhs"
+    copy.write_bytes((PHH / "derived" / "highstakes_1000nl_sidepot_hands.phhs").read_bytes())
+    third = import_hands([copy], db)
+    assert third.hands_read > 0 and third.hands_added == 0
+    assert third.duplicates == third.hands_read
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) - count(DISTINCT (site, hand_id)) FROM hands"
+                       ).fetchall() == [(0,)]
+    n_players = con.execute("SELECT sum(players) FROM hands").fetchall()[0][0]
+    assert n_players == count(db, "hand_players")
+    con.close()
+
+
+def test_a_file_that_grows_is_read_from_where_the_last_import_stopped(tmp_path):
+    db, f = tmp_path / "h.duckdb", tmp_path / "live.phhs"
+    collection(f, 0, 3)
+    assert import_hands([f], db).hands_added == 3
+    collection(f, 3, 2, "a")
+    res = import_hands([f], db)
+    # the last hand read before is read again (it might have been cut short then)
+    assert (res.hands_read, res.hands_added, res.duplicates) == (3, 2, 1)
+    # a hand half written: an error now, stored once the site finishes writing it
+    text = section(5)
+    with open(f, "a") as fh:
+        fh.write(text[: len(text) // 2])
+    res = import_hands([f], db)
+    assert res.errors == 1 and count(db, "errors") == 1
+    with open(f, "a") as fh:
+        fh.write(text[len(text) // 2:])
+    res = import_hands([f], db)
+    assert (res.hands_added, res.errors) == (1, 0)
+    assert count(db, "errors") == 0 and count(db, "hands") == 6
+    # a file written anew (its first bytes changed) is read whole
+    collection(f, 10, 2)
+    res = import_hands([f], db)
+    assert (res.hands_read, res.hands_added) == (2, 2)
+
+
+def test_interrupted_import_resumes_to_the_same_database(tmp_path):
+    f = tmp_path / "many.phhs"
+    collection(f, 0, 11)
+    whole = tmp_path / "whole.duckdb"
+    import_hands([f, PHH / "derived"], whole, batch=3)
+    db = tmp_path / "cut.duckdb"
+    seen = [0]
+
+    def stop(n: int) -> None:
+        seen[0] += 1
+        if seen[0] == 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        import_hands([f, PHH / "derived"], db, batch=3, chunk=2, on_bytes=stop)
+    kept = count(db, "hands")
+    assert 0 < kept < 11  # the batches committed before Ctrl-C are kept
+    res = import_hands([f, PHH / "derived"], db, batch=3, chunk=2)
+    assert res.hands_added == count(whole, "hands") - kept
+    for t in TABLES:
+        assert rows(db, t) == rows(whole, t), t
+
+
+def test_one_writer_at_a_time(tmp_path, capsys):
+    db = tmp_path / "h.duckdb"
+    f = PHH / "derived" / "highstakes_1000nl_sidepot_hands.phhs"
+    with writer_lock(db):
+        with pytest.raises(DatabaseBusy):
+            import_hands([f], db)
+        assert main(["import", str(f), "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        assert "another import" in err and "--wait" in err and len(err.splitlines()) == 1
+    # --wait: the second import goes on once the first lets go
+    done: list[int] = []
+    with writer_lock(db):
+        t = threading.Thread(target=lambda: done.append(
+            main(["import", str(f), "--db", str(db), "--wait", "-q"])))
+        t.start()
+        time.sleep(0.5)
+        assert not done
+    t.join(60)
+    assert done == [0] and count(db, "hands") == 1
+
+
+def test_bad_hands_go_to_errors(tmp_path, capsys):
+    f = tmp_path / "mixed.phhs"
+    collection(f, 0, 2)
+    with open(f, "a") as fh:
+        fh.write("[9]\nvariant = 'NT'\nactions = ['p1 zz']\n\n")
+        fh.write(section(3))
+    db = tmp_path / "h.duckdb"
+    assert main(["import", str(f), "--db", str(db), "--json", "-q"]) == 1
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert {"files", "hands_read", "hands_added", "duplicates", "errors", "elapsed_s",
+            "db"} <= set(doc)
+    assert (doc["files"], doc["hands_read"], doc["hands_added"], doc["errors"]) == (1, 4, 3, 1)
+    assert [ln for ln in err.splitlines() if ln.startswith("error:")] == err.splitlines()
+    assert len(err.splitlines()) == 1 and "#9" in err
+    [(file, source, line, message)] = [r[:3] + r[4:5] for r in rows(db, "errors")]
+    assert file == str(f) and source == f"{f}#9" and line == 8 * 2 + 2 and message
+    # a file that does not exist: exit 2, one line, nothing written
+    assert main(["import", str(tmp_path / "nope"), "--db", str(db)]) == 2
+    assert "no such file" in capsys.readouterr().err
+    # a database where none can be written: exit 2, one line
+    (tmp_path / "a_file").write_text("")
+    assert main(["import", str(f), "--db", str(tmp_path / "a_file" / "h.duckdb")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot write the database's lock file") and err.count("\n") == 1
+
+
+def test_a_hand_counts_the_same_from_phh_site_text_and_the_database(tmp_path):
+    text = phh(ACTIONS[1])
+    [(_, hand)] = parse_text(text)
+    doc = replay(hand).to_dict()
+    want = [{f: getattr(c, f) for f in COUNT_FIELDS} for c in hand_counts(hand, doc["winnings"])]
+    hand.winnings = [Decimal(str(w)) for w in doc["winnings"]]
+    ohh = write([hand], "ohh").replace('"game_number":""', '"game_number":"77"')
+    (tmp_path / "site.ohh").write_text(ohh)
+    (tmp_path / "hand.phh").write_text(text)
+    db = tmp_path / "h.duckdb"
+    res = import_hands([tmp_path], db)
+    assert res.hands_added == 2 and res.errors == 0
+    con = duckdb.connect(str(db), read_only=True)
+    cols = ", ".join(COUNT_FIELDS)
+    got = {}
+    for hid in [r[0] for r in con.execute("SELECT hand_id FROM hands").fetchall()]:
+        got[hid] = [dict(zip(COUNT_FIELDS, r, strict=True)) for r in con.execute(
+            f"SELECT {cols} FROM hand_players WHERE hand_id = ? ORDER BY seat", [hid]
+        ).fetchall()]
+    assert "77" in got
+    for hid, players in got.items():
+        assert [{k: int(v) for k, v in p.items()} for p in players] == want, hid
+    net = con.execute("SELECT player, net, position FROM hand_players WHERE hand_id = '77' "
+                      "ORDER BY seat").fetchall()
+    assert net == [("p1", -1, "SB"), ("p2", -6, "BB"), ("p3", 7, "UTG"), ("p4", 0, "HJ"),
+                   ("p5", 0, "CO"), ("p6", 0, "BTN")]
+    con.close()
+
+
+def test_a_site_file_that_grows_is_read_on_from_its_last_hand(tmp_path):
+    def ohh(i: int) -> str:
+        [(_, hand)] = parse_text(phh(ACTIONS[i % len(ACTIONS)], stacks=300 + i))
+        hand.winnings = [Decimal(str(w)) for w in replay(hand).to_dict()["winnings"]]
+        return write([hand], "ohh").replace('"game_number":""', f'"game_number":"g{i}"')
+
+    for bom, end in ((b"", "\n"), (b"\xef\xbb\xbf", "\r\n")):  # as Windows writes it
+        f, db = tmp_path / f"site{len(bom)}.ohh", tmp_path / f"h{len(bom)}.duckdb"
+        f.write_bytes(bom + "".join(ohh(i) for i in range(3)).replace("\n", end).encode())
+        assert import_hands([f], db).hands_added == 3
+        with open(f, "ab") as fh:
+            fh.write(ohh(3).replace("\n", end).encode())
+        res = import_hands([f], db)
+        assert (res.hands_read, res.hands_added, res.duplicates) == (2, 1, 1)
+        assert [r[1] for r in rows(db, "hands")] == ["g0", "g1", "g2", "g3"]
+        assert rows(db, "files")[0][4:6] == (f.stat().st_size - len(ohh(3).replace(
+            "\n", end).encode()), 4)  # read_to: the last hand's first byte, line 4
+
+
+@pytest.mark.parametrize("how", [
+    {"workers": 2},
+    pytest.param({"scheduler": "local:1"}, marks=pytest.mark.slow),  # a Dask cluster
+])
+def test_workers_give_the_same_database(tmp_path, how):
+    if "scheduler" in how:
+        pytest.importorskip("distributed")
+    f = tmp_path / "many.phhs"
+    collection(f, 0, 9)
+    inputs = [f, PHH / "derived", PHH / "vendor" / "phh-curated" / "wsop"]
+    one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
+    a = import_hands(inputs, one, chunk=2, batch=5)
+    b = import_hands(inputs, two, chunk=2, batch=5, **how)
+    assert (a.hands_read, a.hands_added, a.errors) == (b.hands_read, b.hands_added, b.errors)
+    assert a.errors > 0  # the stud and draw showdowns
+    for t in TABLES:
+        assert rows(one, t) == rows(two, t), t
+
+
+@pytest.mark.slow
+def test_a_killed_import_resumed_gives_the_same_database(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from simulate.notation.phh_synth import write_synthetic_phhs
+
+    f = tmp_path / "big.phhs"
+    write_synthetic_phhs(str(f), 10000, seed=5)
+    whole = tmp_path / "whole.duckdb"
+    import_hands([f], whole)
+    db = tmp_path / "killed.duckdb"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "simulate", "import", str(f), "--db", str(db),
+                          "-q"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(3)  # about halfway (whatever the moment, the result must be the same)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    res = import_hands([f], db)  # goes on from the last batch stored
+    print(f"\nkilled after {10000 - res.hands_added} hands stored")
+    assert res.errors == 0
+    for t in TABLES:
+        assert rows(db, t) == rows(whole, t), t
+
+
+def test_a_hand_that_breaks_the_importer_is_an_error_not_a_lost_chunk(tmp_path, monkeypatch):
+    import simulate.store.rows as rows_module
+
+    real = rows_module.walk_hand
+
+    def walk(hand, winnings=None):
+        if hand.starting_stacks[0] == 201:
+            raise ZeroDivisionError("a bug")
+        return real(hand, winnings)
+
+    monkeypatch.setattr(rows_module, "walk_hand", walk)
+    f, db = tmp_path / "h.phhs", tmp_path / "h.duckdb"
+    collection(f, 0, 4)
+    res = import_hands([f], db)
+    assert (res.hands_added, res.errors) == (3, 1)
+    [err] = rows(db, "errors")
+    assert err[1] == f"{f}#2" and "internal error: ZeroDivisionError: a bug" in err[4]
+    assert count(db, "hand_players") == 18 and count(db, "hands") == 3
