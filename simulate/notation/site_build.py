@@ -155,7 +155,10 @@ def build(hand: SiteHand, source: str) -> HandHistory:
     collected = hand.collected()
     for e in hand.events:
         if e.kind == "cashout" and e.player is not None and e.amount is not None:
-            info.cashout[e.player] = info.cashout.get(e.player, Decimal(0)) + e.amount
+            # received (positive) and paid (negative) kept apart: the one counts as
+            # winnings, the other comes off the net only
+            book = info.cashout if e.amount > 0 else info.cashout_paid
+            book[e.player] = book.get(e.player, Decimal(0)) + abs(e.amount)
     st = hand.stakes
     fields: dict[str, Any] = {
         "variant": variant,

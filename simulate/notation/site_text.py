@@ -74,6 +74,9 @@ class SiteInfo:
     cashout: dict[str, Decimal] = field(default_factory=dict)
     line: int = 1
     repairs: list[str] = field(default_factory=list)
+    #: What each player paid outside the pots (a cash-out fee, an insurance premium), by
+    #: name, as a positive amount: it comes off the net, not the winnings.
+    cashout_paid: dict[str, Decimal] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- text

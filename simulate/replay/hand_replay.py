@@ -269,7 +269,9 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
         "game": info.game, "betting": info.betting, "seats": list(info.seats),
         "hero": info.hero, "boards": list(info.boards),
         "fees": {k: _money(v) for k, v in info.fees.items()},
-        "cashout": {k: _money(v) for k, v in info.cashout.items()},
+        "cashout": {k: _money(info.cashout.get(k, Decimal(0))
+                              - info.cashout_paid.get(k, Decimal(0)))
+                    for k in {**info.cashout, **info.cashout_paid}},
     }
     if info.repairs:
         out["repairs"] = [*r.repairs, *info.repairs]
@@ -277,6 +279,7 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
     if len(collected) != len(r.players) or r.committed is None:
         return out
     cash = [info.cashout.get(p, Decimal(0)) for p in r.players]
+    paid = [info.cashout_paid.get(p, Decimal(0)) for p in r.players]
     returned = [Decimal(str(p)) - Decimal(str(w)) if p is not None and w is not None
                 else Decimal(0) for p, w in zip(r.payouts or [None] * len(r.players),
                                                 r.winnings or [None] * len(r.players),
@@ -284,11 +287,10 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
     committed = [Decimal(str(c)) - ret for c, ret in zip(r.committed, returned, strict=True)]
     # a cash-out or insurance paid to the player counts as winnings; a premium the player
     # paid outside the pot (a negative cash-out) comes off the net only
-    won = [c + max(x, Decimal(0)) for c, x in zip(collected, cash, strict=True)]
+    won = [c + x for c, x in zip(collected, cash, strict=True)]
     out["committed"] = [_money(c) for c in committed]
     out["winnings"] = [_money(w) for w in won]
-    out["net"] = [_money(w - c + min(x, Decimal(0)))
-                  for w, c, x in zip(won, committed, cash, strict=True)]
+    out["net"] = [_money(w - c - x) for w, c, x in zip(won, committed, paid, strict=True)]
     if (r.error is None and r.outcome_known and len(info.boards) <= 1 and r.winnings
             and None not in r.winnings):
         rake = Decimal(str(r.rake or 0)) + sum(info.fees.values(), Decimal(0))
