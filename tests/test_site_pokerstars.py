@@ -459,14 +459,9 @@ def test_replay_of_every_hand():
 
 # ----------------------------------------------------------------------------- round trip
 #: Hands whose PokerStars text written by site_write.stars_text does not read back the
-#: same (the writer's, reported): cards mucked face up are written as "mucks hand" with no
-#: summary line naming them; a second board run from the flop on is written as a river.
+#: same (the writer's, reported): a second board run from the flop on is written as a
+#: river.
 WRITER_GAPS = {
-    PHHP + "PokerStars/CashGame/PlayerTests/MucksHandKnownHolecards.txt": "muck",
-    "hhp/test/fixtures/holdem/pokerstars/actiononall.txt": "muck",
-    "hhp/test/fixtures/holdem/pokerstars/cash.2010.txt": "muck",
-    "hhp/test/fixtures/holdem/pokerstars/cash.zoom.2017.muck-cards.txt": "muck",
-    "hhp/test/fixtures/holdem/pokerstars/cash.zoom.2017.parens-in-playername.txt": "muck",
     PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt": "board",
 }
 

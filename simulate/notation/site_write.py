@@ -308,6 +308,11 @@ def stars_text(hand: SiteHand) -> str:
     lines.append(f"Total pot {amt(took + rake + fees)} | Rake {amt(rake)}{extra}")
     if board:
         lines.append(f"Board [{' '.join(board[1])}]")
+    number = {st_.name: st_.seat for st_ in hand.seats}
+    for e in hand.events:  # cards mucked face up: the summary names them
+        if e.kind == "muck" and e.cards and any(c != "??" for c in e.cards):
+            lines.append(f"Seat {number[e.player or '']}: {e.player} mucked "
+                         f"[{' '.join(e.cards)}]")
     return "\n".join(lines) + "\n"
 
 
