@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import Decimal
 from functools import cache
@@ -238,3 +239,38 @@ def round_trip_mismatches(paths: list[str], fmt: str) -> tuple[int, list[str]]:
             if shape(back) != shape(hh):
                 bad.append(f"{path}:{line}")
     return done, bad
+
+
+def key(path: str) -> str:
+    """A sample's path with source A's folder written ``A:`` (the tests' short keys)."""
+    return path.replace(_A, "A:")
+
+
+@dataclass
+class Replayed:
+    """Every hand of some samples through :func:`read_site` and the replay: the errors and
+    the hands whose betting the rules refuse (not validated, the reason), each by
+    ``(key, first line)``; how many were validated, and how many hands there were."""
+
+    errors: dict[tuple[str, int], str] = field(default_factory=dict)
+    refused: dict[tuple[str, int], str] = field(default_factory=dict)
+    validated: int = 0
+    total: int = 0
+
+
+def replay_all(paths: list[str]) -> Replayed:
+    """:class:`Replayed` of every hand of ``paths``."""
+    from simulate.notation.sites import read_site
+    from simulate.replay.hand_replay import replay
+
+    out = Replayed()
+    for path in paths:
+        for line, hh in read_site(sample(path).read_bytes(), path):
+            doc = replay(hh).to_dict()
+            out.total += 1
+            out.validated += bool(doc["validated"])
+            if doc["error"]:
+                out.errors[(key(path), line)] = doc["error"]
+            if "rules engine refuses" in (doc["not_validated"] or ""):
+                out.refused[(key(path), line)] = doc["not_validated"]
+    return out

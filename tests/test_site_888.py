@@ -15,15 +15,16 @@ from site_samples import (
     files_of,
     hands,
     index,
+    key,
     one,
     records,
+    replay_all,
     round_trip_mismatches,
     sample,
 )
 
 from simulate.notation.site_text import SiteError
 from simulate.notation.sites import read_site, read_site_records
-from simulate.replay.hand_replay import replay
 
 FILES = files_of("888 / Pacific")
 SUMMARIES = files_of("888 (tournament summary, not a hand)")
@@ -38,11 +39,6 @@ BROKEN = {
     # one hand of the file has every player's name blanked out (seats, posts, actions)
     T773: [(472, "line 478: seat 1 has no player name")],
 }
-
-
-def _key(path: str) -> str:
-    return path.replace("PokerHandHistoryParser/HandHistories.Parser.UnitTests/"
-                        "SampleHandHistories/", "A:")
 
 
 def test_the_family_has_its_samples():
@@ -61,7 +57,7 @@ def test_detected_as_888_by_888_only(path):
 def test_every_hand_is_read_and_its_chips_add_up(path):
     recs = records(path)
     assert len(recs) == index()[path]["hands"]
-    want = BROKEN.get(_key(path), [])
+    want = BROKEN.get(key(path), [])
     got = errors_of(path)
     assert [line for line, _ in got] == [line for line, _ in want]
     for (_, msg), (_, part) in zip(got, want, strict=True):
@@ -256,17 +252,9 @@ REFUSED = {
 
 
 def test_replay_of_every_hand():
-    errors, refused, validated, total = {}, {}, 0, 0
-    for path in FILES:
-        for line, hh in read_site(sample(path).read_bytes(), path):
-            doc = replay(hh).to_dict()
-            total += 1
-            validated += bool(doc["validated"])
-            if doc["error"]:
-                errors[(_key(path), line)] = doc["error"]
-            if "rules engine refuses" in (doc["not_validated"] or ""):
-                refused[(_key(path), line)] = doc["not_validated"]
-    assert total == 168
+    r = replay_all(FILES)
+    errors, refused, validated = r.errors, r.refused, r.validated
+    assert r.total == 168
     assert set(refused) == set(REFUSED), refused
     assert all(REFUSED[k] in refused[k] for k in REFUSED)
     assert set(errors) == set(REPLAY_ERRORS), errors

@@ -16,8 +16,10 @@ from site_samples import (
     files_of,
     hands,
     index,
+    key,
     one,
     records,
+    replay_all,
     round_trip_mismatches,
     sample,
 )
@@ -33,11 +35,6 @@ NO_END_LINE = {"A:Entraction/CashGame/ValidHandTests/InValidHand_1.txt",
                "A:Entraction/CashGame/StreetTests/Preflop.txt",
                "A:Entraction/CashGame/GameTypeTests/FixedLimitOmahaHiLo.txt",
                "A:Entraction/CashGame/PlayerTests/OmahaShowdown.txt"}
-
-
-def _key(path: str) -> str:
-    return path.replace("PokerHandHistoryParser/HandHistories.Parser.UnitTests/"
-                        "SampleHandHistories/", "A:")
 
 
 def test_the_family_has_its_samples():
@@ -57,7 +54,7 @@ def test_every_hand_is_read_and_its_chips_add_up(path):
     for h in hands(path):
         h.check_chips()  # the rake is printed: a real check
         assert h.info.site == "entraction" and h.info.currency == "EUR"
-        assert (h.info.time is None) == (_key(path) in NO_END_LINE)
+        assert (h.info.time is None) == (key(path) in NO_END_LINE)
 
 
 def test_the_sources_values():
@@ -164,17 +161,11 @@ REFUSED = {
 
 
 def test_replay_of_every_hand():
-    errors, refused, validated, total = {}, {}, 0, 0
-    for path in FILES:
-        for _line, hh in read_site(sample(path).read_bytes(), path):
-            doc = replay(hh).to_dict()
-            total += 1
-            validated += bool(doc["validated"])
-            if doc["error"]:
-                errors[_key(path)] = doc["error"]
-            if "rules engine refuses" in (doc["not_validated"] or ""):
-                refused[_key(path)] = doc["not_validated"]
-    assert total == 46
+    r = replay_all(FILES)
+    errors = {k: v for (k, _), v in r.errors.items()}
+    refused = {k: v for (k, _), v in r.refused.items()}
+    validated = r.validated
+    assert r.total == 46
     assert set(refused) == set(REFUSED), refused
     assert all(REFUSED[k] in refused[k] for k in REFUSED)
     assert set(errors) == set(REPLAY_ERRORS), errors

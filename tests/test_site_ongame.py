@@ -16,6 +16,7 @@ from site_samples import (
     files_of,
     hands,
     index,
+    key,
     one,
     records,
     round_trip_mismatches,
@@ -34,11 +35,6 @@ BROKEN = {
 }
 
 
-def _key(path: str) -> str:
-    return path.replace("PokerHandHistoryParser/HandHistories.Parser.UnitTests/"
-                        "SampleHandHistories/", "A:")
-
-
 def test_the_family_has_its_samples():
     assert len(FILES) == 39
     assert sum(index()[f]["hands"] for f in FILES) == 48
@@ -55,7 +51,7 @@ def test_every_hand_is_read_and_its_chips_add_up(path):
     committed, and each seat's final stack and net in the summary follow from the hand."""
     recs = records(path)
     assert len(recs) == index()[path]["hands"]
-    want = BROKEN.get(_key(path), [])
+    want = BROKEN.get(key(path), [])
     got = errors_of(path)
     assert [line for line, _ in got] == [line for line, _ in want]
     for (_, msg), (_, part) in zip(got, want, strict=True):
@@ -138,7 +134,7 @@ def test_replay_of_every_hand():
             total += 1
             validated += bool(doc["validated"])
             if doc["error"]:
-                errors[(_key(path), line)] = doc["error"]
+                errors[(key(path), line)] = doc["error"]
     assert total == 48
     assert list(errors) == [("A:OnGame/CashGame/ValidHandTests/InValidHand_1.txt", 1)]
     assert validated >= 46

@@ -17,8 +17,10 @@ from site_samples import (
     files_of,
     hands,
     index,
+    key,
     one,
     records,
+    replay_all,
     round_trip_mismatches,
     sample,
     text_of,
@@ -27,8 +29,7 @@ from site_samples import (
 from simulate.notation import site_partypoker
 from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_text import SiteError
-from simulate.notation.sites import read_site, read_site_records
-from simulate.replay.hand_replay import replay
+from simulate.notation.sites import read_site_records
 
 FILES = files_of("PartyPoker")
 BIG = "hhp/test/fixtures/partypoker/cash.hhsmithy.usd.NLHE.9max.txt"
@@ -43,16 +44,11 @@ BROKEN = {
 }
 
 
-def _key(path: str) -> str:
-    return path.replace("PokerHandHistoryParser/HandHistories.Parser.UnitTests/"
-                        "SampleHandHistories/", "A:")
-
-
 def test_the_family_has_its_samples():
     assert len(FILES) == 52
     assert sum(index()[f]["hands"] for f in FILES) == 296
     # three of them sit in other sites' folders
-    assert {_key(f) for f in FILES if "/PartyPoker/" not in f and "partypoker" not in f} == {
+    assert {key(f) for f in FILES if "/PartyPoker/" not in f and "partypoker" not in f} == {
         "A:OnGame/CashGame/PlayerTests/WithSittingOut.txt",
         "A:Pacific/CashGame/GameTypeTests/PotLimitHoldem.txt",
         "A:Pacific/CashGame/PlayerTests/WithSittingOut.txt"}
@@ -67,7 +63,7 @@ def test_detected_as_partypoker_by_partypoker_only(path):
 def test_every_hand_is_read_and_its_chips_add_up(path):
     recs = records(path)
     assert len(recs) == index()[path]["hands"]
-    want = BROKEN.get(_key(path), [])
+    want = BROKEN.get(key(path), [])
     got = errors_of(path)
     assert [line for line, _ in got] == [line for line, _ in want]
     for (_, msg), (_, part) in zip(got, want, strict=True):
@@ -259,17 +255,9 @@ REFUSED = {(BIG, 519): "cannot fold"}  # the site folds a player who could check
 
 
 def test_replay_of_every_hand():
-    errors, refused, validated, total = {}, {}, 0, 0
-    for path in FILES:
-        for line, hh in read_site(sample(path).read_bytes(), path):
-            doc = replay(hh).to_dict()
-            total += 1
-            validated += bool(doc["validated"])
-            if doc["error"]:
-                errors[(_key(path), line)] = doc["error"]
-            if "rules engine refuses" in (doc["not_validated"] or ""):
-                refused[(_key(path), line)] = doc["not_validated"]
-    assert total == 296
+    r = replay_all(FILES)
+    errors, refused, validated = r.errors, r.refused, r.validated
+    assert r.total == 296
     assert set(refused) == set(REFUSED), refused
     assert all(REFUSED[k] in refused[k] for k in REFUSED)
     assert set(errors) == set(REPLAY_ERRORS), errors
