@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evaluator._jit import work_clock
+from evaluator._jit import compile_beside, work_clock
 from evaluator.cards import CardError
 from evaluator.tablegen import CATEGORIES
 
@@ -67,7 +67,7 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     from evaluator._jit import threads as _threads
 
     from ._kernels import omaha as K
-    from ._kernels.score import equity_block_scorer
+    from ._kernels.score import equity_block_scorer, road_of
 
     t0 = work_clock()
     n_threads = opts.n_threads()
@@ -78,22 +78,26 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     halves = 2 if hilo else 1
     unit = halves * SHARE_UNIT
     k = 5 - len(spot.board)
-    fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board,
-                                      spot.remaining_deck().tolist(), n_threads, hilo=hilo)
-    runouts = math.comb(len(deck), max(k, 1))
+    deck_cards = spot.remaining_deck().tolist()
+    runouts = math.comb(len(deck_cards), k) if k else 1  # a complete board: its one "runout"
 
     exact = opts.exact
     if exact is None:
         exact = not opts.wants_sampling and runouts * n_players <= EXACT_WORK_LIMIT
     if k == 0:
         exact = True
+    walk = None
+    if exact:
+        rows = len(deck_cards) if k >= 2 else 1
+        bsc = equity_block_scorer(n_players, cat_of, rows, hilo=hilo)
+        walk = (halves * n_players, bsc, road_of(bsc, hilo=hilo))
+    fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board, deck_cards, n_threads,
+                                      hilo=hilo, walk=walk)
 
     extra: dict[str, object] = {}
-    if exact:
-        rows = len(deck) if k >= 2 else 1
-        bsc = equity_block_scorer(n_players, cat_of, rows, hilo=hilo)
+    if walk is not None:
         with _threads(n_threads):
-            K.exact_walk(fixed, deck, tri, u, halves * n_players, bsc)
+            K.exact_walk(fixed, deck, tri, u, *walk)
         stats, cats = bsc[7].sum(axis=0), bsc[8].sum(axis=0)
         totals = [bsc[5].sum(axis=0), stats[:, 0], stats[:, 1], cats, None]
         n = runouts
@@ -123,7 +127,7 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
 
 
 def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[int],
-                n_threads: int, *, hilo: bool = False
+                n_threads: int, *, hilo: bool = False, walk: tuple | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Inputs of the triple-table walk (:mod:`simulate._kernels.omaha`):
     ``(fixed, deck, tri, u)``. ``hands`` uint8[P, h]; ``board`` the known cards;
@@ -131,11 +135,15 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     known board and of the undealt cards (a complete board is walked as four known cards and
     one "runout", its fifth); ``tri``: uint16[u**3 * P], each player's best hole pair with
     every triple of the ``u``-card universe (``hilo``: uint16[u**3 * 2P], each player's best
-    low, 0 for none, in columns ``P..2P-1``)."""
+    low, 0 for none, in columns ``P..2P-1``). ``walk``: the rest of the arguments of the
+    :func:`~simulate._kernels.omaha.exact_walk` the caller will make (columns, block scorer,
+    road tag): on a first run that walk compiles in a copy of this process while this one
+    compiles the table's fill (:func:`evaluator._jit.compile_beside`)."""
     from evaluator._jit import threads as _threads
     from evaluator.low import low_tables
 
     from ._kernels import omaha as K
+    from ._kernels.score import ROAD_ANY, ROAD_HILO
 
     tables, _ = _tables()
     universe = sorted(list(board) + list(deck_cards))
@@ -146,10 +154,14 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     if len(board) == 5:
         fixed, deck = fixed[:4].copy(), fixed[4:].copy()
     tri = np.zeros(u ** 3 * hands.shape[0] * (2 if hilo else 1), dtype=np.uint16)
+    wait = compile_beside(K.exact_walk, (fixed, deck, tri, u) + walk) if walk else None
     with _threads(n_threads):
         known = np.array([c in set(board) for c in universe], dtype=np.uint8)
         K.fill_triple_table(hands, np.array(universe, dtype=np.uint8), known,
-                            max(0, len(board) - 2), tables, low_tables(), tri)
+                            max(0, len(board) - 2), tables, low_tables(), tri,
+                            ROAD_HILO if hilo else ROAD_ANY)
+    if wait is not None:
+        wait()
     return fixed, deck, tri, u
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import inline, parallel, serial
+from evaluator._jit import by_type, inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength, rank_strength
 from evaluator._kernels.omaha import (
     hole_pairs,
@@ -32,12 +32,13 @@ from evaluator._kernels.omaha import (
 )
 from simulate._kernels.rng import draw_set5, stream_state, subset_params
 from simulate._kernels.score import (
+    ROAD_HILO,
     equity_scorer,
     hilo_equity_scorer,
     score_row,
     score_row_hilo,
     score_rows,
-    score_rows_hilo,
+    score_rows_on,
     scorer_row,
 )
 from simulate.results import SHARE_UNIT
@@ -141,7 +142,7 @@ def _fill_low(col, stride, hand, universe, known, min_known, ltables, tri):
 
 
 @parallel
-def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri):
+def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri, road):
     """``tri`` (uint16[U**3 * C], zeroed; ``C`` = P columns, or 2 P in a hi/lo game) <- best
     strength of each player's hole pairs with each triple of ``universe`` (uint8[U] card
     ids) holding at least ``min_known`` cards with ``known[i] == 1`` (uint8[U]: the known
@@ -149,21 +150,44 @@ def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri):
     a flop spot fills a fifth of the table); ``hands``: uint8[P, h]. With 2 P columns,
     columns ``P..2P-1`` hold each player's best low the same way (``ltables``: as for
     :func:`evaluator._kernels.omaha.omaha_low_batch_serial`): a low also takes exactly two
-    hole and three board cards, so a runout's best low is the max over its triples too."""
-    n_players = hands.shape[0]
+    hole and three board cards, so a runout's best low is the max over its triples too.
+    ``road``: :data:`simulate._kernels.score.ROAD_HILO` for a hi/lo table, any other road
+    tag for a high one (whose kernel then holds no low code: an Omaha high answer does not
+    compile the low's)."""
     u = universe.shape[0]
     stride = tri.shape[0] // (u * u * u)
     for q in nb.prange(stride):
-        if q < n_players:
-            _fill_player(q, stride, hands[q], universe, known, min_known, tables, tri)
-        else:
-            _fill_low(q, stride, hands[q - n_players], universe, known, min_known, ltables,
-                      tri)
+        fill_column(np.int64(q), stride, hands, universe, known, min_known, tables, ltables,
+                    tri, road)
+
+
+def fill_column(q, stride, hands, universe, known, min_known, tables, ltables, tri, road):
+    """Column ``q`` of :func:`fill_triple_table`'s ``tri``: player ``q``'s highs, or with
+    ``q >= P`` player ``q - P``'s lows. Compiled, a tag other than ``ROAD_HILO`` keeps the
+    highs alone."""
+    n_players = hands.shape[0]
+    if q < n_players:
+        _fill_player(q, stride, hands[q], universe, known, min_known, tables, tri)
+    else:
+        _fill_low(q, stride, hands[q - n_players], universe, known, min_known, ltables, tri)
+
+
+@by_type(fill_column)
+def _fill_column(q, stride, hands, universe, known, min_known, tables, ltables, tri, road):
+    return fill_column if road.dtype == _HILO_DTYPE else _fill_high_column
+
+
+def _fill_high_column(q, stride, hands, universe, known, min_known, tables, ltables, tri,
+                      road):
+    _fill_player(q, stride, hands[q], universe, known, min_known, tables, tri)
+
+
+_HILO_DTYPE = nb.from_dtype(ROAD_HILO.dtype)
 
 
 @inline
 def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, row3, s, at, ones, pre,
-                 sc):
+                 sc, road):
     """Every runout whose first four board cards are universe indices ``b0..b3`` and whose
     fifth is ``inner[lo:hi]``, each a strength row written into ``s[at:at + hi - lo]``
     (``s`` int64[R, C], rows gathered for the scorer ``sc``); when fewer than
@@ -205,18 +229,9 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, row3, s, at, 
             s[at + t - lo, p] = v
     at += hi - lo
     if at + inner.shape[0] > s.shape[0]:  # no room left for another prefix's rows
-        _score_gathered(s, ones, at, sc)
+        score_rows_on(s, ones, np.int64(at), sc, road)
         at = 0
     return at
-
-
-@inline
-def _score_gathered(s, ones, n, sc):
-    """Score the first ``n`` rows of ``s`` (high rows, or hi/lo rows of 2 P columns)."""
-    if s.shape[1] > sc[1].shape[1]:
-        score_rows_hilo(s, ones, np.int64(n), sc)
-    else:
-        score_rows(s, ones, np.int64(n), sc)
 
 
 @inline
@@ -238,10 +253,11 @@ def _fill_row3(b0, b1, b2, inner, start, tri, u, n_players, row3):
 
 
 @serial
-def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
+def _walk_first(first, fixed, deck, k, tri, u, n_players, sc, road):
     """Every runout of ``k`` (>= 1) cards from ``deck`` (universe indices, int64[D]) whose
     first drawn card is ``deck[first]`` (any first card when ``k == 1``); ``fixed``: the
-    known board cards' universe indices (int64[5 - k])."""
+    known board cards' universe indices (int64[5 - k]). ``first`` and ``k`` are int64 (one
+    compiled signature); ``road``: the scorer's road tag (:func:`exact_walk`)."""
     d = deck.shape[0]
     nf = fixed.shape[0]
     board = np.empty(5, np.int64)
@@ -256,9 +272,9 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
     if k == 1:
         _fill_row3(board[0], board[1], board[2], deck, 0, tri, u, n_players, row3)
         at = _walk_prefix(board[0], board[1], board[2], board[3], deck, 0, d, tri, u,
-                          n_players, row3, s, at, ones, pre, sc)
+                          n_players, row3, s, at, ones, pre, sc, road)
         if at > 0:
-            _score_gathered(s, ones, at, sc)
+            score_rows_on(s, ones, np.int64(at), sc, road)
         return
     m = k - 1  # outer drawn cards (the first is fixed to ``first``)
     idx = np.empty(m, np.int64)
@@ -279,14 +295,14 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
             _fill_row3(board[0], board[1], board[2], deck, start, tri, u, n_players, row3)
             last = key3
         at = _walk_prefix(board[0], board[1], board[2], board[3], deck, idx[m - 1] + 1, d,
-                          tri, u, n_players, row3, s, at, ones, pre, sc)
+                          tri, u, n_players, row3, s, at, ones, pre, sc, road)
         # advance the odometer of drawn cards 1..m-1 (card 0 stays ``first``)
         i = m - 1
         while i >= 1 and idx[i] >= d - 1 - (m - i):
             i -= 1
         if i < 1:
             if at > 0:
-                _score_gathered(s, ones, at, sc)
+                score_rows_on(s, ones, np.int64(at), sc, road)
             return
         idx[i] += 1
         for j in range(i + 1, m):
@@ -294,19 +310,20 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
 
 
 @parallel
-def exact_walk(fixed, deck, tri, u, n_players, bsc):
+def exact_walk(fixed, deck, tri, u, n_players, bsc, road):
     """Walk every runout, one strength row each (``n_players`` columns of ``tri``: 2 P in a
     hi/lo game, highs then lows, for a hi/lo scorer), into the block scorer ``bsc``
     (:func:`simulate._kernels.score.block_scorer`, equity or the pots of an all-in; one row
     per first drawn card, ``D`` rows, or one row when ``k == 1``). ``fixed``: known board
     (universe indices, int64[nb], nb in 0..4); ``deck``: undealt cards (universe indices,
-    int64[D])."""
-    k = 5 - fixed.shape[0]
+    int64[D]). ``road``: the scorer's road tag (:func:`simulate._kernels.score.road_of`,
+    ``ROAD_HILO`` for hi/lo rows): the walk compiles that scoring loop alone."""
+    k = np.int64(5 - fixed.shape[0])
     if k == 1:
-        _walk_first(0, fixed, deck, 1, tri, u, n_players, scorer_row(bsc, 0))
+        _walk_first(np.int64(0), fixed, deck, k, tri, u, n_players, scorer_row(bsc, 0), road)
         return
     for f in nb.prange(deck.shape[0]):
-        _walk_first(f, fixed, deck, k, tri, u, n_players, scorer_row(bsc, f))
+        _walk_first(np.int64(f), fixed, deck, k, tri, u, n_players, scorer_row(bsc, f), road)
 
 
 @serial
