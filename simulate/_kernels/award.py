@@ -67,7 +67,10 @@ def halved_pots(amounts, eligible):
         a3[n_pots + p] = amounts[p] - amounts[p] // 2
         a3[2 * n_pots + p] = amounts[p] // 2
         for k in range(3):
-            e3[k * n_pots + p] = eligible[p]
+            # element by element: a row assignment compiles Numba's broadcast check and
+            # its formatted message (about 4 s of a first run's compile)
+            for s in range(eligible.shape[1]):
+                e3[k * n_pots + p, s] = eligible[p, s]
     return a3, e3
 
 

@@ -678,7 +678,9 @@ def hand_settle(W, tables, otables):
     """Settle a finished hand held in ``W``: :func:`strengths` (at a showdown) into ``W``'s
     strength slots, :func:`settle` into its payout slots (seats ``0..N-1``, from zero, the
     odd chips in seat order from the button's left). ``tables``/``otables``: as for
-    :func:`strengths`. Returns :func:`settle`'s count of pots left unpaid."""
+    :func:`strengths`; ``otables`` None for a Hold'em-like game (this kernel then holds
+    Hold'em's evaluator alone: a Hold'em hand's first settle compiles no Omaha code).
+    Returns :func:`settle`'s count of pots left unpaid."""
     S, hole, board, deck = _w_views(W)
     n = S[N]
     st = W[W_ST:W_PAY].view(np.int64)[:n]
@@ -686,8 +688,13 @@ def hand_settle(W, tables, otables):
     st[:] = 0
     pay[:] = 0
     if S[STREET] == 4:
-        strengths(S, hole, board, tables, otables, st, np.zeros((1, S[NHOLE]), np.uint8),
-                  np.zeros((1, 5), np.uint8), np.zeros(1, np.int32))
+        if otables is None:  # Hold'em-like: decided when this kernel compiles
+            card_key, card_mask, row_offsets, rank_table, flush_table = tables
+            holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
+                             flush_table, st)
+        else:
+            strengths(S, hole, board, tables, otables, st, np.zeros((1, S[NHOLE]), np.uint8),
+                      np.zeros((1, 5), np.uint8), np.zeros(1, np.int32))
     order = np.empty(n, np.int64)
     for i in range(n):
         order[i] = (S[BUTTON] + 1 + i) % n

@@ -108,9 +108,9 @@ def replay_actions(S, hole, board, deck, rows):
             if S[K.ACTOR] < 0 or S[K.NEED] != 0 or S[K.ACTOR] != s:
                 return i
             if kind == FOLD:
-                code = K.act(S, K.FOLD, 0, board, deck)
+                code = K.act(S, K.FOLD, np.int64(0), board, deck)
             elif kind == CHECK_CALL:
-                code = K.act(S, K.CHECK_CALL, 0, board, deck)
+                code = K.act(S, K.CHECK_CALL, np.int64(0), board, deck)
             else:
                 code = K.act(S, K.RAISE, rows[i, 2], board, deck)
             if code != K.OK:

@@ -334,7 +334,10 @@ class Hand(HandText):
             game = self.rules.game.name
             call = _SETTLES.get(game)
             if call is None:
-                args = (get_tables(self.rules.scale).kernel_args, omaha_tables_of(game))
+                # Hold'em-like games pass no Omaha tables: their settle compiles without
+                # the Omaha evaluator
+                args = (get_tables(self.rules.scale).kernel_args,
+                        None if game in HOLDEM_LIKE else omaha_tables_of(game))
                 call = _SETTLES[game] = (_entry(K.hand_settle, W, *args), *args)
             unknown = call[0](W, call[1], call[2])
             payout: list[int | None] = self._V[K.W_PAY // 8:K.W_PAY // 8 + n].tolist()
@@ -511,7 +514,7 @@ class Hand(HandText):
 _OMAHA_DUMMY: tuple[np.ndarray, ...] | None = None
 #: Per game: :func:`simulate._kernels.engine.hand_settle` (by :func:`_entry`) and its
 #: table arguments.
-_SETTLES: dict[str, tuple[Any, tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] = {}
+_SETTLES: dict[str, tuple[Any, tuple[np.ndarray, ...], tuple[np.ndarray, ...] | None]] = {}
 
 
 def omaha_tables_of(game: str) -> tuple[np.ndarray, ...]:
