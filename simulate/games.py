@@ -49,9 +49,9 @@ class Game:
     ``holdem`` (best five of hole and board), ``omaha`` (exactly two hole and three board
     cards) or ``pineapple`` (Hold'em after a discard). ``discard_after``: the betting round
     after which a Pineapple game discards by default (None elsewhere). ``phh``: the PHH
-    variant code of each betting structure (Pineapple's, pot-limit Omaha hi/lo's ``PO/8``
-    and the five- and six-card Omahas' ``PO5``, ``PO6``, ``PO5/8``, ... are the project's
-    own: PHH has none). ``label``: the name a person reads. ``scale``:
+    variant code of each betting structure (Pineapple's, no- and pot-limit Omaha hi/lo's
+    ``NO/8`` and ``PO/8`` and the five- and six-card Omahas' ``PO5``, ``PO6``, ``PO5/8``, ...
+    are the project's own: PHH has none). ``label``: the name a person reads. ``scale``:
     the evaluator's tables (:func:`evaluator._tables.get_tables`): ``holdem``, or a
     short-deck scale. ``low_rank``: the lowest rank in the deck (0, the deuce; 4, the six,
     in short deck, whose deck is the 36 cards from 6 to A). ``hilo``: a high/low split
@@ -131,9 +131,9 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          "Short deck (6+) Hold'em, Triton rules: trips above a straight",
          {"no-limit": "NST"}, scale="short_deck_triton", low_rank=4),
     Game("omaha_hilo", 4, "omaha", "Omaha hi/lo eight or better (4 hole cards)",
-         {"pot-limit": "PO/8", "fixed-limit": "FO/8"}, hilo=True),
+         {"no-limit": "NO/8", "pot-limit": "PO/8", "fixed-limit": "FO/8"}, hilo=True),
     Game("omaha5_hilo", 5, "omaha", "Omaha hi/lo eight or better (5 hole cards)",
-         {"pot-limit": "PO5/8", "fixed-limit": "FO5/8"}, hilo=True),
+         {"no-limit": "NO5/8", "pot-limit": "PO5/8", "fixed-limit": "FO5/8"}, hilo=True),
 )}
 
 
