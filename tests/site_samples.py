@@ -1,27 +1,30 @@
 """The site samples of tests/data/sites for the site-reader tests: each file of a family
-(by index.json's content label), its records, and the checks every family's test makes."""
+(by index.json's content label), its records, and the checks every family's test makes
+(detection, hand counts, the chip check, the replay, round trips through PHH and OHH, damaged
+text). The sources' expected values are compared in tests/site_expected.py."""
 
 from __future__ import annotations
 
 import json
-import re
+import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, decode, parse_amount
-from simulate.notation.sites import DETECT_CHARS, SITE_FORMATS, detect_site
+from simulate.notation.site_text import SiteError, decode
+from simulate.notation.sites import DETECT_CHARS, SITE_FORMATS, detect_site, read_site_records
 
 SITES = Path(__file__).parent / "data" / "sites"
-_A = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
+#: Source A's folder of sample hands (``A:`` in the tests' short keys).
+SAMPLES = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
 
 
 def sample(path: str) -> Path:
     """A sample's path; ``A:`` abbreviates source A's folder of sample hands."""
-    return SITES / path.replace("A:", _A)
+    return SITES / path.replace("A:", SAMPLES)
 
 
 @cache
@@ -45,11 +48,9 @@ def text_of(path: str) -> str:
 
 @cache
 def records(path: str) -> tuple[tuple[int, SiteHand | SiteError], ...]:
-    """The file's records through the registry (its family's reader)."""
-    text = text_of(path)
-    fmt = detect_site(text)
-    assert fmt is not None, f"{path}: no reader detects it"
-    return tuple(fmt.read(text, path))
+    """The file's records through the registry (its family's reader; none where no reader
+    detects the file)."""
+    return tuple(read_site_records(sample(path).read_bytes(), path))
 
 
 def hands(path: str) -> list[SiteHand]:
@@ -81,122 +82,11 @@ def events(hand: SiteHand) -> list[tuple]:
             for e in hand.events]
 
 
-# ----------------------------------------------------------------------------- the sources' values
-_GAME_TYPES = {
-    "NoLimitHoldem": ("holdem", "no-limit"), "FixedLimitHoldem": ("holdem", "fixed-limit"),
-    "PotLimitHoldem": ("holdem", "pot-limit"), "PotLimitOmaha": ("omaha", "pot-limit"),
-    "NoLimitOmaha": ("omaha", "no-limit"), "PotLimitOmahaHiLo": ("omaha_hilo", "pot-limit"),
-    "FixedLimitOmahaHiLo": ("omaha_hilo", "fixed-limit"),
-    "PotLimitFiveCardOmaha": ("omaha5", "pot-limit"),
-}
-_LIMITS = {"nolimit": "no-limit", "potlimit": "pot-limit", "fixedlimit": "fixed-limit"}
-_CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP"}
-
-
-def _utc(iso: str | None) -> datetime | None:
-    if iso is None:
-        return None
-    t = datetime.fromisoformat(iso)
-    return t.astimezone(timezone.utc).replace(tzinfo=None) if t.tzinfo else t
-
-
-def _num(x: Decimal | None) -> float | None:
-    return None if x is None else float(x)
-
-
-def _pair(h: SiteHand) -> tuple[float | None, float | None]:
-    st = h.stakes
-    if h.info.betting == "fixed-limit" and st.small_bet is not None:
-        return _num(st.small_bet), _num(st.big_bet)
-    return _num(st.small_blind), _num(st.big_blind)
-
-
-def expected_mismatches(key: str, hand: SiteHand, n_records: int,
-                        skip: dict[str, str] | None = None) -> list[str]:
-    """Where a hand differs from the values its source's tests assert for ``key`` (an
-    ``expected_from_sources.json`` key); ``skip``: keys not compared, with the reason."""
-    want = expected()[key]
-    info, out = hand.info, []
-
-    def check(name: str, ours: object, theirs: object) -> None:
-        if ours != theirs:
-            out.append(f"{name}: ours {ours!r}, the source's {theirs!r}")
-
-    for k, v in want.items():
-        if k == "_from" or (skip and k in skip):
-            continue
-        if k in ("hand_id", "info.handid"):
-            check(k, re.findall(r"\d+", info.hand_id), re.findall(r"\d+", str(v)))
-        elif k == "date_utc":
-            check(k, _utc(info.time), datetime.strptime(v, "%m/%d/%Y %H:%M:%S"))
-        elif k in ("dealer_button_seat", "table.button"):
-            check(k, hand.button, v)
-        elif k == "number_of_players":
-            check(k, len(hand.seats), v)
-        elif k == "rake":
-            if v is not None:
-                check(k, _num(hand.rake), v)
-        elif k == "total_pot":
-            if v is not None:
-                check(k, _num(hand.total_pot), v)
-        elif k == "limit":
-            check(k, _pair(hand), tuple(float(re.sub(r"[^\d.]", "", x))
-                                        for x in v.split("-")[:2]))
-        elif k in ("table_name", "table.table"):
-            # the name as printed; a source may keep the table size (" 6 Max") with it
-            check(k, info.table, re.sub(r" \d+ Max$", "", v))
-        elif k == "hero":
-            check(k, info.hero, v)
-        elif k == "game_type":
-            check(k, (info.game, info.betting), _GAME_TYPES[v])
-        elif k == "max_players":
-            check(k, hand.max_seats, v)
-        elif k == "number_of_hands":
-            check(k, n_records, v)
-        elif k == "is_valid_hand":
-            pass  # the test states each file's outcome
-        elif k == "info.currency":
-            check(k, info.currency, "chips" if info.tournament else _CURRENCY[v])
-        elif k in ("info.year", "info.month", "info.day", "info.hour", "info.min",
-                   "info.sec"):
-            t = _utc(info.time)
-            assert t is not None
-            check(k, getattr(t, {"info.min": "minute", "info.sec": "second"}.get(
-                k, k[5:])), v)
-        elif k == "info.sb":
-            check(k, _num(hand.stakes.small_blind), v)
-        elif k == "info.bb":
-            check(k, _num(hand.stakes.big_blind), v)
-        elif k == "info.ante":
-            antes = [e.amount for e in hand.events if e.kind == "ante"]
-            check(k, _num(antes[0]) if antes else None, v)
-        elif k == "info.limit":
-            check(k, info.betting, _LIMITS[v])
-        elif k == "info.pokertype":
-            check(k, info.game, v)
-        elif k == "info.gametype":
-            check(k, "tournament" if info.tournament else "cash", v)
-        elif k == "info.gameno":
-            check(k, info.tournament and info.tournament.id, str(v))
-        elif k == "info.level":
-            check(k, info.tournament and info.tournament.level, v)
-        elif k in ("info.buyin", "info.donation", "info.rake"):
-            assert info.tournament is not None and info.tournament.buy_in is not None
-            parts = [float(parse_amount(x)) for x in info.tournament.buy_in.split("+")]
-            check(k, {"info.buyin": sum(parts), "info.donation": parts[0],
-                      "info.rake": parts[-1]}[k], v)
-        elif k in ("info.timezone", "table.maxseats"):
-            pass  # hhp converts to GMT (compared through the hour); maxseats: players seated
-        else:
-            out.append(f"{k}: not compared (no rule)")
-    return out
-
-
 # ----------------------------------------------------------------------------- round trips
 def shape(h) -> tuple:
     """What 'the same hand' means for a round trip: players, stacks, forced bets,
     winnings, each action (a deal by its target and card count, the hole cards as known
-    by the end) and the board (as tests/test_site_convert.py compares)."""
+    by the end) and the board (tests/test_site_convert.py compares the same)."""
     known: dict[int, list] = {}
     acts = []
     for a in h.actions:
@@ -207,7 +97,8 @@ def shape(h) -> tuple:
             continue
         if a.kind == "sm" and a.cards and None not in a.cards:
             known[a.actor] = list(a.cards)
-        acts.append((a.kind, a.actor, a.target, tuple(a.cards) if a.kind == "db" else None,
+        board = tuple(a.cards) if a.kind == "db" and a.cards else None
+        acts.append((a.kind, a.actor, a.target, board,
                      None if a.amount is None else Decimal(a.amount)))
     return (h.variant, list(h.players), [Decimal(x) for x in h.starting_stacks],
             [Decimal(x) for x in h.antes], [Decimal(x) for x in h.blinds_or_straddles],
@@ -243,7 +134,7 @@ def round_trip_mismatches(paths: list[str], fmt: str) -> tuple[int, list[str]]:
 
 def key(path: str) -> str:
     """A sample's path with source A's folder written ``A:`` (the tests' short keys)."""
-    return path.replace(_A, "A:")
+    return path.replace(SAMPLES, "A:")
 
 
 @dataclass
@@ -274,3 +165,106 @@ def replay_all(paths: list[str]) -> Replayed:
             if "rules engine refuses" in (doc["not_validated"] or ""):
                 out.refused[(key(path), line)] = doc["not_validated"]
     return out
+
+
+def head_of(path: str) -> str:
+    """The start of a sample that the detectors see."""
+    return text_of(path)[:DETECT_CHARS].lstrip("\ufeff \n\t")
+
+
+@dataclass
+class Family:
+    """One family's samples and the faults its test knows (``faults``: a file's short path
+    to a fragment of the :class:`SiteError` each of its faulty hands gives;
+    ``edited_stakes``: the files whose header stakes the source edited, so that they no
+    longer match the blinds the hand posts)."""
+
+    name: str
+    label: str
+    faults: dict[str, str] = field(default_factory=dict)
+    edited_stakes: frozenset[str] = frozenset()
+
+    def check_detection_and_counts(self, path: str) -> None:
+        fmt = detect_site(text_of(path))
+        assert fmt is not None and fmt.name == self.name, key(path)
+        others = [f.name for f in SITE_FORMATS if f.name != self.name and f.detect(head_of(path))]
+        assert others == [], (key(path), others)
+        assert len(records(path)) == index()[path]["hands"], key(path)
+
+    def check_chips(self, path: str) -> None:
+        fault = self.faults.get(key(path))
+        for _, rec in records(path):
+            if fault is not None:
+                assert isinstance(rec, SiteError) and fault in str(rec), (key(path), rec)
+                continue
+            assert isinstance(rec, SiteHand), (key(path), rec)
+            rec.check_chips()
+            assert rec.rake is None or rec.rake >= 0
+            if not any(e.kind == "board" for e in rec.events) and rec.rake is not None:
+                assert rec.rake == 0, (key(path), "rake without a flop")   # no flop, no drop
+            # the stakes read from the header agree with the blinds the hand posts
+            for kind, want in (("small_blind", rec.stakes.small_blind),
+                               ("big_blind", rec.stakes.big_blind)):
+                posted = [e for e in rec.events if e.kind == kind and not e.allin]
+                if want is not None and posted and key(path) not in self.edited_stakes:
+                    assert posted[0].amount == want, (key(path), kind, want)
+
+
+def replay_outcomes(paths: list[str]) -> tuple[dict[str, list[str]], int, int]:
+    """Every hand of ``paths`` through :func:`read_site` and the replay: the replay errors
+    by file (short path: the errors), the number of hands validated, and the number read."""
+    from simulate.notation.sites import read_site
+    from simulate.replay.hand_replay import replay
+
+    errors: dict[str, list[str]] = {}
+    validated = read = 0
+    for path in paths:
+        for _, hh in read_site(sample(path).read_bytes(), path):
+            if isinstance(hh, SiteError):
+                continue
+            read += 1
+            doc = replay(hh).to_dict()
+            if doc.get("error"):
+                errors.setdefault(key(path), []).append(str(doc["error"]))
+            validated += bool(doc.get("validated"))
+    return errors, validated, read
+
+
+def refused_by_rules(paths: list[str]) -> dict[str, list[str]]:
+    """The hands of ``paths`` whose betting the rules engine refuses (they stand on their
+    chip accounting, not validated), by file (short path: the reasons)."""
+    from simulate.notation.sites import read_site
+    from simulate.replay.hand_replay import replay
+
+    out: dict[str, list[str]] = {}
+    for path in paths:
+        for _, hh in read_site(sample(path).read_bytes(), path):
+            if isinstance(hh, SiteError):
+                continue
+            why = replay(hh).to_dict()["not_validated"] or ""
+            if "rules engine refuses" in why:
+                out.setdefault(key(path), []).append(why)
+    return out
+
+
+# ----------------------------------------------------------------------------- damaged text
+def mutated_texts(text: str, seed: int, count: int) -> Iterator[str]:
+    """``count`` damaged copies of a document: cut short, a line dropped, doubled or cut,
+    a character changed (for readers that must never raise, only name a hand's fault)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        lines = text.split("\n")
+        i = rng.randrange(len(lines))
+        op = rng.randrange(5)
+        if op == 0:
+            lines = lines[:i]
+        elif op == 1:
+            del lines[i]
+        elif op == 2:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif op == 3:
+            lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
+        elif lines[i]:
+            j = rng.randrange(len(lines[i]))
+            lines[i] = lines[i][:j] + rng.choice("$()[]: x9*#-") + lines[i][j + 1:]
+        yield "\n".join(lines)

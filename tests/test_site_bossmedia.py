@@ -6,15 +6,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from structured_sites import (
+from site_expected import check_expected, expected_of
+from site_samples import (
     SAMPLES,
     Family,
-    check_expected,
-    expected_of,
     files_of,
+    key,
     records,
     replay_outcomes,
-    short,
 )
 
 from simulate.notation.site_bossmedia import card_of_link
@@ -24,12 +23,12 @@ from simulate.notation.site_hand import SiteHand
 FAULTS = {
     # an edited sample: seat 1 was renamed '&&££ÖÖ' (HTML entities, read as such) while its
     # actions still name 'Player1'
-    "BossMedia/CashGame/PlayerTests/StrangePlayerNames.txt": "'Player1' acts but has no seat",
+    "A:BossMedia/CashGame/PlayerTests/StrangePlayerNames.txt": "'Player1' acts but has no seat",
 }
 #: Samples whose header stakes the source edited (the hero-name and seat tests).
 EDITED_STAKES = frozenset({
     # the header says 2.00/4.00, the hand posts 2.50/5.00
-    "BossMedia/CashGame/GeneralHands/HeroName.txt",
+    "A:BossMedia/CashGame/GeneralHands/HeroName.txt",
 })
 FAMILY = Family("bossmedia", "Boss Media", FAULTS, EDITED_STAKES)
 FILES = files_of("Boss Media")
@@ -39,22 +38,22 @@ def test_the_samples_are_there() -> None:
     assert len(FILES) == 33 and sum(len(records(p)) for p in FILES) == 42
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_detected_and_every_hand_read(path: str) -> None:
     FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_the_chips_add_up(path: str) -> None:
     """Against the rake and the pot the file prints, so the check is not circular."""
     FAMILY.check_chips(path)
     for _, hand in records(path):
         if isinstance(hand, SiteHand):
             put = sum(hand.committed().values(), Decimal(0))
-            assert hand.total_pot == put, short(path)
+            assert hand.total_pot == put, key(path)
 
 
-@pytest.mark.parametrize("path,facts", expected_of("BossMedia"), ids=lambda x: short(x)
+@pytest.mark.parametrize("path,facts", expected_of("BossMedia"), ids=lambda x: key(x)
                          if isinstance(x, str) else "")
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
     check_expected(path, facts, {})
@@ -116,8 +115,8 @@ def test_a_hi_lo_sit_and_go_splits_the_pot() -> None:
 #: The hands the replay refuses, each looked at by hand (none is the reader's fault).
 REPLAY_ERRORS = {
     # edited samples (the source's street tests): a board card is dealt twice
-    "BossMedia/CashGame/StreetTests/River.txt": "card Kh is dealt twice",
-    "BossMedia/CashGame/StreetTests/Turn.txt": "card 3s is dealt twice",
+    "A:BossMedia/CashGame/StreetTests/River.txt": "card Kh is dealt twice",
+    "A:BossMedia/CashGame/StreetTests/Turn.txt": "card 3s is dealt twice",
 }
 
 

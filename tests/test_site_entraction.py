@@ -7,12 +7,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from site_expected import expected_mismatches
 from site_samples import (
     detected_only_by,
     errors_of,
     events,
     expected,
-    expected_mismatches,
     files_of,
     hands,
     index,

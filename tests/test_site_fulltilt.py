@@ -9,7 +9,8 @@ import json
 from decimal import Decimal as D
 
 import pytest
-from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
+from site_expected import check_site_expected, site_expected
+from site_samples import SITES, files_of, index, mutated_texts
 
 from simulate.notation import site_fulltilt
 from simulate.notation.site_hand import SiteHand
@@ -18,7 +19,7 @@ from simulate.notation.sites import SITE_FORMATS, read_site, read_site_records
 from simulate.replay.hand_replay import replay
 
 LABELS = {"Full Tilt"}
-FILES = site_samples(LABELS)
+FILES = [(p, index()[p]) for p in files_of(*LABELS)]
 FTP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/FullTilt/"
 
 #: Samples whose hand is not accepted: the source's deliberately broken hand (a header and
@@ -27,7 +28,7 @@ REJECTED = {FTP + "CashGame/ValidHandTests/InValidHand_1.txt": "lists no seats"}
 
 
 def _records(path: str) -> list[SiteHand | SiteError]:
-    return [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
+    return [r for _, r in read_site_records((SITES / path).read_bytes(), path)]
 
 
 def _hand(path: str) -> SiteHand:
@@ -43,7 +44,7 @@ def _events(h: SiteHand) -> list[tuple]:
 
 @pytest.mark.parametrize(("path", "entry"), FILES, ids=[p for p, _ in FILES])
 def test_every_sample_is_detected_read_and_adds_up(path, entry):
-    head = decode((SITE_DATA / path).read_bytes())[:8192].lstrip("\ufeff \n\t")
+    head = decode((SITES / path).read_bytes())[:8192].lstrip("\ufeff \n\t")
     assert [f.name for f in SITE_FORMATS if f.detect(head)] == ["fulltilt"]
     recs = _records(path)
     assert len(recs) == entry["hands"]
@@ -56,10 +57,10 @@ def test_every_sample_is_detected_read_and_adds_up(path, entry):
 
 
 def test_the_detector_takes_no_other_sites_file():
-    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
+    index = json.loads((SITES / "index.json").read_text(encoding="utf-8"))
     for p, e in index.items():
         if e["site"] not in LABELS:
-            head = decode((SITE_DATA / p).read_bytes())[:8192].lstrip("\ufeff \n\t")
+            head = decode((SITES / p).read_bytes())[:8192].lstrip("\ufeff \n\t")
             assert not site_fulltilt.detect(head), p
 
 
@@ -103,7 +104,7 @@ def test_run_it_twice_event_by_event():
         ("collect", "Darkking_pt", D(311), "", "pot 1", 1, False),
         ("collect", "1mperial", D(311), "", "pot 2", 2, False),
     ]
-    ((_, hh),) = list(read_site((SITE_DATA / FTP / "CashGame/RunItTwiceTests/RunItTwice1.txt")
+    ((_, hh),) = list(read_site((SITES / FTP / "CashGame/RunItTwiceTests/RunItTwice1.txt")
                                 .read_bytes(), "rit"))
     assert hh.site.boards == ["Td3d3hQhAc", "Td3d3hQh2h"]  # one board per run (the builder's)
     assert (h.total_pot, h.rake) == (D(625), D(3))
@@ -145,7 +146,7 @@ def test_old_cap_header_and_a_cut_hand():
     h = _hand(FTP + "CashGame/GameTypeTests/CapNoLimitHoldem.txt")
     assert (h.info.game, h.info.betting, h.stakes.big_blind) == ("holdem", "no-limit",
                                                                  D("0.50"))
-    text = decode((SITE_DATA / FTP / "CashGame/HandActionTests/BasicHand.txt").read_bytes())
+    text = decode((SITES / FTP / "CashGame/HandActionTests/BasicHand.txt").read_bytes())
     cut = text[:text.index("*** SUMMARY ***")]
     ((_, err),) = list(site_fulltilt.read(cut, "x"))
     assert isinstance(err, SiteError) and "truncated" in str(err)
@@ -160,7 +161,7 @@ def test_replay_of_every_hand():
     errors: dict[str, str] = {}
     validated = total = 0
     for path, _ in FILES:
-        for _, hh in read_site((SITE_DATA / path).read_bytes(), path):
+        for _, hh in read_site((SITES / path).read_bytes(), path):
             total += 1
             doc = replay(hh, path).to_dict()
             validated += bool(doc.get("validated"))
@@ -176,7 +177,7 @@ def test_replay_of_every_hand():
 def test_damaged_text_gives_errors_never_exceptions():
     """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
     for i, (path, _) in enumerate(FILES):
-        text = decode((SITE_DATA / path).read_bytes())
+        text = decode((SITES / path).read_bytes())
         for damaged in mutated_texts(text, i, 40):
             for _, rec in site_fulltilt.read(damaged, "damaged"):
                 assert isinstance(rec, (SiteHand, SiteError))

@@ -6,16 +6,15 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from structured_sites import (
+from site_expected import check_expected, expected_of
+from site_samples import (
     SAMPLES,
     SITES,
     Family,
-    check_expected,
-    expected_of,
     files_of,
+    key,
     records,
     replay_outcomes,
-    short,
 )
 
 from simulate.notation import site_igt
@@ -26,8 +25,8 @@ from simulate.notation.site_text import SiteError
 FAULTS = {
     # edited samples (the source's street tests): the later board does not repeat the
     # earlier one (the turn's four cards are not the flop's three and one more)
-    "IGT/CashGame/StreetTests/River.txt": "the board does not follow '6c As 8d Qd'",
-    "IGT/CashGame/StreetTests/Turn.txt": "the board does not follow 'Ad 2h 8d'",
+    "A:IGT/CashGame/StreetTests/River.txt": "the board does not follow '6c As 8d Qd'",
+    "A:IGT/CashGame/StreetTests/Turn.txt": "the board does not follow 'Ad 2h 8d'",
 }
 FAMILY = Family("igt", "IGT", FAULTS)
 FILES = files_of("IGT")
@@ -37,12 +36,12 @@ def test_the_samples_are_there() -> None:
     assert len(FILES) == 19 and sum(len(records(p)) for p in FILES) == 19
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_detected_and_every_hand_read(path: str) -> None:
     FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_the_chips_add_up(path: str) -> None:
     """Against the rake the file prints, so the check is not circular."""
     FAMILY.check_chips(path)
@@ -53,7 +52,7 @@ def test_an_empty_file_in_the_folder_is_no_hand() -> None:
     assert records(path) == ()
 
 
-@pytest.mark.parametrize("path,facts", expected_of("IGT"), ids=lambda x: short(x)
+@pytest.mark.parametrize("path,facts", expected_of("IGT"), ids=lambda x: key(x)
                          if isinstance(x, str) else "")
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
     check_expected(path, facts, {})
@@ -130,9 +129,9 @@ def test_bad_documents_are_errors(doc: str, fault: str) -> None:
 REPLAY_ERRORS = {
     # the anonymised sample prints every stack as 0.00 and PLAYER4 (who folds, putting in
     # nothing) ends with 0.00 too: its stack cannot be known
-    "IGT/CashGame/HandActionTests/AllInHandWithShowdown.txt": "starting stack is 0",
+    "A:IGT/CashGame/HandActionTests/AllInHandWithShowdown.txt": "starting stack is 0",
     # an edited sample (the source's table test): a board card is dealt twice
-    "IGT/CashGame/Tables/Table2.txt": "card Ad is dealt twice",
+    "A:IGT/CashGame/Tables/Table2.txt": "card Ad is dealt twice",
 }
 
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from structured_sites import (
+from site_expected import check_expected, expected_of
+from site_samples import (
     SAMPLES,
     SITES,
     Family,
-    check_expected,
-    expected_of,
     files_of,
+    key,
     records,
     replay_outcomes,
-    short,
 )
 
 from simulate.notation import site_ipoker
@@ -26,10 +25,10 @@ from simulate.notation.sites import read_site_records
 FAULTS = {
     # an edited sample: seat 7 'TrapistBeer' is a copy of seat 6 'TrappistBeer' (same stack,
     # same win of $2.44) that never acts, so the file pays the pot twice
-    "IPoker/CashGame/Seats/Full Ring (10 Handed).txt": "the chips do not add up: 1.30 "
+    "A:IPoker/CashGame/Seats/Full Ring (10 Handed).txt": "the chips do not add up: 1.30 "
                                                        "committed, 3.68 won",
     # deliberately broken by the source: 'nawu' posts and folds without a seat
-    "IPoker/CashGame/ValidHandTests/InValidHand_1.txt": "'nawu' acts but has no seat",
+    "A:IPoker/CashGame/ValidHandTests/InValidHand_1.txt": "'nawu' acts but has no seat",
 }
 FAMILY = Family("ipoker", "iPoker", FAULTS)
 FILES = files_of("iPoker")
@@ -39,12 +38,12 @@ def test_the_samples_are_there() -> None:
     assert len(FILES) == 53 and sum(len(records(p)) for p in FILES) == 234
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_detected_and_every_hand_read(path: str) -> None:
     FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_the_chips_add_up(path: str) -> None:
     FAMILY.check_chips(path)
 
@@ -61,7 +60,7 @@ NOT_COMPARED = {
 }
 
 
-@pytest.mark.parametrize("path,facts", expected_of("IPoker"), ids=lambda x: short(x)
+@pytest.mark.parametrize("path,facts", expected_of("IPoker"), ids=lambda x: key(x)
                          if isinstance(x, str) else "")
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
     check_expected(path, facts, NOT_COMPARED)
@@ -201,7 +200,7 @@ def test_entities_and_absurd_nesting_are_refused(doc: str, fault: str) -> None:
 REPLAY_ERRORS = {
     # an edited sample (the Hold'em Manager export): both players are paid 238 as a split,
     # but Player5's K-Q-J-T-9 straight beats Player4's pair of nines on Kd Tc 7c 9d 2h
-    "IPoker/CashGame/ValidHandTests/HMExport_1.txt": "Player4 collected 238.0 by the site's "
+    "A:IPoker/CashGame/ValidHandTests/HMExport_1.txt": "Player4 collected 238.0 by the site's "
                                                      "record, but the showdown gives 0",
 }
 

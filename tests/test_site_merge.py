@@ -5,17 +5,16 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from structured_sites import (
+from site_expected import check_expected, expected_of
+from site_samples import (
     SAMPLES,
     SITES,
     Family,
-    check_expected,
-    expected_of,
     files_of,
+    key,
     records,
     refused_by_rules,
     replay_outcomes,
-    short,
 )
 
 from simulate.notation import site_merge
@@ -25,13 +24,13 @@ from simulate.notation.site_text import SiteError
 #: The sample hands that do not read, each looked at by hand.
 FAULTS = {
     # the site cancelled the hand before any blind (a GAME_CANCELLED round)
-    "Merge/CashGame/HandActionTests/CancelledHand.txt": "cancelled by the site",
+    "A:Merge/CashGame/HandActionTests/CancelledHand.txt": "cancelled by the site",
     # deliberately broken by the source: an element left open
-    "Merge/CashGame/ValidHandTests/InValidHand_1.txt": "not well-formed XML",
+    "A:Merge/CashGame/ValidHandTests/InValidHand_1.txt": "not well-formed XML",
 }
 #: Samples whose header stakes the source edited (the hero-name and seat tests).
 EDITED_STAKES = frozenset({
-    "Merge/CashGame/Seats/HeadsUp.txt",     # the header says Limit $10/$20, the hand posts $1/$2
+    "A:Merge/CashGame/Seats/HeadsUp.txt",     # the header says Limit $10/$20, the hand posts $1/$2
 })
 FAMILY = Family("merge", "Merge", FAULTS, EDITED_STAKES)
 FILES = files_of("Merge")
@@ -41,12 +40,12 @@ def test_the_samples_are_there() -> None:
     assert len(FILES) == 32 and sum(len(records(p)) for p in FILES) == 41
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_detected_and_every_hand_read(path: str) -> None:
     FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_the_chips_add_up(path: str) -> None:
     FAMILY.check_chips(path)
 
@@ -58,18 +57,18 @@ NOT_COMPARED = {
 #: The one expected value the file itself contradicts.
 CONTRADICTED = {
     # the file says seats="9" (a 9-seat table with 6 players); the source's parser counts 6
-    "Merge/CashGame/Seats/6 Max.txt": "max_players",
+    "A:Merge/CashGame/Seats/6 Max.txt": "max_players",
 }
 
 
-@pytest.mark.parametrize("path,facts", expected_of("Merge"), ids=lambda x: short(x)
+@pytest.mark.parametrize("path,facts", expected_of("Merge"), ids=lambda x: key(x)
                          if isinstance(x, str) else "")
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
     skip = dict(NOT_COMPARED)
-    if short(path) in CONTRADICTED:
-        skip[CONTRADICTED[short(path)]] = "the file says otherwise"
+    if key(path) in CONTRADICTED:
+        skip[CONTRADICTED[key(path)]] = "the file says otherwise"
     check_expected(path, facts, skip)
-    if short(path) in CONTRADICTED:
+    if key(path) in CONTRADICTED:
         assert records(path)[0][1].max_seats == 9
 
 
@@ -138,7 +137,7 @@ def test_one_broken_game_costs_one_hand() -> None:
 REPLAY_ERRORS: dict[str, str] = {}
 #: The hand whose betting our rules refuse (edited stakes, Limit $10/$20 over blinds of
 #: $1/$2: a raise to 6 is short): it stands on its chip accounting, not validated.
-REFUSED = {"Merge/CashGame/Seats/HeadsUp.txt": "cannot raise to 600"}
+REFUSED = {"A:Merge/CashGame/Seats/HeadsUp.txt": "cannot raise to 600"}
 
 
 def test_every_hand_replays() -> None:

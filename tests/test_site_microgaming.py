@@ -6,15 +6,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from structured_sites import (
+from site_expected import check_expected, expected_of
+from site_samples import (
     SAMPLES,
     Family,
-    check_expected,
-    expected_of,
     files_of,
+    key,
     records,
     replay_outcomes,
-    short,
 )
 
 from simulate.notation.site_hand import SiteHand
@@ -22,17 +21,17 @@ from simulate.notation.site_hand import SiteHand
 #: The sample hands that do not read, each looked at by hand.
 FAULTS = {
     # the same cancelled hand twice: one player, no blind, a deal and a fold
-    "MicroGaming/CashGame/ExtraHands/CancelledHand.txt": "cancelled",
-    "MicroGaming/CashGame/ValidHandTests/CancelledHand.txt": "cancelled",
+    "A:MicroGaming/CashGame/ExtraHands/CancelledHand.txt": "cancelled",
+    "A:MicroGaming/CashGame/ValidHandTests/CancelledHand.txt": "cancelled",
     # an edited sample: the betting leaves 118 uncalled (raises of 35 and 320 against
     # 5 + 110 + 122), the file gives back 117, and Player1's 237.50 stack ends at 0.50 after
     # going all in: the amounts were changed by hand
-    "MicroGaming/CashGame/HandActionTests/AllInHandWithUncalledBet.txt":
+    "A:MicroGaming/CashGame/HandActionTests/AllInHandWithUncalledBet.txt":
         "the betting leaves 118.00 of 'Player6' uncalled, the file gives back 117.00",
 }
 #: Samples whose header stakes the source edited (the hero-name and seat tests).
 EDITED_STAKES = frozenset({
-    "MicroGaming/CashGame/GeneralHands/HeroName.txt",     # the header says 3|6, the hand posts 1/2
+    "A:MicroGaming/CashGame/GeneralHands/HeroName.txt",  # the header says 3|6, the hand posts 1/2
 })
 FAMILY = Family("microgaming", "MicroGaming", FAULTS, EDITED_STAKES)
 FILES = files_of("MicroGaming")
@@ -42,12 +41,12 @@ def test_the_samples_are_there() -> None:
     assert len(FILES) == 42 and sum(len(records(p)) for p in FILES) == 51
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_detected_and_every_hand_read(path: str) -> None:
     FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
+@pytest.mark.parametrize("path", FILES, ids=key)
 def test_the_chips_add_up(path: str) -> None:
     """With the rake the file prints (in cents), so the check is not circular."""
     FAMILY.check_chips(path)
@@ -60,16 +59,16 @@ NOT_COMPARED = {
 #: Expected values the file contradicts.
 CONTRADICTED = {
     # the source refuses hhversion="2" files; the hand itself reads and its chips add up
-    "MicroGaming/CashGame/ValidHandTests/InValidHand_1.txt": "is_valid_hand",
+    "A:MicroGaming/CashGame/ValidHandTests/InValidHand_1.txt": "is_valid_hand",
 }
 
 
-@pytest.mark.parametrize("path,facts", expected_of("MicroGaming"), ids=lambda x: short(x)
+@pytest.mark.parametrize("path,facts", expected_of("MicroGaming"), ids=lambda x: key(x)
                          if isinstance(x, str) else "")
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
     skip = dict(NOT_COMPARED)
-    if short(path) in CONTRADICTED:
-        skip[CONTRADICTED[short(path)]] = "the file says otherwise"
+    if key(path) in CONTRADICTED:
+        skip[CONTRADICTED[key(path)]] = "the file says otherwise"
         hand = records(path)[0][1]
         assert isinstance(hand, SiteHand)
         hand.check_chips()
@@ -145,7 +144,7 @@ def test_omaha_hi_lo_pays_the_low_half() -> None:
 #: The hands the replay refuses, each looked at by hand (none is the reader's fault).
 REPLAY_ERRORS = {
     # an edited sample (the source's street test): the river card is also a flop card
-    "MicroGaming/CashGame/StreetTests/River.txt": "card Ks is dealt twice",
+    "A:MicroGaming/CashGame/StreetTests/River.txt": "card Ks is dealt twice",
 }
 
 

@@ -8,7 +8,8 @@ import json
 from decimal import Decimal as D
 
 import pytest
-from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
+from site_expected import check_site_expected, site_expected
+from site_samples import SITES, files_of, index, mutated_texts
 
 from simulate.notation import site_pkr
 from simulate.notation.site_hand import SiteHand
@@ -16,21 +17,21 @@ from simulate.notation.site_text import SiteError, decode
 from simulate.notation.sites import SITE_FORMATS, read_site, read_site_records
 from simulate.replay.hand_replay import replay
 
-FILES = site_samples({"PKR"})
+FILES = [(p, index()[p]) for p in files_of(*{"PKR"})]
 PKR = "poker/extracted/pkr_hands/"
 
 
 def _hand(path: str) -> SiteHand:
-    (rec,) = [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
+    (rec,) = [r for _, r in read_site_records((SITES / path).read_bytes(), path)]
     assert isinstance(rec, SiteHand), rec
     return rec
 
 
 @pytest.mark.parametrize(("path", "entry"), FILES, ids=[p for p, _ in FILES])
 def test_every_sample_is_detected_read_and_adds_up(path, entry):
-    head = decode((SITE_DATA / path).read_bytes())[:8192].lstrip("\ufeff \n\t")
+    head = decode((SITES / path).read_bytes())[:8192].lstrip("\ufeff \n\t")
     assert [f.name for f in SITE_FORMATS if f.detect(head)] == ["pkr"]
-    recs = [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
+    recs = [r for _, r in read_site_records((SITES / path).read_bytes(), path)]
     assert len(recs) == entry["hands"]
     for rec in recs:
         assert isinstance(rec, SiteHand), rec
@@ -40,10 +41,10 @@ def test_every_sample_is_detected_read_and_adds_up(path, entry):
 
 
 def test_the_detector_takes_no_other_sites_file():
-    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
+    index = json.loads((SITES / "index.json").read_text(encoding="utf-8"))
     for p, e in index.items():
         if e["site"] != "PKR":
-            head = decode((SITE_DATA / p).read_bytes())[:8192].lstrip("\ufeff \n\t")
+            head = decode((SITES / p).read_bytes())[:8192].lstrip("\ufeff \n\t")
             assert not site_pkr.detect(head), p
 
 
@@ -52,7 +53,7 @@ EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
 
 @pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
 def test_the_values_the_sources_assert(path, exp):
-    recs = [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
+    recs = [r for _, r in read_site_records((SITES / path).read_bytes(), path)]
     exp = dict(exp)
     h = recs[0]
     # PKR prints no zone (the source reads it as UTC), no seat count and no buy-in
@@ -97,7 +98,7 @@ def test_unprinted_uncalled_bet_is_returned():
 
 
 def test_truncated_hand():
-    text = decode((SITE_DATA / PKR / "HANDS_holdem_full.txt").read_bytes())
+    text = decode((SITES / PKR / "HANDS_holdem_full.txt").read_bytes())
     ((_, err),) = list(site_pkr.read(text[:text.index("End of Hand")], "x"))
     assert isinstance(err, SiteError) and "truncated" in str(err)
 
@@ -105,7 +106,7 @@ def test_truncated_hand():
 @pytest.mark.slow
 def test_replay_of_every_hand():
     docs = [replay(hh, p).to_dict() for p, _ in FILES
-            for _, hh in read_site((SITE_DATA / p).read_bytes(), p)]
+            for _, hh in read_site((SITES / p).read_bytes(), p)]
     assert len(docs) == 5
     assert all(d["validated"] and not d.get("error") for d in docs)
 
@@ -113,7 +114,7 @@ def test_replay_of_every_hand():
 def test_damaged_text_gives_errors_never_exceptions():
     """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
     for i, (path, _) in enumerate(FILES):
-        text = decode((SITE_DATA / path).read_bytes())
+        text = decode((SITES / path).read_bytes())
         for damaged in mutated_texts(text, i, 40):
             for _, rec in site_pkr.read(damaged, "damaged"):
                 assert isinstance(rec, (SiteHand, SiteError))

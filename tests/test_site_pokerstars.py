@@ -11,7 +11,8 @@ import re
 from decimal import Decimal as D
 
 import pytest
-from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
+from site_expected import check_site_expected, site_expected
+from site_samples import SITES, files_of, index, mutated_texts
 
 from simulate.notation import site_pokerstars
 from simulate.notation.site_hand import SiteHand
@@ -20,7 +21,7 @@ from simulate.notation.sites import SITE_FORMATS, detect_site, read_site, read_s
 from simulate.replay.hand_replay import replay
 
 LABELS = {"PokerStars", "PPPoker (PokerStars format)", "Upoker (PokerStars format)"}
-FILES = site_samples(LABELS)
+FILES = [(p, index()[p]) for p in files_of(*LABELS)]
 PHHP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
 
 #: Samples whose hand is not accepted, each looked at by hand: the reason, and a piece of
@@ -41,11 +42,11 @@ REJECTED = {
 
 
 def _text(path: str) -> str:
-    return decode((SITE_DATA / path).read_bytes())
+    return decode((SITES / path).read_bytes())
 
 
 def _records(path: str) -> list[SiteHand | SiteError]:
-    return [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
+    return [r for _, r in read_site_records((SITES / path).read_bytes(), path)]
 
 
 def _hand(path: str) -> SiteHand:
@@ -76,7 +77,7 @@ def test_every_sample_is_detected_read_and_adds_up(path, entry):
 
 
 def test_the_detector_takes_no_other_sites_file():
-    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
+    index = json.loads((SITES / "index.json").read_text(encoding="utf-8"))
     others = [p for p, e in index.items() if e["site"] not in LABELS]
     assert others
     for p in others:
@@ -163,7 +164,7 @@ def test_tournament_with_antes_side_pots_event_by_event():
 
 def test_run_it_twice_event_by_event():
     h = _hand(PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice1.txt")
-    ((_, hh),) = list(read_site((SITE_DATA / PHHP / "PokerStars/CashGame/RunItTwiceTests/"
+    ((_, hh),) = list(read_site((SITES / PHHP / "PokerStars/CashGame/RunItTwiceTests/"
                                  "RunItTwice1.txt").read_bytes(), "rit"))
     assert hh.site.boards == ["3dKd9h8h4s", "3dKd9h8hKc"]  # one board per run (the builder's)
     boards = [(e[3], e[5]) for e in _events(h) if e[0] == "board"]
@@ -368,7 +369,7 @@ def test_triple_draw_rounds():
 def test_encodings_and_localized_amounts():
     # cp1252 bytes in a name (2008), read as the character they are
     path = "hhp/test/fixtures/holdem/pokerstars/2008-tournament.txt"
-    assert b"bast\xf2" in (SITE_DATA / path).read_bytes()
+    assert b"bast\xf2" in (SITES / path).read_bytes()
     h = _hand(path)
     assert "Ass'e bastò" in {s.name for s in h.seats}
     assert ("fold", "Ass'e bastò") in [(e.kind, e.player) for e in h.events]
@@ -439,7 +440,7 @@ def test_replay_of_every_hand():
     unchecked: dict[str, str] = {}
     validated = total = 0
     for path, _ in FILES:
-        for _, hh in read_site((SITE_DATA / path).read_bytes(), path):
+        for _, hh in read_site((SITES / path).read_bytes(), path):
             total += 1
             doc = replay(hh, path).to_dict()
             validated += bool(doc.get("validated"))
@@ -504,8 +505,8 @@ def test_pokerkit_gives_the_same_finishing_stacks():
     compared = 0
     for label, parser in (("PokerStars", notation.PokerStarsParser),
                           ("Full Tilt", notation.FullTiltPokerParser)):
-        for path, _ in site_samples({label}):
-            data = (SITE_DATA / path).read_bytes()
+        for path in files_of(label):
+            data = (SITES / path).read_bytes()
             theirs = {}
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -539,7 +540,7 @@ def test_pokerkit_gives_the_same_finishing_stacks():
 def test_damaged_text_gives_errors_never_exceptions():
     """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
     for i, (path, _) in enumerate(FILES):
-        text = decode((SITE_DATA / path).read_bytes())
+        text = decode((SITES / path).read_bytes())
         for damaged in mutated_texts(text, i, 40):
             for _, rec in site_pokerstars.read(damaged, "damaged"):
                 assert isinstance(rec, (SiteHand, SiteError))

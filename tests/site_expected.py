@@ -1,0 +1,329 @@
+"""The values the samples' own sources assert (tests/data/sites/expected_from_sources.json)
+compared with what our site readers make of the samples. Three comparers, one for each way
+the site tests state them: :func:`expected_mismatches` (the differences, named),
+:func:`check_expected` (the first hand of a file, asserted key by key, with skips) and
+:func:`check_site_expected` (the records of a file, asserted key by key)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timezone
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from site_samples import SAMPLES, expected, records
+
+from simulate.notation.site_hand import SiteHand
+from simulate.notation.site_text import SiteError, parse_amount
+
+_GAME_TYPES = {
+    "NoLimitHoldem": ("holdem", "no-limit"), "FixedLimitHoldem": ("holdem", "fixed-limit"),
+    "PotLimitHoldem": ("holdem", "pot-limit"), "PotLimitOmaha": ("omaha", "pot-limit"),
+    "NoLimitOmaha": ("omaha", "no-limit"), "PotLimitOmahaHiLo": ("omaha_hilo", "pot-limit"),
+    "FixedLimitOmahaHiLo": ("omaha_hilo", "fixed-limit"),
+    "PotLimitFiveCardOmaha": ("omaha5", "pot-limit"),
+}
+_LIMITS = {"nolimit": "no-limit", "potlimit": "pot-limit", "fixedlimit": "fixed-limit"}
+_CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP"}
+
+
+def _utc(iso: str | None) -> datetime | None:
+    if iso is None:
+        return None
+    t = datetime.fromisoformat(iso)
+    return t.astimezone(timezone.utc).replace(tzinfo=None) if t.tzinfo else t
+
+
+def _num(x: Decimal | None) -> float | None:
+    return None if x is None else float(x)
+
+
+def _pair(h: SiteHand) -> tuple[float | None, float | None]:
+    st = h.stakes
+    if h.info.betting == "fixed-limit" and st.small_bet is not None:
+        return _num(st.small_bet), _num(st.big_bet)
+    return _num(st.small_blind), _num(st.big_blind)
+
+
+def expected_mismatches(key: str, hand: SiteHand, n_records: int,
+                        skip: dict[str, str] | None = None) -> list[str]:
+    """Where a hand differs from the values its source's tests assert for ``key`` (an
+    ``expected_from_sources.json`` key); ``skip``: keys not compared, with the reason."""
+    want = expected()[key]
+    info, out = hand.info, []
+
+    def check(name: str, ours: object, theirs: object) -> None:
+        if ours != theirs:
+            out.append(f"{name}: ours {ours!r}, the source's {theirs!r}")
+
+    for k, v in want.items():
+        if k == "_from" or (skip and k in skip):
+            continue
+        if k in ("hand_id", "info.handid"):
+            check(k, re.findall(r"\d+", info.hand_id), re.findall(r"\d+", str(v)))
+        elif k == "date_utc":
+            check(k, _utc(info.time), datetime.strptime(v, "%m/%d/%Y %H:%M:%S"))
+        elif k in ("dealer_button_seat", "table.button"):
+            check(k, hand.button, v)
+        elif k == "number_of_players":
+            check(k, len(hand.seats), v)
+        elif k == "rake":
+            if v is not None:
+                check(k, _num(hand.rake), v)
+        elif k == "total_pot":
+            if v is not None:
+                check(k, _num(hand.total_pot), v)
+        elif k == "limit":
+            check(k, _pair(hand), tuple(float(re.sub(r"[^\d.]", "", x))
+                                        for x in v.split("-")[:2]))
+        elif k in ("table_name", "table.table"):
+            # the name as printed; a source may keep the table size (" 6 Max") with it
+            check(k, info.table, re.sub(r" \d+ Max$", "", v))
+        elif k == "hero":
+            check(k, info.hero, v)
+        elif k == "game_type":
+            check(k, (info.game, info.betting), _GAME_TYPES[v])
+        elif k == "max_players":
+            check(k, hand.max_seats, v)
+        elif k == "number_of_hands":
+            check(k, n_records, v)
+        elif k == "is_valid_hand":
+            pass  # the test states each file's outcome
+        elif k == "info.currency":
+            check(k, info.currency, "chips" if info.tournament else _CURRENCY[v])
+        elif k in ("info.year", "info.month", "info.day", "info.hour", "info.min",
+                   "info.sec"):
+            t = _utc(info.time)
+            assert t is not None
+            check(k, getattr(t, {"info.min": "minute", "info.sec": "second"}.get(
+                k, k[5:])), v)
+        elif k == "info.sb":
+            check(k, _num(hand.stakes.small_blind), v)
+        elif k == "info.bb":
+            check(k, _num(hand.stakes.big_blind), v)
+        elif k == "info.ante":
+            antes = [e.amount for e in hand.events if e.kind == "ante"]
+            check(k, _num(antes[0]) if antes else None, v)
+        elif k == "info.limit":
+            check(k, info.betting, _LIMITS[v])
+        elif k == "info.pokertype":
+            check(k, info.game, v)
+        elif k == "info.gametype":
+            check(k, "tournament" if info.tournament else "cash", v)
+        elif k == "info.gameno":
+            check(k, info.tournament and info.tournament.id, str(v))
+        elif k == "info.level":
+            check(k, info.tournament and info.tournament.level, v)
+        elif k in ("info.buyin", "info.donation", "info.rake"):
+            assert info.tournament is not None and info.tournament.buy_in is not None
+            parts = [float(parse_amount(x)) for x in info.tournament.buy_in.split("+")]
+            check(k, {"info.buyin": sum(parts), "info.donation": parts[0],
+                      "info.rake": parts[-1]}[k], v)
+        elif k in ("info.timezone", "table.maxseats"):
+            pass  # hhp converts to GMT (compared through the hour); maxseats: players seated
+        else:
+            out.append(f"{k}: not compared (no rule)")
+    return out
+
+
+
+GAME_TYPES = {"NoLimitHoldem": ("holdem", "no-limit"), "PotLimitOmaha": ("omaha", "pot-limit"),
+              "FixedLimitHoldem": ("holdem", "fixed-limit"),
+              "PotLimitOmahaHiLo": ("omaha_hilo", "pot-limit"), "PotLimitHoldem":
+              ("holdem", "pot-limit")}
+
+
+def limit_pair(text: str) -> tuple[Decimal, Decimal]:
+    """``$100-$200``, ``SEK0.25-SEK0.50`` as two amounts."""
+    small, big = (x.strip("$€£SEK ") for x in text.split("-"))
+    return Decimal(small), Decimal(big)
+
+
+def check_expected(path: str, facts: dict, skip: dict[str, str]) -> None:
+    """The first hand of ``path`` against the source's expected ``facts`` (``skip``: the
+    keys not compared, each with the reason)."""
+    recs = [r for _, r in records(path)]
+    for key, value in facts.items():
+        if key.startswith("_") or key in skip:
+            continue
+        if key == "is_valid_hand":
+            assert all(isinstance(r, SiteHand) for r in recs) == value, key(path)
+            continue
+        if key in ("is_cancelled", "is_valid_or_cancelled"):
+            assert all(isinstance(r, SiteError) and "cancelled" in str(r) for r in recs)
+            continue
+        if key == "number_of_hands":
+            assert len(recs) == value
+            continue
+        hand = recs[0]
+        assert isinstance(hand, SiteHand), (key(path), hand)
+        info = hand.info
+        if key == "hand_id":
+            assert info.hand_id.replace("-", ".").replace(".hand.", ".") == value
+        elif key == "date_utc":
+            when = datetime.strptime(value, "%m/%d/%Y %H:%M:%S")
+            assert info.time is not None
+            assert datetime.fromisoformat(info.time).replace(tzinfo=None) == when
+        elif key == "dealer_button_seat":
+            assert hand.button == value
+        elif key == "number_of_players":
+            assert len(hand.seats) == value
+        elif key == "rake":
+            assert hand.rake == Decimal(str(value))
+        elif key == "total_pot":
+            assert hand.total_pot == (None if value is None else Decimal(str(value)))
+        elif key == "limit":
+            small, big = limit_pair(value)
+            st = hand.stakes
+            got = ((st.small_bet, st.big_bet) if info.betting == "fixed-limit"
+                   else (st.small_blind, st.big_blind))
+            assert got == (small, big), key(path)
+        elif key == "table_name":
+            assert info.table == value
+        elif key == "hero":
+            assert info.hero == value
+        elif key == "game_type":
+            assert (info.game, info.betting) == GAME_TYPES[value]
+        elif key == "max_players":
+            assert hand.max_seats == value
+        else:
+            raise AssertionError(f"{key(path)}: no check for {key!r}")
+
+
+def expected_of(family_dir: str) -> list[tuple[str, dict]]:
+    """The expected values of the source for the files under ``family_dir`` (a folder of
+    the source's ``SampleHandHistories``)."""
+    return sorted((k, v) for k, v in expected().items()
+                  if k.startswith(SAMPLES + family_dir + "/"))
+
+
+def site_expected(path: str) -> dict[str, Any]:
+    """What the sample's source tests assert about ``path`` (``expected_from_sources.json``;
+    empty where they assert nothing)."""
+    return expected().get(path, {})
+
+
+def _utc_of(iso: str) -> datetime:
+    return datetime.fromisoformat(iso).astimezone(UTC).replace(tzinfo=None)
+
+
+_GAME_WORDS = {"Holdem": "holdem", "Omaha": "omaha", "OmahaHiLo": "omaha_hilo",
+               "FiveCardOmaha": "omaha5"}
+_LIMIT_WORDS = {"NoLimit": "no-limit", "PotLimit": "pot-limit", "FixedLimit": "fixed-limit",
+                "CapNoLimit": "no-limit"}
+
+
+def _amounts(text: str) -> tuple[Decimal, ...]:
+    return tuple(Decimal(re.sub(r"[^\d.]", "", x)) for x in text.split("-") if x != "Ante")
+
+
+def check_site_expected(recs: list[Any], exp: dict[str, Any]) -> None:  # noqa: C901
+    """Assert the values a sample's source tests assert (``site_expected``) on the records
+    a site reader made of it (:class:`SiteHand` or :class:`SiteError`), key by key."""
+    D = Decimal  # noqa: N806 - reads as the amounts' type
+    hands = [r for r in recs if isinstance(r, SiteHand)]
+    h = hands[0] if hands else None
+    for key, want in exp.items():
+        if key == "_from" or (want is None and key in ("buyin", "rake", "currency")):
+            continue
+        if key == "number_of_hands":
+            assert len(recs) == want
+        elif key == "is_valid_hand" or key == "is_valid_or_cancelled":
+            ok = h is not None
+            if ok:
+                try:
+                    h.check_chips()
+                except SiteError:
+                    ok = False
+            assert ok == want or key == "is_valid_or_cancelled"
+        elif key == "is_cancelled":
+            assert "cancelled" in str(recs[0]) and want
+        elif key in ("hand_id", "ident", "info.handid", "ident_of_first_hand"):
+            assert h.info.hand_id == str(want)
+        elif key == "date_utc":
+            assert _utc_of(h.info.time) == datetime.strptime(want, "%m/%d/%Y %H:%M:%S")
+        elif key == "date":
+            stamp, zone = want.split(" ")
+            assert zone == "US/Eastern"
+            local = datetime.fromisoformat(stamp).replace(tzinfo=ZoneInfo("America/New_York"))
+            assert datetime.fromisoformat(h.info.time) == local
+        elif key in ("dealer_button_seat", "table.button"):
+            assert h.button == want
+        elif key == "number_of_players":
+            assert len(h.seats) == want
+        elif key == "rake" and not isinstance(want, str):
+            assert h.rake == D(str(want))
+        elif key == "total_pot":
+            assert h.total_pot == D(str(want))
+        elif key == "limit" and want in ("NL", "PL", "FL"):
+            assert h.info.betting == {"NL": "no-limit", "PL": "pot-limit",
+                                      "FL": "fixed-limit"}[want]
+        elif key == "game":
+            assert h.info.game == {"HOLDEM": "holdem", "OMAHA": "omaha"}[want]
+        elif key == "limit":
+            st = h.stakes
+            got = (st.small_blind or st.small_bet, st.big_blind or st.big_bet)
+            assert got == _amounts(want)
+        elif key == "limit_after_full_parse":
+            sb, bb, ante = _amounts(want)
+            assert (h.stakes.small_blind, h.stakes.big_blind) == (sb, bb)
+            assert {e.amount for e in h.events if e.kind == "ante"} == {ante}
+        elif key in ("table_name",):
+            assert h.info.table == want
+        elif key == "table.tableno":
+            assert h.info.table == want or h.info.table.split()[-1] == str(want)
+        elif key == "hero" and isinstance(want, str):
+            assert h.info.hero == want
+        elif key == "hero":
+            assert h.info.hero == want["name"]
+            hole = next(e.cards for e in h.events if e.kind == "hole" and e.player == want["name"])
+            combo = want["combo"]  # the source orders the cards its own way
+            assert sorted(hole) == sorted(combo[i:i + 2] for i in range(0, len(combo), 2))
+        elif key in ("max_players", "table.maxseats"):
+            # a header that prints no seat count: the seats fit the source's
+            assert h.max_seats == want or (
+                h.max_seats is None and max(s.seat for s in h.seats) <= want)
+        elif key == "game_type" and want in ("TOUR", "SNG", "CASH"):
+            assert (h.info.tournament is not None) == (want != "CASH")
+        elif key == "game_type":
+            m = re.fullmatch(r"(CapNoLimit|NoLimit|PotLimit|FixedLimit)(\w+)", want)
+            assert (h.info.game, h.info.betting) == (_GAME_WORDS[m[2]], _LIMIT_WORDS[m[1]])
+        elif key == "info.gametype":
+            assert (h.info.tournament is not None) == (want == "tournament")
+        elif key in ("info.sb", "sb"):
+            assert h.stakes.small_blind == D(str(want))
+        elif key in ("info.bb", "bb"):
+            assert h.stakes.big_blind == D(str(want))
+        elif key == "info.ante":
+            assert {e.amount for e in h.events if e.kind == "ante"} == {D(str(want))}
+        elif key in ("info.level", "tournament_level"):
+            level = h.info.tournament.level if h.info.tournament else None
+            assert (level or "").lower() == (want or "").lower()
+        elif key == "tournament_ident" or key == "info.gameno":
+            assert (h.info.tournament.id if h.info.tournament else None) == want
+        elif key in ("buyin", "info.donation"):
+            assert h.info.tournament.buy_in.split("+")[0] == f"${want}"
+        elif key in ("info.rake", "rake"):
+            assert h.info.tournament.buy_in.split("+")[-1] == f"${want}"
+        elif key in ("info.year", "info.month", "info.day", "info.hour", "info.min",
+                     "info.sec"):
+            t = datetime.fromisoformat(h.info.time)
+            attr = {"min": "minute", "sec": "second"}.get(key[5:], key[5:])
+            assert getattr(t, attr) == want
+        elif key == "info.timezone":
+            assert want == "ET" and h.info.time.endswith(("-05:00", "-04:00"))
+        elif key == "info.currency" or key == "currency":
+            assert want in ("$", "USD")
+            assert h.info.currency == "USD" or h.info.tournament.buy_in.startswith("$")
+        elif key == "players":
+            got = [(s.name, s.stack, s.seat) for s in h.seats]
+            assert got == [(p["name"], D(str(p["stack"])), p["seat"]) for p in want
+                           if not p["name"].startswith("Empty Seat")]
+        elif key == "button":
+            assert h.button == want["seat"]
+        elif key == "board":
+            board = [c for e in h.events if e.kind == "board" and e.run == 1 for c in e.cards]
+            assert board == (want or [])
+        elif key == "winners":
+            assert sorted({e.player for e in h.events if e.kind == "collect"}) == sorted(want)
