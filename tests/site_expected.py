@@ -7,12 +7,13 @@ the site tests state them: :func:`expected_mismatches` (the differences, named),
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timezone
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from site_samples import SAMPLES, expected, records
+from site_samples import SAMPLES, expected, index, key, records
 
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount
@@ -144,51 +145,51 @@ def check_expected(path: str, facts: dict, skip: dict[str, str]) -> None:
     """The first hand of ``path`` against the source's expected ``facts`` (``skip``: the
     keys not compared, each with the reason)."""
     recs = [r for _, r in records(path)]
-    for key, value in facts.items():
-        if key.startswith("_") or key in skip:
+    for fact, value in facts.items():
+        if fact.startswith("_") or fact in skip:
             continue
-        if key == "is_valid_hand":
+        if fact == "is_valid_hand":
             assert all(isinstance(r, SiteHand) for r in recs) == value, key(path)
             continue
-        if key in ("is_cancelled", "is_valid_or_cancelled"):
+        if fact in ("is_cancelled", "is_valid_or_cancelled"):
             assert all(isinstance(r, SiteError) and "cancelled" in str(r) for r in recs)
             continue
-        if key == "number_of_hands":
+        if fact == "number_of_hands":
             assert len(recs) == value
             continue
         hand = recs[0]
         assert isinstance(hand, SiteHand), (key(path), hand)
         info = hand.info
-        if key == "hand_id":
+        if fact == "hand_id":
             assert info.hand_id.replace("-", ".").replace(".hand.", ".") == value
-        elif key == "date_utc":
+        elif fact == "date_utc":
             when = datetime.strptime(value, "%m/%d/%Y %H:%M:%S")
             assert info.time is not None
             assert datetime.fromisoformat(info.time).replace(tzinfo=None) == when
-        elif key == "dealer_button_seat":
+        elif fact == "dealer_button_seat":
             assert hand.button == value
-        elif key == "number_of_players":
+        elif fact == "number_of_players":
             assert len(hand.seats) == value
-        elif key == "rake":
+        elif fact == "rake":
             assert hand.rake == Decimal(str(value))
-        elif key == "total_pot":
+        elif fact == "total_pot":
             assert hand.total_pot == (None if value is None else Decimal(str(value)))
-        elif key == "limit":
+        elif fact == "limit":
             small, big = limit_pair(value)
             st = hand.stakes
             got = ((st.small_bet, st.big_bet) if info.betting == "fixed-limit"
                    else (st.small_blind, st.big_blind))
             assert got == (small, big), key(path)
-        elif key == "table_name":
+        elif fact == "table_name":
             assert info.table == value
-        elif key == "hero":
+        elif fact == "hero":
             assert info.hero == value
-        elif key == "game_type":
+        elif fact == "game_type":
             assert (info.game, info.betting) == GAME_TYPES[value]
-        elif key == "max_players":
+        elif fact == "max_players":
             assert hand.max_seats == value
         else:
-            raise AssertionError(f"{key(path)}: no check for {key!r}")
+            raise AssertionError(f"{key(path)}: no check for {fact!r}")
 
 
 def expected_of(family_dir: str) -> list[tuple[str, dict]]:
@@ -220,110 +221,135 @@ def _amounts(text: str) -> tuple[Decimal, ...]:
 
 def check_site_expected(recs: list[Any], exp: dict[str, Any]) -> None:  # noqa: C901
     """Assert the values a sample's source tests assert (``site_expected``) on the records
-    a site reader made of it (:class:`SiteHand` or :class:`SiteError`), key by key."""
+    a site reader made of it (:class:`SiteHand` or :class:`SiteError`), fact by fact."""
     D = Decimal  # noqa: N806 - reads as the amounts' type
     hands = [r for r in recs if isinstance(r, SiteHand)]
     h = hands[0] if hands else None
-    for key, want in exp.items():
-        if key == "_from" or (want is None and key in ("buyin", "rake", "currency")):
+    for fact, want in exp.items():
+        if fact == "_from" or (want is None and fact in ("buyin", "rake", "currency")):
             continue
-        if key == "number_of_hands":
+        if fact == "number_of_hands":
             assert len(recs) == want
-        elif key == "is_valid_hand" or key == "is_valid_or_cancelled":
+        elif fact == "is_valid_hand" or fact == "is_valid_or_cancelled":
             ok = h is not None
             if ok:
                 try:
                     h.check_chips()
                 except SiteError:
                     ok = False
-            assert ok == want or key == "is_valid_or_cancelled"
-        elif key == "is_cancelled":
+            assert ok == want or fact == "is_valid_or_cancelled"
+        elif fact == "is_cancelled":
             assert "cancelled" in str(recs[0]) and want
-        elif key in ("hand_id", "ident", "info.handid", "ident_of_first_hand"):
+        elif fact in ("hand_id", "ident", "info.handid", "ident_of_first_hand"):
             assert h.info.hand_id == str(want)
-        elif key == "date_utc":
+        elif fact == "date_utc":
             assert _utc_of(h.info.time) == datetime.strptime(want, "%m/%d/%Y %H:%M:%S")
-        elif key == "date":
+        elif fact == "date":
             stamp, zone = want.split(" ")
             assert zone == "US/Eastern"
             local = datetime.fromisoformat(stamp).replace(tzinfo=ZoneInfo("America/New_York"))
             assert datetime.fromisoformat(h.info.time) == local
-        elif key in ("dealer_button_seat", "table.button"):
+        elif fact in ("dealer_button_seat", "table.button"):
             assert h.button == want
-        elif key == "number_of_players":
+        elif fact == "number_of_players":
             assert len(h.seats) == want
-        elif key == "rake" and not isinstance(want, str):
+        elif fact == "rake" and not isinstance(want, str):
             assert h.rake == D(str(want))
-        elif key == "total_pot":
+        elif fact == "total_pot":
             assert h.total_pot == D(str(want))
-        elif key == "limit" and want in ("NL", "PL", "FL"):
+        elif fact == "limit" and want in ("NL", "PL", "FL"):
             assert h.info.betting == {"NL": "no-limit", "PL": "pot-limit",
                                       "FL": "fixed-limit"}[want]
-        elif key == "game":
+        elif fact == "game":
             assert h.info.game == {"HOLDEM": "holdem", "OMAHA": "omaha"}[want]
-        elif key == "limit":
+        elif fact == "limit":
             st = h.stakes
             got = (st.small_blind or st.small_bet, st.big_blind or st.big_bet)
             assert got == _amounts(want)
-        elif key == "limit_after_full_parse":
+        elif fact == "limit_after_full_parse":
             sb, bb, ante = _amounts(want)
             assert (h.stakes.small_blind, h.stakes.big_blind) == (sb, bb)
             assert {e.amount for e in h.events if e.kind == "ante"} == {ante}
-        elif key in ("table_name",):
+        elif fact in ("table_name",):
             assert h.info.table == want
-        elif key == "table.tableno":
+        elif fact == "table.tableno":
             assert h.info.table == want or h.info.table.split()[-1] == str(want)
-        elif key == "hero" and isinstance(want, str):
+        elif fact == "hero" and isinstance(want, str):
             assert h.info.hero == want
-        elif key == "hero":
+        elif fact == "hero":
             assert h.info.hero == want["name"]
             hole = next(e.cards for e in h.events if e.kind == "hole" and e.player == want["name"])
             combo = want["combo"]  # the source orders the cards its own way
             assert sorted(hole) == sorted(combo[i:i + 2] for i in range(0, len(combo), 2))
-        elif key in ("max_players", "table.maxseats"):
+        elif fact in ("max_players", "table.maxseats"):
             # a header that prints no seat count: the seats fit the source's
             assert h.max_seats == want or (
                 h.max_seats is None and max(s.seat for s in h.seats) <= want)
-        elif key == "game_type" and want in ("TOUR", "SNG", "CASH"):
+        elif fact == "game_type" and want in ("TOUR", "SNG", "CASH"):
             assert (h.info.tournament is not None) == (want != "CASH")
-        elif key == "game_type":
+        elif fact == "game_type":
             m = re.fullmatch(r"(CapNoLimit|NoLimit|PotLimit|FixedLimit)(\w+)", want)
             assert (h.info.game, h.info.betting) == (_GAME_WORDS[m[2]], _LIMIT_WORDS[m[1]])
-        elif key == "info.gametype":
+        elif fact == "info.gametype":
             assert (h.info.tournament is not None) == (want == "tournament")
-        elif key in ("info.sb", "sb"):
+        elif fact in ("info.sb", "sb"):
             assert h.stakes.small_blind == D(str(want))
-        elif key in ("info.bb", "bb"):
+        elif fact in ("info.bb", "bb"):
             assert h.stakes.big_blind == D(str(want))
-        elif key == "info.ante":
+        elif fact == "info.ante":
             assert {e.amount for e in h.events if e.kind == "ante"} == {D(str(want))}
-        elif key in ("info.level", "tournament_level"):
+        elif fact in ("info.level", "tournament_level"):
             level = h.info.tournament.level if h.info.tournament else None
             assert (level or "").lower() == (want or "").lower()
-        elif key == "tournament_ident" or key == "info.gameno":
+        elif fact == "tournament_ident" or fact == "info.gameno":
             assert (h.info.tournament.id if h.info.tournament else None) == want
-        elif key in ("buyin", "info.donation"):
+        elif fact in ("buyin", "info.donation"):
             assert h.info.tournament.buy_in.split("+")[0] == f"${want}"
-        elif key in ("info.rake", "rake"):
+        elif fact in ("info.rake", "rake"):
             assert h.info.tournament.buy_in.split("+")[-1] == f"${want}"
-        elif key in ("info.year", "info.month", "info.day", "info.hour", "info.min",
+        elif fact in ("info.year", "info.month", "info.day", "info.hour", "info.min",
                      "info.sec"):
             t = datetime.fromisoformat(h.info.time)
-            attr = {"min": "minute", "sec": "second"}.get(key[5:], key[5:])
+            attr = {"min": "minute", "sec": "second"}.get(fact[5:], fact[5:])
             assert getattr(t, attr) == want
-        elif key == "info.timezone":
+        elif fact == "info.timezone":
             assert want == "ET" and h.info.time.endswith(("-05:00", "-04:00"))
-        elif key == "info.currency" or key == "currency":
+        elif fact == "info.currency" or fact == "currency":
             assert want in ("$", "USD")
             assert h.info.currency == "USD" or h.info.tournament.buy_in.startswith("$")
-        elif key == "players":
+        elif fact == "players":
             got = [(s.name, s.stack, s.seat) for s in h.seats]
             assert got == [(p["name"], D(str(p["stack"])), p["seat"]) for p in want
                            if not p["name"].startswith("Empty Seat")]
-        elif key == "button":
+        elif fact == "button":
             assert h.button == want["seat"]
-        elif key == "board":
+        elif fact == "board":
             board = [c for e in h.events if e.kind == "board" and e.run == 1 for c in e.cards]
             assert board == (want or [])
-        elif key == "winners":
+        elif fact == "winners":
             assert sorted({e.player for e in h.events if e.kind == "collect"}) == sorted(want)
+
+
+def check_sources_values(label: str, n_keys: int,
+                         skip: Callable[[str], dict[str, str] | None] = lambda k: None,
+                         ) -> dict[str, SiteHand]:
+    """Every ``expected_from_sources.json`` key of the samples labelled ``label`` (``n_keys``
+    of them; ``path#i`` is the file's i-th hand) through :func:`expected_mismatches` (none
+    allowed; ``skip(key)``: the keys not compared, with the reason). A hand the source calls
+    invalid is our :class:`SiteError` too, unless ``skip`` names ``is_valid_hand``. Returns
+    the hands compared, by key."""
+    keys = [k for k in expected() if index().get(k.split("#")[0], {}).get("site") == label]
+    assert len(keys) == n_keys
+    out = {}
+    for k in keys:
+        path, _, i = k.partition("#")
+        recs = records(path)
+        rec = recs[int(i or 0)][1]
+        skipped = skip(k)
+        if expected()[k].get("is_valid_hand") is False and "is_valid_hand" not in (skipped or {}):
+            assert isinstance(rec, SiteError), k
+            continue
+        assert not isinstance(rec, SiteError), (k, rec)
+        assert expected_mismatches(k, rec, len(recs), skipped) == [], k
+        out[k] = rec
+    return out

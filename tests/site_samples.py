@@ -13,6 +13,8 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
 from simulate.notation.sites import DETECT_CHARS, SITE_FORMATS, detect_site, read_site_records
@@ -58,8 +60,15 @@ def hands(path: str) -> list[SiteHand]:
 
 
 def one(path: str) -> SiteHand:
-    (h,) = hands(path)
+    """The file's one record, a hand."""
+    (h,) = recs_of(path)
+    assert isinstance(h, SiteHand) and not h.summary_only, (key(path), h)
     return h
+
+
+def recs_of(path: str) -> list[SiteHand | SiteError]:
+    """The file's records without their lines."""
+    return [r for _, r in records(path)]
 
 
 def detected_only_by(path: str, name: str) -> list[str]:
@@ -137,14 +146,20 @@ def key(path: str) -> str:
     return path.replace(SAMPLES, "A:")
 
 
+#: A hand of the samples: ``(key(path), its first line)``.
+Where = tuple[str, int]
+
+
 @dataclass
 class Replayed:
-    """Every hand of some samples through :func:`read_site` and the replay: the errors and
-    the hands whose betting the rules refuse (not validated, the reason), each by
-    ``(key, first line)``; how many were validated, and how many hands there were."""
+    """Every hand of some samples through :func:`read_site` and the replay, each by
+    :data:`Where`: the errors, the hands not validated (the reason) and among them those
+    whose betting the rules refuse; how many were validated, and how many hands there
+    were."""
 
-    errors: dict[tuple[str, int], str] = field(default_factory=dict)
-    refused: dict[tuple[str, int], str] = field(default_factory=dict)
+    errors: dict[Where, str] = field(default_factory=dict)
+    unvalidated: dict[Where, str] = field(default_factory=dict)
+    refused: dict[Where, str] = field(default_factory=dict)
     validated: int = 0
     total: int = 0
 
@@ -162,89 +177,172 @@ def replay_all(paths: list[str]) -> Replayed:
             out.validated += bool(doc["validated"])
             if doc["error"]:
                 out.errors[(key(path), line)] = doc["error"]
+            elif not doc["validated"]:
+                out.unvalidated[(key(path), line)] = doc["not_validated"]
             if "rules engine refuses" in (doc["not_validated"] or ""):
                 out.refused[(key(path), line)] = doc["not_validated"]
     return out
 
 
+def says(message: str, fragment: str) -> bool:
+    """Whether an error ``message`` says ``fragment``: a fragment naming a line
+    (``"line 19: ..."``) must start the message, any other be in it."""
+    if fragment.startswith("line "):
+        return message.startswith(fragment)
+    return fragment in message
+
+
+@cache
 def head_of(path: str) -> str:
     """The start of a sample that the detectors see."""
     return text_of(path)[:DETECT_CHARS].lstrip("\ufeff \n\t")
 
 
-@dataclass
+def both(n: int) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """:attr:`Family.round_trip` for a family whose ``n`` hands all read back the same from
+    PHH and from OHH."""
+    return {"phh": (n, ()), "ohh": (n, ())}
+
+
+@dataclass(frozen=True)
 class Family:
-    """One family's samples and the faults its test knows (``faults``: a file's short path
-    to a fragment of the :class:`SiteError` each of its faulty hands gives;
-    ``edited_stakes``: the files whose header stakes the source edited, so that they no
-    longer match the blinds the hand posts)."""
+    """One site reader's samples and the facts its test asserts about them, checked by
+    tests/test_site_families.py (the family's own test module checks hands by hand).
+
+    ``files``: index.json label -> how many sample files (``detect_only``: labels whose files
+    are only detected, not read as hands); ``hands``: the records of the read files;
+    ``faults``: the hands that read as a :class:`SiteError`, a piece of it (see :func:`says`);
+    ``disagree``: hands read whose chip check fails, a piece of the error; ``replay_errors``:
+    the replay's errors beyond those; ``refused``: hands whose betting the rules refuse;
+    ``unvalidated``: where given, every hand replayed without error but not validated;
+    ``validated``: how many are (``at_least``: at least); ``round_trip``: per format, how
+    many hands are written and read back, and the starts of those that differ; ``cut``: a
+    sample cut at every line and garbled (the reader must name each hand's fault, never
+    raise); ``mutate``: every sample damaged 40 times over (:func:`mutated_texts`);
+    ``skins``: a label's ``info.site`` (or those it may be) where it is not ``name``;
+    ``also_detects``: keys of files of other labels the detector takes too; ``rake_known``:
+    every hand has a rake (printed or derived), never negative, none in a tournament, whose
+    chips are no currency; ``posted_stakes``: the rake is never negative, nor without a flop,
+    and the header's stakes are the blinds posted (but in ``edited_stakes``, keys of files
+    the source edited)."""
 
     name: str
-    label: str
-    faults: dict[str, str] = field(default_factory=dict)
+    files: dict[str, int]
+    hands: int
+    faults: dict[Where, str] = field(default_factory=dict)
+    disagree: dict[Where, str] = field(default_factory=dict)
+    replay_errors: dict[Where, str] = field(default_factory=dict)
+    refused: dict[Where, str] = field(default_factory=dict)
+    unvalidated: dict[Where, str] | None = None
+    validated: int = 0
+    at_least: bool = False
+    round_trip: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    cut: str | None = None
+    mutate: bool = False
+    skins: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
+    also_detects: tuple[str, ...] = ()
+    detect_only: tuple[str, ...] = ()
+    rake_known: bool = False
+    posted_stakes: bool = False
     edited_stakes: frozenset[str] = frozenset()
 
-    def check_detection_and_counts(self, path: str) -> None:
-        fmt = detect_site(text_of(path))
-        assert fmt is not None and fmt.name == self.name, key(path)
-        others = [f.name for f in SITE_FORMATS if f.name != self.name and f.detect(head_of(path))]
-        assert others == [], (key(path), others)
-        assert len(records(path)) == index()[path]["hands"], key(path)
+    def __str__(self) -> str:
+        return self.name
 
-    def check_chips(self, path: str) -> None:
-        fault = self.faults.get(key(path))
-        for _, rec in records(path):
-            if fault is not None:
-                assert isinstance(rec, SiteError) and fault in str(rec), (key(path), rec)
+    @property
+    def paths(self) -> list[str]:
+        """The family's sample files read as hands."""
+        return files_of(*(label for label in self.files if label not in self.detect_only))
+
+    def check_counts(self) -> None:
+        got = {label: len(files_of(label)) for label in self.files}
+        assert got == self.files
+        assert sum(index()[p]["hands"] for p in self.paths) == self.hands
+
+    def check_file(self, path: str) -> None:
+        """Every record of the sample: its count, the faults, the chip check."""
+        recs = records(path)
+        assert len(recs) == index()[path]["hands"], key(path)
+        want = {line: part for (k, line), part in self.faults.items() if k == key(path)}
+        got = [(line, str(r)) for line, r in recs if isinstance(r, SiteError)]
+        assert [line for line, _ in got] == sorted(want), (key(path), got)
+        for line, msg in got:
+            assert says(msg, want[line]), (key(path), msg)
+        site = self.skins.get(index()[path]["site"], self.name)
+        sites = (site,) if isinstance(site, str) else site
+        for line, h in recs:
+            if isinstance(h, SiteError) or h.summary_only:
                 continue
-            assert isinstance(rec, SiteHand), (key(path), rec)
-            rec.check_chips()
-            assert rec.rake is None or rec.rake >= 0
-            if not any(e.kind == "board" for e in rec.events) and rec.rake is not None:
-                assert rec.rake == 0, (key(path), "rake without a flop")   # no flop, no drop
-            # the stakes read from the header agree with the blinds the hand posts
-            for kind, want in (("small_blind", rec.stakes.small_blind),
-                               ("big_blind", rec.stakes.big_blind)):
-                posted = [e for e in rec.events if e.kind == kind and not e.allin]
-                if want is not None and posted and key(path) not in self.edited_stakes:
-                    assert posted[0].amount == want, (key(path), kind, want)
+            assert h.info.site in sites, key(path)
+            part = self.disagree.get((key(path), line))
+            if part is None:
+                h.check_chips()
+            else:
+                with pytest.raises(SiteError) as err:
+                    h.check_chips()
+                assert says(str(err.value), part), (key(path), err.value)
+            if self.rake_known:
+                assert h.rake is not None and h.rake >= 0, key(path)
+                if h.info.tournament is not None:
+                    assert h.rake == 0 and h.info.currency == "chips", key(path)
+            if self.posted_stakes:
+                check_posted_stakes(h, key(path) in self.edited_stakes)
+
+    def check_replay(self) -> None:
+        r = replay_all(self.paths)
+        assert r.total == self.hands - sum(
+            1 for p in self.paths for _, h in records(p)
+            if isinstance(h, SiteHand) and h.summary_only)
+        want = {**self.faults, **self.disagree, **self.replay_errors}
+        assert set(r.errors) == set(want), r.errors
+        for w, part in want.items():
+            assert says(r.errors[w], part), (w, r.errors[w])
+        assert set(r.refused) == set(self.refused), r.refused
+        for w, part in self.refused.items():
+            assert part in r.refused[w], (w, r.refused[w])
+        if self.unvalidated is not None:
+            assert set(r.unvalidated) == set(self.unvalidated), r.unvalidated
+            for w, part in self.unvalidated.items():
+                assert part in r.unvalidated[w], (w, r.unvalidated[w])
+        if self.at_least:
+            assert r.validated >= self.validated
+        else:
+            assert r.validated == self.validated
+
+    def check_round_trip(self, fmt: str) -> None:
+        n, starts = self.round_trip[fmt]
+        done, bad = round_trip_mismatches(self.paths, fmt)
+        assert done == n and len(bad) == len(starts), (done, bad)
+        assert all(b.startswith(s) for b, s in zip(sorted(bad), sorted(starts), strict=True))
+
+    def damaged_texts(self) -> Iterator[str]:
+        if self.cut is not None:
+            yield from cut_and_garbled(text_of(self.cut))
+        if self.mutate:
+            for i, path in enumerate(self.paths):
+                yield from mutated_texts(text_of(path), i, 40)
 
 
-def replay_outcomes(paths: list[str]) -> tuple[dict[str, list[str]], int, int]:
-    """Every hand of ``paths`` through :func:`read_site` and the replay: the replay errors
-    by file (short path: the errors), the number of hands validated, and the number read."""
+def check_posted_stakes(h: SiteHand, edited: bool) -> None:
+    """The rake is never negative, nor taken without a flop, and (unless the stakes were
+    ``edited``) the stakes read from the header are the blinds the hand posts."""
+    assert h.rake is None or h.rake >= 0
+    if not any(e.kind == "board" for e in h.events) and h.rake is not None:
+        assert h.rake == 0, "rake without a flop"   # no flop, no drop
+    for kind, want in (("small_blind", h.stakes.small_blind),
+                       ("big_blind", h.stakes.big_blind)):
+        posted = [e for e in h.events if e.kind == kind and not e.allin]
+        if want is not None and posted and not edited:
+            assert posted[0].amount == want, (kind, want)
+
+
+def built_boards(path: str) -> list[str]:
+    """The boards of a file's one hand as the builder gives them (one text per run)."""
     from simulate.notation.sites import read_site
-    from simulate.replay.hand_replay import replay
 
-    errors: dict[str, list[str]] = {}
-    validated = read = 0
-    for path in paths:
-        for _, hh in read_site(sample(path).read_bytes(), path):
-            if isinstance(hh, SiteError):
-                continue
-            read += 1
-            doc = replay(hh).to_dict()
-            if doc.get("error"):
-                errors.setdefault(key(path), []).append(str(doc["error"]))
-            validated += bool(doc.get("validated"))
-    return errors, validated, read
-
-
-def refused_by_rules(paths: list[str]) -> dict[str, list[str]]:
-    """The hands of ``paths`` whose betting the rules engine refuses (they stand on their
-    chip accounting, not validated), by file (short path: the reasons)."""
-    from simulate.notation.sites import read_site
-    from simulate.replay.hand_replay import replay
-
-    out: dict[str, list[str]] = {}
-    for path in paths:
-        for _, hh in read_site(sample(path).read_bytes(), path):
-            if isinstance(hh, SiteError):
-                continue
-            why = replay(hh).to_dict()["not_validated"] or ""
-            if "rules engine refuses" in why:
-                out.setdefault(key(path), []).append(why)
-    return out
+    (hh,) = [h for _, h in read_site(sample(path).read_bytes(), path)]
+    assert not isinstance(hh, SiteError) and hh.site is not None
+    return list(hh.site.boards)
 
 
 # ----------------------------------------------------------------------------- damaged text
@@ -268,3 +366,13 @@ def mutated_texts(text: str, seed: int, count: int) -> Iterator[str]:
             j = rng.randrange(len(lines[i]))
             lines[i] = lines[i][:j] + rng.choice("$()[]: x9*#-") + lines[i][j + 1:]
         yield "\n".join(lines)
+
+
+def cut_and_garbled(text: str) -> Iterator[str]:
+    """``text`` cut after each of its lines, and with each line but the first cut in half
+    and ended with ``[$(``."""
+    lines = text.split("\n")
+    for k in range(1, len(lines)):
+        yield "\n".join(lines[:k])
+    for k in range(1, len(lines)):
+        yield "\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
