@@ -141,9 +141,14 @@ def limit_pair(text: str) -> tuple[Decimal, Decimal]:
     return Decimal(small), Decimal(big)
 
 
-def check_expected(path: str, facts: dict, skip: dict[str, str]) -> None:
+def check_expected(path: str, facts: dict, skip: dict[str, str],
+                   contradicted: dict[str, str] | None = None) -> bool:
     """The first hand of ``path`` against the source's expected ``facts`` (``skip``: the
-    keys not compared, each with the reason)."""
+    keys not compared, each with the reason; ``contradicted``: a file's key -> the one fact
+    the file itself contradicts, not compared either). Whether the file is one of those."""
+    said_otherwise = (contradicted or {}).get(key(path))
+    if said_otherwise is not None:
+        skip = {**skip, said_otherwise: "the file says otherwise"}
     recs = [r for _, r in records(path)]
     for fact, value in facts.items():
         if fact.startswith("_") or fact in skip:
@@ -190,13 +195,17 @@ def check_expected(path: str, facts: dict, skip: dict[str, str]) -> None:
             assert hand.max_seats == value
         else:
             raise AssertionError(f"{key(path)}: no check for {fact!r}")
+    return said_otherwise is not None
 
 
-def expected_of(family_dir: str) -> list[tuple[str, dict]]:
+def expected_of(family_dir: str) -> list[Any]:
     """The expected values of the source for the files under ``family_dir`` (a folder of
-    the source's ``SampleHandHistories``)."""
-    return sorted((k, v) for k, v in expected().items()
-                  if k.startswith(SAMPLES + family_dir + "/"))
+    the source's ``SampleHandHistories``): ``(path, facts)`` parameters of a test, each
+    named by the path's key."""
+    import pytest
+
+    return [pytest.param(k, v, id=key(k)) for k, v in sorted(expected().items())
+            if k.startswith(SAMPLES + family_dir + "/")]
 
 
 def site_expected(path: str) -> dict[str, Any]:
@@ -217,6 +226,12 @@ _LIMIT_WORDS = {"NoLimit": "no-limit", "PotLimit": "pot-limit", "FixedLimit": "f
 
 def _amounts(text: str) -> tuple[Decimal, ...]:
     return tuple(Decimal(re.sub(r"[^\d.]", "", x)) for x in text.split("-") if x != "Ante")
+
+
+def asserted(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The samples of ``paths`` whose sources assert something, each with
+    :func:`site_expected`."""
+    return [(p, site_expected(p)) for p in paths if site_expected(p)]
 
 
 def check_site_expected(recs: list[Any], exp: dict[str, Any]) -> None:  # noqa: C901

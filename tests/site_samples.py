@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
@@ -69,6 +69,35 @@ def one(path: str) -> SiteHand:
 def recs_of(path: str) -> list[SiteHand | SiteError]:
     """The file's records without their lines."""
     return [r for _, r in records(path)]
+
+
+def spelled(path: str, n: int = 0, pot: bool = False) -> list[tuple]:
+    """The file's ``n``-th record, a hand, as its events ``(kind, player, amount as text or
+    None, the cards joined by spaces)``, and each one's pot where ``pot``."""
+    hand = records(path)[n][1]
+    assert isinstance(hand, SiteHand), (key(path), hand)
+    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards))
+            + ((e.pot,) if pot else ()) for e in hand.events]
+
+
+def rows(hand: SiteHand) -> list[tuple]:
+    """A hand's events in full: ``(kind, player, amount, the cards joined by spaces, pot,
+    run, allin)``."""
+    return [(e.kind, e.player, e.amount, " ".join(e.cards), e.pot, e.run, e.allin)
+            for e in hand.events]
+
+
+def moves(hand: SiteHand, leave_out: tuple[str, ...] = ("hole", "board")) -> list[tuple]:
+    """A hand's events but those of the kinds ``leave_out``, as ``(kind, player, amount)``."""
+    return [(e.kind, e.player, e.amount) for e in hand.events if e.kind not in leave_out]
+
+
+def read_hand(read: Callable[[str, str], Iterable[tuple[int, SiteHand | SiteError]]],
+              text: str) -> SiteHand:
+    """The one record a reader's ``read`` makes of ``text``, a hand."""
+    (rec,) = [r for _, r in read(text, "t")]
+    assert isinstance(rec, SiteHand), rec
+    return rec
 
 
 def detected_only_by(path: str, name: str) -> list[str]:

@@ -5,28 +5,23 @@ own expected values, hands checked event by event, and each hand through the rep
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from site_samples import built_boards, expected, index, one
+from site_samples import built_boards, expected, files_of, index, moves, one, read_hand
 
 from simulate.notation import site_bovada
-from simulate.notation.site_hand import SiteHand
 
-DATA = Path(__file__).parent / "data" / "sites"
-INDEX = index()
-EXPECTED = expected()
 SKINS = {"Bovada": "bovada", "Ignition": "ignition", "Bodog": "bodog"}
-FILES = sorted(k for k, v in INDEX.items() if v["site"] in SKINS)
+FILES = files_of(*SKINS)
 E = "hand-history-parser/extracted/"
 B = "hhp/test/fixtures/holdem/ignition/"
 D = Decimal
 
 
-@pytest.mark.parametrize("path", sorted(k for k in EXPECTED if k.startswith((E, B))
-                                        and INDEX.get(k, {}).get("site") in SKINS))
+@pytest.mark.parametrize("path", sorted(k for k in expected() if k.startswith((E, B))
+                                        and index().get(k, {}).get("site") in SKINS))
 def test_expected_values_of_the_sources(path: str) -> None:
-    exp = EXPECTED[path]
+    exp = expected()[path]
     rec = one(path)
     info = rec.info
     if "info.handNumber" in exp or "info.handid" in exp:
@@ -79,10 +74,6 @@ def test_expected_values_of_the_sources(path: str) -> None:
                 for (p, a), (_, w) in zip(awards, want, strict=True)] == want
 
 
-def _kinds(rec: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount) for e in rec.events if e.kind not in ("hole", "board")]
-
-
 def test_bounty_tournament_event_by_event() -> None:
     rec = one(E + "bovada/HAND_TOURNAMENT_BOUNTY_AWARDED.txt")
     assert rec.info.hero == "Dealer" and rec.button == 3
@@ -90,7 +81,7 @@ def test_bounty_tournament_event_by_event() -> None:
     assert [(s.seat, s.name) for s in rec.seats] == [
         (1, "UTG+1"), (2, "UTG+2"), (3, "Dealer"), (4, "Small Blind"), (5, "Big Blind"),
         (6, "UTG")]
-    assert _kinds(rec) == [
+    assert moves(rec) == [
         ("small_blind", "Small Blind", D(50)), ("big_blind", "Big Blind", D(100)),
         ("fold", "UTG", None), ("fold", "UTG+1", None), ("fold", "UTG+2", None),
         ("raise", "Dealer", D(2155)),          # "All-in(raise) 2155 to 2155"
@@ -109,7 +100,7 @@ def test_bounty_tournament_event_by_event() -> None:
 
 def test_all_in_as_a_bet_and_as_a_call() -> None:
     rec = one(E + "bovada/HAND_TOURNAMENT_DRAW_FOR_DEALER.txt")
-    assert _kinds(rec)[-5:-3] == [("bet", "Big Blind", D(172)), ("call", "Dealer", D(172))]
+    assert moves(rec)[-5:-3] == [("bet", "Big Blind", D(172)), ("call", "Dealer", D(172))]
     assert rec.info.hero == "Small Blind"
 
 
@@ -117,9 +108,9 @@ def test_omaha_hi_lo_rake_from_the_total_pot() -> None:
     rec = one(E + "bovada/HAND_OMAHA_HILO_HIGH_AND_LOW.txt")
     assert (rec.info.game, rec.info.betting) == ("omaha_hilo", "pot-limit")
     assert rec.info.hero == "Dealer"                      # "Dealer  [ME]" (two spaces)
-    assert ("raise", "Dealer", D("8.72")) in _kinds(rec)
-    assert ("call", "Big Blind", D("0.30")) in _kinds(rec)  # "All-in $0.30" under a raise
-    assert ("uncalled", "Dealer", D("4.06")) in _kinds(rec)
+    assert ("raise", "Dealer", D("8.72")) in moves(rec)
+    assert ("call", "Big Blind", D("0.30")) in moves(rec)  # "All-in $0.30" under a raise
+    assert ("uncalled", "Dealer", D("4.06")) in moves(rec)
     assert rec.total_pot == D("13.68") and rec.rake == D("0.50")
     assert rec.collected() == {"Dealer": D("13.18")}
 
@@ -143,7 +134,7 @@ def test_zone_hand_without_summary() -> None:
 def test_blind_folded_into_the_result() -> None:
     rec = one(E + "bodog/HAND.txt")
     assert rec.info.site == "bodog"
-    assert _kinds(rec)[-2:] == [("uncalled", "Big Blind", D(1)), ("collect", "Big Blind", D(2))]
+    assert moves(rec)[-2:] == [("uncalled", "Big Blind", D(1)), ("collect", "Big Blind", D(2))]
 
 
 def test_posts_and_dead_chips() -> None:
@@ -159,9 +150,8 @@ def test_posts_and_dead_chips() -> None:
             "*** FLOP *** [2d 3d 4d]\nBig Blind : Bets $0.50\nUTG  [ME] : Folds\n"
             "Big Blind : Return uncalled portion of bet $0.50\nBig Blind : Hand result $0.65\n"
             "*** SUMMARY ***\nTotal Pot($0.70)\n")
-    (rec,) = [r for _, r in site_bovada.read(text, "t")]
-    assert isinstance(rec, SiteHand)
-    assert _kinds(rec)[2:4] == [("post", "UTG", D("0.25")), ("dead", "UTG", D("0.10"))]
+    rec = read_hand(site_bovada.read, text)
+    assert moves(rec)[2:4] == [("post", "UTG", D("0.25")), ("dead", "UTG", D("0.10"))]
     assert rec.rake == D("0.05") and rec.info.hero == "UTG" and rec.button == 1
     rec.check_chips()
 

@@ -8,25 +8,19 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
-from site_expected import check_site_expected, site_expected
-from site_samples import SITES, files_of, index, one, recs_of
+from site_expected import asserted, check_site_expected
+from site_samples import SITES, files_of, one, recs_of, rows
 
 from simulate.notation import site_fulltilt
-from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
 from simulate.notation.sites import read_site
 
 LABELS = {"Full Tilt"}
-FILES = [(p, index()[p]) for p in files_of(*LABELS)]
+FILES = files_of(*LABELS)
 FTP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/FullTilt/"
 
 
-def _events(h: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount, " ".join(e.cards), e.pot, e.run, e.allin)
-            for e in h.events]
-
-
-EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
+EXPECTED = asserted(FILES)
 
 
 @pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
@@ -39,7 +33,7 @@ def test_run_it_twice_event_by_event():
     assert (h.info.table, h.max_seats, h.button, h.info.hero) == ("Myron", 6, 2, "Postrail")
     assert h.info.time == "2015-04-08T04:44:44-04:00"
     assert [s.in_hand for s in h.seats] == [False, True, True, True, True, True]
-    assert _events(h) == [
+    assert rows(h) == [
         ("small_blind", "VanyaRabotaet", D(5), "", None, 1, False),
         ("big_blind", "1mperial", D(10), "", None, 1, False),
         ("hole", "Postrail", None, "5s Ah", None, 1, False),
@@ -76,7 +70,7 @@ def test_run_it_twice_event_by_event():
 def test_omaha_hilo_split_pot_and_all_in_call():
     h = one(FTP + "CashGame/HandActionTests/OmahaHiLo.txt")
     assert (h.info.game, h.info.betting) == ("omaha_hilo", "pot-limit")
-    ev = _events(h)
+    ev = rows(h)
     assert ("call", "great johnny", D("2.26"), "", None, 1, True) in ev  # ", and is all in"
     assert ("uncalled", "Bauko", D("3.14"), "", None, 1, False) in ev
     assert [e for e in ev if e[0] == "collect"] == [
@@ -89,7 +83,7 @@ def test_fixed_limit_and_sit_and_go():
     f = one(FTP + "CashGame/GameTypeTests/FixedLimitHoldem.txt")
     assert (f.info.betting, f.stakes.small_bet, f.stakes.big_bet) == (
         "fixed-limit", D("0.05"), D("0.10"))
-    assert _events(f)[:4] == [
+    assert rows(f)[:4] == [
         ("small_blind", "miezemuis", D("0.02"), "", None, 1, False),
         ("big_blind", "kerberi", D("0.05"), "", None, 1, False),
         ("raise", "miezemuis", D("0.10"), "", None, 1, False),

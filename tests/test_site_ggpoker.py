@@ -5,24 +5,15 @@ hands checked event by event, and each hand through the replay."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
-from site_samples import (
-    built_boards,
-    expected,
-    index,
-    recs_of,
-)
+from site_samples import SITES, built_boards, expected, files_of, read_hand, recs_of
 
 from simulate.notation import site_ggpoker
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.sites import read_site
 from simulate.replay.hand_replay import replay
 
-DATA = Path(__file__).parent / "data" / "sites"
-INDEX = index()
-EXPECTED = expected()
-FILES = sorted(k for k, v in INDEX.items() if v["site"] == "GGPoker")
+FILES = files_of("GGPoker")
 GG = ("PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/GGPoker/"
       "CashGame/")
 D = Decimal
@@ -30,7 +21,7 @@ D = Decimal
 
 def test_expected_values_of_the_sources() -> None:
     (gen,) = recs_of(GG + "GeneralHands/GeneralHand.txt")
-    exp = EXPECTED[GG + "GeneralHands/GeneralHand.txt"]
+    exp = expected()[GG + "GeneralHands/GeneralHand.txt"]
     assert isinstance(gen, SiteHand)
     assert gen.info.hand_id == "HD" + exp["hand_id"]
     month, day, rest = exp["date_utc"].split("/")
@@ -42,7 +33,7 @@ def test_expected_values_of_the_sources() -> None:
     assert gen.total_pot == D(str(exp["total_pot"]))
     (lim,) = recs_of(GG + "Limits/Limit1.txt")
     assert isinstance(lim, SiteHand)
-    assert EXPECTED[GG + "Limits/Limit1.txt"]["limit"] == "$0.50-$1"
+    assert expected()[GG + "Limits/Limit1.txt"]["limit"] == "$0.50-$1"
     assert (lim.stakes.small_blind, lim.stakes.big_blind) == (D("0.5"), D("1"))
     assert lim.info.currency == "USD"
     (nl,) = recs_of(GG + "GameTypeTests/NoLimitHoldem.txt")
@@ -115,7 +106,7 @@ def test_a_cash_out_fee_paid_comes_off_the_net_only() -> None:
     """The contract: winnings are what the player collected (a cash-out received counts);
     a premium paid outside the pot comes off the net, not the winnings."""
     path = GG + "HandActionTests/PaysCashoutFee.txt"
-    ((_, hh),) = list(read_site((DATA / path).read_bytes(), path))
+    ((_, hh),) = list(read_site((SITES / path).read_bytes(), path))
     d = replay(hh).to_dict()
     i = d["players"].index("oiesfcv1")
     assert d["error"] is None and d["cashout"] == {"oiesfcv1": -22.68}
@@ -143,8 +134,7 @@ def test_tournament_header_and_antes() -> None:
         "Uncalled bet (450) returned to Hero\n*** SHOWDOWN ***\n"
         "Hero collected 870 from pot\n*** SUMMARY ***\n"
         "Total pot 870 | Rake 0 | Jackpot 0 | Bingo 0 | Fortune 0 | Tax 0\n")
-    (rec,) = [r for _, r in site_ggpoker.read(text, "t")]
-    assert isinstance(rec, SiteHand)
+    rec = read_hand(site_ggpoker.read, text)
     assert rec.info.tournament is not None
     assert rec.info.tournament.to_dict() == {"id": "98765", "buy_in": "$10", "level": "7"}
     assert rec.info.currency == "chips"
@@ -167,8 +157,7 @@ def test_cash_drop_is_paid_outside_the_pot() -> None:
         "Uncalled bet ($24.37) returned to c\n*** SHOWDOWN ***\nc collected $4.77 from pot\n"
         "*** SUMMARY ***\n"
         "Total pot $5.02 | Rake $0.25 | Jackpot $0 | Bingo $0 | Fortune $0 | Tax $0\n")
-    (rec,) = [r for _, r in site_ggpoker.read(text, "t")]
-    assert isinstance(rec, SiteHand)
+    rec = read_hand(site_ggpoker.read, text)
     assert [(e.kind, e.player, e.amount, e.pot) for e in rec.events
             if e.kind in ("collect", "cashout")] == [
         ("collect", "c", D("2.27"), "pot"), ("cashout", "c", D("2.50"), "cash drop")]
@@ -219,8 +208,7 @@ def test_short_deck_antes_and_button_blind() -> None:
         "f1da9c5a collected $0.52 from pot\n"
         "*** SUMMARY ***\n"
         "Total pot $0.54 | Rake $0.02 | Jackpot $0 | Bingo $0 | Fortune $0 | Tax $0\n")
-    (rec,) = [r for _, r in site_ggpoker.read(text, "t")]
-    assert isinstance(rec, SiteHand)
+    rec = read_hand(site_ggpoker.read, text)
     assert (rec.info.game, rec.stakes.ante) == ("short_deck_triton", D("0.02"))
     assert ("big_blind", "Hero", D("0.02"), (), 1) in _kinds(rec)   # "posts button blind"
     rec.check_chips()

@@ -4,6 +4,7 @@ cash, Hold'em, Omaha, Omaha hi/lo)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from site_expected import check_expected, expected_of
@@ -11,12 +12,11 @@ from site_samples import (
     SAMPLES,
     SITES,
     files_of,
-    key,
     records,
+    spelled,
 )
 
 from simulate.notation import site_igt
-from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError
 
 FILES = files_of("IGT")
@@ -27,17 +27,12 @@ def test_an_empty_file_in_the_folder_is_no_hand() -> None:
     assert records(path) == ()
 
 
-@pytest.mark.parametrize("path,facts", expected_of("IGT"), ids=lambda x: key(x)
-                         if isinstance(x, str) else "")
+@pytest.mark.parametrize("path,facts", expected_of("IGT"))
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
     check_expected(path, facts, {})
 
 
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards),
-             e.pot) for e in hand.events]
+events = partial(spelled, pot=True)
 
 
 def test_calls_are_street_totals_and_a_short_all_in_call() -> None:

@@ -10,8 +10,8 @@ from site_samples import (
     SAMPLES,
     SITES,
     files_of,
-    key,
     records,
+    spelled,
 )
 
 from simulate.notation import site_ipoker
@@ -34,17 +34,12 @@ NOT_COMPARED = {
 }
 
 
-@pytest.mark.parametrize("path,facts", expected_of("IPoker"), ids=lambda x: key(x)
-                         if isinstance(x, str) else "")
+@pytest.mark.parametrize("path,facts", expected_of("IPoker"))
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
     check_expected(path, facts, NOT_COMPARED)
 
 
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards))
-            for e in hand.events]
+events = spelled
 
 
 def test_a_posted_blind_with_dead_money_and_an_uncalled_bet() -> None:

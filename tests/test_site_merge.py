@@ -10,8 +10,8 @@ from site_samples import (
     SAMPLES,
     SITES,
     files_of,
-    key,
     records,
+    spelled,
 )
 
 from simulate.notation import site_merge
@@ -32,22 +32,13 @@ CONTRADICTED = {
 }
 
 
-@pytest.mark.parametrize("path,facts", expected_of("Merge"), ids=lambda x: key(x)
-                         if isinstance(x, str) else "")
+@pytest.mark.parametrize("path,facts", expected_of("Merge"))
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    skip = dict(NOT_COMPARED)
-    if key(path) in CONTRADICTED:
-        skip[CONTRADICTED[key(path)]] = "the file says otherwise"
-    check_expected(path, facts, skip)
-    if key(path) in CONTRADICTED:
+    if check_expected(path, facts, NOT_COMPARED, CONTRADICTED):
         assert records(path)[0][1].max_seats == 9
 
 
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards))
-            for e in hand.events]
+events = spelled
 
 
 def test_fixed_limit_with_the_uncalled_bet_in_the_win() -> None:

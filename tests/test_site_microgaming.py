@@ -4,14 +4,15 @@ sample (cp1252 files among them)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from site_expected import check_expected, expected_of
 from site_samples import (
     SAMPLES,
     files_of,
-    key,
     records,
+    spelled,
 )
 
 from simulate.notation.site_hand import SiteHand
@@ -30,23 +31,15 @@ CONTRADICTED = {
 }
 
 
-@pytest.mark.parametrize("path,facts", expected_of("MicroGaming"), ids=lambda x: key(x)
-                         if isinstance(x, str) else "")
+@pytest.mark.parametrize("path,facts", expected_of("MicroGaming"))
 def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    skip = dict(NOT_COMPARED)
-    if key(path) in CONTRADICTED:
-        skip[CONTRADICTED[key(path)]] = "the file says otherwise"
+    if check_expected(path, facts, NOT_COMPARED, CONTRADICTED):
         hand = records(path)[0][1]
         assert isinstance(hand, SiteHand)
         hand.check_chips()
-    check_expected(path, facts, skip)
 
 
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards),
-             e.pot) for e in hand.events]
+events = partial(spelled, pot=True)
 
 
 def test_fixed_limit_raises_print_what_they_add() -> None:

@@ -7,17 +7,24 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
-from site_expected import check_site_expected, site_expected
-from site_samples import SITES, files_of, index, one, recs_of
+from site_expected import asserted, check_site_expected
+from site_samples import SITES, files_of, hands, one, recs_of
 
 from simulate.notation import site_pkr
 from simulate.notation.site_text import SiteError, decode
 
-FILES = [(p, index()[p]) for p in files_of(*{"PKR"})]
+FILES = files_of("PKR")
 PKR = "poker/extracted/pkr_hands/"
 
 
-EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
+EXPECTED = asserted(FILES)
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_the_last_pot_line_is_the_pot_before_the_rake(path):
+    for h in hands(path):
+        if h.total_pot is not None:  # the last "Pot sizes" line: the pot before rake
+            assert sum(h.collected().values()) + h.rake == h.total_pot
 
 
 @pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])

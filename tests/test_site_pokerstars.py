@@ -10,8 +10,8 @@ import re
 from decimal import Decimal as D
 
 import pytest
-from site_expected import check_site_expected, site_expected
-from site_samples import SITES, files_of, index, one, recs_of, text_of
+from site_expected import asserted, check_site_expected
+from site_samples import SITES, files_of, one, recs_of, rows, text_of
 
 from simulate.notation import site_pokerstars
 from simulate.notation.site_hand import SiteHand
@@ -20,12 +20,12 @@ from simulate.notation.sites import read_site, read_site_records
 from simulate.replay.hand_replay import replay
 
 LABELS = {"PokerStars", "PPPoker (PokerStars format)", "Upoker (PokerStars format)"}
-FILES = [(p, index()[p]) for p in files_of(*LABELS)]
+FILES = files_of(*LABELS)
 PHHP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
 
 
 # ----------------------------------------------------------------------------- sources
-EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
+EXPECTED = asserted(FILES)
 
 
 @pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
@@ -34,16 +34,11 @@ def test_the_values_the_sources_assert(path, exp):
 
 
 # ----------------------------------------------------------------------------- by hand
-def _events(h: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount, " ".join(e.cards), e.pot, e.run, e.allin)
-            for e in h.events]
-
-
 def test_cash_hand_event_by_event():
     h = one(PHHP + "PokerStars/CashGame/HandActionTests/CashOut.txt")
     assert h.info.time == "2021-03-21T11:21:25-04:00"  # ET in March: daylight time
     assert (h.info.currency, h.button, h.max_seats, h.info.table) == ("USD", 2, 6, "Abetti I")
-    assert _events(h) == [
+    assert rows(h) == [
         ("small_blind", "k12sat", D(1), "", None, 1, False),
         ("big_blind", "ontaba23", D(2), "", None, 1, False),
         ("fold", "Greg1ry", None, "", None, 1, False),
@@ -72,7 +67,7 @@ def test_tournament_with_antes_side_pots_event_by_event():
                                            "level": "XI"}
     assert h.info.currency == "chips" and h.info.hero == "W2lkm2n"
     assert h.info.time == "2013-10-04T23:22:20+02:00"  # CET, in summer time
-    ev = _events(h)
+    ev = rows(h)
     assert ev[:9] == [("ante", s.name, D(75), "", None, 1, False) for s in h.seats]
     assert ev[9:] == [
         ("small_blind", "Labahra", D(400), "", None, 1, False),
@@ -106,15 +101,15 @@ def test_run_it_twice_event_by_event():
     ((_, hh),) = list(read_site((SITES / PHHP / "PokerStars/CashGame/RunItTwiceTests/"
                                  "RunItTwice1.txt").read_bytes(), "rit"))
     assert hh.site.boards == ["3dKd9h8h4s", "3dKd9h8hKc"]  # one board per run (the builder's)
-    boards = [(e[3], e[5]) for e in _events(h) if e[0] == "board"]
+    boards = [(e[3], e[5]) for e in rows(h) if e[0] == "board"]
     assert boards == [("3d Kd 9h", 1), ("8h", 1), ("4s", 1), ("Kc", 2)]
-    pays = [(e[1], e[2], e[4], e[5]) for e in _events(h) if e[0] == "collect"]
+    pays = [(e[1], e[2], e[4], e[5]) for e in rows(h) if e[0] == "collect"]
     assert pays == [("Player3", D(10), "side pot", 1), ("Player3", D("1503.50"), "main pot", 1),
                     ("Player3", D(10), "side pot", 2), ("Player3", D("1503.50"), "main pot", 2)]
     # the shows are printed once per board: kept once
-    assert [e[1] for e in _events(h) if e[0] == "show"] == ["Player3", "Player4"]
-    assert ("raise", "Player5", D(1010), "", None, 1, False) in _events(h)
-    assert ("call", "Player4", D(750), "", None, 1, True) in _events(h)
+    assert [e[1] for e in rows(h) if e[0] == "show"] == ["Player3", "Player4"]
+    assert ("raise", "Player5", D(1010), "", None, 1, False) in rows(h)
+    assert ("call", "Player4", D(750), "", None, 1, True) in rows(h)
     assert h.rake == D(3) and h.total_pot == D(3030)
     h.check_chips()
 
@@ -126,7 +121,7 @@ def test_omaha_hilo_and_fixed_limit_hands():
     f = one(PHHP + "PokerStars/CashGame/ExtraHands/ShowsDownSingleCard.txt")
     assert (f.info.game, f.info.betting) == ("holdem", "fixed-limit")
     assert (f.stakes.small_bet, f.stakes.big_bet) == (D(1), D(2))
-    ev = _events(f)
+    ev = rows(f)
     assert ev[2:6] == [("call", "anggie137", D(1), "", None, 1, False),
                        ("raise", "fingies7", D(2), "", None, 1, False),
                        ("raise", "Zaza5573", D(3), "", None, 1, False),
@@ -166,7 +161,7 @@ def test_posts_small_and_big_blinds_live_and_dead():
         "a collected $0.30 from pot\n*** SUMMARY ***\nTotal pot $0.30 | Rake $0 | "
         "Jackpot $0\nSeat 1: a (button) collected ($0.30)\n")
     ((_, h),) = list(site_pokerstars.read(text, "x"))
-    assert _events(h)[:4] == [
+    assert rows(h)[:4] == [
         ("small_blind", "b", D("0.05"), "", None, 1, False),
         ("big_blind", "c", D("0.10"), "", None, 1, False),
         ("post", "a", D("0.10"), "", None, 1, False), ("dead", "a", D("0.05"), "", None, 1, False)]
@@ -377,7 +372,7 @@ def test_written_pokerstars_text_reads_back_the_same():
     from simulate.notation.site_write import stars_text
 
     differ = set()
-    for path, _ in FILES:
+    for path in FILES:
         for rec in recs_of(path):
             if not isinstance(rec, SiteHand) or path in DISAGREE:
                 continue

@@ -6,25 +6,15 @@ the Windows-1252 files, and each hand through the replay."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from site_samples import (
-    built_boards,
-    expected,
-    index,
-    one,
-    recs_of,
-)
+from site_samples import SITES, built_boards, expected, files_of, moves, one, read_hand, recs_of
 
 from simulate.notation import site_winamax
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import decode
 
-DATA = Path(__file__).parent / "data" / "sites"
-INDEX = index()
-EXPECTED = expected()
-FILES = sorted(k for k, v in INDEX.items() if v["site"] in ("Winamax", "Winamax (invalid header)"))
+FILES = files_of("Winamax", "Winamax (invalid header)")
 WM = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/Winamax/"
 D = Decimal
 
@@ -34,9 +24,9 @@ CP1252 = [WM + "CashGame/GameTypeTests/NoLimitHoldem.txt",
           WM + "CashGame/ValidHandTests/ValidHand_1.txt"]
 
 
-@pytest.mark.parametrize("path", sorted(k for k in EXPECTED if k.startswith(WM)))
+@pytest.mark.parametrize("path", sorted(k for k in expected() if k.startswith(WM)))
 def test_expected_values_of_the_sources(path: str) -> None:
-    exp = EXPECTED[path]
+    exp = expected()[path]
     recs = recs_of(path)
     if "is_valid_hand" in exp:
         assert isinstance(recs[0], SiteHand) == exp["is_valid_hand"]
@@ -80,14 +70,10 @@ def test_expected_values_of_the_sources(path: str) -> None:
             exp["game_type"]]
 
 
-def _kinds(rec: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount) for e in rec.events if e.kind != "hole"]
-
-
 def test_uncalled_bet_folded_into_the_collection() -> None:
     rec = one(WM + "CashGame/GameTypeTests/PotLimitFiveCardOmahaHiLo.txt")
     assert (rec.info.game, rec.info.betting) == ("omaha5_hilo", "pot-limit")
-    assert _kinds(rec) == [
+    assert moves(rec, ("hole",)) == [
         ("small_blind", "sheld0r", D(5)), ("big_blind", "JDOUBLON12", D(10)),
         ("raise", "milanda", D(35)),                         # "raises 25€ to 35€"
         ("fold", "AmyDiamond", None), ("fold", "sheld0r", None),
@@ -101,7 +87,7 @@ def test_uncalled_bet_on_a_later_street_and_the_rake() -> None:
     hands = [r for r in recs_of(WM + "CashGame/MultipleHandsTests/10MultipleHands.txt")
              if isinstance(r, SiteHand) and r.info.hand_id == "5334642-852-1383822101"]
     (rec,) = hands
-    ev = _kinds(rec)
+    ev = moves(rec, ("hole",))
     assert ev[-3:] == [("fold", "ovechkin08", None), ("uncalled", "TORINOFA", D(12)),
                        ("collect", "TORINOFA", D("11.22"))]
     assert rec.rake == D("0.78") and rec.total_pot == D("23.22")
@@ -123,7 +109,7 @@ def test_tournament_antes_and_event() -> None:
     assert rec.info.tournament.to_dict() == {"id": "153100000",
                                              "buy_in": "€4.50 + €4.50 + €1", "level": "4"}
     assert rec.info.currency == "chips"
-    assert _kinds(rec)[:5] == [("ante", "Player1", D(25)), ("ante", "Player2", D(25)),
+    assert moves(rec, ("hole",))[:5] == [("ante", "Player1", D(25)), ("ante", "Player2", D(25)),
                                ("ante", "Player3", D(25)), ("small_blind", "Player1", D(150)),
                                ("big_blind", "Player2", D(300))]
     sng = one(WM + "SitAndGo/GeneralHands/GeneralHand.txt")
@@ -133,10 +119,11 @@ def test_tournament_antes_and_event() -> None:
 
 def test_dead_and_live_posts_out_of_position() -> None:
     path = WM + "CashGame/HandActionTests/PostingDead.txt"
-    text = decode((DATA / path).read_bytes()).replace("Dbrz34 calls 0.50€", "Dbrz34 calls 1€")
+    text = decode((SITES / path).read_bytes()).replace("Dbrz34 calls 0.50€", "Dbrz34 calls 1€")
     (rec,) = [r for _, r in site_winamax.read(text, path)]  # the call the pot holds
     assert isinstance(rec, SiteHand)
-    assert _kinds(rec)[2:4] == [("dead", "Dbrz34", D("0.25")), ("post", "Dbrz34", D("0.50"))]
+    assert moves(rec, ("hole",))[2:4] == [("dead", "Dbrz34", D("0.25")),
+                                          ("post", "Dbrz34", D("0.50"))]
     rec.check_chips()
 
 
@@ -149,7 +136,7 @@ def test_seat_sitting_out_and_hero() -> None:
 
 @pytest.mark.parametrize("path", CP1252)
 def test_windows_1252_files(path: str) -> None:
-    raw = (DATA / path).read_bytes()
+    raw = (SITES / path).read_bytes()
     assert b"\x80" in raw and not raw.startswith(b"\xef\xbb\xbf")
     rec = one(path)
     assert rec.info.currency == "EUR"
@@ -165,8 +152,7 @@ def test_localized_amounts_in_a_hand() -> None:
             "a b posts small blind 0,05€\nc posts big blind 0,10€\n*** PRE-FLOP *** \n"
             "a b folds\nc collected 0,15€ from pot\n*** SUMMARY ***\n"
             "Total pot 0,15€ | No rake\nSeat 2: c (big blind) won 0,15€\n")
-    (rec,) = [r for _, r in site_winamax.read(text, "t")]
-    assert isinstance(rec, SiteHand)
+    rec = read_hand(site_winamax.read, text)
     assert rec.seats[0].stack == D("1234.50")
     assert rec.collected() == {"c": D("0.10")}
     rec.check_chips()

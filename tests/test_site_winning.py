@@ -6,26 +6,16 @@ sources' own expected values, hands checked event by event, and the replay."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from site_samples import (
-    built_boards,
-    expected,
-    index,
-    one,
-    recs_of,
-)
+from site_samples import built_boards, expected, files_of, moves, one, recs_of
 
 from simulate.notation import site_winning
 from simulate.notation.site_hand import SiteHand
 
-DATA = Path(__file__).parent / "data" / "sites"
-INDEX = index()
-EXPECTED = expected()
 LABELS = ("Winning Poker (2014 format)", "Winning Poker / ACR (2019+ format)",
           "Winning Poker / ACR (tournament format)")
-FILES = sorted(k for k, v in INDEX.items() if v["site"] in LABELS)
+FILES = files_of(*LABELS)
 A = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
 WP, V2 = A + "WinningPoker/CashGame/", A + "WinningPokerV2/CashGame/"
 F = "Poker-Hand-Tracker/"
@@ -35,9 +25,9 @@ STUD = "hand-history-parser/extracted/acr/HAND_7CARD_STUD_HILO.txt"
 D = Decimal
 
 
-@pytest.mark.parametrize("path", sorted(k for k in EXPECTED if k.startswith((WP, V2))))
+@pytest.mark.parametrize("path", sorted(k for k in expected() if k.startswith((WP, V2))))
 def test_expected_values_of_the_sources(path: str) -> None:
-    exp = EXPECTED[path]
+    exp = expected()[path]
     recs = recs_of(path)
     if "is_cancelled" in exp or "is_valid_hand" in exp:
         valid = exp.get("is_valid_hand", not exp.get("is_cancelled"))
@@ -80,13 +70,9 @@ def test_expected_values_of_the_sources(path: str) -> None:
             exp["game_type"]]
 
 
-def _kinds(rec: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount) for e in rec.events if e.kind not in ("hole", "board")]
-
-
 def test_2014_amounts_are_what_each_action_adds() -> None:
     rec = one(WP + "PlayerTests/OmahaShowdown.txt")
-    assert _kinds(rec) == [
+    assert moves(rec) == [
         ("small_blind", "do not-call", D(2)), ("big_blind", "digbick30", D(4)),
         ("raise", "do not-call", D(12)),     # "raises (10)" on top of the small blind's 2
         ("raise", "digbick30", D(36)),       # "raises (32)" on top of the big blind's 4
@@ -105,11 +91,11 @@ def test_2014_amounts_are_what_each_action_adds() -> None:
 
 def test_2014_dead_post_straddle_and_jackpot_drop() -> None:
     dead = one(WP + "HandActionTests/PostingDead.txt")
-    assert _kinds(dead)[2:4] == [("dead", "TheKunttzz", D("0.25")),
+    assert moves(dead)[2:4] == [("dead", "TheKunttzz", D("0.25")),
                                  ("post", "TheKunttzz", D("0.50"))]
     assert dead.info.fees == {}  # no flop: no jackpot drop
     straddle = one(WP + "HandActionTests/Straddle.txt")
-    assert ("straddle", "D3SISION", D("0.50")) in _kinds(straddle)
+    assert ("straddle", "D3SISION", D("0.50")) in moves(straddle)
     assert straddle.info.fees == {"jackpot": D("0.25")}  # a (JP) table, a flop, 6 dealt in
     three = one(WP + "StreetTests/Turn.txt")
     assert three.info.fees == {}  # a (JP) table, a flop, but 3 dealt in
@@ -126,7 +112,7 @@ def test_2014_hero_cards_one_a_line() -> None:
 
 def test_2014_big_blind_all_in_for_less() -> None:
     rec = one(WP + "ValidHandTests/ValidHand_2.txt")
-    assert _kinds(rec)[:2] == [("small_blind", "choptop", D("0.10")),
+    assert moves(rec)[:2] == [("small_blind", "choptop", D("0.10")),
                                ("big_blind", "L6U11C2K1Y3", D("0.24"))]
 
 
@@ -140,8 +126,8 @@ def test_v2_side_pots_rake_and_jackpot_fee() -> None:
     assert [(e.player, e.amount, e.pot) for e in rec.events if e.kind == "collect"] == [
         ("Player1", D("280.76"), "main pot"), ("Player1", D("836.62"), "side pot-1")]
     assert (rec.rake, rec.info.fees) == (D("2.76"), {"jackpot": D("0.24")})
-    assert ("raise", "Player9", D(350)) in _kinds(rec)          # "raises $350.00 to $350.00"
-    assert ("call", "Player4", D("20.38")) in _kinds(rec)
+    assert ("raise", "Player9", D(350)) in moves(rec)          # "raises $350.00 to $350.00"
+    assert ("call", "Player4", D("20.38")) in moves(rec)
 
 
 def test_v2_collection_from_the_summary_and_the_uncalled_blind() -> None:
@@ -151,7 +137,7 @@ def test_v2_collection_from_the_summary_and_the_uncalled_blind() -> None:
     first = recs_of(SIDE_POT)[0]
     assert isinstance(first, SiteHand)
     # everyone folds to the big blind: the site prints no return and collects 4400
-    assert _kinds(first)[-2:] == [("uncalled", "PotNoodle99912", D(1000)),
+    assert moves(first)[-2:] == [("uncalled", "PotNoodle99912", D(1000)),
                                   ("collect", "PotNoodle99912", D(3400))]
 
 
@@ -163,7 +149,7 @@ def test_tournament_antes_and_an_uncalled_bet_printed_after_the_runout() -> None
     assert rec.info.tournament is not None
     assert rec.info.tournament.to_dict() == {"id": "24095328", "buy_in": None, "level": "10"}
     assert rec.info.currency == "chips" and rec.info.time == "2021-02-20T18:50:12+00:00"
-    assert _kinds(rec)[0] == ("ante", "MateusVR", D(600))
+    assert moves(rec)[0] == ("ante", "MateusVR", D(600))
     kinds = [e.kind for e in rec.events]
     k = kinds.index("uncalled")
     assert kinds[k - 1] == "call" and kinds[k + 1] == "board"  # back on the flop
@@ -179,7 +165,7 @@ def test_seven_card_stud_hi_lo_street_by_street() -> None:
     assert ("AzRic", ("5s",)) in holes and ("fuggins", ("6h",)) in holes
     assert ("AzRic", ("??",)) in holes            # 7th street, dealt down, not printed
     assert rec.info.hero == "fuggins"
-    ev = _kinds(rec)
+    ev = moves(rec)
     assert ev[8:10] == [("bring_in", "cleaver52", D("0.05")),
                         ("complete", "fuggins", D("0.10"))]
     assert sum(1 for e in rec.events if e.kind == "street") == 4
