@@ -253,7 +253,10 @@ class Family:
     every hand has a rake (printed or derived), never negative, none in a tournament, whose
     chips are no currency; ``posted_stakes``: the rake is never negative, nor without a flop,
     and the header's stakes are the blinds posted (but in ``edited_stakes``, keys of files
-    the source edited)."""
+    the source edited). The sources' values: ``sources_dir``, the folder of source A's
+    samples whose values are compared by :func:`site_expected.check_expected` (but the
+    ``not_compared`` facts, and a file's ``contradicted`` one: each with the reason);
+    ``asserted``: every sample's through :func:`site_expected.check_site_expected`."""
 
     name: str
     files: dict[str, int]
@@ -271,6 +274,10 @@ class Family:
     skins: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
     also_detects: tuple[str, ...] = ()
     detect_only: tuple[str, ...] = ()
+    sources_dir: str | None = None
+    not_compared: dict[str, str] = field(default_factory=dict)
+    contradicted: dict[str, str] = field(default_factory=dict)
+    asserted: bool = False
     rake_known: bool = False
     posted_stakes: bool = False
     edited_stakes: frozenset[str] = frozenset()

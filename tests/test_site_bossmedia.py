@@ -7,7 +7,6 @@ from decimal import Decimal
 from functools import partial
 
 import pytest
-from site_expected import check_expected, expected_of
 from site_samples import (
     SAMPLES,
     files_of,
@@ -30,9 +29,6 @@ def test_the_pot_printed_is_what_was_put_in(path: str) -> None:
         assert h.total_pot == sum(h.committed().values(), Decimal(0)), key(path)
 
 
-@pytest.mark.parametrize("path,facts", expected_of("BossMedia"))
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    check_expected(path, facts, {})
 
 
 events = partial(spelled, pot=True)

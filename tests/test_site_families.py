@@ -8,7 +8,18 @@ the replay, round trips through PHH and OHH, and damaged text. Each family's own
 from __future__ import annotations
 
 import pytest
-from site_samples import SAMPLES, Family, both, detected_only_by, files_of, head_of, index, key
+from site_expected import asserted, check_expected, check_site_expected, expected_of
+from site_samples import (
+    SAMPLES,
+    Family,
+    both,
+    detected_only_by,
+    files_of,
+    head_of,
+    index,
+    key,
+    recs_of,
+)
 
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError
@@ -20,6 +31,8 @@ T = "poker/tests/handhistory/data/888poker/888poker2016032{} Tournament {} WSOP,
 T773 = T.format(7, "$0.01 Step 1", 78669773)
 T312 = T.format(7, "$0.01 Step 1", 78669312)
 PARTY_BIG = "hhp/test/fixtures/partypoker/cash.hhsmithy.usd.NLHE.9max.txt"
+NO_RAKE = {"rake": "the file prints no rake: the reader gives the rake the chips imply"}
+NO_POT = {"total_pot": "not printed (the source's None); the reader leaves total_pot None too"}
 WM, WP, V2 = A + "Winamax/CashGame/", A + "WinningPoker/CashGame/", A + "WinningPokerV2/CashGame/"
 
 FAMILIES = [
@@ -144,7 +157,7 @@ FAMILIES = [
         # not the reader's: the engine has no PHH variant for no-limit Omaha hi/lo
         replay_errors={(A + "FullTilt/CashGame/GameTypeTests/NoLimitOmahaHiLo.txt", 1):
                        "no variant code"},
-        unvalidated={}, validated=52, mutate=True),
+        unvalidated={}, validated=52, mutate=True, asserted=True),
     Family("pkr", {"PKR": 5}, 5, unvalidated={}, validated=5, mutate=True),
     Family(
         "pokerstars", {"PokerStars": 105, "PPPoker (PokerStars format)": 3,
@@ -178,7 +191,7 @@ FAMILIES = [
         # replayed without error but not validated: the big blind posted all in for less
         # than the big blind (the engine posts only a full big blind)
         unvalidated={("hhp/test/fixtures/holdem/pokerstars/posts-allin.txt", 1): "min_bet"},
-        validated=164, mutate=True),
+        validated=164, mutate=True, asserted=True),
     Family(
         "ipoker", {"iPoker": 53}, 234,
         faults={
@@ -195,7 +208,8 @@ FAMILIES = [
             # Kd Tc 7c 9d 2h
             (A + "IPoker/CashGame/ValidHandTests/HMExport_1.txt", 20):
                 "Player4 collected 238.0 by the site's record, but the showdown gives 0"},
-        validated=230, posted_stakes=True,
+        validated=230, posted_stakes=True, sources_dir="IPoker",
+        not_compared={**NO_RAKE, "max_players": "iPoker prints no table size"},
         # a session's table information without a hand (iPoker's, no hand: test_site_ipoker)
         also_detects=(A + "IPoker/CashGame/IdTest/IdTest1.txt",)),
     Family(
@@ -208,7 +222,11 @@ FAMILIES = [
         # edited stakes, Limit $10/$20 over blinds of $1/$2: a raise to 6 is short; it
         # stands on its chip accounting, not validated
         refused={(A + "Merge/CashGame/Seats/HeadsUp.txt", 2): "cannot raise to 600"},
-        validated=34, posted_stakes=True,
+        validated=34, posted_stakes=True, sources_dir="Merge",
+        not_compared={**NO_RAKE, **NO_POT},
+        # the file says seats="9" (a 9-seat table with 6 players); the source's parser
+        # counts 6
+        contradicted={A + "Merge/CashGame/Seats/6 Max.txt": "max_players"},
         # the header says Limit $10/$20, the hand posts $1/$2 (the hero-name and seat tests)
         edited_stakes=frozenset({A + "Merge/CashGame/Seats/HeadsUp.txt"})),
     Family(
@@ -225,7 +243,13 @@ FAMILIES = [
         # an edited sample (the source's street test): the river card is also a flop card
         replay_errors={(A + "MicroGaming/CashGame/StreetTests/River.txt", 1):
                        "card Ks is dealt twice"},
-        validated=39, posted_stakes=True,
+        validated=39, posted_stakes=True, sources_dir="MicroGaming",
+        not_compared={"rake": "the source's None; the file prints rake=\"0\" (cents), read as "
+                              "0.00",
+                      **NO_POT},
+        # the source refuses hhversion="2" files; the hand itself reads and its chips add up
+        contradicted={A + "MicroGaming/CashGame/ValidHandTests/InValidHand_1.txt":
+                      "is_valid_hand"},
         # the header says 3|6, the hand posts 1/2 (the hero-name and seat tests)
         edited_stakes=frozenset({A + "MicroGaming/CashGame/GeneralHands/HeroName.txt"})),
     Family(
@@ -239,7 +263,7 @@ FAMILIES = [
                        "card Kh is dealt twice",
                        (A + "BossMedia/CashGame/StreetTests/Turn.txt", 1):
                        "card 3s is dealt twice"},
-        validated=36, posted_stakes=True,
+        validated=36, posted_stakes=True, sources_dir="BossMedia",
         # the header says 2.00/4.00, the hand posts 2.50/5.00
         edited_stakes=frozenset({A + "BossMedia/CashGame/GeneralHands/HeroName.txt"})),
     Family(
@@ -257,14 +281,21 @@ FAMILIES = [
                 "starting stack is 0",
             # an edited sample (the source's table test): a board card is dealt twice
             (A + "IGT/CashGame/Tables/Table2.txt", 1): "card Ad is dealt twice"},
-        validated=14, posted_stakes=True),
+        validated=14, posted_stakes=True, sources_dir="IGT"),
 ]
 EVERY_FILE = [(f, p) for f in FAMILIES for p in files_of(*f.files)]
 READ_FILES = [(f, p) for f in FAMILIES for p in f.paths]
 
 
-def _ids(x: object) -> str:
-    return key(x) if isinstance(x, str) else str(x)
+SOURCES = [(f, p, facts) for f in FAMILIES if f.sources_dir
+           for p, facts in expected_of(f.sources_dir)]
+ASSERTED = [(f, p, facts) for f in FAMILIES if f.asserted for p, facts in asserted(f.paths)]
+
+
+def _ids(x: object) -> str | None:
+    if isinstance(x, Family):
+        return x.name
+    return key(x) if isinstance(x, str) else None
 
 
 def _reader(family: Family):
@@ -318,3 +349,13 @@ def test_damaged_text_gives_errors_never_exceptions(family: Family) -> None:
                     rec.check_chips()
                 except SiteError:
                     pass
+
+
+@pytest.mark.parametrize(("family", "path", "facts"), SOURCES, ids=_ids)
+def test_the_sources_expected_values(family: Family, path: str, facts: dict) -> None:
+    check_expected(path, facts, family.not_compared, family.contradicted)
+
+
+@pytest.mark.parametrize(("family", "path", "facts"), ASSERTED, ids=_ids)
+def test_the_values_the_sources_assert(family: Family, path: str, facts: dict) -> None:
+    check_site_expected(recs_of(path), facts)

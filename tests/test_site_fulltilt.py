@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal as D
 
-import pytest
-from site_expected import asserted, check_site_expected
-from site_samples import SITES, files_of, one, recs_of, rows
+from site_samples import SITES, files_of, one, rows
 
 from simulate.notation import site_fulltilt
 from simulate.notation.site_text import SiteError, decode
@@ -18,14 +16,6 @@ from simulate.notation.sites import read_site
 LABELS = {"Full Tilt"}
 FILES = files_of(*LABELS)
 FTP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/FullTilt/"
-
-
-EXPECTED = asserted(FILES)
-
-
-@pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
-def test_the_values_the_sources_assert(path, exp):
-    check_site_expected(recs_of(path), exp)
 
 
 def test_run_it_twice_event_by_event():

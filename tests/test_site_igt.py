@@ -7,7 +7,6 @@ from decimal import Decimal
 from functools import partial
 
 import pytest
-from site_expected import check_expected, expected_of
 from site_samples import (
     SAMPLES,
     SITES,
@@ -27,9 +26,6 @@ def test_an_empty_file_in_the_folder_is_no_hand() -> None:
     assert records(path) == ()
 
 
-@pytest.mark.parametrize("path,facts", expected_of("IGT"))
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    check_expected(path, facts, {})
 
 
 events = partial(spelled, pot=True)

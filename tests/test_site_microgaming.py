@@ -6,8 +6,6 @@ from __future__ import annotations
 from decimal import Decimal
 from functools import partial
 
-import pytest
-from site_expected import check_expected, expected_of
 from site_samples import (
     SAMPLES,
     files_of,
@@ -15,28 +13,11 @@ from site_samples import (
     spelled,
 )
 
-from simulate.notation.site_hand import SiteHand
-
 FILES = files_of("MicroGaming")
 
 
-NOT_COMPARED = {
-    "rake": "the source's None; the file prints rake=\"0\" (cents), read as 0.00",
-    "total_pot": "not printed (the source's None); the reader leaves total_pot None too",
-}
-#: Expected values the file contradicts.
-CONTRADICTED = {
-    # the source refuses hhversion="2" files; the hand itself reads and its chips add up
-    "A:MicroGaming/CashGame/ValidHandTests/InValidHand_1.txt": "is_valid_hand",
-}
 
 
-@pytest.mark.parametrize("path,facts", expected_of("MicroGaming"))
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    if check_expected(path, facts, NOT_COMPARED, CONTRADICTED):
-        hand = records(path)[0][1]
-        assert isinstance(hand, SiteHand)
-        hand.check_chips()
 
 
 events = partial(spelled, pot=True)

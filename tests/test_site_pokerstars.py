@@ -10,7 +10,6 @@ import re
 from decimal import Decimal as D
 
 import pytest
-from site_expected import asserted, check_site_expected
 from site_samples import SITES, files_of, one, recs_of, rows, text_of
 
 from simulate.notation import site_pokerstars
@@ -25,14 +24,6 @@ PHHP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistorie
 
 
 # ----------------------------------------------------------------------------- sources
-EXPECTED = asserted(FILES)
-
-
-@pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
-def test_the_values_the_sources_assert(path, exp):
-    check_site_expected(recs_of(path), exp)
-
-
 # ----------------------------------------------------------------------------- by hand
 def test_cash_hand_event_by_event():
     h = one(PHHP + "PokerStars/CashGame/HandActionTests/CashOut.txt")
