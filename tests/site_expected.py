@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from site_samples import SAMPLES, expected, index, key, records
+from site_samples import SAMPLES, expected, index, key, records, recs_of
 
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount
@@ -365,3 +365,40 @@ def check_sources_values(label: str, n_keys: int,
         assert expected_mismatches(k, rec, len(recs), skipped) == [], k
         out[k] = rec
     return out
+
+
+def iso_time(us: str) -> str:
+    """A source's ``date_utc`` (``M/D/YYYY H:MM:SS``) as ISO 8601, no zone."""
+    month, day, rest = us.split("/")
+    year, clock = rest.split(" ")
+    h, m, s = clock.split(":")
+    return f"{year}-{int(month):02d}-{int(day):02d}T{int(h):02d}:{m}:{s}"
+
+
+def plain_hand(path: str) -> tuple[SiteHand | None, dict[str, Any]]:
+    """The first hand of ``path`` and the source's expected values ``exp`` for it, once the facts
+    stated as our hands hold them are checked (the button's seat, how many players, the
+    table's name, the hero, the game and betting); None where ``exp`` speaks of the file as
+    a whole (valid or cancelled, how many hands: checked)."""
+    exp = expected()[path]
+    recs = recs_of(path)
+    if "is_cancelled" in exp or "is_valid_hand" in exp:
+        valid = exp.get("is_valid_hand", not exp.get("is_cancelled"))
+        assert isinstance(recs[0], SiteHand) == valid
+        return None, exp
+    if "number_of_hands" in exp:
+        assert len(recs) == exp["number_of_hands"]
+        return None, exp
+    hand = recs[0]
+    assert isinstance(hand, SiteHand)
+    if "dealer_button_seat" in exp:
+        assert hand.button == exp["dealer_button_seat"]
+    if "number_of_players" in exp:
+        assert len(hand.seats) == exp["number_of_players"]
+    if "table_name" in exp:
+        assert hand.info.table == exp["table_name"]
+    if "hero" in exp:
+        assert hand.info.hero == exp["hero"]
+    if "game_type" in exp:
+        assert (hand.info.game, hand.info.betting) == _GAME_TYPES[exp["game_type"]]
+    return hand, exp

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from site_expected import iso_time
 from site_samples import SITES, built_boards, expected, files_of, read_hand, recs_of
 
 from simulate.notation import site_ggpoker
@@ -24,9 +25,7 @@ def test_expected_values_of_the_sources() -> None:
     exp = expected()[GG + "GeneralHands/GeneralHand.txt"]
     assert isinstance(gen, SiteHand)
     assert gen.info.hand_id == "HD" + exp["hand_id"]
-    month, day, rest = exp["date_utc"].split("/")
-    year, clock = rest.split(" ")
-    assert gen.info.time == f"{year}-{int(month):02d}-{int(day):02d}T{clock}"
+    assert gen.info.time == iso_time(exp["date_utc"])
     assert gen.button == exp["dealer_button_seat"]
     assert len(gen.seats) == exp["number_of_players"]
     assert gen.rake == D(str(exp["rake"]))
