@@ -13,8 +13,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from datetime import UTC, datetime
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -229,171 +227,40 @@ def worker_signal_handlers(items: Any, threads: int = 1) -> tuple[bool, bool]:
             signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
 
 
-# ----------------------------------------------------------------------------- site samples
-SITE_DATA = ROOT / "tests" / "data" / "sites"
+# ----------------------------------------------------------------------------- browser pages
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
 
-def site_samples(labels: set[str]) -> list[tuple[str, dict[str, Any]]]:
-    """The site sample files whose ``index.json`` label is one of ``labels``: ``(path
-    relative to tests/data/sites, index entry)``, sorted by path."""
-    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
-    return sorted((p, e) for p, e in index.items() if e["site"] in labels)
+def chromium() -> Any:
+    """A headless Chromium under Selenium (Debian's chromium and chromedriver), 1400x1300,
+    its console kept for ``get_log("browser")``; skips the test where either is missing.
+    The caller quits it."""
+    import shutil
+
+    import pytest
+
+    webdriver = pytest.importorskip("selenium.webdriver")
+    driver_path = CHROMEDRIVER if Path(CHROMEDRIVER).exists() else shutil.which("chromedriver")
+    if not (Path(CHROMIUM).exists() and driver_path):
+        pytest.skip("no chromium/chromedriver (apt-get install chromium chromium-driver)")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+              "--window-size=1400,1300"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=opts)
 
 
-def site_expected(path: str) -> dict[str, Any]:
-    """What the sample's source tests assert about ``path`` (``expected_from_sources.json``;
-    empty where they assert nothing)."""
-    data = json.loads((SITE_DATA / "expected_from_sources.json").read_text(encoding="utf-8"))
-    return data.get(path, {})
-
-
-def _utc(iso: str) -> datetime:
-    return datetime.fromisoformat(iso).astimezone(UTC).replace(tzinfo=None)
-
-
-_GAME_TYPES = {"Holdem": "holdem", "Omaha": "omaha", "OmahaHiLo": "omaha_hilo",
-               "FiveCardOmaha": "omaha5"}
-_LIMIT_TYPES = {"NoLimit": "no-limit", "PotLimit": "pot-limit", "FixedLimit": "fixed-limit",
-                "CapNoLimit": "no-limit"}
-
-
-def _pair(text: str) -> tuple[Decimal, ...]:
-    return tuple(Decimal(re.sub(r"[^\d.]", "", x)) for x in text.split("-") if x != "Ante")
-
-
-def check_site_expected(recs: list[Any], exp: dict[str, Any]) -> None:  # noqa: C901
-    """Assert the values a sample's source tests assert (``site_expected``) on the records
-    a site reader made of it (:class:`SiteHand` or :class:`SiteError`), key by key."""
-    from zoneinfo import ZoneInfo
-
-    from simulate.notation.site_hand import SiteHand
-    from simulate.notation.site_text import SiteError
-
-    D = Decimal  # noqa: N806 - reads as the amounts' type
-    hands = [r for r in recs if isinstance(r, SiteHand)]
-    h = hands[0] if hands else None
-    for key, want in exp.items():
-        if key == "_from" or (want is None and key in ("buyin", "rake", "currency")):
-            continue
-        if key == "number_of_hands":
-            assert len(recs) == want
-        elif key == "is_valid_hand" or key == "is_valid_or_cancelled":
-            ok = h is not None
-            if ok:
-                try:
-                    h.check_chips()
-                except SiteError:
-                    ok = False
-            assert ok == want or key == "is_valid_or_cancelled"
-        elif key == "is_cancelled":
-            assert "cancelled" in str(recs[0]) and want
-        elif key in ("hand_id", "ident", "info.handid", "ident_of_first_hand"):
-            assert h.info.hand_id == str(want)
-        elif key == "date_utc":
-            assert _utc(h.info.time) == datetime.strptime(want, "%m/%d/%Y %H:%M:%S")
-        elif key == "date":
-            stamp, zone = want.split(" ")
-            assert zone == "US/Eastern"
-            local = datetime.fromisoformat(stamp).replace(tzinfo=ZoneInfo("America/New_York"))
-            assert datetime.fromisoformat(h.info.time) == local
-        elif key in ("dealer_button_seat", "table.button"):
-            assert h.button == want
-        elif key == "number_of_players":
-            assert len(h.seats) == want
-        elif key == "rake" and not isinstance(want, str):
-            assert h.rake == D(str(want))
-        elif key == "total_pot":
-            assert h.total_pot == D(str(want))
-        elif key == "limit" and want in ("NL", "PL", "FL"):
-            assert h.info.betting == {"NL": "no-limit", "PL": "pot-limit",
-                                      "FL": "fixed-limit"}[want]
-        elif key == "game":
-            assert h.info.game == {"HOLDEM": "holdem", "OMAHA": "omaha"}[want]
-        elif key == "limit":
-            st = h.stakes
-            got = (st.small_blind or st.small_bet, st.big_blind or st.big_bet)
-            assert got == _pair(want)
-        elif key == "limit_after_full_parse":
-            sb, bb, ante = _pair(want)
-            assert (h.stakes.small_blind, h.stakes.big_blind) == (sb, bb)
-            assert {e.amount for e in h.events if e.kind == "ante"} == {ante}
-        elif key in ("table_name",):
-            assert h.info.table == want
-        elif key == "table.tableno":
-            assert h.info.table == want or h.info.table.split()[-1] == str(want)
-        elif key == "hero" and isinstance(want, str):
-            assert h.info.hero == want
-        elif key == "hero":
-            assert h.info.hero == want["name"]
-            hole = next(e.cards for e in h.events if e.kind == "hole" and e.player == want["name"])
-            combo = want["combo"]  # the source orders the cards its own way
-            assert sorted(hole) == sorted(combo[i:i + 2] for i in range(0, len(combo), 2))
-        elif key in ("max_players", "table.maxseats"):
-            # a header that prints no seat count: the seats fit the source's
-            assert h.max_seats == want or (
-                h.max_seats is None and max(s.seat for s in h.seats) <= want)
-        elif key == "game_type" and want in ("TOUR", "SNG", "CASH"):
-            assert (h.info.tournament is not None) == (want != "CASH")
-        elif key == "game_type":
-            m = re.fullmatch(r"(CapNoLimit|NoLimit|PotLimit|FixedLimit)(\w+)", want)
-            assert (h.info.game, h.info.betting) == (_GAME_TYPES[m[2]], _LIMIT_TYPES[m[1]])
-        elif key == "info.gametype":
-            assert (h.info.tournament is not None) == (want == "tournament")
-        elif key in ("info.sb", "sb"):
-            assert h.stakes.small_blind == D(str(want))
-        elif key in ("info.bb", "bb"):
-            assert h.stakes.big_blind == D(str(want))
-        elif key == "info.ante":
-            assert {e.amount for e in h.events if e.kind == "ante"} == {D(str(want))}
-        elif key in ("info.level", "tournament_level"):
-            level = h.info.tournament.level if h.info.tournament else None
-            assert (level or "").lower() == (want or "").lower()
-        elif key == "tournament_ident" or key == "info.gameno":
-            assert (h.info.tournament.id if h.info.tournament else None) == want
-        elif key in ("buyin", "info.donation"):
-            assert h.info.tournament.buy_in.split("+")[0] == f"${want}"
-        elif key in ("info.rake", "rake"):
-            assert h.info.tournament.buy_in.split("+")[-1] == f"${want}"
-        elif key in ("info.year", "info.month", "info.day", "info.hour", "info.min",
-                     "info.sec"):
-            t = datetime.fromisoformat(h.info.time)
-            attr = {"min": "minute", "sec": "second"}.get(key[5:], key[5:])
-            assert getattr(t, attr) == want
-        elif key == "info.timezone":
-            assert want == "ET" and h.info.time.endswith(("-05:00", "-04:00"))
-        elif key == "info.currency" or key == "currency":
-            assert want in ("$", "USD")
-            assert h.info.currency == "USD" or h.info.tournament.buy_in.startswith("$")
-        elif key == "players":
-            got = [(s.name, s.stack, s.seat) for s in h.seats]
-            assert got == [(p["name"], D(str(p["stack"])), p["seat"]) for p in want
-                           if not p["name"].startswith("Empty Seat")]
-        elif key == "button":
-            assert h.button == want["seat"]
-        elif key == "board":
-            board = [c for e in h.events if e.kind == "board" and e.run == 1 for c in e.cards]
-            assert board == (want or [])
-        elif key == "winners":
-            assert sorted({e.player for e in h.events if e.kind == "collect"}) == sorted(want)
-
-
-def mutated_texts(text: str, seed: int, count: int) -> Iterator[str]:
-    """``count`` damaged copies of a document: cut short, a line dropped, doubled or cut,
-    a character changed (for readers that must never raise, only name a hand's fault)."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        lines = text.split("\n")
-        i = rng.randrange(len(lines))
-        op = rng.randrange(5)
-        if op == 0:
-            lines = lines[:i]
-        elif op == 1:
-            del lines[i]
-        elif op == 2:
-            lines.insert(i, lines[rng.randrange(len(lines))])
-        elif op == 3:
-            lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
-        elif lines[i]:
-            j = rng.randrange(len(lines[i]))
-            lines[i] = lines[i][:j] + rng.choice("$()[]: x9*#-") + lines[i][j + 1:]
-        yield "\n".join(lines)
+def wait_for(cond: Any, timeout: float = 60, what: str = "") -> Any:
+    """Poll ``cond()`` every 50 ms until it is true (returns it), failing after ``timeout``
+    seconds with ``what`` named."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -1,27 +1,32 @@
 """The site samples of tests/data/sites for the site-reader tests: each file of a family
-(by index.json's content label), its records, and the checks every family's test makes."""
+(by index.json's content label), its records, and the checks every family's test makes
+(detection, hand counts, the chip check, the replay, round trips through PHH and OHH, damaged
+text). The sources' expected values are compared in tests/site_expected.py."""
 
 from __future__ import annotations
 
 import json
-import re
+import random
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, decode, parse_amount
-from simulate.notation.sites import DETECT_CHARS, SITE_FORMATS, detect_site
+from simulate.notation.site_text import SiteError, decode
+from simulate.notation.sites import DETECT_CHARS, SITE_FORMATS, detect_site, read_site_records
 
 SITES = Path(__file__).parent / "data" / "sites"
-_A = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
+#: Source A's folder of sample hands (``A:`` in the tests' short keys).
+SAMPLES = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
 
 
 def sample(path: str) -> Path:
     """A sample's path; ``A:`` abbreviates source A's folder of sample hands."""
-    return SITES / path.replace("A:", _A)
+    return SITES / path.replace("A:", SAMPLES)
 
 
 @cache
@@ -45,11 +50,9 @@ def text_of(path: str) -> str:
 
 @cache
 def records(path: str) -> tuple[tuple[int, SiteHand | SiteError], ...]:
-    """The file's records through the registry (its family's reader)."""
-    text = text_of(path)
-    fmt = detect_site(text)
-    assert fmt is not None, f"{path}: no reader detects it"
-    return tuple(fmt.read(text, path))
+    """The file's records through the registry (its family's reader; none where no reader
+    detects the file)."""
+    return tuple(read_site_records(sample(path).read_bytes(), path))
 
 
 def hands(path: str) -> list[SiteHand]:
@@ -57,8 +60,44 @@ def hands(path: str) -> list[SiteHand]:
 
 
 def one(path: str) -> SiteHand:
-    (h,) = hands(path)
+    """The file's one record, a hand."""
+    (h,) = recs_of(path)
+    assert isinstance(h, SiteHand) and not h.summary_only, (key(path), h)
     return h
+
+
+def recs_of(path: str) -> list[SiteHand | SiteError]:
+    """The file's records without their lines."""
+    return [r for _, r in records(path)]
+
+
+def spelled(path: str, n: int = 0, pot: bool = False) -> list[tuple]:
+    """The file's ``n``-th record, a hand, as its events ``(kind, player, amount as text or
+    None, the cards joined by spaces)``, and each one's pot where ``pot``."""
+    hand = records(path)[n][1]
+    assert isinstance(hand, SiteHand), (key(path), hand)
+    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards))
+            + ((e.pot,) if pot else ()) for e in hand.events]
+
+
+def rows(hand: SiteHand) -> list[tuple]:
+    """A hand's events in full: ``(kind, player, amount, the cards joined by spaces, pot,
+    run, allin)``."""
+    return [(e.kind, e.player, e.amount, " ".join(e.cards), e.pot, e.run, e.allin)
+            for e in hand.events]
+
+
+def moves(hand: SiteHand, leave_out: tuple[str, ...] = ("hole", "board")) -> list[tuple]:
+    """A hand's events but those of the kinds ``leave_out``, as ``(kind, player, amount)``."""
+    return [(e.kind, e.player, e.amount) for e in hand.events if e.kind not in leave_out]
+
+
+def read_hand(read: Callable[[str, str], Iterable[tuple[int, SiteHand | SiteError]]],
+              text: str) -> SiteHand:
+    """The one record a reader's ``read`` makes of ``text``, a hand."""
+    (rec,) = [r for _, r in read(text, "t")]
+    assert isinstance(rec, SiteHand), rec
+    return rec
 
 
 def detected_only_by(path: str, name: str) -> list[str]:
@@ -81,122 +120,11 @@ def events(hand: SiteHand) -> list[tuple]:
             for e in hand.events]
 
 
-# ----------------------------------------------------------------------------- the sources' values
-_GAME_TYPES = {
-    "NoLimitHoldem": ("holdem", "no-limit"), "FixedLimitHoldem": ("holdem", "fixed-limit"),
-    "PotLimitHoldem": ("holdem", "pot-limit"), "PotLimitOmaha": ("omaha", "pot-limit"),
-    "NoLimitOmaha": ("omaha", "no-limit"), "PotLimitOmahaHiLo": ("omaha_hilo", "pot-limit"),
-    "FixedLimitOmahaHiLo": ("omaha_hilo", "fixed-limit"),
-    "PotLimitFiveCardOmaha": ("omaha5", "pot-limit"),
-}
-_LIMITS = {"nolimit": "no-limit", "potlimit": "pot-limit", "fixedlimit": "fixed-limit"}
-_CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP"}
-
-
-def _utc(iso: str | None) -> datetime | None:
-    if iso is None:
-        return None
-    t = datetime.fromisoformat(iso)
-    return t.astimezone(timezone.utc).replace(tzinfo=None) if t.tzinfo else t
-
-
-def _num(x: Decimal | None) -> float | None:
-    return None if x is None else float(x)
-
-
-def _pair(h: SiteHand) -> tuple[float | None, float | None]:
-    st = h.stakes
-    if h.info.betting == "fixed-limit" and st.small_bet is not None:
-        return _num(st.small_bet), _num(st.big_bet)
-    return _num(st.small_blind), _num(st.big_blind)
-
-
-def expected_mismatches(key: str, hand: SiteHand, n_records: int,
-                        skip: dict[str, str] | None = None) -> list[str]:
-    """Where a hand differs from the values its source's tests assert for ``key`` (an
-    ``expected_from_sources.json`` key); ``skip``: keys not compared, with the reason."""
-    want = expected()[key]
-    info, out = hand.info, []
-
-    def check(name: str, ours: object, theirs: object) -> None:
-        if ours != theirs:
-            out.append(f"{name}: ours {ours!r}, the source's {theirs!r}")
-
-    for k, v in want.items():
-        if k == "_from" or (skip and k in skip):
-            continue
-        if k in ("hand_id", "info.handid"):
-            check(k, re.findall(r"\d+", info.hand_id), re.findall(r"\d+", str(v)))
-        elif k == "date_utc":
-            check(k, _utc(info.time), datetime.strptime(v, "%m/%d/%Y %H:%M:%S"))
-        elif k in ("dealer_button_seat", "table.button"):
-            check(k, hand.button, v)
-        elif k == "number_of_players":
-            check(k, len(hand.seats), v)
-        elif k == "rake":
-            if v is not None:
-                check(k, _num(hand.rake), v)
-        elif k == "total_pot":
-            if v is not None:
-                check(k, _num(hand.total_pot), v)
-        elif k == "limit":
-            check(k, _pair(hand), tuple(float(re.sub(r"[^\d.]", "", x))
-                                        for x in v.split("-")[:2]))
-        elif k in ("table_name", "table.table"):
-            # the name as printed; a source may keep the table size (" 6 Max") with it
-            check(k, info.table, re.sub(r" \d+ Max$", "", v))
-        elif k == "hero":
-            check(k, info.hero, v)
-        elif k == "game_type":
-            check(k, (info.game, info.betting), _GAME_TYPES[v])
-        elif k == "max_players":
-            check(k, hand.max_seats, v)
-        elif k == "number_of_hands":
-            check(k, n_records, v)
-        elif k == "is_valid_hand":
-            pass  # the test states each file's outcome
-        elif k == "info.currency":
-            check(k, info.currency, "chips" if info.tournament else _CURRENCY[v])
-        elif k in ("info.year", "info.month", "info.day", "info.hour", "info.min",
-                   "info.sec"):
-            t = _utc(info.time)
-            assert t is not None
-            check(k, getattr(t, {"info.min": "minute", "info.sec": "second"}.get(
-                k, k[5:])), v)
-        elif k == "info.sb":
-            check(k, _num(hand.stakes.small_blind), v)
-        elif k == "info.bb":
-            check(k, _num(hand.stakes.big_blind), v)
-        elif k == "info.ante":
-            antes = [e.amount for e in hand.events if e.kind == "ante"]
-            check(k, _num(antes[0]) if antes else None, v)
-        elif k == "info.limit":
-            check(k, info.betting, _LIMITS[v])
-        elif k == "info.pokertype":
-            check(k, info.game, v)
-        elif k == "info.gametype":
-            check(k, "tournament" if info.tournament else "cash", v)
-        elif k == "info.gameno":
-            check(k, info.tournament and info.tournament.id, str(v))
-        elif k == "info.level":
-            check(k, info.tournament and info.tournament.level, v)
-        elif k in ("info.buyin", "info.donation", "info.rake"):
-            assert info.tournament is not None and info.tournament.buy_in is not None
-            parts = [float(parse_amount(x)) for x in info.tournament.buy_in.split("+")]
-            check(k, {"info.buyin": sum(parts), "info.donation": parts[0],
-                      "info.rake": parts[-1]}[k], v)
-        elif k in ("info.timezone", "table.maxseats"):
-            pass  # hhp converts to GMT (compared through the hour); maxseats: players seated
-        else:
-            out.append(f"{k}: not compared (no rule)")
-    return out
-
-
 # ----------------------------------------------------------------------------- round trips
 def shape(h) -> tuple:
     """What 'the same hand' means for a round trip: players, stacks, forced bets,
     winnings, each action (a deal by its target and card count, the hole cards as known
-    by the end) and the board (as tests/test_site_convert.py compares)."""
+    by the end) and the board (tests/test_site_convert.py compares the same)."""
     known: dict[int, list] = {}
     acts = []
     for a in h.actions:
@@ -207,7 +135,8 @@ def shape(h) -> tuple:
             continue
         if a.kind == "sm" and a.cards and None not in a.cards:
             known[a.actor] = list(a.cards)
-        acts.append((a.kind, a.actor, a.target, tuple(a.cards) if a.kind == "db" else None,
+        board = tuple(a.cards) if a.kind == "db" and a.cards else None
+        acts.append((a.kind, a.actor, a.target, board,
                      None if a.amount is None else Decimal(a.amount)))
     return (h.variant, list(h.players), [Decimal(x) for x in h.starting_stacks],
             [Decimal(x) for x in h.antes], [Decimal(x) for x in h.blinds_or_straddles],
@@ -243,17 +172,23 @@ def round_trip_mismatches(paths: list[str], fmt: str) -> tuple[int, list[str]]:
 
 def key(path: str) -> str:
     """A sample's path with source A's folder written ``A:`` (the tests' short keys)."""
-    return path.replace(_A, "A:")
+    return path.replace(SAMPLES, "A:")
+
+
+#: A hand of the samples: ``(key(path), its first line)``.
+Where = tuple[str, int]
 
 
 @dataclass
 class Replayed:
-    """Every hand of some samples through :func:`read_site` and the replay: the errors and
-    the hands whose betting the rules refuse (not validated, the reason), each by
-    ``(key, first line)``; how many were validated, and how many hands there were."""
+    """Every hand of some samples through :func:`read_site` and the replay, each by
+    :data:`Where`: the errors, the hands not validated (the reason) and among them those
+    whose betting the rules refuse; how many were validated, and how many hands there
+    were."""
 
-    errors: dict[tuple[str, int], str] = field(default_factory=dict)
-    refused: dict[tuple[str, int], str] = field(default_factory=dict)
+    errors: dict[Where, str] = field(default_factory=dict)
+    unvalidated: dict[Where, str] = field(default_factory=dict)
+    refused: dict[Where, str] = field(default_factory=dict)
     validated: int = 0
     total: int = 0
 
@@ -271,6 +206,209 @@ def replay_all(paths: list[str]) -> Replayed:
             out.validated += bool(doc["validated"])
             if doc["error"]:
                 out.errors[(key(path), line)] = doc["error"]
+            elif not doc["validated"]:
+                out.unvalidated[(key(path), line)] = doc["not_validated"]
             if "rules engine refuses" in (doc["not_validated"] or ""):
                 out.refused[(key(path), line)] = doc["not_validated"]
     return out
+
+
+def says(message: str, fragment: str) -> bool:
+    """Whether an error ``message`` says ``fragment``: a fragment naming a line
+    (``"line 19: ..."``) must start the message, any other be in it."""
+    if fragment.startswith("line "):
+        return message.startswith(fragment)
+    return fragment in message
+
+
+@cache
+def head_of(path: str) -> str:
+    """The start of a sample that the detectors see."""
+    return text_of(path)[:DETECT_CHARS].lstrip("\ufeff \n\t")
+
+
+def both(n: int) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """:attr:`Family.round_trip` for a family whose ``n`` hands all read back the same from
+    PHH and from OHH."""
+    return {"phh": (n, ()), "ohh": (n, ())}
+
+
+@dataclass(frozen=True)
+class Family:
+    """One site reader's samples and the facts its test asserts about them, checked by
+    tests/test_site_families.py (the family's own test module checks hands by hand).
+
+    ``files``: index.json label -> how many sample files (``detect_only``: labels whose files
+    are only detected, not read as hands); ``hands``: the records of the read files;
+    ``faults``: the hands that read as a :class:`SiteError`, a piece of it (see :func:`says`);
+    ``disagree``: hands read whose chip check fails, a piece of the error; ``replay_errors``:
+    the replay's errors beyond those; ``refused``: hands whose betting the rules refuse;
+    ``unvalidated``: where given, every hand replayed without error but not validated;
+    ``validated``: how many are (``at_least``: at least); ``round_trip``: per format, how
+    many hands are written and read back, and the starts of those that differ; ``cut``: a
+    sample cut at every line and garbled (the reader must name each hand's fault, never
+    raise); ``mutate``: every sample damaged 40 times over (:func:`mutated_texts`);
+    ``skins``: a label's ``info.site`` (or those it may be) where it is not ``name``;
+    ``also_detects``: keys of files of other labels the detector takes too; ``rake_known``:
+    every hand has a rake (printed or derived), never negative, none in a tournament, whose
+    chips are no currency; ``posted_stakes``: the rake is never negative, nor without a flop,
+    and the header's stakes are the blinds posted (but in ``edited_stakes``, keys of files
+    the source edited). The sources' values: ``sources_dir``, the folder of source A's
+    samples whose values are compared by :func:`site_expected.check_expected` (but the
+    ``not_compared`` facts, and a file's ``contradicted`` one: each with the reason);
+    ``asserted``: every sample's through :func:`site_expected.check_site_expected`."""
+
+    name: str
+    files: dict[str, int]
+    hands: int
+    faults: dict[Where, str] = field(default_factory=dict)
+    disagree: dict[Where, str] = field(default_factory=dict)
+    replay_errors: dict[Where, str] = field(default_factory=dict)
+    refused: dict[Where, str] = field(default_factory=dict)
+    unvalidated: dict[Where, str] | None = None
+    validated: int = 0
+    at_least: bool = False
+    round_trip: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    cut: str | None = None
+    mutate: bool = False
+    skins: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
+    also_detects: tuple[str, ...] = ()
+    detect_only: tuple[str, ...] = ()
+    sources_dir: str | None = None
+    not_compared: dict[str, str] = field(default_factory=dict)
+    contradicted: dict[str, str] = field(default_factory=dict)
+    asserted: bool = False
+    rake_known: bool = False
+    posted_stakes: bool = False
+    edited_stakes: frozenset[str] = frozenset()
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def paths(self) -> list[str]:
+        """The family's sample files read as hands."""
+        return files_of(*(label for label in self.files if label not in self.detect_only))
+
+    def check_counts(self) -> None:
+        got = {label: len(files_of(label)) for label in self.files}
+        assert got == self.files
+        assert sum(index()[p]["hands"] for p in self.paths) == self.hands
+
+    def check_file(self, path: str) -> None:
+        """Every record of the sample: its count, the faults, the chip check."""
+        recs = records(path)
+        assert len(recs) == index()[path]["hands"], key(path)
+        want = {line: part for (k, line), part in self.faults.items() if k == key(path)}
+        got = [(line, str(r)) for line, r in recs if isinstance(r, SiteError)]
+        assert [line for line, _ in got] == sorted(want), (key(path), got)
+        for line, msg in got:
+            assert says(msg, want[line]), (key(path), msg)
+        site = self.skins.get(index()[path]["site"], self.name)
+        sites = (site,) if isinstance(site, str) else site
+        for line, h in recs:
+            if isinstance(h, SiteError) or h.summary_only:
+                continue
+            assert h.info.site in sites, key(path)
+            part = self.disagree.get((key(path), line))
+            if part is None:
+                h.check_chips()
+            else:
+                with pytest.raises(SiteError) as err:
+                    h.check_chips()
+                assert says(str(err.value), part), (key(path), err.value)
+            if self.rake_known:
+                assert h.rake is not None and h.rake >= 0, key(path)
+                if h.info.tournament is not None:
+                    assert h.rake == 0 and h.info.currency == "chips", key(path)
+            if self.posted_stakes:
+                check_posted_stakes(h, key(path) in self.edited_stakes)
+
+    def check_replay(self) -> None:
+        r = replay_all(self.paths)
+        assert r.total == self.hands - sum(
+            1 for p in self.paths for _, h in records(p)
+            if isinstance(h, SiteHand) and h.summary_only)
+        want = {**self.faults, **self.disagree, **self.replay_errors}
+        assert set(r.errors) == set(want), r.errors
+        for w, part in want.items():
+            assert says(r.errors[w], part), (w, r.errors[w])
+        assert set(r.refused) == set(self.refused), r.refused
+        for w, part in self.refused.items():
+            assert part in r.refused[w], (w, r.refused[w])
+        if self.unvalidated is not None:
+            assert set(r.unvalidated) == set(self.unvalidated), r.unvalidated
+            for w, part in self.unvalidated.items():
+                assert part in r.unvalidated[w], (w, r.unvalidated[w])
+        if self.at_least:
+            assert r.validated >= self.validated
+        else:
+            assert r.validated == self.validated
+
+    def check_round_trip(self, fmt: str) -> None:
+        n, starts = self.round_trip[fmt]
+        done, bad = round_trip_mismatches(self.paths, fmt)
+        assert done == n and len(bad) == len(starts), (done, bad)
+        assert all(b.startswith(s) for b, s in zip(sorted(bad), sorted(starts), strict=True))
+
+    def damaged_texts(self) -> Iterator[str]:
+        if self.cut is not None:
+            yield from cut_and_garbled(text_of(self.cut))
+        if self.mutate:
+            for i, path in enumerate(self.paths):
+                yield from mutated_texts(text_of(path), i, 40)
+
+
+def check_posted_stakes(h: SiteHand, edited: bool) -> None:
+    """The rake is never negative, nor taken without a flop, and (unless the stakes were
+    ``edited``) the stakes read from the header are the blinds the hand posts."""
+    assert h.rake is None or h.rake >= 0
+    if not any(e.kind == "board" for e in h.events) and h.rake is not None:
+        assert h.rake == 0, "rake without a flop"   # no flop, no drop
+    for kind, want in (("small_blind", h.stakes.small_blind),
+                       ("big_blind", h.stakes.big_blind)):
+        posted = [e for e in h.events if e.kind == kind and not e.allin]
+        if want is not None and posted and not edited:
+            assert posted[0].amount == want, (kind, want)
+
+
+def built_boards(path: str) -> list[str]:
+    """The boards of a file's one hand as the builder gives them (one text per run)."""
+    from simulate.notation.sites import read_site
+
+    (hh,) = [h for _, h in read_site(sample(path).read_bytes(), path)]
+    assert not isinstance(hh, SiteError) and hh.site is not None
+    return list(hh.site.boards)
+
+
+# ----------------------------------------------------------------------------- damaged text
+def mutated_texts(text: str, seed: int, count: int) -> Iterator[str]:
+    """``count`` damaged copies of a document: cut short, a line dropped, doubled or cut,
+    a character changed (for readers that must never raise, only name a hand's fault)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        lines = text.split("\n")
+        i = rng.randrange(len(lines))
+        op = rng.randrange(5)
+        if op == 0:
+            lines = lines[:i]
+        elif op == 1:
+            del lines[i]
+        elif op == 2:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif op == 3:
+            lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
+        elif lines[i]:
+            j = rng.randrange(len(lines[i]))
+            lines[i] = lines[i][:j] + rng.choice("$()[]: x9*#-") + lines[i][j + 1:]
+        yield "\n".join(lines)
+
+
+def cut_and_garbled(text: str) -> Iterator[str]:
+    """``text`` cut after each of its lines, and with each line but the first cut in half
+    and ended with ``[$(``."""
+    lines = text.split("\n")
+    for k in range(1, len(lines)):
+        yield "\n".join(lines[:k])
+    for k in range(1, len(lines)):
+        yield "\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])

@@ -1,12 +1,11 @@
 """The workbench's statistics page (``pokerjit serve --db FILE``): the API answers what
 ``pokerjit stats --json`` prints, the graph, refusals (no database, bad options, no path
 taken from a request), and the page in a real browser (sorting, filtering, the graph; the
-same Chromium set-up as tests/test_serve_page.py; saves ``benchmarks/stats_page.png``)."""
+Chromium of helpers.chromium, as tests/test_serve_page.py; saves ``benchmarks/stats_page.png``)."""
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
-from helpers import serving  # noqa: E402
+from helpers import chromium, serving, wait_for  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from simulate.cli import main  # noqa: E402
@@ -92,38 +91,16 @@ def test_serve_needs_an_existing_database(tmp_path: Path, capsys) -> None:
 
 
 # ----------------------------------------------------------------------------- browser
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
 
 @pytest.mark.slow
 def test_stats_page_in_a_browser(db: Path) -> None:
-    import shutil
-
-    webdriver = pytest.importorskip("selenium.webdriver")
-    if not (Path(CHROMIUM).exists() and (Path(CHROMEDRIVER).exists()
-                                         or shutil.which("chromedriver"))):
-        pytest.skip("no chromium/chromedriver (apt-get install chromium chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-              "--window-size=1400,1300"):
-        opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    path = CHROMEDRIVER if Path(CHROMEDRIVER).exists() else shutil.which("chromedriver")
-    d = webdriver.Chrome(service=Service(path), options=opts)
+    d = chromium()
     gen = serving("--workers", "1", "--no-warm", "--db", str(db))
     server = next(gen)
     try:
-        def wait(cond: Any, what: str, timeout: float = 30) -> Any:
-            t0 = time.monotonic()
-            while time.monotonic() - t0 < timeout:
-                v = cond()
-                if v:
-                    return v
-                time.sleep(0.05)
-            raise AssertionError(f"timed out waiting for {what}")
+        def wait(cond: Any, what: str) -> Any:
+            return wait_for(cond, 30, what)
 
         def column(i: int) -> list[str]:
             return d.execute_script(

@@ -5,8 +5,6 @@ field, no console errors; saves ``benchmarks/workbench.png``."""
 
 from __future__ import annotations
 
-import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,28 +14,15 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 webdriver = pytest.importorskip("selenium.webdriver")
 
-from helpers import Server, serving  # noqa: E402
+from helpers import Server, chromium, serving, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    if not (Path(CHROMIUM).exists() and (Path(CHROMEDRIVER).exists()
-                                         or shutil.which("chromedriver"))):
-        pytest.skip("no chromium/chromedriver (apt-get install chromium chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-              "--window-size=1400,1300"):
-        opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    path = CHROMEDRIVER if Path(CHROMEDRIVER).exists() else shutil.which("chromedriver")
-    driver = webdriver.Chrome(service=Service(path), options=opts)
+    driver = chromium()
     yield driver
     driver.quit()
 
@@ -45,16 +30,6 @@ def browser() -> Any:
 @pytest.fixture(scope="module")
 def server() -> Any:
     yield from serving("--workers", "2", "--max-seconds", "60")
-
-
-def _wait(cond: Any, timeout: float = 60, what: str = "") -> Any:
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _type(driver: Any, id_: str, text: str) -> None:
@@ -75,14 +50,14 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     d = browser
     by = "id"
     d.get(server.url + "/")
-    _wait(lambda: d.find_element("css selector", "body").get_attribute("data-ready") == "1",
+    wait_for(lambda: d.find_element("css selector", "body").get_attribute("data-ready") == "1",
           20, "the page to start")
     # the browser reports paint timings after the frame, not always before the page's
     # script says it is ready (seen on a loaded CI machine): wait for the entry, then read
     # when the paint happened
     fcp = ("const e = performance.getEntriesByName('first-contentful-paint')[0];"
            "return e ? e.startTime : null;")
-    _wait(lambda: d.execute_script(fcp) is not None, 10, "the first paint to be reported")
+    wait_for(lambda: d.execute_script(fcp) is not None, 10, "the first paint to be reported")
     paint = d.execute_script(fcp)
     print(f"\nfirst contentful paint: {paint:.0f} ms")
     assert paint is not None and paint <= 1000
@@ -106,7 +81,7 @@ def test_workbench_page(browser: Any, server: Server) -> None:
         assert el.get_attribute("value") == "" and el.get_attribute("placeholder") == hand
     assert d.find_element(by, "allin-specs").get_attribute("value") == ""
     d.find_element(by, "run").click()
-    _wait(lambda: len(equities()) == 2 and d.find_element(by, "status").text == "done", 60,
+    wait_for(lambda: len(equities()) == 2 and d.find_element(by, "status").text == "done", 60,
           "the example's answer")
     first = equities()
     assert [f"{float(e[:-1]):.1f}%" for e in first] == ["46.2%", "53.8%"], first
@@ -117,7 +92,7 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     assert equities() == first  # the first answer stays on screen
     _type(d, "player-1", "")
     d.find_element(by, "allin-run").click()
-    _wait(lambda: len(d.find_elements("css selector", "#allin-results tbody tr")) == 3, 60,
+    wait_for(lambda: len(d.find_elements("css selector", "#allin-results tbody tr")) == 3, 60,
           "the all-in example's answer")
 
     # 0b. the "top N%" slider follows the selected game's order (short deck: of 630 combos)
@@ -133,7 +108,7 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     assert want("short_deck") != want("holdem")
     for game in ("short_deck", "holdem"):
         Select(d.find_element(by, "game")).select_by_value(game)
-        _wait(lambda g=game: (slide(10), d.find_element(by, "combo-count").text)[1] == want(g),
+        wait_for(lambda g=game: (slide(10), d.find_element(by, "combo-count").text)[1] == want(g),
               10, f"the {game} top 10%")
         assert d.find_element(by, "player-1").get_attribute("value") == "top 10%"
     _type(d, "player-1", "")
@@ -142,7 +117,7 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     _type(d, "player-1", "AhKh")
     _type(d, "player-2", "QsQd")
     d.find_element(by, "run").click()
-    _wait(lambda: len(equities()) == 2 and d.find_element(by, "status").text == "done", 60,
+    wait_for(lambda: len(equities()) == 2 and d.find_element(by, "status").text == "done", 60,
           "the exact result")
     eq = equities()
     assert all(e.endswith("%") for e in eq), eq
@@ -162,7 +137,7 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     assert not d.find_element(by, "card-Ah").is_enabled()  # a card in use
     assert d.find_element(by, "combo-count").text == "9"  # Ah is out: 3 + 3 + 3
     d.find_element(by, "run").click()
-    _wait(lambda: d.find_element(by, "breakdown").is_displayed()
+    wait_for(lambda: d.find_element(by, "breakdown").is_displayed()
           and d.find_element(by, "status").text == "done", 120, "the range breakdown")
     rows = d.find_elements("css selector", "#combos tbody tr")
     assert len(rows) == 7  # AA 3, AKs 3, AQs 1 (Ah on the board, Qs Qd with player 2)
@@ -181,10 +156,10 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     _type(d, "samples", "2000000000")
     d.find_element(by, "run").click()
     bar = d.find_element(by, "progress")
-    _wait(lambda: float(bar.get_attribute("value") or 0) > 0, 120, "progress")
+    wait_for(lambda: float(bar.get_attribute("value") or 0) > 0, 120, "progress")
     assert d.find_element(by, "cancel").is_enabled()
     d.find_element(by, "cancel").click()
-    _wait(lambda: d.find_element(by, "status").text == "cancelled", 10, "the cancel")
+    wait_for(lambda: d.find_element(by, "status").text == "cancelled", 10, "the cancel")
     assert d.find_element(by, "run").is_enabled()
     assert len(equities()) == 3  # the rounds so far stay shown
 
@@ -201,7 +176,7 @@ def test_workbench_page(browser: Any, server: Server) -> None:
     Select(d.find_element(by, "mode")).select_by_value("exact")
     _type(d, "player-2", "AhQd")
     d.find_element(by, "run").click()
-    err = _wait(lambda: [e for e in d.find_elements("css selector", ".error")
+    err = wait_for(lambda: [e for e in d.find_elements("css selector", ".error")
                          if e.is_displayed()], 30, "the server's error")
     assert any("duplicate card Ah" in e.text for e in err)
     assert d.find_element(by, "player-1-error").is_displayed()

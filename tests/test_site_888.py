@@ -7,19 +7,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from site_expected import check_sources_values
 from site_samples import (
-    errors_of,
     events,
-    expected,
-    expected_mismatches,
     files_of,
     hands,
-    index,
-    key,
     one,
     records,
-    replay_all,
-    round_trip_mismatches,
     sample,
 )
 
@@ -32,42 +26,6 @@ T = "poker/tests/handhistory/data/888poker/888poker2016032{} Tournament {} WSOP,
     "Major Tournaments ({}) No Limit Holdem.txt"
 T773 = T.format(7, "$0.01 Step 1", 78669773)
 T312 = T.format(7, "$0.01 Step 1", 78669312)
-#: Files whose hand(s) do not read, with the line and the reason (each looked at by hand).
-BROKEN = {
-    # deliberately broken by the source: the hand stops after the flop's first bets
-    "A:Pacific/CashGame/ValidHandTests/InValidHand_1.txt": [(1, "ends before anyone")],
-    # one hand of the file has every player's name blanked out (seats, posts, actions)
-    T773: [(472, "line 478: seat 1 has no player name")],
-}
-
-
-def test_the_family_has_its_samples():
-    assert len(FILES) == 49 and len(SUMMARIES) == 5
-    assert sum(index()[f]["hands"] for f in FILES) == 168
-
-
-@pytest.mark.parametrize("path", FILES + SUMMARIES)
-def test_detected_as_888_by_888_only(path):
-    from site_samples import detected_only_by
-
-    assert detected_only_by(path, "888") == []
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_every_hand_is_read_and_its_chips_add_up(path):
-    recs = records(path)
-    assert len(recs) == index()[path]["hands"]
-    want = BROKEN.get(key(path), [])
-    got = errors_of(path)
-    assert [line for line, _ in got] == [line for line, _ in want]
-    for (_, msg), (_, part) in zip(got, want, strict=True):
-        assert part in msg
-    for h in hands(path):
-        h.check_chips()
-        assert h.info.site == "888"
-        assert h.rake is not None and h.rake >= 0
-        if h.info.tournament is not None:
-            assert h.rake == 0 and h.info.currency == "chips"
 
 
 @pytest.mark.parametrize("path", SUMMARIES)
@@ -81,18 +39,8 @@ def test_tournament_summaries_are_summaries_not_hands(path):
 
 
 def test_the_sources_values():
-    keys = [k for k in expected() if index().get(k.split("#")[0], {}).get("site")
-            == "888 / Pacific"]
-    assert len(keys) == 29
-    for k in keys:
-        path, _, i = k.partition("#")
-        recs = records(path)
-        rec = recs[int(i or 0)][1]
-        if expected()[k].get("is_valid_hand") is False:
-            assert isinstance(rec, SiteError)
-            continue
-        assert not isinstance(rec, SiteError), (k, rec)
-        assert expected_mismatches(k, rec, len(recs)) == [], k
+    check_sources_values("888 / Pacific", 29)
+
 
 
 def test_cash_hand_event_by_event():
@@ -235,34 +183,3 @@ def test_a_hand_cut_short_is_its_error_not_the_files():
     assert [type(r).__name__ for _, r in recs[1:]] == ["SiteHand", "SiteHand"]
 
 
-#: Replay errors of 888 hands (file, hand line): what the replay says, and why.
-REPLAY_ERRORS = {
-    ("A:Pacific/CashGame/ValidHandTests/InValidHand_1.txt", 1): "ends before",  # broken
-    (T773, 472): "no player name",  # names blanked out
-    # the site's own record: SYSTEM3RROR "mucks [ Td, 9d ]" yet collects the side pot his
-    # pair of tens wins; by the file's words he mucked, so the side pot goes to ASKET174
-    (T312, 143): "ASKET174 collected 0.0 by the site's record",
-}
-#: Hands whose betting our rules refuse: they stand on their chip accounting, not validated.
-REFUSED = {
-    # the site folds a player who could check; our engine refuses a fold with nothing
-    # to call
-    ("A:Pacific/CashGame/HandActionTests/DealingCardsMissing.txt", 1): "cannot fold",
-}
-
-
-def test_replay_of_every_hand():
-    r = replay_all(FILES)
-    errors, refused, validated = r.errors, r.refused, r.validated
-    assert r.total == 168
-    assert set(refused) == set(REFUSED), refused
-    assert all(REFUSED[k] in refused[k] for k in REFUSED)
-    assert set(errors) == set(REPLAY_ERRORS), errors
-    for k, part in REPLAY_ERRORS.items():
-        assert part in errors[k], (k, errors[k])
-    assert validated >= 152
-
-
-@pytest.mark.parametrize("fmt", ["phh", "ohh"])
-def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt):
-    assert round_trip_mismatches(FILES, fmt) == (166, [])

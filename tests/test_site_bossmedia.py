@@ -4,67 +4,34 @@ sample (SEK and USD cash, Omaha and Omaha hi/lo, tournaments with antes)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 import pytest
-from structured_sites import (
+from site_samples import (
     SAMPLES,
-    Family,
-    check_expected,
-    expected_of,
     files_of,
+    hands,
+    key,
     records,
-    replay_outcomes,
-    short,
+    spelled,
 )
 
 from simulate.notation.site_bossmedia import card_of_link
-from simulate.notation.site_hand import SiteHand
 
-#: The sample hands that do not read, each looked at by hand.
-FAULTS = {
-    # an edited sample: seat 1 was renamed '&&££ÖÖ' (HTML entities, read as such) while its
-    # actions still name 'Player1'
-    "BossMedia/CashGame/PlayerTests/StrangePlayerNames.txt": "'Player1' acts but has no seat",
-}
-#: Samples whose header stakes the source edited (the hero-name and seat tests).
-EDITED_STAKES = frozenset({
-    # the header says 2.00/4.00, the hand posts 2.50/5.00
-    "BossMedia/CashGame/GeneralHands/HeroName.txt",
-})
-FAMILY = Family("bossmedia", "Boss Media", FAULTS, EDITED_STAKES)
 FILES = files_of("Boss Media")
 
 
-def test_the_samples_are_there() -> None:
-    assert len(FILES) == 33 and sum(len(records(p)) for p in FILES) == 42
+@pytest.mark.parametrize("path", FILES, ids=key)
+def test_the_pot_printed_is_what_was_put_in(path: str) -> None:
+    """(With the rake the file prints: the chip check in tests/test_site_families.py is not
+    circular.)"""
+    for h in hands(path):
+        assert h.total_pot == sum(h.committed().values(), Decimal(0)), key(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_detected_and_every_hand_read(path: str) -> None:
-    FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_the_chips_add_up(path: str) -> None:
-    """Against the rake and the pot the file prints, so the check is not circular."""
-    FAMILY.check_chips(path)
-    for _, hand in records(path):
-        if isinstance(hand, SiteHand):
-            put = sum(hand.committed().values(), Decimal(0))
-            assert hand.total_pot == put, short(path)
-
-
-@pytest.mark.parametrize("path,facts", expected_of("BossMedia"), ids=lambda x: short(x)
-                         if isinstance(x, str) else "")
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    check_expected(path, facts, {})
-
-
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards),
-             e.pot) for e in hand.events]
+events = partial(spelled, pot=True)
 
 
 def test_card_numbers() -> None:
@@ -113,22 +80,3 @@ def test_a_hi_lo_sit_and_go_splits_the_pot() -> None:
                                  ("collect", "Player2", "540.00", "", "main pot (low)")]
 
 
-#: The hands the replay refuses, each looked at by hand (none is the reader's fault).
-REPLAY_ERRORS = {
-    # edited samples (the source's street tests): a board card is dealt twice
-    "BossMedia/CashGame/StreetTests/River.txt": "card Kh is dealt twice",
-    "BossMedia/CashGame/StreetTests/Turn.txt": "card 3s is dealt twice",
-}
-
-
-def test_every_hand_replays() -> None:
-    """Each hand through ``read_site`` and the replay: the errors are the known ones, and
-    every other hand the engine can post is validated, its winnings the recorded ones (the
-    replay compares them). The hands left unvalidated without an error are ones the engine
-    cannot post (dead money from one seat, a heads-up dead button, edited stakes)."""
-    errors, validated, read = replay_outcomes(FILES)
-    assert read == 41
-    assert sorted(errors) == sorted(REPLAY_ERRORS)
-    for path, errs in errors.items():
-        assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
-    assert validated == 36

@@ -5,61 +5,24 @@ own expected values, hands checked event by event, and each hand through the rep
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from site_samples import detected_only_by, expected, index, round_trip_mismatches
+from site_samples import built_boards, expected, files_of, index, moves, one, read_hand
 
 from simulate.notation import site_bovada
-from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, decode
-from simulate.notation.sites import read_site, read_site_records
-from simulate.replay.hand_replay import replay
 
-DATA = Path(__file__).parent / "data" / "sites"
-INDEX = index()
-EXPECTED = expected()
 SKINS = {"Bovada": "bovada", "Ignition": "ignition", "Bodog": "bodog"}
-FILES = sorted(k for k, v in INDEX.items() if v["site"] in SKINS)
+FILES = files_of(*SKINS)
 E = "hand-history-parser/extracted/"
 B = "hhp/test/fixtures/holdem/ignition/"
 D = Decimal
 
 
-def _one(path: str) -> SiteHand:
-    (rec,) = [r for _, r in read_site_records((DATA / path).read_bytes(), path)]
-    assert isinstance(rec, SiteHand), rec
-    return rec
-
-
-
-def _built_boards(path: str) -> list[str]:
-    """The boards of a file's one hand as the builder gives them (one text per run)."""
-    (hh,) = [h for _, h in read_site((DATA / path).read_bytes(), path)]
-    assert not isinstance(hh, SiteError) and hh.site is not None
-    return list(hh.site.boards)
-
-def test_there_are_samples_of_each_skin() -> None:
-    counts = {s: sum(1 for k in FILES if INDEX[k]["site"] == s) for s in SKINS}
-    assert counts == {"Bovada": 23, "Ignition": 9, "Bodog": 1}
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_detected_counted_and_chips_add_up(path: str) -> None:
-    assert detected_only_by(path, "bovada") == []
-    recs = [r for _, r in read_site_records((DATA / path).read_bytes(), path)]
-    assert len(recs) == INDEX[path]["hands"]
-    for rec in recs:
-        assert isinstance(rec, SiteHand), rec
-        assert rec.info.site == SKINS[INDEX[path]["site"]]
-        rec.check_chips()
-
-
-@pytest.mark.parametrize("path", sorted(k for k in EXPECTED if k.startswith((E, B))
-                                        and INDEX.get(k, {}).get("site") in SKINS))
+@pytest.mark.parametrize("path", sorted(k for k in expected() if k.startswith((E, B))
+                                        and index().get(k, {}).get("site") in SKINS))
 def test_expected_values_of_the_sources(path: str) -> None:
-    exp = EXPECTED[path]
-    rec = _one(path)
+    exp = expected()[path]
+    rec = one(path)
     info = rec.info
     if "info.handNumber" in exp or "info.handid" in exp:
         assert info.hand_id == exp.get("info.handNumber", exp.get("info.handid"))
@@ -111,18 +74,14 @@ def test_expected_values_of_the_sources(path: str) -> None:
                 for (p, a), (_, w) in zip(awards, want, strict=True)] == want
 
 
-def _kinds(rec: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount) for e in rec.events if e.kind not in ("hole", "board")]
-
-
 def test_bounty_tournament_event_by_event() -> None:
-    rec = _one(E + "bovada/HAND_TOURNAMENT_BOUNTY_AWARDED.txt")
+    rec = one(E + "bovada/HAND_TOURNAMENT_BOUNTY_AWARDED.txt")
     assert rec.info.hero == "Dealer" and rec.button == 3
     # tournament seats are ids: numbered in the listed (table) order
     assert [(s.seat, s.name) for s in rec.seats] == [
         (1, "UTG+1"), (2, "UTG+2"), (3, "Dealer"), (4, "Small Blind"), (5, "Big Blind"),
         (6, "UTG")]
-    assert _kinds(rec) == [
+    assert moves(rec) == [
         ("small_blind", "Small Blind", D(50)), ("big_blind", "Big Blind", D(100)),
         ("fold", "UTG", None), ("fold", "UTG+1", None), ("fold", "UTG+2", None),
         ("raise", "Dealer", D(2155)),          # "All-in(raise) 2155 to 2155"
@@ -136,36 +95,36 @@ def test_bounty_tournament_event_by_event() -> None:
     holes = {e.player: e.cards for e in rec.events if e.kind == "hole"}
     assert holes["Dealer"] == ("Ah", "6h") and len(holes) == 6
     assert rec.rake == 0
-    assert _built_boards(E + "bovada/HAND_TOURNAMENT_BOUNTY_AWARDED.txt") == ["8dKc8hAcKs"]
+    assert built_boards(E + "bovada/HAND_TOURNAMENT_BOUNTY_AWARDED.txt") == ["8dKc8hAcKs"]
 
 
 def test_all_in_as_a_bet_and_as_a_call() -> None:
-    rec = _one(E + "bovada/HAND_TOURNAMENT_DRAW_FOR_DEALER.txt")
-    assert _kinds(rec)[-5:-3] == [("bet", "Big Blind", D(172)), ("call", "Dealer", D(172))]
+    rec = one(E + "bovada/HAND_TOURNAMENT_DRAW_FOR_DEALER.txt")
+    assert moves(rec)[-5:-3] == [("bet", "Big Blind", D(172)), ("call", "Dealer", D(172))]
     assert rec.info.hero == "Small Blind"
 
 
 def test_omaha_hi_lo_rake_from_the_total_pot() -> None:
-    rec = _one(E + "bovada/HAND_OMAHA_HILO_HIGH_AND_LOW.txt")
+    rec = one(E + "bovada/HAND_OMAHA_HILO_HIGH_AND_LOW.txt")
     assert (rec.info.game, rec.info.betting) == ("omaha_hilo", "pot-limit")
     assert rec.info.hero == "Dealer"                      # "Dealer  [ME]" (two spaces)
-    assert ("raise", "Dealer", D("8.72")) in _kinds(rec)
-    assert ("call", "Big Blind", D("0.30")) in _kinds(rec)  # "All-in $0.30" under a raise
-    assert ("uncalled", "Dealer", D("4.06")) in _kinds(rec)
+    assert ("raise", "Dealer", D("8.72")) in moves(rec)
+    assert ("call", "Big Blind", D("0.30")) in moves(rec)  # "All-in $0.30" under a raise
+    assert ("uncalled", "Dealer", D("4.06")) in moves(rec)
     assert rec.total_pot == D("13.68") and rec.rake == D("0.50")
     assert rec.collected() == {"Dealer": D("13.18")}
 
 
 def test_side_pot_and_antes() -> None:
-    rec = _one(B + "sng-sidepot.txt")
+    rec = one(B + "sng-sidepot.txt")
     assert [(e.player, e.amount, e.pot) for e in rec.events if e.kind == "collect"] == [
         ("Big Blind", D(1962), "side pot"), ("Big Blind", D(27607), "main pot")]
-    antes = _one(B + "tourney-level22.txt")
+    antes = one(B + "tourney-level22.txt")
     assert [e.amount for e in antes.events if e.kind == "ante"] == [D(600)] * 8
 
 
 def test_zone_hand_without_summary() -> None:
-    rec = _one(E + "bovada/HAND_FAST_FOLD_MISSING_SUMMARY.txt")
+    rec = one(E + "bovada/HAND_FAST_FOLD_MISSING_SUMMARY.txt")
     assert rec.info.table == "1822" and rec.total_pot is None
     assert rec.rake == D("0.30")      # committed 6.05, collected 5.75
     assert rec.info.hero == "UTG"
@@ -173,9 +132,9 @@ def test_zone_hand_without_summary() -> None:
 
 
 def test_blind_folded_into_the_result() -> None:
-    rec = _one(E + "bodog/HAND.txt")
+    rec = one(E + "bodog/HAND.txt")
     assert rec.info.site == "bodog"
-    assert _kinds(rec)[-2:] == [("uncalled", "Big Blind", D(1)), ("collect", "Big Blind", D(2))]
+    assert moves(rec)[-2:] == [("uncalled", "Big Blind", D(1)), ("collect", "Big Blind", D(2))]
 
 
 def test_posts_and_dead_chips() -> None:
@@ -191,37 +150,9 @@ def test_posts_and_dead_chips() -> None:
             "*** FLOP *** [2d 3d 4d]\nBig Blind : Bets $0.50\nUTG  [ME] : Folds\n"
             "Big Blind : Return uncalled portion of bet $0.50\nBig Blind : Hand result $0.65\n"
             "*** SUMMARY ***\nTotal Pot($0.70)\n")
-    (rec,) = [r for _, r in site_bovada.read(text, "t")]
-    assert isinstance(rec, SiteHand)
-    assert _kinds(rec)[2:4] == [("post", "UTG", D("0.25")), ("dead", "UTG", D("0.10"))]
+    rec = read_hand(site_bovada.read, text)
+    assert moves(rec)[2:4] == [("post", "UTG", D("0.25")), ("dead", "UTG", D("0.10"))]
     assert rec.rake == D("0.05") and rec.info.hero == "UTG" and rec.button == 1
     rec.check_chips()
 
 
-def test_every_hand_through_the_replay() -> None:
-    errors, validated, hands = [], 0, 0
-    for path in FILES:
-        for _, hh in read_site((DATA / path).read_bytes(), path):
-            hands += 1
-            doc = replay(hh).to_dict()
-            if doc.get("error"):
-                errors.append(path)
-            validated += bool(doc.get("validated"))
-    assert (hands, errors) == (33, [])
-    # the one not validated: a hand with no small blind (the engine posts none)
-    assert validated == 32
-
-
-def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
-    lines = decode((DATA / (B + "sng-sidepot.txt")).read_bytes()).split("\n")
-    texts = ["\n".join(lines[:k]) for k in range(1, len(lines))]
-    texts += ["\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
-              for k in range(1, len(lines))]
-    for text in texts:
-        for _, rec in site_bovada.read(text, "t"):
-            assert isinstance(rec, (SiteHand, SiteError))
-
-
-@pytest.mark.parametrize("fmt", ["phh", "ohh"])
-def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt: str) -> None:
-    assert round_trip_mismatches(FILES, fmt) == (33, [])

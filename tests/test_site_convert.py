@@ -12,33 +12,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from site_samples import shape
 
 import simulate.notation as N
 from simulate.replay.hand_files import read_hands
 
 DATA = Path(__file__).parent / "data"
-
-
-def _shape(h):
-    """What 'the same hand' means: the players, stacks, forced bets, winnings, each
-    action (a deal by its target and card count; the hole cards as known by the end) and
-    the board."""
-    known: dict[int, list] = {}
-    acts = []
-    for a in h.actions:
-        cards = tuple(a.cards) if a.cards else None
-        if a.kind == "dh":
-            if a.cards and None not in a.cards:
-                known[a.target] = list(a.cards)
-            acts.append(("dh", a.target, len(a.cards or [])))
-            continue
-        if a.kind == "sm" and a.cards and None not in a.cards:
-            known[a.actor] = list(a.cards)
-        acts.append((a.kind, a.actor, a.target, cards if a.kind == "db" else None,
-                     None if a.amount is None else Decimal(a.amount)))
-    return (h.variant, list(h.players), [Decimal(x) for x in h.starting_stacks],
-            [Decimal(x) for x in h.antes], [Decimal(x) for x in h.blinds_or_straddles],
-            [Decimal(x) for x in h.winnings or []], acts, known)
 
 
 def _run(*args, **kw):
@@ -71,7 +50,7 @@ def test_every_phh_hand_reads_back_from_ohh(phh_to_ohh):
     back = [h for _, h in read_hands([out])]
     assert len(back) == len(kept) > 150
     for (src, h), b in zip(kept, back, strict=True):
-        assert _shape(b) == _shape(h), src
+        assert shape(b) == shape(h), src
     # each object is one line of JSON with the spec's top key
     lines = out.read_text().splitlines()
     assert all(json.loads(x)["ohh"]["spec_version"] for x in lines)
@@ -92,7 +71,7 @@ def test_phh_collection_round_trip(tmp_path):
     assert r.returncode == 0, r.stderr
     a = [h for _, h in read_hands([src])]
     b = [h for _, h in read_hands([out])]
-    assert [_shape(x) for x in a] == [_shape(x) for x in b]
+    assert [shape(x) for x in a] == [shape(x) for x in b]
 
 
 def test_ohh_numbers_of_one_hand_by_hand():
@@ -123,7 +102,7 @@ def test_ohh_numbers_of_one_hand_by_hand():
     [(_, back)] = list(read(json.dumps({"ohh": o}), "x"))
     uncalled = [(e.player, e.amount) for e in back.events if e.kind == "uncalled"]
     assert uncalled == [("bob", Decimal(2))]
-    assert _shape(build(back, "x")) == _shape(build(three_handed(), "x"))
+    assert shape(build(back, "x")) == shape(build(three_handed(), "x"))
 
 
 def test_convert_refuses_bad_options(tmp_path):

@@ -7,20 +7,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from site_expected import check_sources_values
 from site_samples import (
-    detected_only_by,
-    errors_of,
     events,
-    expected,
-    expected_mismatches,
     files_of,
     hands,
-    index,
     key,
     one,
-    records,
-    replay_all,
-    round_trip_mismatches,
     sample,
 )
 
@@ -37,41 +30,24 @@ NO_END_LINE = {"A:Entraction/CashGame/ValidHandTests/InValidHand_1.txt",
                "A:Entraction/CashGame/PlayerTests/OmahaShowdown.txt"}
 
 
-def test_the_family_has_its_samples():
-    assert len(FILES) == 37
-    assert sum(index()[f]["hands"] for f in FILES) == 46
-
-
 @pytest.mark.parametrize("path", FILES)
-def test_detected_as_entraction_by_entraction_only(path):
-    assert detected_only_by(path, "entraction") == []
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_every_hand_is_read_and_its_chips_add_up(path):
-    recs = records(path)
-    assert len(recs) == index()[path]["hands"] and errors_of(path) == []
+def test_every_hand_in_euros_and_its_time(path):
+    """(The chip check, in tests/test_site_families.py, is a real one: the rake is
+    printed.)"""
     for h in hands(path):
-        h.check_chips()  # the rake is printed: a real check
-        assert h.info.site == "entraction" and h.info.currency == "EUR"
+        assert h.info.currency == "EUR"
         assert (h.info.time is None) == (key(path) in NO_END_LINE)
 
 
 def test_the_sources_values():
-    keys = [k for k in expected()
-            if index().get(k.split("#")[0], {}).get("site") == "Entraction"]
-    assert len(keys) == 22
-    for k in keys:
-        path, _, i = k.partition("#")
-        recs = records(path)
-        rec = recs[int(i or 0)][1]
-        assert not isinstance(rec, SiteError), (k, rec)
-        # the file says "Game ended 2012-05-30 15:49:35 GMT+01:00" (14:49:35 UTC); the
-        # source's test expects 13:49:35: we keep the offset the file prints
-        skip = {"date_utc": "the file's own offset"}
-        assert expected_mismatches(k, rec, len(recs), skip) == [], k
+    # the file says "Game ended 2012-05-30 15:49:35 GMT+01:00" (14:49:35 UTC); the
+    # source's test expects 13:49:35: we keep the offset the file prints
+    skip = {"date_utc": "the file's own offset",
+            "is_valid_hand": "whole all the same (NO_END_LINE): read as a hand"}
+    check_sources_values("Entraction", 22, lambda k: skip)
     assert one("A:Entraction/CashGame/GeneralHands/GeneralHand.txt").info.time == \
         "2012-05-30T15:49:35+01:00"
+
 
 
 def test_payback_and_raises_that_print_the_increment():
@@ -143,37 +119,6 @@ def test_heads_up_where_the_dealer_posts_the_big_blind():
     assert "no big blind" in doc["not_validated"]
 
 
-#: Replay errors of Entraction hands: the builder's or the samples' matter, not the
-#: reader's (each looked at by hand).
-REPLAY_ERRORS = {
-    # the source edited the header ("Fixed Limit EUR 100.00/200.00" with a 600 raise and
-    # all-ins of 3,559.76): our rules refuse the raise, and the chip accounting's showdown
-    # pays otherwise than the file
-    "A:Entraction/CashGame/HandActionTests/AllInHandWithShowdown.txt":
-        "collected 0.0 by the site's record, but the showdown gives",
-}
-#: Hands whose betting our rules refuse (edited headers: "EUR 2.00/4.00" with 50/100
-#: blinds): they stand on their chip accounting, not validated.
-REFUSED = {
-    "A:Entraction/CashGame/HandActionTests/AllInHandWithShowdown.txt": "cannot raise",
-    "A:Entraction/CashGame/Limits/EuroTable.txt": "cannot raise",
-}
-
-
-def test_replay_of_every_hand():
-    r = replay_all(FILES)
-    errors = {k: v for (k, _), v in r.errors.items()}
-    refused = {k: v for (k, _), v in r.refused.items()}
-    validated = r.validated
-    assert r.total == 46
-    assert set(refused) == set(REFUSED), refused
-    assert all(REFUSED[k] in refused[k] for k in REFUSED)
-    assert set(errors) == set(REPLAY_ERRORS), errors
-    for k, part in REPLAY_ERRORS.items():
-        assert part in errors[k], (k, errors[k])
-    assert validated >= 34
-
-
 def test_five_card_omaha_is_played_by_the_engine():
     path = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/" \
         "Entraction/CashGame/GameTypeTests/PotLimitFiveCardOmaha.txt"
@@ -183,6 +128,3 @@ def test_five_card_omaha_is_played_by_the_engine():
     assert doc["error"] is None and doc["validated"] and doc["game"] == "omaha5"
 
 
-@pytest.mark.parametrize("fmt", ["phh", "ohh"])
-def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt):
-    assert round_trip_mismatches(FILES, fmt) == (46, [])

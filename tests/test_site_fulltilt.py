@@ -5,78 +5,25 @@ by event, and the replay."""
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal as D
 
-import pytest
-from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
+from site_samples import SITES, files_of, one, rows
 
 from simulate.notation import site_fulltilt
-from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
-from simulate.notation.sites import SITE_FORMATS, read_site, read_site_records
-from simulate.replay.hand_replay import replay
+from simulate.notation.sites import read_site
 
 LABELS = {"Full Tilt"}
-FILES = site_samples(LABELS)
+FILES = files_of(*LABELS)
 FTP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/FullTilt/"
-
-#: Samples whose hand is not accepted: the source's deliberately broken hand (a header and
-#: a summary, no seats and no actions).
-REJECTED = {FTP + "CashGame/ValidHandTests/InValidHand_1.txt": "lists no seats"}
-
-
-def _records(path: str) -> list[SiteHand | SiteError]:
-    return [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
-
-
-def _hand(path: str) -> SiteHand:
-    (rec,) = _records(path)
-    assert isinstance(rec, SiteHand), rec
-    return rec
-
-
-def _events(h: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount, " ".join(e.cards), e.pot, e.run, e.allin)
-            for e in h.events]
-
-
-@pytest.mark.parametrize(("path", "entry"), FILES, ids=[p for p, _ in FILES])
-def test_every_sample_is_detected_read_and_adds_up(path, entry):
-    head = decode((SITE_DATA / path).read_bytes())[:8192].lstrip("\ufeff \n\t")
-    assert [f.name for f in SITE_FORMATS if f.detect(head)] == ["fulltilt"]
-    recs = _records(path)
-    assert len(recs) == entry["hands"]
-    for rec in recs:
-        if path in REJECTED:
-            assert isinstance(rec, SiteError) and REJECTED[path] in str(rec)
-        else:
-            assert isinstance(rec, SiteHand), rec
-            rec.check_chips()
-
-
-def test_the_detector_takes_no_other_sites_file():
-    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
-    for p, e in index.items():
-        if e["site"] not in LABELS:
-            head = decode((SITE_DATA / p).read_bytes())[:8192].lstrip("\ufeff \n\t")
-            assert not site_fulltilt.detect(head), p
-
-
-EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
-
-
-@pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
-def test_the_values_the_sources_assert(path, exp):
-    check_site_expected(_records(path), exp)
 
 
 def test_run_it_twice_event_by_event():
-    h = _hand(FTP + "CashGame/RunItTwiceTests/RunItTwice1.txt")
+    h = one(FTP + "CashGame/RunItTwiceTests/RunItTwice1.txt")
     assert (h.info.table, h.max_seats, h.button, h.info.hero) == ("Myron", 6, 2, "Postrail")
     assert h.info.time == "2015-04-08T04:44:44-04:00"
     assert [s.in_hand for s in h.seats] == [False, True, True, True, True, True]
-    assert _events(h) == [
+    assert rows(h) == [
         ("small_blind", "VanyaRabotaet", D(5), "", None, 1, False),
         ("big_blind", "1mperial", D(10), "", None, 1, False),
         ("hole", "Postrail", None, "5s Ah", None, 1, False),
@@ -103,7 +50,7 @@ def test_run_it_twice_event_by_event():
         ("collect", "Darkking_pt", D(311), "", "pot 1", 1, False),
         ("collect", "1mperial", D(311), "", "pot 2", 2, False),
     ]
-    ((_, hh),) = list(read_site((SITE_DATA / FTP / "CashGame/RunItTwiceTests/RunItTwice1.txt")
+    ((_, hh),) = list(read_site((SITES / FTP / "CashGame/RunItTwiceTests/RunItTwice1.txt")
                                 .read_bytes(), "rit"))
     assert hh.site.boards == ["Td3d3hQhAc", "Td3d3hQh2h"]  # one board per run (the builder's)
     assert (h.total_pot, h.rake) == (D(625), D(3))
@@ -111,9 +58,9 @@ def test_run_it_twice_event_by_event():
 
 
 def test_omaha_hilo_split_pot_and_all_in_call():
-    h = _hand(FTP + "CashGame/HandActionTests/OmahaHiLo.txt")
+    h = one(FTP + "CashGame/HandActionTests/OmahaHiLo.txt")
     assert (h.info.game, h.info.betting) == ("omaha_hilo", "pot-limit")
-    ev = _events(h)
+    ev = rows(h)
     assert ("call", "great johnny", D("2.26"), "", None, 1, True) in ev  # ", and is all in"
     assert ("uncalled", "Bauko", D("3.14"), "", None, 1, False) in ev
     assert [e for e in ev if e[0] == "collect"] == [
@@ -123,17 +70,17 @@ def test_omaha_hilo_split_pot_and_all_in_call():
 
 
 def test_fixed_limit_and_sit_and_go():
-    f = _hand(FTP + "CashGame/GameTypeTests/FixedLimitHoldem.txt")
+    f = one(FTP + "CashGame/GameTypeTests/FixedLimitHoldem.txt")
     assert (f.info.betting, f.stakes.small_bet, f.stakes.big_bet) == (
         "fixed-limit", D("0.05"), D("0.10"))
-    assert _events(f)[:4] == [
+    assert rows(f)[:4] == [
         ("small_blind", "miezemuis", D("0.02"), "", None, 1, False),
         ("big_blind", "kerberi", D("0.05"), "", None, 1, False),
         ("raise", "miezemuis", D("0.10"), "", None, 1, False),
         ("call", "kerberi", D("0.05"), "", None, 1, False)]
     # the winner unopposed "mucks": no showdown, no muck event
     assert not [e for e in f.events if e.kind in ("show", "muck")]
-    t = _hand("poker/extracted/ftp_hands/TURBO_SNG.txt")
+    t = one("poker/extracted/ftp_hands/TURBO_SNG.txt")
     assert t.info.tournament.to_dict() == {"id": "268569961", "buy_in": "$10", "level": None}
     assert (t.info.currency, t.info.table, t.info.time) == ("chips", "1",
                                                             "2014-06-29T11:57:01+02:00")
@@ -142,46 +89,12 @@ def test_fixed_limit_and_sit_and_go():
 
 
 def test_old_cap_header_and_a_cut_hand():
-    h = _hand(FTP + "CashGame/GameTypeTests/CapNoLimitHoldem.txt")
+    h = one(FTP + "CashGame/GameTypeTests/CapNoLimitHoldem.txt")
     assert (h.info.game, h.info.betting, h.stakes.big_blind) == ("holdem", "no-limit",
                                                                  D("0.50"))
-    text = decode((SITE_DATA / FTP / "CashGame/HandActionTests/BasicHand.txt").read_bytes())
+    text = decode((SITES / FTP / "CashGame/HandActionTests/BasicHand.txt").read_bytes())
     cut = text[:text.index("*** SUMMARY ***")]
     ((_, err),) = list(site_fulltilt.read(cut, "x"))
     assert isinstance(err, SiteError) and "truncated" in str(err)
 
 
-#: Replay errors that are not the reader's: no PHH variant for no-limit Omaha hi/lo.
-REPLAY_ERRORS = {FTP + "CashGame/GameTypeTests/NoLimitOmahaHiLo.txt": "no variant code"}
-
-
-@pytest.mark.slow
-def test_replay_of_every_hand():
-    errors: dict[str, str] = {}
-    validated = total = 0
-    for path, _ in FILES:
-        for _, hh in read_site((SITE_DATA / path).read_bytes(), path):
-            total += 1
-            doc = replay(hh, path).to_dict()
-            validated += bool(doc.get("validated"))
-            if doc.get("error"):
-                errors[path] = doc["error"]
-    for path, why in REPLAY_ERRORS.items():
-        assert why in errors.pop(path)
-    assert set(errors) == set(REJECTED)
-    assert total == sum(e["hands"] for _, e in FILES)
-    assert validated == total - len(REJECTED) - len(REPLAY_ERRORS)
-
-
-def test_damaged_text_gives_errors_never_exceptions():
-    """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
-    for i, (path, _) in enumerate(FILES):
-        text = decode((SITE_DATA / path).read_bytes())
-        for damaged in mutated_texts(text, i, 40):
-            for _, rec in site_fulltilt.read(damaged, "damaged"):
-                assert isinstance(rec, (SiteHand, SiteError))
-                if isinstance(rec, SiteHand):
-                    try:
-                        rec.check_chips()
-                    except SiteError:
-                        pass

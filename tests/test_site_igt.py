@@ -4,48 +4,21 @@ cash, Hold'em, Omaha, Omaha hi/lo)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 import pytest
-from structured_sites import (
+from site_samples import (
     SAMPLES,
     SITES,
-    Family,
-    check_expected,
-    expected_of,
     files_of,
     records,
-    replay_outcomes,
-    short,
+    spelled,
 )
 
 from simulate.notation import site_igt
-from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError
 
-#: The sample hands that do not read, each looked at by hand.
-FAULTS = {
-    # edited samples (the source's street tests): the later board does not repeat the
-    # earlier one (the turn's four cards are not the flop's three and one more)
-    "IGT/CashGame/StreetTests/River.txt": "the board does not follow '6c As 8d Qd'",
-    "IGT/CashGame/StreetTests/Turn.txt": "the board does not follow 'Ad 2h 8d'",
-}
-FAMILY = Family("igt", "IGT", FAULTS)
 FILES = files_of("IGT")
-
-
-def test_the_samples_are_there() -> None:
-    assert len(FILES) == 19 and sum(len(records(p)) for p in FILES) == 19
-
-
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_detected_and_every_hand_read(path: str) -> None:
-    FAMILY.check_detection_and_counts(path)
-
-
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_the_chips_add_up(path: str) -> None:
-    """Against the rake the file prints, so the check is not circular."""
-    FAMILY.check_chips(path)
 
 
 def test_an_empty_file_in_the_folder_is_no_hand() -> None:
@@ -53,17 +26,9 @@ def test_an_empty_file_in_the_folder_is_no_hand() -> None:
     assert records(path) == ()
 
 
-@pytest.mark.parametrize("path,facts", expected_of("IGT"), ids=lambda x: short(x)
-                         if isinstance(x, str) else "")
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    check_expected(path, facts, {})
 
 
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards),
-             e.pot) for e in hand.events]
+events = partial(spelled, pot=True)
 
 
 def test_calls_are_street_totals_and_a_short_all_in_call() -> None:
@@ -124,29 +89,6 @@ def test_a_dead_small_blind_and_a_post() -> None:
 def test_bad_documents_are_errors(doc: str, fault: str) -> None:
     got = list(site_igt.read(doc, "x"))
     assert len(got) == 1 and isinstance(got[0][1], SiteError) and fault in str(got[0][1])
-
-
-#: The hands the replay refuses, each looked at by hand (none is the reader's fault).
-REPLAY_ERRORS = {
-    # the anonymised sample prints every stack as 0.00 and PLAYER4 (who folds, putting in
-    # nothing) ends with 0.00 too: its stack cannot be known
-    "IGT/CashGame/HandActionTests/AllInHandWithShowdown.txt": "starting stack is 0",
-    # an edited sample (the source's table test): a board card is dealt twice
-    "IGT/CashGame/Tables/Table2.txt": "card Ad is dealt twice",
-}
-
-
-def test_every_hand_replays() -> None:
-    """Each hand through ``read_site`` and the replay: the errors are the known ones, and
-    every other hand the engine can post is validated, its winnings the recorded ones (the
-    replay compares them). The hands left unvalidated without an error are ones the engine
-    cannot post (dead money from one seat, a heads-up dead button, edited stakes)."""
-    errors, validated, read = replay_outcomes(FILES)
-    assert read == 17
-    assert sorted(errors) == sorted(REPLAY_ERRORS)
-    for path, errs in errors.items():
-        assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
-    assert validated == 14
 
 
 def test_documents_one_after_the_other() -> None:

@@ -5,16 +5,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from structured_sites import (
+from site_samples import (
     SAMPLES,
     SITES,
-    Family,
-    check_expected,
-    expected_of,
     files_of,
     records,
-    replay_outcomes,
-    short,
+    spelled,
 )
 
 from simulate.notation import site_ipoker
@@ -22,31 +18,7 @@ from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError
 from simulate.notation.sites import read_site_records
 
-#: The sample hands whose chips do not add up, each looked at by hand.
-FAULTS = {
-    # an edited sample: seat 7 'TrapistBeer' is a copy of seat 6 'TrappistBeer' (same stack,
-    # same win of $2.44) that never acts, so the file pays the pot twice
-    "IPoker/CashGame/Seats/Full Ring (10 Handed).txt": "the chips do not add up: 1.30 "
-                                                       "committed, 3.68 won",
-    # deliberately broken by the source: 'nawu' posts and folds without a seat
-    "IPoker/CashGame/ValidHandTests/InValidHand_1.txt": "'nawu' acts but has no seat",
-}
-FAMILY = Family("ipoker", "iPoker", FAULTS)
 FILES = files_of("iPoker")
-
-
-def test_the_samples_are_there() -> None:
-    assert len(FILES) == 53 and sum(len(records(p)) for p in FILES) == 234
-
-
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_detected_and_every_hand_read(path: str) -> None:
-    FAMILY.check_detection_and_counts(path)
-
-
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_the_chips_add_up(path: str) -> None:
-    FAMILY.check_chips(path)
 
 
 def test_a_session_without_a_game_is_no_hand() -> None:
@@ -55,23 +27,11 @@ def test_a_session_without_a_game_is_no_hand() -> None:
     assert records(SAMPLES + "IPoker/CashGame/IdTest/IdTest1.txt") == ()
 
 
-NOT_COMPARED = {
-    "rake": "the file prints no rake: the reader gives the rake the chips imply",
-    "max_players": "iPoker prints no table size",
-}
 
 
-@pytest.mark.parametrize("path,facts", expected_of("IPoker"), ids=lambda x: short(x)
-                         if isinstance(x, str) else "")
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    check_expected(path, facts, NOT_COMPARED)
 
 
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards))
-            for e in hand.events]
+events = spelled
 
 
 def test_a_posted_blind_with_dead_money_and_an_uncalled_bet() -> None:
@@ -197,23 +157,3 @@ def test_entities_and_absurd_nesting_are_refused(doc: str, fault: str) -> None:
     assert isinstance(err, SiteError) and fault in str(err)
 
 
-#: The hands the replay refuses, each looked at by hand (none is the reader's fault).
-REPLAY_ERRORS = {
-    # an edited sample (the Hold'em Manager export): both players are paid 238 as a split,
-    # but Player5's K-Q-J-T-9 straight beats Player4's pair of nines on Kd Tc 7c 9d 2h
-    "IPoker/CashGame/ValidHandTests/HMExport_1.txt": "Player4 collected 238.0 by the site's "
-                                                     "record, but the showdown gives 0",
-}
-
-
-def test_every_hand_replays() -> None:
-    """Each hand through ``read_site`` and the replay: the errors are the known ones, and
-    every other hand the engine can post is validated, its winnings the recorded ones (the
-    replay compares them). The hands left unvalidated without an error are ones the engine
-    cannot post (dead money from one seat, a heads-up dead button, edited stakes)."""
-    errors, validated, read = replay_outcomes(FILES)
-    assert read == 232
-    assert sorted(errors) == sorted(REPLAY_ERRORS)
-    for path, errs in errors.items():
-        assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
-    assert validated == 230

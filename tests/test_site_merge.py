@@ -5,79 +5,26 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from structured_sites import (
+from site_samples import (
     SAMPLES,
     SITES,
-    Family,
-    check_expected,
-    expected_of,
     files_of,
     records,
-    refused_by_rules,
-    replay_outcomes,
-    short,
+    spelled,
 )
 
 from simulate.notation import site_merge
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError
 
-#: The sample hands that do not read, each looked at by hand.
-FAULTS = {
-    # the site cancelled the hand before any blind (a GAME_CANCELLED round)
-    "Merge/CashGame/HandActionTests/CancelledHand.txt": "cancelled by the site",
-    # deliberately broken by the source: an element left open
-    "Merge/CashGame/ValidHandTests/InValidHand_1.txt": "not well-formed XML",
-}
-#: Samples whose header stakes the source edited (the hero-name and seat tests).
-EDITED_STAKES = frozenset({
-    "Merge/CashGame/Seats/HeadsUp.txt",     # the header says Limit $10/$20, the hand posts $1/$2
-})
-FAMILY = Family("merge", "Merge", FAULTS, EDITED_STAKES)
 FILES = files_of("Merge")
 
 
-def test_the_samples_are_there() -> None:
-    assert len(FILES) == 32 and sum(len(records(p)) for p in FILES) == 41
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_detected_and_every_hand_read(path: str) -> None:
-    FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_the_chips_add_up(path: str) -> None:
-    FAMILY.check_chips(path)
-
-
-NOT_COMPARED = {
-    "rake": "the file prints no rake: the reader gives the rake the chips imply",
-    "total_pot": "not printed (the source's None); the reader leaves total_pot None too",
-}
-#: The one expected value the file itself contradicts.
-CONTRADICTED = {
-    # the file says seats="9" (a 9-seat table with 6 players); the source's parser counts 6
-    "Merge/CashGame/Seats/6 Max.txt": "max_players",
-}
-
-
-@pytest.mark.parametrize("path,facts", expected_of("Merge"), ids=lambda x: short(x)
-                         if isinstance(x, str) else "")
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    skip = dict(NOT_COMPARED)
-    if short(path) in CONTRADICTED:
-        skip[CONTRADICTED[short(path)]] = "the file says otherwise"
-    check_expected(path, facts, skip)
-    if short(path) in CONTRADICTED:
-        assert records(path)[0][1].max_seats == 9
-
-
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards))
-            for e in hand.events]
+events = spelled
 
 
 def test_fixed_limit_with_the_uncalled_bet_in_the_win() -> None:
@@ -134,30 +81,6 @@ def test_one_broken_game_costs_one_hand() -> None:
     assert [isinstance(r, SiteError) for _, r in got] == [False] * 3 + [True] + [False] * 6
 
 
-#: The hands the replay refuses, each looked at by hand (none is the reader's fault).
-REPLAY_ERRORS: dict[str, str] = {}
-#: The hand whose betting our rules refuse (edited stakes, Limit $10/$20 over blinds of
-#: $1/$2: a raise to 6 is short): it stands on its chip accounting, not validated.
-REFUSED = {"Merge/CashGame/Seats/HeadsUp.txt": "cannot raise to 600"}
-
-
-def test_every_hand_replays() -> None:
-    """Each hand through ``read_site`` and the replay: the errors are the known ones, and
-    every other hand the engine can post is validated, its winnings the recorded ones (the
-    replay compares them). The hands left unvalidated without an error are ones the engine
-    cannot post (dead money from one seat, a heads-up dead button, edited stakes)."""
-    errors, validated, read = replay_outcomes(FILES)
-    assert read == 39
-    assert sorted(errors) == sorted(REPLAY_ERRORS)
-    for path, errs in errors.items():
-        assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
-    assert validated == 34
-    refused = refused_by_rules(FILES)
-    assert sorted(refused) == sorted(REFUSED)
-    for path, why in refused.items():
-        assert all(REFUSED[path] in w for w in why), (path, why)
-
-
 @pytest.mark.parametrize("doc,fault", [
     ('<!DOCTYPE g [<!ENTITY a "aaaa">]><description type="Holdem" stakes="No Limit ($1/$2)"/>'
      '<game id="1-1" numholecards="2">&a;</game>', "document type"),
@@ -189,3 +112,9 @@ def test_the_newer_export_without_a_description() -> None:
         (e.kind, e.player, e.amount) for e in old.events]
     assert (new.info.game, new.info.betting, new.stakes) == (old.info.game, old.info.betting,
                                                              old.stakes)
+
+
+def test_the_file_says_nine_seats() -> None:
+    """Where the source's parser counts the 6 players (tests/test_site_families.py: the
+    contradicted fact)."""
+    assert records(SAMPLES + "Merge/CashGame/Seats/6 Max.txt")[0][1].max_seats == 9

@@ -4,83 +4,23 @@ sample (cp1252 files among them)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
-import pytest
-from structured_sites import (
+from site_samples import (
     SAMPLES,
-    Family,
-    check_expected,
-    expected_of,
     files_of,
     records,
-    replay_outcomes,
-    short,
+    spelled,
 )
 
-from simulate.notation.site_hand import SiteHand
-
-#: The sample hands that do not read, each looked at by hand.
-FAULTS = {
-    # the same cancelled hand twice: one player, no blind, a deal and a fold
-    "MicroGaming/CashGame/ExtraHands/CancelledHand.txt": "cancelled",
-    "MicroGaming/CashGame/ValidHandTests/CancelledHand.txt": "cancelled",
-    # an edited sample: the betting leaves 118 uncalled (raises of 35 and 320 against
-    # 5 + 110 + 122), the file gives back 117, and Player1's 237.50 stack ends at 0.50 after
-    # going all in: the amounts were changed by hand
-    "MicroGaming/CashGame/HandActionTests/AllInHandWithUncalledBet.txt":
-        "the betting leaves 118.00 of 'Player6' uncalled, the file gives back 117.00",
-}
-#: Samples whose header stakes the source edited (the hero-name and seat tests).
-EDITED_STAKES = frozenset({
-    "MicroGaming/CashGame/GeneralHands/HeroName.txt",     # the header says 3|6, the hand posts 1/2
-})
-FAMILY = Family("microgaming", "MicroGaming", FAULTS, EDITED_STAKES)
 FILES = files_of("MicroGaming")
 
 
-def test_the_samples_are_there() -> None:
-    assert len(FILES) == 42 and sum(len(records(p)) for p in FILES) == 51
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_detected_and_every_hand_read(path: str) -> None:
-    FAMILY.check_detection_and_counts(path)
 
 
-@pytest.mark.parametrize("path", FILES, ids=short)
-def test_the_chips_add_up(path: str) -> None:
-    """With the rake the file prints (in cents), so the check is not circular."""
-    FAMILY.check_chips(path)
-
-
-NOT_COMPARED = {
-    "rake": "the source's None; the file prints rake=\"0\" (cents), read as 0.00",
-    "total_pot": "not printed (the source's None); the reader leaves total_pot None too",
-}
-#: Expected values the file contradicts.
-CONTRADICTED = {
-    # the source refuses hhversion="2" files; the hand itself reads and its chips add up
-    "MicroGaming/CashGame/ValidHandTests/InValidHand_1.txt": "is_valid_hand",
-}
-
-
-@pytest.mark.parametrize("path,facts", expected_of("MicroGaming"), ids=lambda x: short(x)
-                         if isinstance(x, str) else "")
-def test_the_sources_expected_values(path: str, facts: dict) -> None:
-    skip = dict(NOT_COMPARED)
-    if short(path) in CONTRADICTED:
-        skip[CONTRADICTED[short(path)]] = "the file says otherwise"
-        hand = records(path)[0][1]
-        assert isinstance(hand, SiteHand)
-        hand.check_chips()
-    check_expected(path, facts, skip)
-
-
-def events(path: str, n: int = 0) -> list[tuple]:
-    hand = records(path)[n][1]
-    assert isinstance(hand, SiteHand)
-    return [(e.kind, e.player, None if e.amount is None else str(e.amount), " ".join(e.cards),
-             e.pot) for e in hand.events]
+events = partial(spelled, pot=True)
 
 
 def test_fixed_limit_raises_print_what_they_add() -> None:
@@ -142,21 +82,3 @@ def test_omaha_hi_lo_pays_the_low_half() -> None:
     assert pays == [("uk_munchkin", "0.17", "main pot"), ("tigersue", "0.16", "main pot (low)")]
 
 
-#: The hands the replay refuses, each looked at by hand (none is the reader's fault).
-REPLAY_ERRORS = {
-    # an edited sample (the source's street test): the river card is also a flop card
-    "MicroGaming/CashGame/StreetTests/River.txt": "card Ks is dealt twice",
-}
-
-
-def test_every_hand_replays() -> None:
-    """Each hand through ``read_site`` and the replay: the errors are the known ones, and
-    every other hand the engine can post is validated, its winnings the recorded ones (the
-    replay compares them). The hands left unvalidated without an error are ones the engine
-    cannot post (dead money from one seat, a heads-up dead button, edited stakes)."""
-    errors, validated, read = replay_outcomes(FILES)
-    assert read == 48
-    assert sorted(errors) == sorted(REPLAY_ERRORS)
-    for path, errs in errors.items():
-        assert all(REPLAY_ERRORS[path] in e for e in errs), (path, errs)
-    assert validated == 39

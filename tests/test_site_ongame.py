@@ -7,76 +7,38 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from site_expected import check_sources_values
 from site_samples import (
-    detected_only_by,
-    errors_of,
     events,
     expected,
-    expected_mismatches,
     files_of,
     hands,
-    index,
-    key,
     one,
-    records,
-    round_trip_mismatches,
     sample,
 )
 
 from simulate.notation.site_text import SiteError
-from simulate.notation.sites import read_site, read_site_records
-from simulate.replay.hand_replay import replay
+from simulate.notation.sites import read_site_records
 
 FILES = files_of("OnGame")
-#: Files whose hand does not read, with the line and the reason (each looked at by hand).
-BROKEN = {
-    # deliberately broken by the source: cut inside the summary's seat lines
-    "A:OnGame/CashGame/ValidHandTests/InValidHand_1.txt": [(1, "cut short")],
-}
-
-
-def test_the_family_has_its_samples():
-    assert len(FILES) == 39
-    assert sum(index()[f]["hands"] for f in FILES) == 48
 
 
 @pytest.mark.parametrize("path", FILES)
-def test_detected_as_ongame_by_ongame_only(path):
-    assert detected_only_by(path, "ongame") == []
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_every_hand_is_read_and_its_chips_add_up(path):
-    """The reader checks more than the chip check: the pots printed hold what was
-    committed, and each seat's final stack and net in the summary follow from the hand."""
-    recs = records(path)
-    assert len(recs) == index()[path]["hands"]
-    want = BROKEN.get(key(path), [])
-    got = errors_of(path)
-    assert [line for line, _ in got] == [line for line, _ in want]
-    for (_, msg), (_, part) in zip(got, want, strict=True):
-        assert part in msg
+def test_every_hand_has_its_pot(path):
+    """The reader checks more than the chip check (tests/test_site_families.py): the pots
+    printed hold what was committed, and each seat's final stack and net in the summary
+    follow from the hand."""
     for h in hands(path):
-        h.check_chips()
-        assert h.info.site == "ongame" and h.total_pot is not None
+        assert h.total_pot is not None
 
 
 def test_the_sources_values():
-    keys = [k for k in expected() if index().get(k.split("#")[0], {}).get("site") == "OnGame"]
-    assert len(keys) == 23
-    for k in keys:
-        path, _, i = k.partition("#")
-        recs = records(path)
-        rec = recs[int(i or 0)][1]
-        if expected()[k].get("is_valid_hand") is False:
-            assert isinstance(rec, SiteError)
-            continue
-        assert not isinstance(rec, SiteError), (k, rec)
-        # OnGame prints no table size: the source guesses it from the seats; we leave it
-        skip = {"max_players": "not printed"}
-        assert expected_mismatches(k, rec, len(recs), skip) == [], k
+    # OnGame prints no table size: the source guesses it from the seats; we leave it
+    compared = check_sources_values("OnGame", 23, lambda k: {"max_players": "not printed"})
+    for k, rec in compared.items():
         if "max_players" in expected()[k]:
             assert rec.max_seats is None
+
 
 
 def test_raise_to_totals_and_an_uncalled_bet_not_printed():
@@ -126,20 +88,3 @@ def test_a_summary_that_disagrees_is_the_hands_error():
     assert isinstance(rec, SiteError) and "Dbcee89 ends with 100.60" in str(rec)
 
 
-def test_replay_of_every_hand():
-    errors, validated, total = {}, 0, 0
-    for path in FILES:
-        for line, hh in read_site(sample(path).read_bytes(), path):
-            doc = replay(hh).to_dict()
-            total += 1
-            validated += bool(doc["validated"])
-            if doc["error"]:
-                errors[(key(path), line)] = doc["error"]
-    assert total == 48
-    assert list(errors) == [("A:OnGame/CashGame/ValidHandTests/InValidHand_1.txt", 1)]
-    assert validated >= 46
-
-
-@pytest.mark.parametrize("fmt", ["phh", "ohh"])
-def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt):
-    assert round_trip_mismatches(FILES, fmt) == (47, [])

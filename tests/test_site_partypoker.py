@@ -7,21 +7,15 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
+from site_expected import check_sources_values
 from site_samples import (
-    detected_only_by,
     errors_of,
     events,
     expected,
-    expected_mismatches,
     files_of,
     hands,
-    index,
     key,
     one,
-    records,
-    replay_all,
-    round_trip_mismatches,
     sample,
     text_of,
 )
@@ -33,46 +27,13 @@ from simulate.notation.sites import read_site_records
 
 FILES = files_of("PartyPoker")
 BIG = "hhp/test/fixtures/partypoker/cash.hhsmithy.usd.NLHE.9max.txt"
-#: Files whose hand does not read, with the line and the reason (each looked at by hand).
-BROKEN = {
-    # deliberately broken by the source: stops before anyone wins
-    "A:PartyPoker/CashGame/ValidHandTests/InValidHand_1.txt": [(1, "line 21: the hand ends")],
-    # a single-line-test file: the hand stops on the turn
-    "A:PartyPoker/CashGame/Limits/Limit6.txt": [(1, "line 30: the hand ends")],
-    # anonymised by the source: seat 1 is "Player1", whose actions name "WolfgangCutler"
-    "A:PartyPoker/CashGame/PlayerTests/WithAnonomous.txt": [(1, "'WolfgangCutler' acts")],
-}
 
 
-def test_the_family_has_its_samples():
-    assert len(FILES) == 52
-    assert sum(index()[f]["hands"] for f in FILES) == 296
-    # three of them sit in other sites' folders
+def test_three_samples_sit_in_other_sites_folders():
     assert {key(f) for f in FILES if "/PartyPoker/" not in f and "partypoker" not in f} == {
         "A:OnGame/CashGame/PlayerTests/WithSittingOut.txt",
         "A:Pacific/CashGame/GameTypeTests/PotLimitHoldem.txt",
         "A:Pacific/CashGame/PlayerTests/WithSittingOut.txt"}
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_detected_as_partypoker_by_partypoker_only(path):
-    assert detected_only_by(path, "partypoker") == []
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_every_hand_is_read_and_its_chips_add_up(path):
-    recs = records(path)
-    assert len(recs) == index()[path]["hands"]
-    want = BROKEN.get(key(path), [])
-    got = errors_of(path)
-    assert [line for line, _ in got] == [line for line, _ in want]
-    for (_, msg), (_, part) in zip(got, want, strict=True):
-        assert part in msg
-    for h in hands(path):
-        h.check_chips()
-        assert h.info.site == "partypoker" and h.rake is not None and h.rake >= 0
-        if h.info.tournament is not None:
-            assert h.rake == 0 and h.info.currency == "chips"
 
 
 def test_the_224_hand_file():
@@ -109,24 +70,16 @@ def test_raises_print_the_increment_and_the_calls_prove_it(monkeypatch):
 
 
 def test_the_sources_values():
-    keys = [k for k in expected() if index().get(k.split("#")[0], {}).get("site")
-            == "PartyPoker"]
-    assert len(keys) == 32
-    for k in keys:
-        path, _, i = k.partition("#")
-        recs = records(path)
-        rec = recs[int(i or 0)][1]
-        if expected()[k].get("is_valid_hand") is False:
-            assert isinstance(rec, SiteError)
-            continue
-        assert not isinstance(rec, SiteError), (k, rec)
-        # hhp keeps the tournament's name as the table; ours is the line as printed
-        # ("Powerfest #193 - Main Event $500,000 Gtd (128730277) Table #83")
-        skip = {"table.table": "the table line as printed"} if "tourney" in k else None
-        assert expected_mismatches(k, rec, len(recs), skip) == [], k
-        if skip:
-            assert rec.info.table is not None
-            assert rec.info.table.startswith(expected()[k]["table.table"])
+    # hhp keeps the tournament's name as the table; ours is the line as printed
+    # ("Powerfest #193 - Main Event $500,000 Gtd (128730277) Table #83")
+    compared = check_sources_values("PartyPoker", 32, lambda k: {
+        "table.table": "the table line as printed"} if "tourney" in k else None)
+    tourneys = [k for k in compared if "tourney" in k]
+    assert tourneys
+    for k in tourneys:
+        assert compared[k].info.table is not None
+        assert compared[k].info.table.startswith(expected()[k]["table.table"])
+
 
 
 def test_big_blind_plus_dead_and_a_raise_over_it():
@@ -240,38 +193,3 @@ def test_utf8_table_names_and_chat_lines():
     one(path).check_chips()
 
 
-#: Replay errors of PartyPoker hands (file, hand line): what the replay says, and why.
-REPLAY_ERRORS = {
-    ("A:PartyPoker/CashGame/ValidHandTests/InValidHand_1.txt", 1): "the hand ends",
-    ("A:PartyPoker/CashGame/Limits/Limit6.txt", 1): "the hand ends",
-    ("A:PartyPoker/CashGame/PlayerTests/WithAnonomous.txt", 1): "WolfgangCutler",
-    # the big blind is all in for 0.03 of 0.25; the others call the full 0.25 (the site's
-    # rule, which the file's amounts and payouts follow); PHH's "cc" calls only the 0.10
-    # small blind, so the replay's pots are 0.30 short (reported as the builder's matter)
-    (BIG, 7622): "Ritch_Razor collected 3.72 by the site's record, but the showdown",
-}
-#: Hands whose betting our rules refuse: they stand on their chip accounting, not validated.
-REFUSED = {(BIG, 519): "cannot fold"}  # the site folds a player who could check
-
-
-def test_replay_of_every_hand():
-    r = replay_all(FILES)
-    errors, refused, validated = r.errors, r.refused, r.validated
-    assert r.total == 296
-    assert set(refused) == set(REFUSED), refused
-    assert all(REFUSED[k] in refused[k] for k in REFUSED)
-    assert set(errors) == set(REPLAY_ERRORS), errors
-    for k, part in REPLAY_ERRORS.items():
-        assert part in errors[k], (k, errors[k])
-    assert validated >= 282
-
-
-@pytest.mark.parametrize("fmt", ["phh", "ohh"])
-def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt):
-    done, bad = round_trip_mismatches(FILES, fmt)
-    if fmt == "phh":
-        assert (done, bad) == (293, [])
-    else:
-        # the short big blind hand (see REPLAY_ERRORS): OHH is written from the PHH
-        # actions, whose call is the small blind's 0.10, not the full 0.25 the site took
-        assert done == 292 and len(bad) == 1 and bad[0].startswith(f"{BIG}:7622: ")

@@ -4,55 +4,32 @@ bet), the values the source asserts, a hand checked event by event, and the repl
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal as D
 
 import pytest
-from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
+from site_expected import asserted, check_site_expected
+from site_samples import SITES, files_of, hands, one, recs_of
 
 from simulate.notation import site_pkr
-from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
-from simulate.notation.sites import SITE_FORMATS, read_site, read_site_records
-from simulate.replay.hand_replay import replay
 
-FILES = site_samples({"PKR"})
+FILES = files_of("PKR")
 PKR = "poker/extracted/pkr_hands/"
 
 
-def _hand(path: str) -> SiteHand:
-    (rec,) = [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
-    assert isinstance(rec, SiteHand), rec
-    return rec
+EXPECTED = asserted(FILES)
 
 
-@pytest.mark.parametrize(("path", "entry"), FILES, ids=[p for p, _ in FILES])
-def test_every_sample_is_detected_read_and_adds_up(path, entry):
-    head = decode((SITE_DATA / path).read_bytes())[:8192].lstrip("\ufeff \n\t")
-    assert [f.name for f in SITE_FORMATS if f.detect(head)] == ["pkr"]
-    recs = [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
-    assert len(recs) == entry["hands"]
-    for rec in recs:
-        assert isinstance(rec, SiteHand), rec
-        rec.check_chips()
-        if rec.total_pot is not None:  # the last "Pot sizes" line: the pot before rake
-            assert sum(rec.collected().values()) + rec.rake == rec.total_pot
-
-
-def test_the_detector_takes_no_other_sites_file():
-    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
-    for p, e in index.items():
-        if e["site"] != "PKR":
-            head = decode((SITE_DATA / p).read_bytes())[:8192].lstrip("\ufeff \n\t")
-            assert not site_pkr.detect(head), p
-
-
-EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
+@pytest.mark.parametrize("path", FILES)
+def test_the_last_pot_line_is_the_pot_before_the_rake(path):
+    for h in hands(path):
+        if h.total_pot is not None:  # the last "Pot sizes" line: the pot before rake
+            assert sum(h.collected().values()) + h.rake == h.total_pot
 
 
 @pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
 def test_the_values_the_sources_assert(path, exp):
-    recs = [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
+    recs = recs_of(path)
     exp = dict(exp)
     h = recs[0]
     # PKR prints no zone (the source reads it as UTC), no seat count and no buy-in
@@ -65,7 +42,7 @@ def test_the_values_the_sources_assert(path, exp):
 
 
 def test_holdem_event_by_event():
-    h = _hand(PKR + "HANDS_holdem_full.txt")
+    h = one(PKR + "HANDS_holdem_full.txt")
     assert (h.info.hand_id, h.info.time, h.info.currency) == ("2433297728",
                                                               "2013-10-05T01:15:45", "USD")
     assert (h.button, h.info.hero, h.info.table) == (3, "Walkman",
@@ -88,7 +65,7 @@ def test_holdem_event_by_event():
 
 
 def test_unprinted_uncalled_bet_is_returned():
-    h = _hand(PKR + "HANDS_omaha_no_show_down.txt")
+    h = one(PKR + "HANDS_omaha_no_show_down.txt")
     ev = [(e.kind, e.player, e.amount) for e in h.events]
     assert ("raise", "bigbraine777", D("42.48")) in ev
     assert ev[-2:] == [("uncalled", "bigbraine777", D("28.98")),
@@ -97,28 +74,8 @@ def test_unprinted_uncalled_bet_is_returned():
 
 
 def test_truncated_hand():
-    text = decode((SITE_DATA / PKR / "HANDS_holdem_full.txt").read_bytes())
+    text = decode((SITES / PKR / "HANDS_holdem_full.txt").read_bytes())
     ((_, err),) = list(site_pkr.read(text[:text.index("End of Hand")], "x"))
     assert isinstance(err, SiteError) and "truncated" in str(err)
 
 
-@pytest.mark.slow
-def test_replay_of_every_hand():
-    docs = [replay(hh, p).to_dict() for p, _ in FILES
-            for _, hh in read_site((SITE_DATA / p).read_bytes(), p)]
-    assert len(docs) == 5
-    assert all(d["validated"] and not d.get("error") for d in docs)
-
-
-def test_damaged_text_gives_errors_never_exceptions():
-    """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
-    for i, (path, _) in enumerate(FILES):
-        text = decode((SITE_DATA / path).read_bytes())
-        for damaged in mutated_texts(text, i, 40):
-            for _, rec in site_pkr.read(damaged, "damaged"):
-                assert isinstance(rec, (SiteHand, SiteError))
-                if isinstance(rec, SiteHand):
-                    try:
-                        rec.check_chips()
-                    except SiteError:
-                        pass

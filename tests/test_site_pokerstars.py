@@ -6,104 +6,30 @@ samples' own sources assert, hands checked event by event, and the replay."""
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal as D
 
 import pytest
-from helpers import SITE_DATA, check_site_expected, mutated_texts, site_expected, site_samples
+from site_samples import SITES, files_of, one, recs_of, rows, text_of
 
 from simulate.notation import site_pokerstars
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
-from simulate.notation.sites import SITE_FORMATS, detect_site, read_site, read_site_records
+from simulate.notation.sites import read_site, read_site_records
 from simulate.replay.hand_replay import replay
 
 LABELS = {"PokerStars", "PPPoker (PokerStars format)", "Upoker (PokerStars format)"}
-FILES = site_samples(LABELS)
+FILES = files_of(*LABELS)
 PHHP = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
-
-#: Samples whose hand is not accepted, each looked at by hand: the reason, and a piece of
-#: the error it must give.
-REJECTED = {
-    # the sources' deliberately broken and cancelled hands
-    PHHP + "PokerStars/CashGame/ValidHandTests/InValidHand_1.txt": "truncated",
-    PHHP + "PokerStars/CashGame/ValidHandTests/CancelledHand.txt": "hand cancelled",
-    # edited samples: names in the actions that no seat line has (Blahdi:42eblah seated,
-    # Blahdieblah posting)
-    PHHP + "PokerStars/CashGame/PlayerTests/WithSittingOut.txt": "has no seat",
-    PHHP + "Entraction/CashGame/PlayerTests/WithSittingOut.txt": "has no seat",
-    # the pot printed without the antes ($0.30 of antes posted, "Total pot $0.50")
-    PHHP + "PokerStars/CashGame/Limits/AnteTable.txt": "do not add up",
-    # PPPoker: "Total pot $3.60 | Rake $0.36" but $3.30 collected (0.06 more than the pot)
-    PHHP + "PokerStars/CashGame/ExtraHands/UtcTimestampFormat.txt": "do not add up",
-}
-
-
-def _text(path: str) -> str:
-    return decode((SITE_DATA / path).read_bytes())
-
-
-def _records(path: str) -> list[SiteHand | SiteError]:
-    return [r for _, r in read_site_records((SITE_DATA / path).read_bytes(), path)]
-
-
-def _hand(path: str) -> SiteHand:
-    (rec,) = _records(path)
-    assert isinstance(rec, SiteHand), rec
-    return rec
-
-
-@pytest.mark.parametrize(("path", "entry"), FILES, ids=[p for p, _ in FILES])
-def test_every_sample_is_detected_read_and_adds_up(path, entry):
-    text = _text(path)
-    head = text[:8192].lstrip("\ufeff \n\t")
-    assert [f.name for f in SITE_FORMATS if f.detect(head)] == ["pokerstars"]
-    assert detect_site(text).name == "pokerstars"
-    recs = _records(path)
-    assert len(recs) == entry["hands"]
-    for rec in recs:
-        if path in REJECTED:
-            err = rec if isinstance(rec, SiteError) else None
-            if err is None:
-                with pytest.raises(SiteError) as info:
-                    rec.check_chips()
-                err = info.value
-            assert REJECTED[path] in str(err)
-        else:
-            assert isinstance(rec, SiteHand), rec
-            rec.check_chips()
-
-
-def test_the_detector_takes_no_other_sites_file():
-    index = json.loads((SITE_DATA / "index.json").read_text(encoding="utf-8"))
-    others = [p for p, e in index.items() if e["site"] not in LABELS]
-    assert others
-    for p in others:
-        head = _text(p)[:8192].lstrip("\ufeff \n\t")
-        assert not site_pokerstars.detect(head), p
 
 
 # ----------------------------------------------------------------------------- sources
-EXPECTED = [(p, site_expected(p)) for p, _ in FILES if site_expected(p)]
-
-
-@pytest.mark.parametrize(("path", "exp"), EXPECTED, ids=[p for p, _ in EXPECTED])
-def test_the_values_the_sources_assert(path, exp):
-    check_site_expected(_records(path), exp)
-
-
 # ----------------------------------------------------------------------------- by hand
-def _events(h: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount, " ".join(e.cards), e.pot, e.run, e.allin)
-            for e in h.events]
-
-
 def test_cash_hand_event_by_event():
-    h = _hand(PHHP + "PokerStars/CashGame/HandActionTests/CashOut.txt")
+    h = one(PHHP + "PokerStars/CashGame/HandActionTests/CashOut.txt")
     assert h.info.time == "2021-03-21T11:21:25-04:00"  # ET in March: daylight time
     assert (h.info.currency, h.button, h.max_seats, h.info.table) == ("USD", 2, 6, "Abetti I")
-    assert _events(h) == [
+    assert rows(h) == [
         ("small_blind", "k12sat", D(1), "", None, 1, False),
         ("big_blind", "ontaba23", D(2), "", None, 1, False),
         ("fold", "Greg1ry", None, "", None, 1, False),
@@ -127,12 +53,12 @@ def test_cash_hand_event_by_event():
 
 
 def test_tournament_with_antes_side_pots_event_by_event():
-    h = _hand("poker/extracted/stars_hands/HAND2.txt")
+    h = one("poker/extracted/stars_hands/HAND2.txt")
     assert h.info.tournament.to_dict() == {"id": "797536898", "buy_in": "$3.19+$0.31",
                                            "level": "XI"}
     assert h.info.currency == "chips" and h.info.hero == "W2lkm2n"
     assert h.info.time == "2013-10-04T23:22:20+02:00"  # CET, in summer time
-    ev = _events(h)
+    ev = rows(h)
     assert ev[:9] == [("ante", s.name, D(75), "", None, 1, False) for s in h.seats]
     assert ev[9:] == [
         ("small_blind", "Labahra", D(400), "", None, 1, False),
@@ -162,31 +88,31 @@ def test_tournament_with_antes_side_pots_event_by_event():
 
 
 def test_run_it_twice_event_by_event():
-    h = _hand(PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice1.txt")
-    ((_, hh),) = list(read_site((SITE_DATA / PHHP / "PokerStars/CashGame/RunItTwiceTests/"
+    h = one(PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice1.txt")
+    ((_, hh),) = list(read_site((SITES / PHHP / "PokerStars/CashGame/RunItTwiceTests/"
                                  "RunItTwice1.txt").read_bytes(), "rit"))
     assert hh.site.boards == ["3dKd9h8h4s", "3dKd9h8hKc"]  # one board per run (the builder's)
-    boards = [(e[3], e[5]) for e in _events(h) if e[0] == "board"]
+    boards = [(e[3], e[5]) for e in rows(h) if e[0] == "board"]
     assert boards == [("3d Kd 9h", 1), ("8h", 1), ("4s", 1), ("Kc", 2)]
-    pays = [(e[1], e[2], e[4], e[5]) for e in _events(h) if e[0] == "collect"]
+    pays = [(e[1], e[2], e[4], e[5]) for e in rows(h) if e[0] == "collect"]
     assert pays == [("Player3", D(10), "side pot", 1), ("Player3", D("1503.50"), "main pot", 1),
                     ("Player3", D(10), "side pot", 2), ("Player3", D("1503.50"), "main pot", 2)]
     # the shows are printed once per board: kept once
-    assert [e[1] for e in _events(h) if e[0] == "show"] == ["Player3", "Player4"]
-    assert ("raise", "Player5", D(1010), "", None, 1, False) in _events(h)
-    assert ("call", "Player4", D(750), "", None, 1, True) in _events(h)
+    assert [e[1] for e in rows(h) if e[0] == "show"] == ["Player3", "Player4"]
+    assert ("raise", "Player5", D(1010), "", None, 1, False) in rows(h)
+    assert ("call", "Player4", D(750), "", None, 1, True) in rows(h)
     assert h.rake == D(3) and h.total_pot == D(3030)
     h.check_chips()
 
 
 def test_omaha_hilo_and_fixed_limit_hands():
-    h = _hand(PHHP + "PokerStars/CashGame/HandActionTests/OmahaHiLo.txt")
+    h = one(PHHP + "PokerStars/CashGame/HandActionTests/OmahaHiLo.txt")
     assert (h.info.game, h.info.betting) == ("omaha_hilo", "pot-limit")
     h.check_chips()
-    f = _hand(PHHP + "PokerStars/CashGame/ExtraHands/ShowsDownSingleCard.txt")
+    f = one(PHHP + "PokerStars/CashGame/ExtraHands/ShowsDownSingleCard.txt")
     assert (f.info.game, f.info.betting) == ("holdem", "fixed-limit")
     assert (f.stakes.small_bet, f.stakes.big_bet) == (D(1), D(2))
-    ev = _events(f)
+    ev = rows(f)
     assert ev[2:6] == [("call", "anggie137", D(1), "", None, 1, False),
                        ("raise", "fingies7", D(2), "", None, 1, False),
                        ("raise", "Zaza5573", D(3), "", None, 1, False),
@@ -198,18 +124,18 @@ def test_omaha_hilo_and_fixed_limit_hands():
 
 def test_summary_shows_and_2023_export():
     # PPPoker prints the shown cards only in the summary: they come before the pot
-    h = _hand(PHHP + "PokerStars/CashGame/PPPoker/ShowdownHand.txt")
+    h = one(PHHP + "PokerStars/CashGame/PPPoker/ShowdownHand.txt")
     assert h.info.site == "pppoker" and h.info.time == "2025-06-04T16:09:07+00:00"
     kinds = [(e.kind, e.player) for e in h.events[-3:]]
     assert kinds == [("show", "11641651"), ("show", "10284118"), ("collect", "11641651")]
     assert h.events[-2].cards == ("8s", "Kc", "As", "Ah", "5c")
-    u = _hand(PHHP + "Upoker/CashGame/uPokerStarsFormatBetAndWinFlopIP.txt")
+    u = one(PHHP + "Upoker/CashGame/uPokerStarsFormatBetAndWinFlopIP.txt")
     assert (u.info.site, u.info.currency) == ("upoker", "CNY")
-    t = _hand("hand-history-parser/extracted/pokerstars/HAND_TOURNAMENT_BOUNTY_AND_PLACEMENT.txt")
+    t = one("hand-history-parser/extracted/pokerstars/HAND_TOURNAMENT_BOUNTY_AND_PLACEMENT.txt")
     assert t.info.tournament.buy_in == "$4.55+$4.55+$0.90" and t.info.tournament.level == "XXVI"
     assert [s.name for s in t.seats] == ["mhuggins", "hammy6955"]
     assert t.info.time == "2023-12-25T18:48:09-05:00"
-    c = _hand("hand-history-parser/extracted/pokerstars/HAND_CASH_ALL_IN.txt")
+    c = one("hand-history-parser/extracted/pokerstars/HAND_CASH_ALL_IN.txt")
     assert "$$Top_Boy$$ OG" in {s.name for s in c.seats}
     assert ("uncalled", "MadOreos", D("5.04")) in [(e.kind, e.player, e.amount) for e in c.events]
 
@@ -226,7 +152,7 @@ def test_posts_small_and_big_blinds_live_and_dead():
         "a collected $0.30 from pot\n*** SUMMARY ***\nTotal pot $0.30 | Rake $0 | "
         "Jackpot $0\nSeat 1: a (button) collected ($0.30)\n")
     ((_, h),) = list(site_pokerstars.read(text, "x"))
-    assert _events(h)[:4] == [
+    assert rows(h)[:4] == [
         ("small_blind", "b", D("0.05"), "", None, 1, False),
         ("big_blind", "c", D("0.10"), "", None, 1, False),
         ("post", "a", D("0.10"), "", None, 1, False), ("dead", "a", D("0.05"), "", None, 1, False)]
@@ -368,17 +294,17 @@ def test_triple_draw_rounds():
 def test_encodings_and_localized_amounts():
     # cp1252 bytes in a name (2008), read as the character they are
     path = "hhp/test/fixtures/holdem/pokerstars/2008-tournament.txt"
-    assert b"bast\xf2" in (SITE_DATA / path).read_bytes()
-    h = _hand(path)
+    assert b"bast\xf2" in (SITES / path).read_bytes()
+    h = one(path)
     assert "Ass'e bastò" in {s.name for s in h.seats}
     assert ("fold", "Ass'e bastò") in [(e.kind, e.player) for e in h.events]
     # a euro table with a blank line after every line
-    e = _hand(PHHP + "PokerStars/CashGame/Limits/EuroTable.txt")
+    e = one(PHHP + "PokerStars/CashGame/Limits/EuroTable.txt")
     assert (e.info.currency, e.stakes.small_blind, e.stakes.big_blind) == (
         "EUR", D("0.50"), D(1))
     e.check_chips()
     # the same hand saved as UTF-16 (with its BOM), and with comma decimals
-    data = _text(PHHP + "PokerStars/CashGame/GeneralHands/GeneralHand.txt")
+    data = text_of(PHHP + "PokerStars/CashGame/GeneralHands/GeneralHand.txt")
     (u,) = [r for _, r in read_site_records(data.encode("utf-16"), "u16")]
     assert isinstance(u, SiteHand) and u.info.hand_id == "109681313810"
     u.check_chips()
@@ -391,13 +317,13 @@ def test_encodings_and_localized_amounts():
 def test_an_unprinted_uncalled_bet_is_returned_where_the_pot_says_so():
     # edited samples: a raise no one called, with no "Uncalled bet" line, and the pot
     # printed without it ("raises $2.50 to $3.50", everyone folds, "Total pot $2.50")
-    h = _hand(PHHP + "PokerStars/CashGame/ExtraHands/DateIssue1.txt")
+    h = one(PHHP + "PokerStars/CashGame/ExtraHands/DateIssue1.txt")
     assert [(e.kind, e.player, e.amount) for e in h.events if e.kind == "uncalled"] == [
         ("uncalled", "Mohamedali13", D("2.50"))]
     h.check_chips()
     assert h.info.time == "2011-05-06T20:51:38-07:00"  # PT, in summer time
     # where the pot does not say so, nothing is returned: the hand stays in error
-    text = _text(PHHP + "PokerStars/CashGame/ExtraHands/DateIssue2.txt")
+    text = text_of(PHHP + "PokerStars/CashGame/ExtraHands/DateIssue2.txt")
     ((_, bad),) = list(site_pokerstars.read(text.replace("Total pot $9 ", "Total pot $11 "),
                                             "x"))
     assert not [e for e in bad.events if e.kind == "uncalled"]
@@ -406,55 +332,13 @@ def test_an_unprinted_uncalled_bet_is_returned_where_the_pot_says_so():
 
 
 def test_bad_hands_are_errors_naming_the_line():
-    good = _text(PHHP + "PokerStars/CashGame/HandActionTests/BasicHand.txt")
+    good = text_of(PHHP + "PokerStars/CashGame/HandActionTests/BasicHand.txt")
     cut = good[:good.index("*** SUMMARY ***")]
     ((line, err),) = list(site_pokerstars.read(cut + "\n" + good, "x"))[:1]
     assert isinstance(err, SiteError) and "line 1" in str(err) and "truncated" in str(err)
     bad = good.replace("raises", "raises lots", 1)
     recs = list(site_pokerstars.read(bad, "x"))
     assert len(recs) == 1 and isinstance(recs[0][1], SiteError)
-
-
-# ----------------------------------------------------------------------------- replay
-#: Replay errors that are not the reader's (see the report): the engine has no PHH
-#: variant for no-limit Omaha hi/lo; cap no-limit (capped players act no more); a player
-#: mucking at the showdown with an uncalled part returned; an edited sample dealing one
-#: card twice.
-REPLAY_ERRORS = {
-    PHHP + "PokerStars/CashGame/GameTypeTests/NoLimitOmahaHiLo.txt": "no variant code",
-    PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt": "no board cards are due",
-    PHHP + "PokerStars/CashGame/Limits/Limit5.txt": "dead money above every live",
-    PHHP + "PokerStars/CashGame/StreetTests/River.txt": "dealt twice",
-}
-
-
-#: Replayed without error but not validated: the big blind posted all in for less than
-#: the big blind (the engine posts only a full big blind).
-NOT_VALIDATED = {"hhp/test/fixtures/holdem/pokerstars/posts-allin.txt": "min_bet"}
-
-
-@pytest.mark.slow
-def test_replay_of_every_hand():
-    errors: dict[str, str] = {}
-    unchecked: dict[str, str] = {}
-    validated = total = 0
-    for path, _ in FILES:
-        for _, hh in read_site((SITE_DATA / path).read_bytes(), path):
-            total += 1
-            doc = replay(hh, path).to_dict()
-            validated += bool(doc.get("validated"))
-            if doc.get("error"):
-                errors[path] = doc["error"]
-            elif not doc.get("validated"):
-                unchecked[path] = doc["not_validated"]
-    assert set(unchecked) == set(NOT_VALIDATED)
-    for path, why in NOT_VALIDATED.items():
-        assert why in unchecked[path]
-    for path, why in REPLAY_ERRORS.items():
-        assert why in errors.pop(path)
-    assert set(errors) == set(REJECTED)
-    assert total == sum(e["hands"] for _, e in FILES)
-    assert validated == total - len(REJECTED) - len(REPLAY_ERRORS) - len(NOT_VALIDATED)
 
 
 # ----------------------------------------------------------------------------- round trip
@@ -464,6 +348,10 @@ def test_replay_of_every_hand():
 WRITER_GAPS = {
     PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt": "board",
 }
+#: The hands read whose own numbers disagree (tests/test_site_families.py says why): not
+#: written.
+DISAGREE = {PHHP + "PokerStars/CashGame/Limits/AnteTable.txt",
+            PHHP + "PokerStars/CashGame/ExtraHands/UtcTimestampFormat.txt"}
 
 
 def _same_hand(h: SiteHand) -> tuple:
@@ -475,9 +363,9 @@ def test_written_pokerstars_text_reads_back_the_same():
     from simulate.notation.site_write import stars_text
 
     differ = set()
-    for path, _ in FILES:
-        for rec in _records(path):
-            if not isinstance(rec, SiteHand) or path in REJECTED:
+    for path in FILES:
+        for rec in recs_of(path):
+            if not isinstance(rec, SiteHand) or path in DISAGREE:
                 continue
             ((_, back),) = list(site_pokerstars.read(stars_text(rec), "back"))
             assert isinstance(back, SiteHand), (path, back)
@@ -504,8 +392,8 @@ def test_pokerkit_gives_the_same_finishing_stacks():
     compared = 0
     for label, parser in (("PokerStars", notation.PokerStarsParser),
                           ("Full Tilt", notation.FullTiltPokerParser)):
-        for path, _ in site_samples({label}):
-            data = (SITE_DATA / path).read_bytes()
+        for path in files_of(label):
+            data = (SITES / path).read_bytes()
             theirs = {}
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -536,15 +424,3 @@ def test_pokerkit_gives_the_same_finishing_stacks():
     assert compared >= 60
 
 
-def test_damaged_text_gives_errors_never_exceptions():
-    """Cut, dropped, doubled and garbled lines: each hand reads or is its SiteError."""
-    for i, (path, _) in enumerate(FILES):
-        text = decode((SITE_DATA / path).read_bytes())
-        for damaged in mutated_texts(text, i, 40):
-            for _, rec in site_pokerstars.read(damaged, "damaged"):
-                assert isinstance(rec, (SiteHand, SiteError))
-                if isinstance(rec, SiteHand):
-                    try:
-                        rec.check_chips()
-                    except SiteError:
-                        pass

@@ -6,104 +6,35 @@ the Windows-1252 files, and each hand through the replay."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from site_samples import detected_only_by, expected, index, round_trip_mismatches
+from site_expected import iso_time, plain_hand
+from site_samples import SITES, built_boards, expected, files_of, moves, one, read_hand, recs_of
 
 from simulate.notation import site_winamax
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, decode
-from simulate.notation.sites import read_site, read_site_records
-from simulate.replay.hand_replay import replay
+from simulate.notation.site_text import decode
 
-DATA = Path(__file__).parent / "data" / "sites"
-INDEX = index()
-EXPECTED = expected()
-FILES = sorted(k for k, v in INDEX.items() if v["site"] in ("Winamax", "Winamax (invalid header)"))
+FILES = files_of("Winamax", "Winamax (invalid header)")
 WM = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/Winamax/"
 D = Decimal
 
-#: The file whose header is damaged on purpose ("Winaax Poker", no summary): one hand, an
-#: error naming the line.
-INVALID = WM + "CashGame/ValidHandTests/InValidHand_1.txt"
-#: Hands whose own numbers do not add up, each looked at by hand (the betting ledger
-#: names the line).
-SITE_DISAGREES = {
-    # Dbrz34 posts 0.25 dead and 0.50 out of position, then "calls 0.50€" of sined20's raise
-    # to 1.50 (1.00 is owed); the pot (6.26 + 0.24 rake, 2.50 uncalled inside) holds the
-    # full 1.00
-    WM + "CashGame/HandActionTests/PostingDead.txt",
-}
 #: Windows-1252 files (``€`` as byte 0x80, no BOM).
 CP1252 = [WM + "CashGame/GameTypeTests/NoLimitHoldem.txt",
           WM + "CashGame/GameTypeTests/PotLimitOmaha.txt",
           WM + "CashGame/ValidHandTests/ValidHand_1.txt"]
 
 
-def _records(path: str) -> list[SiteHand | SiteError]:
-    return [rec for _, rec in read_site_records((DATA / path).read_bytes(), path)]
-
-
-def _one(path: str) -> SiteHand:
-    (rec,) = _records(path)
-    assert isinstance(rec, SiteHand), rec
-    return rec
-
-
-
-def _built_boards(path: str) -> list[str]:
-    """The boards of a file's one hand as the builder gives them (one text per run)."""
-    (hh,) = [h for _, h in read_site((DATA / path).read_bytes(), path)]
-    assert not isinstance(hh, SiteError) and hh.site is not None
-    return list(hh.site.boards)
-
-def test_there_are_winamax_samples() -> None:
-    assert len(FILES) == 36
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_detected_counted_and_chips_add_up(path: str) -> None:
-    assert detected_only_by(path, "winamax") == []
-    recs = _records(path)
-    assert len(recs) == INDEX[path]["hands"]
-    for rec in recs:
-        if path == INVALID:
-            assert isinstance(rec, SiteError)
-            assert str(rec).startswith("line 1: not a Winamax hand header")
-            continue
-        if path in SITE_DISAGREES:
-            assert isinstance(rec, SiteError)
-            assert str(rec) == "line 19: Dbrz34 calls 0.50, but 1.00 is to be called"
-            continue
-        assert isinstance(rec, SiteHand), rec
-        assert rec.info.site == "winamax"
-        rec.check_chips()
-
-
-@pytest.mark.parametrize("path", sorted(k for k in EXPECTED if k.startswith(WM)))
+@pytest.mark.parametrize("path", sorted(k for k in expected() if k.startswith(WM)))
 def test_expected_values_of_the_sources(path: str) -> None:
-    exp = EXPECTED[path]
-    recs = _records(path)
-    if "is_valid_hand" in exp:
-        assert isinstance(recs[0], SiteHand) == exp["is_valid_hand"]
+    rec, exp = plain_hand(path)
+    if rec is None:
         return
-    if "number_of_hands" in exp:
-        assert len(recs) == exp["number_of_hands"]
-        return
-    rec = recs[0]
-    assert isinstance(rec, SiteHand)
     info = rec.info
     if "hand_id" in exp:
         assert info.hand_id.replace("-", ".") == exp["hand_id"]
     if "date_utc" in exp:
-        month, day, rest = exp["date_utc"].split("/")
-        year, clock = rest.split(" ")
-        assert info.time == f"{year}-{int(month):02d}-{int(day):02d}T{clock}+00:00"
-    if "dealer_button_seat" in exp:
-        assert rec.button == exp["dealer_button_seat"]
-    if "number_of_players" in exp:
-        assert len(rec.seats) == exp["number_of_players"]
+        assert info.time == iso_time(exp["date_utc"]) + "+00:00"
     if "rake" in exp:
         assert rec.rake == D(str(exp["rake"]))
     if "total_pot" in exp:  # the source's pot is before the rake, Winamax prints it after
@@ -117,24 +48,12 @@ def test_expected_values_of_the_sources(path: str) -> None:
             assert st.ante == D(parts[-1])
         else:
             assert st.ante is None and info.currency == "EUR"
-    if "table_name" in exp:
-        assert info.table == exp["table_name"]
-    if "hero" in exp:
-        assert info.hero == exp["hero"]
-    if "game_type" in exp:
-        assert (info.game, info.betting) == {"NoLimitHoldem": ("holdem", "no-limit"),
-                                             "PotLimitOmaha": ("omaha", "pot-limit")}[
-            exp["game_type"]]
-
-
-def _kinds(rec: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount) for e in rec.events if e.kind != "hole"]
 
 
 def test_uncalled_bet_folded_into_the_collection() -> None:
-    rec = _one(WM + "CashGame/GameTypeTests/PotLimitFiveCardOmahaHiLo.txt")
+    rec = one(WM + "CashGame/GameTypeTests/PotLimitFiveCardOmahaHiLo.txt")
     assert (rec.info.game, rec.info.betting) == ("omaha5_hilo", "pot-limit")
-    assert _kinds(rec) == [
+    assert moves(rec, ("hole",)) == [
         ("small_blind", "sheld0r", D(5)), ("big_blind", "JDOUBLON12", D(10)),
         ("raise", "milanda", D(35)),                         # "raises 25€ to 35€"
         ("fold", "AmyDiamond", None), ("fold", "sheld0r", None),
@@ -145,50 +64,51 @@ def test_uncalled_bet_folded_into_the_collection() -> None:
 
 
 def test_uncalled_bet_on_a_later_street_and_the_rake() -> None:
-    hands = [r for r in _records(WM + "CashGame/MultipleHandsTests/10MultipleHands.txt")
+    hands = [r for r in recs_of(WM + "CashGame/MultipleHandsTests/10MultipleHands.txt")
              if isinstance(r, SiteHand) and r.info.hand_id == "5334642-852-1383822101"]
     (rec,) = hands
-    ev = _kinds(rec)
+    ev = moves(rec, ("hole",))
     assert ev[-3:] == [("fold", "ovechkin08", None), ("uncalled", "TORINOFA", D(12)),
                        ("collect", "TORINOFA", D("11.22"))]
     assert rec.rake == D("0.78") and rec.total_pot == D("23.22")
 
 
 def test_showdown_all_in_and_cards() -> None:
-    rec = _one(WM + "CashGame/PlayerTests/WithShowdown.txt")
+    rec = one(WM + "CashGame/PlayerTests/WithShowdown.txt")
     ev = [(e.kind, e.player, e.amount, e.cards) for e in rec.events]
     assert ("raise", "LEROISALO", D("22.85"), ()) in ev
     assert ("call", "nico86190", D("20.35"), ()) in ev
     assert ("show", "LEROISALO", None, ("Kh", "Ah")) in ev
-    assert _built_boards(WM + "CashGame/PlayerTests/WithShowdown.txt") == ["3c7cJd6c5s"]
+    assert built_boards(WM + "CashGame/PlayerTests/WithShowdown.txt") == ["3c7cJd6c5s"]
     assert rec.collected() == {"nico86190": D("43.45")} and rec.rake == D(3)
 
 
 def test_tournament_antes_and_event() -> None:
-    rec = _one(WM + "MultiTableTournament/GeneralHands/GeneralHand.txt")
+    rec = one(WM + "MultiTableTournament/GeneralHands/GeneralHand.txt")
     assert rec.info.tournament is not None
     assert rec.info.tournament.to_dict() == {"id": "153100000",
                                              "buy_in": "€4.50 + €4.50 + €1", "level": "4"}
     assert rec.info.currency == "chips"
-    assert _kinds(rec)[:5] == [("ante", "Player1", D(25)), ("ante", "Player2", D(25)),
+    assert moves(rec, ("hole",))[:5] == [("ante", "Player1", D(25)), ("ante", "Player2", D(25)),
                                ("ante", "Player3", D(25)), ("small_blind", "Player1", D(150)),
                                ("big_blind", "Player2", D(300))]
-    sng = _one(WM + "SitAndGo/GeneralHands/GeneralHand.txt")
+    sng = one(WM + "SitAndGo/GeneralHands/GeneralHand.txt")
     assert sng.info.tournament is not None and sng.info.tournament.buy_in == "Ticket only"
-    assert _built_boards(WM + "SitAndGo/GeneralHands/GeneralHand.txt") == ["Tc7c4cQs5s"]
+    assert built_boards(WM + "SitAndGo/GeneralHands/GeneralHand.txt") == ["Tc7c4cQs5s"]
 
 
 def test_dead_and_live_posts_out_of_position() -> None:
     path = WM + "CashGame/HandActionTests/PostingDead.txt"
-    text = decode((DATA / path).read_bytes()).replace("Dbrz34 calls 0.50€", "Dbrz34 calls 1€")
+    text = decode((SITES / path).read_bytes()).replace("Dbrz34 calls 0.50€", "Dbrz34 calls 1€")
     (rec,) = [r for _, r in site_winamax.read(text, path)]  # the call the pot holds
     assert isinstance(rec, SiteHand)
-    assert _kinds(rec)[2:4] == [("dead", "Dbrz34", D("0.25")), ("post", "Dbrz34", D("0.50"))]
+    assert moves(rec, ("hole",))[2:4] == [("dead", "Dbrz34", D("0.25")),
+                                          ("post", "Dbrz34", D("0.50"))]
     rec.check_chips()
 
 
 def test_seat_sitting_out_and_hero() -> None:
-    rec = _one(WM + "CashGame/PlayerTests/WithSittingOut.txt")
+    rec = one(WM + "CashGame/PlayerTests/WithSittingOut.txt")
     assert [(s.name, s.in_hand) for s in rec.seats][0] == ("Player1", False)
     assert rec.info.hero == "HERO"
     assert ("hole", "HERO") in [(e.kind, e.player) for e in rec.events]
@@ -196,9 +116,9 @@ def test_seat_sitting_out_and_hero() -> None:
 
 @pytest.mark.parametrize("path", CP1252)
 def test_windows_1252_files(path: str) -> None:
-    raw = (DATA / path).read_bytes()
+    raw = (SITES / path).read_bytes()
     assert b"\x80" in raw and not raw.startswith(b"\xef\xbb\xbf")
-    rec = _one(path)
+    rec = one(path)
     assert rec.info.currency == "EUR"
     assert rec.stakes.small_blind in (D("0.25"), D("0.50"))
     rec.check_chips()
@@ -212,38 +132,9 @@ def test_localized_amounts_in_a_hand() -> None:
             "a b posts small blind 0,05€\nc posts big blind 0,10€\n*** PRE-FLOP *** \n"
             "a b folds\nc collected 0,15€ from pot\n*** SUMMARY ***\n"
             "Total pot 0,15€ | No rake\nSeat 2: c (big blind) won 0,15€\n")
-    (rec,) = [r for _, r in site_winamax.read(text, "t")]
-    assert isinstance(rec, SiteHand)
+    rec = read_hand(site_winamax.read, text)
     assert rec.seats[0].stack == D("1234.50")
     assert rec.collected() == {"c": D("0.10")}
     rec.check_chips()
 
 
-def test_every_hand_through_the_replay() -> None:
-    errors, validated, hands = [], 0, 0
-    for path in FILES:
-        for _, hh in read_site((DATA / path).read_bytes(), path):
-            hands += 1
-            doc = replay(hh).to_dict()
-            if doc.get("error"):
-                errors.append(path)
-            validated += bool(doc.get("validated"))
-    assert hands == 45
-    assert sorted(errors) == sorted([INVALID, *SITE_DISAGREES])
-    assert validated == 43  # every hand without an error (5-card Omaha and hi/lo included)
-
-
-def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
-    path = WM + "CashGame/MultipleHandsTests/10MultipleHands.txt"
-    lines = decode((DATA / path).read_bytes()).split("\n")
-    texts = ["\n".join(lines[:k]) for k in range(1, len(lines))]
-    texts += ["\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
-              for k in range(1, len(lines))]
-    for text in texts:
-        for _, rec in site_winamax.read(text, "t"):
-            assert isinstance(rec, (SiteHand, SiteError))
-
-
-@pytest.mark.parametrize("fmt", ["phh", "ohh"])
-def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt: str) -> None:
-    assert round_trip_mismatches(FILES, fmt) == (43, [])

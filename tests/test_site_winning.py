@@ -6,23 +6,17 @@ sources' own expected values, hands checked event by event, and the replay."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from site_samples import detected_only_by, expected, index, round_trip_mismatches
+from site_expected import iso_time, plain_hand
+from site_samples import built_boards, expected, files_of, moves, one, recs_of
 
 from simulate.notation import site_winning
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, decode
-from simulate.notation.sites import read_site, read_site_records
-from simulate.replay.hand_replay import replay
 
-DATA = Path(__file__).parent / "data" / "sites"
-INDEX = index()
-EXPECTED = expected()
 LABELS = ("Winning Poker (2014 format)", "Winning Poker / ACR (2019+ format)",
           "Winning Poker / ACR (tournament format)")
-FILES = sorted(k for k, v in INDEX.items() if v["site"] in LABELS)
+FILES = files_of(*LABELS)
 A = "PokerHandHistoryParser/HandHistories.Parser.UnitTests/SampleHandHistories/"
 WP, V2 = A + "WinningPoker/CashGame/", A + "WinningPokerV2/CashGame/"
 F = "Poker-Hand-Tracker/"
@@ -31,87 +25,17 @@ LONG = F + "__tests__/fake_data_tourneys/long_hand_history_for_tests.txt"
 STUD = "hand-history-parser/extracted/acr/HAND_7CARD_STUD_HILO.txt"
 D = Decimal
 
-#: Files whose one hand is an error on purpose, and the error.
-BROKEN = {
-    WP + "ValidHandTests/CancelledHand.txt": "the hand was cancelled",
-    WP + "PlayerTests/UncalledBet.txt": "the hand was cancelled",  # the same: nobody dealt
-    WP + "ValidHandTests/InValidHand_1.txt": "the hand is cut short",
-    WP + "ValidHandTests/InValidHand_2.txt": "the hand is cut short",
-}
-#: Hands whose own numbers do not add up, each looked at by hand.
-SITE_DISAGREES = {
-    # 0.01 + 0.02 blinds, "posts dead $0.03", 0.08 and 0.26 - 0.18 returned: 0.21 in,
-    # "Total pot $0.20" (no rake printed) and "won $0.20"
-    V2 + "HandActionTests/PostingDead.txt",
-}
 
-
-def _records(path: str) -> list[SiteHand | SiteError]:
-    return [rec for _, rec in read_site_records((DATA / path).read_bytes(), path)]
-
-
-def _one(path: str) -> SiteHand:
-    (rec,) = _records(path)
-    assert isinstance(rec, SiteHand), rec
-    return rec
-
-
-
-def _built_boards(path: str) -> list[str]:
-    """The boards of a file's one hand as the builder gives them (one text per run)."""
-    (hh,) = [h for _, h in read_site((DATA / path).read_bytes(), path)]
-    assert not isinstance(hh, SiteError) and hh.site is not None
-    return list(hh.site.boards)
-
-def test_there_are_samples_of_each_format() -> None:
-    counts = {label: sum(1 for k in FILES if INDEX[k]["site"] == label) for label in LABELS}
-    assert counts == {LABELS[0]: 45, LABELS[1]: 14, LABELS[2]: 4}
-
-
-@pytest.mark.parametrize("path", FILES)
-def test_detected_counted_and_chips_add_up(path: str) -> None:
-    assert detected_only_by(path, "winning") == []
-    recs = _records(path)
-    assert len(recs) == INDEX[path]["hands"]
-    for rec in recs:
-        if path in BROKEN:
-            assert isinstance(rec, SiteError) and BROKEN[path] in str(rec)
-            continue
-        assert isinstance(rec, SiteHand), rec
-        assert rec.info.site == "winning"
-        if path in SITE_DISAGREES:
-            with pytest.raises(SiteError, match="do not add up"):
-                rec.check_chips()
-        else:
-            rec.check_chips()
-
-
-@pytest.mark.parametrize("path", sorted(k for k in EXPECTED if k.startswith((WP, V2))))
+@pytest.mark.parametrize("path", sorted(k for k in expected() if k.startswith((WP, V2))))
 def test_expected_values_of_the_sources(path: str) -> None:
-    exp = EXPECTED[path]
-    recs = _records(path)
-    if "is_cancelled" in exp or "is_valid_hand" in exp:
-        valid = exp.get("is_valid_hand", not exp.get("is_cancelled"))
-        assert isinstance(recs[0], SiteHand) == valid
+    rec, exp = plain_hand(path)
+    if rec is None:
         return
-    if "number_of_hands" in exp:
-        assert len(recs) == exp["number_of_hands"]
-        return
-    rec = recs[0]
-    assert isinstance(rec, SiteHand)
     info = rec.info
     if "hand_id" in exp:
         assert info.hand_id == exp["hand_id"]
     if "date_utc" in exp:
-        month, day, rest = exp["date_utc"].split("/")
-        year, clock = rest.split(" ")
-        h, m, s = clock.split(":")
-        assert info.time is not None and info.time.startswith(
-            f"{year}-{int(month):02d}-{int(day):02d}T{int(h):02d}:{m}:{s}")
-    if "dealer_button_seat" in exp:
-        assert rec.button == exp["dealer_button_seat"]
-    if "number_of_players" in exp:
-        assert len(rec.seats) == exp["number_of_players"]
+        assert info.time is not None and info.time.startswith(iso_time(exp["date_utc"]))
     fees = sum(info.fees.values(), D(0))
     if exp.get("rake") is not None:  # the source's rake holds the jackpot fee
         assert rec.rake is not None and rec.rake + fees == D(str(exp["rake"]))
@@ -121,23 +45,11 @@ def test_expected_values_of_the_sources(path: str) -> None:
     if "limit" in exp:
         sb, bb = (D(x.lstrip("$")) for x in exp["limit"].split("-"))
         assert (rec.stakes.small_blind, rec.stakes.big_blind) == (sb, bb)
-    if "table_name" in exp:
-        assert info.table == exp["table_name"]
-    if "hero" in exp:
-        assert info.hero == exp["hero"]
-    if "game_type" in exp:
-        assert (info.game, info.betting) == {"NoLimitHoldem": ("holdem", "no-limit"),
-                                             "PotLimitOmaha": ("omaha", "pot-limit")}[
-            exp["game_type"]]
-
-
-def _kinds(rec: SiteHand) -> list[tuple]:
-    return [(e.kind, e.player, e.amount) for e in rec.events if e.kind not in ("hole", "board")]
 
 
 def test_2014_amounts_are_what_each_action_adds() -> None:
-    rec = _one(WP + "PlayerTests/OmahaShowdown.txt")
-    assert _kinds(rec) == [
+    rec = one(WP + "PlayerTests/OmahaShowdown.txt")
+    assert moves(rec) == [
         ("small_blind", "do not-call", D(2)), ("big_blind", "digbick30", D(4)),
         ("raise", "do not-call", D(12)),     # "raises (10)" on top of the small blind's 2
         ("raise", "digbick30", D(36)),       # "raises (32)" on top of the big blind's 4
@@ -149,72 +61,72 @@ def test_2014_amounts_are_what_each_action_adds() -> None:
         ("collect", "do not-call", D(319))]
     assert rec.committed() == {"do not-call": D(160), "digbick30": D(160)}
     assert rec.rake == D(1)
-    assert _built_boards(WP + "PlayerTests/OmahaShowdown.txt") == ["9hTd7cAh3s"]
+    assert built_boards(WP + "PlayerTests/OmahaShowdown.txt") == ["9hTd7cAh3s"]
     shown = [e.cards for e in rec.events if e.kind == "show"]
     assert shown == [("3c", "6h", "7d", "8c"), ("Qh", "Kc", "Ks", "4d")]
 
 
 def test_2014_dead_post_straddle_and_jackpot_drop() -> None:
-    dead = _one(WP + "HandActionTests/PostingDead.txt")
-    assert _kinds(dead)[2:4] == [("dead", "TheKunttzz", D("0.25")),
+    dead = one(WP + "HandActionTests/PostingDead.txt")
+    assert moves(dead)[2:4] == [("dead", "TheKunttzz", D("0.25")),
                                  ("post", "TheKunttzz", D("0.50"))]
     assert dead.info.fees == {}  # no flop: no jackpot drop
-    straddle = _one(WP + "HandActionTests/Straddle.txt")
-    assert ("straddle", "D3SISION", D("0.50")) in _kinds(straddle)
+    straddle = one(WP + "HandActionTests/Straddle.txt")
+    assert ("straddle", "D3SISION", D("0.50")) in moves(straddle)
     assert straddle.info.fees == {"jackpot": D("0.25")}  # a (JP) table, a flop, 6 dealt in
-    three = _one(WP + "StreetTests/Turn.txt")
+    three = one(WP + "StreetTests/Turn.txt")
     assert three.info.fees == {}  # a (JP) table, a flop, but 3 dealt in
 
 
 def test_2014_hero_cards_one_a_line() -> None:
-    rec = _one(WP + "PlayerTests/OmahaHoleCards.txt")
+    rec = one(WP + "PlayerTests/OmahaHoleCards.txt")
     holes = [(e.player, e.cards) for e in rec.events if e.kind == "hole"]
     assert len(holes) == 1 and len(holes[0][1]) == 4 and rec.info.hero == holes[0][0]
-    hero = _one(WP + "GeneralHands/HeroName.txt")
+    hero = one(WP + "GeneralHands/HeroName.txt")
     assert [(e.player, e.cards) for e in hero.events if e.kind == "hole"] == [
         ("WP_Hero", ("6d", "Ks"))]
 
 
 def test_2014_big_blind_all_in_for_less() -> None:
-    rec = _one(WP + "ValidHandTests/ValidHand_2.txt")
-    assert _kinds(rec)[:2] == [("small_blind", "choptop", D("0.10")),
+    rec = one(WP + "ValidHandTests/ValidHand_2.txt")
+    assert moves(rec)[:2] == [("small_blind", "choptop", D("0.10")),
                                ("big_blind", "L6U11C2K1Y3", D("0.24"))]
 
 
 def test_2014_hands_glued_together() -> None:
-    recs = _records(WP + "MultipleHandsTests/10MultipleHands.txt")
+    recs = recs_of(WP + "MultipleHandsTests/10MultipleHands.txt")
     assert len({r.info.hand_id for r in recs if isinstance(r, SiteHand)}) == 10
 
 
 def test_v2_side_pots_rake_and_jackpot_fee() -> None:
-    rec = _one(V2 + "HandActionTests/SplitPot.txt")
+    rec = one(V2 + "HandActionTests/SplitPot.txt")
     assert [(e.player, e.amount, e.pot) for e in rec.events if e.kind == "collect"] == [
         ("Player1", D("280.76"), "main pot"), ("Player1", D("836.62"), "side pot-1")]
     assert (rec.rake, rec.info.fees) == (D("2.76"), {"jackpot": D("0.24")})
-    assert ("raise", "Player9", D(350)) in _kinds(rec)          # "raises $350.00 to $350.00"
-    assert ("call", "Player4", D("20.38")) in _kinds(rec)
+    assert ("raise", "Player9", D(350)) in moves(rec)          # "raises $350.00 to $350.00"
+    assert ("call", "Player4", D("20.38")) in moves(rec)
 
 
 def test_v2_collection_from_the_summary_and_the_uncalled_blind() -> None:
-    rec = _one(V2 + "GameTypeTests/NoLimitHoldem.txt")
+    rec = one(V2 + "GameTypeTests/NoLimitHoldem.txt")
     assert [(e.player, e.amount) for e in rec.events if e.kind == "collect"] == [
         ("Player4", D("0.20"))]
-    first = _records(SIDE_POT)[0]
+    first = recs_of(SIDE_POT)[0]
     assert isinstance(first, SiteHand)
     # everyone folds to the big blind: the site prints no return and collects 4400
-    assert _kinds(first)[-2:] == [("uncalled", "PotNoodle99912", D(1000)),
+    assert moves(first)[-2:] == [("uncalled", "PotNoodle99912", D(1000)),
                                   ("collect", "PotNoodle99912", D(3400))]
 
 
 def test_tournament_antes_and_an_uncalled_bet_printed_after_the_runout() -> None:
     path = next(k for k in FILES if "hh_for_pos_and_plr_name" in k)
-    hands = [r for r in _records(path) if isinstance(r, SiteHand)
+    hands = [r for r in recs_of(path) if isinstance(r, SiteHand)
              and r.info.hand_id == "712012036"]
     (rec,) = hands
     assert rec.info.tournament is not None
     assert rec.info.tournament.to_dict() == {"id": "24095328", "buy_in": None, "level": "10"}
     assert rec.info.currency == "chips" and rec.info.time == "2021-02-20T18:50:12+00:00"
-    assert _kinds(rec)[0] == ("ante", "MateusVR", D(600))
+    assert moves(rec)[0] == ("ante", "MateusVR", D(600))
     kinds = [e.kind for e in rec.events]
     k = kinds.index("uncalled")
     assert kinds[k - 1] == "call" and kinds[k + 1] == "board"  # back on the flop
@@ -222,7 +134,7 @@ def test_tournament_antes_and_an_uncalled_bet_printed_after_the_runout() -> None
 
 
 def test_seven_card_stud_hi_lo_street_by_street() -> None:
-    rec = _one(STUD)
+    rec = one(STUD)
     assert (rec.info.game, rec.info.betting) == ("stud_hilo", "fixed-limit")
     assert (rec.stakes.small_bet, rec.stakes.big_bet) == (D("0.10"), D("0.20"))
     holes = [(e.player, e.cards) for e in rec.events if e.kind == "hole"]
@@ -230,7 +142,7 @@ def test_seven_card_stud_hi_lo_street_by_street() -> None:
     assert ("AzRic", ("5s",)) in holes and ("fuggins", ("6h",)) in holes
     assert ("AzRic", ("??",)) in holes            # 7th street, dealt down, not printed
     assert rec.info.hero == "fuggins"
-    ev = _kinds(rec)
+    ev = moves(rec)
     assert ev[8:10] == [("bring_in", "cleaver52", D("0.05")),
                         ("complete", "fuggins", D("0.10"))]
     assert sum(1 for e in rec.events if e.kind == "street") == 4
@@ -242,38 +154,3 @@ def test_detect_rejects_other_texts() -> None:
     assert site_winning.detect("Hand #1 - Holdem(No Limit) - $1/$2 - 2020/01/01 00:00:00 UTC")
 
 
-def test_every_hand_through_the_replay() -> None:
-    errors, validated, hands = [], 0, 0
-    for path in FILES:
-        for line, hh in read_site((DATA / path).read_bytes(), path):
-            hands += 1
-            doc = replay(hh).to_dict()
-            if doc.get("error"):
-                errors.append((path, line))
-            validated += bool(doc.get("validated"))
-    assert hands == 113
-    assert sorted(errors) == sorted([
-        *[(p, 1) for p in BROKEN], *[(p, 1) for p in SITE_DISAGREES],
-        (STUD, 1)])  # stud hi/lo: chip accounting only, no contested showdown replayed
-    # the sitting-out big blind "folds" with nothing to call: our rules refuse the fold,
-    # the hand stands on its chip accounting, not validated
-    ((_, long_hand),) = [x for x in read_site((DATA / LONG).read_bytes(), LONG) if x[0] == 490]
-    assert "cannot fold" in replay(long_hand).to_dict()["not_validated"]
-    # not validated (no error): forced bets the engine does not post (a dead small blind, a
-    # small blind on the button, a big blind all in for less, a dead blind as an ante)
-    assert validated == 101
-
-
-def test_a_hand_cut_short_or_damaged_is_its_error() -> None:
-    lines = decode((DATA / SIDE_POT).read_bytes()).split("\n")
-    texts = ["\n".join(lines[:k]) for k in range(1, len(lines))]
-    texts += ["\n".join(lines[:k] + [lines[k][: len(lines[k]) // 2] + "[$("] + lines[k + 1:])
-              for k in range(1, len(lines))]
-    for text in texts:
-        for _, rec in site_winning.read(text, "t"):
-            assert isinstance(rec, (SiteHand, SiteError))
-
-
-@pytest.mark.parametrize("fmt", ["phh", "ohh"])
-def test_every_hand_reads_back_the_same_from_phh_and_ohh(fmt: str) -> None:
-    assert round_trip_mismatches(FILES, fmt) == (108, [])
