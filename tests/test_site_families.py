@@ -154,10 +154,7 @@ FAMILIES = [
         "fulltilt", {"Full Tilt": 45}, 54,
         # the source's deliberately broken hand (a header and a summary, no seats, no actions)
         faults={(A + "FullTilt/CashGame/ValidHandTests/InValidHand_1.txt", 1): "lists no seats"},
-        # not the reader's: the engine has no PHH variant for no-limit Omaha hi/lo
-        replay_errors={(A + "FullTilt/CashGame/GameTypeTests/NoLimitOmahaHiLo.txt", 1):
-                       "no variant code"},
-        unvalidated={}, validated=52, mutate=True, asserted=True),
+        unvalidated={}, validated=53, mutate=True, asserted=True),
     Family("pkr", {"PKR": 5}, 5, unvalidated={}, validated=5, mutate=True),
     Family(
         "pokerstars", {"PokerStars": 105, "PPPoker (PokerStars format)": 3,
@@ -179,11 +176,10 @@ FAMILIES = [
             # PPPoker: "Total pot $3.60 | Rake $0.36" but $3.30 collected (0.06 more than the
             # pot)
             (A + "PokerStars/CashGame/ExtraHands/UtcTimestampFormat.txt", 1): "do not add up"},
-        # not the reader's (see the report): the engine has no PHH variant for no-limit
-        # Omaha hi/lo; cap no-limit (capped players act no more); a player mucking at the
-        # showdown with an uncalled part returned; an edited sample dealing one card twice
+        # not the reader's (see the report): cap no-limit (capped players act no more); a
+        # player mucking at the showdown with an uncalled part returned; an edited sample
+        # dealing one card twice
         replay_errors={
-            (A + "PokerStars/CashGame/GameTypeTests/NoLimitOmahaHiLo.txt", 1): "no variant code",
             (A + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt", 1):
                 "no board cards are due",
             (A + "PokerStars/CashGame/Limits/Limit5.txt", 1): "dead money above every live",
@@ -191,7 +187,7 @@ FAMILIES = [
         # replayed without error but not validated: the big blind posted all in for less
         # than the big blind (the engine posts only a full big blind)
         unvalidated={("hhp/test/fixtures/holdem/pokerstars/posts-allin.txt", 1): "min_bet"},
-        validated=164, mutate=True, asserted=True),
+        validated=165, mutate=True, asserted=True),
     Family(
         "ipoker", {"iPoker": 53}, 234,
         faults={
