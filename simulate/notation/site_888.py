@@ -44,6 +44,7 @@ from simulate.notation.site_text import (
     SiteInfo,
     Tournament,
     card_text,
+    hands_of,
     parse_amount,
     split_hands,
 )
@@ -94,11 +95,7 @@ def _cards(text: str) -> tuple[str, ...]:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of an 888 document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return hands_of(split_hands(text, _START), _hand)
 
 
 def _summary(chunk: str, line: int) -> SiteHand:

@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, hands_of, parse_amount
 from simulate.notation.site_xml import ActionBets, xml_units
 
 __all__ = ["card_of_link", "detect", "read"]
@@ -63,16 +63,7 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each ``<HISTORY>`` of the document as a :class:`SiteHand` (or its error), with the
     line it starts on."""
-    for line, hist in xml_units(text, "HISTORY"):
-        if isinstance(hist, SiteError):
-            yield line, hist
-            continue
-        try:
-            yield line, _hand(hist, line)
-        except SiteError as exc:
-            yield line, exc
-        except (ValueError, ArithmeticError) as exc:
-            yield line, SiteError(f"line {line}: {exc}")
+    return hands_of(xml_units(text, "HISTORY"), _hand, faults=(ValueError, ArithmeticError))
 
 
 def _amount(text: str | None, at: int) -> Decimal:

@@ -31,11 +31,13 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_text import (
+    READ_FAULTS,
     SiteError,
     SiteInfo,
     Tournament,
     amount_at,
     card_text,
+    hands_of,
     split_hands,
 )
 from simulate.notation.site_zones import local_time
@@ -83,14 +85,8 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Full Tilt document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _read_hand(chunk, line)
-        except SiteError as exc:
-            msg = str(exc)
-            yield line, exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")
-        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
-            yield line, SiteError(f"line {line}: not a Full Tilt hand ({exc})")
+    return hands_of(split_hands(text, _START), _read_hand, name_line=True, faults=READ_FAULTS,
+                    what="Full Tilt")
 
 
 

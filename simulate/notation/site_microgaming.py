@@ -28,7 +28,14 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    Tournament,
+    card_text,
+    hands_of,
+    parse_amount,
+)
 from simulate.notation.site_xml import ActionBets, returned, xml_units
 
 __all__ = ["detect", "read"]
@@ -53,16 +60,7 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each ``<Game>`` of the document as a :class:`SiteHand` (or its error), with the
     line it starts on."""
-    for line, game in xml_units(text, "Game"):
-        if isinstance(game, SiteError):
-            yield line, game
-            continue
-        try:
-            yield line, _hand(game, line)
-        except SiteError as exc:
-            yield line, exc
-        except (ValueError, ArithmeticError) as exc:
-            yield line, SiteError(f"line {line}: {exc}")
+    return hands_of(xml_units(text, "Game"), _hand, faults=(ValueError, ArithmeticError))
 
 
 def _amount(text: str | None, at: int) -> Decimal:

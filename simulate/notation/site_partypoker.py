@@ -49,6 +49,7 @@ from simulate.notation.site_text import (
     SiteInfo,
     Tournament,
     card_text,
+    hands_of,
     parse_amount,
     split_hands,
 )
@@ -110,11 +111,7 @@ def _cards(text: str) -> tuple[str, ...]:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PartyPoker document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return hands_of(split_hands(text, _START), _hand)
 
 
 def _hand(chunk: str, first: int) -> SiteHand:

@@ -38,6 +38,7 @@ from simulate.notation.site_text import (
     SiteInfo,
     Tournament,
     card_text,
+    hands_of,
     parse_amount,
     split_hands,
 )
@@ -77,11 +78,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winamax document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return hands_of(split_hands(text, _START), _hand)
 
 
 def _game(text: str) -> tuple[str, str]:

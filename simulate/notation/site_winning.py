@@ -39,6 +39,7 @@ from simulate.notation.site_text import (
     SiteInfo,
     Tournament,
     card_text,
+    hands_of,
     parse_amount,
     split_hands,
 )
@@ -60,11 +61,9 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winning Poker document (see the module docstring)."""
     old = _START_2014.match(text.lstrip("\ufeff \n")) is not None
-    for line, chunk in split_hands(text, _SPLIT_2014 if old else _SPLIT_V2):
-        try:
-            yield line, (_hand_2014 if old else _hand_v2)(chunk.lstrip("\ufeff"), line)
-        except SiteError as exc:
-            yield line, exc
+    hand = _hand_2014 if old else _hand_v2
+    return hands_of(split_hands(text, _SPLIT_2014 if old else _SPLIT_V2),
+                    lambda chunk, line: hand(chunk.lstrip("\ufeff"), line))
 
 
 def _amount(rest: str) -> Decimal:
