@@ -31,7 +31,8 @@ from datetime import datetime, timezone
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, hands_of, parse_amount
+from simulate.notation.site_read import hands_of
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
 from simulate.notation.site_xml import ActionBets, xml_units
 
 __all__ = ["card_of_link", "detect", "read"]

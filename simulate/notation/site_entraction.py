@@ -40,14 +40,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    card_text,
-    hands_of,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_read import read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -85,7 +79,7 @@ def _cards(text: str) -> tuple[str, ...]:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of an Entraction document (see the module docstring)."""
-    return hands_of(split_hands(text, _START), _hand)
+    return read_hands(text, _START, _hand)
 
 
 def _hand(chunk: str, first: int) -> SiteHand:

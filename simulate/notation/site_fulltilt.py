@@ -30,16 +30,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import (
-    READ_FAULTS,
-    SiteError,
-    SiteInfo,
-    Tournament,
-    amount_at,
-    card_text,
-    hands_of,
-    split_hands,
-)
+from simulate.notation.site_read import READ_FAULTS, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, card_text
 from simulate.notation.site_zones import local_time
 
 __all__ = ["detect", "read"]
@@ -85,7 +77,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Full Tilt document (see the module docstring)."""
-    return hands_of(split_hands(text, _START), _read_hand, name_line=True, faults=READ_FAULTS,
+    return read_hands(text, _START, _read_hand, name_line=True, faults=READ_FAULTS,
                     what="Full Tilt")
 
 

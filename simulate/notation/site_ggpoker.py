@@ -29,15 +29,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    hands_of,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_read import read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -82,7 +75,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a GGPoker document (see the module docstring)."""
-    return hands_of(split_hands(text, _START), _hand)
+    return read_hands(text, _START, _hand)
 
 
 def _game(text: str) -> tuple[str, str]:

@@ -28,14 +28,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    hands_of,
-    parse_amount,
-)
+from simulate.notation.site_read import hands_of
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
 from simulate.notation.site_xml import ActionBets, returned, xml_units
 
 __all__ = ["detect", "read"]

@@ -27,15 +27,8 @@ from datetime import datetime
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes, StreetBets
-from simulate.notation.site_text import (
-    READ_FAULTS,
-    SiteError,
-    SiteInfo,
-    amount_at,
-    card_text,
-    hands_of,
-    split_hands,
-)
+from simulate.notation.site_read import READ_FAULTS, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
 __all__ = ["detect", "read"]
 
@@ -62,7 +55,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PKR document (see the module docstring)."""
-    return hands_of(split_hands(text, _START), _read_hand, name_line=True, faults=READ_FAULTS,
+    return read_hands(text, _START, _read_hand, name_line=True, faults=READ_FAULTS,
                     what="PKR")
 
 

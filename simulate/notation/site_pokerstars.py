@@ -39,15 +39,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_pokerstars_header import GAME_NAMES, LIMITS, read_header
-from simulate.notation.site_text import (
-    READ_FAULTS,
-    SiteError,
-    SiteInfo,
-    amount_at,
-    card_text,
-    hands_of,
-    split_hands,
-)
+from simulate.notation.site_read import READ_FAULTS, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
 __all__ = ["GAME_NAMES", "LIMITS", "detect", "read"]
 
@@ -85,7 +78,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PokerStars-format document (see the module docstring)."""
-    return hands_of(split_hands(text, _START), _read_hand, name_line=True, faults=READ_FAULTS,
+    return read_hands(text, _START, _read_hand, name_line=True, faults=READ_FAULTS,
                     what="PokerStars")
 
 

@@ -13,17 +13,16 @@ printed; a reader never rounds.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import TypeVar
 
 from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
 from simulate.text_encoding import sniff
 
 __all__ = ["SiteInfo", "SiteError", "Tournament", "amount_at", "card_text", "decode",
-           "hands_of", "parse_amount", "split_hands", "READ_FAULTS"]
+           "parse_amount", "split_hands"]
 
 
 class SiteError(PHHError):
@@ -196,37 +195,3 @@ def split_hands(text: str, start: re.Pattern[str]) -> Iterator[tuple[int, str]]:
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
         yield line, text[pos:end]
 
-
-#: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
-#: missing group, a short list, an absent key), for :func:`hands_of`'s ``faults``.
-READ_FAULTS: tuple[type[Exception], ...] = (ValueError, IndexError, KeyError, AttributeError,
-                                            TypeError)
-
-_Unit = TypeVar("_Unit")
-_Hand = TypeVar("_Hand")
-
-
-def hands_of(units: Iterable[tuple[int, _Unit | SiteError]],
-             hand: Callable[[_Unit, int], _Hand], *,
-             faults: tuple[type[Exception], ...] = (), what: str | None = None,
-             name_line: bool = False) -> Iterator[tuple[int, _Hand | SiteError]]:
-    """A reader's ``read``: each ``(line, unit)`` of a document (a hand's text from
-    :func:`split_hands`, an XML element, ...) as ``(line, hand(unit, line))``, or as
-    ``(line, SiteError)`` where the unit is already one or ``hand`` raises one: one hand's
-    fault never stops the rest. ``name_line``: a SiteError whose text does not start
-    with ``line `` gets ``line N:`` put before it. ``faults``: other exceptions of
-    ``hand`` that mean a damaged hand, reported as ``line N: <exc>`` or, with ``what``,
-    ``line N: not a <what> hand (<exc>)``."""
-    for line, unit in units:
-        if isinstance(unit, SiteError):
-            yield line, unit
-            continue
-        try:
-            yield line, hand(unit, line)
-        except SiteError as exc:
-            if name_line and not str(exc).startswith("line "):
-                exc = SiteError(f"line {line}: {exc}")
-            yield line, exc
-        except faults as exc:
-            text = str(exc) if what is None else f"not a {what} hand ({exc})"
-            yield line, SiteError(f"line {line}: {text}")

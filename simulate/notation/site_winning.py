@@ -34,15 +34,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    hands_of,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_read import read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -62,8 +55,8 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winning Poker document (see the module docstring)."""
     old = _START_2014.match(text.lstrip("\ufeff \n")) is not None
     hand = _hand_2014 if old else _hand_v2
-    return hands_of(split_hands(text, _SPLIT_2014 if old else _SPLIT_V2),
-                    lambda chunk, line: hand(chunk.lstrip("\ufeff"), line))
+    return read_hands(text, _SPLIT_2014 if old else _SPLIT_V2,
+                      lambda chunk, line: hand(chunk.lstrip("\ufeff"), line))
 
 
 def _amount(rest: str) -> Decimal:

@@ -1,0 +1,64 @@
+"""A site reader's ``read``: a document's hands, each as its
+:class:`~simulate.notation.site_hand.SiteHand` or as the :class:`SiteError` that names its
+line, so that one hand's fault never stops the rest (the contract of every
+``site_<family>.read``).
+
+- :func:`read_hands`: a text document cut at the lines that start a hand
+  (:func:`~simulate.notation.site_text.split_hands`), each piece to the reader's hand
+  function;
+- :func:`hands_of`: the same over any ``(line, unit)`` pairs (an XML document's elements,
+  from :func:`~simulate.notation.site_xml.xml_units`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+from simulate.notation.site_hand import SiteHand
+from simulate.notation.site_text import SiteError, split_hands
+
+__all__ = ["READ_FAULTS", "hands_of", "read_hands"]
+
+#: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
+#: missing group, a short list, an absent key), for the ``faults`` of :func:`hands_of`.
+READ_FAULTS: tuple[type[Exception], ...] = (ValueError, IndexError, KeyError, AttributeError,
+                                            TypeError)
+
+_Unit = TypeVar("_Unit")
+
+
+def hands_of(units: Iterable[tuple[int, _Unit | SiteError]],
+             hand: Callable[[_Unit, int], SiteHand], *,
+             faults: tuple[type[Exception], ...] = (), what: str | None = None,
+             name_line: bool = False) -> Iterator[tuple[int, SiteHand | SiteError]]:
+    """Each ``(line, unit)`` of a document (a hand's text, an XML element, ...) as
+    ``(line, hand(unit, line))``, or as ``(line, SiteError)`` where the unit is already
+    one or ``hand`` raises one. ``name_line``: a SiteError whose text does not start with
+    ``line `` gets ``line N:`` put before it. ``faults``: other exceptions of ``hand``
+    that mean a damaged hand, reported as ``line N: <exc>`` or, with ``what``,
+    ``line N: not a <what> hand (<exc>)``."""
+    for line, unit in units:
+        if isinstance(unit, SiteError):
+            yield line, unit
+            continue
+        try:
+            yield line, hand(unit, line)
+        except SiteError as exc:
+            if name_line and not str(exc).startswith("line "):
+                exc = SiteError(f"line {line}: {exc}")
+            yield line, exc
+        except faults as exc:
+            text = str(exc) if what is None else f"not a {what} hand ({exc})"
+            yield line, SiteError(f"line {line}: {text}")
+
+
+def read_hands(text: str, start: re.Pattern[str], hand: Callable[[str, int], SiteHand], *,
+               faults: tuple[type[Exception], ...] = (), what: str | None = None,
+               name_line: bool = False) -> Iterator[tuple[int, SiteHand | SiteError]]:
+    """:func:`hands_of` over the hands of a text document: ``start`` matches the line
+    that starts a hand (``re.M``; see :func:`~simulate.notation.site_text.split_hands`),
+    ``hand(text, line)`` reads one; the options are those of :func:`hands_of`."""
+    return hands_of(split_hands(text, start), hand, faults=faults, what=what,
+                    name_line=name_line)
