@@ -41,8 +41,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -75,6 +75,10 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     return read_hands(text, _START, _hand)
 
 
+def _amount(text: str) -> Decimal:
+    return first_amount(_AMOUNT, text)
+
+
 def _game(text: str) -> tuple[str, str]:
     t = text.lower()
     if "omaha" in t:
@@ -92,13 +96,6 @@ def _game(text: str) -> tuple[str, str]:
     else:  # tournaments print no limit: Hold'em is no-limit, Omaha pot-limit
         betting = "no-limit" if game == "holdem" else "pot-limit"
     return game, betting
-
-
-def _amount(rest: str) -> Decimal:
-    m = _AMOUNT.search(rest)
-    if m is None:
-        raise SiteError(f"no amount in {rest.strip()!r}")
-    return parse_amount(m["a"])
 
 
 def _name(text: str) -> str:
@@ -147,15 +144,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     hand.seats.append(Seat(int(tm["seat"]), name, parse_amount(tm["stack"])))
                     continue
             if ledger is None:
-                if not hand.seats:
-                    raise SiteError("a hand without seats")
-                ledger = Ledger(hand)
-            b = _BOARD.match(s)
-            if b:
-                groups = _CARDS.findall(s)
-                if not groups:
-                    raise SiteError("a board without cards")
-                ledger.board(tuple(card_text(c) for c in groups[-1].split()), ln)
+                ledger = Ledger.seated(hand)
+            if _BOARD.match(s):
+                ledger.board_line(s, ln)
                 continue
             if s.startswith("***"):
                 continue
@@ -205,7 +196,7 @@ def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]],
     elif verb.startswith("card dealt to a spot"):
         g = _CARDS.search(what)
         if g:
-            ledger.event("hole", name, ln, tuple(card_text(c) for c in g.group(1).split()))
+            ledger.event("hole", name, ln, cards_of(g.group(1)))
     elif verb.startswith("fold"):
         ledger.event("fold", name, ln)
     elif verb.startswith("check"):

@@ -28,16 +28,20 @@ stack, and
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, SiteHand, StreetBets
-from simulate.notation.site_text import SiteError
+from simulate.notation.site_read import first_amount
+from simulate.notation.site_text import SiteError, cards_of, parse_amount
 
-__all__ = ["MAX_RAKE", "Ledger"]
+__all__ = ["MAX_RAKE", "Ledger", "pot_summary"]
 
 #: The largest share of a pot a derived rake may be (sites take 3-6% with a cap).
 MAX_RAKE = Decimal("0.10")
 _ZERO = Decimal(0)
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_FEE = re.compile(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$")
 
 
 class Ledger:
@@ -56,6 +60,14 @@ class Ledger:
         self.level = _ZERO  # preflop: the big blind to call, even where it was posted short
         self.folded: set[str] = set()
         self.refunds: dict[str, Decimal] = {}  # raised past everyone all in: given back
+
+    @classmethod
+    def seated(cls, hand: SiteHand, *, returns_printed: bool = False) -> Ledger:
+        """The ledger of a hand whose seat lines are read (the first betting line ends
+        them); :class:`SiteError` where the hand has no seat."""
+        if not hand.seats:
+            raise SiteError("a hand without seats")
+        return cls(hand, returns_printed=returns_printed)
 
     # ------------------------------------------------------------------ helpers
     def _seat(self, player: str, line: int) -> None:
@@ -176,6 +188,14 @@ class Ledger:
             self.level = _ZERO
         return self._add(Event("board", cards=cards, line=line, run=run))
 
+    def board_line(self, text: str, line: int) -> Event:
+        """A board line that prints the cards in brackets, the new ones last
+        (``*** TURN *** [Ah Kd 2c] [7s]``): :meth:`board` of the last group."""
+        groups = _BRACKETS.findall(text)
+        if not groups:
+            raise SiteError(f"a board without cards: {text!r}")
+        return self.board(cards_of(groups[-1]), line)
+
     # ------------------------------------------------------------------ the end
     def settle(self, payouts: list[tuple[str, Decimal, str | None, int]],
                rake: Decimal | None, line: int, *, paid_back: bool | None = None) -> None:
@@ -217,3 +237,25 @@ class Ledger:
                 raise SiteError(f"line {line}: the chips do not add up: {put} committed, "
                                 f"{paid} paid (a rake of {rake})")
         hand.rake = rake
+
+
+def pot_summary(hand: SiteHand, rest: str, money: re.Pattern[str]) -> None:
+    """A summary's ``Total pot $X | Rake $Y | Jackpot $Z | ...`` line, ``rest`` being the
+    text after ``Total pot`` and ``money`` the reader's pattern of an amount (group ``a``;
+    the pot is the first amount before the first ``|``). Sets ``hand.total_pot`` and
+    ``hand.rake`` (0 where none is printed) and puts each other amount into
+    ``hand.info.fees`` by its lower-case name (a ``JP ...`` fee is the ``jackpot``)."""
+    parts = rest.split("|")
+    hand.total_pot = first_amount(money, parts[0])
+    for part in parts[1:]:
+        m = _FEE.match(part.strip())
+        if m is None:
+            continue
+        a = parse_amount(m["a"])
+        what = m["what"].lower()
+        if what == "rake":
+            hand.rake = a
+        elif a:
+            hand.info.fees["jackpot" if what.startswith("jp") else what] = a
+    if hand.rake is None:
+        hand.rake = _ZERO

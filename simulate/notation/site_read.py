@@ -7,19 +7,22 @@ line, so that one hand's fault never stops the rest (the contract of every
   (:func:`~simulate.notation.site_text.split_hands`), each piece to the reader's hand
   function;
 - :func:`hands_of`: the same over any ``(line, unit)`` pairs (an XML document's elements,
-  from :func:`~simulate.notation.site_xml.xml_units`).
+  from :func:`~simulate.notation.site_xml.xml_units`);
+- :func:`first_amount`: the amount a text reader's line gives (``calls $2``,
+  ``posts small blind €0.05``), by the reader's own pattern of its site's money.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from decimal import Decimal
 from typing import TypeVar
 
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, split_hands
+from simulate.notation.site_text import SiteError, parse_amount, split_hands
 
-__all__ = ["READ_FAULTS", "hands_of", "read_hands"]
+__all__ = ["READ_FAULTS", "first_amount", "hands_of", "read_hands"]
 
 #: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
 #: missing group, a short list, an absent key), for the ``faults`` of :func:`hands_of`.
@@ -62,3 +65,13 @@ def read_hands(text: str, start: re.Pattern[str], hand: Callable[[str, int], Sit
     ``hand(text, line)`` reads one; the options are those of :func:`hands_of`."""
     return hands_of(split_hands(text, start), hand, faults=faults, what=what,
                     name_line=name_line)
+
+
+def first_amount(pattern: re.Pattern[str], text: str) -> Decimal:
+    """The first amount ``pattern`` finds in ``text`` (its group ``a``: a reader's own
+    pattern of what its site prints as money), read by :func:`parse_amount`; raises
+    :class:`SiteError` where there is none."""
+    m = pattern.search(text)
+    if m is None:
+        raise SiteError(f"no amount in {text.strip()!r}")
+    return parse_amount(m["a"])

@@ -21,7 +21,7 @@ from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
 from simulate.text_encoding import sniff
 
-__all__ = ["SiteInfo", "SiteError", "Tournament", "amount_at", "card_text", "decode",
+__all__ = ["SiteInfo", "SiteError", "Tournament", "amount_at", "card_text", "cards_of", "decode",
            "parse_amount", "split_hands"]
 
 
@@ -180,6 +180,11 @@ def card_text(token: str) -> str:
     if ids_of_text(text) is None:
         raise SiteError(f"not a card: {token!r}")
     return text
+
+
+def cards_of(text: str) -> tuple[str, ...]:
+    """The cards of a space-separated list (``Ah 10d Kc``), each by :func:`card_text`."""
+    return tuple(card_text(t) for t in text.split())
 
 
 # ----------------------------------------------------------------------------- hands

@@ -33,8 +33,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -74,6 +74,10 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     return read_hands(text, _START, _hand)
 
 
+def _amount(text: str) -> Decimal:
+    return first_amount(_AMOUNT, text)
+
+
 def _game(text: str) -> tuple[str, str]:
     t = text.lower()
     betting = ("pot-limit" if "pot limit" in t else
@@ -90,13 +94,6 @@ def _game(text: str) -> tuple[str, str]:
     else:
         raise SiteError(f"unknown Winamax game {text!r}")
     return game, betting
-
-
-def _amount(rest: str) -> Decimal:
-    m = _AMOUNT.search(rest)
-    if m is None:
-        raise SiteError(f"no amount in {rest.strip()!r}")
-    return parse_amount(m["a"])
 
 
 def _hand(chunk: str, first: int) -> SiteHand:
@@ -163,15 +160,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
             if s.startswith("*** ANTE") or s.startswith("*** PRE-FLOP"):
                 continue
             if ledger is None:
-                if not hand.seats:
-                    raise SiteError("a hand without seats")
-                ledger = Ledger(hand)
-            b = _BOARD.match(s)
-            if b:
-                groups = _CARDS.findall(s)
-                if not groups:
-                    raise SiteError("a board without cards")
-                ledger.board(tuple(card_text(c) for c in groups[-1].split()), ln)
+                ledger = Ledger.seated(hand)
+            if _BOARD.match(s):
+                ledger.board_line(s, ln)
                 continue
             if s.startswith("***"):
                 continue
@@ -179,7 +170,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             if tm:
                 info.hero = tm["name"]
                 ledger.event("hole", tm["name"], ln,
-                             tuple(card_text(c) for c in tm["cards"].split()))
+                             cards_of(tm["cards"]))
                 continue
             tm = _UNCALLED.match(s)
             if tm:
@@ -223,7 +214,7 @@ def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]],
         ledger.raise_to(name, parse_amount(r["to"]), ln)
     elif verb in ("shows", "mucks"):
         g = _CARDS.search(rest)
-        cards = tuple(card_text(c) for c in g.group(1).split()) if g else ()
+        cards = cards_of(g.group(1)) if g else ()
         ledger.event("show" if verb == "shows" else "muck", name, ln, cards)
     elif verb == "collected":
         c = _COLLECT.match(rest)

@@ -33,9 +33,9 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_ledger import Ledger, pot_summary
+from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -59,23 +59,8 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
                       lambda chunk, line: hand(chunk.lstrip("\ufeff"), line))
 
 
-def _amount(rest: str) -> Decimal:
-    m = _AMOUNT.search(rest)
-    if m is None:
-        raise SiteError(f"no amount in {rest.strip()!r}")
-    return parse_amount(m["a"])
-
-
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.split())
-
-
-def _board(line: str) -> tuple[str, ...]:
-    """The new cards of a board line (its last bracket)."""
-    groups = _CARDS.findall(line)
-    if not groups:
-        raise SiteError(f"a board without cards: {line!r}")
-    return _cards(groups[-1])
+def _amount(text: str) -> Decimal:
+    return first_amount(_AMOUNT, text)
 
 
 def _date(text: str) -> str:
@@ -163,7 +148,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
             if ledger is None:
                 ledger = Ledger(hand, returns_printed=True)
             if _BOARD_2014.match(s):
-                ledger.board(_board(s), ln)
+                ledger.board_line(s, ln)
                 continue
             m = _UNCALLED.match(s)
             if m:
@@ -187,7 +172,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                 if got:
                     payouts.append((name, got, "pot", ln))
                 if verb == "shows" and (g := _CARDS.search(rest)):
-                    ledger.event("show", name, ln, _cards(g.group(1)))
+                    ledger.event("show", name, ln, cards_of(g.group(1)))
                 continue
             if _action_2014(ledger, name, verb, rest, ln):
                 dealt.add(name)
@@ -214,9 +199,9 @@ def _action_2014(ledger: Ledger, name: str, verb: str, rest: str, ln: int) -> bo
             ledger.hand.info.hero = name
             mine = next((e for e in ev if e.kind == "hole" and e.player == name), None)
             if mine is None:
-                ledger.event("hole", name, ln, _cards(g.group(1)))
+                ledger.event("hole", name, ln, cards_of(g.group(1)))
             else:
-                mine.cards = mine.cards + _cards(g.group(1))
+                mine.cards = mine.cards + cards_of(g.group(1))
         return True
     if verb in ("has small blind", "has big blind", "straddle"):
         kind = {"has small blind": "small_blind", "has big blind": "big_blind"}.get(verb,
@@ -242,7 +227,7 @@ def _action_2014(ledger: Ledger, name: str, verb: str, rest: str, ln: int) -> bo
             ledger.event("muck", name, ln)
     elif verb == "shows":
         g = _CARDS.search(rest)
-        ledger.event("show", name, ln, _cards(g.group(1)) if g else ())
+        ledger.event("show", name, ln, cards_of(g.group(1)) if g else ())
     return False
 
 
@@ -326,7 +311,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             if summary:
                 t = _TOTAL.match(s)
                 if t:
-                    _summary(hand, t["rest"])
+                    pot_summary(hand, t["rest"], _AMOUNT)
                 t = _WON.match(s)
                 if t:
                     won.append((int(t["seat"]), parse_amount(t["a"]), ln))
@@ -350,11 +335,9 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             if s.startswith("Main pot") or s.startswith("Side pot"):
                 continue
             if ledger is None:
-                if not hand.seats:
-                    raise SiteError("a hand without seats")
-                ledger = Ledger(hand)
+                ledger = Ledger.seated(hand)
             if _BOARD_V2.match(s):
-                ledger.board(_board(s), ln)
+                ledger.board_line(s, ln)
                 continue
             st = _STUD.match(s)
             if st:
@@ -374,7 +357,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             t = _DEALT.match(s)
             if t:
                 groups = _CARDS.findall(t["cards"])
-                new = _cards(groups[-1])
+                new = cards_of(groups[-1])
                 if not stud or (len(groups) == 1 and len(new) == 3):
                     info.hero = t["name"]
                 elif len(groups) == 1 and len(new) == 1:  # 3rd street, another player
@@ -459,28 +442,9 @@ def _action_v2(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int
     elif verb in ("shows", "mucks"):
         g = _CARDS.search(rest)
         ledger.event("show" if verb == "shows" else "muck", name, ln,
-                     _cards(g.group(1)) if g else ())
+                     cards_of(g.group(1)) if g else ())
     elif verb == "collected":
         c = _COLLECT.match(rest)
         if c is None:
             raise SiteError(f"a collection without its amount: {rest.strip()!r}")
         payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
-
-
-def _summary(hand: SiteHand, rest: str) -> None:
-    """``Total pot $X | Rake $Y | JP Fee $Z``: the pot, the rake and the fees."""
-    for k, part in enumerate(p.strip() for p in rest.split("|")):
-        if k == 0:
-            hand.total_pot = _amount(part)
-            continue
-        m = re.match(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$", part)
-        if m is None:
-            continue
-        a = parse_amount(m["a"])
-        what = m["what"].lower()
-        if what == "rake":
-            hand.rake = a
-        elif a:
-            hand.info.fees["jackpot" if what.startswith("jp") else what] = a
-    if hand.rake is None:
-        hand.rake = Decimal(0)
