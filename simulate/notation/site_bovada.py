@@ -38,10 +38,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -58,6 +59,7 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?)\s*\((?P<stack>[$€]?[0-
 _LINE = re.compile(r"^(?P<name>[^:]+?)\s+:\s+(?P<what>.*?)\s*$")
 _MONEY = r"[$€]?[0-9][0-9,]*(?:\.[0-9]+)?"
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _TO = re.compile(rf"(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
@@ -74,9 +76,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Bovada-network document (see the module docstring)."""
     return read_hands(text, _START, _hand)
 
-
-def _amount(text: str) -> Decimal:
-    return first_amount(_AMOUNT, text)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -121,12 +120,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     summary = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 tm = _TOTAL.match(s)
                 if tm:
@@ -153,9 +149,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             tm = _LINE.match(s)
             if tm:
                 _action(ledger, payouts, _name(tm["name"]), tm["what"], ln)
-        except SiteError as exc:
-            msg = str(exc)
-            raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if ledger is None:
         raise SiteError(f"line {first}: a hand without actions")
     # the export prints no rake and counts a blind nobody called as won: the ledger

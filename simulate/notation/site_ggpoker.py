@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import pot_summary
-from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -56,6 +57,7 @@ _ACT = re.compile(r"^(?P<name>.+?): (?P<verb>posts small blind|posts big blind|p
 _MONEY = r"[$€£¥₹]?[0-9][0-9,.]*[kKmM]?"
 _RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _BOARD = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?(?P<street>FLOP|TURN|RIVER)"
                     r" \*\*\*")
@@ -78,9 +80,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a GGPoker document (see the module docstring)."""
     return read_hands(text, _START, _hand)
 
-
-def _amount(text: str) -> Decimal:
-    return first_amount(_AMOUNT, text)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -136,12 +135,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     drop = Decimal(0)
     big_posted = False
     summary = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 t = _TOTAL.match(s)
                 if t:
@@ -202,9 +198,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             t = _ACT.match(s)
             if t:
                 big_posted = _action(ev, t["name"], t["verb"], t["rest"], ln, big_posted)
-        except SiteError as exc:
-            msg = str(exc)
-            raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not hand.seats:
         raise SiteError(f"line {first}: a hand without seats")
     if drop:

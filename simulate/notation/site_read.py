@@ -8,6 +8,8 @@ line, so that one hand's fault never stops the rest (the contract of every
   function;
 - :func:`hands_of`: the same over any ``(line, unit)`` pairs (an XML document's elements,
   from :func:`~simulate.notation.site_xml.xml_units`);
+- :func:`body_lines` and :func:`at_line`: the lines of one hand after its header, and
+  the hand's error naming the line it was read at;
 - :func:`first_amount`: the amount a text reader's line gives (``calls $2``,
   ``posts small blind €0.05``), by the reader's own pattern of its site's money.
 """
@@ -22,7 +24,7 @@ from typing import TypeVar
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount, split_hands
 
-__all__ = ["READ_FAULTS", "first_amount", "hands_of", "read_hands"]
+__all__ = ["READ_FAULTS", "at_line", "body_lines", "first_amount", "hands_of", "read_hands"]
 
 #: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
 #: missing group, a short list, an absent key), for the ``faults`` of :func:`hands_of`.
@@ -75,3 +77,19 @@ def first_amount(pattern: re.Pattern[str], text: str) -> Decimal:
     if m is None:
         raise SiteError(f"no amount in {text.strip()!r}")
     return parse_amount(m["a"])
+
+
+def body_lines(lines: list[str], first: int) -> Iterator[tuple[int, str]]:
+    """The lines of a hand after its first (header) line: ``(line number, text)`` with
+    the text stripped (a byte-order mark too) and blank lines left out; ``lines`` is the
+    hand's text split at ``\\n``, ``first`` the document line of ``lines[0]``."""
+    for i in range(1, len(lines)):
+        s = lines[i].strip().lstrip("\ufeff")
+        if s:
+            yield first + i, s
+
+
+def at_line(exc: SiteError, line: int) -> SiteError:
+    """``exc`` as the error of ``line`` (``line N: ...``), unless it names its line."""
+    msg = str(exc)
+    return exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")

@@ -30,10 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -52,6 +53,7 @@ _ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|po
 _MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
 _RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _COLLECT = re.compile(rf"^\s*(?P<a>{_MONEY}) from (?P<pot>.*?)\s*$")
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
@@ -73,9 +75,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winamax document (see the module docstring)."""
     return read_hands(text, _START, _hand)
 
-
-def _amount(text: str) -> Decimal:
-    return first_amount(_AMOUNT, text)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -122,12 +121,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     summary = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 tm = _TOTAL.match(s)
                 if tm:
@@ -179,9 +175,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             tm = _ACT.match(s)
             if tm:
                 _action(ledger, payouts, tm["name"], tm["verb"], tm["rest"], ln)
-        except SiteError as exc:
-            msg = str(exc)
-            raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
     if ledger is None:

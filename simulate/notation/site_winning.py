@@ -31,10 +31,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, pot_summary
-from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -42,6 +43,7 @@ __all__ = ["detect", "read"]
 # ----------------------------------------------------------------------------- shared
 _MONEY = r"\$?-?[0-9][0-9,.]*"
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _STUD_STREETS = {"3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7}
 
@@ -59,9 +61,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
                       lambda chunk, line: hand(chunk.lstrip("\ufeff"), line))
 
 
-def _amount(text: str) -> Decimal:
-    return first_amount(_AMOUNT, text)
-
 
 def _date(text: str) -> str:
     """``2014/3/8 22:0:24`` as ISO 8601 (``2014-03-08T22:00:24``)."""
@@ -70,11 +69,6 @@ def _date(text: str) -> str:
         raise SiteError(f"not a date: {text.strip()!r}")
     y, mo, da, h, mi, s = (int(x) for x in m.groups())
     return f"{y}-{mo:02d}-{da:02d}T{h:02d}:{mi:02d}:{s:02d}"
-
-
-def _wrap(exc: SiteError, ln: int) -> SiteError:
-    msg = str(exc)
-    return SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}")
 
 
 # ----------------------------------------------------------------------------- 2014
@@ -126,12 +120,9 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
     ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     dealt: set[str] = set()
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip().lstrip("\ufeff")
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if s.startswith("Seat ") and " is the button" in s:
                 b = re.match(r"^Seat (\d+) is the button", s)
                 if b is None:
@@ -176,8 +167,8 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                 continue
             if _action_2014(ledger, name, verb, rest, ln):
                 dealt.add(name)
-        except SiteError as exc:
-            raise _wrap(exc, ln) from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not ended:
         raise SiteError(f"line {first}: the hand is cut short (no 'Game ended at' line)")
     if not dealt or ledger is None:
@@ -302,12 +293,9 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
     printed: list[tuple[str, Decimal, int]] = []
     summary = False
     third = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 t = _TOTAL.match(s)
                 if t:
@@ -371,8 +359,8 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             t = _ACT_V2.match(s)
             if t:
                 _action_v2(ledger, payouts, t["name"], t["verb"], t["rest"], ln, third)
-        except SiteError as exc:
-            raise _wrap(exc, ln) from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
     if ledger is None:
