@@ -15,12 +15,16 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from decimal import Decimal
 from html.entities import name2codepoint
+from typing import Any
 
-from simulate.notation.site_hand import Event, SiteHand, StreetBets
-from simulate.notation.site_text import SiteError
+from simulate.notation.site_hand import Event, Seat, SiteHand, StreetBets
+from simulate.notation.site_text import SiteError, amount_at
 
-__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ActionBets", "Lines", "line_at", "parse_xml",
-           "refuse_declarations", "returned", "xml_units"]
+__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ZERO", "ActionBets", "Lines", "acting", "line_at",
+           "amount_or_zero", "parse_xml", "refuse_declarations", "returned", "xml_units"]
+
+#: Nothing: the amount of a missing or blank attribute.
+ZERO = Decimal(0)
 
 #: The largest XML chunk (one session or hand, in characters) the readers parse.
 MAX_XML_CHARS = 64 * 1024 * 1024
@@ -128,6 +132,25 @@ def xml_units(text: str, tag: str) -> Iterator[tuple[int, ET.Element | SiteError
         return
     for k, el in enumerate(root.iter(tag)):
         yield (lines[k] if k < len(lines) else 1), el
+
+
+def amount_or_zero(value: Any, at: int) -> Decimal:
+    """An amount attribute (or JSON value) of the hand at line ``at``: :data:`ZERO` where
+    it is missing or blank, else :func:`~simulate.notation.site_text.amount_at` of its
+    text (the error names the line)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ZERO
+    return amount_at(str(value), at)
+
+
+def acting(seats: dict[str, Seat], ref: str | None, at: int) -> str:
+    """The name of the player a file's action names by a seat reference ``ref`` (its key
+    in ``seats``), marked as in the hand; :class:`SiteError` where that seat holds nobody."""
+    seat = seats.get(ref or "")
+    if seat is None:
+        raise SiteError(f"line {at}: seat {ref!r} acts but holds no player")
+    seat.in_hand = True
+    return seat.name
 
 
 class ActionBets(StreetBets):
