@@ -79,9 +79,8 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
     parts = (h.get("STAKES") or "").split("/")
     stakes = Stakes()
     if len(parts) == 2:
-        sb, bb = amount_or_zero(parts[0], at), amount_or_zero(parts[1], at)
-        stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-                  if betting == "fixed-limit" else Stakes(small_blind=sb, big_blind=bb))
+        stakes = Stakes.of_two(amount_or_zero(parts[0], at), amount_or_zero(parts[1], at),
+                               betting)
     kind = h.get("GAMEKIND", "")
     tournament = None
     currency = h.get("TABLECURRENCY") or None

@@ -142,6 +142,15 @@ class Stakes:
     big_bet: Decimal | None = None
     bring_in: Decimal | None = None
 
+    @classmethod
+    def of_two(cls, small: Decimal, big: Decimal, betting: str) -> Stakes:
+        """The stakes a file gives as two amounts (``0.5/1``): the blinds, or in fixed
+        limit the small and big bet (the blinds then half the small bet and the small
+        bet)."""
+        if betting == "fixed-limit":
+            return cls(small_blind=small / 2, big_blind=small, small_bet=small, big_bet=big)
+        return cls(small_blind=small, big_blind=big)
+
 
 @dataclass
 class Event:

@@ -45,6 +45,7 @@ from simulate.notation.site_xml import (
     Lines,
     amount_or_zero,
     parse_xml,
+    pay_wins,
     refuse_declarations,
     returned,
 )
@@ -194,11 +195,8 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
     stakes = Stakes()
     pair = _STAKES.search(m["stakes"])
     if pair is not None:
-        sb, bb = amount_or_zero(pair[1], at), amount_or_zero(pair[2], at)
-        if betting == "fixed-limit":
-            stakes = Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-        else:
-            stakes = Stakes(small_blind=sb, big_blind=bb)
+        stakes = Stakes.of_two(amount_or_zero(pair[1], at), amount_or_zero(pair[2], at),
+                               betting)
     # the blinds as fields of their own (newer exports), where given, say it exactly
     for tag, attr in (("smallblind", "small_blind"), ("bigblind", "big_blind"),
                       ("ante", "ante")):
@@ -320,21 +318,8 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
         uncalled_apart = True
     elif uncalled_apart and back and sum(wins.values(), ZERO) > pot:
         uncalled_apart = False
-    for who, won in wins.items():
-        take = won if uncalled_apart else won - back.get(who, ZERO)
-        if take < 0:
-            raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
-                            f"{back[who]} returned")
-        if take > 0:
-            events.append(Event("collect", who, take, line=at, pot="pot"))
-    hand.events = events
-    put = sum(hand.committed().values(), ZERO)
-    took = sum(hand.collected().values(), ZERO)
-    if took > put:
-        raise SiteError(f"line {at}: the chips do not add up: {put} committed, "
-                        f"{took} won")
-    hand.rake = put - took
+    pay_wins(hand, wins, back, at, uncalled_apart=uncalled_apart)
     if tournament is not None and hand.rake:
-        raise SiteError(f"line {at}: the chips do not add up: {put} committed, "
-                        f"{took} won in a tournament")
+        raise SiteError(f"line {at}: the chips do not add up: {pot} committed, "
+                        f"{pot - hand.rake} won in a tournament")
     return hand

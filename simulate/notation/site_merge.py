@@ -33,7 +33,15 @@ from decimal import Decimal
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_read import hands_of
 from simulate.notation.site_text import SiteError, SiteInfo, card_text
-from simulate.notation.site_xml import ZERO, ActionBets, acting, amount_or_zero, returned, xml_units
+from simulate.notation.site_xml import (
+    ZERO,
+    ActionBets,
+    acting,
+    amount_or_zero,
+    pay_wins,
+    returned,
+    xml_units,
+)
 
 __all__ = ["detect", "read"]
 
@@ -93,9 +101,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
     if m is None:
         raise SiteError(f"line {at}: unknown Merge stakes {printed!r}")
     betting = _BETTING[" ".join(m["limit"].lower().split())]
-    sb, bb = amount_or_zero(m["sb"], at), amount_or_zero(m["bb"], at)
-    stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-              if betting == "fixed-limit" else Stakes(small_blind=sb, big_blind=bb))
+    stakes = Stakes.of_two(amount_or_zero(m["sb"], at), amount_or_zero(m["bb"], at), betting)
     symbol = m["sb"].strip()[:1]
     currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol)
     if game.get("realmoney") == "false":
@@ -198,18 +204,6 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
     back = returned(hand)
     events = hand.events
     events.extend(shows)
-    for who, won in wins.items():
-        take = won - back.get(who, ZERO)
-        if take < 0:
-            raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
-                            f"{back[who]} returned")
-        if take > 0:
-            events.append(Event("collect", who, take, line=at, pot="pot"))
-    hand.events = events
-    put = sum(hand.committed().values(), ZERO)
-    took = sum(hand.collected().values(), ZERO)
-    if took > put:
-        raise SiteError(f"line {at}: the chips do not add up: {put} committed, {took} won")
-    hand.rake = put - took
+    pay_wins(hand, wins, back, at)
     return hand
 

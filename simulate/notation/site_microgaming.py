@@ -81,9 +81,8 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     parts = (game.get("stakes") or "").split("|")
     stakes = Stakes()
     if len(parts) == 2:
-        sb, bb = amount_or_zero(parts[0], at), amount_or_zero(parts[1], at)
-        stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-                  if betting == "fixed-limit" else Stakes(small_blind=sb, big_blind=bb))
+        stakes = Stakes.of_two(amount_or_zero(parts[0], at), amount_or_zero(parts[1], at),
+                               betting)
     table = game.get("tablename") or _b64(game.get("unicodetablename")) or None
     tournament = None
     if game.get("istournament") == "1":

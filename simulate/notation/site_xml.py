@@ -20,8 +20,9 @@ from typing import Any
 from simulate.notation.site_hand import Event, Seat, SiteHand, StreetBets
 from simulate.notation.site_text import SiteError, amount_at
 
-__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ZERO", "ActionBets", "Lines", "acting", "line_at",
-           "amount_or_zero", "parse_xml", "refuse_declarations", "returned", "xml_units"]
+__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ZERO", "ActionBets", "Lines", "acting", "amount_or_zero",
+           "line_at", "parse_xml", "pay_wins", "refuse_declarations", "returned",
+           "xml_units"]
 
 #: Nothing: the amount of a missing or blank attribute.
 ZERO = Decimal(0)
@@ -195,3 +196,25 @@ def returned(hand: SiteHand) -> dict[str, Decimal]:
         if e.kind == "uncalled" and e.player is not None and e.amount is not None:
             out[e.player] = out.get(e.player, Decimal(0)) + e.amount
     return out
+
+
+def pay_wins(hand: SiteHand, wins: dict[str, Decimal], back: dict[str, Decimal], at: int, *,
+             uncalled_apart: bool = False) -> None:
+    """The hand's end from what each player won, as a structured file gives it: a
+    ``collect`` (pot ``pot``) of each win, less the uncalled bet ``back`` returned to that
+    player (:func:`returned`) unless ``uncalled_apart`` (the file's wins leave it out), and
+    ``hand.rake`` as what was committed less what was won. :class:`SiteError` where a win
+    is smaller than the bet it should hold, or more is won than committed."""
+    for who, won in wins.items():
+        take = won if uncalled_apart else won - back.get(who, ZERO)
+        if take < 0:
+            raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
+                            f"{back[who]} returned")
+        if take > 0:
+            hand.events.append(Event("collect", who, take, line=at, pot="pot"))
+    put = sum(hand.committed().values(), ZERO)
+    took = sum(hand.collected().values(), ZERO)
+    if took > put:
+        raise SiteError(f"line {at}: the chips do not add up: {put} committed, {took} won")
+    hand.rake = put - took
+
