@@ -40,7 +40,7 @@ from decimal import Decimal
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_read import read_hands
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -80,10 +80,6 @@ def detect(head: str) -> bool:
 
 def _amount(text: str) -> Decimal:
     return parse_amount(text.replace("Â\xa0", " ").replace("Â ", " "))
-
-
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.replace(",", " ").split())
 
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
@@ -154,12 +150,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 or s in ("** Dealing down cards **", "** Summary **")
                 or s.startswith(("(Hi:", "(Lo:"))):
             continue
-        if (d := _DEALT.match(s)):
-            info.hero = d["p"]
-            led.event("hole", d["p"], no, _cards(d["c"]))
-            continue
-        if (b := _BOARD.match(s)):
-            led.board(_cards(b.group(2)), no)
+        if led.cards_line(s, no, _DEALT, _BOARD):
             continue
         a = _ACTION.match(s)
         if a is None:
@@ -182,7 +173,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
         elif v in ("is all-in", "goes all-in", "all-in"):
             led.added("allin", p, _amount(amt or ""), no)
         elif v in ("shows", "mucks"):  # "mucks [cards]": mucked, the cards still printed
-            led.event("show" if v == "shows" else "muck", p, no, _cards(amt or ""))
+            led.event("show" if v == "shows" else "muck", p, no, cards_of(amt or ""))
         elif v == "collected":
             payouts.append((p, _amount(amt or ""), None, no))
         # "did not show his hand": nothing to record

@@ -196,6 +196,22 @@ class Ledger:
             raise SiteError(f"a board without cards: {text!r}")
         return self.board(cards_of(groups[-1]), line)
 
+    def cards_line(self, text: str, line: int, dealt: re.Pattern[str],
+                   board: re.Pattern[str], *, hero: bool = True) -> bool:
+        """A line that deals cards, by the reader's patterns: ``dealt`` (groups ``p``, the
+        player, and ``c``, the cards) a player's hole cards (that player is the hero where
+        ``hero``), ``board`` (its group 2) the new community cards. True where ``text``
+        is one (its event added)."""
+        if (d := dealt.match(text)):
+            if hero:
+                self.hand.info.hero = d["p"]
+            self.event("hole", d["p"], line, cards_of(d["c"]))
+            return True
+        if (b := board.match(text)):
+            self.board(cards_of(b.group(2)), line)
+            return True
+        return False
+
     # ------------------------------------------------------------------ the end
     def settle(self, payouts: list[tuple[str, Decimal, str | None, int]],
                rake: Decimal | None, line: int, *, paid_back: bool | None = None) -> None:

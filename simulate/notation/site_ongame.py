@@ -40,7 +40,7 @@ from decimal import Decimal
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_read import read_hands
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -74,10 +74,6 @@ _CURRENCY = (("$", "USD"), ("€", "EUR"), ("£", "GBP"))
 def detect(head: str) -> bool:
     """An OnGame hand history."""
     return bool(_HEAD.search(head)) and "Start hand: " in head
-
-
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.replace(",", " ").split())
 
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
@@ -136,11 +132,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
         if (not s or s in ("---", "Dealing pocket cards") or s.startswith(
                 ("Button: ", "User: ", "Players in round: ")) or _SEAT.match(s)):
             continue
-        if (d := _DEALT.match(s)):
-            led.event("hole", d["p"], no, _cards(d["c"]))
-            continue
-        if (b := _BOARD.match(s)):
-            led.board(_cards(b.group(2)), no)
+        if led.cards_line(s, no, _DEALT, _BOARD, hero=False):
             continue
         a = _ACTION.match(s)
         if a is None:
@@ -179,7 +171,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             net = parse_amount(f["net"].lstrip("+")) if f["net"] else None
             finals[f.group(2)] = (parse_amount(f.group(3)), net, no)
             if f["c"]:
-                led.event("show", f.group(2), no, _cards(f["c"]))
+                led.event("show", f.group(2), no, cards_of(f["c"]))
         else:
             raise SiteError(f"line {no}: not an OnGame summary line: {s[:80]!r}")
     if not payouts:

@@ -45,7 +45,7 @@ from decimal import Decimal
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
 from simulate.notation.site_read import read_hands
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -96,10 +96,6 @@ def detect(head: str) -> bool:
         return False
     nxt = head[m.end():].lstrip("\n").split("\n", 1)[0]
     return bool(_CASH.match(nxt) or _TOURNEY.match(nxt))
-
-
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.replace(",", " ").split())
 
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
@@ -180,12 +176,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
         if (not s or s.startswith(("Seat ", "Total number of players"))
                 or s == "** Dealing down cards **" or _NOISE.match(s)):
             continue
-        if (d := _DEALT.match(s)):
-            info.hero = d["p"]
-            led.event("hole", d["p"], no, _cards(d["c"]))
-            continue
-        if (b := _BOARD.match(s)):
-            led.board(_cards(b.group(2)), no)
+        if led.cards_line(s, no, _DEALT, _BOARD):
             continue
         a = _ACTION.match(s)
         if a is None:
@@ -222,9 +213,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
         elif v == "is all-In":
             led.added("allin", p, parse_amount(amt or ""), no)
         elif v == "shows":
-            led.event("show", p, no, _cards(amt or ""))
+            led.event("show", p, no, cards_of(amt or ""))
         elif v == "doesn't show":
-            led.event("muck", p, no, _cards(amt or ""))
+            led.event("muck", p, no, cards_of(amt or ""))
         elif v == "wins":
             w = _WINS.match(re.sub(r"^(?:Hi|Lo) \((.*?)\)", r"\1", a["rest"].strip()))
             if w is None:

@@ -183,8 +183,8 @@ def card_text(token: str) -> str:
 
 
 def cards_of(text: str) -> tuple[str, ...]:
-    """The cards of a space-separated list (``Ah 10d Kc``), each by :func:`card_text`."""
-    return tuple(card_text(t) for t in text.split())
+    """The cards of a list (``Ah 10d Kc``, ``Ah, 10d, Kc``), each by :func:`card_text`."""
+    return tuple(card_text(t) for t in text.replace(",", " ").split())
 
 
 # ----------------------------------------------------------------------------- hands
