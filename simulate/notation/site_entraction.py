@@ -91,9 +91,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if game is None:
         raise SiteError(f"line {first}: unknown game {h['game']!r}")
     betting = _BETTING[h["limit"]]
-    lo, hi = parse_amount(h["lo"]), parse_amount(h["hi"])
-    stakes = (Stakes(small_bet=lo, big_bet=hi) if betting == "fixed-limit"
-              else Stakes(small_blind=lo, big_blind=hi))
+    stakes = Stakes.of_two(parse_amount(h["lo"]), parse_amount(h["hi"]), betting,
+                           bet_blinds=False)
     info = SiteInfo("entraction", h["id"], game, betting, table=h["table"],
                     currency=h["cur"], line=first)
     hand = SiteHand(info, [], stakes)

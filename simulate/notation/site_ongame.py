@@ -103,9 +103,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if game is None:
         raise SiteError(f"line {first + 2}: unknown game {t['game']!r}")
     betting = _BETTING[t["limit"]]
-    lo, hi = parse_amount(t["lo"]), parse_amount(t["hi"])
-    stakes = (Stakes(small_bet=lo, big_bet=hi) if betting == "fixed-limit"
-              else Stakes(small_blind=lo, big_blind=hi))
+    stakes = Stakes.of_two(parse_amount(t["lo"]), parse_amount(t["hi"]), betting,
+                           bet_blinds=False)
     tour = (Tournament(m["tid"], m["buyin"]) if m["tid"] else None)
     currency = ("chips" if tour or t["money"].lower().startswith("chips") else
                 next((c for sym, c in _CURRENCY if sym in t["lo"]), None))
