@@ -35,13 +35,33 @@ from simulate.notation.site_hand import Event, SiteHand, StreetBets
 from simulate.notation.site_read import first_amount
 from simulate.notation.site_text import SiteError, cards_of, parse_amount
 
-__all__ = ["MAX_RAKE", "Ledger", "pot_summary"]
+__all__ = ["MAX_RAKE", "Ledger", "Wording", "pot_summary"]
 
 #: The largest share of a pot a derived rake may be (sites take 3-6% with a cap).
 MAX_RAKE = Decimal("0.10")
 _ZERO = Decimal(0)
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _FEE = re.compile(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$")
+
+
+class Wording:
+    """How a PokerStars-like text export words the amounts of its plain betting lines,
+    built from the reader's pattern of its site's money (``[$€]?[0-9][0-9,.]*``):
+    ``calls $2``, ``bets $2``, ``raises $2 to $4``, ``collected $9 from pot``,
+    ``shows [Ah Kd]`` (the words of :data:`WORDS`, read by :meth:`Ledger.said`).
+
+    ``amount``: a line's amount (group ``a``); ``raise_to``: a raise's increment and total
+    (groups ``inc``, ``to``); ``collect``: a collection's amount and pot (``a``, ``pot``).
+    """
+
+    #: The verbs :meth:`Ledger.said` reads.
+    WORDS = frozenset({"folds", "checks", "calls", "bets", "raises", "shows", "mucks",
+                       "collected"})
+
+    def __init__(self, money: str) -> None:
+        self.amount = re.compile(rf"(?P<a>{money})")
+        self.raise_to = re.compile(rf"^\s*(?P<inc>{money}) to (?P<to>{money})")
+        self.collect = re.compile(rf"^\s*(?P<a>{money}) from (?P<pot>.*?)\s*$")
 
 
 class Ledger:
@@ -211,6 +231,34 @@ class Ledger:
             self.board(cards_of(b.group(2)), line)
             return True
         return False
+
+    def said(self, wording: Wording, verb: str, player: str, rest: str, line: int,
+             payouts: list[tuple[str, Decimal, str | None, int]]) -> Event | None:
+        """A plain betting line, ``player verb rest`` with ``verb`` one of
+        :data:`Wording.WORDS`, in ``wording``: its event (a ``collected`` appends
+        ``(player, amount, pot, line)`` to ``payouts`` for :meth:`settle`, and gives
+        None)."""
+        if verb in ("folds", "checks"):
+            return self.event("fold" if verb == "folds" else "check", player, line)
+        if verb in ("calls", "bets"):
+            return self.added("call" if verb == "calls" else "bet", player,
+                              first_amount(wording.amount, rest), line)
+        if verb == "raises":
+            r = wording.raise_to.match(rest)
+            if r is None:
+                raise SiteError(f"a raise without its total: {rest.strip()!r}")
+            return self.raise_to(player, parse_amount(r["to"]), line)
+        if verb in ("shows", "mucks"):
+            g = _BRACKETS.search(rest)
+            return self.event("show" if verb == "shows" else "muck", player, line,
+                              cards_of(g.group(1)) if g else ())
+        if verb == "collected":
+            c = wording.collect.match(rest)
+            if c is None:
+                raise SiteError(f"a collection without its amount: {rest.strip()!r}")
+            payouts.append((player, parse_amount(c["a"]), c["pot"], line))
+            return None
+        raise ValueError(f"not a plain betting word: {verb!r}")
 
     # ------------------------------------------------------------------ the end
     def settle(self, payouts: list[tuple[str, Decimal, str | None, int]],

@@ -33,7 +33,7 @@ from decimal import Decimal
 from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger
+from simulate.notation.site_ledger import Ledger, Wording
 from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -51,10 +51,8 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<stack>[^()]*?)(?:, 
 _ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|posts ante|"
                   r"folds|checks|calls|bets|raises|shows|mucks|collected)\b(?P<rest>.*)$")
 _MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
-_RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
-_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
-_COLLECT = re.compile(rf"^\s*(?P<a>{_MONEY}) from (?P<pot>.*?)\s*$")
+_WORDS = Wording(_MONEY)
+_amount = partial(first_amount, _WORDS.amount)  # the first amount of a line
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
@@ -196,23 +194,5 @@ def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]],
         ledger.forced("post" if oop else "big_blind", name, _amount(rest), ln)
     elif verb == "posts ante":
         ledger.forced("ante", name, _amount(rest), ln)
-    elif verb == "folds":
-        ledger.event("fold", name, ln)
-    elif verb == "checks":
-        ledger.event("check", name, ln)
-    elif verb in ("calls", "bets"):
-        ledger.added("call" if verb == "calls" else "bet", name, _amount(rest), ln)
-    elif verb == "raises":
-        r = _RAISE.match(rest)
-        if r is None:
-            raise SiteError(f"a raise without its total: {rest.strip()!r}")
-        ledger.raise_to(name, parse_amount(r["to"]), ln)
-    elif verb in ("shows", "mucks"):
-        g = _CARDS.search(rest)
-        cards = cards_of(g.group(1)) if g else ()
-        ledger.event("show" if verb == "shows" else "muck", name, ln, cards)
-    elif verb == "collected":
-        c = _COLLECT.match(rest)
-        if c is None:
-            raise SiteError(f"a collection without its amount: {rest.strip()!r}")
-        payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
+    else:
+        ledger.said(_WORDS, verb, name, rest, ln, payouts)

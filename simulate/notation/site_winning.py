@@ -34,7 +34,7 @@ from decimal import Decimal
 from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger, pot_summary
+from simulate.notation.site_ledger import Ledger, Wording, pot_summary
 from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -42,7 +42,8 @@ __all__ = ["detect", "read"]
 
 # ----------------------------------------------------------------------------- shared
 _MONEY = r"\$?-?[0-9][0-9,.]*"
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_WORDS = Wording(_MONEY)
+_AMOUNT = _WORDS.amount
 _amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _STUD_STREETS = {"3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7}
@@ -238,8 +239,6 @@ _ACT_V2 = re.compile(r"^(?P<name>.+?) (?P<verb>posts the small blind|posts the b
                      r"brings in|folds|"
                      r"checks|calls|bets|raises|shows|mucks|collected|does not show|"
                      r"waits for big blind|sits out)\b(?P<rest>.*)$")
-_RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_COLLECT = re.compile(rf"^\s*(?P<a>{_MONEY}) from (?P<pot>.*?)\s*$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) (?P<cards>\[.*\])\s*$")
 _BOARD_V2 = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _STUD = re.compile(r"^\*\*\* (?P<n>3rd|4th|5th|6th|7th) STREET \*\*\*")
@@ -412,27 +411,10 @@ def _action_v2(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int
         ledger.forced("straddle", name, _amount(rest), ln)
     elif verb == "brings in":
         ledger.forced("bring_in", name, _amount(rest), ln)
-    elif verb == "folds":
-        ledger.event("fold", name, ln)
-    elif verb == "checks":
-        ledger.event("check", name, ln)
-    elif verb in ("calls", "bets"):
-        ledger.added("call" if verb == "calls" else "bet", name, _amount(rest), ln)
-    elif verb == "raises":
-        r = _RAISE.match(rest)
-        if r is None:
-            raise SiteError(f"a raise without its total: {rest.strip()!r}")
-        completes = (third and any(e.kind == "bring_in" for e in hand.events)
+    elif verb in Wording.WORDS:
+        completes = (verb == "raises" and third
+                     and any(e.kind == "bring_in" for e in hand.events)
                      and not any(e.kind in ("raise", "complete") for e in hand.events))
-        e = ledger.raise_to(name, parse_amount(r["to"]), ln)
-        if completes and e.kind == "raise":  # stud: the first raise completes the bring-in
-            e.kind = "complete"
-    elif verb in ("shows", "mucks"):
-        g = _CARDS.search(rest)
-        ledger.event("show" if verb == "shows" else "muck", name, ln,
-                     cards_of(g.group(1)) if g else ())
-    elif verb == "collected":
-        c = _COLLECT.match(rest)
-        if c is None:
-            raise SiteError(f"a collection without its amount: {rest.strip()!r}")
-        payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
+        e = ledger.said(_WORDS, verb, name, rest, ln, payouts)
+        if completes and e is not None and e.kind == "raise":
+            e.kind = "complete"  # stud: the first raise completes the bring-in
