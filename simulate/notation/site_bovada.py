@@ -77,7 +77,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     return read_hands(text, _START, _hand)
 
 
-
 def _game(text: str) -> tuple[str, str]:
     t = text.lower()
     if "omaha" in t:

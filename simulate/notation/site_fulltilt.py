@@ -31,7 +31,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_read import READ_FAULTS, read_hands
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, card_text
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, cards_of
 from simulate.notation.site_zones import local_time
 
 __all__ = ["detect", "read"]
@@ -79,12 +79,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Full Tilt document (see the module docstring)."""
     return read_hands(text, _START, _read_hand, name_line=True, faults=READ_FAULTS,
                     what="Full Tilt")
-
-
-
-
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(t) for t in text.split())
 
 
 def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
@@ -193,7 +187,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 if not groups:
                     raise SiteError(f"line {n}: a board without cards")
                 runs.add(run)
-                add("board", cards=_cards(groups[-1]), n=n)
+                add("board", cards=cards_of(groups[-1]), n=n)
             elif name == "SHOW DOWN":
                 flush()
             elif "STREET" in name or "DRAW" in name:
@@ -221,7 +215,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                     kind = "show" if sh["kind"] == "showed" else "muck"
                     at = next((i for i, e in enumerate(events) if e.kind == "collect"),
                               len(events))
-                    events.insert(at, Event(kind, who.name, None, _cards(sh["cards"]), n))
+                    events.insert(at, Event(kind, who.name, None, cards_of(sh["cards"]), n))
             continue
         if section == "seats":
             if line.startswith("Seat "):
@@ -243,7 +237,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 groups = _BRACKETS.findall(line[pos:])
                 if info.hero is None:
                     info.hero = line[9:pos]
-                add("hole", line[9:pos], cards=_cards(groups[-1]), n=n)
+                add("hole", line[9:pos], cards=cards_of(groups[-1]), n=n)
             continue
         if line.startswith("Uncalled bet of "):
             mu = _UNCALLED.match(line)
@@ -277,7 +271,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif rest.startswith("discards"):
             groups = _BRACKETS.findall(rest)
             md = re.match(r"discards (\d+)", rest)
-            cards = _cards(groups[0]) if groups else ("??",) * (int(md[1]) if md else 0)
+            cards = cards_of(groups[0]) if groups else ("??",) * (int(md[1]) if md else 0)
             add("discard", who, cards=cards, n=n)
         elif rest.startswith("stands pat"):
             add("stand", who, n=n)
@@ -285,7 +279,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             if who not in shown:
                 shown.add(who)
                 pending.append(Event("show", who, None,
-                                     _cards(_BRACKETS.findall(rest)[0]), n, run=run))
+                                     cards_of(_BRACKETS.findall(rest)[0]), n, run=run))
         elif rest == "mucks" or rest.startswith("mucks "):
             # a muck counts at a showdown (someone showed), not from a winner unopposed
             if who not in shown and any(e.kind == "show" for e in events + pending):

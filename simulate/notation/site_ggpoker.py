@@ -31,7 +31,7 @@ from functools import partial
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import pot_summary
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -79,7 +79,6 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a GGPoker document (see the module docstring)."""
     return read_hands(text, _START, _hand)
-
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -147,11 +146,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 summary = True
                 continue
             if s.startswith("Table '"):
-                t = _TABLE.match(s)
-                if t:
-                    info.table = t["table"]
-                    hand.max_seats = int(t["max"])
-                    hand.button = int(t["button"]) if t["button"] else None
+                table_line(hand, _TABLE, s)
                 continue
             if s.startswith("Seat ") and not ev:
                 t = _SEAT.match(s)

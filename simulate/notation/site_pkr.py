@@ -59,8 +59,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
                     what="PKR")
 
 
-
-
 def _cards(text: str) -> tuple[str, ...]:
     return tuple(card_text(r + s) for r, s in _CARD.findall(text))
 

@@ -82,8 +82,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
                     what="PokerStars")
 
 
-
-
 _CARDS: dict[str, tuple[str, ...]] = {}
 
 

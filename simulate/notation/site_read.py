@@ -10,6 +10,7 @@ line, so that one hand's fault never stops the rest (the contract of every
   from :func:`~simulate.notation.site_xml.xml_units`);
 - :func:`body_lines` and :func:`at_line`: the lines of one hand after its header, and
   the hand's error naming the line it was read at;
+- :func:`table_line`: a ``Table 'X' 6-max Seat #3 is the button`` line;
 - :func:`first_amount`: the amount a text reader's line gives (``calls $2``,
   ``posts small blind €0.05``), by the reader's own pattern of its site's money.
 """
@@ -24,7 +25,8 @@ from typing import TypeVar
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount, split_hands
 
-__all__ = ["READ_FAULTS", "at_line", "body_lines", "first_amount", "hands_of", "read_hands"]
+__all__ = ["READ_FAULTS", "at_line", "body_lines", "first_amount", "hands_of", "read_hands",
+           "table_line"]
 
 #: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
 #: missing group, a short list, an absent key), for the ``faults`` of :func:`hands_of`.
@@ -93,3 +95,15 @@ def at_line(exc: SiteError, line: int) -> SiteError:
     """``exc`` as the error of ``line`` (``line N: ...``), unless it names its line."""
     msg = str(exc)
     return exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")
+
+
+def table_line(hand: SiteHand, pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """A ``Table 'X' 6-max Seat #3 is the button`` line, by the reader's ``pattern``
+    (groups ``table``, ``max`` and ``button``, the last optional): sets the hand's table,
+    seat count and button, and gives the match (None where ``text`` is not one)."""
+    m = pattern.match(text)
+    if m is not None:
+        hand.info.table = m["table"]
+        hand.max_seats = int(m["max"])
+        hand.button = int(m["button"]) if m["button"] else None
+    return m

@@ -34,7 +34,7 @@ from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -72,7 +72,6 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winamax document (see the module docstring)."""
     return read_hands(text, _START, _hand)
-
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -132,11 +131,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 summary = True
                 continue
             if s.startswith("Table: "):
-                tm = _TABLE.match(s)
+                tm = table_line(hand, _TABLE, s)
                 if tm:
-                    info.table = tm["table"]
-                    hand.max_seats = int(tm["max"])
-                    hand.button = int(tm["button"]) if tm["button"] else None
                     if "play money" in tm["rest"]:
                         info.currency = "chips"
                     tid = re.search(r"\((\d+)\)#", tm["table"])

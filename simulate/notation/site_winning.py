@@ -35,7 +35,7 @@ from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording, pot_summary
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -60,7 +60,6 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     hand = _hand_2014 if old else _hand_v2
     return read_hands(text, _SPLIT_2014 if old else _SPLIT_V2,
                       lambda chunk, line: hand(chunk.lstrip("\ufeff"), line))
-
 
 
 def _date(text: str) -> str:
@@ -313,11 +312,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
                                            "sitting out" not in t["rest"]))
                 continue
             if info.table is None and ledger is None and "-max" in s:
-                t = _TABLE_V2.match(s)
-                if t:
-                    info.table = t["table"]
-                    hand.max_seats = int(t["max"])
-                    hand.button = int(t["button"]) if t["button"] else None
+                if table_line(hand, _TABLE_V2, s):
                     continue
             if s.startswith("Main pot") or s.startswith("Side pot"):
                 continue
