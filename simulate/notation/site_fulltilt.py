@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_read import READ_FAULTS, read_hands
+from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, cards_of
 from simulate.notation.site_zones import local_time
 
@@ -127,19 +127,6 @@ def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
     if w is not None:
         info.time = local_time(w["d"], w["t"], w["z"])
     return info, stakes, max_seats
-
-
-def _name(names: set[str], line: str) -> tuple[str, str] | None:
-    """``(name, rest)`` of a line ``NAME verb ...`` whose name is seated (the longest)."""
-    found = None
-    pos = line.find(" ")
-    while pos != -1:
-        if line[:pos] in names:
-            found = pos
-        pos = line.find(" ", pos + 1)
-    if found is None:
-        return None
-    return line[:found], line[found + 1:].strip()
 
 
 def _read_hand(chunk: str, first: int) -> SiteHand:
@@ -245,7 +232,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 raise SiteError(f"line {n}: an uncalled bet returned to no seat: {line!r}")
             add("uncalled", mu["name"].strip(), amount_at(mu["amount"], n), n=n)
             continue
-        got = _name(names, line)
+        got = seated_name(names, line)
         if got is None:
             continue
         who, rest = got

@@ -10,6 +10,7 @@ line, so that one hand's fault never stops the rest (the contract of every
   from :func:`~simulate.notation.site_xml.xml_units`);
 - :func:`body_lines` and :func:`at_line`: the lines of one hand after its header, and
   the hand's error naming the line it was read at;
+- :func:`seated_name`: the seated player a line starts with (names may hold spaces);
 - :func:`table_line`: a ``Table 'X' 6-max Seat #3 is the button`` line;
 - :func:`first_amount`: the amount a text reader's line gives (``calls $2``,
   ``posts small blind €0.05``), by the reader's own pattern of its site's money.
@@ -26,7 +27,7 @@ from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount, split_hands
 
 __all__ = ["READ_FAULTS", "at_line", "body_lines", "first_amount", "hands_of", "read_hands",
-           "table_line"]
+           "seated_name", "table_line"]
 
 #: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
 #: missing group, a short list, an absent key), for the ``faults`` of :func:`hands_of`.
@@ -107,3 +108,15 @@ def table_line(hand: SiteHand, pattern: re.Pattern[str], text: str) -> re.Match[
         hand.max_seats = int(m["max"])
         hand.button = int(m["button"]) if m["button"] else None
     return m
+
+
+def seated_name(names: set[str], line: str) -> tuple[str, str] | None:
+    """``(name, rest)`` of a line ``NAME verb ...`` whose ``NAME`` (which may hold spaces)
+    is one of the seated ``names``: the longest that fits; None where none does."""
+    found = None
+    pos = line.find(" ")
+    while pos != -1:
+        if line[:pos] in names:
+            found = pos
+        pos = line.find(" ", pos + 1)
+    return None if found is None else (line[:found], line[found + 1:].strip())
