@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands
+from simulate.notation.site_read import read_hands, site_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
@@ -152,9 +152,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             continue
         if led.cards_line(s, no, _DEALT, _BOARD):
             continue
-        a = _ACTION.match(s)
-        if a is None:
-            raise SiteError(f"line {no}: not an 888 line: {s[:80]!r}")
+        a = site_line(_ACTION, s, no, "an 888 line")
         p, v, amt = a["p"], a["v"], a["a"]
         if v == "posts dead blind":
             parts = [_amount(x) for x in (amt or "").split("+")]

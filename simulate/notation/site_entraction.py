@@ -40,7 +40,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands
+from simulate.notation.site_read import read_hands, site_line
 from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
 from simulate.notation.site_zones import iso_time
 
@@ -150,9 +150,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             except ValueError as exc:
                 raise SiteError(f"line {no}: {exc}") from None
             continue
-        a = _ACTION.match(s)
-        if a is None:
-            raise SiteError(f"line {no}: not an Entraction line: {s[:80]!r}")
+        a = site_line(_ACTION, s, no, "an Entraction line")
         p, v = a["p"], a["v"]
         amt = parse_amount(a["a"]) if a["a"] else None
         if v in ("Check", "Fold"):

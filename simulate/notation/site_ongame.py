@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands
+from simulate.notation.site_read import read_hands, site_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
@@ -133,9 +133,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             continue
         if led.cards_line(s, no, _DEALT, _BOARD, hero=False):
             continue
-        a = _ACTION.match(s)
-        if a is None:
-            raise SiteError(f"line {no}: not an OnGame line: {s[:80]!r}")
+        a = site_line(_ACTION, s, no, "an OnGame line")
         p, v = a["p"], a["v"]
         amt = parse_amount(a["a"]) if a["a"] else None
         if v.startswith("posts"):

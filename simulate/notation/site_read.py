@@ -11,6 +11,7 @@ line, so that one hand's fault never stops the rest (the contract of every
 - :func:`body_lines` and :func:`at_line`: the lines of one hand after its header, and
   the hand's error naming the line it was read at;
 - :func:`seated_name`: the seated player a line starts with (names may hold spaces);
+- :func:`site_line`: a line that must be of the site's wording, or the hand's error;
 - :func:`table_line`: a ``Table 'X' 6-max Seat #3 is the button`` line;
 - :func:`first_amount`: the amount a text reader's line gives (``calls $2``,
   ``posts small blind €0.05``), by the reader's own pattern of its site's money.
@@ -27,7 +28,7 @@ from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount, split_hands
 
 __all__ = ["READ_FAULTS", "at_line", "body_lines", "first_amount", "hands_of", "read_hands",
-           "seated_name", "table_line"]
+           "seated_name", "site_line", "table_line"]
 
 #: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
 #: missing group, a short list, an absent key), for the ``faults`` of :func:`hands_of`.
@@ -120,3 +121,13 @@ def seated_name(names: set[str], line: str) -> tuple[str, str] | None:
             found = pos
         pos = line.find(" ", pos + 1)
     return None if found is None else (line[:found], line[found + 1:].strip())
+
+
+def site_line(pattern: re.Pattern[str], text: str, line: int, what: str) -> re.Match[str]:
+    """``pattern``'s match of ``text``, the hand's line ``line``, which must be one:
+    :class:`SiteError` ``line N: not <what>: <the text>`` (``what``: ``an OnGame line``)
+    where it is not."""
+    m = pattern.match(text)
+    if m is None:
+        raise SiteError(f"line {line}: not {what}: {text[:80]!r}")
+    return m
