@@ -41,7 +41,7 @@ from decimal import Decimal
 from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger
+from simulate.notation.site_ledger import STREET_LINE, Ledger
 from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -62,7 +62,6 @@ _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
 _amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _TO = re.compile(rf"(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _CARDS = re.compile(r"\[([^\]]*)\]")
-_BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _TOTAL = re.compile(rf"^Total Pot\s*\((?P<a>{_MONEY})\)")
 _ME = re.compile(r"\s*\[ME\]\s*")
 
@@ -140,7 +139,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     continue
             if ledger is None:
                 ledger = Ledger.seated(hand)
-            if _BOARD.match(s):
+            if STREET_LINE.match(s):
                 ledger.board_line(s, ln)
                 continue
             if s.startswith("***"):

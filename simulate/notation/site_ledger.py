@@ -35,10 +35,13 @@ from simulate.notation.site_hand import Event, SiteHand, StreetBets
 from simulate.notation.site_read import first_amount
 from simulate.notation.site_text import SiteError, cards_of, parse_amount
 
-__all__ = ["MAX_RAKE", "Ledger", "Wording", "pot_summary"]
+__all__ = ["MAX_RAKE", "STREET_LINE", "Ledger", "Wording", "pot_summary"]
 
 #: The largest share of a pot a derived rake may be (sites take 3-6% with a cap).
 MAX_RAKE = Decimal("0.10")
+#: A PokerStars-like street line that deals a board (``*** TURN *** [Ah Kd 2c] [7s]``),
+#: for :meth:`Ledger.board_line`.
+STREET_LINE = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _ZERO = Decimal(0)
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _FEE = re.compile(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$")

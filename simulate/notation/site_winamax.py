@@ -33,7 +33,7 @@ from decimal import Decimal
 from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger, Wording
+from simulate.notation.site_ledger import STREET_LINE, Ledger, Wording
 from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -53,8 +53,6 @@ _ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|po
 _MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
 _WORDS = Wording(_MONEY)
 _amount = partial(first_amount, _WORDS.amount)  # the first amount of a line
-_CARDS = re.compile(r"\[([^\]]*)\]")
-_BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
 _UNCALLED = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{_MONEY})\)? returned to (?P<name>.+?)"
                        r"\s*$")
@@ -151,7 +149,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 continue
             if ledger is None:
                 ledger = Ledger.seated(hand)
-            if _BOARD.match(s):
+            if STREET_LINE.match(s):
                 ledger.board_line(s, ln)
                 continue
             if s.startswith("***"):

@@ -34,7 +34,7 @@ from decimal import Decimal
 from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger, Wording, pot_summary
+from simulate.notation.site_ledger import STREET_LINE, Ledger, Wording, pot_summary
 from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -239,7 +239,6 @@ _ACT_V2 = re.compile(r"^(?P<name>.+?) (?P<verb>posts the small blind|posts the b
                      r"checks|calls|bets|raises|shows|mucks|collected|does not show|"
                      r"waits for big blind|sits out)\b(?P<rest>.*)$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) (?P<cards>\[.*\])\s*$")
-_BOARD_V2 = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _STUD = re.compile(r"^\*\*\* (?P<n>3rd|4th|5th|6th|7th) STREET \*\*\*")
 _TOTAL = re.compile(r"^Total pot (?P<rest>.*)$")
 _WON = re.compile(rf"^Seat (?P<seat>\d+): .*? won (?:\()?(?P<a>{_MONEY})")
@@ -318,7 +317,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
                 continue
             if ledger is None:
                 ledger = Ledger.seated(hand)
-            if _BOARD_V2.match(s):
+            if STREET_LINE.match(s):
                 ledger.board_line(s, ln)
                 continue
             st = _STUD.match(s)
