@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands, site_line
+from simulate.notation.site_read import body_lines, read_hands, site_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
@@ -129,9 +129,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if betting == "fixed-limit":
         stakes.small_bet = bb
     hand = SiteHand(info, [], stakes, max_seats=int(t["max"]) if t["max"] else None)
-    body = list(enumerate(lines[3:], first + 3))
-    for no, ln in body:
-        s = ln.strip()
+    body = list(body_lines(lines[2:], first + 2))
+    for no, s in body:
         if (b := re.match(r"^Seat (\d+) is the button$", s)):
             hand.button = int(b.group(1))
         elif (seat := _SEAT.match(s)):
@@ -143,10 +142,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     led = Ledger(hand)
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     last = first
-    for no, ln in body:
-        s = ln.strip()
-        last = no if s else last
-        if (not s or s.startswith(("Seat ", "Total number of players", "#Game No"))
+    for no, s in body:
+        last = no
+        if (s.startswith(("Seat ", "Total number of players", "#Game No"))
                 or s in ("** Dealing down cards **", "** Summary **")
                 or s.startswith(("(Hi:", "(Lo:"))):
             continue

@@ -40,7 +40,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands, site_line
+from simulate.notation.site_read import body_lines, read_hands, site_line
 from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
 from simulate.notation.site_zones import iso_time
 
@@ -96,10 +96,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     info = SiteInfo("entraction", h["id"], game, betting, table=h["table"],
                     currency=h["cur"], line=first)
     hand = SiteHand(info, [], stakes)
-    body = list(enumerate(lines[1:], first + 1))
+    body = list(body_lines(lines, first))
     dealer = None
-    for _no, ln in body:
-        s = ln.strip()
+    for _no, s in body:
         if (m := _MAX.match(s)):
             hand.max_seats = int(m.group(1))
         elif (seat := _SEAT.match(s)):
@@ -114,10 +113,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     rake = None
     shown = 0
     last = first
-    for no, ln in body:
-        s = ln.strip()
-        last = no if s else last
-        if not s or _MAX.match(s) or _SEAT.match(s):
+    for no, s in body:
+        last = no
+        if _MAX.match(s) or _SEAT.match(s):
             continue
         if (r := _ROLE.match(s)):
             if r["r"] in ("Small Blind", "Big Blind", "Ante", "Dead Blind", "Posted"):

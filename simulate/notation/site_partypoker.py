@@ -44,7 +44,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import read_hands
+from simulate.notation.site_read import body_lines, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
@@ -155,9 +155,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
     info = SiteInfo("partypoker", m.group(1), game, betting, table=t["name"], time=stamp,
                     currency=currency, tournament=tournament, line=first)
     hand = SiteHand(info, [], stakes)
-    body = list(enumerate(lines[3:], first + 3))
-    for _no, ln in body:
-        s = ln.strip()
+    body = list(body_lines(lines[2:], first + 2))
+    for _no, s in body:
         if (b := re.match(r"^Seat (\d+) is the button$", s)):
             hand.button = int(b.group(1))
         elif (n := _PLAYERS.match(s)):
@@ -170,10 +169,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     led = Ledger(hand)
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     last = first
-    for no, ln in body:
-        s = ln.strip()
-        last = no if s else last
-        if (not s or s.startswith(("Seat ", "Total number of players"))
+    for no, s in body:
+        last = no
+        if (s.startswith(("Seat ", "Total number of players"))
                 or s == "** Dealing down cards **" or _NOISE.match(s)):
             continue
         if led.cards_line(s, no, _DEALT, _BOARD):
