@@ -39,14 +39,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_read import body_lines, read_hands, site_line
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -88,17 +82,9 @@ def _amount(text: str) -> Decimal:
     return parse_amount(text.replace("Â\xa0", " ").replace("Â ", " "))
 
 
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.replace(",", " ").split())
-
-
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of an 888 document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return read_hands(text, _START, _hand)
 
 
 def _summary(chunk: str, line: int) -> SiteHand:
@@ -143,9 +129,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if betting == "fixed-limit":
         stakes.small_bet = bb
     hand = SiteHand(info, [], stakes, max_seats=int(t["max"]) if t["max"] else None)
-    body = list(enumerate(lines[3:], first + 3))
-    for no, ln in body:
-        s = ln.strip()
+    body = list(body_lines(lines[2:], first + 2))
+    for no, s in body:
         if (b := re.match(r"^Seat (\d+) is the button$", s)):
             hand.button = int(b.group(1))
         elif (seat := _SEAT.match(s)):
@@ -157,23 +142,15 @@ def _hand(chunk: str, first: int) -> SiteHand:
     led = Ledger(hand)
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     last = first
-    for no, ln in body:
-        s = ln.strip()
-        last = no if s else last
-        if (not s or s.startswith(("Seat ", "Total number of players", "#Game No"))
+    for no, s in body:
+        last = no
+        if (s.startswith(("Seat ", "Total number of players", "#Game No"))
                 or s in ("** Dealing down cards **", "** Summary **")
                 or s.startswith(("(Hi:", "(Lo:"))):
             continue
-        if (d := _DEALT.match(s)):
-            info.hero = d["p"]
-            led.event("hole", d["p"], no, _cards(d["c"]))
+        if led.cards_line(s, no, _DEALT, _BOARD):
             continue
-        if (b := _BOARD.match(s)):
-            led.board(_cards(b.group(2)), no)
-            continue
-        a = _ACTION.match(s)
-        if a is None:
-            raise SiteError(f"line {no}: not an 888 line: {s[:80]!r}")
+        a = site_line(_ACTION, s, no, "an 888 line")
         p, v, amt = a["p"], a["v"], a["a"]
         if v == "posts dead blind":
             parts = [_amount(x) for x in (amt or "").split("+")]
@@ -192,7 +169,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
         elif v in ("is all-in", "goes all-in", "all-in"):
             led.added("allin", p, _amount(amt or ""), no)
         elif v in ("shows", "mucks"):  # "mucks [cards]": mucked, the cards still printed
-            led.event("show" if v == "shows" else "muck", p, no, _cards(amt or ""))
+            led.event("show" if v == "shows" else "muck", p, no, cards_of(amt or ""))
         elif v == "collected":
             payouts.append((p, _amount(amt or ""), None, no))
         # "did not show his hand": nothing to record

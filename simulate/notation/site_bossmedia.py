@@ -28,11 +28,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
-from simulate.notation.site_xml import ActionBets, xml_units
+from simulate.notation.site_read import hands_of
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament
+from simulate.notation.site_xml import ActionBets, amount_or_zero, xml_units
 
 __all__ = ["card_of_link", "detect", "read"]
 
@@ -43,7 +43,6 @@ _BETTING = {"NL": "no-limit", "PL": "pot-limit", "FL": "fixed-limit", "L": "fixe
 _RANKS = "A23456789TJQK"
 _SUITS = "scdh"
 _OUT = ("STATE_EMPTY", "STATE_RESERVED", "STATE_SITOUT")
-ZERO = Decimal(0)
 
 
 def card_of_link(link: str, ranks: str = _RANKS, suits: str = _SUITS) -> str:
@@ -63,25 +62,7 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each ``<HISTORY>`` of the document as a :class:`SiteHand` (or its error), with the
     line it starts on."""
-    for line, hist in xml_units(text, "HISTORY"):
-        if isinstance(hist, SiteError):
-            yield line, hist
-            continue
-        try:
-            yield line, _hand(hist, line)
-        except SiteError as exc:
-            yield line, exc
-        except (ValueError, ArithmeticError) as exc:
-            yield line, SiteError(f"line {line}: {exc}")
-
-
-def _amount(text: str | None, at: int) -> Decimal:
-    if text is None or not text.strip():
-        return ZERO
-    try:
-        return parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {at}: {exc}") from None
+    return hands_of(xml_units(text, "HISTORY"), _hand, faults=(ValueError, ArithmeticError))
 
 
 def _cards(el: ET.Element) -> tuple[str, ...]:
@@ -98,9 +79,8 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
     parts = (h.get("STAKES") or "").split("/")
     stakes = Stakes()
     if len(parts) == 2:
-        sb, bb = _amount(parts[0], at), _amount(parts[1], at)
-        stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-                  if betting == "fixed-limit" else Stakes(small_blind=sb, big_blind=bb))
+        stakes = Stakes.of_two(amount_or_zero(parts[0], at), amount_or_zero(parts[1], at),
+                               betting)
     kind = h.get("GAMEKIND", "")
     tournament = None
     currency = h.get("TABLECURRENCY") or None
@@ -119,7 +99,7 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
     for p in h.findall("PLAYER"):
         if p.get("STATE") == "STATE_EMPTY":
             continue
-        s = Seat(int(p.get("SEAT", "")), p.get("NAME", ""), _amount(p.get("AMOUNT"), at),
+        s = Seat(int(p.get("SEAT", "")), p.get("NAME", ""), amount_or_zero(p.get("AMOUNT"), at),
                  in_hand=p.get("STATE") not in _OUT)
         seats.append(s)
         by_name[s.name] = s
@@ -153,7 +133,7 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
             board = cards
             continue
         name = who(a)
-        value = _amount(a.get("VALUE"), at)
+        value = amount_or_zero(a.get("VALUE"), at)
         if t == "HAND_DEAL":
             cards = _cards(a)
             if any(c != "??" for c in cards):
@@ -199,13 +179,13 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
         elif "MUCK" in (r.get("HAND") or ""):
             events.append(Event("muck", who(r), line=at))
     for r in results:
-        won = _amount(r.get("WIN"), at)
+        won = amount_or_zero(r.get("WIN"), at)
         if won:
             pot = "main pot (low)" if r.get("WINTYPE") == "WINTYPE_LO" else "main pot"
             events.append(Event("collect", who(r), won, line=at, pot=pot))
     hand.events = events
-    hand.rake = _amount(show.get("RAKE"), at)
+    hand.rake = amount_or_zero(show.get("RAKE"), at)
     pot = show.get("POT")
     if pot:
-        hand.total_pot = _amount(pot, at) + hand.rake
+        hand.total_pot = amount_or_zero(pot, at) + hand.rake
     return hand

@@ -38,17 +38,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_ledger import STREET_LINE, Ledger
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -64,9 +59,9 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?)\s*\((?P<stack>[$€]?[0-
 _LINE = re.compile(r"^(?P<name>[^:]+?)\s+:\s+(?P<what>.*?)\s*$")
 _MONEY = r"[$€]?[0-9][0-9,]*(?:\.[0-9]+)?"
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _TO = re.compile(rf"(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _CARDS = re.compile(r"\[([^\]]*)\]")
-_BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _TOTAL = re.compile(rf"^Total Pot\s*\((?P<a>{_MONEY})\)")
 _ME = re.compile(r"\s*\[ME\]\s*")
 
@@ -78,11 +73,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Bovada-network document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return read_hands(text, _START, _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -102,13 +93,6 @@ def _game(text: str) -> tuple[str, str]:
     else:  # tournaments print no limit: Hold'em is no-limit, Omaha pot-limit
         betting = "no-limit" if game == "holdem" else "pot-limit"
     return game, betting
-
-
-def _amount(rest: str) -> Decimal:
-    m = _AMOUNT.search(rest)
-    if m is None:
-        raise SiteError(f"no amount in {rest.strip()!r}")
-    return parse_amount(m["a"])
 
 
 def _name(text: str) -> str:
@@ -134,12 +118,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     summary = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 tm = _TOTAL.match(s)
                 if tm:
@@ -157,24 +138,17 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     hand.seats.append(Seat(int(tm["seat"]), name, parse_amount(tm["stack"])))
                     continue
             if ledger is None:
-                if not hand.seats:
-                    raise SiteError("a hand without seats")
-                ledger = Ledger(hand)
-            b = _BOARD.match(s)
-            if b:
-                groups = _CARDS.findall(s)
-                if not groups:
-                    raise SiteError("a board without cards")
-                ledger.board(tuple(card_text(c) for c in groups[-1].split()), ln)
+                ledger = Ledger.seated(hand)
+            if STREET_LINE.match(s):
+                ledger.board_line(s, ln)
                 continue
             if s.startswith("***"):
                 continue
             tm = _LINE.match(s)
             if tm:
                 _action(ledger, payouts, _name(tm["name"]), tm["what"], ln)
-        except SiteError as exc:
-            msg = str(exc)
-            raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if ledger is None:
         raise SiteError(f"line {first}: a hand without actions")
     # the export prints no rake and counts a blind nobody called as won: the ledger
@@ -215,7 +189,7 @@ def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]],
     elif verb.startswith("card dealt to a spot"):
         g = _CARDS.search(what)
         if g:
-            ledger.event("hole", name, ln, tuple(card_text(c) for c in g.group(1).split()))
+            ledger.event("hole", name, ln, cards_of(g.group(1)))
     elif verb.startswith("fold"):
         ledger.event("fold", name, ln)
     elif verb.startswith("check"):

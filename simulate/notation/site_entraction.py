@@ -40,13 +40,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_read import body_lines, read_hands, site_line
+from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -84,11 +79,7 @@ def _cards(text: str) -> tuple[str, ...]:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of an Entraction document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return read_hands(text, _START, _hand)
 
 
 def _hand(chunk: str, first: int) -> SiteHand:
@@ -100,16 +91,14 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if game is None:
         raise SiteError(f"line {first}: unknown game {h['game']!r}")
     betting = _BETTING[h["limit"]]
-    lo, hi = parse_amount(h["lo"]), parse_amount(h["hi"])
-    stakes = (Stakes(small_bet=lo, big_bet=hi) if betting == "fixed-limit"
-              else Stakes(small_blind=lo, big_blind=hi))
+    stakes = Stakes.of_two(parse_amount(h["lo"]), parse_amount(h["hi"]), betting,
+                           bet_blinds=False)
     info = SiteInfo("entraction", h["id"], game, betting, table=h["table"],
                     currency=h["cur"], line=first)
     hand = SiteHand(info, [], stakes)
-    body = list(enumerate(lines[1:], first + 1))
+    body = list(body_lines(lines, first))
     dealer = None
-    for _no, ln in body:
-        s = ln.strip()
+    for _no, s in body:
         if (m := _MAX.match(s)):
             hand.max_seats = int(m.group(1))
         elif (seat := _SEAT.match(s)):
@@ -124,10 +113,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     rake = None
     shown = 0
     last = first
-    for no, ln in body:
-        s = ln.strip()
-        last = no if s else last
-        if not s or _MAX.match(s) or _SEAT.match(s):
+    for no, s in body:
+        last = no
+        if _MAX.match(s) or _SEAT.match(s):
             continue
         if (r := _ROLE.match(s)):
             if r["r"] in ("Small Blind", "Big Blind", "Ante", "Dead Blind", "Posted"):
@@ -160,9 +148,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             except ValueError as exc:
                 raise SiteError(f"line {no}: {exc}") from None
             continue
-        a = _ACTION.match(s)
-        if a is None:
-            raise SiteError(f"line {no}: not an Entraction line: {s[:80]!r}")
+        a = site_line(_ACTION, s, no, "an Entraction line")
         p, v = a["p"], a["v"]
         amt = parse_amount(a["a"]) if a["a"] else None
         if v in ("Check", "Fold"):

@@ -30,14 +30,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    amount_at,
-    card_text,
-    split_hands,
-)
+from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, cards_of
 from simulate.notation.site_zones import local_time
 
 __all__ = ["detect", "read"]
@@ -83,20 +77,8 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Full Tilt document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _read_hand(chunk, line)
-        except SiteError as exc:
-            msg = str(exc)
-            yield line, exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")
-        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
-            yield line, SiteError(f"line {line}: not a Full Tilt hand ({exc})")
-
-
-
-
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(t) for t in text.split())
+    return read_hands(text, _START, _read_hand, name_line=True, faults=READ_FAULTS,
+                    what="Full Tilt")
 
 
 def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
@@ -147,19 +129,6 @@ def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
     return info, stakes, max_seats
 
 
-def _name(names: set[str], line: str) -> tuple[str, str] | None:
-    """``(name, rest)`` of a line ``NAME verb ...`` whose name is seated (the longest)."""
-    found = None
-    pos = line.find(" ")
-    while pos != -1:
-        if line[:pos] in names:
-            found = pos
-        pos = line.find(" ", pos + 1)
-    if found is None:
-        return None
-    return line[:found], line[found + 1:].strip()
-
-
 def _read_hand(chunk: str, first: int) -> SiteHand:
     lines = chunk.split("\n")
     info, stakes, max_seats = _header(lines[0], first)
@@ -205,7 +174,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 if not groups:
                     raise SiteError(f"line {n}: a board without cards")
                 runs.add(run)
-                add("board", cards=_cards(groups[-1]), n=n)
+                add("board", cards=cards_of(groups[-1]), n=n)
             elif name == "SHOW DOWN":
                 flush()
             elif "STREET" in name or "DRAW" in name:
@@ -233,7 +202,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                     kind = "show" if sh["kind"] == "showed" else "muck"
                     at = next((i for i, e in enumerate(events) if e.kind == "collect"),
                               len(events))
-                    events.insert(at, Event(kind, who.name, None, _cards(sh["cards"]), n))
+                    events.insert(at, Event(kind, who.name, None, cards_of(sh["cards"]), n))
             continue
         if section == "seats":
             if line.startswith("Seat "):
@@ -255,7 +224,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 groups = _BRACKETS.findall(line[pos:])
                 if info.hero is None:
                     info.hero = line[9:pos]
-                add("hole", line[9:pos], cards=_cards(groups[-1]), n=n)
+                add("hole", line[9:pos], cards=cards_of(groups[-1]), n=n)
             continue
         if line.startswith("Uncalled bet of "):
             mu = _UNCALLED.match(line)
@@ -263,7 +232,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                 raise SiteError(f"line {n}: an uncalled bet returned to no seat: {line!r}")
             add("uncalled", mu["name"].strip(), amount_at(mu["amount"], n), n=n)
             continue
-        got = _name(names, line)
+        got = seated_name(names, line)
         if got is None:
             continue
         who, rest = got
@@ -289,7 +258,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif rest.startswith("discards"):
             groups = _BRACKETS.findall(rest)
             md = re.match(r"discards (\d+)", rest)
-            cards = _cards(groups[0]) if groups else ("??",) * (int(md[1]) if md else 0)
+            cards = cards_of(groups[0]) if groups else ("??",) * (int(md[1]) if md else 0)
             add("discard", who, cards=cards, n=n)
         elif rest.startswith("stands pat"):
             add("stand", who, n=n)
@@ -297,7 +266,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             if who not in shown:
                 shown.add(who)
                 pending.append(Event("show", who, None,
-                                     _cards(_BRACKETS.findall(rest)[0]), n, run=run))
+                                     cards_of(_BRACKETS.findall(rest)[0]), n, run=run))
         elif rest == "mucks" or rest.startswith("mucks "):
             # a muck counts at a showdown (someone showed), not from a winner unopposed
             if who not in shown and any(e.kind == "show" for e in events + pending):

@@ -27,16 +27,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_ledger import pot_summary
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -61,6 +57,7 @@ _ACT = re.compile(r"^(?P<name>.+?): (?P<verb>posts small blind|posts big blind|p
 _MONEY = r"[$€£¥₹]?[0-9][0-9,.]*[kKmM]?"
 _RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _BOARD = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?(?P<street>FLOP|TURN|RIVER)"
                     r" \*\*\*")
@@ -81,11 +78,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a GGPoker document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return read_hands(text, _START, _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -141,26 +134,19 @@ def _hand(chunk: str, first: int) -> SiteHand:
     drop = Decimal(0)
     big_posted = False
     summary = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 t = _TOTAL.match(s)
                 if t:
-                    _summary(hand, t["rest"])
+                    pot_summary(hand, t["rest"], _AMOUNT)
                 continue
             if s.startswith("*** SUMMARY"):
                 summary = True
                 continue
             if s.startswith("Table '"):
-                t = _TABLE.match(s)
-                if t:
-                    info.table = t["table"]
-                    hand.max_seats = int(t["max"])
-                    hand.button = int(t["button"]) if t["button"] else None
+                table_line(hand, _TABLE, s)
                 continue
             if s.startswith("Seat ") and not ev:
                 t = _SEAT.match(s)
@@ -174,7 +160,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 groups = _CARDS.findall(s)
                 if not groups:
                     raise SiteError(f"line {ln}: a board without cards")
-                cards = tuple(_cards(groups[-1]))
+                cards = cards_of(groups[-1])
                 ev.append(Event("board", cards=cards, line=ln, run=run))
                 continue
             sd = _SHOWDOWN.match(s)
@@ -189,7 +175,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 continue
             t = _DEALT.match(s)
             if t:
-                cards = tuple(_cards(t["cards"])) if t["cards"] else ()
+                cards = cards_of(t["cards"]) if t["cards"] else ()
                 if cards:  # the hero's ("Hero" where several are printed)
                     if info.hero is None or t["name"] == "Hero":
                         info.hero = t["name"]
@@ -207,9 +193,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             t = _ACT.match(s)
             if t:
                 big_posted = _action(ev, t["name"], t["verb"], t["rest"], ln, big_posted)
-        except SiteError as exc:
-            msg = str(exc)
-            raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not hand.seats:
         raise SiteError(f"line {first}: a hand without seats")
     if drop:
@@ -229,47 +214,36 @@ def _buy_in(name: str | None) -> str | None:
     return m.group(0) if m else None
 
 
-def _cards(text: str) -> list[str]:
-    return [card_text(c) for c in text.split()]
-
-
-def _first_amount(rest: str) -> Decimal:
-    m = _AMOUNT.search(rest)
-    if m is None:
-        raise SiteError(f"no amount in {rest.strip()!r}")
-    return parse_amount(m["a"])
-
-
 def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool) -> bool:
     allin = "all-in" in rest
     if verb == "posts small blind":
         # a small blind posted after the big blind (a returning player): dead money
-        ev.append(Event("dead" if big else "small_blind", name, _first_amount(rest), line=ln))
+        ev.append(Event("dead" if big else "small_blind", name, _amount(rest), line=ln))
     elif verb == "posts big blind":
-        ev.append(Event("post" if big else "big_blind", name, _first_amount(rest), line=ln))
+        ev.append(Event("post" if big else "big_blind", name, _amount(rest), line=ln))
         return True
     elif verb in ("posts the ante", "posts ante"):
-        ev.append(Event("ante", name, _first_amount(rest), line=ln))
+        ev.append(Event("ante", name, _amount(rest), line=ln))
     elif verb in ("posts missed blind", "posts dead blind"):
-        ev.append(Event("dead", name, _first_amount(rest), line=ln))
+        ev.append(Event("dead", name, _amount(rest), line=ln))
     elif verb == "posts button blind":  # short deck: the button's live blind
-        ev.append(Event("big_blind", name, _first_amount(rest), line=ln))
+        ev.append(Event("big_blind", name, _amount(rest), line=ln))
         return True
     elif verb in ("straddle", "posts straddle"):
-        ev.append(Event("straddle", name, _first_amount(rest), line=ln))
+        ev.append(Event("straddle", name, _amount(rest), line=ln))
     elif verb == "posts":
-        ev.append(Event("post", name, _first_amount(rest), line=ln))
+        ev.append(Event("post", name, _amount(rest), line=ln))
     elif verb == "Bet & Muck":  # the "bet and muck" button: a bet, then a muck when called
         if "fold" in rest:
             ev.append(Event("muck", name, line=ln))
         else:
-            ev.append(Event("bet", name, _first_amount(rest), line=ln, allin=allin))
+            ev.append(Event("bet", name, _amount(rest), line=ln, allin=allin))
     elif verb == "folds":
         ev.append(Event("fold", name, line=ln))
     elif verb == "checks":
         ev.append(Event("check", name, line=ln))
     elif verb in ("calls", "bets"):
-        ev.append(Event("call" if verb == "calls" else "bet", name, _first_amount(rest),
+        ev.append(Event("call" if verb == "calls" else "bet", name, _amount(rest),
                         line=ln, allin=allin))
     elif verb == "raises":
         m = _RAISE.match(rest)
@@ -278,14 +252,14 @@ def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool
         ev.append(Event("raise", name, parse_amount(m["to"]), line=ln, allin=allin))
     elif verb == "shows":
         g = _CARDS.search(rest)
-        ev.append(Event("show", name, cards=tuple(_cards(g.group(1))) if g else (), line=ln))
+        ev.append(Event("show", name, cards=cards_of(g.group(1)) if g else (), line=ln))
     elif verb == "mucks":
         g = _CARDS.search(rest)
-        ev.append(Event("muck", name, cards=tuple(_cards(g.group(1))) if g else (), line=ln))
+        ev.append(Event("muck", name, cards=cards_of(g.group(1)) if g else (), line=ln))
     elif verb in ("Receives Cashout", "Receives Insurance"):
-        ev.append(Event("cashout", name, _first_amount(rest), line=ln))
+        ev.append(Event("cashout", name, _amount(rest), line=ln))
     elif verb in ("Pays Cashout Risk", "Pays Insurance Premium"):
-        ev.append(Event("cashout", name, -_first_amount(rest), line=ln))
+        ev.append(Event("cashout", name, -_amount(rest), line=ln))
     return big
 
 
@@ -303,22 +277,3 @@ def _cash_drop(ev: list[Event], drop: Decimal) -> None:
             ev.append(Event("cashout", e.player, cut, line=e.line, pot="cash drop"))
     if left:
         raise SiteError(f"a cash drop of {drop} but only {drop - left} collected")
-
-
-def _summary(hand: SiteHand, rest: str) -> None:
-    """``Total pot $X | Rake $Y | Jackpot $Z | ...``: the pot, the rake and the fees."""
-    for k, part in enumerate(p.strip() for p in rest.split("|")):
-        if k == 0:
-            hand.total_pot = _first_amount(part)
-            continue
-        m = re.match(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$", part)
-        if m is None:
-            continue
-        a = parse_amount(m["a"])
-        what = m["what"].lower()
-        if what == "rake":
-            hand.rake = a
-        elif a:
-            hand.info.fees[what] = a
-    if hand.rake is None:
-        hand.rake = Decimal(0)

@@ -142,6 +142,18 @@ class Stakes:
     big_bet: Decimal | None = None
     bring_in: Decimal | None = None
 
+    @classmethod
+    def of_two(cls, small: Decimal, big: Decimal, betting: str, *,
+               bet_blinds: bool = True) -> Stakes:
+        """The stakes a file gives as two amounts (``0.5/1``): the blinds, or in fixed
+        limit the small and big bet (with ``bet_blinds`` the blinds then half the small
+        bet and the small bet; without, none: the file's posts say them)."""
+        if betting != "fixed-limit":
+            return cls(small_blind=small, big_blind=big)
+        if not bet_blinds:
+            return cls(small_bet=small, big_bet=big)
+        return cls(small_blind=small / 2, big_blind=small, small_bet=small, big_bet=big)
+
 
 @dataclass
 class Event:

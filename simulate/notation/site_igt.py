@@ -37,8 +37,8 @@ from typing import Any
 
 from simulate.notation.site_bossmedia import card_of_link
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, parse_amount
-from simulate.notation.site_xml import ActionBets, Lines
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament
+from simulate.notation.site_xml import ZERO, ActionBets, Lines, amount_or_zero
 
 __all__ = ["detect", "read"]
 
@@ -51,7 +51,6 @@ _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
 #: The largest IGT document (characters) the reader parses.
 MAX_JSON_CHARS = 64 * 1024 * 1024
-ZERO = Decimal(0)
 
 
 def detect(head: str) -> bool:
@@ -113,15 +112,6 @@ def _document(doc: Any, text: str, start: int, end: int, line: int, lines: Lines
             yield at, SiteError(f"line {at}: a malformed IGT hand ({exc})")
 
 
-def _amount(value: Any, at: int) -> Decimal:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return ZERO
-    try:
-        return parse_amount(str(value))
-    except SiteError as exc:
-        raise SiteError(f"line {at}: {exc}") from None
-
-
 def _cards(cards: Any) -> tuple[str, ...]:
     return tuple(card_of_link(str(c.get("link", "")), _RANKS, _SUITS)
                  for c in cards or [] if isinstance(c, dict))
@@ -138,7 +128,7 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
     parts = stake.split("/") if stake else [h.get("small"), h.get("large")]
     stakes = Stakes()
     if len(parts) == 2 and all(parts):
-        sb, bb = _amount(parts[0], at), _amount(parts[1], at)
+        sb, bb = amount_or_zero(parts[0], at), amount_or_zero(parts[1], at)
         stakes = Stakes(small_blind=sb, big_blind=bb)
         if betting == "fixed-limit":    # the stake is the blinds (the samples post them)
             stakes = Stakes(small_blind=sb, big_blind=bb, small_bet=bb, big_bet=2 * bb)
@@ -164,7 +154,7 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
     for p in h.get("player") or []:
         if p.get("state") in ("STATE_EMPTY", "STATE_RESERVED"):
             continue
-        s = Seat(int(p.get("seat")), str(p.get("name", "")), _amount(p.get("amount"), at),
+        s = Seat(int(p.get("seat")), str(p.get("name", "")), amount_or_zero(p.get("amount"), at),
                  in_hand=p.get("state") != "STATE_SITOUT")
         seats.append(s)
         by_name[s.name] = s
@@ -194,7 +184,7 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
             board = cards
             continue
         name = seat_of(a.get("player")).name
-        value = _amount(a.get("value"), at)
+        value = amount_or_zero(a.get("value"), at)
         if t == "HAND_DEAL":
             cards = _cards(a.get("card"))
             if any(c != "??" for c in cards):
@@ -237,7 +227,7 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
         elif "MUCK" in str(r.get("hand") or ""):
             events.append(Event("muck", seat_of(r.get("player")).name, line=at))
     for r in results:
-        won = _amount(r.get("win"), at)
+        won = amount_or_zero(r.get("win"), at)
         if won:
             pot = "main pot (low)" if r.get("winType") == "WINTYPE_LO" else "main pot"
             events.append(Event("collect", seat_of(r.get("player")).name, won, line=at,
@@ -249,9 +239,9 @@ def _hand(h: dict[str, Any], at: int) -> SiteHand:
         final = {str(r.get("player")): r.get("bankRoll") for r in results}
         for s in unknown:
             if final.get(s.name) is not None:
-                s.stack = (_amount(final[s.name], at) + put.get(s.name, ZERO)
+                s.stack = (amount_or_zero(final[s.name], at) + put.get(s.name, ZERO)
                            - took.get(s.name, ZERO))
-    hand.rake = _amount(show.get("rake"), at) if show.get("rake") is not None else None
+    hand.rake = amount_or_zero(show.get("rake"), at) if show.get("rake") is not None else None
     if show.get("pot") is not None:
-        hand.total_pot = _amount(show.get("pot"), at) + (hand.rake or ZERO)
+        hand.total_pot = amount_or_zero(show.get("pot"), at) + (hand.rake or ZERO)
     return hand

@@ -37,11 +37,15 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
+from simulate.notation.site_read import hands_of
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text
 from simulate.notation.site_xml import (
+    ZERO,
     ActionBets,
     Lines,
+    amount_or_zero,
     parse_xml,
+    pay_wins,
     refuse_declarations,
     returned,
 )
@@ -66,7 +70,6 @@ _SUITS = {"D": "d", "C": "c", "H": "h", "S": "s"}
 _STREETS = {"flop": 2, "turn": 3, "river": 4}
 #: The codes whose ``sum`` is the event's amount as it is (see the module docstring).
 _PLAIN = {"3": "call", "5": "bet", "15": "ante", "23": "raise"}
-ZERO = Decimal(0)
 
 
 def _int(text: str | None) -> int:
@@ -154,23 +157,10 @@ def _session(session: ET.Element, game_lines: list[int], line: int,
 def _session_games(games: list[ET.Element], general: ET.Element | None,
                    game_lines: list[int], line: int,
                    ) -> Iterator[tuple[int, SiteHand | SiteError]]:
-    for k, game in enumerate(games):
-        at = game_lines[k] if k < len(game_lines) else line
-        try:
-            yield at, _hand(game, general, at)
-        except SiteError as exc:
-            yield at, exc
-        except (ValueError, ArithmeticError) as exc:
-            yield at, SiteError(f"line {at}: {exc}")
-
-
-def _amount(text: str | None, at: int) -> Decimal:
-    if text is None or not text.strip():
-        return ZERO
-    try:
-        return parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {at}: {exc}") from None
+    units = ((game_lines[k] if k < len(game_lines) else line, game)
+             for k, game in enumerate(games))
+    yield from hands_of(units, lambda g, at: _hand(g, general, at),
+                        faults=(ValueError, ArithmeticError))
 
 
 def _card(token: str, at: int) -> str:
@@ -205,16 +195,13 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
     stakes = Stakes()
     pair = _STAKES.search(m["stakes"])
     if pair is not None:
-        sb, bb = _amount(pair[1], at), _amount(pair[2], at)
-        if betting == "fixed-limit":
-            stakes = Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-        else:
-            stakes = Stakes(small_blind=sb, big_blind=bb)
+        stakes = Stakes.of_two(amount_or_zero(pair[1], at), amount_or_zero(pair[2], at),
+                               betting)
     # the blinds as fields of their own (newer exports), where given, say it exactly
     for tag, attr in (("smallblind", "small_blind"), ("bigblind", "big_blind"),
                       ("ante", "ante")):
         if field(tag):
-            setattr(stakes, attr, _amount(field(tag), at))
+            setattr(stakes, attr, amount_or_zero(field(tag), at))
     size = field("tablesize") or field("maxplayers")
     tour_code = field("tournamentcode")
     tour_name = field("tournamentname")
@@ -241,8 +228,8 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
             seat_no = int(p.get("seat", ""))
         except ValueError:
             raise SiteError(f"line {at}: player {name_p!r} has no seat number") from None
-        seats.append(Seat(seat_no, name_p, _amount(p.get("chips"), at), in_hand=False))
-        wins[name_p] = _amount(p.get("win"), at)
+        seats.append(Seat(seat_no, name_p, amount_or_zero(p.get("chips"), at), in_hand=False))
+        wins[name_p] = amount_or_zero(p.get("win"), at)
         if p.get("dealer") == "1":
             button = seat_no
     seats.sort(key=lambda s: s.seat)
@@ -282,7 +269,7 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
                 betting_events.append(bets.add(Event("board", cards=_cards(c, at), line=at)))
         for a in sorted(rnd.findall("action"), key=lambda a: _int(a.get("no"))):
             who, code = a.get("player", ""), a.get("type", "")
-            amount = _amount(a.get("sum"), at)
+            amount = amount_or_zero(a.get("sum"), at)
             if code == "8" and amount == 0:
                 continue
             seat(who).in_hand = True
@@ -331,21 +318,8 @@ def _hand(game: ET.Element, general: ET.Element | None, at: int) -> SiteHand:
         uncalled_apart = True
     elif uncalled_apart and back and sum(wins.values(), ZERO) > pot:
         uncalled_apart = False
-    for who, won in wins.items():
-        take = won if uncalled_apart else won - back.get(who, ZERO)
-        if take < 0:
-            raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
-                            f"{back[who]} returned")
-        if take > 0:
-            events.append(Event("collect", who, take, line=at, pot="pot"))
-    hand.events = events
-    put = sum(hand.committed().values(), ZERO)
-    took = sum(hand.collected().values(), ZERO)
-    if took > put:
-        raise SiteError(f"line {at}: the chips do not add up: {put} committed, "
-                        f"{took} won")
-    hand.rake = put - took
+    pay_wins(hand, wins, back, at, uncalled_apart=uncalled_apart)
     if tournament is not None and hand.rake:
-        raise SiteError(f"line {at}: the chips do not add up: {put} committed, "
-                        f"{took} won in a tournament")
+        raise SiteError(f"line {at}: the chips do not add up: {pot} committed, "
+                        f"{pot - hand.rake} won in a tournament")
     return hand

@@ -28,16 +28,43 @@ stack, and
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, SiteHand, StreetBets
-from simulate.notation.site_text import SiteError
+from simulate.notation.site_read import first_amount
+from simulate.notation.site_text import SiteError, cards_of, parse_amount
 
-__all__ = ["MAX_RAKE", "Ledger"]
+__all__ = ["MAX_RAKE", "STREET_LINE", "Ledger", "Wording", "pot_summary"]
 
 #: The largest share of a pot a derived rake may be (sites take 3-6% with a cap).
 MAX_RAKE = Decimal("0.10")
+#: A PokerStars-like street line that deals a board (``*** TURN *** [Ah Kd 2c] [7s]``),
+#: for :meth:`Ledger.board_line`.
+STREET_LINE = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _ZERO = Decimal(0)
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_FEE = re.compile(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$")
+
+
+class Wording:
+    """How a PokerStars-like text export words the amounts of its plain betting lines,
+    built from the reader's pattern of its site's money (``[$€]?[0-9][0-9,.]*``):
+    ``calls $2``, ``bets $2``, ``raises $2 to $4``, ``collected $9 from pot``,
+    ``shows [Ah Kd]`` (the words of :data:`WORDS`, read by :meth:`Ledger.said`).
+
+    ``amount``: a line's amount (group ``a``); ``raise_to``: a raise's increment and total
+    (groups ``inc``, ``to``); ``collect``: a collection's amount and pot (``a``, ``pot``).
+    """
+
+    #: The verbs :meth:`Ledger.said` reads.
+    WORDS = frozenset({"folds", "checks", "calls", "bets", "raises", "shows", "mucks",
+                       "collected"})
+
+    def __init__(self, money: str) -> None:
+        self.amount = re.compile(rf"(?P<a>{money})")
+        self.raise_to = re.compile(rf"^\s*(?P<inc>{money}) to (?P<to>{money})")
+        self.collect = re.compile(rf"^\s*(?P<a>{money}) from (?P<pot>.*?)\s*$")
 
 
 class Ledger:
@@ -56,6 +83,14 @@ class Ledger:
         self.level = _ZERO  # preflop: the big blind to call, even where it was posted short
         self.folded: set[str] = set()
         self.refunds: dict[str, Decimal] = {}  # raised past everyone all in: given back
+
+    @classmethod
+    def seated(cls, hand: SiteHand, *, returns_printed: bool = False) -> Ledger:
+        """The ledger of a hand whose seat lines are read (the first betting line ends
+        them); :class:`SiteError` where the hand has no seat."""
+        if not hand.seats:
+            raise SiteError("a hand without seats")
+        return cls(hand, returns_printed=returns_printed)
 
     # ------------------------------------------------------------------ helpers
     def _seat(self, player: str, line: int) -> None:
@@ -176,6 +211,58 @@ class Ledger:
             self.level = _ZERO
         return self._add(Event("board", cards=cards, line=line, run=run))
 
+    def board_line(self, text: str, line: int) -> Event:
+        """A board line that prints the cards in brackets, the new ones last
+        (``*** TURN *** [Ah Kd 2c] [7s]``): :meth:`board` of the last group."""
+        groups = _BRACKETS.findall(text)
+        if not groups:
+            raise SiteError(f"a board without cards: {text!r}")
+        return self.board(cards_of(groups[-1]), line)
+
+    def cards_line(self, text: str, line: int, dealt: re.Pattern[str],
+                   board: re.Pattern[str], *, hero: bool = True) -> bool:
+        """A line that deals cards, by the reader's patterns: ``dealt`` (groups ``p``, the
+        player, and ``c``, the cards) a player's hole cards (that player is the hero where
+        ``hero``), ``board`` (its group 2) the new community cards. True where ``text``
+        is one (its event added)."""
+        if (d := dealt.match(text)):
+            if hero:
+                self.hand.info.hero = d["p"]
+            self.event("hole", d["p"], line, cards_of(d["c"]))
+            return True
+        if (b := board.match(text)):
+            self.board(cards_of(b.group(2)), line)
+            return True
+        return False
+
+    def said(self, wording: Wording, verb: str, player: str, rest: str, line: int,
+             payouts: list[tuple[str, Decimal, str | None, int]]) -> Event | None:
+        """A plain betting line, ``player verb rest`` with ``verb`` one of
+        :data:`Wording.WORDS`, in ``wording``: its event (a ``collected`` appends
+        ``(player, amount, pot, line)`` to ``payouts`` for :meth:`settle`, and gives
+        None)."""
+        if verb in ("folds", "checks"):
+            return self.event("fold" if verb == "folds" else "check", player, line)
+        if verb in ("calls", "bets"):
+            return self.added("call" if verb == "calls" else "bet", player,
+                              first_amount(wording.amount, rest), line)
+        if verb == "raises":
+            r = wording.raise_to.match(rest)
+            if r is None:
+                raise SiteError(f"a raise without its total: {rest.strip()!r}")
+            return self.raise_to(player, parse_amount(r["to"]), line)
+        if verb in ("shows", "mucks"):
+            g = _BRACKETS.search(rest)
+            return self.event("show" if verb == "shows" else "muck", player, line,
+                              cards_of(g.group(1)) if g else ())
+        if verb == "collected":
+            c = wording.collect.match(rest)
+            if c is None:
+                raise SiteError(f"a collection without its amount: {rest.strip()!r}")
+            payouts.append((player, parse_amount(c["a"]), c["pot"], line))
+            return None
+        raise ValueError(f"not a plain betting word: {verb!r}")
+
     # ------------------------------------------------------------------ the end
     def settle(self, payouts: list[tuple[str, Decimal, str | None, int]],
                rake: Decimal | None, line: int, *, paid_back: bool | None = None) -> None:
@@ -217,3 +304,25 @@ class Ledger:
                 raise SiteError(f"line {line}: the chips do not add up: {put} committed, "
                                 f"{paid} paid (a rake of {rake})")
         hand.rake = rake
+
+
+def pot_summary(hand: SiteHand, rest: str, money: re.Pattern[str]) -> None:
+    """A summary's ``Total pot $X | Rake $Y | Jackpot $Z | ...`` line, ``rest`` being the
+    text after ``Total pot`` and ``money`` the reader's pattern of an amount (group ``a``;
+    the pot is the first amount before the first ``|``). Sets ``hand.total_pot`` and
+    ``hand.rake`` (0 where none is printed) and puts each other amount into
+    ``hand.info.fees`` by its lower-case name (a ``JP ...`` fee is the ``jackpot``)."""
+    parts = rest.split("|")
+    hand.total_pot = first_amount(money, parts[0])
+    for part in parts[1:]:
+        m = _FEE.match(part.strip())
+        if m is None:
+            continue
+        a = parse_amount(m["a"])
+        what = m["what"].lower()
+        if what == "rake":
+            hand.rake = a
+        elif a:
+            hand.info.fees["jackpot" if what.startswith("jp") else what] = a
+    if hand.rake is None:
+        hand.rake = _ZERO

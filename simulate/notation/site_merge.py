@@ -31,8 +31,17 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, card_text, parse_amount
-from simulate.notation.site_xml import ActionBets, returned, xml_units
+from simulate.notation.site_read import hands_of
+from simulate.notation.site_text import SiteError, SiteInfo, card_text
+from simulate.notation.site_xml import (
+    ZERO,
+    ActionBets,
+    acting,
+    amount_or_zero,
+    pay_wins,
+    returned,
+    xml_units,
+)
 
 __all__ = ["detect", "read"]
 
@@ -50,7 +59,6 @@ _BETTING = {"no limit": "no-limit", "pot limit": "pot-limit", "limit": "fixed-li
 #: ``<description>`` (the game's own ``stakes`` attribute gives the limit).
 _GAME_CODES = {("2", "2"): "holdem", ("9", "4"): "omaha"}
 _STREETS = ("POSTFLOP", "POSTTURN", "POSTRIVER")
-ZERO = Decimal(0)
 
 
 def detect(head: str) -> bool:
@@ -69,25 +77,8 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
             description = dict(ET.fromstring(m.group(0).rstrip("/>") + "/>").attrib)
         except ET.ParseError:
             description = {}
-    for line, game in xml_units(text, "game"):
-        if isinstance(game, SiteError):
-            yield line, game
-            continue
-        try:
-            yield line, _hand(game, description, line)
-        except SiteError as exc:
-            yield line, exc
-        except (ValueError, ArithmeticError) as exc:
-            yield line, SiteError(f"line {line}: {exc}")
-
-
-def _amount(text: str | None, at: int) -> Decimal:
-    if text is None or not text.strip():
-        return ZERO
-    try:
-        return parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {at}: {exc}") from None
+    yield from hands_of(xml_units(text, "game"), lambda g, at: _hand(g, description, at),
+                        faults=(ValueError, ArithmeticError))
 
 
 def _cards(text: str | None) -> tuple[str, ...]:
@@ -110,9 +101,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
     if m is None:
         raise SiteError(f"line {at}: unknown Merge stakes {printed!r}")
     betting = _BETTING[" ".join(m["limit"].lower().split())]
-    sb, bb = _amount(m["sb"], at), _amount(m["bb"], at)
-    stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-              if betting == "fixed-limit" else Stakes(small_blind=sb, big_blind=bb))
+    stakes = Stakes.of_two(amount_or_zero(m["sb"], at), amount_or_zero(m["bb"], at), betting)
     symbol = m["sb"].strip()[:1]
     currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol)
     if game.get("realmoney") == "false":
@@ -137,7 +126,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
             button = int(dealer)    # as printed, even where the seat is empty (a dead button)
         for p in players.findall("player"):
             s = Seat(int(p.get("seat", "")), p.get("nickname", ""),
-                     _amount(p.get("balance"), at), in_hand=p.get("dealtin") != "false")
+                     amount_or_zero(p.get("balance"), at), in_hand=p.get("dealtin") != "false")
             seats.append(s)
             by_seat[p.get("seat", "")] = s
     seats.sort(key=lambda s: s.seat)
@@ -146,11 +135,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
                     max_seats=int(seats_n) if seats_n and seats_n.isdigit() else None)
 
     def name(seat_ref: str | None) -> str:
-        s = by_seat.get(seat_ref or "")
-        if s is None:
-            raise SiteError(f"line {at}: seat {seat_ref!r} acts but holds no player")
-        s.in_hand = True
-        return s.name
+        return acting(by_seat, seat_ref, at)
 
     rounds = game.findall("round")
     if any(r.get("id") == "GAME_CANCELLED" for r in rounds):
@@ -188,7 +173,7 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
             if etype in ("CHAT", "SHOW", "MUCK", "RABBIT", "GAME_CANCELLED"):
                 continue
             who = name(e.get("player"))
-            amount = _amount(e.get("amount"), at)
+            amount = amount_or_zero(e.get("amount"), at)
             if etype == "ANTE":
                 ev = bets.event("ante", who, amount, at)
             elif etype == "SMALL_BLIND":
@@ -213,24 +198,12 @@ def _hand(game: ET.Element, description: dict[str, str], at: int) -> SiteHand:
             actions.append(ev)
         for w in rnd.findall("winner"):
             who = name(w.get("player"))
-            wins[who] = wins.get(who, ZERO) + _amount(w.get("amount"), at)
+            wins[who] = wins.get(who, ZERO) + amount_or_zero(w.get("amount"), at)
     # (each round's board is taken before its betting: the file prints it after)
     hand.events = holes + actions
     back = returned(hand)
     events = hand.events
     events.extend(shows)
-    for who, won in wins.items():
-        take = won - back.get(who, ZERO)
-        if take < 0:
-            raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
-                            f"{back[who]} returned")
-        if take > 0:
-            events.append(Event("collect", who, take, line=at, pot="pot"))
-    hand.events = events
-    put = sum(hand.committed().values(), ZERO)
-    took = sum(hand.collected().values(), ZERO)
-    if took > put:
-        raise SiteError(f"line {at}: the chips do not add up: {put} committed, {took} won")
-    hand.rake = put - took
+    pay_wins(hand, wins, back, at)
     return hand
 

@@ -28,8 +28,9 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text, parse_amount
-from simulate.notation.site_xml import ActionBets, returned, xml_units
+from simulate.notation.site_read import hands_of
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, card_text
+from simulate.notation.site_xml import ZERO, ActionBets, acting, amount_or_zero, returned, xml_units
 
 __all__ = ["detect", "read"]
 
@@ -41,7 +42,6 @@ _SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
 _TOURNAMENT_ID = re.compile(r"\[(\d+)\]")
 _BOARD = {"DealFlop", "DealTurn", "DealRiver"}
 _PLAIN = {"Call": "call", "Bet": "bet"}
-ZERO = Decimal(0)
 CENT = Decimal("0.01")
 
 
@@ -53,25 +53,7 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each ``<Game>`` of the document as a :class:`SiteHand` (or its error), with the
     line it starts on."""
-    for line, game in xml_units(text, "Game"):
-        if isinstance(game, SiteError):
-            yield line, game
-            continue
-        try:
-            yield line, _hand(game, line)
-        except SiteError as exc:
-            yield line, exc
-        except (ValueError, ArithmeticError) as exc:
-            yield line, SiteError(f"line {line}: {exc}")
-
-
-def _amount(text: str | None, at: int) -> Decimal:
-    if text is None or not text.strip():
-        return ZERO
-    try:
-        return parse_amount(text)
-    except SiteError as exc:
-        raise SiteError(f"line {at}: {exc}") from None
+    return hands_of(xml_units(text, "Game"), _hand, faults=(ValueError, ArithmeticError))
 
 
 def _b64(text: str | None) -> str:
@@ -99,9 +81,8 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     parts = (game.get("stakes") or "").split("|")
     stakes = Stakes()
     if len(parts) == 2:
-        sb, bb = _amount(parts[0], at), _amount(parts[1], at)
-        stakes = (Stakes(small_blind=sb / 2, big_blind=sb, small_bet=sb, big_bet=bb)
-                  if betting == "fixed-limit" else Stakes(small_blind=sb, big_blind=bb))
+        stakes = Stakes.of_two(amount_or_zero(parts[0], at), amount_or_zero(parts[1], at),
+                               betting)
     table = game.get("tablename") or _b64(game.get("unicodetablename")) or None
     tournament = None
     if game.get("istournament") == "1":
@@ -122,7 +103,8 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     holder = game.find("Seats")
     for s in holder.findall("Seat") if holder is not None else []:
         name = s.get("alias") or _b64(s.get("unicodealias"))
-        seat = Seat(int(s.get("num", "")), name, _amount(s.get("balance"), at), in_hand=False)
+        seat = Seat(int(s.get("num", "")), name, amount_or_zero(s.get("balance"), at),
+                    in_hand=False)
         seats.append(seat)
         by_num[s.get("num", "")] = seat
         if s.get("dealer") == "true":
@@ -137,11 +119,7 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
                     max_seats=int(size) if size.isdigit() else None)
 
     def name_of(num: str | None) -> str:
-        seat = by_num.get(num or "")
-        if seat is None:
-            raise SiteError(f"line {at}: seat {num!r} acts but holds no player")
-        seat.in_hand = True
-        return seat.name
+        return acting(by_num, num, at)
 
     play = game.find("Gameplay")
     acts = play.findall("Action") if play is not None else []
@@ -162,7 +140,7 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
                 pot = "main pot" if pot == "0" else f"side pot-{pot}"
                 if s.get("lowhandwin") == "1":
                     pot += " (low)"
-                wins.append((name_of(s.get("num")), pot, _amount(s.get("amount"), at)))
+                wins.append((name_of(s.get("num")), pot, amount_or_zero(s.get("amount"), at)))
             continue
         if kind in _BOARD:
             actions.append(bets.add(Event("board", cards=_cards(a), line=at)))
@@ -170,7 +148,7 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
         if kind == "Disconnect":
             continue
         who = name_of(a.get("seat"))
-        value = _amount(a.get("value"), at)
+        value = amount_or_zero(a.get("value"), at)
         if kind == "DealCards":
             holes.append(Event("hole", who, cards=_cards(a), line=at))
         elif kind in ("ShowCards", "MuckCards"):

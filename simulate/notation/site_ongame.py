@@ -39,14 +39,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_read import read_hands, site_line
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -82,17 +76,9 @@ def detect(head: str) -> bool:
     return bool(_HEAD.search(head)) and "Start hand: " in head
 
 
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.replace(",", " ").split())
-
-
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of an OnGame document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return read_hands(text, _START, _hand)
 
 
 def _hand(chunk: str, first: int) -> SiteHand:
@@ -117,9 +103,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if game is None:
         raise SiteError(f"line {first + 2}: unknown game {t['game']!r}")
     betting = _BETTING[t["limit"]]
-    lo, hi = parse_amount(t["lo"]), parse_amount(t["hi"])
-    stakes = (Stakes(small_bet=lo, big_bet=hi) if betting == "fixed-limit"
-              else Stakes(small_blind=lo, big_blind=hi))
+    stakes = Stakes.of_two(parse_amount(t["lo"]), parse_amount(t["hi"]), betting,
+                           bet_blinds=False)
     tour = (Tournament(m["tid"], m["buyin"]) if m["tid"] else None)
     currency = ("chips" if tour or t["money"].lower().startswith("chips") else
                 next((c for sym, c in _CURRENCY if sym in t["lo"]), None))
@@ -146,15 +131,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
         if (not s or s in ("---", "Dealing pocket cards") or s.startswith(
                 ("Button: ", "User: ", "Players in round: ")) or _SEAT.match(s)):
             continue
-        if (d := _DEALT.match(s)):
-            led.event("hole", d["p"], no, _cards(d["c"]))
+        if led.cards_line(s, no, _DEALT, _BOARD, hero=False):
             continue
-        if (b := _BOARD.match(s)):
-            led.board(_cards(b.group(2)), no)
-            continue
-        a = _ACTION.match(s)
-        if a is None:
-            raise SiteError(f"line {no}: not an OnGame line: {s[:80]!r}")
+        a = site_line(_ACTION, s, no, "an OnGame line")
         p, v = a["p"], a["v"]
         amt = parse_amount(a["a"]) if a["a"] else None
         if v.startswith("posts"):
@@ -189,7 +168,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             net = parse_amount(f["net"].lstrip("+")) if f["net"] else None
             finals[f.group(2)] = (parse_amount(f.group(3)), net, no)
             if f["c"]:
-                led.event("show", f.group(2), no, _cards(f["c"]))
+                led.event("show", f.group(2), no, cards_of(f["c"]))
         else:
             raise SiteError(f"line {no}: not an OnGame summary line: {s[:80]!r}")
     if not payouts:

@@ -44,14 +44,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_read import body_lines, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 from simulate.notation.site_zones import iso_time
 
 __all__ = ["detect", "read"]
@@ -104,17 +98,9 @@ def detect(head: str) -> bool:
     return bool(_CASH.match(nxt) or _TOURNEY.match(nxt))
 
 
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.replace(",", " ").split())
-
-
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PartyPoker document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return read_hands(text, _START, _hand)
 
 
 def _hand(chunk: str, first: int) -> SiteHand:
@@ -169,9 +155,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
     info = SiteInfo("partypoker", m.group(1), game, betting, table=t["name"], time=stamp,
                     currency=currency, tournament=tournament, line=first)
     hand = SiteHand(info, [], stakes)
-    body = list(enumerate(lines[3:], first + 3))
-    for _no, ln in body:
-        s = ln.strip()
+    body = list(body_lines(lines[2:], first + 2))
+    for _no, s in body:
         if (b := re.match(r"^Seat (\d+) is the button$", s)):
             hand.button = int(b.group(1))
         elif (n := _PLAYERS.match(s)):
@@ -184,18 +169,12 @@ def _hand(chunk: str, first: int) -> SiteHand:
     led = Ledger(hand)
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     last = first
-    for no, ln in body:
-        s = ln.strip()
-        last = no if s else last
-        if (not s or s.startswith(("Seat ", "Total number of players"))
+    for no, s in body:
+        last = no
+        if (s.startswith(("Seat ", "Total number of players"))
                 or s == "** Dealing down cards **" or _NOISE.match(s)):
             continue
-        if (d := _DEALT.match(s)):
-            info.hero = d["p"]
-            led.event("hole", d["p"], no, _cards(d["c"]))
-            continue
-        if (b := _BOARD.match(s)):
-            led.board(_cards(b.group(2)), no)
+        if led.cards_line(s, no, _DEALT, _BOARD):
             continue
         a = _ACTION.match(s)
         if a is None:
@@ -232,9 +211,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
         elif v == "is all-In":
             led.added("allin", p, parse_amount(amt or ""), no)
         elif v == "shows":
-            led.event("show", p, no, _cards(amt or ""))
+            led.event("show", p, no, cards_of(amt or ""))
         elif v == "doesn't show":
-            led.event("muck", p, no, _cards(amt or ""))
+            led.event("muck", p, no, cards_of(amt or ""))
         elif v == "wins":
             w = _WINS.match(re.sub(r"^(?:Hi|Lo) \((.*?)\)", r"\1", a["rest"].strip()))
             if w is None:

@@ -27,13 +27,8 @@ from datetime import datetime
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes, StreetBets
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    amount_at,
-    card_text,
-    split_hands,
-)
+from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name
+from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
 __all__ = ["detect", "read"]
 
@@ -60,30 +55,12 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PKR document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _read_hand(chunk, line)
-        except SiteError as exc:
-            msg = str(exc)
-            yield line, exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")
-        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
-            yield line, SiteError(f"line {line}: not a PKR hand ({exc})")
-
-
+    return read_hands(text, _START, _read_hand, name_line=True, faults=READ_FAULTS,
+                    what="PKR")
 
 
 def _cards(text: str) -> tuple[str, ...]:
     return tuple(card_text(r + s) for r, s in _CARD.findall(text))
-
-
-def _name(names: set[str], line: str) -> tuple[str, str] | None:
-    found = None
-    pos = line.find(" ")
-    while pos != -1:
-        if line[:pos] in names:
-            found = pos
-        pos = line.find(" ", pos + 1)
-    return None if found is None else (line[:found], line[found + 1:].strip())
 
 
 def _read_hand(chunk: str, first: int) -> SiteHand:
@@ -161,7 +138,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif line.startswith(("Shuffling", "Last Hand")):
             continue
         else:
-            got = _name(names, line)
+            got = seated_name(names, line)
             if got is None:
                 continue
             who, rest = got

@@ -39,13 +39,8 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_pokerstars_header import GAME_NAMES, LIMITS, read_header
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    amount_at,
-    card_text,
-    split_hands,
-)
+from simulate.notation.site_read import READ_FAULTS, read_hands
+from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
 __all__ = ["GAME_NAMES", "LIMITS", "detect", "read"]
 
@@ -83,16 +78,8 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a PokerStars-format document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _read_hand(chunk, line)
-        except SiteError as exc:
-            msg = str(exc)
-            yield line, exc if msg.startswith("line ") else SiteError(f"line {line}: {msg}")
-        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
-            yield line, SiteError(f"line {line}: not a PokerStars hand ({exc})")
-
-
+    return read_hands(text, _START, _read_hand, name_line=True, faults=READ_FAULTS,
+                    what="PokerStars")
 
 
 _CARDS: dict[str, tuple[str, ...]] = {}

@@ -21,7 +21,7 @@ from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
 from simulate.text_encoding import sniff
 
-__all__ = ["SiteInfo", "SiteError", "Tournament", "amount_at", "card_text", "decode",
+__all__ = ["SiteInfo", "SiteError", "Tournament", "amount_at", "card_text", "cards_of", "decode",
            "parse_amount", "split_hands"]
 
 
@@ -182,6 +182,11 @@ def card_text(token: str) -> str:
     return text
 
 
+def cards_of(text: str) -> tuple[str, ...]:
+    """The cards of a list (``Ah 10d Kc``, ``Ah, 10d, Kc``), each by :func:`card_text`."""
+    return tuple(card_text(t) for t in text.replace(",", " ").split())
+
+
 # ----------------------------------------------------------------------------- hands
 def split_hands(text: str, start: re.Pattern[str]) -> Iterator[tuple[int, str]]:
     """The hands of a document: ``(first line, text)`` for each run of lines from one line
@@ -194,3 +199,4 @@ def split_hands(text: str, start: re.Pattern[str]) -> Iterator[tuple[int, str]]:
         prev = pos
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
         yield line, text[pos:end]
+

@@ -30,17 +30,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_ledger import STREET_LINE, Ledger, Wording
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
 
@@ -56,11 +51,8 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<stack>[^()]*?)(?:, 
 _ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|posts ante|"
                   r"folds|checks|calls|bets|raises|shows|mucks|collected)\b(?P<rest>.*)$")
 _MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
-_RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
-_COLLECT = re.compile(rf"^\s*(?P<a>{_MONEY}) from (?P<pot>.*?)\s*$")
-_CARDS = re.compile(r"\[([^\]]*)\]")
-_BOARD = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
+_WORDS = Wording(_MONEY)
+_amount = partial(first_amount, _WORDS.amount)  # the first amount of a line
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
 _UNCALLED = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{_MONEY})\)? returned to (?P<name>.+?)"
                        r"\s*$")
@@ -77,11 +69,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winamax document (see the module docstring)."""
-    for line, chunk in split_hands(text, _START):
-        try:
-            yield line, _hand(chunk, line)
-        except SiteError as exc:
-            yield line, exc
+    return read_hands(text, _START, _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -100,13 +88,6 @@ def _game(text: str) -> tuple[str, str]:
     else:
         raise SiteError(f"unknown Winamax game {text!r}")
     return game, betting
-
-
-def _amount(rest: str) -> Decimal:
-    m = _AMOUNT.search(rest)
-    if m is None:
-        raise SiteError(f"no amount in {rest.strip()!r}")
-    return parse_amount(m["a"])
 
 
 def _hand(chunk: str, first: int) -> SiteHand:
@@ -135,12 +116,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     summary = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 tm = _TOTAL.match(s)
                 if tm:
@@ -151,11 +129,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
                 summary = True
                 continue
             if s.startswith("Table: "):
-                tm = _TABLE.match(s)
+                tm = table_line(hand, _TABLE, s)
                 if tm:
-                    info.table = tm["table"]
-                    hand.max_seats = int(tm["max"])
-                    hand.button = int(tm["button"]) if tm["button"] else None
                     if "play money" in tm["rest"]:
                         info.currency = "chips"
                     tid = re.search(r"\((\d+)\)#", tm["table"])
@@ -173,15 +148,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
             if s.startswith("*** ANTE") or s.startswith("*** PRE-FLOP"):
                 continue
             if ledger is None:
-                if not hand.seats:
-                    raise SiteError("a hand without seats")
-                ledger = Ledger(hand)
-            b = _BOARD.match(s)
-            if b:
-                groups = _CARDS.findall(s)
-                if not groups:
-                    raise SiteError("a board without cards")
-                ledger.board(tuple(card_text(c) for c in groups[-1].split()), ln)
+                ledger = Ledger.seated(hand)
+            if STREET_LINE.match(s):
+                ledger.board_line(s, ln)
                 continue
             if s.startswith("***"):
                 continue
@@ -189,7 +158,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             if tm:
                 info.hero = tm["name"]
                 ledger.event("hole", tm["name"], ln,
-                             tuple(card_text(c) for c in tm["cards"].split()))
+                             cards_of(tm["cards"]))
                 continue
             tm = _UNCALLED.match(s)
             if tm:
@@ -198,9 +167,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             tm = _ACT.match(s)
             if tm:
                 _action(ledger, payouts, tm["name"], tm["verb"], tm["rest"], ln)
-        except SiteError as exc:
-            msg = str(exc)
-            raise SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}") from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
     if ledger is None:
@@ -220,23 +188,5 @@ def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]],
         ledger.forced("post" if oop else "big_blind", name, _amount(rest), ln)
     elif verb == "posts ante":
         ledger.forced("ante", name, _amount(rest), ln)
-    elif verb == "folds":
-        ledger.event("fold", name, ln)
-    elif verb == "checks":
-        ledger.event("check", name, ln)
-    elif verb in ("calls", "bets"):
-        ledger.added("call" if verb == "calls" else "bet", name, _amount(rest), ln)
-    elif verb == "raises":
-        r = _RAISE.match(rest)
-        if r is None:
-            raise SiteError(f"a raise without its total: {rest.strip()!r}")
-        ledger.raise_to(name, parse_amount(r["to"]), ln)
-    elif verb in ("shows", "mucks"):
-        g = _CARDS.search(rest)
-        cards = tuple(card_text(c) for c in g.group(1).split()) if g else ()
-        ledger.event("show" if verb == "shows" else "muck", name, ln, cards)
-    elif verb == "collected":
-        c = _COLLECT.match(rest)
-        if c is None:
-            raise SiteError(f"a collection without its amount: {rest.strip()!r}")
-        payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
+    else:
+        ledger.said(_WORDS, verb, name, rest, ln, payouts)

@@ -31,23 +31,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    card_text,
-    parse_amount,
-    split_hands,
-)
+from simulate.notation.site_ledger import STREET_LINE, Ledger, Wording, pot_summary
+from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
 
 # ----------------------------------------------------------------------------- shared
 _MONEY = r"\$?-?[0-9][0-9,.]*"
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
+_WORDS = Wording(_MONEY)
+_AMOUNT = _WORDS.amount
+_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _CARDS = re.compile(r"\[([^\]]*)\]")
 _STUD_STREETS = {"3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7}
 
@@ -60,30 +57,9 @@ def detect(head: str) -> bool:
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winning Poker document (see the module docstring)."""
     old = _START_2014.match(text.lstrip("\ufeff \n")) is not None
-    for line, chunk in split_hands(text, _SPLIT_2014 if old else _SPLIT_V2):
-        try:
-            yield line, (_hand_2014 if old else _hand_v2)(chunk.lstrip("\ufeff"), line)
-        except SiteError as exc:
-            yield line, exc
-
-
-def _amount(rest: str) -> Decimal:
-    m = _AMOUNT.search(rest)
-    if m is None:
-        raise SiteError(f"no amount in {rest.strip()!r}")
-    return parse_amount(m["a"])
-
-
-def _cards(text: str) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in text.split())
-
-
-def _board(line: str) -> tuple[str, ...]:
-    """The new cards of a board line (its last bracket)."""
-    groups = _CARDS.findall(line)
-    if not groups:
-        raise SiteError(f"a board without cards: {line!r}")
-    return _cards(groups[-1])
+    hand = _hand_2014 if old else _hand_v2
+    return read_hands(text, _SPLIT_2014 if old else _SPLIT_V2,
+                      lambda chunk, line: hand(chunk.lstrip("\ufeff"), line))
 
 
 def _date(text: str) -> str:
@@ -93,11 +69,6 @@ def _date(text: str) -> str:
         raise SiteError(f"not a date: {text.strip()!r}")
     y, mo, da, h, mi, s = (int(x) for x in m.groups())
     return f"{y}-{mo:02d}-{da:02d}T{h:02d}:{mi:02d}:{s:02d}"
-
-
-def _wrap(exc: SiteError, ln: int) -> SiteError:
-    msg = str(exc)
-    return SiteError(msg if msg.startswith("line ") else f"line {ln}: {msg}")
 
 
 # ----------------------------------------------------------------------------- 2014
@@ -149,12 +120,9 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
     ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     dealt: set[str] = set()
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip().lstrip("\ufeff")
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if s.startswith("Seat ") and " is the button" in s:
                 b = re.match(r"^Seat (\d+) is the button", s)
                 if b is None:
@@ -171,7 +139,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
             if ledger is None:
                 ledger = Ledger(hand, returns_printed=True)
             if _BOARD_2014.match(s):
-                ledger.board(_board(s), ln)
+                ledger.board_line(s, ln)
                 continue
             m = _UNCALLED.match(s)
             if m:
@@ -195,12 +163,12 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                 if got:
                     payouts.append((name, got, "pot", ln))
                 if verb == "shows" and (g := _CARDS.search(rest)):
-                    ledger.event("show", name, ln, _cards(g.group(1)))
+                    ledger.event("show", name, ln, cards_of(g.group(1)))
                 continue
             if _action_2014(ledger, name, verb, rest, ln):
                 dealt.add(name)
-        except SiteError as exc:
-            raise _wrap(exc, ln) from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not ended:
         raise SiteError(f"line {first}: the hand is cut short (no 'Game ended at' line)")
     if not dealt or ledger is None:
@@ -222,9 +190,9 @@ def _action_2014(ledger: Ledger, name: str, verb: str, rest: str, ln: int) -> bo
             ledger.hand.info.hero = name
             mine = next((e for e in ev if e.kind == "hole" and e.player == name), None)
             if mine is None:
-                ledger.event("hole", name, ln, _cards(g.group(1)))
+                ledger.event("hole", name, ln, cards_of(g.group(1)))
             else:
-                mine.cards = mine.cards + _cards(g.group(1))
+                mine.cards = mine.cards + cards_of(g.group(1))
         return True
     if verb in ("has small blind", "has big blind", "straddle"):
         kind = {"has small blind": "small_blind", "has big blind": "big_blind"}.get(verb,
@@ -250,7 +218,7 @@ def _action_2014(ledger: Ledger, name: str, verb: str, rest: str, ln: int) -> bo
             ledger.event("muck", name, ln)
     elif verb == "shows":
         g = _CARDS.search(rest)
-        ledger.event("show", name, ln, _cards(g.group(1)) if g else ())
+        ledger.event("show", name, ln, cards_of(g.group(1)) if g else ())
     return False
 
 
@@ -270,10 +238,7 @@ _ACT_V2 = re.compile(r"^(?P<name>.+?) (?P<verb>posts the small blind|posts the b
                      r"brings in|folds|"
                      r"checks|calls|bets|raises|shows|mucks|collected|does not show|"
                      r"waits for big blind|sits out)\b(?P<rest>.*)$")
-_RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_COLLECT = re.compile(rf"^\s*(?P<a>{_MONEY}) from (?P<pot>.*?)\s*$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) (?P<cards>\[.*\])\s*$")
-_BOARD_V2 = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _STUD = re.compile(r"^\*\*\* (?P<n>3rd|4th|5th|6th|7th) STREET \*\*\*")
 _TOTAL = re.compile(r"^Total pot (?P<rest>.*)$")
 _WON = re.compile(rf"^Seat (?P<seat>\d+): .*? won (?:\()?(?P<a>{_MONEY})")
@@ -325,16 +290,13 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
     printed: list[tuple[str, Decimal, int]] = []
     summary = False
     third = False
-    for i, raw in enumerate(lines[1:], start=1):
-        ln = first + i
-        s = raw.strip()
-        if not s:
-            continue
-        try:
+    ln = first
+    try:
+        for ln, s in body_lines(lines, first):
             if summary:
                 t = _TOTAL.match(s)
                 if t:
-                    _summary(hand, t["rest"])
+                    pot_summary(hand, t["rest"], _AMOUNT)
                 t = _WON.match(s)
                 if t:
                     won.append((int(t["seat"]), parse_amount(t["a"]), ln))
@@ -349,20 +311,14 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
                                            "sitting out" not in t["rest"]))
                 continue
             if info.table is None and ledger is None and "-max" in s:
-                t = _TABLE_V2.match(s)
-                if t:
-                    info.table = t["table"]
-                    hand.max_seats = int(t["max"])
-                    hand.button = int(t["button"]) if t["button"] else None
+                if table_line(hand, _TABLE_V2, s):
                     continue
             if s.startswith("Main pot") or s.startswith("Side pot"):
                 continue
             if ledger is None:
-                if not hand.seats:
-                    raise SiteError("a hand without seats")
-                ledger = Ledger(hand)
-            if _BOARD_V2.match(s):
-                ledger.board(_board(s), ln)
+                ledger = Ledger.seated(hand)
+            if STREET_LINE.match(s):
+                ledger.board_line(s, ln)
                 continue
             st = _STUD.match(s)
             if st:
@@ -382,7 +338,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             t = _DEALT.match(s)
             if t:
                 groups = _CARDS.findall(t["cards"])
-                new = _cards(groups[-1])
+                new = cards_of(groups[-1])
                 if not stud or (len(groups) == 1 and len(new) == 3):
                     info.hero = t["name"]
                 elif len(groups) == 1 and len(new) == 1:  # 3rd street, another player
@@ -396,8 +352,8 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             t = _ACT_V2.match(s)
             if t:
                 _action_v2(ledger, payouts, t["name"], t["verb"], t["rest"], ln, third)
-        except SiteError as exc:
-            raise _wrap(exc, ln) from None
+    except SiteError as exc:
+        raise at_line(exc, ln) from None
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
     if ledger is None:
@@ -449,46 +405,10 @@ def _action_v2(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int
         ledger.forced("straddle", name, _amount(rest), ln)
     elif verb == "brings in":
         ledger.forced("bring_in", name, _amount(rest), ln)
-    elif verb == "folds":
-        ledger.event("fold", name, ln)
-    elif verb == "checks":
-        ledger.event("check", name, ln)
-    elif verb in ("calls", "bets"):
-        ledger.added("call" if verb == "calls" else "bet", name, _amount(rest), ln)
-    elif verb == "raises":
-        r = _RAISE.match(rest)
-        if r is None:
-            raise SiteError(f"a raise without its total: {rest.strip()!r}")
-        completes = (third and any(e.kind == "bring_in" for e in hand.events)
+    elif verb in Wording.WORDS:
+        completes = (verb == "raises" and third
+                     and any(e.kind == "bring_in" for e in hand.events)
                      and not any(e.kind in ("raise", "complete") for e in hand.events))
-        e = ledger.raise_to(name, parse_amount(r["to"]), ln)
-        if completes and e.kind == "raise":  # stud: the first raise completes the bring-in
-            e.kind = "complete"
-    elif verb in ("shows", "mucks"):
-        g = _CARDS.search(rest)
-        ledger.event("show" if verb == "shows" else "muck", name, ln,
-                     _cards(g.group(1)) if g else ())
-    elif verb == "collected":
-        c = _COLLECT.match(rest)
-        if c is None:
-            raise SiteError(f"a collection without its amount: {rest.strip()!r}")
-        payouts.append((name, parse_amount(c["a"]), c["pot"], ln))
-
-
-def _summary(hand: SiteHand, rest: str) -> None:
-    """``Total pot $X | Rake $Y | JP Fee $Z``: the pot, the rake and the fees."""
-    for k, part in enumerate(p.strip() for p in rest.split("|")):
-        if k == 0:
-            hand.total_pot = _amount(part)
-            continue
-        m = re.match(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$", part)
-        if m is None:
-            continue
-        a = parse_amount(m["a"])
-        what = m["what"].lower()
-        if what == "rake":
-            hand.rake = a
-        elif a:
-            hand.info.fees["jackpot" if what.startswith("jp") else what] = a
-    if hand.rake is None:
-        hand.rake = Decimal(0)
+        e = ledger.said(_WORDS, verb, name, rest, ln, payouts)
+        if completes and e is not None and e.kind == "raise":
+            e.kind = "complete"  # stud: the first raise completes the bring-in

@@ -15,12 +15,17 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from decimal import Decimal
 from html.entities import name2codepoint
+from typing import Any
 
-from simulate.notation.site_hand import Event, SiteHand, StreetBets
-from simulate.notation.site_text import SiteError
+from simulate.notation.site_hand import Event, Seat, SiteHand, StreetBets
+from simulate.notation.site_text import SiteError, amount_at
 
-__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ActionBets", "Lines", "line_at", "parse_xml",
-           "refuse_declarations", "returned", "xml_units"]
+__all__ = ["MAX_DEPTH", "MAX_XML_CHARS", "ZERO", "ActionBets", "Lines", "acting", "amount_or_zero",
+           "line_at", "parse_xml", "pay_wins", "refuse_declarations", "returned",
+           "xml_units"]
+
+#: Nothing: the amount of a missing or blank attribute.
+ZERO = Decimal(0)
 
 #: The largest XML chunk (one session or hand, in characters) the readers parse.
 MAX_XML_CHARS = 64 * 1024 * 1024
@@ -130,6 +135,25 @@ def xml_units(text: str, tag: str) -> Iterator[tuple[int, ET.Element | SiteError
         yield (lines[k] if k < len(lines) else 1), el
 
 
+def amount_or_zero(value: Any, at: int) -> Decimal:
+    """An amount attribute (or JSON value) of the hand at line ``at``: :data:`ZERO` where
+    it is missing or blank, else :func:`~simulate.notation.site_text.amount_at` of its
+    text (the error names the line)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ZERO
+    return amount_at(str(value), at)
+
+
+def acting(seats: dict[str, Seat], ref: str | None, at: int) -> str:
+    """The name of the player a file's action names by a seat reference ``ref`` (its key
+    in ``seats``), marked as in the hand; :class:`SiteError` where that seat holds nobody."""
+    seat = seats.get(ref or "")
+    if seat is None:
+        raise SiteError(f"line {at}: seat {ref!r} acts but holds no player")
+    seat.in_hand = True
+    return seat.name
+
+
 class ActionBets(StreetBets):
     """:class:`~simulate.notation.site_hand.StreetBets` for the readers that make their
     events as they go, and must name an action by what it does: the formats that print an
@@ -172,3 +196,25 @@ def returned(hand: SiteHand) -> dict[str, Decimal]:
         if e.kind == "uncalled" and e.player is not None and e.amount is not None:
             out[e.player] = out.get(e.player, Decimal(0)) + e.amount
     return out
+
+
+def pay_wins(hand: SiteHand, wins: dict[str, Decimal], back: dict[str, Decimal], at: int, *,
+             uncalled_apart: bool = False) -> None:
+    """The hand's end from what each player won, as a structured file gives it: a
+    ``collect`` (pot ``pot``) of each win, less the uncalled bet ``back`` returned to that
+    player (:func:`returned`) unless ``uncalled_apart`` (the file's wins leave it out), and
+    ``hand.rake`` as what was committed less what was won. :class:`SiteError` where a win
+    is smaller than the bet it should hold, or more is won than committed."""
+    for who, won in wins.items():
+        take = won if uncalled_apart else won - back.get(who, ZERO)
+        if take < 0:
+            raise SiteError(f"line {at}: {who!r} won {won}, less than the uncalled bet "
+                            f"{back[who]} returned")
+        if take > 0:
+            hand.events.append(Event("collect", who, take, line=at, pot="pot"))
+    put = sum(hand.committed().values(), ZERO)
+    took = sum(hand.collected().values(), ZERO)
+    if took > put:
+        raise SiteError(f"line {at}: the chips do not add up: {put} committed, {took} won")
+    hand.rake = put - took
+
