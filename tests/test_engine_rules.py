@@ -520,7 +520,7 @@ def test_a_short_small_blind_changes_nothing_for_the_callers():
 
 
 # -------------------------------------------------- a fold when checking is free (a record)
-# TDA Rules, "Non-Standard Folds" (Rule 45 in 2011, kept since): "Anytime before the end of
+# TDA Rules, "Non-Standard Folds" (Rule 45 of the 2011 rules): "Anytime before the end of
 # the last betting round of a hand, folding in turn when facing a check or folding out of
 # turn are both binding folds and may be subject to penalty." Robert's Rules (Bob Ciaffone,
 # "When You Can Fold", Card Player 2003) calls it an ethical breach, not an illegal action.
