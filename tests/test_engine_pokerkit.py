@@ -63,6 +63,15 @@ counts the spot. Each rule is asserted the cardroom way in tests/test_engine_rul
     with pokerkit's own ``FixedLimitPokerMixin`` put first (the betting its name says, as
     pokerkit's fixed-limit Hold'em has it), and pot-limit Omaha hi/lo against the class as
     it is, with both minimums the big blind (the engine's pot-limit minimum bet).
+``short_blind``
+    A big blind (or straddle) posted short by a player all in on it: the cardroom's players
+    still call the full blind, and a pot-limit opener raises as if it were posted in full
+    (Robert's Rules, rules for using blinds 1); pokerkit lowers the bet to the chips the
+    blind put in. While nobody has bet the full blind, the legal sets differ; the harness
+    compares none of it, and takes a fold or a raise both allow (a raise at least the
+    engine's minimum puts both on the same bets again), else stops the hand there. After
+    such a raise the street's raise sizes differ (the engine measures the raise from the
+    full blind): the raise bounds are compared no more and raises drawn from both ranges.
 ``odd_chips``
     pokerkit gives all the odd chips of a split pot to the first winner left of the button;
     the cardroom rule gives them one at a time to the winners in that order. The harness
@@ -406,6 +415,23 @@ def _low_or_none(low_type: type, cards, board):
         return None
 
 
+def short_forced(s: Setup) -> bool:
+    """Whether a blind or straddle of ``s`` is posted short (its seat all in on it)."""
+    n = s.n
+    if s.button_blind:
+        seats = [(s.button, s.blinds[1])] if n > 2 else [((s.button + 1) % n, s.blinds[1])]
+    else:
+        sb = s.button if n == 2 else (s.button + 1) % n
+        seats = [(sb, s.blinds[0]), ((sb + 1) % n, s.blinds[1])]
+        seats += [((sb + 2 + k) % n, x) for k, x in enumerate(s.straddles)]
+    bb_seat = seats[-1 - len(s.straddles)][0]
+    for seat, amount in seats:
+        ante = s.ante if not s.bb_ante or seat == bb_seat else 0
+        if amount and s.stacks[seat] - ante < amount:
+            return True
+    return False
+
+
 def ours_legal(h: Hand) -> tuple:
     lg = h.legal
     return (bool(lg.fold), bool(lg.check), lg.call, lg.min_raise_to, lg.max_raise_to)
@@ -441,6 +467,7 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
     fixed = s.betting == "fixed-limit"
     straddle_size = s.straddles[-1] if s.straddles else 0
     street = -1
+    short_blind_raised = False  # short_blind: a raise over a short blind this street
     short_open = False  # pokerkit took a short all-in that opened the street as a full wager
     short_raises = 0  # fixed-limit: all-in raises of less than half a bet (pokerkit counts them)
     acted_at: dict[int, int] = {}  # this street: the bet level each seat last acted at
@@ -457,6 +484,7 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
         st = pk.state
         if st.street_index != street:
             street, short_open, short_raises = st.street_index, False, 0
+            short_blind_raised = False
             acted_at, last_full, last_full_size = {}, 0, 0
         preflop = street == 0
         b = pk.legal() if pk.actor is not None else None
@@ -480,6 +508,28 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
             break
         assert list(ours.stacks) == pk.stacks(), f"stacks; {where()}"
         a = ours_legal(ours)
+        if preflop and a != b and (max(st.bets) < max(bb, straddle_size) or (
+                s.betting == "pot-limit" and st.completion_betting_or_raising_count == 0
+                and short_forced(s))):
+            # short_blind: the engine's bet is the full blind, pokerkit's the chips posted
+            spots["short_blind"] += 1
+            lo, hi = max(a[3] or 0, b[3] or 0), min(a[4] or 0, b[4] or 0)
+            if a[0] and b[0] and (rng.random() < 0.4 or lo > hi or a[3] is None or b[3] is None):
+                history.append(f"s{ours.actor} f")
+                ours.fold()
+                pk.fold()
+                continue
+            if a[3] is None or b[3] is None or lo > hi:
+                spots["hands"] += 1  # no common action: the hand's comparison ends here
+                return
+            to = rng.randint(lo, hi)
+            short_blind_raised = True
+            history.append(f"s{ours.actor} cbr {to}")
+            acted_at[ours.actor] = last_full = to
+            last_full_size = to - max(st.bets)
+            ours.raise_to(to)
+            pk.raise_to(to)
+            continue
         raise_ok = a[3] is not None
         lo, hi = a[3], a[4]
         spot = None
@@ -503,6 +553,10 @@ def play_one(seed: int, structure: str, spots: Counter, posts: bool = False) -> 
             assert a[3] >= b[3], f"straddle minimum below pokerkit's; {where()}"
             lo, hi = max(a[3], b[3]), min(a[4], b[4])
             raise_ok = lo <= hi
+        elif short_blind_raised and (a[3], a[4]) != (b[3], b[4]):
+            spot = "short_blind"
+            lo, hi = max(a[3] or 0, b[3] or 0), min(a[4] or 0, b[4] or 0)
+            raise_ok = a[3] is not None and b[3] is not None and lo <= hi
         elif short_open and a[3] is None and b[3] is not None:
             spot = "short_open"
         elif not fixed and a[3] is not None and b[3] is None and ours.actor in acted_at \
@@ -591,9 +645,10 @@ def run_many(structure: str, count: int, seed_step: int, posts: bool = False) ->
 
 # the spots each structure's default run must meet at least once (so no rule is dead code)
 EXPECTED_SPOTS = {
-    "no-limit": ("check_only", "straddle_min", "short_open", "odd_chips"),
-    "pot-limit": ("check_only", "straddle_min", "short_open"),
-    "fixed-limit": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips"),
+    "no-limit": ("check_only", "straddle_min", "short_open", "odd_chips", "short_blind"),
+    "pot-limit": ("check_only", "straddle_min", "short_open", "short_blind"),
+    "fixed-limit": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips",
+                    "short_blind"),
     "short-deck": ("check_only", "short_open", "odd_chips", "button_blind"),
     "fixed-limit-hilo": ("check_only", "fl_cap", "fl_heads_up", "fl_half_bet", "odd_chips"),
     "pot-limit-hilo": ("check_only", "straddle_min", "short_open", "odd_chips"),
@@ -645,3 +700,40 @@ def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting_unlike_pok
     assert ours.actor == pk.actor == 6
     assert ours_legal(ours)[3:] == (26, 30)  # reopened: a raise to 26 (19 + 7) up to all in
     assert pk.legal()[3:] == (None, None)  # pokerkit: call or fold only
+
+
+def test_a_big_blind_all_in_for_less_is_called_in_full_unlike_pokerkit():
+    """short_blind: the big blind is all in for 30 of 100; the cardroom's first player calls
+    the full 100 (raise to 200 at least), pokerkit's calls 50, up to the small blind."""
+    s = Setup(betting="no-limit", game="holdem", blinds=(50, 100), ante=0, bb_ante=False,
+              straddles=(), stacks=[1000, 1000, 30, 1000], button=0,
+              hole=["AcAd", "KcKd", "QcQd", "JcJd"], board="2h7s9d3c4h")
+    assert short_forced(s)
+    ours = Hand(s.rules(), list(s.stacks), button=s.button, hole=list(s.hole), board=s.board)
+    pk = PokerkitHand(s)
+    assert ours.actor == pk.actor == 3
+    assert ours_legal(ours)[2:4] == (100, 200)
+    assert pk.legal()[2:4] == (50, 150)
+
+
+def test_a_fold_facing_a_check_is_binding_in_a_record_unlike_pokerkit():
+    """TDA "Non-Standard Folds": the big blind folding its option (nothing to call) is a
+    binding fold, which a replayed record takes; pokerkit refuses it."""
+    from pokerkit import NoLimitTexasHoldem as NT
+
+    st = NT.create_state(AUTOMATIONS, False, 0, (1, 2), 2, (100, 100, 100), 3)
+    for cards in ("AcAd", "KcKd", "QcQd"):
+        st.deal_hole(cards)
+    st.check_or_call()
+    st.check_or_call()
+    assert st.checking_or_calling_amount == 0 and not st.can_fold()
+    with pytest.raises(ValueError, match="no reason"):
+        st.fold()
+    ours = Hand(Rules(), [100, 100, 100], button=2, deal="manual")
+    for seat, cards in enumerate(("AcAd", "KcKd", "QcQd"), 1):
+        ours.act(f"d dh p{seat} {cards}")
+    ours.act("p3 cc")
+    ours.act("p1 cc")
+    assert ours.legal.check and not ours.legal.fold
+    ours.act("p2 f")
+    assert ours.live == [True, False, True]

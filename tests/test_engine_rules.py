@@ -449,6 +449,99 @@ def test_actions_after_the_end_are_refused():
         h.call()
 
 
+# ------------------------------------------------------------- forced bets posted short
+# Robert's Rules of Poker, "Button and blind use", rules for using blinds 1: "The minimum
+# bring-in and allowable raise sizes for the opener are specified by the poker form used and
+# blind amounts set for a game. They remain the same even when the player in the blind does
+# not have enough chips to post the full amount." (As cardrooms deal it: the players to act
+# call the full big blind and the excess makes a side pot.) pokerkit lowers the bet to the
+# chips the blind put in (tests/test_engine_pokerkit.py, ``short_blind``).
+BLINDS_50_100 = Rules(blinds=(50, 100))
+
+
+@pytest.mark.parametrize("betting, raise_to", [
+    ("no-limit", (200, 1000)), ("pot-limit", (200, 350)), ("fixed-limit", (200, 200))])
+def test_a_big_blind_all_in_for_less_is_still_called_in_full(betting, raise_to):
+    """The big blind is all in for 30 of 100: the first player calls 100, raises to 200 at
+    least, and a pot-limit opener may raise what the full blinds allow (50 + 100 + the call
+    of 100: to 350)."""
+    rules = Rules(betting=betting, blinds=(50, 100))
+    h = hand([1000, 1000, 30, 1000], rules=rules)
+    assert h.bets == [0, 50, 30, 0] and h.actor == 3
+    lg = h.legal
+    assert (lg.fold, lg.check, lg.call) == (True, False, 100)
+    assert (lg.min_raise_to, lg.max_raise_to) == raise_to
+    h.call()
+    play(h, "s0 f")
+    assert h.actor == 1 and h.legal.call == 50  # the small blind completes the full blind too
+    h.fold()
+    # the big blind's 30 is matched by each seat (main pot); the small blind's other 20 and
+    # as much of the caller's make a side pot only the caller is in; the caller's last 50,
+    # which nobody matched, comes back
+    assert [(p.amount, p.eligible) for p in h.pots] == [(90, (2, 3)), (40, (3,))]
+    assert h.done and sum(h.finishing_stacks) == 3030
+
+
+def test_a_short_big_blind_leaves_the_minimum_raise_and_its_side_pot_contested():
+    """Both blinds call a raise over a big blind all in for 40 of 100: main pot 3 x 40,
+    the side pot everything above it between the two who can cover."""
+    h = hand([1000, 1000, 40, 1000], rules=BLINDS_50_100)
+    play(h, "s3 cbr 250, s0 f, s1 cc")
+    assert h.street == "flop" and h.committed == [0, 250, 40, 250]
+    assert [(p.amount, p.eligible) for p in h.pots] == [(120, (1, 2, 3)), (420, (1, 3))]
+
+
+def test_a_seat_left_alone_with_chips_calls_no_more_than_was_bet():
+    """Heads-up, the big blind all in for 30: the small blind's 50 already covers it, so
+    it has no decision (the board runs out) and gets its other 20 back; with a third player
+    all in for 80, the small blind calls 30 more, not the 50 up to the full blind."""
+    h = hand([1000, 30], rules=BLINDS_50_100)  # seat 0: the button, the small blind
+    assert h.actor is None and h.done
+    assert [(p.amount, p.eligible) for p in h.pots] == [(60, (0, 1))]
+    assert h.finishing_stacks[0] + h.finishing_stacks[1] == 1030
+    assert h.finishing_stacks[0] >= 970
+    h = hand([1000, 1000, 30, 80], rules=BLINDS_50_100)
+    play(h, "s3 cc, s0 f")
+    assert h.actor == 1 and h.legal.call == 30 and h.legal.min_raise_to is None
+
+
+def test_a_straddle_all_in_for_less_is_called_in_full():
+    """A straddle sets the bring-in (Robert's Rules, no-limit rule 2: "A straddle bet sets a
+    new minimum bring-in"); posted short by a player all in, it stays the amount to call."""
+    h = hand([100, 100, 100, 3, 100], rules=Rules(straddles=(4,)))
+    assert h.bets == [0, 1, 2, 3, 0] and h.actor == 4
+    assert (h.legal.call, h.legal.min_raise_to) == (4, 8)
+
+
+def test_a_short_small_blind_changes_nothing_for_the_callers():
+    """A small blind all in for 20 of 50: the call is still the big blind, 100."""
+    h = hand([1000, 20, 1000, 1000], rules=BLINDS_50_100)
+    assert h.bets == [0, 20, 100, 0] and (h.legal.call, h.legal.min_raise_to) == (100, 200)
+
+
+# -------------------------------------------------- a fold when checking is free (a record)
+# TDA Rules, "Non-Standard Folds" (Rule 45 of the 2011 rules): "Anytime before the end of
+# the last betting round of a hand, folding in turn when facing a check or folding out of
+# turn are both binding folds and may be subject to penalty." Robert's Rules (Bob Ciaffone,
+# "When You Can Fold", Card Player 2003) calls it an ethical breach, not an illegal action.
+def test_a_fold_facing_a_check_is_taken_from_a_record_but_never_offered():
+    """Replaying a table's record (manual deals) the fold stands; the legal set still
+    offers a check, not a fold, and a dealt hand (self-play, the interactive Hand) refuses
+    it (see test_illegal_action_message_names_the_legal_options)."""
+    h = Hand(NL, [100, 100, 100], button=0, deal="manual")
+    for s, cards in enumerate(["AcAd", "KcKd", "QcQd"], 1):
+        h.act(f"d dh p{s} {cards}")
+    h.act("p1 cc")
+    h.act("p2 cc")
+    assert h.actor == 2 and h.legal.check and not h.legal.fold
+    h.act("p3 f")  # the big blind folds its option
+    assert h.actor is None and h.live == [True, True, False]
+    h.act("d db 2h7s9d")
+    assert h.actor == 1 and not h.legal.fold
+    h.act("p2 f")  # nothing to call on the flop either
+    assert h.done and h.finishing_stacks == [104, 98, 98]
+
+
 # --------------------------------------------------------------------------- invariants
 @settings(max_examples=150, deadline=None)
 @given(st.data())

@@ -34,6 +34,19 @@ def play(h: HandHistory) -> A.ChipState:
     return A.play_hand(h, A.Units(A.scale_of(h)))
 
 
+# ------------------------------------------------- a blind posted short (Robert's Rules)
+def test_a_call_after_a_short_big_blind_is_the_full_blind():
+    """PHH's blind is the full amount, posted as far as the stack goes; the players who
+    call still call the full big blind (the engine's rule, tests/test_engine_rules.py), but
+    a seat alone with chips calls no more than was bet."""
+    st = play(hand(["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 cc", "p1 cc"],
+                   starting_stacks=[100, 1, 100]))
+    assert st.total == [2, 1, 2]  # the small blind completes to the full 2, not to 1
+    st = play(hand(["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 f"],
+                   starting_stacks=[100, 1, 100]))
+    assert st.total == [1, 1, 0]  # folded to the small blind: its 1 already covers
+
+
 # ----------------------------------------------------------------------------- tables
 def test_the_variant_tables_come_from_the_games():
     for code, (name, betting) in A.ENGINE_VARIANTS.items():

@@ -73,8 +73,6 @@ def test_a_good_hand_is_validated() -> None:
     (f"{DEAL}, 'p3 f', 'p1 cc', 'p2 cc', 'd db 2d3d'", "the flop is 3 cards, got 2"),
     (f"{DEAL}, 'p3 f', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p2 cc'",
      "action 8 'p2 cc': player p2 is not to act; p1 is"),
-    (f"{DEAL}, 'p3 cc', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p1 cc', 'p2 cc', 'p3 f'",
-     "action 10 'p3 f': p3 cannot fold: there is nothing to call"),
     (f"{DEAL}, 'p3 f', 'p1 cbr 30', 'd db 2d3d4h'", "action 6 'd db 2d3d4h': no board cards"),
     (f"{DEAL}, 'p3 f', 'p1 cbr 30'", "the history stops before the hand is over (p2 is to act)"),
 ])
@@ -82,6 +80,16 @@ def test_broken_histories_fail_naming_the_action(actions: str, message: str) -> 
     r = run(actions)
     assert r.error is not None and message in r.error, r.error
     assert "\n" not in r.error and r.finishing_stacks is None
+
+
+def test_a_fold_facing_a_check_is_binding() -> None:
+    """TDA "Non-Standard Folds": folding in turn facing a check is a binding fold, so a
+    record that has one is replayed (the engine never offers it, see test_engine_rules)."""
+    r = run(f"{DEAL}, 'p3 cc', 'p1 cc', 'p2 cc', 'd db 2d3d4h', 'p1 cc', 'p2 cc', 'p3 f', "
+            "'d db 5s', 'p1 cc', 'p2 cc', 'd db 9c', 'p1 cc', 'p2 cc', 'p1 sm AcAd', "
+            "'p2 sm KcKd'")
+    assert r.error is None and r.validated, (r.error, r.not_validated)
+    assert r.finishing_stacks == [1020, 990, 990]
 
 
 def test_one_broken_hand_does_not_stop_the_others() -> None:

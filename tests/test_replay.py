@@ -295,3 +295,58 @@ def test_omaha_allin_ev_parses_its_spot_once(monkeypatch: pytest.MonkeyPatch) ->
         assert [p["expected_payout"] for p in r.allin_ev] == [p.expected_payout / scale
                                                              for p in res.players]
         assert res.exact is exact
+
+
+PARTY_SHORT_BB = """***** Hand History for Game 198586505 *****
+$0.10/$0.25 USD NL Texas Hold'em - Wednesday, June 20, 19:27:09 EDT 2018
+Table Clifton (Real Money)
+Seat 7 is the button
+Total number of players : 8/9
+Seat 1: FunkDrSpock ( $4.65 USD )
+Seat 3: Ritch_Razor ( $5.38 USD )
+Seat 5: Wheeze ( $15.69 USD )
+Seat 4: davis1226 ( $18.18 USD )
+Seat 7: emilyrose ( $28.73 USD )
+Seat 6: minidon ( $36.66 USD )
+Seat 2: papou1 ( $0.03 USD )
+Seat 9: rdfilo ( $6.90 USD )
+FunkDrSpock posts small blind [$0.10 USD].
+papou1 posts big blind [$0.03 USD].
+** Dealing down cards **
+Ritch_Razor calls [$0.25 USD]
+davis1226 folds
+Wheeze folds
+minidon folds
+emilyrose calls [$0.25 USD]
+FunkDrSpock folds
+** Dealing Flop ** [ Tc, 9s, 4s ]
+Ritch_Razor checks
+emilyrose bets [$0.50 USD]
+Ritch_Razor calls [$0.50 USD]
+** Dealing Turn ** [ 2h ]
+Ritch_Razor checks
+emilyrose bets [$1.15 USD]
+Ritch_Razor calls [$1.15 USD]
+** Dealing River ** [ 3s ]
+Ritch_Razor is all-In  [$3.48 USD]
+emilyrose folds
+Ritch_Razor shows [ 2s, Ks ]a flush, King high.
+papou1 doesn't show [ Kd, 8c ]high card King.
+Ritch_Razor wins $7.08 USD from the side pot 1 with a flush, King high.
+Ritch_Razor wins $0.12 USD from the main pot with a flush, King high.
+"""
+
+
+def test_a_site_hand_with_a_short_big_blind_is_validated() -> None:
+    """A real PartyPoker hand (tests/data/sites/hhp, partypoker 9-max, game 198586505): the
+    big blind is all in for $0.03 and both callers call the full $0.25, as cardrooms play it
+    (Robert's Rules); the builder writes the full blind, so the engine validates the hand and
+    the site's pots ($0.12 main, $7.08 side) are reproduced."""
+    from simulate.notation.sites import read_site
+
+    [(_, h)] = list(read_site(PARTY_SHORT_BB, "party.txt"))
+    r = replay(h, "party.txt")
+    assert r.error is None and r.validated, (r.error, r.not_validated)
+    assert r.matches_record is not False
+    i = h.players.index("Ritch_Razor")
+    assert r.finishing_stacks[i] == 7.2  # 7.08 + 0.12 (he was all in for 5.38)

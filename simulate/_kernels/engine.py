@@ -22,6 +22,11 @@ this street); a seat that already acted may raise again only if the bet has grow
 by at least a full raise since then (so several short all-ins that add up to a full
 raise reopen the betting, as in TDA Rule 47 Example 1, and one short all-in does not).
 
+Forced bets posted short (a seat all in on its blind) are called in full
+(:data:`~simulate._kernels.state.SHORTFALL`, :func:`_call_level`); a replayed record's fold
+facing a check is binding (:data:`~simulate._kernels.state.MODE`; :func:`legal` never
+offers it). Both are Robert's Rules' and TDA's, where pokerkit differs (the README).
+
 Pineapple (``DISCAT`` set): three hole cards; when the betting round ``DISCAT - 1`` is
 over, :func:`_end_street` sets ``DISCING`` and the actor becomes the next live seat to
 discard (from the button's left); betting is refused (:data:`E_DISCARD`) until
@@ -42,9 +47,9 @@ from __future__ import annotations
 import numpy as np
 
 from evaluator._jit import inline, serial
-from evaluator._kernels.holdem import KEY_INIT_I64, lookup
 from simulate._kernels.boards import deal_board_from_deck, deal_deck, seeded_deck  # noqa: F401
 from simulate._kernels.pots import build_pots, omaha_value, settle, table_pots  # noqa: F401
+from simulate._kernels.showdown import dealt_strengths, holdem_strengths, strengths  # noqa: F401
 from simulate._kernels.state import *  # noqa: F403 - the whole layout, re-exported
 from simulate._kernels.state import (
     ACTED,
@@ -86,7 +91,6 @@ from simulate._kernels.state import (
     E_RAISE_SHORT,
     FIXED_LIMIT,
     FOLD,
-    GAME,
     HOLEN,
     L_CALL,
     L_CHECK,
@@ -114,6 +118,7 @@ from simulate._kernels.state import (
     POT_LIMIT,
     RAISE,
     SB,
+    SHORTFALL,
     SMALLBET,
     STACK,
     STAT,
@@ -156,14 +161,30 @@ def _post(S, s, amount, is_bet):
 
 
 @inline
+def _call_level(S, s):
+    """The street total a call by seat ``s`` goes to: the bet level (before the flop at
+    least the full big blind or straddle, however short it was posted), but no more than
+    another seat's largest bet when ``s`` is the only seat left with chips."""
+    level = S[BETLEVEL]
+    if S[NACTIVE] == 1 and S[STAT + s] == ACTIVE:
+        top = 0
+        for i in range(S[N]):
+            if i != s and S[BET + i] > top:
+                top = S[BET + i]
+        if top < level:
+            return top
+    return level
+
+
+@inline
 def _has_decision(S, s):
     """True when seat ``s`` must act now: active, and either not yet acted this street or
     facing a bet; a seat not facing a bet has no decision when no other live seat has
-    chips left."""
+    chips left (nor one facing only the part of a short blind nobody put in)."""
     if S[STAT + s] != ACTIVE:
         return False
     if S[BET + s] < S[BETLEVEL]:
-        return True
+        return S[BET + s] < _call_level(S, s)
     return S[ACTED + s] < 0 and S[NACTIVE] > 1  # another seat (s is one) has chips
 
 
@@ -240,6 +261,8 @@ def raise_bounds(S, s):
         lo = level + S[MININC]
         if S[BETTING] == POT_LIMIT:
             pot = S[DEAD]
+            if S[STREET] == 0 and S[AGGR] < 0:  # the opener: the blinds count in full
+                pot += S[SHORTFALL]
             for i in range(n):
                 pot += S[COMM + i]
             hi = level + pot + to_call
@@ -269,7 +292,7 @@ def legal(S, out):
     if S[DISCING] != 0:
         out[L_WHY] = E_DISCARD
         return
-    to_call = S[BETLEVEL] - S[BET + s]
+    to_call = _call_level(S, s) - S[BET + s]
     if to_call > 0:
         out[L_FOLD] = 1
         out[L_CALL] = min(to_call, S[STACK + s])
@@ -375,21 +398,22 @@ def start_inline(S, hole, board, deck):
         else:
             for k in range(n):
                 _post(S, (b + 1 + k) % n, S[ANTE], False)
-    _post(S, sb, S[SB], True)
-    _post(S, bb, S[BB], True)
+    short = S[SB] - _post(S, sb, S[SB], True)
+    short += S[BB] - _post(S, bb, S[BB], True)
     last = bb
     inc = S[BB]
     for k in range(S[NSTRAD]):
         seat = (bb + 1 + k) % n
         amt = S[STRAD0 + k]
-        _post(S, seat, amt, True)
+        short += amt - _post(S, seat, amt, True)
         last = seat
         if amt > inc:
             inc = amt
+    S[SHORTFALL] = short
     for k in range(S[NPOST]):  # posts: live bets that do not move the first actor
         if S[POST0 + k] > 0:
             _post(S, (b + 1 + k) % n, S[POST0 + k], True)
-    level = 0
+    level = inc  # the full big blind or straddle, however short it was posted
     for s in range(n):
         if S[BET + s] > level:
             level = S[BET + s]
@@ -437,11 +461,11 @@ def act_inline(S, kind, amount, board, deck):
     if S[DISCING] != 0:
         return E_DISCARD
     level = S[BETLEVEL]
-    to_call = level - S[BET + s]
+    to_call = _call_level(S, s) - S[BET + s]
     if kind == CHECK_CALL:
         kind = CALL if to_call > 0 else CHECK
     if kind == FOLD:
-        if to_call <= 0:
+        if to_call <= 0 and S[MODE] == 0:  # a record's fold facing a check is binding
             return E_FOLD
         S[STAT + s] = OUT  # the actor was ACTIVE
         S[NLIVE] -= 1
@@ -530,98 +554,6 @@ def deal_board(S, board, cards):
     else:
         _end_street(S, board, board[:0])
     return 0
-
-
-@inline
-def dealt_strengths(S, hole, deck, card_key, card_mask, row_offsets, rank_table, flush_table,
-                    out):
-    """Hold'em: every seat's strength (into ``out``) with the board a seeded deal will turn,
-    read from ``deck`` right after :func:`start` (each street burns one card, as
-    :func:`_deal_board_from_deck` deals them: board card ``j`` lies ``1 + j + (j >= 3) +
-    (j >= 4)`` past ``DPOS``). The play loop evaluates before the betting so that the
-    evaluator's table reads (cache misses, mostly) overlap the betting; at a showdown these
-    are :func:`holdem_strengths` (folded seats aside, which it sets to 0)."""
-    n = S[N]
-    h = S[NHOLE]
-    p = S[DPOS] + 1
-    bkey = KEY_INIT_I64
-    bmask = np.int64(0)
-    for j in range(5):
-        c = deck[p + j + (j >= 3) + (j >= 4)]
-        bkey += card_key[c]
-        bmask |= card_mask[c]
-    for s in range(n):
-        key = bkey
-        mask = bmask
-        for r in range(h):
-            c = hole[s, r]
-            key += card_key[c]
-            mask |= card_mask[c]
-        out[s] = lookup(key, mask, row_offsets, rank_table, flush_table)
-
-
-@inline
-def holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table, flush_table,
-                     out):
-    """Hold'em showdown strengths into ``out`` (see :func:`strengths`)."""
-    n = S[N]
-    h = S[NHOLE]
-    nb = S[NBOARD]
-    bkey = KEY_INIT_I64
-    bmask = np.int64(0)
-    board_known = True
-    for j in range(nb):
-        c = board[j]
-        if c == UNKNOWN:
-            board_known = False
-        else:
-            bkey += card_key[c]
-            bmask |= card_mask[c]
-    for s in range(n):
-        if S[STAT + s] == OUT:
-            out[s] = 0
-            continue
-        key = bkey
-        mask = bmask
-        known = board_known
-        for r in range(h):
-            c = hole[s, r]
-            if c == UNKNOWN:
-                known = False
-            else:
-                key += card_key[c]
-                mask |= card_mask[c]
-        out[s] = lookup(key, mask, row_offsets, rank_table, flush_table) if known else -1
-
-
-@serial
-def strengths(S, hole, board, tables, otables, out, hbuf, bbuf, sbuf):
-    """Showdown strength of each live seat into ``out`` (int64[n]; hi/lo: the packed high and
-    low of :func:`simulate._kernels.pots.omaha_value`); -1 for a seat whose cards are not
-    all known, 0 for a folded seat. ``hbuf`` uint8[1, NHOLE], ``bbuf`` uint8[1, 5] and
-    ``sbuf`` int32[1] are scratch for the Omaha evaluator."""
-    card_key, card_mask, row_offsets, rank_table, flush_table = tables
-    if S[GAME] == 0:
-        holdem_strengths(S, hole, board, card_key, card_mask, row_offsets, rank_table,
-                         flush_table, out)
-        return
-    n = S[N]
-    h = S[NHOLE]
-    nb = S[NBOARD]
-    for s in range(n):
-        if S[STAT + s] == OUT:
-            out[s] = 0
-            continue
-        known = True
-        for r in range(h):
-            hbuf[0, r] = hole[s, r]
-            if hole[s, r] == UNKNOWN:
-                known = False
-        for j in range(nb):
-            bbuf[0, j] = board[j]
-            if board[j] == UNKNOWN:
-                known = False
-        out[s] = omaha_value(S, hbuf, bbuf, sbuf, tables, otables) if known else -1
 
 
 # ---------------------------------------------------------------- one buffer per Hand

@@ -34,7 +34,8 @@ SMALLBET = 15
 BIGBET = 16
 MAXRAISES = 17
 UNCAPPED = 18  # 1: no cap while only two players are left
-MODE = 19  # 0: cards from the deck array, 1: manual (deals come as actions)
+MODE = 19  # 0: cards from the deck array, 1: manual (deals come as actions: a table's record,
+# where a fold with nothing to call is taken as the binding fold it was, TDA "Non-Standard Folds")
 NBOARD = 20  # board cards dealt
 NEED = 21  # manual mode: board cards awaited before the street can start (0 none)
 DPOS = 22  # next deck position
@@ -52,7 +53,9 @@ BTNBLIND = 39  # 1: a button blind (short deck): the button posts BB, nobody SB 
 # the other seat, as Hold'em's heads-up blinds swap); the seat after it acts first
 POST0 = 40  # ..49: per position from the button's left, a post (a live bet; 0 none)
 DECKLOW = 50  # the lowest card id of the deck: 0, or 16 in short deck (the 36 from the six)
-HEADER = 51
+SHORTFALL = 51  # chips the blinds and straddles were posted short of their full amounts (a
+# seat all in on its blind): the pot-limit opener's pot counts them (Robert's Rules)
+HEADER = 52
 HILO_GAME = 2  # S[GAME] of a high/low split game (Omaha eight or better)
 
 STACK = HEADER
@@ -82,7 +85,7 @@ RAISE = 4
 # error codes of act() (and reasons a raise is not allowed, from raise_bounds())
 OK = 0
 E_NO_ACTOR = 1  # nobody to act: the hand is over or waits for a deal
-E_FOLD = 2  # nothing to call (check instead)
+E_FOLD = 2  # nothing to call (check instead); manual mode takes such a fold (a record's)
 E_CHECK = 3  # facing a bet
 E_CALL = 4  # nothing to call
 E_BELOW_MIN = 5

@@ -111,8 +111,11 @@ class Hand(HandText):
     real procedure (a burn before each street), or scripted (``hole``: one hand per seat,
     ``board``: the five board cards in order), or ``deal="manual"``: the deals arrive as
     PHH actions (``act("d dh p1 AhKh")``, ``act("d dh p2 ????")``, ``act("d db Jc3d5c")``)
-    and showdowns as ``act("p1 sm AhKh")``. With a seed, ``hand_index=i`` deals hand ``i``
-    of a :func:`play` run with that seed (hand 0 by default).
+    and showdowns as ``act("p1 sm AhKh")``: a table's record, where a fold with nothing to
+    call is taken as the binding fold it was (TDA "Non-Standard Folds"); a dealt hand
+    refuses it (:attr:`legal` offers a check, never that fold). With a seed,
+    ``hand_index=i`` deals hand ``i`` of a :func:`play` run with that seed (hand 0 by
+    default).
     """
 
     def __init__(self, rules: Rules, stacks: Sequence[int], *, button: int = 0,

@@ -235,11 +235,13 @@ class Rules:
 
 @dataclass(frozen=True)
 class Legal:
-    """The actor's options. ``fold`` only when facing a bet; ``call`` the chips a call adds
-    now (capped at the stack), None when there is nothing to call; ``min_raise_to`` and
-    ``max_raise_to`` street totals, None when no bet or raise is allowed (a short stack's
-    all-in is both). ``discard`` (Pineapple): the actor must discard one hole card now (the
-    others are then all False/None)."""
+    """The actor's options. ``fold`` only when facing a bet (a replayed record's fold when
+    checking is free is still taken: TDA's binding "Non-Standard Folds", never offered);
+    ``call`` the chips a call adds now (capped at the stack; before the flop at least up to
+    the full big blind, however short it was posted), None when there is nothing to call;
+    ``min_raise_to`` and ``max_raise_to`` street totals, None when no bet or raise is
+    allowed (a short stack's all-in is both). ``discard`` (Pineapple): the actor must
+    discard one hole card now (the others are then all False/None)."""
 
     fold: bool = False
     check: bool = False

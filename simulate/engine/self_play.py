@@ -17,7 +17,8 @@ Policies (one for every seat, or one per seat):
   = fold, check, call (-1 none), min raise-to, max raise-to (-1 none), reason; ``rnd`` a
   fresh random uint64; ``kind`` one of :data:`FOLD`, :data:`CHECK`, :data:`CALL`,
   :data:`CHECK_CALL`, :data:`RAISE` with ``amount`` the raise-to total). An illegal choice
-  is played as a check or call.
+  is played as a check or call: a fold with nothing to call among them (self-play, like
+  ``legal``, offers the check; only a replayed record's fold facing a check is taken).
 - any other callable: ``fn(hand) -> str``, given the :class:`simulate.engine.Hand` and
   returning a PHH action (``"f"``, ``"cc"``, ``"cbr 300"``; in Pineapple games, when
   ``hand.legal.discard``, ``"sd CARD"``); the slower Python loop.

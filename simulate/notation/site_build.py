@@ -34,7 +34,13 @@ from typing import Any
 
 from simulate.games import GAMES
 from simulate.notation.phh_read import HandHistory, parse_hand
-from simulate.notation.site_hand import BETTING_KINDS, FORCED_KINDS, SiteHand, StreetBets
+from simulate.notation.site_hand import (
+    BETTING_KINDS,
+    FORCED_KINDS,
+    SiteHand,
+    StreetBets,
+    call_total,
+)
 from simulate.notation.site_text import SiteError, SiteInfo
 
 __all__ = ["NON_ENGINE_VARIANTS", "build", "transcribe", "variant_of"]
@@ -150,6 +156,7 @@ def build(hand: SiteHand, source: str) -> HandHistory:
             bring_in = a
         else:
             blind[i] = (blind[i] + a) if blind[i] >= 0 else blind[i] - a
+    _full_blinds(hand, idx, by_name, ante, blind)
     holes = _hole_cards(hand, names, info.game)
     actions = _actions(hand, idx, holes, info.game)
     collected = hand.collected()
@@ -196,6 +203,21 @@ def build(hand: SiteHand, source: str) -> HandHistory:
     info.boards = _boards(hand)
     hh.site = info
     return hh
+
+
+def _full_blinds(hand: SiteHand, idx: dict[str, int], by_name: dict[str, Any],
+                 ante: list[Decimal], blind: list[Decimal]) -> None:
+    """A blind posted short by a seat all in on it is written at its full amount (the
+    stakes'), as PHH writes a blind (the engine posts what the stack holds): the players
+    who call still call the full big blind (Robert's Rules)."""
+    full = {"small_blind": hand.stakes.small_blind, "big_blind": hand.stakes.big_blind}
+    for e in hand.events:
+        i = idx.get(e.player or "")
+        nominal = full.get(e.kind)
+        if i is None or nominal is None or not 0 < blind[i] < nominal:
+            continue
+        if ante[i] + blind[i] == by_name[e.player].stack:  # all in on its forced bets
+            blind[i] = nominal
 
 
 def _boards(hand: SiteHand) -> list[str]:
@@ -322,6 +344,8 @@ def transcribe(hh: HandHistory) -> SiteHand:
         stakes.big_blind = blinds[1] if blinds[1] > 0 else stakes.big_blind
     stack = [Decimal(x) for x in hh.starting_stacks]
     street = [Decimal(0)] * n
+    folded = [False] * n
+    forced = max(positive, default=Decimal(0))  # a call's floor before the first deal
     ev: list[Event] = []
 
     def put(i: int, x: Decimal) -> Decimal:
@@ -350,6 +374,7 @@ def transcribe(hh: HandHistory) -> SiteHand:
         if k == "db":
             street = [Decimal(0)] * n
             bet_seen = False
+            forced = Decimal(0)
             ev.append(Event("board", cards=_cards(act.cards)))
             continue
         if k == "dh":
@@ -357,15 +382,18 @@ def transcribe(hh: HandHistory) -> SiteHand:
             if bet_seen:  # a later deal (stud's streets, a draw's new cards)
                 street = [Decimal(0)] * n
                 bet_seen = False
+                forced = Decimal(0)
                 ev.append(Event("street"))
             ev.append(Event("hole", names[act.target], cards=_cards(act.cards)))
             continue
         assert i is not None
         p = names[i]
         if k == "f":
+            folded[i] = True
             ev.append(Event("fold", p))
         elif k == "cc":
-            owe = max(street) - street[i]
+            alone = all(folded[j] or not stack[j] for j in range(n) if j != i)
+            owe = call_total(street, i, forced, alone) - street[i]
             if owe > 0:
                 ev.append(Event("call", p, put(i, owe), allin=stack[i] == 0))
             else:
@@ -382,6 +410,7 @@ def transcribe(hh: HandHistory) -> SiteHand:
             if bet_seen:  # a draw ends the betting round before it
                 street = [Decimal(0)] * n
                 bet_seen = False
+                forced = Decimal(0)
                 ev.append(Event("street"))
             ev.append(Event("discard", p, cards=_cards(act.cards)) if act.cards
                       else Event("stand", p))

@@ -51,13 +51,15 @@ not need it). ``line`` is the event's line in the document (1-based).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from simulate.notation.site_text import SiteError, SiteInfo
 
 __all__ = ["ADDS_TO_BET", "BETTING_KINDS", "EVENT_KINDS", "FORCED_KINDS", "SETS_BET", "Event",
-           "Seat", "SiteHand", "Stakes", "StreetBets", "starts_street"]
+           "Seat", "call_total", "SiteHand", "Stakes", "StreetBets", "starts_street"]
 
 #: Forced bets, paid before the first decision.
 FORCED_KINDS = frozenset({"ante", "small_blind", "big_blind", "straddle", "post", "dead",
@@ -116,6 +118,18 @@ class StreetBets:
     def bet(self, player: str | None) -> Decimal:
         """``player``'s bet on this street."""
         return self.bets.get(player or "", Decimal(0))
+
+
+def call_total(bets: Sequence[Any], seat: int, forced: Any, alone: bool) -> Any:
+    """The street total a call (PHH ``cc``) by ``seat`` goes to, ``bets`` each seat's bet on
+    the street: the largest bet, or ``forced`` when that is larger (before the flop the full
+    big blind or straddle, however short a seat all in on it posted it: Robert's Rules, as
+    the engine plays it), but no more than another seat's largest bet when ``seat`` is the
+    only live seat left with chips (``alone``: the rest could only come back)."""
+    level = max(max(bets), forced)
+    if alone:
+        level = min(level, max((b for i, b in enumerate(bets) if i != seat), default=level))
+    return level
 
 
 @dataclass

@@ -22,6 +22,7 @@ from evaluator.cards import card_str
 from evaluator.tablegen import LOWEST_RANK
 from simulate.games import GAMES
 from simulate.notation.phh_read import HandHistory
+from simulate.notation.site_hand import call_total
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots
 
 __all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",
@@ -147,12 +148,14 @@ class ChipState:
     board: list[int]
     betting_started: bool = False
     allin_board: list[int] | None = None
+    forced: int = 0  # the full big blind or straddle: a call's floor until the street ends
 
     def end_street(self) -> None:
         """Move each seat's street bet into its total."""
         for s in range(self.n):
             self.total[s] += self.street[s]
             self.street[s] = 0
+        self.forced = 0
 
     def put(self, seat: int, chips: int) -> None:
         """``seat`` bets ``chips`` more on this street, capped at its stack."""
@@ -194,6 +197,8 @@ def play_hand(hand: HandHistory, u: Units) -> ChipState:
         st.stack[s] -= st.ante[s]
     for s, b in enumerate(posted_order(hand.blinds_or_straddles, n)):
         st.put(s, u.to_int(abs(b)))
+        if b > 0:  # a blind or straddle (not a post): called in full however short it went in
+            st.forced = max(st.forced, u.to_int(b))
     board_game = (hand.variant in HOLDEM_VARIANTS or hand.variant in OMAHA_VARIANTS
                   or hand.variant in SHORT_DECK_VARIANTS or hand.variant in HILO_VARIANTS)
     for act in hand.actions:
@@ -203,6 +208,7 @@ def play_hand(hand: HandHistory, u: Units) -> ChipState:
                 st.allin_board = list(st.board)
             if st.betting_started:
                 st.end_street()
+            st.forced = 0
             st.board.extend(c for c in (act.cards or []) if c is not None)
             if any(c is None for c in (act.cards or [])):
                 raise ReplayError(f"board card unknown in {act.text!r}")
@@ -250,7 +256,8 @@ def play_hand(hand: HandHistory, u: Units) -> ChipState:
         if k == "f":
             st.folded[seat] = True
         elif k == "cc":
-            st.put(seat, max(st.street) - st.street[seat])
+            alone = all(st.folded[s] or not st.stack[s] for s in range(n) if s != seat)
+            st.put(seat, call_total(st.street, seat, st.forced, alone) - st.street[seat])
         elif k == "pb":
             if hand.bring_in is None:
                 raise ReplayError(f"{act.text!r}: the hand has no bring_in")
