@@ -165,18 +165,19 @@ def test_a_game_without_a_variant_code_is_the_hands_error():
 
 
 def test_betting_our_rules_refuse_leaves_a_site_hand_not_validated_a_phh_hand_in_error():
-    """A site's record is what happened at its table: a fold with nothing to call (which
-    sites allow and our engine refuses) leaves the hand on its chip accounting, not
-    validated, with the reason; the same hand as PHH is that hand's error."""
+    """A site's record is what happened at its table: a raise short of the minimum by a
+    player with chips behind (which a site may take and our engine refuses) leaves the
+    hand on its chip accounting, not validated, with the reason; the same hand as PHH is
+    that hand's error. (A fold with nothing to call is no longer such a case: it is a
+    binding fold, TDA "Non-Standard Folds", and is replayed.)"""
     seats = [(1, "ann", "5"), (2, "bob", "5")]
     h = _hand([E("small_blind", "bob", "0.05"), E("big_blind", "ann", "0.10"),
-               E("call", "bob", "0.05"), E("check", "ann"),
-               E("board", cards=("2c", "7d", "Jh")), E("fold", "ann"),
+               E("raise", "bob", "0.15"), E("fold", "ann"), E("uncalled", "bob", "0.05"),
                E("collect", "bob", "0.20")], seats, button=2)
     hh = build(h, "f.txt")
     d = replay(hh).to_dict()
     assert d["error"] is None and d["validated"] is False
-    assert "rules engine refuses" in d["not_validated"] and "fold" in d["not_validated"]
+    assert "rules engine refuses" in d["not_validated"] and "raise" in d["not_validated"]
     assert d["winnings"] == [0, 0.2] and d["net"] == [-0.1, 0.1]
     hh.site = None
-    assert "fold" in replay(hh).to_dict()["error"]
+    assert "raise" in replay(hh).to_dict()["error"]

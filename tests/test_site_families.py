@@ -51,11 +51,10 @@ FAMILIES = [
             # ASKET174
             (T312, 143): "ASKET174 collected 0.0 by the site's record",
         },
-        # the site folds a player who could check; our engine refuses a fold with nothing
-        # to call (the hand stands on its chip accounting, not validated)
-        refused={(A + "Pacific/CashGame/HandActionTests/DealingCardsMissing.txt", 1):
-                 "cannot fold"},
-        validated=152, at_least=True, round_trip=both(166), rake_known=True),
+        # DealingCardsMissing.txt hand 1 folds a player who could check: a binding fold
+        # (TDA), replayed and validated
+        refused={},
+        validated=158, round_trip=both(166), rake_known=True),
     Family(
         "ongame", {"OnGame": 39}, 48,
         # deliberately broken by the source: cut inside the summary's seat lines
@@ -87,18 +86,12 @@ FAMILIES = [
             # "WolfgangCutler"
             (A + "PartyPoker/CashGame/PlayerTests/WithAnonomous.txt", 1):
                 "'WolfgangCutler' acts"},
-        replay_errors={
-            # the big blind is all in for 0.03 of 0.25; the others call the full 0.25 (the
-            # site's rule, which the file's amounts and payouts follow); PHH's "cc" calls only
-            # the 0.10 small blind, so the replay's pots are 0.30 short (reported as the
-            # builder's matter)
-            (PARTY_BIG, 7622): "Ritch_Razor collected 3.72 by the site's record, but the "
-                               "showdown"},
-        refused={(PARTY_BIG, 519): "cannot fold"},  # the site folds a player who could check
-        validated=282, at_least=True, rake_known=True,
-        # the short big blind hand (above): OHH is written from the PHH actions, whose call
-        # is the small blind's 0.10, not the full 0.25 the site took
-        round_trip={"phh": (293, ()), "ohh": (292, (f"{PARTY_BIG}:7622: ",))}),
+        # (PARTY_BIG, 7622): the big blind is all in for 0.03 of 0.25 and the others call
+        # the full 0.25, the cardroom rule the engine follows: its pots are the site's
+        # (PARTY_BIG, 519): a player who could check folds: a binding fold (TDA)
+        refused={},
+        validated=284, rake_known=True,
+        round_trip=both(293)),
     Family(
         "winamax", {"Winamax": 35, "Winamax (invalid header)": 1}, 45,
         faults={
@@ -126,13 +119,12 @@ FAMILIES = [
         # stud hi/lo: chip accounting only, no contested showdown replayed
         replay_errors={("hand-history-parser/extracted/acr/HAND_7CARD_STUD_HILO.txt", 1):
                        "is not supported at a contested showdown"},
-        # the sitting-out big blind "folds" with nothing to call: our rules refuse the fold,
-        # the hand stands on its chip accounting, not validated
-        refused={("Poker-Hand-Tracker/__tests__/fake_data_tourneys/long_hand_history_for_tests"
-                  ".txt", 490): "cannot fold"},
+        # hand 490 of long_hand_history_for_tests.txt: the sitting-out big blind "folds"
+        # with nothing to call, a binding fold (TDA): replayed and validated
+        refused={},
         # not validated (no error): forced bets the engine does not post (a dead small blind,
         # a small blind on the button, a big blind all in for less, a dead blind as an ante)
-        validated=101, round_trip=both(108),
+        validated=103, round_trip=both(108),
         cut=next(k for k in files_of("Winning Poker / ACR (tournament format)")
                  if "hh_for_side_pot" in k)),
     Family(
@@ -184,10 +176,10 @@ FAMILIES = [
                 "no board cards are due",
             (A + "PokerStars/CashGame/Limits/Limit5.txt", 1): "dead money above every live",
             (A + "PokerStars/CashGame/StreetTests/River.txt", 1): "dealt twice"},
-        # replayed without error but not validated: the big blind posted all in for less
-        # than the big blind (the engine posts only a full big blind)
-        unvalidated={("hhp/test/fixtures/holdem/pokerstars/posts-allin.txt", 1): "min_bet"},
-        validated=165, mutate=True, asserted=True),
+        # posts-allin.txt: the big blind posted all in for less than a big blind; the others
+        # call the full blind (the cardroom rule): validated
+        unvalidated={},
+        validated=166, mutate=True, asserted=True),
     Family(
         "ipoker", {"iPoker": 53}, 234,
         faults={
