@@ -54,7 +54,7 @@ def test_the_variant_tables_come_from_the_games():
     assert {c for g in GAMES.values() for c in g.phh.values()} == set(A.ENGINE_VARIANTS)
     assert set(A.PINEAPPLE_VARIANTS) == {"NP", "PP", "FP", "NCP", "PCP", "FCP"}
     assert all(GAMES[name].is_pineapple for name, _ in A.PINEAPPLE_VARIANTS.values())
-    assert A.HILO_VARIANTS == {"FO/8", "PO/8", "FO5/8", "PO5/8"}
+    assert A.HILO_VARIANTS == {"NO/8", "FO/8", "PO/8", "NO5/8", "FO5/8", "PO5/8"}
     assert {"NO5", "PO5", "FO5", "PO6"} <= A.OMAHA_VARIANTS
     assert A.SHORT_DECK_VARIANTS == {"NS": "short_deck", "NST": "short_deck_triton"}
     assert A.HOLDEM_VARIANTS | A.OMAHA_VARIANTS <= set(A.ENGINE_VARIANTS)
