@@ -58,11 +58,11 @@ from typing import Any, NamedTuple
 
 from simulate.notation.phh_read import HandHistory
 
-__all__ = ["COUNT_FIELDS", "ActionRow", "SeatCounts", "hand_actions", "hand_counts", "positions",
+__all__ = ["COUNT_FIELDS", "ActionRow", "Move", "Row", "SeatCounts", "hand_actions", "hand_counts",
+           "hand_moves", "plain_start", "positions", "seat_positions", "text_moves", "walk",
            "walk_hand"]
 
 STREETS = ("preflop", "flop", "turn", "river")
-ZERO = Decimal(0)
 
 
 @dataclass
@@ -139,7 +139,11 @@ def positions(hand: HandHistory) -> list[str | None]:
     n = hand.n_players
     if not any(b != 0 for b in hand.blinds_or_straddles):
         return [None] * n
-    btn = button_seat(hand)
+    return seat_positions(n, button_seat(hand))
+
+
+def seat_positions(n: int, btn: int) -> list[str | None]:
+    """The positions of an ``n``-seat hand with blinds whose button is seat ``btn``."""
     if n == 2:
         return ["BTN" if s == btn else "BB" for s in range(n)]
     out: list[str | None] = [None] * n
@@ -156,59 +160,111 @@ def positions(hand: HandHistory) -> list[str | None]:
     return out
 
 
+#: One action as :func:`_walk` takes it: ``(kind, seat, amount, cards)``: the
+#: :class:`~simulate.notation.actions.Action` kind (``dh``, ``db``, ``f``, ``cc``, ``cbr``,
+#: ``pb``, ``sd``, ``sm``), the seat that acts (for ``dh`` the seat dealt to; None for the
+#: dealer), the ``cbr`` street total (Decimal or int) and the cards as written (None: no
+#: cards named; for ``sm``, a muck).
+Move = tuple[str, "int | None", Any, "str | None"]
+
+
+def hand_moves(hand: HandHistory) -> list[Move]:
+    """The :data:`Move` s of a read hand."""
+    return [(a.kind, a.target if a.kind == "dh" else a.actor, a.amount, _cards(a))
+            for a in hand.actions]
+
+
+def text_moves(actions: list[str], n: int) -> list[Move] | None:
+    """The :data:`Move` s of PHH action strings the compiled replay has already played
+    (:func:`simulate.replay.fast_replay.iter_replay_read`: Hold'em's dealing, folds, calls,
+    bets and shows of an ``n``-seat hand), read by splitting them; None when one is not of
+    that plain form (the hand is then read in full, :func:`hand_moves`)."""
+    out: list[Move] = []
+    for t in actions:
+        p = t.split()
+        if len(p) < 2 or "#" in t:
+            return None
+        a, k = p[0], p[1]
+        if a == "d":
+            if k == "dh" and len(p) == 4:
+                seat, cards = p[2], p[3]
+            elif k == "db" and len(p) == 3:
+                out.append(("db", None, None, p[2]))
+                continue
+            else:
+                return None
+            if seat[:1] != "p" or not seat[1:].isdigit() or not 0 < int(seat[1:]) <= n:
+                return None
+            out.append(("dh", int(seat[1:]) - 1, None, cards))
+            continue
+        if a[:1] != "p" or not a[1:].isdigit() or not 0 < int(a[1:]) <= n:
+            return None
+        s = int(a[1:]) - 1
+        if (k == "f" or k == "cc") and len(p) == 2:
+            out.append((k, s, None, None))
+        elif k == "cbr" and len(p) == 3 and p[2].isdigit():
+            out.append(("cbr", s, int(p[2]), None))
+        elif k == "sm" and len(p) <= 3:
+            out.append(("sm", s, None, p[2] if len(p) == 3 and p[2] != "-" else None))
+        else:
+            return None
+    return out
+
+
 @dataclass
 class _Walk:
     """The state of :func:`_walk` (one hand)."""
 
     n: int
     street: int = 0
-    totals: list[Decimal] = field(default_factory=list)
-    left: list[Decimal] = field(default_factory=list)
+    totals: list[Any] = field(default_factory=list)
+    left: list[Any] = field(default_factory=list)
     folded: list[bool] = field(default_factory=list)
     raises: int = 0  # preflop raises so far
     first_raiser: int | None = None
     last_raiser: int | None = None
     flop_bets: int = 0
-    top: Decimal = Decimal(0)  # the street's largest total
+    top: Any = 0  # the street's largest total
     cbet_live: bool = False  # the flop's first bet was the c-bet and nobody raised it yet
     acted_flop: set[int] = field(default_factory=set)
 
 
-def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]:
-    """One pass over the actions: fills ``counts`` (when given) and returns the rows."""
-    from simulate.replay.accounting import posted_order
+#: One action's row as :func:`_walk` makes it (:class:`ActionRow`'s fields, in order).
+Row = tuple[int, str, "int | None", str, Any, Any, bool, "str | None"]
 
-    n = hand.n_players
-    blinds = [abs(b) for b in posted_order(hand.blinds_or_straddles, n)]
-    antes = posted_order(hand.antes, n) if hand.antes else [Decimal(0)] * n
+
+def _walk(start: _Start, moves: list[Move], counts: list[SeatCounts] | None) -> list[Row]:
+    """One pass over the actions: fills ``counts`` (when given) and returns the rows
+    (amounts in the hand's own type: Decimals as read, or ints)."""
+    n = start.n
+    blinds = start.blinds
     w = _Walk(n, totals=list(blinds), folded=[False] * n,
-              left=[s - a - b for s, a, b in zip(hand.starting_stacks, antes, blinds,
-                                                 strict=True)], top=max(blinds, default=ZERO))
-    board = hand.variant in _board_games()
-    rows: list[ActionRow] = []
-    for seq, a in enumerate(hand.actions):
-        kind, s = a.kind, a.actor
+              left=[s - a - b for s, a, b in zip(start.stacks, start.antes, blinds,
+                                                 strict=True)], top=max(blinds, default=0))
+    board = start.board
+    rows: list[Row] = []
+    for seq, (kind, s, amount, cards) in enumerate(moves):
         street = STREETS[min(w.street, 3)]
         if kind == "db":
             if w.street == 0 and counts is not None:
                 for p in range(n):
                     counts[p].saw_flop = int(board and not w.folded[p])
             w.street += 1
-            w.totals, w.top = [ZERO] * n, ZERO
-            rows.append(ActionRow(seq, STREETS[min(w.street, 3)], None, "deal_board",
-                                  cards=_cards(a)))
+            w.totals, w.top = [0] * n, 0
+            rows.append((seq, STREETS[min(w.street, 3)], None, "deal_board", None, None,
+                         False, cards))
             continue
         if kind == "dh":
-            rows.append(ActionRow(seq, street, a.target, "deal_hole", cards=_cards(a)))
+            rows.append((seq, street, s, "deal_hole", None, None, False, cards))
             continue
         if s is None:
             continue
         if kind in ("sm", "sd"):
-            name = "draw" if kind == "sd" else ("show" if a.cards else "muck")
-            rows.append(ActionRow(seq, street, s, name, cards=_cards(a)))
+            name = "draw" if kind == "sd" else ("show" if cards else "muck")
+            rows.append((seq, street, s, name, None, None, False, cards))
             if kind == "sd" and not board:
                 w.street += 1
-                w.totals, w.top = [ZERO] * n, ZERO
+                w.totals, w.top = [0] * n, 0
             continue
         top = w.top
         facing = top > w.totals[s]
@@ -216,12 +272,12 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
             _count(w, counts[s], s, kind, facing)
         if kind == "f":
             w.folded[s] = True
-            rows.append(ActionRow(seq, street, s, "fold"))
+            rows.append((seq, street, s, "fold", None, None, False, None))
             continue
-        new = a.amount if kind == "cbr" else top
+        new = amount if kind == "cbr" else top
         if kind == "pb":
-            new = hand.bring_in or Decimal(0)
-        add = min(max(ZERO, new - w.totals[s]), w.left[s])
+            new = start.bring_in or 0
+        add = min(max(0, new - w.totals[s]), w.left[s])
         w.left[s] -= add
         w.totals[s] += add
         if w.totals[s] > top:
@@ -237,7 +293,7 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
                 w.last_raiser = s
         else:
             name = "bring_in"
-        rows.append(ActionRow(seq, street, s, name, add, w.totals[s], w.left[s] <= 0))
+        rows.append((seq, street, s, name, add, w.totals[s], w.left[s] <= 0, None))
     if counts is not None:
         live = [p for p in range(n) if not w.folded[p]]
         for p in live:
@@ -294,18 +350,62 @@ def _cards(a: Any) -> str | None:
     return a.text.split("#", 1)[0].split()[-1]
 
 
-def walk_hand(hand: HandHistory, winnings: list[Any] | None = None,
-              ) -> tuple[list[SeatCounts], list[ActionRow]]:
-    """Each seat's :class:`SeatCounts` (seats in the record's order) and the hand's
-    :class:`ActionRow` s, from one pass. ``winnings``: what each seat won from the pots
-    (the hand's document's ``winnings``; None entries unknown), for W$SD and W$WSF."""
-    counts = [SeatCounts(position=p) for p in positions(hand)]
-    rows = _walk(hand, counts)
+class _Start(NamedTuple):
+    """What a hand starts from, for :func:`_walk`: seats, the forced bets in seat order
+    (blinds as posted, antes), starting stacks, the bring-in, whether the game has a board
+    (:func:`_board_games`) and each seat's position."""
+
+    n: int
+    blinds: list[Any]
+    antes: list[Any]
+    stacks: list[Any]
+    bring_in: Any
+    board: bool
+    positions: list[str | None]
+
+
+def _hand_start(hand: HandHistory) -> _Start:
+    from simulate.replay.accounting import posted_order
+
+    n = hand.n_players
+    return _Start(n, [abs(b) for b in posted_order(hand.blinds_or_straddles, n)],
+                  posted_order(hand.antes, n) if hand.antes else [0] * n,
+                  hand.starting_stacks, hand.bring_in, hand.variant in _board_games(),
+                  positions(hand))
+
+
+def plain_start(variant: str, blinds: list[int], antes: list[int] | None,
+                stacks: list[int], button: int) -> _Start:
+    """What a hand of whole-number amounts starts from (``blinds``, ``antes``: as the file
+    lists them; ``button``: the button's seat), for :func:`walk`."""
+    from simulate.replay.accounting import posted_order
+
+    n = len(stacks)
+    return _Start(n, [abs(b) for b in posted_order(blinds, n)],
+                  posted_order(antes, n) if antes else [0] * n, stacks, None,
+                  variant in _board_games(),
+                  seat_positions(n, button) if any(blinds) else [None] * n)
+
+
+def walk(start: _Start, moves: list[Move], winnings: list[Any] | None = None,
+         ) -> tuple[list[SeatCounts], list[Row]]:
+    """Each seat's :class:`SeatCounts` (seats in the record's order) and the hand's action
+    rows (:data:`Row`, :class:`ActionRow`'s fields), from one pass over ``moves``.
+    ``winnings``: what each seat won from the pots (the hand's document's ``winnings``;
+    None entries unknown), for W$SD and W$WSF."""
+    counts = [SeatCounts(position=p) for p in start.positions]
+    rows = _walk(start, moves, counts)
     for c, won in zip(counts, winnings or [None] * len(counts), strict=True):
         if won is not None and won > 0:
             c.won_showdown = c.showdown
             c.won_saw_flop = c.saw_flop
     return counts, rows
+
+
+def walk_hand(hand: HandHistory, winnings: list[Any] | None = None,
+              ) -> tuple[list[SeatCounts], list[Row]]:
+    """:func:`walk` of a read hand."""
+    return walk(_hand_start(hand), hand_moves(hand), winnings)
 
 
 def hand_counts(hand: HandHistory, winnings: list[Any] | None = None) -> list[SeatCounts]:
@@ -315,4 +415,4 @@ def hand_counts(hand: HandHistory, winnings: list[Any] | None = None) -> list[Se
 
 def hand_actions(hand: HandHistory) -> list[ActionRow]:
     """:func:`walk_hand`'s actions."""
-    return _walk(hand, None)
+    return [ActionRow(*r) for r in _walk(_hand_start(hand), hand_moves(hand), None)]

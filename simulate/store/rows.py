@@ -16,15 +16,15 @@ import json
 import operator
 from datetime import datetime, timezone
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from simulate.notation.phh_read import HandHistory
-from simulate.store.counts import COUNT_FIELDS, walk_hand
+from simulate.store.counts import COUNT_FIELDS, Row, SeatCounts, walk_hand
 from simulate.store.schema import TABLES
 
-__all__ = ["COLUMNS", "Batch", "columns", "hand_key", "utc_time"]
+__all__ = ["COLUMNS", "Batch", "Facts", "columns", "fields_key", "hand_key", "utc_time"]
 
 _NUMERIC = {"DOUBLE": np.float64, "BIGINT": np.int64, "SMALLINT": np.int32,
             "BOOLEAN": np.bool_}
@@ -33,10 +33,16 @@ _NUMERIC = {"DOUBLE": np.float64, "BIGINT": np.int64, "SMALLINT": np.int32,
 def hand_key(hand: HandHistory, doc: dict[str, Any]) -> tuple[str, str]:
     """``(site, hand_id)``: the site's; where the file gives no id (PHH), a digest of the
     hand's fields (the same hand read from two files is one hand)."""
+    return fields_key(hand.fields, doc)
+
+
+def fields_key(fields: dict[str, Any], doc: dict[str, Any]) -> tuple[str, str]:
+    """:func:`hand_key` of a hand whose decoded PHH fields are ``fields`` (lists may be
+    tuples: the digest is the same)."""
     site = str(doc.get("site") or "phh")
     if doc.get("hand_id"):
         return site, str(doc["hand_id"])
-    text = json.dumps(hand.fields, sort_keys=True, default=str)
+    text = json.dumps(fields, sort_keys=True, default=str)
     return site, hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
@@ -62,6 +68,18 @@ def _phh_time(fields: dict[str, Any]) -> str | None:
         return None
     t = fields.get("time")
     return f"{y:04d}-{m:02d}-{d:02d}T{t if t is not None else '00:00:00'}"
+
+
+class Facts(NamedTuple):
+    """What a hand's ``hands`` row takes from its record besides its document: the site's
+    facts (:class:`simulate.notation.site_text.SiteInfo`; None for PHH), the PHH
+    variant, the blinds and antes as the file lists them, and the decoded PHH fields."""
+
+    site: Any
+    variant: str
+    blinds: Any
+    antes: Any
+    fields: dict[str, Any]
 
 
 def _text(x: Decimal) -> str:
@@ -91,30 +109,38 @@ class Batch:
 
     def add_hand(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
                  source: str, file: str, byte: int) -> None:
-        """Append one hand's rows (``doc`` without an error); nothing is appended when it
-        raises."""
+        """Append one read hand's rows (``doc`` without an error); nothing is appended
+        when it raises."""
+        counts, actions = walk_hand(hand, doc.get("winnings"))
+        self.add(Facts(hand.site, hand.variant, hand.blinds_or_straddles, hand.antes,
+                       hand.fields), doc, key, source, file, byte, counts, actions)
+
+    def add(self, facts: Facts, doc: dict[str, Any], key: tuple[str, str], source: str,
+            file: str, byte: int, counts: list[SeatCounts], actions: list[Row]) -> None:
+        """Append one hand's rows from its :class:`Facts`, its document, and its counts and
+        action rows (:func:`simulate.store.counts.walk`)."""
         ord_ = self.hands
         site, hid = key
-        info = hand.site
+        info = facts.site
         bb = doc.get("big_blind")
-        blinds = [abs(b) for b in hand.blinds_or_straddles if b]
+        blinds = [abs(b) for b in facts.blinds if b]
         sb = min(blinds) if len(blinds) >= 2 else None
         if info is not None:
             game, betting = info.game, info.betting
         else:
             from simulate.replay.accounting import ENGINE_VARIANTS
 
-            game, betting = ENGINE_VARIANTS.get(hand.variant, (None, None))
+            game, betting = ENGINE_VARIANTS.get(facts.variant, (None, None))
         tour = info.tournament if info is not None else None
         boards = doc.get("boards") or ([doc["board"]] if doc.get("board") else [])
         rake = doc.get("rake") or 0
-        fields = hand.fields
+        fields = facts.fields
         row = {
             "site": site, "hand_id": hid, "hand_no": 0, "game": game,
-            "variant": hand.variant, "betting": betting,
+            "variant": facts.variant, "betting": betting,
             "currency": info.currency if info is not None else fields.get("currency"),
             "small_blind": sb, "big_blind": bb,
-            "ante": max(hand.antes, default=Decimal(0)),
+            "ante": max(facts.antes, default=0),
             "stakes": (f"{_text(sb)}/{_text(Decimal(str(bb)))}" if sb is not None and bb
                        else None if not bb else _text(Decimal(str(bb)))),
             "time": utc_time(info.time if info is not None else _phh_time(fields)),
@@ -130,18 +156,18 @@ class Batch:
             "allin_board": doc.get("allin_board") or None, "source": source, "file": file,
             "byte": byte, "ord": ord_,
         }
-        counts, actions = walk_hand(hand, doc.get("winnings"))
-        players = self._players(hand, doc, key, counts, ord_)
+        players = self._players(info is None, doc, key, counts, ord_)
         names = doc["players"]
-        acts = [(site, hid, r.seq, r.street, None if r.seat is None else names[r.seat],
-                 r.action, r.amount, r.total, r.allin, r.cards, ord_) for r in actions]
+        acts = [(site, hid, seq, street, None if seat is None else names[seat], action,
+                 amount, total, allin, cards, ord_)
+                for seq, street, seat, action, amount, total, allin, cards in actions]
         self.rows["hands"].append(tuple(row[k] for k in COLUMNS["hands"]))
         self.rows["hand_players"] += players
         self.rows["actions"] += acts
         self.hands += 1
         self.keys.add(key)
 
-    def _players(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
+    def _players(self, phh: bool, doc: dict[str, Any], key: tuple[str, str],
                  counts: list[Any], ord_: int) -> list[tuple[Any, ...]]:
         site, hid = key
         bb = doc.get("big_blind")
@@ -152,7 +178,6 @@ class Batch:
         hero = doc.get("hero")
         holes = doc.get("hole_cards") or []
         committed_all = doc["committed"] or [None] * len(names)
-        phh = hand.site is None
         out = []
         for s, name in enumerate(names):
             won, net = doc["winnings"][s], doc["net"][s]
