@@ -58,9 +58,9 @@ from typing import Any, NamedTuple
 
 from simulate.notation.phh_read import HandHistory
 
-__all__ = ["COUNT_FIELDS", "ActionRow", "Move", "Row", "SeatCounts", "hand_actions", "hand_counts",
-           "hand_moves", "plain_start", "positions", "seat_positions", "text_moves", "walk",
-           "walk_hand"]
+__all__ = ["COUNT_FIELDS", "ActionRow", "Move", "Row", "SeatCounts", "WalkStart", "hand_actions",
+           "hand_counts", "hand_moves", "hand_start", "plain_start", "positions",
+           "seat_positions", "text_moves", "walk", "walk_hand"]
 
 STREETS = ("preflop", "flop", "turn", "river")
 
@@ -233,7 +233,7 @@ class _Walk:
 Row = tuple[int, str, "int | None", str, Any, Any, bool, "str | None"]
 
 
-def _walk(start: _Start, moves: list[Move], counts: list[SeatCounts] | None) -> list[Row]:
+def _walk(start: WalkStart, moves: list[Move], counts: list[SeatCounts] | None) -> list[Row]:
     """One pass over the actions: fills ``counts`` (when given) and returns the rows
     (amounts in the hand's own type: Decimals as read, or ints)."""
     n = start.n
@@ -350,7 +350,7 @@ def _cards(a: Any) -> str | None:
     return a.text.split("#", 1)[0].split()[-1]
 
 
-class _Start(NamedTuple):
+class WalkStart(NamedTuple):
     """What a hand starts from, for :func:`_walk`: seats, the forced bets in seat order
     (blinds as posted, antes), starting stacks, the bring-in, whether the game has a board
     (:func:`_board_games`) and each seat's position."""
@@ -364,30 +364,31 @@ class _Start(NamedTuple):
     positions: list[str | None]
 
 
-def _hand_start(hand: HandHistory) -> _Start:
+def hand_start(hand: HandHistory) -> WalkStart:
+    """What a read hand starts from, for :func:`walk`."""
     from simulate.replay.accounting import posted_order
 
     n = hand.n_players
-    return _Start(n, [abs(b) for b in posted_order(hand.blinds_or_straddles, n)],
+    return WalkStart(n, [abs(b) for b in posted_order(hand.blinds_or_straddles, n)],
                   posted_order(hand.antes, n) if hand.antes else [0] * n,
                   hand.starting_stacks, hand.bring_in, hand.variant in _board_games(),
                   positions(hand))
 
 
 def plain_start(variant: str, blinds: list[int], antes: list[int] | None,
-                stacks: list[int], button: int) -> _Start:
+                stacks: list[int], button: int) -> WalkStart:
     """What a hand of whole-number amounts starts from (``blinds``, ``antes``: as the file
     lists them; ``button``: the button's seat), for :func:`walk`."""
     from simulate.replay.accounting import posted_order
 
     n = len(stacks)
-    return _Start(n, [abs(b) for b in posted_order(blinds, n)],
+    return WalkStart(n, [abs(b) for b in posted_order(blinds, n)],
                   posted_order(antes, n) if antes else [0] * n, stacks, None,
                   variant in _board_games(),
                   seat_positions(n, button) if any(blinds) else [None] * n)
 
 
-def walk(start: _Start, moves: list[Move], winnings: list[Any] | None = None,
+def walk(start: WalkStart, moves: list[Move], winnings: list[Any] | None = None,
          ) -> tuple[list[SeatCounts], list[Row]]:
     """Each seat's :class:`SeatCounts` (seats in the record's order) and the hand's action
     rows (:data:`Row`, :class:`ActionRow`'s fields), from one pass over ``moves``.
@@ -405,7 +406,7 @@ def walk(start: _Start, moves: list[Move], winnings: list[Any] | None = None,
 def walk_hand(hand: HandHistory, winnings: list[Any] | None = None,
               ) -> tuple[list[SeatCounts], list[Row]]:
     """:func:`walk` of a read hand."""
-    return walk(_hand_start(hand), hand_moves(hand), winnings)
+    return walk(hand_start(hand), hand_moves(hand), winnings)
 
 
 def hand_counts(hand: HandHistory, winnings: list[Any] | None = None) -> list[SeatCounts]:
@@ -415,4 +416,4 @@ def hand_counts(hand: HandHistory, winnings: list[Any] | None = None) -> list[Se
 
 def hand_actions(hand: HandHistory) -> list[ActionRow]:
     """:func:`walk_hand`'s actions."""
-    return [ActionRow(*r) for r in _walk(_hand_start(hand), hand_moves(hand), None)]
+    return [ActionRow(*r) for r in _walk(hand_start(hand), hand_moves(hand), None)]

@@ -21,7 +21,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from simulate.notation.phh_read import HandHistory
-from simulate.store.counts import COUNT_FIELDS, Row, SeatCounts, walk_hand
+from simulate.store.counts import (
+    COUNT_FIELDS,
+    Row,
+    SeatCounts,
+    hand_moves,
+    hand_start,
+    plain_start,
+    text_moves,
+    walk,
+)
 from simulate.store.schema import TABLES
 
 __all__ = ["COLUMNS", "Batch", "Facts", "columns", "fields_key", "hand_key", "utc_time"]
@@ -82,8 +91,8 @@ class Facts(NamedTuple):
     fields: dict[str, Any]
 
 
-def _text(x: Decimal) -> str:
-    return format(x.normalize(), "f")
+def _text(x: Any) -> str:
+    return format(Decimal(x).normalize(), "f")
 
 
 _COUNTS = operator.attrgetter(*COUNT_FIELDS)
@@ -111,9 +120,35 @@ class Batch:
                  source: str, file: str, byte: int) -> None:
         """Append one read hand's rows (``doc`` without an error); nothing is appended
         when it raises."""
-        counts, actions = walk_hand(hand, doc.get("winnings"))
+        counts, actions = walk(hand_start(hand), hand_moves(hand), doc.get("winnings"))
         self.add(Facts(hand.site, hand.variant, hand.blinds_or_straddles, hand.antes,
                        hand.fields), doc, key, source, file, byte, counts, actions)
+
+    def add_plain(self, fields: dict[str, Any], doc: dict[str, Any], source: str, file: str,
+                  byte: int) -> tuple[str, str] | None:
+        """Append the rows of a PHH hand the compiled replay settled, from the fields it
+        read (:func:`simulate.replay.fast_replay.iter_replay_read`: whole-number amounts,
+        the button on the last seat) without reading the hand again; returns its key, or
+        None (nothing appended) when its actions are not of the plain form
+        :func:`simulate.store.counts.text_moves` takes."""
+        from simulate.notation.phh_read import toml_line
+
+        got = toml_line("actions = " + fields["actions"])
+        stacks = fields["starting_stacks"]
+        n = len(stacks)
+        moves = None if got is None else text_moves(got[1], n)
+        if moves is None:
+            return None
+        fields = {**fields, "actions": got[1]}
+        variant = fields["variant"]
+        blinds = fields.get("blinds_or_straddles") or (0,) * n
+        antes = fields.get("antes") or (0,) * n
+        counts, actions = walk(plain_start(variant, blinds, antes, stacks, n - 1), moves,
+                               doc["winnings"])
+        key = fields_key(fields, doc)
+        self.add(Facts(None, variant, blinds, antes, fields), doc, key, source, file, byte,
+                 counts, actions)
+        return key
 
     def add(self, facts: Facts, doc: dict[str, Any], key: tuple[str, str], source: str,
             file: str, byte: int, counts: list[SeatCounts], actions: list[Row]) -> None:
