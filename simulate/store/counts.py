@@ -177,54 +177,67 @@ def hand_moves(hand: HandHistory) -> list[Move]:
 def text_moves(actions: list[str], n: int) -> list[Move] | None:
     """The :data:`Move` s of PHH action strings the compiled replay has already played
     (:func:`simulate.replay.fast_replay.iter_replay_read`: Hold'em's dealing, folds, calls,
-    bets and shows of an ``n``-seat hand), read by splitting them; None when one is not of
-    that plain form (the hand is then read in full, :func:`hand_moves`)."""
+    bets and shows of an ``n``-seat hand), read by splitting them (those that name no
+    cards remembered, as :func:`simulate.notation.phh_read.parse_action` does); None when
+    one is not of that plain form (the hand is then read in full, :func:`hand_moves`)."""
     out: list[Move] = []
+    cache = _MOVES
     for t in actions:
-        p = t.split()
-        if len(p) < 2 or "#" in t:
-            return None
-        a, k = p[0], p[1]
-        if a == "d":
-            if k == "dh" and len(p) == 4:
-                seat, cards = p[2], p[3]
-            elif k == "db" and len(p) == 3:
-                out.append(("db", None, None, p[2]))
-                continue
-            else:
+        m = cache.get(t)
+        if m is None:
+            m = _text_move(t, n)
+            if m is None:
                 return None
-            if seat[:1] != "p" or not seat[1:].isdigit() or not 0 < int(seat[1:]) <= n:
-                return None
-            out.append(("dh", int(seat[1:]) - 1, None, cards))
-            continue
-        if a[:1] != "p" or not a[1:].isdigit() or not 0 < int(a[1:]) <= n:
+            if m[3] is None:
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[t] = m
+        elif m[1] is not None and m[1] >= n:
             return None
-        s = int(a[1:]) - 1
-        if (k == "f" or k == "cc") and len(p) == 2:
-            out.append((k, s, None, None))
-        elif k == "cbr" and len(p) == 3 and p[2].isdigit():
-            out.append(("cbr", s, int(p[2]), None))
-        elif k == "sm" and len(p) <= 3:
-            out.append(("sm", s, None, p[2] if len(p) == 3 and p[2] != "-" else None))
-        else:
-            return None
+        out.append(m)
     return out
+
+
+#: :func:`_text_move` of the action strings that name no cards (most repeat).
+_MOVES: dict[str, Move] = {}
+
+
+def _text_move(t: str, n: int) -> Move | None:
+    """One action string's :data:`Move` (see :func:`text_moves`), or None."""
+    p = t.split()
+    if len(p) < 2 or "#" in t:
+        return None
+    a, k = p[0], p[1]
+    if a == "d":
+        if k == "db" and len(p) == 3:
+            return ("db", None, None, p[2])
+        if k != "dh" or len(p) != 4:
+            return None
+        a = p[2]
+    if a[:1] != "p" or not a[1:].isdigit() or not 0 < int(a[1:]) <= n:
+        return None
+    s = int(a[1:]) - 1
+    if k == "dh":
+        return ("dh", s, None, p[3])
+    if (k == "f" or k == "cc") and len(p) == 2:
+        return (k, s, None, None)
+    if k == "cbr" and len(p) == 3 and p[2].isdigit():
+        return ("cbr", s, int(p[2]), None)
+    if k == "sm" and len(p) <= 3:
+        return ("sm", s, None, p[2] if len(p) == 3 and p[2] != "-" else None)
+    return None
 
 
 @dataclass
 class _Walk:
-    """The state of :func:`_walk` (one hand)."""
+    """What :func:`_count` keeps of one hand's walk (:func:`_walk`)."""
 
     n: int
     street: int = 0
-    totals: list[Any] = field(default_factory=list)
-    left: list[Any] = field(default_factory=list)
-    folded: list[bool] = field(default_factory=list)
     raises: int = 0  # preflop raises so far
     first_raiser: int | None = None
     last_raiser: int | None = None
     flop_bets: int = 0
-    top: Any = 0  # the street's largest total
     cbet_live: bool = False  # the flop's first bet was the c-bet and nobody raised it yet
     acted_flop: set[int] = field(default_factory=set)
 
@@ -237,51 +250,53 @@ def _walk(start: WalkStart, moves: list[Move], counts: list[SeatCounts] | None) 
     """One pass over the actions: fills ``counts`` (when given) and returns the rows
     (amounts in the hand's own type: Decimals as read, or ints)."""
     n = start.n
-    blinds = start.blinds
-    w = _Walk(n, totals=list(blinds), folded=[False] * n,
-              left=[s - a - b for s, a, b in zip(start.stacks, start.antes, blinds,
-                                                 strict=True)], top=max(blinds, default=0))
+    totals = list(start.blinds)
+    left = [s - a - b for s, a, b in zip(start.stacks, start.antes, totals, strict=True)]
+    folded = [False] * n
+    top = max(totals, default=0)
+    w = _Walk(n)  # what the counts need (street, raisers, flop bets)
     board = start.board
+    counting = counts is not None and board
+    street = STREETS[0]
     rows: list[Row] = []
+    add_row = rows.append
     for seq, (kind, s, amount, cards) in enumerate(moves):
-        street = STREETS[min(w.street, 3)]
         if kind == "db":
             if w.street == 0 and counts is not None:
                 for p in range(n):
-                    counts[p].saw_flop = int(board and not w.folded[p])
+                    counts[p].saw_flop = int(board and not folded[p])
             w.street += 1
-            w.totals, w.top = [0] * n, 0
-            rows.append((seq, STREETS[min(w.street, 3)], None, "deal_board", None, None,
-                         False, cards))
+            street = STREETS[min(w.street, 3)]
+            totals, top = [0] * n, 0
+            add_row((seq, street, None, "deal_board", None, None, False, cards))
             continue
         if kind == "dh":
-            rows.append((seq, street, s, "deal_hole", None, None, False, cards))
+            add_row((seq, street, s, "deal_hole", None, None, False, cards))
             continue
         if s is None:
             continue
-        if kind in ("sm", "sd"):
+        if kind == "sm" or kind == "sd":
             name = "draw" if kind == "sd" else ("show" if cards else "muck")
-            rows.append((seq, street, s, name, None, None, False, cards))
+            add_row((seq, street, s, name, None, None, False, cards))
             if kind == "sd" and not board:
                 w.street += 1
-                w.totals, w.top = [0] * n, 0
+                totals, top = [0] * n, 0
+                street = STREETS[min(w.street, 3)]
             continue
-        top = w.top
-        facing = top > w.totals[s]
-        if counts is not None and board:
-            _count(w, counts[s], s, kind, facing)
+        had = totals[s]
+        facing = top > had
+        if counting:
+            _count(w, counts[s], s, kind, facing)  # type: ignore[index]
         if kind == "f":
-            w.folded[s] = True
-            rows.append((seq, street, s, "fold", None, None, False, None))
+            folded[s] = True
+            add_row((seq, street, s, "fold", None, None, False, None))
             continue
         new = amount if kind == "cbr" else top
         if kind == "pb":
             new = start.bring_in or 0
-        add = min(max(0, new - w.totals[s]), w.left[s])
-        w.left[s] -= add
-        w.totals[s] += add
-        if w.totals[s] > top:
-            w.top = w.totals[s]
+        put = min(max(0, new - had), left[s])
+        left[s] -= put
+        totals[s] = had = had + put
         if kind == "cc":
             name = "call" if facing else "check"
         elif kind == "cbr":
@@ -293,9 +308,11 @@ def _walk(start: WalkStart, moves: list[Move], counts: list[SeatCounts] | None) 
                 w.last_raiser = s
         else:
             name = "bring_in"
-        rows.append((seq, street, s, name, add, w.totals[s], w.left[s] <= 0, None))
+        if had > top:
+            top = had
+        add_row((seq, street, s, name, put, had, left[s] <= 0, None))
     if counts is not None:
-        live = [p for p in range(n) if not w.folded[p]]
+        live = [p for p in range(n) if not folded[p]]
         for p in live:
             if len(live) >= 2:
                 counts[p].showdown = 1
