@@ -392,17 +392,27 @@ def hand_start(hand: HandHistory) -> WalkStart:
                   positions(hand))
 
 
-def plain_start(variant: str, blinds: list[int], antes: list[int] | None,
+def plain_start(variant: str, blinds: tuple[int, ...], antes: tuple[int, ...],
                 stacks: list[int], button: int) -> WalkStart:
     """What a hand of whole-number amounts starts from (``blinds``, ``antes``: as the file
-    lists them; ``button``: the button's seat), for :func:`walk`."""
-    from simulate.replay.accounting import posted_order
+    lists them; ``button``: the button's seat), for :func:`walk` (what the forced bets
+    decide remembered: most hands of a collection share them)."""
+    key = (variant, blinds, antes, button)
+    got = _STARTS.get(key)
+    if got is None:
+        from simulate.replay.accounting import posted_order
 
-    n = len(stacks)
-    return WalkStart(n, [abs(b) for b in posted_order(blinds, n)],
-                  posted_order(antes, n) if antes else [0] * n, stacks, None,
-                  variant in _board_games(),
-                  seat_positions(n, button) if any(blinds) else [None] * n)
+        n = len(blinds)
+        got = WalkStart(n, [abs(b) for b in posted_order(list(blinds), n)],
+                        posted_order(list(antes), n), [], None, variant in _board_games(),
+                        seat_positions(n, button) if any(blinds) else [None] * n)
+        if len(_STARTS) >= 256:
+            _STARTS.clear()
+        _STARTS[key] = got
+    return got._replace(stacks=stacks)
+
+
+_STARTS: dict[tuple[Any, ...], WalkStart] = {}
 
 
 def walk(start: WalkStart, moves: list[Move], winnings: list[Any] | None = None,

@@ -141,8 +141,8 @@ class Batch:
             return None
         fields = {**fields, "actions": got[1]}
         variant = fields["variant"]
-        blinds = fields.get("blinds_or_straddles") or (0,) * n
-        antes = fields.get("antes") or (0,) * n
+        blinds = tuple(fields.get("blinds_or_straddles") or (0,) * n)
+        antes = tuple(fields.get("antes") or (0,) * n)
         counts, actions = walk(plain_start(variant, blinds, antes, stacks, n - 1), moves,
                                doc["winnings"])
         key = fields_key(fields, doc)
@@ -258,16 +258,16 @@ def columns(table: str, values: dict[str, Any]) -> dict[str, np.ndarray]:
             arr[:] = col
             out[name] = arr
             continue
-        if None in col:
+        if kind is np.float64:  # None reads as NaN: masked with the infinite amounts
+            num = np.array(col, dtype=kind)
+            bad = ~np.isfinite(num)
+            mask = bad if bad.any() else None
+        elif None in col:
             mask = np.fromiter((v is None for v in col), bool, len(col))
             num = np.array([0 if v is None else v for v in col], dtype=kind)
         else:
             mask = None
             num = np.array(col, dtype=kind)
-        if kind is np.float64:
-            inf = np.isinf(num)
-            if inf.any():
-                mask = inf if mask is None else mask | inf
         out[name] = num if mask is None or not mask.any() else np.ma.masked_array(num,
                                                                                   mask=mask)
     return out
