@@ -208,6 +208,11 @@ def _text_move(t: str, n: int) -> Move | None:
     if len(p) < 2 or "#" in t:
         return None
     a, k = p[0], p[1]
+    if k == "dh" and len(p) == 4 and a == "d":  # the most frequent (a deal is seldom repeated)
+        a = p[2]
+        if a[:1] == "p" and a[1:].isdigit() and 0 < int(a[1:]) <= n:
+            return ("dh", int(a[1:]) - 1, None, p[3])
+        return None
     if a == "d":
         if k == "db" and len(p) == 3:
             return ("db", None, None, p[2])

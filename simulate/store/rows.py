@@ -104,14 +104,19 @@ for _t in ("hands", "hand_players", "actions"):
 
 
 class Batch:
-    """The rows of the hands added so far (see the module docstring): one tuple per row,
-    in :data:`COLUMNS` order; amounts as read (Decimals), made numbers by :meth:`arrays`."""
+    """The rows of the hands added so far (see the module docstring): one tuple per row of
+    ``hands`` and ``hand_players``, in :data:`COLUMNS` order, and the walk's rows
+    (:data:`simulate.store.counts.Row`) of ``actions``, their hand's key and player's name
+    put in by :meth:`arrays`; amounts as read (Decimals or ints), made numbers there."""
 
     def __init__(self) -> None:
         self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in
                                                        ("hands", "hand_players", "actions")}
         self.keys: set[tuple[str, str]] = set()
         self.hands = 0
+        self.names: list[str] = []  # every hand's players, in order
+        self.seats: list[int] = []  # per hand: players
+        self.actions: list[int] = []  # per hand: action rows
 
     def __len__(self) -> int:
         return self.hands
@@ -193,12 +198,12 @@ class Batch:
         }
         players = self._players(info is None, doc, key, counts, ord_)
         names = doc["players"]
-        acts = [(site, hid, seq, street, None if seat is None else names[seat], action,
-                 amount, total, allin, cards, ord_)
-                for seq, street, seat, action, amount, total, allin, cards in actions]
-        self.rows["hands"].append(tuple(row[k] for k in COLUMNS["hands"]))
+        self.rows["hands"].append(tuple([row[k] for k in COLUMNS["hands"]]))
         self.rows["hand_players"] += players
-        self.rows["actions"] += acts
+        self.rows["actions"] += actions
+        self.names += names
+        self.seats.append(len(names))
+        self.actions.append(len(actions))
         self.hands += 1
         self.keys.add(key)
 
@@ -240,8 +245,25 @@ class Batch:
         """A table's rows as columns (:func:`columns`)."""
         names = COLUMNS[table]
         rows = self.rows[table]
-        cols = list(zip(*rows, strict=True)) if rows else [()] * len(names)
-        return columns(table, dict(zip(names, cols, strict=True)))
+        if table != "actions":
+            cols = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+            return columns(table, dict(zip(names, cols, strict=True)))
+        walked = ("seq", "street", "seat", "action", "amount", "total", "allin", "cards")
+        got = dict(zip(walked, zip(*rows, strict=True) if rows else [()] * len(walked),
+                       strict=True))
+        ords = np.repeat(np.arange(self.hands, dtype=np.int64), self.actions)
+        hands = self.rows["hands"]
+        site, hid = (np.array([h[i] for h in hands] or [""], dtype=object)[ords]
+                     for i in (0, 1))
+        seat = np.array(got.pop("seat"), dtype=object)
+        dealer = seat == None  # noqa: E711 - elementwise
+        first = np.zeros(self.hands + 1, np.int64)
+        np.cumsum(self.seats, out=first[1:])
+        player = np.array(self.names + [None], dtype=object)[
+            np.where(dealer, len(self.names), first[ords] + np.where(dealer, 0, seat)
+                     .astype(np.int64))]
+        return columns(table, {"site": site, "hand_id": hid, **got, "player": player,
+                               "ord": ords})
 
 
 def columns(table: str, values: dict[str, Any]) -> dict[str, np.ndarray]:
