@@ -246,11 +246,9 @@ class Batch:
         names = COLUMNS[table]
         rows = self.rows[table]
         if table != "actions":
-            cols = list(zip(*rows, strict=True)) if rows else [()] * len(names)
-            return columns(table, dict(zip(names, cols, strict=True)))
-        walked = ("seq", "street", "seat", "action", "amount", "total", "allin", "cards")
-        got = dict(zip(walked, zip(*rows, strict=True) if rows else [()] * len(walked),
-                       strict=True))
+            return columns(table, _transpose(rows, names))
+        got = _transpose(rows, ("seq", "street", "seat", "action", "amount", "total", "allin",
+                                "cards"))
         ords = np.repeat(np.arange(self.hands, dtype=np.int64), self.actions)
         hands = self.rows["hands"]
         site, hid = (np.array([h[i] for h in hands] or [""], dtype=object)[ords]
@@ -264,6 +262,11 @@ class Batch:
                      .astype(np.int64))]
         return columns(table, {"site": site, "hand_id": hid, **got, "player": player,
                                "ord": ords})
+
+
+def _transpose(rows: list[tuple[Any, ...]], names: Any) -> dict[str, list[Any]]:
+    """Rows (tuples, in ``names`` order) as columns: name -> list."""
+    return {name: list(map(operator.itemgetter(i), rows)) for i, name in enumerate(names)}
 
 
 def columns(table: str, values: dict[str, Any]) -> dict[str, np.ndarray]:
