@@ -29,7 +29,7 @@ from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.notation.phh_read import MAX_AMOUNT, HandHistory, comment_ok, toml_line
 from simulate.replay.hand_replay import replay_document
 
-__all__ = ["Item", "replay_item", "replay_items"]
+__all__ = ["Item", "iter_replay_read", "replay_item", "replay_items"]
 
 #: One hand as read: ``(source, first line, its text, or an error message found while
 #: reading it, or the hand a site reader made)`` (:func:`simulate.notation.phh_read.iter_sections`,
@@ -126,8 +126,8 @@ _KNOWN = _INT_LISTS | _INT_SCALARS | {"variant", "ante_trimming_status", "player
 def _line(line: str) -> tuple[str, Any] | None:
     """``(key, value)`` of one ``key = value`` line of :func:`_quick`'s form
     (:func:`simulate.notation.phh_read.toml_line`, the one TOML fast path, with the types the
-    compiled path takes: whole amounts up to :data:`MAX_AMOUNT`, lists as tuples; the value
-    None for keys the replay does not read), None for any other line."""
+    compiled path takes: whole amounts up to :data:`MAX_AMOUNT`, lists as tuples; other
+    keys' values as read), None for any other line."""
     got = toml_line(line)
     if got is None:
         return None
@@ -147,7 +147,7 @@ def _line(line: str) -> tuple[str, Any] | None:
         return (k, tuple(v)) if type(v) is list and all(type(x) is str for x in v) else None
     if k == "actions":
         return None
-    return k, None
+    return k, v
 
 
 class _Header:
@@ -253,6 +253,15 @@ def replay_items(items: list[Item]) -> list[dict[str, Any]]:
 def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
     """:func:`replay_items`, each document built only when it is yielded (a chunk's
     settled hands are held as arrays and a few lists, not as documents)."""
+    for d, _ in iter_replay_read(items):
+        yield d
+
+
+def iter_replay_read(items: list[Item]) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """:func:`iter_replay_items` with, for each hand the compiled path settled, the fields
+    :func:`_quick` read (``actions`` as the text of a one-line TOML array, lists as tuples;
+    None for a hand replayed per hand): what a caller needs to use the hand without
+    reading it again."""
     picked: list[_Picked] = []
     texts: list[bytes] = []
     for idx, (_, _, data) in enumerate(items):
@@ -262,7 +271,7 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
             assert f is not None
             picked.append(_Picked(idx, got[0], got[1], f["variant"], f.get("players"),
                                   f["starting_stacks"], f.get("finishing_stacks"),
-                                  f.get("winnings")))
+                                  f.get("winnings"), f))
             texts.append(f["actions"].encode("ascii"))
     docs = _Settled(items, picked, texts) if picked else None
     del texts
@@ -273,14 +282,14 @@ def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
             d = docs.doc(k)
             k += 1
             if d is not None:
-                yield d
+                yield d, picked[k - 1].fields
                 continue
-        yield replay_item(*it)
+        yield replay_item(*it), None
 
 
 class _Picked(NamedTuple):
-    """A hand for the kernel: its index in the chunk, seats, header, and the fields its
-    document repeats (as :func:`_quick` read them)."""
+    """A hand for the kernel: its index in the chunk, seats, header, the fields its
+    document repeats and all of its fields (as :func:`_quick` read them)."""
 
     position: int
     seats: int
@@ -290,6 +299,7 @@ class _Picked(NamedTuple):
     starting_stacks: tuple[int, ...]
     recorded_finishing_stacks: tuple[int, ...] | None
     recorded_winnings: tuple[int, ...] | None
+    fields: dict[str, Any]
 
 
 #: Zero stacks after ``n`` seats, by ``n`` (an engine state holds 10 seats).

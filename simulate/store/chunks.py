@@ -3,9 +3,10 @@
 The importer (:mod:`simulate.store.importer`) cuts each file into :class:`Chunk` s of a few
 dozen hands (their text, or a site hand's record) and hands them to the one pool of
 pokerjit (:func:`simulate.run.executor`: in this process, or on ``workers`` processes).
-:func:`prepare_chunk` reads each hand, replays the chunk
-(:func:`simulate.replay.fast_replay.replay_items`: the plain PHH hands settled in one
-compiled call), counts the statistics and builds the rows (:class:`simulate.store.rows.Batch`),
+:func:`prepare_chunk` replays the chunk (:func:`simulate.replay.fast_replay.iter_replay_read`:
+the plain PHH hands settled in one compiled call, their fields kept: those are counted from
+them, :meth:`simulate.store.rows.Batch.add_plain`; every other hand is read in full,
+:meth:`~simulate.store.rows.Batch.add_hand`), counts the statistics and builds the rows,
 and returns a :class:`ChunkRows`: each hand's outcome and the chunk's columns as numpy
 arrays (cheap to send back). :class:`Pending` gathers chunks' rows until they are stored
 in one transaction, leaving out the hands seen twice.
@@ -48,33 +49,32 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
     """Read, replay, count and make rows of every hand of ``chunk`` (a module-level
     function: it runs on the workers; ``threads``: the executor's task form, unused)."""
     from simulate.notation.phh_read import PHHError, hand_from_bytes
-    from simulate.replay.fast_replay import replay_items
+    from simulate.replay.fast_replay import iter_replay_read
     from simulate.store.rows import Batch, hand_key
 
-    hands = []
-    for source, line, data, _, _ in chunk.items:
-        if isinstance(data, bytes):
-            hands.append(hand_from_bytes(source, line, data))
-        elif isinstance(data, str):
-            hands.append(PHHError(data))
-        else:
-            hands.append(data)
-    docs = iter(replay_items([(it[0], it[1], it[2]) for it, h in zip(chunk.items, hands,
-                                                                      strict=True)
-                              if not isinstance(h, PHHError)]))
+    items = chunk.items
+    done = iter_replay_read([(it[0], it[1], it[2]) for it in items if not isinstance(it[2], str)])
     batch = Batch()
     outcomes: list[tuple[str, Any]] = []
-    for (source, _, _, offset, _), hand in zip(chunk.items, hands, strict=True):
-        if isinstance(hand, PHHError):
-            outcomes.append(("error", str(hand)))
+    for source, line, data, offset, _ in items:
+        if isinstance(data, str):
+            outcomes.append(("error", data))
             continue
-        doc = next(docs)
-        if doc.get("error"):
-            outcomes.append(("error", doc["error"]))
-            continue
+        doc, fields = next(done)
         try:
-            key = hand_key(hand, doc)
-            batch.add_hand(hand, doc, key, source, chunk.path, offset)
+            key = None
+            if fields is not None:  # settled by the compiled path: not read again
+                key = batch.add_plain(fields, doc, source, chunk.path, offset)
+            if key is None:
+                hand = hand_from_bytes(source, line, data) if isinstance(data, bytes) else data
+                if isinstance(hand, PHHError):
+                    outcomes.append(("error", str(hand)))
+                    continue
+                if doc.get("error"):
+                    outcomes.append(("error", doc["error"]))
+                    continue
+                key = hand_key(hand, doc)
+                batch.add_hand(hand, doc, key, source, chunk.path, offset)
         except Exception as exc:  # noqa: BLE001 - one hand's fault never stops the import
             outcomes.append(("error", f"internal error: {type(exc).__name__}: {exc}"
                              .splitlines()[0]))

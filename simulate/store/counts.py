@@ -58,11 +58,11 @@ from typing import Any, NamedTuple
 
 from simulate.notation.phh_read import HandHistory
 
-__all__ = ["COUNT_FIELDS", "ActionRow", "SeatCounts", "hand_actions", "hand_counts", "positions",
-           "walk_hand"]
+__all__ = ["COUNT_FIELDS", "ActionRow", "Move", "Row", "SeatCounts", "WalkStart", "hand_actions",
+           "hand_counts", "hand_moves", "hand_start", "plain_start", "positions",
+           "seat_positions", "text_moves", "walk", "walk_hand"]
 
 STREETS = ("preflop", "flop", "turn", "river")
-ZERO = Decimal(0)
 
 
 @dataclass
@@ -139,7 +139,11 @@ def positions(hand: HandHistory) -> list[str | None]:
     n = hand.n_players
     if not any(b != 0 for b in hand.blinds_or_straddles):
         return [None] * n
-    btn = button_seat(hand)
+    return seat_positions(n, button_seat(hand))
+
+
+def seat_positions(n: int, btn: int) -> list[str | None]:
+    """The positions of an ``n``-seat hand with blinds whose button is seat ``btn``."""
     if n == 2:
         return ["BTN" if s == btn else "BB" for s in range(n)]
     out: list[str | None] = [None] * n
@@ -156,76 +160,148 @@ def positions(hand: HandHistory) -> list[str | None]:
     return out
 
 
+#: One action as :func:`_walk` takes it: ``(kind, seat, amount, cards)``: the
+#: :class:`~simulate.notation.actions.Action` kind (``dh``, ``db``, ``f``, ``cc``, ``cbr``,
+#: ``pb``, ``sd``, ``sm``), the seat that acts (for ``dh`` the seat dealt to; None for the
+#: dealer), the ``cbr`` street total (Decimal or int) and the cards as written (None: no
+#: cards named; for ``sm``, a muck).
+Move = tuple[str, "int | None", Any, "str | None"]
+
+
+def hand_moves(hand: HandHistory) -> list[Move]:
+    """The :data:`Move` s of a read hand."""
+    return [(a.kind, a.target if a.kind == "dh" else a.actor, a.amount, _cards(a))
+            for a in hand.actions]
+
+
+def text_moves(actions: list[str], n: int) -> list[Move] | None:
+    """The :data:`Move` s of PHH action strings the compiled replay has already played
+    (:func:`simulate.replay.fast_replay.iter_replay_read`: Hold'em's dealing, folds, calls,
+    bets and shows of an ``n``-seat hand), read by splitting them (those that name no
+    cards remembered, as :func:`simulate.notation.phh_read.parse_action` does); None when
+    one is not of that plain form (the hand is then read in full, :func:`hand_moves`)."""
+    out: list[Move] = []
+    cache = _MOVES
+    for t in actions:
+        m = cache.get(t)
+        if m is None:
+            m = _text_move(t, n)
+            if m is None:
+                return None
+            if m[3] is None:
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[t] = m
+        elif m[1] is not None and m[1] >= n:
+            return None
+        out.append(m)
+    return out
+
+
+#: :func:`_text_move` of the action strings that name no cards (most repeat).
+_MOVES: dict[str, Move] = {}
+
+
+def _text_move(t: str, n: int) -> Move | None:
+    """One action string's :data:`Move` (see :func:`text_moves`), or None."""
+    p = t.split()
+    if len(p) < 2 or "#" in t:
+        return None
+    a, k = p[0], p[1]
+    if k == "dh" and len(p) == 4 and a == "d":  # the most frequent (a deal is seldom repeated)
+        a = p[2]
+        if a[:1] == "p" and a[1:].isdigit() and 0 < int(a[1:]) <= n:
+            return ("dh", int(a[1:]) - 1, None, p[3])
+        return None
+    if a == "d":
+        if k == "db" and len(p) == 3:
+            return ("db", None, None, p[2])
+        if k != "dh" or len(p) != 4:
+            return None
+        a = p[2]
+    if a[:1] != "p" or not a[1:].isdigit() or not 0 < int(a[1:]) <= n:
+        return None
+    s = int(a[1:]) - 1
+    if k == "dh":
+        return ("dh", s, None, p[3])
+    if (k == "f" or k == "cc") and len(p) == 2:
+        return (k, s, None, None)
+    if k == "cbr" and len(p) == 3 and p[2].isdigit():
+        return ("cbr", s, int(p[2]), None)
+    if k == "sm" and len(p) <= 3:
+        return ("sm", s, None, p[2] if len(p) == 3 and p[2] != "-" else None)
+    return None
+
+
 @dataclass
 class _Walk:
-    """The state of :func:`_walk` (one hand)."""
+    """What :func:`_count` keeps of one hand's walk (:func:`_walk`)."""
 
     n: int
     street: int = 0
-    totals: list[Decimal] = field(default_factory=list)
-    left: list[Decimal] = field(default_factory=list)
-    folded: list[bool] = field(default_factory=list)
     raises: int = 0  # preflop raises so far
     first_raiser: int | None = None
     last_raiser: int | None = None
     flop_bets: int = 0
-    top: Decimal = Decimal(0)  # the street's largest total
     cbet_live: bool = False  # the flop's first bet was the c-bet and nobody raised it yet
     acted_flop: set[int] = field(default_factory=set)
 
 
-def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]:
-    """One pass over the actions: fills ``counts`` (when given) and returns the rows."""
-    from simulate.replay.accounting import posted_order
+#: One action's row as :func:`_walk` makes it (:class:`ActionRow`'s fields, in order).
+Row = tuple[int, str, "int | None", str, Any, Any, bool, "str | None"]
 
-    n = hand.n_players
-    blinds = [abs(b) for b in posted_order(hand.blinds_or_straddles, n)]
-    antes = posted_order(hand.antes, n) if hand.antes else [Decimal(0)] * n
-    w = _Walk(n, totals=list(blinds), folded=[False] * n,
-              left=[s - a - b for s, a, b in zip(hand.starting_stacks, antes, blinds,
-                                                 strict=True)], top=max(blinds, default=ZERO))
-    board = hand.variant in _board_games()
-    rows: list[ActionRow] = []
-    for seq, a in enumerate(hand.actions):
-        kind, s = a.kind, a.actor
-        street = STREETS[min(w.street, 3)]
+
+def _walk(start: WalkStart, moves: list[Move], counts: list[SeatCounts] | None) -> list[Row]:
+    """One pass over the actions: fills ``counts`` (when given) and returns the rows
+    (amounts in the hand's own type: Decimals as read, or ints)."""
+    n = start.n
+    totals = list(start.blinds)
+    left = [s - a - b for s, a, b in zip(start.stacks, start.antes, totals, strict=True)]
+    folded = [False] * n
+    top = max(totals, default=0)
+    w = _Walk(n)  # what the counts need (street, raisers, flop bets)
+    board = start.board
+    counting = counts is not None and board
+    street = STREETS[0]
+    rows: list[Row] = []
+    add_row = rows.append
+    for seq, (kind, s, amount, cards) in enumerate(moves):
         if kind == "db":
             if w.street == 0 and counts is not None:
                 for p in range(n):
-                    counts[p].saw_flop = int(board and not w.folded[p])
+                    counts[p].saw_flop = int(board and not folded[p])
             w.street += 1
-            w.totals, w.top = [ZERO] * n, ZERO
-            rows.append(ActionRow(seq, STREETS[min(w.street, 3)], None, "deal_board",
-                                  cards=_cards(a)))
+            street = STREETS[min(w.street, 3)]
+            totals, top = [0] * n, 0
+            add_row((seq, street, None, "deal_board", None, None, False, cards))
             continue
         if kind == "dh":
-            rows.append(ActionRow(seq, street, a.target, "deal_hole", cards=_cards(a)))
+            add_row((seq, street, s, "deal_hole", None, None, False, cards))
             continue
         if s is None:
             continue
-        if kind in ("sm", "sd"):
-            name = "draw" if kind == "sd" else ("show" if a.cards else "muck")
-            rows.append(ActionRow(seq, street, s, name, cards=_cards(a)))
+        if kind == "sm" or kind == "sd":
+            name = "draw" if kind == "sd" else ("show" if cards else "muck")
+            add_row((seq, street, s, name, None, None, False, cards))
             if kind == "sd" and not board:
                 w.street += 1
-                w.totals, w.top = [ZERO] * n, ZERO
+                totals, top = [0] * n, 0
+                street = STREETS[min(w.street, 3)]
             continue
-        top = w.top
-        facing = top > w.totals[s]
-        if counts is not None and board:
-            _count(w, counts[s], s, kind, facing)
+        had = totals[s]
+        facing = top > had
+        if counting:
+            _count(w, counts[s], s, kind, facing)  # type: ignore[index]
         if kind == "f":
-            w.folded[s] = True
-            rows.append(ActionRow(seq, street, s, "fold"))
+            folded[s] = True
+            add_row((seq, street, s, "fold", None, None, False, None))
             continue
-        new = a.amount if kind == "cbr" else top
+        new = amount if kind == "cbr" else top
         if kind == "pb":
-            new = hand.bring_in or Decimal(0)
-        add = min(max(ZERO, new - w.totals[s]), w.left[s])
-        w.left[s] -= add
-        w.totals[s] += add
-        if w.totals[s] > top:
-            w.top = w.totals[s]
+            new = start.bring_in or 0
+        put = min(max(0, new - had), left[s])
+        left[s] -= put
+        totals[s] = had = had + put
         if kind == "cc":
             name = "call" if facing else "check"
         elif kind == "cbr":
@@ -237,9 +313,11 @@ def _walk(hand: HandHistory, counts: list[SeatCounts] | None) -> list[ActionRow]
                 w.last_raiser = s
         else:
             name = "bring_in"
-        rows.append(ActionRow(seq, street, s, name, add, w.totals[s], w.left[s] <= 0))
+        if had > top:
+            top = had
+        add_row((seq, street, s, name, put, had, left[s] <= 0, None))
     if counts is not None:
-        live = [p for p in range(n) if not w.folded[p]]
+        live = [p for p in range(n) if not folded[p]]
         for p in live:
             if len(live) >= 2:
                 counts[p].showdown = 1
@@ -294,18 +372,73 @@ def _cards(a: Any) -> str | None:
     return a.text.split("#", 1)[0].split()[-1]
 
 
-def walk_hand(hand: HandHistory, winnings: list[Any] | None = None,
-              ) -> tuple[list[SeatCounts], list[ActionRow]]:
-    """Each seat's :class:`SeatCounts` (seats in the record's order) and the hand's
-    :class:`ActionRow` s, from one pass. ``winnings``: what each seat won from the pots
-    (the hand's document's ``winnings``; None entries unknown), for W$SD and W$WSF."""
-    counts = [SeatCounts(position=p) for p in positions(hand)]
-    rows = _walk(hand, counts)
+class WalkStart(NamedTuple):
+    """What a hand starts from, for :func:`_walk`: seats, the forced bets in seat order
+    (blinds as posted, antes), starting stacks, the bring-in, whether the game has a board
+    (:func:`_board_games`) and each seat's position."""
+
+    n: int
+    blinds: list[Any]
+    antes: list[Any]
+    stacks: list[Any]
+    bring_in: Any
+    board: bool
+    positions: list[str | None]
+
+
+def hand_start(hand: HandHistory) -> WalkStart:
+    """What a read hand starts from, for :func:`walk`."""
+    from simulate.replay.accounting import posted_order
+
+    n = hand.n_players
+    return WalkStart(n, [abs(b) for b in posted_order(hand.blinds_or_straddles, n)],
+                  posted_order(hand.antes, n) if hand.antes else [0] * n,
+                  hand.starting_stacks, hand.bring_in, hand.variant in _board_games(),
+                  positions(hand))
+
+
+def plain_start(variant: str, blinds: tuple[int, ...], antes: tuple[int, ...],
+                stacks: list[int], button: int) -> WalkStart:
+    """What a hand of whole-number amounts starts from (``blinds``, ``antes``: as the file
+    lists them; ``button``: the button's seat), for :func:`walk` (what the forced bets
+    decide remembered: most hands of a collection share them)."""
+    key = (variant, blinds, antes, button)
+    got = _STARTS.get(key)
+    if got is None:
+        from simulate.replay.accounting import posted_order
+
+        n = len(blinds)
+        got = WalkStart(n, [abs(b) for b in posted_order(list(blinds), n)],
+                        posted_order(list(antes), n), [], None, variant in _board_games(),
+                        seat_positions(n, button) if any(blinds) else [None] * n)
+        if len(_STARTS) >= 256:
+            _STARTS.clear()
+        _STARTS[key] = got
+    return got._replace(stacks=stacks)
+
+
+_STARTS: dict[tuple[Any, ...], WalkStart] = {}
+
+
+def walk(start: WalkStart, moves: list[Move], winnings: list[Any] | None = None,
+         ) -> tuple[list[SeatCounts], list[Row]]:
+    """Each seat's :class:`SeatCounts` (seats in the record's order) and the hand's action
+    rows (:data:`Row`, :class:`ActionRow`'s fields), from one pass over ``moves``.
+    ``winnings``: what each seat won from the pots (the hand's document's ``winnings``;
+    None entries unknown), for W$SD and W$WSF."""
+    counts = [SeatCounts(position=p) for p in start.positions]
+    rows = _walk(start, moves, counts)
     for c, won in zip(counts, winnings or [None] * len(counts), strict=True):
         if won is not None and won > 0:
             c.won_showdown = c.showdown
             c.won_saw_flop = c.saw_flop
     return counts, rows
+
+
+def walk_hand(hand: HandHistory, winnings: list[Any] | None = None,
+              ) -> tuple[list[SeatCounts], list[Row]]:
+    """:func:`walk` of a read hand."""
+    return walk(hand_start(hand), hand_moves(hand), winnings)
 
 
 def hand_counts(hand: HandHistory, winnings: list[Any] | None = None) -> list[SeatCounts]:
@@ -315,4 +448,4 @@ def hand_counts(hand: HandHistory, winnings: list[Any] | None = None) -> list[Se
 
 def hand_actions(hand: HandHistory) -> list[ActionRow]:
     """:func:`walk_hand`'s actions."""
-    return _walk(hand, None)
+    return [ActionRow(*r) for r in _walk(hand_start(hand), hand_moves(hand), None)]

@@ -16,15 +16,24 @@ import json
 import operator
 from datetime import datetime, timezone
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from simulate.notation.phh_read import HandHistory
-from simulate.store.counts import COUNT_FIELDS, walk_hand
+from simulate.store.counts import (
+    COUNT_FIELDS,
+    Row,
+    SeatCounts,
+    hand_moves,
+    hand_start,
+    plain_start,
+    text_moves,
+    walk,
+)
 from simulate.store.schema import TABLES
 
-__all__ = ["COLUMNS", "Batch", "columns", "hand_key", "utc_time"]
+__all__ = ["COLUMNS", "Batch", "Facts", "columns", "fields_key", "hand_key", "utc_time"]
 
 _NUMERIC = {"DOUBLE": np.float64, "BIGINT": np.int64, "SMALLINT": np.int32,
             "BOOLEAN": np.bool_}
@@ -33,10 +42,16 @@ _NUMERIC = {"DOUBLE": np.float64, "BIGINT": np.int64, "SMALLINT": np.int32,
 def hand_key(hand: HandHistory, doc: dict[str, Any]) -> tuple[str, str]:
     """``(site, hand_id)``: the site's; where the file gives no id (PHH), a digest of the
     hand's fields (the same hand read from two files is one hand)."""
+    return fields_key(hand.fields, doc)
+
+
+def fields_key(fields: dict[str, Any], doc: dict[str, Any]) -> tuple[str, str]:
+    """:func:`hand_key` of a hand whose decoded PHH fields are ``fields`` (lists may be
+    tuples: the digest is the same)."""
     site = str(doc.get("site") or "phh")
     if doc.get("hand_id"):
         return site, str(doc["hand_id"])
-    text = json.dumps(hand.fields, sort_keys=True, default=str)
+    text = json.dumps(fields, sort_keys=True, default=str)
     return site, hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
@@ -64,8 +79,20 @@ def _phh_time(fields: dict[str, Any]) -> str | None:
     return f"{y:04d}-{m:02d}-{d:02d}T{t if t is not None else '00:00:00'}"
 
 
-def _text(x: Decimal) -> str:
-    return format(x.normalize(), "f")
+class Facts(NamedTuple):
+    """What a hand's ``hands`` row takes from its record besides its document: the site's
+    facts (:class:`simulate.notation.site_text.SiteInfo`; None for PHH), the PHH
+    variant, the blinds and antes as the file lists them, and the decoded PHH fields."""
+
+    site: Any
+    variant: str
+    blinds: Any
+    antes: Any
+    fields: dict[str, Any]
+
+
+def _text(x: Any) -> str:
+    return format(Decimal(x).normalize(), "f")
 
 
 _COUNTS = operator.attrgetter(*COUNT_FIELDS)
@@ -77,44 +104,83 @@ for _t in ("hands", "hand_players", "actions"):
 
 
 class Batch:
-    """The rows of the hands added so far (see the module docstring): one tuple per row,
-    in :data:`COLUMNS` order; amounts as read (Decimals), made numbers by :meth:`arrays`."""
+    """The rows of the hands added so far (see the module docstring): one tuple per row of
+    ``hands`` and ``hand_players``, in :data:`COLUMNS` order, and the walk's rows
+    (:data:`simulate.store.counts.Row`) of ``actions``, their hand's key and player's name
+    put in by :meth:`arrays`; amounts as read (Decimals or ints), made numbers there."""
 
     def __init__(self) -> None:
         self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in
                                                        ("hands", "hand_players", "actions")}
         self.keys: set[tuple[str, str]] = set()
         self.hands = 0
+        self.names: list[str] = []  # every hand's players, in order
+        self.seats: list[int] = []  # per hand: players
+        self.actions: list[int] = []  # per hand: action rows
 
     def __len__(self) -> int:
         return self.hands
 
     def add_hand(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
                  source: str, file: str, byte: int) -> None:
-        """Append one hand's rows (``doc`` without an error); nothing is appended when it
-        raises."""
+        """Append one read hand's rows (``doc`` without an error); nothing is appended
+        when it raises."""
+        counts, actions = walk(hand_start(hand), hand_moves(hand), doc.get("winnings"))
+        self.add(Facts(hand.site, hand.variant, hand.blinds_or_straddles, hand.antes,
+                       hand.fields), doc, key, source, file, byte, counts, actions)
+
+    def add_plain(self, fields: dict[str, Any], doc: dict[str, Any], source: str, file: str,
+                  byte: int) -> tuple[str, str] | None:
+        """Append the rows of a PHH hand the compiled replay settled, from the fields it
+        read (:func:`simulate.replay.fast_replay.iter_replay_read`: whole-number amounts,
+        the button on the last seat) without reading the hand again; returns its key, or
+        None (nothing appended) when its actions are not of the plain form
+        :func:`simulate.store.counts.text_moves` takes."""
+        from simulate.notation.phh_read import toml_line
+
+        got = toml_line("actions = " + fields["actions"])
+        stacks = fields["starting_stacks"]
+        n = len(stacks)
+        moves = None if got is None else text_moves(got[1], n)
+        if moves is None:
+            return None
+        fields = {**fields, "actions": got[1]}
+        variant = fields["variant"]
+        blinds = tuple(fields.get("blinds_or_straddles") or (0,) * n)
+        antes = tuple(fields.get("antes") or (0,) * n)
+        counts, actions = walk(plain_start(variant, blinds, antes, stacks, n - 1), moves,
+                               doc["winnings"])
+        key = fields_key(fields, doc)
+        self.add(Facts(None, variant, blinds, antes, fields), doc, key, source, file, byte,
+                 counts, actions)
+        return key
+
+    def add(self, facts: Facts, doc: dict[str, Any], key: tuple[str, str], source: str,
+            file: str, byte: int, counts: list[SeatCounts], actions: list[Row]) -> None:
+        """Append one hand's rows from its :class:`Facts`, its document, and its counts and
+        action rows (:func:`simulate.store.counts.walk`)."""
         ord_ = self.hands
         site, hid = key
-        info = hand.site
+        info = facts.site
         bb = doc.get("big_blind")
-        blinds = [abs(b) for b in hand.blinds_or_straddles if b]
+        blinds = [abs(b) for b in facts.blinds if b]
         sb = min(blinds) if len(blinds) >= 2 else None
         if info is not None:
             game, betting = info.game, info.betting
         else:
             from simulate.replay.accounting import ENGINE_VARIANTS
 
-            game, betting = ENGINE_VARIANTS.get(hand.variant, (None, None))
+            game, betting = ENGINE_VARIANTS.get(facts.variant, (None, None))
         tour = info.tournament if info is not None else None
         boards = doc.get("boards") or ([doc["board"]] if doc.get("board") else [])
         rake = doc.get("rake") or 0
-        fields = hand.fields
+        fields = facts.fields
         row = {
             "site": site, "hand_id": hid, "hand_no": 0, "game": game,
-            "variant": hand.variant, "betting": betting,
+            "variant": facts.variant, "betting": betting,
             "currency": info.currency if info is not None else fields.get("currency"),
             "small_blind": sb, "big_blind": bb,
-            "ante": max(hand.antes, default=Decimal(0)),
+            "ante": max(facts.antes, default=0),
             "stakes": (f"{_text(sb)}/{_text(Decimal(str(bb)))}" if sb is not None and bb
                        else None if not bb else _text(Decimal(str(bb)))),
             "time": utc_time(info.time if info is not None else _phh_time(fields)),
@@ -130,18 +196,18 @@ class Batch:
             "allin_board": doc.get("allin_board") or None, "source": source, "file": file,
             "byte": byte, "ord": ord_,
         }
-        counts, actions = walk_hand(hand, doc.get("winnings"))
-        players = self._players(hand, doc, key, counts, ord_)
+        players = self._players(info is None, doc, key, counts, ord_)
         names = doc["players"]
-        acts = [(site, hid, r.seq, r.street, None if r.seat is None else names[r.seat],
-                 r.action, r.amount, r.total, r.allin, r.cards, ord_) for r in actions]
-        self.rows["hands"].append(tuple(row[k] for k in COLUMNS["hands"]))
+        self.rows["hands"].append(tuple([row[k] for k in COLUMNS["hands"]]))
         self.rows["hand_players"] += players
-        self.rows["actions"] += acts
+        self.rows["actions"] += actions
+        self.names += names
+        self.seats.append(len(names))
+        self.actions.append(len(actions))
         self.hands += 1
         self.keys.add(key)
 
-    def _players(self, hand: HandHistory, doc: dict[str, Any], key: tuple[str, str],
+    def _players(self, phh: bool, doc: dict[str, Any], key: tuple[str, str],
                  counts: list[Any], ord_: int) -> list[tuple[Any, ...]]:
         site, hid = key
         bb = doc.get("big_blind")
@@ -152,7 +218,6 @@ class Batch:
         hero = doc.get("hero")
         holes = doc.get("hole_cards") or []
         committed_all = doc["committed"] or [None] * len(names)
-        phh = hand.site is None
         out = []
         for s, name in enumerate(names):
             won, net = doc["winnings"][s], doc["net"][s]
@@ -180,8 +245,28 @@ class Batch:
         """A table's rows as columns (:func:`columns`)."""
         names = COLUMNS[table]
         rows = self.rows[table]
-        cols = list(zip(*rows, strict=True)) if rows else [()] * len(names)
-        return columns(table, dict(zip(names, cols, strict=True)))
+        if table != "actions":
+            return columns(table, _transpose(rows, names))
+        got = _transpose(rows, ("seq", "street", "seat", "action", "amount", "total", "allin",
+                                "cards"))
+        ords = np.repeat(np.arange(self.hands, dtype=np.int64), self.actions)
+        hands = self.rows["hands"]
+        site, hid = (np.array([h[i] for h in hands] or [""], dtype=object)[ords]
+                     for i in (0, 1))
+        seat = np.array(got.pop("seat"), dtype=object)
+        dealer = seat == None  # noqa: E711 - elementwise
+        first = np.zeros(self.hands + 1, np.int64)
+        np.cumsum(self.seats, out=first[1:])
+        player = np.array(self.names + [None], dtype=object)[
+            np.where(dealer, len(self.names), first[ords] + np.where(dealer, 0, seat)
+                     .astype(np.int64))]
+        return columns(table, {"site": site, "hand_id": hid, **got, "player": player,
+                               "ord": ords})
+
+
+def _transpose(rows: list[tuple[Any, ...]], names: Any) -> dict[str, list[Any]]:
+    """Rows (tuples, in ``names`` order) as columns: name -> list."""
+    return {name: list(map(operator.itemgetter(i), rows)) for i, name in enumerate(names)}
 
 
 def columns(table: str, values: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -198,16 +283,16 @@ def columns(table: str, values: dict[str, Any]) -> dict[str, np.ndarray]:
             arr[:] = col
             out[name] = arr
             continue
-        if None in col:
+        if kind is np.float64:  # None reads as NaN: masked with the infinite amounts
+            num = np.array(col, dtype=kind)
+            bad = ~np.isfinite(num)
+            mask = bad if bad.any() else None
+        elif None in col:
             mask = np.fromiter((v is None for v in col), bool, len(col))
             num = np.array([0 if v is None else v for v in col], dtype=kind)
         else:
             mask = None
             num = np.array(col, dtype=kind)
-        if kind is np.float64:
-            inf = np.isinf(num)
-            if inf.any():
-                mask = inf if mask is None else mask | inf
         out[name] = num if mask is None or not mask.any() else np.ma.masked_array(num,
                                                                                   mask=mask)
     return out
