@@ -254,6 +254,11 @@ def _money(x: Decimal) -> int | float:
     return int(x) if x == x.to_integral_value() else float(x)
 
 
+def _dec(x: Any) -> Decimal:
+    """An amount of a document as a Decimal (an int directly; a float by its text)."""
+    return Decimal(x) if type(x) is int else Decimal(str(x))
+
+
 def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
     """The keys a site hand's document adds or gives a site meaning (the contract's
     "Site hand histories"): the site's facts; ``committed`` without the uncalled bets
@@ -280,11 +285,11 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
         return out
     cash = [info.cashout.get(p, Decimal(0)) for p in r.players]
     paid = [info.cashout_paid.get(p, Decimal(0)) for p in r.players]
-    returned = [Decimal(str(p)) - Decimal(str(w)) if p is not None and w is not None
+    returned = [_dec(p) - _dec(w) if p is not None and w is not None
                 else Decimal(0) for p, w in zip(r.payouts or [None] * len(r.players),
                                                 r.winnings or [None] * len(r.players),
                                                 strict=True)]
-    committed = [Decimal(str(c)) - ret for c, ret in zip(r.committed, returned, strict=True)]
+    committed = [_dec(c) - ret for c, ret in zip(r.committed, returned, strict=True)]
     # a cash-out or insurance paid to the player counts as winnings; a premium the player
     # paid outside the pot (a negative cash-out) comes off the net only
     won = [c + x for c, x in zip(collected, cash, strict=True)]
@@ -293,9 +298,9 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
     out["net"] = [_money(w - c - x) for w, c, x in zip(won, committed, paid, strict=True)]
     if (r.error is None and r.outcome_known and len(info.boards) <= 1 and r.winnings
             and None not in r.winnings):
-        rake = Decimal(str(r.rake or 0)) + sum(info.fees.values(), Decimal(0))
+        rake = _dec(r.rake or 0) + sum(info.fees.values(), Decimal(0))
         for p, mine, site in zip(r.players, r.winnings, collected, strict=True):
-            if abs(Decimal(str(mine)) - site) > rake:
+            if abs(_dec(mine) - site) > rake:
                 out["error"] = (f"line {info.line}: {p} collected {site} by the site's "
                                 f"record, but the showdown gives {mine}")
                 break
