@@ -21,16 +21,18 @@ reads.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
-import json
+import io
 import subprocess
 import sys
-import time
 import warnings
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+
+from bench_phh import run_cli  # the same fresh-process run of `pokerjit hand`
 
 from simulate.bench import Comparison, Side, script_main
 
@@ -52,24 +54,6 @@ def make_files(tmp: Path, hands: int, seed: int = 1) -> tuple[Path, Path]:
     subprocess.run([*py, "convert", str(phh), "--to", "pokerstars", "-o", str(stars), "-q"],
                    check=True, capture_output=True)
     return phh, stars
-
-
-def run_cli(path: Path, workers: int) -> tuple[float, float, dict[str, Any]]:
-    """``(wall seconds, CPU seconds of the command and its workers, JSON totals)`` of
-    ``pokerjit hand PATH --totals-only`` in a fresh process."""
-    import resource
-
-    def cpu() -> float:
-        r = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return r.ru_utime + r.ru_stime
-
-    c0, t0 = cpu(), time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "simulate", "hand", str(path), "--json",
-                        "--totals-only", "-q", "--workers", str(workers)],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit(f"pokerjit hand exited {p.returncode}: {p.stderr[:500]}")
-    return time.perf_counter() - t0, cpu() - c0, json.loads(p.stdout)
 
 
 def family_files() -> dict[str, list[Path]]:
@@ -110,7 +94,8 @@ def theirs(parser: str, files: list[Path]) -> int:
     from simulate.notation.site_text import decode
 
     n = 0
-    with warnings.catch_warnings():
+    # pokerkit prints a traceback for each hand it cannot read: kept off the table
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
         warnings.simplefilter("ignore")
         for f in files:
             try:
