@@ -103,6 +103,8 @@ def _num(x: Decimal) -> int | Decimal:
 def _cap_uncalled(hand: SiteHand, repairs: list[str]) -> None:
     """Cap each ``uncalled`` return at what its player bet beyond the next largest
     commitment on that street (the contract's repair), noting each cap in ``repairs``."""
+    if not any(e.kind == "uncalled" for e in hand.events):
+        return
     bets = StreetBets()
     for e in hand.events:
         if e.kind == "uncalled" and e.player is not None and e.amount is not None:

@@ -72,6 +72,7 @@ EVENT_KINDS = FORCED_KINDS | BETTING_KINDS | frozenset(
      "cashout"})
 
 
+_ZERO = Decimal(0)
 #: Events whose amount adds to the player's bet on the street.
 ADDS_TO_BET = frozenset({"small_blind", "big_blind", "straddle", "post", "bring_in", "call",
                          "bet"})
@@ -97,22 +98,27 @@ class StreetBets:
         """Take ``e`` into account; returns the chips it puts in on this street (negative
         for an uncalled bet returned; 0 for events that bet nothing). A new street clears
         the bets first."""
-        if starts_street(e):
-            self.bets, self.top = {}, Decimal(0)
-            return Decimal(0)
-        if e.player is None or e.amount is None:
-            return Decimal(0)
-        had = self.bets.get(e.player, Decimal(0))
-        if e.kind in ADDS_TO_BET:
-            new = had + e.amount
-        elif e.kind in SETS_BET:
-            new = e.amount
-        elif e.kind == "uncalled":
-            new = had - e.amount
+        # (called for every event of every pass over a hand: kept to a few lookups)
+        kind = e.kind
+        if kind == "street" or (kind == "board" and e.run == 1):
+            self.bets, self.top = {}, _ZERO
+            return _ZERO
+        player, amount = e.player, e.amount
+        if player is None or amount is None:
+            return _ZERO
+        bets = self.bets
+        had = bets.get(player, _ZERO)
+        if kind in ADDS_TO_BET:
+            new = had + amount
+        elif kind in SETS_BET:
+            new = amount
+        elif kind == "uncalled":
+            new = had - amount
         else:
-            return Decimal(0)
-        self.bets[e.player] = new
-        self.top = max(self.top, new)
+            return _ZERO
+        bets[player] = new
+        if new > self.top:
+            self.top = new
         return new - had
 
     def bet(self, player: str | None) -> Decimal:
@@ -220,13 +226,13 @@ class SiteHand:
         or ``complete`` sets the player's street total; ``street`` and a first-run
         ``board`` start a new street."""
         total: dict[str, Decimal] = {}
-        bets = StreetBets()
+        see = StreetBets().see
         for e in self.events:
-            put = bets.see(e)
+            put = see(e)
             if e.kind in ("ante", "dead") and e.player is not None and e.amount is not None:
                 put = e.amount
             if put and e.player is not None:
-                total[e.player] = total.get(e.player, Decimal(0)) + put
+                total[e.player] = total.get(e.player, _ZERO) + put
         return total
 
     def return_uncalled(self) -> None:

@@ -42,10 +42,12 @@ from simulate.notation.site_pokerstars_header import GAME_NAMES, LIMITS, read_he
 from simulate.notation.site_read import READ_FAULTS, read_hands
 from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
-__all__ = ["GAME_NAMES", "LIMITS", "detect", "read"]
+__all__ = ["GAME_NAMES", "HAND_START", "LIMITS", "detect", "read"]
 
 _ROOMS = r"(?:PokerStars|PPPoker|POKERSTARS|Upoker|PokerStars\.\w+)"
 _START = re.compile(rf"^[ \t\ufeff]*{_ROOMS}\b[^\n]*?(?:Hand|Game) #\w+:", re.M)
+#: Where each hand starts (a large file is cut there into parts read apart: ``sites``).
+HAND_START = _START
 _DETECT = re.compile(rf"^[ \t\ufeff]*{_ROOMS}(?: Zoom| Rush| Home| Fast)* (?:Hand|Game) "
                      r"#\w+:", re.M)
 

@@ -21,8 +21,8 @@ from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
 from simulate.text_encoding import sniff
 
-__all__ = ["SiteInfo", "SiteError", "Tournament", "amount_at", "card_text", "cards_of", "decode",
-           "parse_amount", "split_hands"]
+__all__ = ["SiteInfo", "SiteError", "TextPart", "Tournament", "amount_at", "card_text",
+           "cards_of", "decode", "parse_amount", "split_hands"]
 
 
 class SiteError(PHHError):
@@ -188,12 +188,21 @@ def cards_of(text: str) -> tuple[str, ...]:
 
 
 # ----------------------------------------------------------------------------- hands
+class TextPart(str):
+    """A part of a document cut at a hand's start (:func:`simulate.notation.sites.site_parts`):
+    the text, and the document's line number of its first line, which
+    :func:`split_hands` counts from, so a reader's line numbers are the document's."""
+
+    first_line: int = 1
+
+
 def split_hands(text: str, start: re.Pattern[str]) -> Iterator[tuple[int, str]]:
     """The hands of a document: ``(first line, text)`` for each run of lines from one line
     matching ``start`` (searched at line starts, ``re.M``) to the next; text before the
-    first start is dropped (it holds no hand)."""
+    first start is dropped (it holds no hand). Lines count from 1, or from a
+    :class:`TextPart`'s ``first_line``."""
     starts = [m.start() for m in start.finditer(text)]
-    line, prev = 1, 0
+    line, prev = getattr(text, "first_line", 1), 0
     for i, pos in enumerate(starts):
         line += text.count("\n", prev, pos)
         prev = pos

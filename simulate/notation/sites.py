@@ -17,6 +17,7 @@ the family, and builds each record into a :class:`~simulate.notation.phh_read.Ha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -41,10 +42,10 @@ from simulate.notation import (
 )
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, decode
+from simulate.notation.site_text import SiteError, TextPart, decode
 
-__all__ = ["DETECT_CHARS", "SITE_FORMATS", "SiteFormat", "detect_site", "read_site",
-           "read_site_records"]
+__all__ = ["DETECT_CHARS", "SITE_FORMATS", "SiteFormat", "SitePart", "detect_site",
+           "read_site", "read_site_part", "read_site_records", "site_parts"]
 
 #: How much of a decoded document a detector sees.
 DETECT_CHARS = 8192
@@ -57,12 +58,18 @@ class SiteFormat:
     name: str
     detect: Callable[[str], bool]
     read: Callable[[str, str], Iterator[tuple[int, SiteHand | SiteError]]]
+    #: Where each hand starts, for a reader that cuts its document with
+    #: :func:`~simulate.notation.site_text.split_hands` and nothing else (the module's
+    #: ``HAND_START``): a large file of this family is cut into parts read apart
+    #: (:func:`site_parts`). None: read whole.
+    start: re.Pattern[str] | None = None
 
 
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
 SITE_FORMATS: tuple[SiteFormat, ...] = tuple(
-    SiteFormat(name, module.detect, module.read) for name, module in (
+    SiteFormat(name, module.detect, module.read, getattr(module, "HAND_START", None))
+    for name, module in (
         ("ohh", site_ohh),
         ("pokerstars", site_pokerstars),
         ("fulltilt", site_fulltilt),
@@ -110,9 +117,14 @@ def read_site(data: bytes | str, source: str,
     :attr:`~HandHistory.site` set), or the hand's :class:`SiteError`, with its first
     line. Summary-only hands are skipped (the caller counts them from
     :func:`read_site_records` when it needs to)."""
+    yield from _built(read_site_records(data, source), source)
+
+
+def _built(records: Iterator[tuple[int, SiteHand | SiteError]], source: str,
+           ) -> Iterator[tuple[int, HandHistory | SiteError]]:
     from simulate.notation.site_build import build
 
-    for line, rec in read_site_records(data, source):
+    for line, rec in records:
         if isinstance(rec, SiteError):
             yield line, rec
         elif rec.summary_only:
@@ -122,3 +134,44 @@ def read_site(data: bytes | str, source: str,
                 yield line, build(rec, source)
             except SiteError as exc:
                 yield line, exc
+
+
+@dataclass(frozen=True)
+class SitePart:
+    """Whole hands of a site document (``text``, from one hand's start to another's or the
+    end), the family that reads them and the document's line number of the first line."""
+
+    source: str
+    family: str
+    line: int
+    text: str
+
+
+def site_parts(data: bytes | str, source: str, hands: int) -> list[SitePart] | None:
+    """A site document cut into parts of ``hands`` hands at the hands' starts (the family's
+    :attr:`SiteFormat.start`), so that each can be read apart (:func:`read_site_part`) and
+    together they read as the whole does; None for a document that cannot be cut so (no
+    known family, a family read whole, no hand start)."""
+    text = decode(data) if isinstance(data, bytes) else data
+    fmt = detect_site(text)
+    if fmt is None or fmt.start is None:
+        return None
+    starts = [m.start() for m in fmt.start.finditer(text)]
+    if not starts:
+        return None
+    cuts = starts[::max(1, hands)] + [len(text)]
+    out: list[SitePart] = []
+    line, prev = 1, 0
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        line += text.count("\n", prev, a)
+        prev = a
+        out.append(SitePart(source, fmt.name, line, text[a:b]))
+    return out
+
+
+def read_site_part(part: SitePart) -> Iterator[tuple[int, HandHistory | SiteError]]:
+    """:func:`read_site` of one :class:`SitePart` (line numbers the document's)."""
+    fmt = next(f for f in SITE_FORMATS if f.name == part.family)
+    text = TextPart(part.text)
+    text.first_line = part.line
+    yield from _built(fmt.read(text, part.source), part.source)

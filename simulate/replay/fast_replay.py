@@ -27,7 +27,7 @@ import numpy as np
 from evaluator.cards import CARD_PAIRS, cards_text
 from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.notation.phh_read import MAX_AMOUNT, HandHistory, comment_ok, toml_line
-from simulate.replay.hand_replay import replay_document
+from simulate.replay.hand_replay import HandReplay, replay_document
 
 __all__ = ["Item", "iter_replay_read", "replay_item", "replay_items"]
 
@@ -115,6 +115,37 @@ def _quick(data: bytes) -> dict[str, Any] | None:
         if k in out:
             return None
         out[k] = got[1]
+    return out
+
+
+def _site_quick(hh: HandHistory) -> dict[str, Any] | None:
+    """The fields of a site reader's hand in :func:`_quick`'s form (whole amounts as ints,
+    lists as tuples, ``actions`` as the text of a TOML array), taken from the PHH fields the
+    builder made (:func:`simulate.notation.site_build.build`), so the hand is not written
+    and read again; None for a hand with an amount that is not a whole number (the
+    per-hand path scales those) or an action the array form cannot carry."""
+    src = hh.fields
+    out: dict[str, Any] = {}
+    for k, v in src.items():
+        if k in _INT_LISTS:
+            if type(v) is not list or not all(type(x) is int and 0 <= x <= _MAX for x in v):
+                return None
+            out[k] = tuple(v)
+        elif k in _INT_SCALARS:
+            if type(v) is not int or not 0 <= v <= _MAX:
+                return None
+            out[k] = v
+        elif k == "players":
+            out[k] = tuple(v)
+        elif k in ("variant", "ante_trimming_status"):
+            out[k] = v
+    acts = src.get("actions")
+    if type(acts) is not list:
+        return None
+    text = '["' + '", "'.join(acts) + '"]' if acts else "[]"
+    if not text.isascii() or text.count('"') != 2 * len(acts):
+        return None
+    out["actions"] = text
     return out
 
 
@@ -265,7 +296,9 @@ def iter_replay_read(items: list[Item]) -> Iterator[tuple[dict[str, Any], dict[s
     picked: list[_Picked] = []
     texts: list[bytes] = []
     for idx, (_, _, data) in enumerate(items):
-        f = _quick(data) if isinstance(data, bytes) else None
+        f = (_quick(data) if isinstance(data, bytes)
+             else _site_quick(data) if isinstance(data, HandHistory) and data.site is not None
+             else None)
         got = None if f is None else _plain(f)
         if got is not None:
             assert f is not None
@@ -364,7 +397,7 @@ class _Settled:
                  "winners": list(_SEATS[pw[k]])} for k in range(self.npots[i])]
         hole = self.hole[i]
         hl = self.holen[i]
-        d = replay_document(
+        kept = dict(
             source=self.items[p.position][0], variant=p.variant,
             players=[f"p{s + 1}" for s in range(n)] if players is None else list(players),
             starting_stacks=list(stacks), finishing_stacks=fi,
@@ -379,5 +412,10 @@ class _Settled:
             recorded_finishing_stacks=None if rec_fin is None else list(rec_fin),
             recorded_winnings=None if rec_win is None else [float(v) for v in rec_win],
             repairs=[])
+        hand = self.items[p.position][2]
+        if isinstance(hand, HandHistory):  # a site hand: its document adds the site's keys
+            d = HandReplay(payouts=pa, site=hand.site, **kept).to_dict()
+        else:
+            d = replay_document(**kept)
         d["readable"] = True
         return d

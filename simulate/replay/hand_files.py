@@ -58,8 +58,20 @@ def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
     ``threads``: the executor's task form (the replay is serial)."""
     from simulate.replay.fast_replay import replay_items
 
-    docs = replay_items(_range_items(items) if isinstance(items, _Range) else items)
+    docs = replay_items(_task_items(items))
     return docs if render is None else [render(d) for d in docs]
+
+
+def _task_items(task: list[Item] | _Range | Any) -> list[Item]:
+    """The hands of a worker's task: a :class:`_Range` of a PHH file or a
+    :class:`~simulate.notation.sites.SitePart` of a site file read here, a list as it is."""
+    from simulate.notation.sites import SitePart
+
+    if isinstance(task, _Range):
+        return _range_items(task)
+    if isinstance(task, SitePart):
+        return list(_part_items(task))
+    return task
 
 
 def _replay_chunk_lazily(items: list[Item], render: Render | None = None,
@@ -196,15 +208,46 @@ def _site_items(fh: IO[bytes], name: str, explicit: bool,
         yield name, 1, f"cannot read file: {exc.strerror or exc}"
         return
     n = 0
-    for line, got in read_site(data, name):
+    for item in _site_hand_items(read_site(data, name), name):
         n += 1
-        src = f"{name}:{line}"
-        yield src, line, (f"{got}" if isinstance(got, PHHError) else got)
+        yield item
     if n == 0:
         if explicit:
             yield name, 1, f"{name} holds no hands (a summary, or hands the site cut short)"
         elif on_skip is not None:
             on_skip(f"skipped {name}: {NOT_HANDS} (summaries only)")
+
+
+def _site_hand_items(hands: Iterable[tuple[int, HandHistory | PHHError]], name: str,
+                     ) -> Iterator[Item]:
+    """Items of a site reader's hands (:func:`simulate.notation.sites.read_site`)."""
+    for line, got in hands:
+        yield f"{name}:{line}", line, (f"{got}" if isinstance(got, PHHError) else got)
+
+
+def _part_items(part: Any) -> Iterator[Item]:
+    """The hands of a :class:`~simulate.notation.sites.SitePart` (a worker reads it)."""
+    from simulate.notation.sites import read_site_part
+
+    return _site_hand_items(read_site_part(part), part.source)
+
+
+def _site_tasks(f: Path | str, chunk: int, inputs: _Inputs) -> Iterator[Any]:
+    """A large site export as parts of ``chunk`` hands that the workers read
+    (:func:`simulate.notation.sites.site_parts`), or its hands read here where it cannot be
+    cut so."""
+    from simulate.notation.sites import site_parts
+    from simulate.run import chunked
+
+    try:
+        with open(f, "rb") as fh:
+            parts = site_parts(fh.read(), str(f), chunk)
+    except OSError:
+        parts = None
+    if parts is None:
+        yield from chunked(inputs.items(f), chunk)
+    else:
+        yield from parts
 
 
 def _stream_items(fh: IO[bytes], name: str) -> Iterator[Item]:
@@ -317,26 +360,34 @@ def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
 
 
 def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = None,
-           ) -> Iterator[_Range | list[Item]]:
-    """Work for worker processes: large files as :class:`_Range` s, other files' hands read
-    here, ``chunk`` hands a task (the hands of consecutive small files pooled)."""
+           ) -> Iterator[Any]:
+    """Work for worker processes: large PHH files as :class:`_Range` s, large site exports
+    as :class:`~simulate.notation.sites.SitePart` s (both read by the workers), other
+    files' hands read here, ``chunk`` hands a task (the hands of consecutive small files pooled)."""
     import itertools
     import os
 
     from simulate.run import chunked
 
-    def big(f: str | Path) -> bool:  # a large PHH file (site exports are read here)
+    def big(f: str | Path) -> str:  # a large PHH file, a large site export, or ""
         try:
-            return (f != STDIN and str(f).endswith(SUFFIXES)
-                    and os.path.getsize(f) >= RANGE_MIN_BYTES)
+            if f == STDIN or os.path.getsize(f) < RANGE_MIN_BYTES:
+                return ""
+            if str(f).endswith(SUFFIXES):
+                return "phh"
+            with open(f, "rb") as fh:
+                return "site" if file_kind(fh.read(_HEAD)) == "site" else ""
         except OSError:
-            return False
+            return ""
 
     inputs = _Inputs(list(paths), on_skip)
-    for is_big, files in itertools.groupby(inputs, key=big):
-        if is_big:
+    for kind, files in itertools.groupby(inputs, key=big):
+        if kind == "phh":
             for f in files:
                 yield from _file_ranges(Path(f), chunk)
+        elif kind == "site":
+            for f in files:
+                yield from _site_tasks(f, chunk, inputs)
         else:
             yield from chunked((it for f in files for it in inputs.items(f)), chunk)
 
@@ -429,8 +480,7 @@ def _failed(items: list[Item] | _Range, exc: BaseException, render: Render | Non
     """The documents of a chunk whose worker failed: each of its hands an error."""
     from simulate.replay.hand_replay import HandReplay
 
-    if isinstance(items, _Range):
-        items = _range_items(items)
+    items = _task_items(items)
     why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
     docs = [dict(HandReplay(source=src, error=why.splitlines()[0]).to_dict(),
                  readable=True) for src, _, _ in items]

@@ -94,6 +94,7 @@ and never checked against.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -250,8 +251,15 @@ def replay_document(*, source: str, variant: str, players: list[str], starting_s
     }
 
 
-def _money(x: Decimal) -> int | float:
+def _money(x: Decimal | int) -> int | float:
+    if type(x) is int:
+        return x
     return int(x) if x == x.to_integral_value() else float(x)
+
+
+def _dec(x: Any) -> Decimal:
+    """An amount of a document as a Decimal (an int directly; a float by its text)."""
+    return Decimal(x) if type(x) is int else Decimal(str(x))
 
 
 def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
@@ -275,16 +283,24 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
     }
     if info.repairs:
         out["repairs"] = [*r.repairs, *info.repairs]
-    collected = [Decimal(str(v)) for v in (r.recorded_winnings or [])]
-    if len(collected) != len(r.players) or r.committed is None:
+    rec = r.recorded_winnings or []
+    if len(rec) != len(r.players) or r.committed is None:
         return out
-    cash = [info.cashout.get(p, Decimal(0)) for p in r.players]
-    paid = [info.cashout_paid.get(p, Decimal(0)) for p in r.players]
-    returned = [Decimal(str(p)) - Decimal(str(w)) if p is not None and w is not None
-                else Decimal(0) for p, w in zip(r.payouts or [None] * len(r.players),
-                                                r.winnings or [None] * len(r.players),
-                                                strict=True)]
-    committed = [Decimal(str(c)) - ret for c, ret in zip(r.committed, returned, strict=True)]
+    # whole chips and no cash-out (most hands): the same sums in ints, no Decimal made
+    whole = (not info.cashout and not info.cashout_paid
+             and all(type(v) is int for v in (*r.committed, *r.payouts, *r.winnings))
+             and len(r.payouts) == len(r.winnings) == len(rec)
+             and all(float(v).is_integer() for v in rec))
+    num: Callable[[Any], Any] = int if whole else _dec
+    collected = [int(v) if whole else Decimal(str(v)) for v in rec]
+    zero = 0 if whole else Decimal(0)
+    cash = [info.cashout.get(p, zero) for p in r.players]
+    paid = [info.cashout_paid.get(p, zero) for p in r.players]
+    returned = [num(p) - num(w) if p is not None and w is not None
+                else zero for p, w in zip(r.payouts or [None] * len(r.players),
+                                          r.winnings or [None] * len(r.players),
+                                          strict=True)]
+    committed = [num(c) - ret for c, ret in zip(r.committed, returned, strict=True)]
     # a cash-out or insurance paid to the player counts as winnings; a premium the player
     # paid outside the pot (a negative cash-out) comes off the net only
     won = [c + x for c, x in zip(collected, cash, strict=True)]
@@ -293,9 +309,10 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
     out["net"] = [_money(w - c - x) for w, c, x in zip(won, committed, paid, strict=True)]
     if (r.error is None and r.outcome_known and len(info.boards) <= 1 and r.winnings
             and None not in r.winnings):
-        rake = Decimal(str(r.rake or 0)) + sum(info.fees.values(), Decimal(0))
-        for p, mine, site in zip(r.players, r.winnings, collected, strict=True):
-            if abs(Decimal(str(mine)) - site) > rake:
+        rake = _dec(r.rake or 0) + sum(info.fees.values(), Decimal(0))
+        for p, mine, site, v in zip(r.players, r.winnings, collected, rec, strict=True):
+            if abs(num(mine) - site) > rake:
+                site = Decimal(str(v))  # as the site's record reads
                 out["error"] = (f"line {info.line}: {p} collected {site} by the site's "
                                 f"record, but the showdown gives {mine}")
                 break
