@@ -203,13 +203,18 @@ def test_the_all_in_board_is_the_board_when_at_most_one_seat_has_chips_behind(ac
 # ----------------------------------------------------------------------------- a ledger
 def ref_commitments(starting: list[int], blinds: list[int], actions: list[tuple]) -> list[int]:
     """Chips each seat put in, by the rules of the replay's docstring, one street at a
-    time: blinds capped at the stack; ``cc`` matches the street's largest total or puts in
-    all that is left; ``cbr X`` brings the seat's street total to X, or all in; a board deal
-    ends the street once someone has acted (deals before any action are the hand's start,
-    and the blinds stay the street to match)."""
+    time: blinds capped at the stack; ``cc`` matches the street's largest total, and until
+    the first board card at least the full big blind however short it was posted (Robert's
+    Rules), but no more than another seat's largest total when every other seat has folded
+    or has no chips left; or it puts in all that is left; ``cbr X`` brings the seat's street
+    total to X, or all in; a board deal ends the street once someone has acted (deals before
+    any action are the hand's start, and the blinds stay the street to match)."""
+    n = len(starting)
     left = list(starting)
-    street = [0] * len(starting)
-    put = [0] * len(starting)
+    street = [0] * n
+    put = [0] * n
+    folded: set[int] = set()
+    forced = max(blinds)
     acted = False
 
     def pay(s: int, chips: int) -> None:
@@ -223,13 +228,20 @@ def ref_commitments(starting: list[int], blinds: list[int], actions: list[tuple]
     for act in actions:
         if act[0] == "db":
             if acted:
-                street = [0] * len(starting)
+                street = [0] * n
+            forced = 0
             continue
         acted = True
-        if act[1] == "cc":
-            pay(act[0], max(street) - street[act[0]])
+        s = act[0]
+        if act[1] == "f":
+            folded.add(s)
+        elif act[1] == "cc":
+            level = max(max(street), forced)
+            if all(o in folded or left[o] == 0 for o in range(n) if o != s):
+                level = min(level, max(street[o] for o in range(n) if o != s))
+            pay(s, level - street[s])
         elif act[1] == "cbr":
-            pay(act[0], act[2] - street[act[0]])
+            pay(s, act[2] - street[s])
     return put
 
 
