@@ -407,6 +407,22 @@ def compile_beside(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
         _clock.total += time.perf_counter() - t0
 
 
+def ready(kernel: Any) -> bool:
+    """Whether calling ``kernel`` costs no compile: compiled in this process, or its disk
+    cache holds machine code for it (of any argument types: the kernels this is asked of
+    have one). A caller with two roads to the same answer takes the compiled one only when
+    the work is large or the kernel is ready, so a first run on a small input compiles less
+    (``pokerjit hand`` on a file of a few hands)."""
+    if getattr(kernel, "overloads", None):
+        return True
+    if not cache_works():
+        return False
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - other Numba internals: say not ready
+        return False
+
+
 def _no_wait() -> None:
     """The ``wait`` of a :func:`compile_beside` that started nothing."""
 

@@ -199,3 +199,13 @@ def test_an_installed_copy_keeps_its_kernels_out_of_site_packages(tmp_path: Path
 
     for name in _jit.cache_locator_bases(False):
         assert issubclass(getattr(caching, name), caching._CacheLocator)
+
+
+def test_ready_says_whether_a_call_would_compile():
+    def twice(x):
+        return 2 * x
+
+    f = _jit.serial(twice, cache=False)
+    assert not _jit.ready(f)  # neither compiled here nor cached
+    assert f(3) == 6
+    assert _jit.ready(f)

@@ -38,6 +38,7 @@ def settled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         return out
 
     monkeypatch.setattr(M._Settled, "doc", spy)
+    monkeypatch.setattr(M, "FAST_MIN", 0)  # the compiled road even on a cold cache
     return seen
 
 
@@ -226,3 +227,19 @@ def test_no_import_circle_and_no_private_names_across_packages() -> None:
             bad += [f"{rel}: {node.module}.{a.name}" for a in node.names
                     if a.name.startswith("_") and not a.name.startswith("__")]
     assert bad == []
+
+
+def test_a_few_hands_on_a_cold_cache_take_the_per_hand_road(settled: list[bool],
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Below ``FAST_MIN`` plain hands, with the batch kernel neither compiled nor cached,
+    each hand is replayed on its own (a first run on a few hands compiles one road); the
+    documents are the same either way, and a ready kernel is used at once."""
+    monkeypatch.setattr(M, "FAST_MIN", 10**9)
+    monkeypatch.setattr(M, "_fast_ready", lambda: False)
+    texts = list(synthetic_hands(20, seed=4))
+    docs = same(texts_items(texts, "c"))
+    assert settled == [] and all(d["validated"] for d in docs)
+    monkeypatch.setattr(M, "_fast_ready", lambda: True)
+    same(texts_items(texts, "c"))
+    assert len(settled) == len(texts) and all(settled)

@@ -306,6 +306,9 @@ def iter_replay_read(items: list[Item]) -> Iterator[tuple[dict[str, Any], dict[s
                                   f["starting_stacks"], f.get("finishing_stacks"),
                                   f.get("winnings"), f))
             texts.append(f["actions"].encode("ascii"))
+    _plain_seen[0] += len(picked)
+    if picked and _plain_seen[0] < FAST_MIN and not _fast_ready():
+        picked = []  # a first run on a few hands: the per-hand road alone is compiled
     docs = _Settled(items, picked, texts) if picked else None
     del texts
     k = 0
@@ -318,6 +321,22 @@ def iter_replay_read(items: list[Item]) -> Iterator[tuple[dict[str, Any], dict[s
                 yield d, picked[k - 1].fields
                 continue
         yield replay_item(*it), None
+
+
+#: Plain hands a process meets before it compiles the batch kernel (when its disk cache
+#: lacks it): below that, each is replayed on its own (:func:`replay_item`, whose kernels a
+#: hand needs anyway), so ``pokerjit hand`` on a few hands compiles one road, not two (the
+#: batch kernel is about 10 s of a first run's compile on the 2-core VM). The answers are
+#: the same either way.
+FAST_MIN = 256
+_plain_seen = [0]
+
+
+def _fast_ready() -> bool:
+    from evaluator._jit import ready
+    from simulate._kernels.replay import replay_many
+
+    return ready(replay_many)
 
 
 class _Picked(NamedTuple):
