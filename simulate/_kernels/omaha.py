@@ -256,8 +256,9 @@ def _fill_row3(b0, b1, b2, inner, start, tri, u, n_players, row3):
 def _walk_first(first, fixed, deck, k, tri, u, n_players, sc, road):
     """Every runout of ``k`` (>= 1) cards from ``deck`` (universe indices, int64[D]) whose
     first drawn card is ``deck[first]`` (any first card when ``k == 1``); ``fixed``: the
-    known board cards' universe indices (int64[5 - k]). ``first`` and ``k`` are int64 (one
-    compiled signature); ``road``: the scorer's road tag (:func:`exact_walk`)."""
+    known board cards' universe indices (int64[5 - k]). ``first`` is uint64, the parallel
+    loop's index type, and ``k`` int64 (one compiled signature); ``road``: the scorer's road
+    tag (:func:`exact_walk`)."""
     d = deck.shape[0]
     nf = fixed.shape[0]
     board = np.empty(5, np.int64)
@@ -320,10 +321,10 @@ def exact_walk(fixed, deck, tri, u, n_players, bsc, road):
     ``ROAD_HILO`` for hi/lo rows): the walk compiles that scoring loop alone."""
     k = np.int64(5 - fixed.shape[0])
     if k == 1:
-        _walk_first(np.int64(0), fixed, deck, k, tri, u, n_players, scorer_row(bsc, 0), road)
+        _walk_first(np.uint64(0), fixed, deck, k, tri, u, n_players, scorer_row(bsc, 0), road)
         return
     for f in nb.prange(deck.shape[0]):
-        _walk_first(np.int64(f), fixed, deck, k, tri, u, n_players, scorer_row(bsc, f), road)
+        _walk_first(np.uint64(f), fixed, deck, k, tri, u, n_players, scorer_row(bsc, f), road)
 
 
 @serial
