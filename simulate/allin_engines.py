@@ -459,7 +459,7 @@ class OmahaEngine(Engine):
         from evaluator._jit import threads as _threads
         from evaluator.hands import category_table
         from simulate._kernels import omaha as KO
-        from simulate._kernels.score import block_scorer, road_of
+        from simulate._kernels.score import block_scorer
         from simulate.omaha import triple_walk
 
         self._check_size(self.n_runouts)
@@ -470,8 +470,7 @@ class OmahaEngine(Engine):
         bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows,
                            hilo=self.hilo)
         with _threads(n_threads):
-            KO.exact_walk(fixed, deck, tri, u, (1 + self.hilo) * len(hands), bsc,
-                          road_of(bsc, hilo=self.hilo))
+            KO.exact_walk(fixed, deck, tri, u, (1 + self.hilo) * len(hands), bsc)
         return self._pots(bsc[5].astype(object).sum(axis=0)), self.n_runouts
 
     def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,

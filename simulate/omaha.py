@@ -67,7 +67,7 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     from evaluator._jit import threads as _threads
 
     from ._kernels import omaha as K
-    from ._kernels.score import equity_block_scorer, road_of
+    from ._kernels.score import equity_block_scorer
 
     t0 = work_clock()
     n_threads = opts.n_threads()
@@ -90,7 +90,7 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     if exact:
         rows = len(deck_cards) if k >= 2 else 1
         bsc = equity_block_scorer(n_players, cat_of, rows, hilo=hilo)
-        walk = (halves * n_players, bsc, road_of(bsc, hilo=hilo))
+        walk = (halves * n_players, bsc)
     fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board, deck_cards, n_threads,
                                       hilo=hilo, walk=walk)
 
@@ -136,8 +136,8 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     one "runout", its fifth); ``tri``: uint16[u**3 * P], each player's best hole pair with
     every triple of the ``u``-card universe (``hilo``: uint16[u**3 * 2P], each player's best
     low, 0 for none, in columns ``P..2P-1``). ``walk``: the rest of the arguments of the
-    :func:`~simulate._kernels.omaha.exact_walk` the caller will make (columns, block scorer,
-    road tag): on a first run that walk compiles in a copy of this process while this one
+    :func:`~simulate._kernels.omaha.exact_walk` the caller will make (columns, block
+    scorer): on a first run that walk compiles in a copy of this process while this one
     compiles the table's fill (:func:`evaluator._jit.compile_beside`)."""
     from evaluator._jit import threads as _threads
     from evaluator.low import low_tables
