@@ -58,7 +58,7 @@ def test_each_bad_hand_and_file_is_one_line_and_the_rest_is_replayed(tmp_path: P
     errors = sorted(x for x in lines if x.startswith("error: "))
     assert [e.split(": ")[1] for e in errors] == ["cut.txt:1", "folded.txt:1", "sums.txt:1"]
     assert "truncated" in errors[0] and "do not add up" in errors[2]
-    assert "folded" in errors[1]
+    assert "folded" in errors[1] and "= LovID]" in errors[1]  # the seat named as printed
     skipped = sorted(x for x in lines if x.startswith("warning: skipped"))
     assert [s.split()[2].rstrip(":") for s in skipped] == ["blob.bin", "long.txt", "notes.txt"]
     assert len(lines) == len(errors) + len(skipped)
@@ -73,4 +73,4 @@ def test_each_bad_hand_and_file_is_one_line_and_the_rest_is_replayed(tmp_path: P
     # out of turn: the site's record stands on its chips, not validated, saying why
     (turn,) = by_file["turn.txt"]
     assert turn["error"] is None and turn["validated"] is False
-    assert "not to act" in turn["not_validated"]
+    assert "not to act" in turn["not_validated"] and "Nightfox82" in turn["not_validated"]

@@ -94,6 +94,7 @@ and never checked against.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -319,6 +320,19 @@ def site_keys(r: HandReplay, info: SiteInfo) -> dict[str, Any]:
     return out
 
 
+def _named_seats(message: str, hand: HandHistory) -> str:
+    """``message`` about a site hand with the players it names by PHH seat (``p3``) given
+    by name at its end (``[p3 = LovID]``): a site's user knows the names, not our seat
+    order. A PHH hand's message is left as it is."""
+    if hand.site is None:
+        return message
+    seats = sorted({int(m) for m in re.findall(r"\bp(\d+)\b", message)
+                    if 0 < int(m) <= len(hand.players)})
+    if not seats:
+        return message
+    return message + " [" + ", ".join(f"p{s} = {hand.players[s - 1]}" for s in seats) + "]"
+
+
 def replay(hand: HandHistory | PHHError, source: str | None = None, *,
            fast: bool = True) -> HandReplay:
     """Play ``hand`` through; never raises for a bad hand: ``.error`` says what went wrong.
@@ -331,7 +345,7 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
     try:
         _replay(hand, out, fast)
     except IncompleteHistory as exc:  # what is known: the chips in so far
-        out.error = str(exc)
+        out.error = _named_seats(str(exc), hand)
         out.finishing_stacks = None
         out.allin_ev = None
         out.complete = out.outcome_known = False
@@ -340,7 +354,7 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
                     for p in h.pots]
         out.committed = [u.out(c) for c in h.committed]
     except (ReplayError, PHHError) as exc:
-        out.error = str(exc)
+        out.error = _named_seats(str(exc), hand)
         out.finishing_stacks = None
         out.allin_ev = None
     except Exception as exc:  # noqa: BLE001 - one broken hand must not stop a folder
@@ -371,7 +385,8 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
             if hand.site is None:
                 raise
             engine = None
-            out.not_validated = f"the rules engine refuses the site's record: {exc}"
+            out.not_validated = _named_seats(
+                f"the rules engine refuses the site's record: {exc}", hand)
     else:
         engine = None
         name = VARIANT_NAMES.get(hand.variant)
