@@ -143,7 +143,6 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     from evaluator.low import low_tables
 
     from ._kernels import omaha as K
-    from ._kernels.score import ROAD_ANY, ROAD_HILO
 
     tables, _ = _tables()
     universe = sorted(list(board) + list(deck_cards))
@@ -159,7 +158,7 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
         known = np.array([c in set(board) for c in universe], dtype=np.uint8)
         K.fill_triple_table(hands, np.array(universe, dtype=np.uint8), known,
                             max(0, len(board) - 2), tables, low_tables(), tri,
-                            ROAD_HILO if hilo else ROAD_ANY)
+                            K.WITH_LOWS if hilo else K.HIGHS_ONLY)
     if wait is not None:
         wait()
     return fixed, deck, tri, u

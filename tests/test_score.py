@@ -270,30 +270,6 @@ def test_score_rows_on_each_road_scores_as_score_rows(spot, n_rows):
             assert all(np.array_equal(a, b) for a, b in zip(want, got, strict=True))
 
 
-@given(pot_spots(), st.integers(0, 60))
-def test_the_hilo_road_scores_as_score_rows_hilo(spot, n_rows):
-    """:data:`ROAD_HILO` (rows of 2 L columns: highs, then lows, 0 for no low), compiled,
-    gives the sums of :func:`score_rows_hilo`, for a hi/lo pots scorer and for the hi/lo
-    equity scorer; :func:`road_of` names it only when told the scorer is hi/lo, and asks a
-    block scorer of its first row."""
-    amounts, eligible, order, rng = spot
-    n = eligible.shape[1]
-    rows = np.hstack([_rows(rng, 60, n, 6)[0], _rows(rng, 60, n, 3)[0] - 1]).astype(np.int64)
-    weights = _rows(rng, 60, n, 6)[1]
-    cat_of = category_of_strength()
-    for build in (lambda: S.pots_scorer(amounts, eligible, order, cat_of, hilo=True),
-                  lambda: S.hilo_equity_scorer(n, cat_of)):
-        want = build()
-        S.score_rows_hilo(rows, weights, np.int64(n_rows), want)
-        assert S.road_of(want, hilo=True) is S.ROAD_HILO
-        got = build()
-        _rows_on(rows, weights, np.int64(n_rows), got, S.ROAD_HILO)
-        assert all(np.array_equal(a, b) for a, b in zip(want, got, strict=True))
-    block = S.equity_block_scorer(n, cat_of, 3)
-    assert S.road_of(block) is S.road_of(S.equity_scorer(n, cat_of))
-    assert S.road_of(block, hilo=True) is S.ROAD_HILO
-
-
 def test_score_rows_on_refuses_a_tag_of_another_scorer():
     """In the interpreter the tag is checked against the scorer (compiled, a wrong tag
     would take the wrong loop, so callers take it from :func:`road_of`)."""

@@ -32,7 +32,6 @@ from evaluator._kernels.omaha import (
 )
 from simulate._kernels.rng import draw_set5, stream_state, subset_params
 from simulate._kernels.score import (
-    ROAD_HILO,
     equity_scorer,
     hilo_equity_scorer,
     score_row,
@@ -42,6 +41,11 @@ from simulate._kernels.score import (
     scorer_row,
 )
 from simulate.results import SHARE_UNIT
+
+#: Tags for :func:`fill_triple_table`'s ``lows``: zero-length arrays whose dtype says, when
+#: the kernel compiles, whether it fills the low columns too (hi/lo) or the highs alone.
+WITH_LOWS = np.zeros(0, np.uint8)
+HIGHS_ONLY = np.zeros(0, np.int8)
 
 #: Rows the walk gathers before it scores them in one call (score.score_rows).
 ROW_BATCH = 512
@@ -142,7 +146,7 @@ def _fill_low(col, stride, hand, universe, known, min_known, ltables, tri):
 
 
 @parallel
-def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri, road):
+def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri, lows):
     """``tri`` (uint16[U**3 * C], zeroed; ``C`` = P columns, or 2 P in a hi/lo game) <- best
     strength of each player's hole pairs with each triple of ``universe`` (uint8[U] card
     ids) holding at least ``min_known`` cards with ``known[i] == 1`` (uint8[U]: the known
@@ -151,20 +155,18 @@ def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri, r
     columns ``P..2P-1`` hold each player's best low the same way (``ltables``: as for
     :func:`evaluator._kernels.omaha.omaha_low_batch_serial`): a low also takes exactly two
     hole and three board cards, so a runout's best low is the max over its triples too.
-    ``road``: :data:`simulate._kernels.score.ROAD_HILO` for a hi/lo table, any other road
-    tag for a high one (whose kernel then holds no low code: an Omaha high answer does not
-    compile the low's)."""
+    ``lows``: :data:`WITH_LOWS` for a hi/lo table, :data:`HIGHS_ONLY` for a high one (a tag:
+    the kernel then holds no low code, so an Omaha high answer does not compile the low's)."""
     u = universe.shape[0]
     stride = tri.shape[0] // (u * u * u)
     for q in nb.prange(stride):
         fill_column(np.int64(q), stride, hands, universe, known, min_known, tables, ltables,
-                    tri, road)
+                    tri, lows)
 
 
-def fill_column(q, stride, hands, universe, known, min_known, tables, ltables, tri, road):
+def fill_column(q, stride, hands, universe, known, min_known, tables, ltables, tri, lows):
     """Column ``q`` of :func:`fill_triple_table`'s ``tri``: player ``q``'s highs, or with
-    ``q >= P`` player ``q - P``'s lows. Compiled, a tag other than ``ROAD_HILO`` keeps the
-    highs alone."""
+    ``q >= P`` player ``q - P``'s lows. Compiled, :data:`HIGHS_ONLY` keeps the highs alone."""
     n_players = hands.shape[0]
     if q < n_players:
         _fill_player(q, stride, hands[q], universe, known, min_known, tables, tri)
@@ -173,16 +175,16 @@ def fill_column(q, stride, hands, universe, known, min_known, tables, ltables, t
 
 
 @by_type(fill_column)
-def _fill_column(q, stride, hands, universe, known, min_known, tables, ltables, tri, road):
-    return fill_column if road.dtype == _HILO_DTYPE else _fill_high_column
+def _fill_column(q, stride, hands, universe, known, min_known, tables, ltables, tri, lows):
+    return fill_column if lows.dtype == _WITH_LOWS_DTYPE else _fill_high_column
 
 
 def _fill_high_column(q, stride, hands, universe, known, min_known, tables, ltables, tri,
-                      road):
+                      lows):
     _fill_player(q, stride, hands[q], universe, known, min_known, tables, tri)
 
 
-_HILO_DTYPE = nb.from_dtype(ROAD_HILO.dtype)
+_WITH_LOWS_DTYPE = nb.from_dtype(WITH_LOWS.dtype)
 
 
 @inline

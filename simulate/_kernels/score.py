@@ -140,20 +140,12 @@ ROAD_HU = np.zeros(0, np.int16)  # an equity scorer of two players
 ROAD_MULTI = np.zeros(0, np.int32)  # an equity scorer of three or more
 ROAD_POTS = np.zeros(0, np.int64)  # any other scorer (side pots, no statistics): row by row
 ROAD_OUTCOMES = np.zeros(0, np.float64)  # an outcome scorer (:func:`outcome_scorer`)
-ROAD_HILO = np.zeros(0, np.uint8)  # a hi/lo scorer fed rows of 2 L: :func:`score_rows_hilo`
 
 
-def road_of(sc, *, hilo=False):
-    """The road tag of the scorer ``sc``: the loop :func:`score_rows` takes for it
-    (``hilo``: a hi/lo scorer, whose rows of 2 L columns :func:`score_rows_hilo` takes; the
-    scorer alone does not say so, its rows do). A :func:`block_scorer` is asked of its
-    first row."""
-    if hilo:
-        return ROAD_HILO
+def road_of(sc):
+    """The road tag of the scorer ``sc``: the loop :func:`score_rows` takes for it."""
     if len(sc) > 10:
         return ROAD_OUTCOMES
-    if sc[5].ndim == 3:  # a block scorer: win [rows, P, L]
-        sc = scorer_row.py_func(sc, 0)
     return (ROAD_POTS, ROAD_HU, ROAD_MULTI)[_road.py_func(sc)]
 
 
@@ -163,12 +155,9 @@ def score_rows_on(rows, wts, n, sc, road):
     compiles, so a first answer compiles one road, not three (the first exact heads-up
     answer of a fresh install compiles about 0.9 s less). The tag must be the scorer's own;
     the interpreter's version checks that, then scores through :func:`score_rows`."""
-    hilo = road.dtype == ROAD_HILO.dtype
-    if road.dtype != ROAD_ANY.dtype and road.dtype != road_of(sc, hilo=hilo).dtype:
+    if road.dtype != ROAD_ANY.dtype and road.dtype != road_of(sc).dtype:
         raise ValueError(f"road tag {road.dtype} does not fit this scorer")
-    if hilo:
-        score_rows_hilo(rows, wts, n, sc)
-    elif road.dtype == ROAD_OUTCOMES.dtype:
+    if road.dtype == ROAD_OUTCOMES.dtype:
         _rows_outcomes(rows, wts, n, sc, road)
     else:
         score_rows(rows, wts, n, sc)
@@ -178,8 +167,6 @@ def score_rows_on(rows, wts, n, sc, road):
 def _score_rows_on(rows, wts, n, sc, road):
     if "float" in str(road.dtype):
         return _rows_outcomes
-    if str(road.dtype) == "uint8":
-        return _rows_hilo
     return {16: _rows_hu, 32: _rows_multi, 64: _rows_pots}.get(road.dtype.bitwidth, _rows_any)
 
 
@@ -239,11 +226,6 @@ def _rows_pots(rows, wts, n, sc, road):
     """:func:`score_rows`' row-by-row road alone (:data:`ROAD_POTS`)."""
     for r in range(n):
         score_row(rows[r], wts[r], sc)
-
-
-def _rows_hilo(rows, wts, n, sc, road):
-    """:func:`score_rows_hilo` (:data:`ROAD_HILO`: rows of 2 L columns, highs then lows)."""
-    score_rows_hilo(rows, wts, n, sc)
 
 
 def _rows_any(rows, wts, n, sc, road):
