@@ -87,6 +87,18 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
         rc, out, err = on_a_terminal([sys.executable, "-m", "simulate", *argv, "--json"], env)
         assert rc == 0 and err == "", (argv, err)
         assert json.loads(out)["load_s"] < 5
+    # a file of more plain hands than fast_replay.FAST_MIN takes the batch replay kernel,
+    # which the warm-up compiles although its sample is two hands
+    from simulate.notation.phh_synth import write_synthetic_phhs
+
+    hands = tmp_path / "hands.phhs"
+    write_synthetic_phhs(str(hands), 300, seed=1)
+    for argv in (["hand", str(hands), "--totals-only"], ["hand", str(hands), "--workers", "2",
+                                                         "--totals-only"]):
+        rc, out, err = on_a_terminal([sys.executable, "-m", "simulate", *argv, "--json", "-q"],
+                                     env)
+        assert rc == 0 and err == "", (argv, err)
+        assert json.loads(out)["summary"]["hands"] == 300
 
 
 def test_one_registry_of_warm_ups(monkeypatch):

@@ -275,24 +275,27 @@ def _plain(f: dict[str, Any]) -> tuple[int, _Header] | None:
     return n, head
 
 
-def replay_items(items: list[Item]) -> list[dict[str, Any]]:
+def replay_items(items: list[Item], *, compiled: bool = False) -> list[dict[str, Any]]:
     """Each hand's document (:func:`replay_item`), in order; the
-    plain ones settled together by :func:`simulate._kernels.replay.replay_many`."""
-    return list(iter_replay_items(items))
+    plain ones settled together by :func:`simulate._kernels.replay.replay_many`.
+    ``compiled``: the plain hands take the batch kernel however few they are (the warm-up,
+    which must compile it; otherwise :data:`FAST_MIN` decides on a cold cache)."""
+    return list(iter_replay_items(items, compiled=compiled))
 
 
-def iter_replay_items(items: list[Item]) -> Iterator[dict[str, Any]]:
+def iter_replay_items(items: list[Item], *, compiled: bool = False) -> Iterator[dict[str, Any]]:
     """:func:`replay_items`, each document built only when it is yielded (a chunk's
     settled hands are held as arrays and a few lists, not as documents)."""
-    for d, _ in iter_replay_read(items):
+    for d, _ in iter_replay_read(items, compiled=compiled):
         yield d
 
 
-def iter_replay_read(items: list[Item]) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
+def iter_replay_read(items: list[Item], *, compiled: bool = False
+                     ) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
     """:func:`iter_replay_items` with, for each hand the compiled path settled, the fields
     :func:`_quick` read (``actions`` as the text of a one-line TOML array, lists as tuples;
     None for a hand replayed per hand): what a caller needs to use the hand without
-    reading it again."""
+    reading it again. ``compiled`` as in :func:`replay_items`."""
     picked: list[_Picked] = []
     texts: list[bytes] = []
     for idx, (_, _, data) in enumerate(items):
@@ -307,7 +310,7 @@ def iter_replay_read(items: list[Item]) -> Iterator[tuple[dict[str, Any], dict[s
                                   f.get("winnings"), f))
             texts.append(f["actions"].encode("ascii"))
     _plain_seen[0] += len(picked)
-    if picked and _plain_seen[0] < FAST_MIN and not _fast_ready():
+    if picked and not compiled and _plain_seen[0] < FAST_MIN and not _fast_ready():
         picked = []  # a first run on a few hands: the per-hand road alone is compiled
     docs = _Settled(items, picked, texts) if picked else None
     del texts

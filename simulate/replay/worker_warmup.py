@@ -18,10 +18,11 @@ SAMPLE_HAND = (
 def warm_hands(kinds: tuple[str, ...] = ("hand",)) -> None:
     """What a worker of ``pokerjit hand`` runs per chunk, on one thread (a process may fork
     after it): :data:`SAMPLE_HAND` through the compiled many-hands replay
-    (:mod:`simulate.replay.fast_replay`), and a variant of it (a shown card the fast path
+    (:mod:`simulate.replay.fast_replay`; ``compiled``: a cold cache's few hands would take the
+    per-hand road alone), and a variant of it (a shown card the fast path
     leaves alone) through the per-hand path. ``kinds`` (the executor's warm kinds) is not
     read: there is one kind of hand-history work."""
     from simulate.replay.fast_replay import replay_items
 
     replay_items([("warm-up", 1, SAMPLE_HAND),
-                  ("warm-up", 1, SAMPLE_HAND.replace(b"sm AhKh", b"sm AhKh#"))])
+                  ("warm-up", 1, SAMPLE_HAND.replace(b"sm AhKh", b"sm AhKh#"))], compiled=True)
