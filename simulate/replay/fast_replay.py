@@ -286,16 +286,19 @@ def replay_items(items: list[Item], *, compiled: bool = False) -> list[dict[str,
 def iter_replay_items(items: list[Item], *, compiled: bool = False) -> Iterator[dict[str, Any]]:
     """:func:`replay_items`, each document built only when it is yielded (a chunk's
     settled hands are held as arrays and a few lists, not as documents)."""
-    for d, _ in iter_replay_read(items, compiled=compiled):
+    for d, _ in iter_replay_read(items, compiled=compiled, fields=False):
         yield d
 
 
-def iter_replay_read(items: list[Item], *, compiled: bool = False
+def iter_replay_read(items: list[Item], *, compiled: bool = False, fields: bool = True
                      ) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
     """:func:`iter_replay_items` with, for each hand the compiled path settled, the fields
     :func:`_quick` read (``actions`` as the text of a one-line TOML array, lists as tuples;
     None for a hand replayed per hand): what a caller needs to use the hand without
-    reading it again. ``compiled`` as in :func:`replay_items`."""
+    reading it again. ``compiled`` as in :func:`replay_items`. ``fields`` False: None for
+    every hand (a chunk's fields are then not held until its documents are built: about
+    ten objects a hand that the garbage collector would walk again and again: twice the
+    collections, measured in benchmarks/README.md)."""
     picked: list[_Picked] = []
     texts: list[bytes] = []
     for idx, (_, _, data) in enumerate(items):
@@ -307,7 +310,7 @@ def iter_replay_read(items: list[Item], *, compiled: bool = False
             assert f is not None
             picked.append(_Picked(idx, got[0], got[1], f["variant"], f.get("players"),
                                   f["starting_stacks"], f.get("finishing_stacks"),
-                                  f.get("winnings"), f))
+                                  f.get("winnings"), f if fields else None))
             texts.append(f["actions"].encode("ascii"))
     _plain_seen[0] += len(picked)
     if picked and not compiled and _plain_seen[0] < FAST_MIN and not _fast_ready():
@@ -354,7 +357,7 @@ class _Picked(NamedTuple):
     starting_stacks: tuple[int, ...]
     recorded_finishing_stacks: tuple[int, ...] | None
     recorded_winnings: tuple[int, ...] | None
-    fields: dict[str, Any]
+    fields: dict[str, Any] | None
 
 
 #: Zero stacks after ``n`` seats, by ``n`` (an engine state holds 10 seats).
