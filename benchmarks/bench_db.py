@@ -26,13 +26,8 @@ from simulate.notation.phh_synth import write_synthetic_phhs
 pytest.importorskip("duckdb")
 
 
-@pytest.fixture(scope="module")
-def hands_file(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
-    enabled = not request.config.getoption("benchmark_disable", False)
-    n = 20_000 if enabled else 300
-    f = tmp_path_factory.mktemp("db") / f"synthetic_{n}.phhs"
-    write_synthetic_phhs(str(f), n, seed=1)
-    return f
+#: Hands the timed run replays (the ``hands_file`` fixture of conftest.py).
+TIMED_HANDS = 20_000
 
 
 def test_import_in_process(benchmark, hands_file: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -20,8 +20,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from simulate.bench import Comparison, Side, script_main
 from simulate.notation.phh_synth import write_synthetic_phhs
 from simulate.replay.hand_files import analyze
@@ -35,13 +33,8 @@ def replay_all(path: Path, workers: int = 1) -> Totals:
     return t
 
 
-@pytest.fixture(scope="module")
-def hands_file(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
-    enabled = not request.config.getoption("benchmark_disable", False)
-    n = 100_000 if enabled else 300
-    f = tmp_path_factory.mktemp("phh") / f"synthetic_{n}.phhs"
-    write_synthetic_phhs(str(f), n, seed=1)
-    return f
+#: Hands the timed run replays (the ``hands_file`` fixture of conftest.py).
+TIMED_HANDS = 100_000
 
 
 def test_hand_replay_one_worker(benchmark, hands_file: Path) -> None:  # type: ignore[no-untyped-def]

@@ -26,3 +26,22 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
     if any(fnmatch.fnmatch(file_path.name, pat) for pat in patterns):
         return None  # pytest collects it already
     return pytest.Module.from_parent(parent, path=file_path)
+
+
+def synthetic_hands(factory: pytest.TempPathFactory, request: pytest.FixtureRequest,
+                    timed: int) -> Path:
+    """A ``.phhs`` collection of synthetic 6-max hands (seed 1): ``timed`` hands where
+    timing is on (``--benchmark-enable``), 300 in the normal test run (a smoke test)."""
+    from simulate.notation.phh_synth import write_synthetic_phhs
+
+    enabled = not request.config.getoption("benchmark_disable", False)
+    n = timed if enabled else 300
+    f = factory.mktemp("hands") / f"synthetic_{n}.phhs"
+    write_synthetic_phhs(str(f), n, seed=1)
+    return f
+
+
+@pytest.fixture(scope="module")
+def hands_file(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    """:func:`synthetic_hands` of the module's ``TIMED_HANDS``."""
+    return synthetic_hands(tmp_path_factory, request, request.module.TIMED_HANDS)
