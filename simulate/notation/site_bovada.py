@@ -40,9 +40,11 @@ from collections.abc import Iterator
 from decimal import Decimal
 from functools import partial
 
+from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import STREET_LINE, Ledger
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
+from simulate.notation.site_ledger import Ledger
+from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -61,7 +63,6 @@ _MONEY = r"[$€]?[0-9][0-9,]*(?:\.[0-9]+)?"
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
 _amount = partial(first_amount, _AMOUNT)  # the first amount of a line
 _TO = re.compile(rf"(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_CARDS = re.compile(r"\[([^\]]*)\]")
 _TOTAL = re.compile(rf"^Total Pot\s*\((?P<a>{_MONEY})\)")
 _ME = re.compile(r"\s*\[ME\]\s*")
 
@@ -115,40 +116,29 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     table=m["ttable"] or m["table"] or m["zone"], time=f"{d}T{t}",
                     currency="chips" if tour else "USD", tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
-    ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
-    summary = False
-    ln = first
-    try:
-        for ln, s in body_lines(lines, first):
-            if summary:
-                tm = _TOTAL.match(s)
-                if tm:
-                    hand.total_pot = parse_amount(tm["a"])
-                continue
-            if s.startswith("*** SUMMARY"):
-                summary = True
-                continue
-            if s.startswith("Seat ") and ledger is None:
-                tm = _SEAT.match(s)
-                if tm:
-                    name = _name(tm["name"])
-                    if "[ME]" in tm["name"]:
-                        info.hero = name
-                    hand.seats.append(Seat(int(tm["seat"]), name, parse_amount(tm["stack"])))
-                    continue
-            if ledger is None:
-                ledger = Ledger.seated(hand)
-            if STREET_LINE.match(s):
-                ledger.board_line(s, ln)
-                continue
-            if s.startswith("***"):
-                continue
-            tm = _LINE.match(s)
-            if tm:
-                _action(ledger, payouts, _name(tm["name"]), tm["what"], ln)
-    except SiteError as exc:
-        raise at_line(exc, ln) from None
+
+    def seat(s: str) -> bool:
+        tm = _SEAT.match(s)
+        if tm is None:
+            return False
+        name = _name(tm["name"])
+        if "[ME]" in tm["name"]:
+            info.hero = name
+        hand.seats.append(Seat(int(tm["seat"]), name, parse_amount(tm["stack"])))
+        return True
+
+    def line(ledger: Ledger, s: str, ln: int) -> None:
+        tm = _LINE.match(s)
+        if tm:
+            _action(ledger, payouts, _name(tm["name"]), tm["what"], ln)
+
+    def summary(s: str, _: int) -> None:
+        tm = _TOTAL.match(s)
+        if tm:
+            hand.total_pot = parse_amount(tm["a"])
+
+    ledger, _ = read_body(hand, lines, first, seat=seat, line=line, summary=summary)
     if ledger is None:
         raise SiteError(f"line {first}: a hand without actions")
     # the export prints no rake and counts a blind nobody called as won: the ledger
@@ -187,7 +177,7 @@ def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]],
     elif verb.startswith("posts chip"):
         ledger.forced("post", name, _amount(what[10:]), ln)
     elif verb.startswith("card dealt to a spot"):
-        g = _CARDS.search(what)
+        g = BRACKETS.search(what)
         if g:
             ledger.event("hole", name, ln, cards_of(g.group(1)))
     elif verb.startswith("fold"):

@@ -32,6 +32,7 @@ from functools import partial
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import pot_summary
 from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -58,7 +59,6 @@ _MONEY = r"[$€£¥₹]?[0-9][0-9,.]*[kKmM]?"
 _RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
 _amount = partial(first_amount, _AMOUNT)  # the first amount of a line
-_CARDS = re.compile(r"\[([^\]]*)\]")
 _BOARD = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?(?P<street>FLOP|TURN|RIVER)"
                     r" \*\*\*")
 _RUNS = {None: 1, "FIRST": 1, "SECOND": 2, "THIRD": 3, "FOURTH": 4}
@@ -157,7 +157,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             b = _BOARD.match(s)
             if b:
                 run = _RUNS[b["run"]]
-                groups = _CARDS.findall(s)
+                groups = BRACKETS.findall(s)
                 if not groups:
                     raise SiteError(f"line {ln}: a board without cards")
                 cards = cards_of(groups[-1])
@@ -251,10 +251,10 @@ def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool
             raise SiteError(f"a raise without its total: {rest.strip()!r}")
         ev.append(Event("raise", name, parse_amount(m["to"]), line=ln, allin=allin))
     elif verb == "shows":
-        g = _CARDS.search(rest)
+        g = BRACKETS.search(rest)
         ev.append(Event("show", name, cards=cards_of(g.group(1)) if g else (), line=ln))
     elif verb == "mucks":
-        g = _CARDS.search(rest)
+        g = BRACKETS.search(rest)
         ev.append(Event("muck", name, cards=cards_of(g.group(1)) if g else (), line=ln))
     elif verb in ("Receives Cashout", "Receives Insurance"):
         ev.append(Event("cashout", name, _amount(rest), line=ln))

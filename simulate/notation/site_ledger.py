@@ -33,6 +33,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, SiteHand, StreetBets
 from simulate.notation.site_read import first_amount
+from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, cards_of, parse_amount
 
 __all__ = ["MAX_RAKE", "STREET_LINE", "Ledger", "Wording", "pot_summary"]
@@ -43,7 +44,6 @@ MAX_RAKE = Decimal("0.10")
 #: for :meth:`Ledger.board_line`.
 STREET_LINE = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _ZERO = Decimal(0)
-_BRACKETS = re.compile(r"\[([^\]]*)\]")
 _FEE = re.compile(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$")
 
 
@@ -214,7 +214,7 @@ class Ledger:
     def board_line(self, text: str, line: int) -> Event:
         """A board line that prints the cards in brackets, the new ones last
         (``*** TURN *** [Ah Kd 2c] [7s]``): :meth:`board` of the last group."""
-        groups = _BRACKETS.findall(text)
+        groups = BRACKETS.findall(text)
         if not groups:
             raise SiteError(f"a board without cards: {text!r}")
         return self.board(cards_of(groups[-1]), line)
@@ -252,7 +252,7 @@ class Ledger:
                 raise SiteError(f"a raise without its total: {rest.strip()!r}")
             return self.raise_to(player, parse_amount(r["to"]), line)
         if verb in ("shows", "mucks"):
-            g = _BRACKETS.search(rest)
+            g = BRACKETS.search(rest)
             return self.event("show" if verb == "shows" else "muck", player, line,
                               cards_of(g.group(1)) if g else ())
         if verb == "collected":
