@@ -293,17 +293,11 @@ def _post(add, seen: set[str], who: str, rest: str, n: int, allin: bool) -> None
         add("ante", who, amount, n=n, allin=allin)
     elif "dead" in rest:
         add("dead", who, amount, n=n, allin=allin)
-    elif "small blind" in rest:
-        if "sb" in seen:
-            add("dead", who, amount, n=n, allin=allin)
-        else:
-            seen.add("sb")
-            add("small_blind", who, amount, n=n, allin=allin)
-    elif "big blind" in rest:
-        if "bb" in seen:
-            add("post", who, amount, n=n, allin=allin)
-        else:
-            seen.add("bb")
-            add("big_blind", who, amount, n=n, allin=allin)
+    elif "small blind" in rest or "big blind" in rest:
+        # a second blind of a kind: a small one is dead money, a big one a live post
+        blind, again = (("small_blind", "dead") if "small blind" in rest else
+                        ("big_blind", "post"))
+        add(again if blind in seen else blind, who, amount, n=n, allin=allin)
+        seen.add(blind)
     else:  # "posts $X": a new player's live post
         add("post", who, amount, n=n, allin=allin)
