@@ -38,12 +38,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
 from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import Ledger
-from simulate.notation.site_read import first_amount, read_hands
+from simulate.notation.site_ledger import Ledger, Wording
+from simulate.notation.site_read import read_hands, site_line
 from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -60,8 +59,7 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?)\s*\((?P<stack>[$€]?[0-
                    r"chips\)")
 _LINE = re.compile(r"^(?P<name>[^:]+?)\s+:\s+(?P<what>.*?)\s*$")
 _MONEY = r"[$€]?[0-9][0-9,]*(?:\.[0-9]+)?"
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
-_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
+_amount = Wording(_MONEY).first  # the first amount of a line
 _TO = re.compile(rf"(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
 _TOTAL = re.compile(rf"^Total Pot\s*\((?P<a>{_MONEY})\)")
 _ME = re.compile(r"\s*\[ME\]\s*")
@@ -102,9 +100,7 @@ def _name(text: str) -> str:
 
 def _hand(chunk: str, first: int) -> SiteHand:
     lines = chunk.split("\n")
-    m = _HEAD.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a Bovada hand header")
+    m = site_line(_HEAD, lines[0], first, "a Bovada hand header")
     game, betting = _game(m["tgame"] or m["game"])
     stakes = Stakes()
     if m["lstakes"]:

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name
+from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name, site_line
 from simulate.notation.site_stars import BRACKETS, SUMMARY_SEAT, SUMMARY_SHOW, TOTAL_POT
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, cards_of
 from simulate.notation.site_zones import local_time
@@ -79,9 +79,7 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
 
 
 def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
-    m = _HEADER.match(line.strip().lstrip("\ufeff"))
-    if m is None:
-        raise SiteError(f"line {where}: not a Full Tilt hand header")
+    m = site_line(_HEADER, line.strip().lstrip("\ufeff"), where, "a Full Tilt hand header")
     rest = m["rest"].replace(" (partial)", "")
     g = _GAME.search(rest)
     if g is None:

@@ -27,11 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import pot_summary
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_ledger import Wording, pot_summary
+from simulate.notation.site_read import at_line, body_lines, read_hands, site_line, table_line
 from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -56,9 +55,8 @@ _ACT = re.compile(r"^(?P<name>.+?): (?P<verb>posts small blind|posts big blind|p
                   r"Pays Insurance Premium|"
                   r"Receives Insurance|doesn't show|sits out|is sitting out)\b(?P<rest>.*)$")
 _MONEY = r"[$€£¥₹]?[0-9][0-9,.]*[kKmM]?"
-_RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
-_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
+_WORDS = Wording(_MONEY)
+_amount = _WORDS.first  # the first amount of a line
 _BOARD = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?(?P<street>FLOP|TURN|RIVER)"
                     r" \*\*\*")
 _RUNS = {None: 1, "FIRST": 1, "SECOND": 2, "THIRD": 3, "FOURTH": 4}
@@ -102,9 +100,7 @@ def _game(text: str) -> tuple[str, str]:
 
 def _hand(chunk: str, first: int) -> SiteHand:
     lines = chunk.split("\n")
-    m = _HEAD.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a GGPoker hand header")
+    m = site_line(_HEAD, lines[0], first, "a GGPoker hand header")
     game, betting = _game(m["game"])
     stakes = Stakes()
     parts = [p for p in re.split(r"[/()]", m["lstakes"] or m["stakes"] or "") if p.strip()]
@@ -140,7 +136,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             if summary:
                 t = _TOTAL.match(s)
                 if t:
-                    pot_summary(hand, t["rest"], _AMOUNT)
+                    pot_summary(hand, t["rest"], _WORDS.amount)
                 continue
             if s.startswith("*** SUMMARY"):
                 summary = True
@@ -246,7 +242,7 @@ def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool
         ev.append(Event("call" if verb == "calls" else "bet", name, _amount(rest),
                         line=ln, allin=allin))
     elif verb == "raises":
-        m = _RAISE.match(rest)
+        m = _WORDS.raise_to.match(rest)
         if m is None:
             raise SiteError(f"a raise without its total: {rest.strip()!r}")
         ev.append(Event("raise", name, parse_amount(m["to"]), line=ln, allin=allin))

@@ -53,8 +53,9 @@ class Wording:
     ``calls $2``, ``bets $2``, ``raises $2 to $4``, ``collected $9 from pot``,
     ``shows [Ah Kd]`` (the words of :data:`WORDS`, read by :meth:`Ledger.said`).
 
-    ``amount``: a line's amount (group ``a``); ``raise_to``: a raise's increment and total
-    (groups ``inc``, ``to``); ``collect``: a collection's amount and pot (``a``, ``pot``).
+    ``amount``: a line's amount (group ``a``; :meth:`first` reads it); ``raise_to``: a
+    raise's increment and total (groups ``inc``, ``to``); ``collect``: a collection's
+    amount and pot (``a``, ``pot``).
     """
 
     #: The verbs :meth:`Ledger.said` reads.
@@ -65,6 +66,11 @@ class Wording:
         self.amount = re.compile(rf"(?P<a>{money})")
         self.raise_to = re.compile(rf"^\s*(?P<inc>{money}) to (?P<to>{money})")
         self.collect = re.compile(rf"^\s*(?P<a>{money}) from (?P<pot>.*?)\s*$")
+
+    def first(self, text: str) -> Decimal:
+        """The first amount of ``text`` (a line's ``calls $2``, ``posts small blind €0.05``),
+        by :func:`~simulate.notation.site_read.first_amount`."""
+        return first_amount(self.amount, text)
 
 
 class Ledger:
@@ -245,7 +251,7 @@ class Ledger:
             return self.event("fold" if verb == "folds" else "check", player, line)
         if verb in ("calls", "bets"):
             return self.added("call" if verb == "calls" else "bet", player,
-                              first_amount(wording.amount, rest), line)
+                              wording.first(rest), line)
         if verb == "raises":
             r = wording.raise_to.match(rest)
             if r is None:

@@ -30,12 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
 from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
-from simulate.notation.site_read import first_amount, read_hands, table_line
+from simulate.notation.site_read import read_hands, site_line, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -53,7 +52,7 @@ _ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|po
                   r"folds|checks|calls|bets|raises|shows|mucks|collected)\b(?P<rest>.*)$")
 _MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
 _WORDS = Wording(_MONEY)
-_amount = partial(first_amount, _WORDS.amount)  # the first amount of a line
+_amount = _WORDS.first  # the first amount of a line
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
 _UNCALLED = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{_MONEY})\)? returned to (?P<name>.+?)"
                        r"\s*$")
@@ -93,9 +92,7 @@ def _game(text: str) -> tuple[str, str]:
 
 def _hand(chunk: str, first: int) -> SiteHand:
     lines = chunk.split("\n")
-    m = _HEAD.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a Winamax hand header: {lines[0][:60]!r}")
+    m = site_line(_HEAD, lines[0], first, "a Winamax hand header")
     game, betting = _game(m["game"])
     cash = m["kind"] == "CashGame"
     amounts = [parse_amount(p) for p in m["stakes"].split("/") if p.strip()]

@@ -31,12 +31,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
 from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording, pot_summary
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_read import at_line, body_lines, read_hands, site_line, table_line
 from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -45,8 +44,7 @@ __all__ = ["detect", "read"]
 # ----------------------------------------------------------------------------- shared
 _MONEY = r"\$?-?[0-9][0-9,.]*"
 _WORDS = Wording(_MONEY)
-_AMOUNT = _WORDS.amount
-_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
+_amount = _WORDS.first  # the first amount of a line
 _STUD_STREETS = {"3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7}
 
 
@@ -266,9 +264,7 @@ def _game_v2(game: str, limit: str) -> tuple[str, str]:
 
 def _hand_v2(chunk: str, first: int) -> SiteHand:
     lines = chunk.split("\n")
-    m = _HEAD_V2.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a Winning Poker hand header")
+    m = site_line(_HEAD_V2, lines[0], first, "a Winning Poker hand header")
     game, betting = _game_v2(m["game"], m["limit"])
     parts = [parse_amount(p) for p in (m["lstakes"] or m["stakes"] or "").split("/") if p]
     stakes = Stakes()
@@ -334,7 +330,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
     def summary_line(s: str, ln: int) -> None:
         t = _TOTAL.match(s)
         if t:
-            pot_summary(hand, t["rest"], _AMOUNT)
+            pot_summary(hand, t["rest"], _WORDS.amount)
         t = _WON.match(s)
         if t:
             won.append((int(t["seat"]), parse_amount(t["a"]), ln))
