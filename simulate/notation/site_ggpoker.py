@@ -62,9 +62,7 @@ _BOARD = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?(?P<street
 _RUNS = {None: 1, "FIRST": 1, "SECOND": 2, "THIRD": 3, "FOURTH": 4}
 _SHOWDOWN = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?SHOWDOWN \*\*\*")
 _COLLECT = re.compile(rf"^(?P<name>.+?) collected \(?(?P<a>{_MONEY})\)? from (?P<pot>.*?)\s*$")
-_UNCALLED = re.compile(rf"^Uncalled bet \((?P<a>{_MONEY})\) returned to (?P<name>.+?)\s*$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?)\s*(?:\[(?P<cards>[^\]]*)\])?\s*$")
-_TOTAL = re.compile(r"^Total pot (?P<rest>.*)$")
 _DROP = re.compile(rf"^Cash Drop to Pot\s*:?\s*total\s+(?P<a>{_MONEY})")
 _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
@@ -134,9 +132,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
     try:
         for ln, s in body_lines(lines, first):
             if summary:
-                t = _TOTAL.match(s)
-                if t:
-                    pot_summary(hand, t["rest"], _WORDS.amount)
+                pot_summary(hand, s, _WORDS.amount)
                 continue
             if s.startswith("*** SUMMARY"):
                 summary = True
@@ -177,7 +173,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                         info.hero = t["name"]
                     ev.append(Event("hole", t["name"], cards=cards, line=ln))
                 continue
-            t = _UNCALLED.match(s)
+            t = _WORDS.uncalled.match(s)
             if t:
                 ev.append(Event("uncalled", t["name"], parse_amount(t["a"]), line=ln))
                 continue

@@ -55,7 +55,8 @@ class Wording:
 
     ``amount``: a line's amount (group ``a``; :meth:`first` reads it); ``raise_to``: a
     raise's increment and total (groups ``inc``, ``to``); ``collect``: a collection's
-    amount and pot (``a``, ``pot``).
+    amount and pot (``a``, ``pot``); ``uncalled``: an ``Uncalled bet ($X) returned to NAME``
+    line (``a``, ``name``; ``of`` and the parentheses optional, as Winamax prints it).
     """
 
     #: The verbs :meth:`Ledger.said` reads.
@@ -66,6 +67,8 @@ class Wording:
         self.amount = re.compile(rf"(?P<a>{money})")
         self.raise_to = re.compile(rf"^\s*(?P<inc>{money}) to (?P<to>{money})")
         self.collect = re.compile(rf"^\s*(?P<a>{money}) from (?P<pot>.*?)\s*$")
+        self.uncalled = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{money})\)? returned to "
+                                   r"(?P<name>.+?)\s*$")
 
     def first(self, text: str) -> Decimal:
         """The first amount of ``text`` (a line's ``calls $2``, ``posts small blind €0.05``),
@@ -312,12 +315,15 @@ class Ledger:
         hand.rake = rake
 
 
-def pot_summary(hand: SiteHand, rest: str, money: re.Pattern[str]) -> None:
-    """A summary's ``Total pot $X | Rake $Y | Jackpot $Z | ...`` line, ``rest`` being the
-    text after ``Total pot`` and ``money`` the reader's pattern of an amount (group ``a``;
-    the pot is the first amount before the first ``|``). Sets ``hand.total_pot`` and
-    ``hand.rake`` (0 where none is printed) and puts each other amount into
-    ``hand.info.fees`` by its lower-case name (a ``JP ...`` fee is the ``jackpot``)."""
+def pot_summary(hand: SiteHand, line: str, money: re.Pattern[str]) -> bool:
+    """A summary's ``Total pot $X | Rake $Y | Jackpot $Z | ...`` line, ``money`` being the
+    reader's pattern of an amount (group ``a``; the pot is the first amount before the
+    first ``|``). Sets ``hand.total_pot`` and ``hand.rake`` (0 where none is printed) and
+    puts each other amount into ``hand.info.fees`` by its lower-case name (a ``JP ...`` fee
+    is the ``jackpot``). False (nothing set) where ``line`` is not one."""
+    if not line.startswith("Total pot "):
+        return False
+    rest = line[len("Total pot "):]
     parts = rest.split("|")
     hand.total_pot = first_amount(money, parts[0])
     for part in parts[1:]:
@@ -332,3 +338,4 @@ def pot_summary(hand: SiteHand, rest: str, money: re.Pattern[str]) -> None:
             hand.info.fees["jackpot" if what.startswith("jp") else what] = a
     if hand.rake is None:
         hand.rake = _ZERO
+    return True

@@ -54,8 +54,6 @@ _MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
 _WORDS = Wording(_MONEY)
 _amount = _WORDS.first  # the first amount of a line
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
-_UNCALLED = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{_MONEY})\)? returned to (?P<name>.+?)"
-                       r"\s*$")
 _TOTAL = re.compile(rf"^Total pot (?P<pot>{_MONEY})(?: \| (?:Rake (?P<rake>{_MONEY})|No rake))?")
 
 
@@ -140,7 +138,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
         if tm:
             info.hero = tm["name"]
             ledger.event("hole", tm["name"], ln, cards_of(tm["cards"]))
-        elif tm := _UNCALLED.match(s):
+        elif tm := _WORDS.uncalled.match(s):
             ledger.uncalled(tm["name"], parse_amount(tm["a"]), ln)
         elif tm := _ACT.match(s):
             _action(ledger, payouts, tm["name"], tm["verb"], tm["rest"], ln)

@@ -83,7 +83,6 @@ _PLAYER = re.compile(r"^\*?Player (?P<name>.+?) (?P<verb>has small blind|has big
 _SUMMARY_2014 = re.compile(r"Bets: (?P<bets>[0-9][0-9,]*(?:\.[0-9]+)?)\. "
                            r"Collects: (?P<got>[0-9][0-9,]*(?:\.[0-9]+)?)\.")
 _BOARD_2014 = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*:?")
-_UNCALLED = re.compile(rf"^Uncalled bet \((?P<a>{_MONEY})\) returned to (?P<name>.+?)\s*$")
 _NUM = r"[0-9][0-9,]*(?:\.[0-9]+)?"
 _POT_2014 = re.compile(rf"^Pot: (?P<pot>{_NUM})\.? Rake (?P<rake>{_NUM})"
                        rf"(?:\.? JP fee (?P<jp>{_NUM}))?")
@@ -140,7 +139,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
             if _BOARD_2014.match(s):
                 ledger.board_line(s, ln)
                 continue
-            m = _UNCALLED.match(s)
+            m = _WORDS.uncalled.match(s)
             if m:
                 ledger.uncalled(m["name"], parse_amount(m["a"]), ln)
                 continue
@@ -239,7 +238,6 @@ _ACT_V2 = re.compile(r"^(?P<name>.+?) (?P<verb>posts the small blind|posts the b
                      r"waits for big blind|sits out)\b(?P<rest>.*)$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) (?P<cards>\[.*\])\s*$")
 _STUD = re.compile(r"^\*\*\* (?P<n>3rd|4th|5th|6th|7th) STREET \*\*\*")
-_TOTAL = re.compile(r"^Total pot (?P<rest>.*)$")
 _WON = re.compile(rf"^Seat (?P<seat>\d+): .*? won (?:\()?(?P<a>{_MONEY})")
 
 
@@ -322,15 +320,13 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
             elif len(groups) == 1 and len(new) == 1:  # 3rd street, another player
                 new = ("??", "??", *new)
             ledger.event("hole", t["name"], ln, new)
-        elif t := _UNCALLED.match(s):  # the ledger finds it (it may come after the runout)
+        elif t := _WORDS.uncalled.match(s):  # the ledger finds it (it may come after the runout)
             printed.append((t["name"], parse_amount(t["a"]), ln))
         elif t := _ACT_V2.match(s):
             _action_v2(ledger, payouts, t["name"], t["verb"], t["rest"], ln, third)
 
     def summary_line(s: str, ln: int) -> None:
-        t = _TOTAL.match(s)
-        if t:
-            pot_summary(hand, t["rest"], _WORDS.amount)
+        pot_summary(hand, s, _WORDS.amount)
         t = _WON.match(s)
         if t:
             won.append((int(t["seat"]), parse_amount(t["a"]), ln))
