@@ -42,7 +42,7 @@ from decimal import Decimal
 from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
-from simulate.notation.site_read import read_hands, site_line
+from simulate.notation.site_read import read_headed
 from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -72,7 +72,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Bovada-network document (see the module docstring)."""
-    return read_hands(text, _START, _hand)
+    return read_headed(text, _START, _HEAD, "a Bovada hand header", _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -98,9 +98,7 @@ def _name(text: str) -> str:
     return " ".join(_ME.sub(" ", text).split())
 
 
-def _hand(chunk: str, first: int) -> SiteHand:
-    lines = chunk.split("\n")
-    m = site_line(_HEAD, lines[0], first, "a Bovada hand header")
+def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     game, betting = _game(m["tgame"] or m["game"])
     stakes = Stakes()
     if m["lstakes"]:

@@ -30,7 +30,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Wording, pot_summary
-from simulate.notation.site_read import at_line, body_lines, read_hands, site_line, table_line
+from simulate.notation.site_read import at_line, body_lines, read_headed, table_line
 from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -74,7 +74,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a GGPoker document (see the module docstring)."""
-    return read_hands(text, _START, _hand)
+    return read_headed(text, _START, _HEAD, "a GGPoker hand header", _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -96,9 +96,7 @@ def _game(text: str) -> tuple[str, str]:
     return game, betting
 
 
-def _hand(chunk: str, first: int) -> SiteHand:
-    lines = chunk.split("\n")
-    m = site_line(_HEAD, lines[0], first, "a GGPoker hand header")
+def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     game, betting = _game(m["game"])
     stakes = Stakes()
     parts = [p for p in re.split(r"[/()]", m["lstakes"] or m["stakes"] or "") if p.strip()]

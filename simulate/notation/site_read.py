@@ -6,6 +6,8 @@ line, so that one hand's fault never stops the rest (the contract of every
 - :func:`read_hands`: a text document cut at the lines that start a hand
   (:func:`~simulate.notation.site_text.split_hands`), each piece to the reader's hand
   function;
+- :func:`read_headed`: the same for a format whose hand opens with a header line, matched
+  for the reader's hand function;
 - :func:`hands_of`: the same over any ``(line, unit)`` pairs (an XML document's elements,
   from :func:`~simulate.notation.site_xml.xml_units`);
 - :func:`body_lines` and :func:`at_line`: the lines of one hand after its header, and
@@ -28,6 +30,7 @@ from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount, split_hands
 
 __all__ = ["READ_FAULTS", "at_line", "body_lines", "first_amount", "hands_of", "read_hands",
+           "read_headed",
            "seated_name", "site_line", "table_line"]
 
 #: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
@@ -71,6 +74,21 @@ def read_hands(text: str, start: re.Pattern[str], hand: Callable[[str, int], Sit
     ``hand(text, line)`` reads one; the options are those of :func:`hands_of`."""
     return hands_of(split_hands(text, start), hand, faults=faults, what=what,
                     name_line=name_line)
+
+
+def read_headed(text: str, start: re.Pattern[str], head: re.Pattern[str], what: str,
+                hand: Callable[[re.Match[str], list[str], int], SiteHand],
+                ) -> Iterator[tuple[int, SiteHand | SiteError]]:
+    """:func:`read_hands` for a format whose every hand opens with a header line: each
+    hand's text split at ``\\n`` (``lines``, the header first, at the document's line
+    ``first``), its header matched by ``head`` (the hand's :func:`site_line` error ``not
+    <what>`` where it does not match: ``what`` is ``a Bovada hand header``), to
+    ``hand(header, lines, first)``."""
+    def one(chunk: str, first: int) -> SiteHand:
+        lines = chunk.split("\n")
+        return hand(site_line(head, lines[0], first, what), lines, first)
+
+    return read_hands(text, start, one)
 
 
 def first_amount(pattern: re.Pattern[str], text: str) -> Decimal:

@@ -34,7 +34,7 @@ from decimal import Decimal
 from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
-from simulate.notation.site_read import read_hands, site_line, table_line
+from simulate.notation.site_read import read_headed, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -67,7 +67,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winamax document (see the module docstring)."""
-    return read_hands(text, _START, _hand)
+    return read_headed(text, _START, _HEAD, "a Winamax hand header", _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -88,9 +88,7 @@ def _game(text: str) -> tuple[str, str]:
     return game, betting
 
 
-def _hand(chunk: str, first: int) -> SiteHand:
-    lines = chunk.split("\n")
-    m = site_line(_HEAD, lines[0], first, "a Winamax hand header")
+def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     game, betting = _game(m["game"])
     cash = m["kind"] == "CashGame"
     amounts = [parse_amount(p) for p in m["stakes"].split("/") if p.strip()]
