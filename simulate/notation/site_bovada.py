@@ -42,7 +42,7 @@ from decimal import Decimal
 from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
-from simulate.notation.site_read import read_headed
+from simulate.notation.site_read import betting_of, read_headed
 from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -83,15 +83,8 @@ def _game(text: str) -> tuple[str, str]:
         game = "holdem"
     else:
         raise SiteError(f"unknown Bovada game {text!r}")
-    if "pot limit" in t:
-        betting = "pot-limit"
-    elif "no limit" in t:
-        betting = "no-limit"
-    elif "limit" in t:
-        betting = "fixed-limit"
-    else:  # tournaments print no limit: Hold'em is no-limit, Omaha pot-limit
-        betting = "no-limit" if game == "holdem" else "pot-limit"
-    return game, betting
+    # tournaments print no limit: Hold'em is no-limit, Omaha pot-limit
+    return game, betting_of(t) or ("no-limit" if game == "holdem" else "pot-limit")
 
 
 def _name(text: str) -> str:

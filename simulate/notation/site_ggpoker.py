@@ -30,7 +30,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Wording, pot_summary
-from simulate.notation.site_read import at_line, body_lines, read_headed, table_line
+from simulate.notation.site_read import at_line, betting_of, body_lines, read_headed, table_line
 from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
@@ -79,8 +79,7 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
 
 def _game(text: str) -> tuple[str, str]:
     t = text.lower()
-    betting = ("pot-limit" if "pot limit" in t or "plo" in t else
-               "fixed-limit" if "limit" in t and "no limit" not in t else "no-limit")
+    betting = "pot-limit" if "plo" in t else betting_of(t) or "no-limit"
     if "short deck" in t or "shortdeck" in t or t.startswith("6+"):
         game = "short_deck_triton"  # GG's short deck: trips above a straight
     elif "plo" in t or "omaha" in t:

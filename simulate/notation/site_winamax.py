@@ -34,7 +34,7 @@ from decimal import Decimal
 from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
-from simulate.notation.site_read import read_headed, table_line
+from simulate.notation.site_read import betting_of, read_headed, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -72,8 +72,7 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
 
 def _game(text: str) -> tuple[str, str]:
     t = text.lower()
-    betting = ("pot-limit" if "pot limit" in t else
-               "fixed-limit" if "limit" in t and "no limit" not in t else "no-limit")
+    betting = betting_of(t) or "no-limit"
     hilo = "hi/lo" in t or "hi-lo" in t
     if "omaha" in t:
         five = re.search(r"\b5[- ]card", t) is not None
