@@ -375,11 +375,13 @@ def iso_time(us: str) -> str:
     return f"{year}-{int(month):02d}-{int(day):02d}T{int(h):02d}:{m}:{s}"
 
 
-def plain_hand(path: str) -> tuple[SiteHand | None, dict[str, Any]]:
+def plain_hand(path: str, hand_id: Callable[[str], str] = str,
+               ) -> tuple[SiteHand | None, dict[str, Any]]:
     """The first hand of ``path`` and the source's expected values ``exp`` for it, once the facts
-    stated as our hands hold them are checked (the button's seat, how many players, the
-    table's name, the hero, the game and betting); None where ``exp`` speaks of the file as
-    a whole (valid or cancelled, how many hands: checked)."""
+    stated as our hands hold them are checked (the hand's id as ``hand_id`` writes ours, the
+    button's seat, how many players, the table's name, the hero, the game and betting);
+    None where ``exp`` speaks of the file as a whole (valid or cancelled, how many hands:
+    checked)."""
     exp = expected()[path]
     recs = recs_of(path)
     if "is_cancelled" in exp or "is_valid_hand" in exp:
@@ -391,6 +393,8 @@ def plain_hand(path: str) -> tuple[SiteHand | None, dict[str, Any]]:
         return None, exp
     hand = recs[0]
     assert isinstance(hand, SiteHand)
+    if "hand_id" in exp:
+        assert hand_id(hand.info.hand_id) == exp["hand_id"]
     if "dealer_button_seat" in exp:
         assert hand.button == exp["dealer_button_seat"]
     if "number_of_players" in exp:

@@ -32,8 +32,6 @@ def test_expected_values_of_the_sources(path: str) -> None:
     if rec is None:
         return
     info = rec.info
-    if "hand_id" in exp:
-        assert info.hand_id == exp["hand_id"]
     if "date_utc" in exp:
         assert info.time is not None and info.time.startswith(iso_time(exp["date_utc"]))
     fees = sum(info.fees.values(), D(0))

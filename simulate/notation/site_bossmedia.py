@@ -76,11 +76,7 @@ def _hand(h: ET.Element, at: int) -> SiteHand:
     betting = _BETTING.get(h.get("LIMIT", ""))
     if betting is None:
         raise SiteError(f"line {at}: unknown Boss Media limit {h.get('LIMIT')!r}")
-    parts = (h.get("STAKES") or "").split("/")
-    stakes = Stakes()
-    if len(parts) == 2:
-        stakes = Stakes.of_two(amount_or_zero(parts[0], at), amount_or_zero(parts[1], at),
-                               betting)
+    stakes = Stakes.of_pair(h.get("STAKES"), "/", betting, at)
     kind = h.get("GAMEKIND", "")
     tournament = None
     currency = h.get("TABLECURRENCY") or None

@@ -38,11 +38,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
+from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import STREET_LINE, Ledger
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands
+from simulate.notation.site_ledger import Ledger, Wording
+from simulate.notation.site_read import betting_of, read_headed
+from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -58,10 +59,8 @@ _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?)\s*\((?P<stack>[$€]?[0-
                    r"chips\)")
 _LINE = re.compile(r"^(?P<name>[^:]+?)\s+:\s+(?P<what>.*?)\s*$")
 _MONEY = r"[$€]?[0-9][0-9,]*(?:\.[0-9]+)?"
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
-_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
+_amount = Wording(_MONEY).first  # the first amount of a line
 _TO = re.compile(rf"(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_CARDS = re.compile(r"\[([^\]]*)\]")
 _TOTAL = re.compile(rf"^Total Pot\s*\((?P<a>{_MONEY})\)")
 _ME = re.compile(r"\s*\[ME\]\s*")
 
@@ -73,7 +72,7 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Bovada-network document (see the module docstring)."""
-    return read_hands(text, _START, _hand)
+    return read_headed(text, _START, _HEAD, "a Bovada hand header", _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
@@ -84,26 +83,15 @@ def _game(text: str) -> tuple[str, str]:
         game = "holdem"
     else:
         raise SiteError(f"unknown Bovada game {text!r}")
-    if "pot limit" in t:
-        betting = "pot-limit"
-    elif "no limit" in t:
-        betting = "no-limit"
-    elif "limit" in t:
-        betting = "fixed-limit"
-    else:  # tournaments print no limit: Hold'em is no-limit, Omaha pot-limit
-        betting = "no-limit" if game == "holdem" else "pot-limit"
-    return game, betting
+    # tournaments print no limit: Hold'em is no-limit, Omaha pot-limit
+    return game, betting_of(t) or ("no-limit" if game == "holdem" else "pot-limit")
 
 
 def _name(text: str) -> str:
     return " ".join(_ME.sub(" ", text).split())
 
 
-def _hand(chunk: str, first: int) -> SiteHand:
-    lines = chunk.split("\n")
-    m = _HEAD.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a Bovada hand header")
+def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     game, betting = _game(m["tgame"] or m["game"])
     stakes = Stakes()
     if m["lstakes"]:
@@ -115,40 +103,29 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     table=m["ttable"] or m["table"] or m["zone"], time=f"{d}T{t}",
                     currency="chips" if tour else "USD", tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
-    ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
-    summary = False
-    ln = first
-    try:
-        for ln, s in body_lines(lines, first):
-            if summary:
-                tm = _TOTAL.match(s)
-                if tm:
-                    hand.total_pot = parse_amount(tm["a"])
-                continue
-            if s.startswith("*** SUMMARY"):
-                summary = True
-                continue
-            if s.startswith("Seat ") and ledger is None:
-                tm = _SEAT.match(s)
-                if tm:
-                    name = _name(tm["name"])
-                    if "[ME]" in tm["name"]:
-                        info.hero = name
-                    hand.seats.append(Seat(int(tm["seat"]), name, parse_amount(tm["stack"])))
-                    continue
-            if ledger is None:
-                ledger = Ledger.seated(hand)
-            if STREET_LINE.match(s):
-                ledger.board_line(s, ln)
-                continue
-            if s.startswith("***"):
-                continue
-            tm = _LINE.match(s)
-            if tm:
-                _action(ledger, payouts, _name(tm["name"]), tm["what"], ln)
-    except SiteError as exc:
-        raise at_line(exc, ln) from None
+
+    def seat(s: str) -> bool:
+        tm = _SEAT.match(s)
+        if tm is None:
+            return False
+        name = _name(tm["name"])
+        if "[ME]" in tm["name"]:
+            info.hero = name
+        hand.seats.append(Seat(int(tm["seat"]), name, parse_amount(tm["stack"])))
+        return True
+
+    def line(ledger: Ledger, s: str, ln: int) -> None:
+        tm = _LINE.match(s)
+        if tm:
+            _action(ledger, payouts, _name(tm["name"]), tm["what"], ln)
+
+    def summary(s: str, _: int) -> None:
+        tm = _TOTAL.match(s)
+        if tm:
+            hand.total_pot = parse_amount(tm["a"])
+
+    ledger, _ = read_body(hand, lines, first, seat=seat, line=line, summary=summary)
     if ledger is None:
         raise SiteError(f"line {first}: a hand without actions")
     # the export prints no rake and counts a blind nobody called as won: the ledger
@@ -187,7 +164,7 @@ def _action(ledger: Ledger, payouts: list[tuple[str, Decimal, str | None, int]],
     elif verb.startswith("posts chip"):
         ledger.forced("post", name, _amount(what[10:]), ln)
     elif verb.startswith("card dealt to a spot"):
-        g = _CARDS.search(what)
+        g = BRACKETS.search(what)
         if g:
             ledger.event("hole", name, ln, cards_of(g.group(1)))
     elif verb.startswith("fold"):

@@ -30,7 +30,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name
+from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name, site_line
+from simulate.notation.site_stars import BRACKETS, SUMMARY_SEAT, SUMMARY_SHOW, TOTAL_POT
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, cards_of
 from simulate.notation.site_zones import local_time
 
@@ -59,13 +60,9 @@ _CASH_TABLE = re.compile(r"^Table (?P<table>.+?)(?: \((?P<opts>[^)]*)\))?(?: - |
 _TOURNEY = re.compile(r"^(?P<event>.*?)\s*\((?P<tid>\d+)\),\s*Table (?P<table>[^\s-]+)")
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[$€£]?[\d.,]+)\)"
                    r"(?P<rest>.*)$")
-_BRACKETS = re.compile(r"\[([^\]]*)\]")
 _UNCALLED = re.compile(r"^Uncalled bet of (?P<amount>\S+) returned to (?P<name>.*)$")
 _WINS = re.compile(r"^(?:wins|ties for) (?:the )?(?P<pot>(?P<kind>(?:(?:high|low|main|side) )*)"
                    r"pot(?: (?P<hash>#)?(?P<no>\d+))?) \((?P<amount>[^)]*)\)")
-_TOTAL = re.compile(r"^Total pot (?P<total>\S+)")
-_SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
-_SUMMARY_SHOW = re.compile(r" (?P<kind>showed|mucked) \[(?P<cards>[^\]]*)\]")
 _TAIL = re.compile(r",? and is (?:all in|capped)\s*$")
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
 
@@ -82,9 +79,7 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
 
 
 def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
-    m = _HEADER.match(line.strip().lstrip("\ufeff"))
-    if m is None:
-        raise SiteError(f"line {where}: not a Full Tilt hand header")
+    m = site_line(_HEADER, line.strip().lstrip("\ufeff"), where, "a Full Tilt hand header")
     rest = m["rest"].replace(" (partial)", "")
     g = _GAME.search(rest)
     if g is None:
@@ -170,7 +165,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             if section == "summary":
                 continue
             if name in ("FLOP", "TURN", "RIVER"):
-                groups = _BRACKETS.findall(line)
+                groups = BRACKETS.findall(line)
                 if not groups:
                     raise SiteError(f"line {n}: a board without cards")
                 runs.add(run)
@@ -184,7 +179,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         if section == "summary":
             if line.startswith("Total pot"):
                 parts = [p.strip() for p in line.split("|")]
-                mt = _TOTAL.match(parts[0])
+                mt = TOTAL_POT.match(parts[0])
                 if mt is not None:
                     total = amount_at(mt["total"].rstrip("."), n)
                 for p in parts[1:]:
@@ -194,9 +189,9 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                     elif label and amount_at(amount, n):
                         info.fees[label.lower()] = amount_at(amount, n)
             elif line.startswith("Seat "):
-                ms = _SUMMARY_SEAT.match(line)
+                ms = SUMMARY_SEAT.match(line)
                 who = next((s for s in seats if ms and s.seat == int(ms["seat"])), None)
-                sh = _SUMMARY_SHOW.search(ms["rest"]) if ms and who else None
+                sh = SUMMARY_SHOW.search(ms["rest"]) if ms and who else None
                 if who is not None and sh is not None and who.name not in shown:
                     shown.add(who.name)
                     kind = "show" if sh["kind"] == "showed" else "muck"
@@ -221,7 +216,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             while pos != -1 and line[9:pos] not in names:
                 pos = line.find(" [", pos + 1)
             if pos != -1:
-                groups = _BRACKETS.findall(line[pos:])
+                groups = BRACKETS.findall(line[pos:])
                 if info.hero is None:
                     info.hero = line[9:pos]
                 add("hole", line[9:pos], cards=cards_of(groups[-1]), n=n)
@@ -256,7 +251,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
         elif rest.startswith("completes it to "):
             add("complete", who, amount_at(rest[16:], n), n=n, allin=allin)
         elif rest.startswith("discards"):
-            groups = _BRACKETS.findall(rest)
+            groups = BRACKETS.findall(rest)
             md = re.match(r"discards (\d+)", rest)
             cards = cards_of(groups[0]) if groups else ("??",) * (int(md[1]) if md else 0)
             add("discard", who, cards=cards, n=n)
@@ -266,7 +261,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             if who not in shown:
                 shown.add(who)
                 pending.append(Event("show", who, None,
-                                     cards_of(_BRACKETS.findall(rest)[0]), n, run=run))
+                                     cards_of(BRACKETS.findall(rest)[0]), n, run=run))
         elif rest == "mucks" or rest.startswith("mucks "):
             # a muck counts at a showdown (someone showed), not from a winner unopposed
             if who not in shown and any(e.kind == "show" for e in events + pending):
@@ -296,17 +291,11 @@ def _post(add, seen: set[str], who: str, rest: str, n: int, allin: bool) -> None
         add("ante", who, amount, n=n, allin=allin)
     elif "dead" in rest:
         add("dead", who, amount, n=n, allin=allin)
-    elif "small blind" in rest:
-        if "sb" in seen:
-            add("dead", who, amount, n=n, allin=allin)
-        else:
-            seen.add("sb")
-            add("small_blind", who, amount, n=n, allin=allin)
-    elif "big blind" in rest:
-        if "bb" in seen:
-            add("post", who, amount, n=n, allin=allin)
-        else:
-            seen.add("bb")
-            add("big_blind", who, amount, n=n, allin=allin)
+    elif "small blind" in rest or "big blind" in rest:
+        # a second blind of a kind: a small one is dead money, a big one a live post
+        blind, again = (("small_blind", "dead") if "small blind" in rest else
+                        ("big_blind", "post"))
+        add(again if blind in seen else blind, who, amount, n=n, allin=allin)
+        seen.add(blind)
     else:  # "posts $X": a new player's live post
         add("post", who, amount, n=n, allin=allin)

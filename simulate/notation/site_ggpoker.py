@@ -27,11 +27,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import pot_summary
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_ledger import Wording, pot_summary
+from simulate.notation.site_read import at_line, betting_of, body_lines, read_headed, table_line
+from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -55,18 +55,14 @@ _ACT = re.compile(r"^(?P<name>.+?): (?P<verb>posts small blind|posts big blind|p
                   r"Pays Insurance Premium|"
                   r"Receives Insurance|doesn't show|sits out|is sitting out)\b(?P<rest>.*)$")
 _MONEY = r"[$€£¥₹]?[0-9][0-9,.]*[kKmM]?"
-_RAISE = re.compile(rf"^\s*(?P<inc>{_MONEY}) to (?P<to>{_MONEY})")
-_AMOUNT = re.compile(rf"(?P<a>{_MONEY})")
-_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
-_CARDS = re.compile(r"\[([^\]]*)\]")
+_WORDS = Wording(_MONEY)
+_amount = _WORDS.first  # the first amount of a line
 _BOARD = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?(?P<street>FLOP|TURN|RIVER)"
                     r" \*\*\*")
 _RUNS = {None: 1, "FIRST": 1, "SECOND": 2, "THIRD": 3, "FOURTH": 4}
 _SHOWDOWN = re.compile(r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD|FOURTH) )?SHOWDOWN \*\*\*")
 _COLLECT = re.compile(rf"^(?P<name>.+?) collected \(?(?P<a>{_MONEY})\)? from (?P<pot>.*?)\s*$")
-_UNCALLED = re.compile(rf"^Uncalled bet \((?P<a>{_MONEY})\) returned to (?P<name>.+?)\s*$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?)\s*(?:\[(?P<cards>[^\]]*)\])?\s*$")
-_TOTAL = re.compile(r"^Total pot (?P<rest>.*)$")
 _DROP = re.compile(rf"^Cash Drop to Pot\s*:?\s*total\s+(?P<a>{_MONEY})")
 _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
@@ -78,13 +74,12 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a GGPoker document (see the module docstring)."""
-    return read_hands(text, _START, _hand)
+    return read_headed(text, _START, _HEAD, "a GGPoker hand header", _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
     t = text.lower()
-    betting = ("pot-limit" if "pot limit" in t or "plo" in t else
-               "fixed-limit" if "limit" in t and "no limit" not in t else "no-limit")
+    betting = "pot-limit" if "plo" in t else betting_of(t) or "no-limit"
     if "short deck" in t or "shortdeck" in t or t.startswith("6+"):
         game = "short_deck_triton"  # GG's short deck: trips above a straight
     elif "plo" in t or "omaha" in t:
@@ -100,11 +95,7 @@ def _game(text: str) -> tuple[str, str]:
     return game, betting
 
 
-def _hand(chunk: str, first: int) -> SiteHand:
-    lines = chunk.split("\n")
-    m = _HEAD.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a GGPoker hand header")
+def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     game, betting = _game(m["game"])
     stakes = Stakes()
     parts = [p for p in re.split(r"[/()]", m["lstakes"] or m["stakes"] or "") if p.strip()]
@@ -138,9 +129,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
     try:
         for ln, s in body_lines(lines, first):
             if summary:
-                t = _TOTAL.match(s)
-                if t:
-                    pot_summary(hand, t["rest"], _AMOUNT)
+                pot_summary(hand, s, _WORDS.amount)
                 continue
             if s.startswith("*** SUMMARY"):
                 summary = True
@@ -157,7 +146,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
             b = _BOARD.match(s)
             if b:
                 run = _RUNS[b["run"]]
-                groups = _CARDS.findall(s)
+                groups = BRACKETS.findall(s)
                 if not groups:
                     raise SiteError(f"line {ln}: a board without cards")
                 cards = cards_of(groups[-1])
@@ -181,7 +170,7 @@ def _hand(chunk: str, first: int) -> SiteHand:
                         info.hero = t["name"]
                     ev.append(Event("hole", t["name"], cards=cards, line=ln))
                 continue
-            t = _UNCALLED.match(s)
+            t = _WORDS.uncalled.match(s)
             if t:
                 ev.append(Event("uncalled", t["name"], parse_amount(t["a"]), line=ln))
                 continue
@@ -246,15 +235,15 @@ def _action(ev: list[Event], name: str, verb: str, rest: str, ln: int, big: bool
         ev.append(Event("call" if verb == "calls" else "bet", name, _amount(rest),
                         line=ln, allin=allin))
     elif verb == "raises":
-        m = _RAISE.match(rest)
+        m = _WORDS.raise_to.match(rest)
         if m is None:
             raise SiteError(f"a raise without its total: {rest.strip()!r}")
         ev.append(Event("raise", name, parse_amount(m["to"]), line=ln, allin=allin))
     elif verb == "shows":
-        g = _CARDS.search(rest)
+        g = BRACKETS.search(rest)
         ev.append(Event("show", name, cards=cards_of(g.group(1)) if g else (), line=ln))
     elif verb == "mucks":
-        g = _CARDS.search(rest)
+        g = BRACKETS.search(rest)
         ev.append(Event("muck", name, cards=cards_of(g.group(1)) if g else (), line=ln))
     elif verb in ("Receives Cashout", "Receives Insurance"):
         ev.append(Event("cashout", name, _amount(rest), line=ln))

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from simulate.notation.site_text import SiteError, SiteInfo
+from simulate.notation.site_text import SiteError, SiteInfo, amount_at
 
 __all__ = ["ADDS_TO_BET", "BETTING_KINDS", "EVENT_KINDS", "FORCED_KINDS", "SETS_BET", "Event",
            "Seat", "call_total", "SiteHand", "Stakes", "StreetBets", "starts_street"]
@@ -173,6 +173,17 @@ class Stakes:
         if not bet_blinds:
             return cls(small_bet=small, big_bet=big)
         return cls(small_blind=small / 2, big_blind=small, small_bet=small, big_bet=big)
+
+    @classmethod
+    def of_pair(cls, text: str | None, sep: str, betting: str, line: int) -> Stakes:
+        """The stakes a file gives as one text of two amounts joined by ``sep`` (``0.5/1``,
+        ``0.5|1``; a blank one is 0), by :meth:`of_two`, the hand starting at ``line``
+        (an amount's error names it); none where the text is not two parts."""
+        parts = (text or "").split(sep)
+        if len(parts) != 2:
+            return cls()
+        small, big = (amount_at(p, line) if p.strip() else Decimal(0) for p in parts)
+        return cls.of_two(small, big, betting)
 
 
 @dataclass

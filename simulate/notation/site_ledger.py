@@ -33,6 +33,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, SiteHand, StreetBets
 from simulate.notation.site_read import first_amount
+from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, cards_of, parse_amount
 
 __all__ = ["MAX_RAKE", "STREET_LINE", "Ledger", "Wording", "pot_summary"]
@@ -43,7 +44,6 @@ MAX_RAKE = Decimal("0.10")
 #: for :meth:`Ledger.board_line`.
 STREET_LINE = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*")
 _ZERO = Decimal(0)
-_BRACKETS = re.compile(r"\[([^\]]*)\]")
 _FEE = re.compile(r"^(?P<what>[A-Za-z][A-Za-z ]*?)\s+(?P<a>\S+)$")
 
 
@@ -53,8 +53,10 @@ class Wording:
     ``calls $2``, ``bets $2``, ``raises $2 to $4``, ``collected $9 from pot``,
     ``shows [Ah Kd]`` (the words of :data:`WORDS`, read by :meth:`Ledger.said`).
 
-    ``amount``: a line's amount (group ``a``); ``raise_to``: a raise's increment and total
-    (groups ``inc``, ``to``); ``collect``: a collection's amount and pot (``a``, ``pot``).
+    ``amount``: a line's amount (group ``a``; :meth:`first` reads it); ``raise_to``: a
+    raise's increment and total (groups ``inc``, ``to``); ``collect``: a collection's
+    amount and pot (``a``, ``pot``); ``uncalled``: an ``Uncalled bet ($X) returned to NAME``
+    line (``a``, ``name``; ``of`` and the parentheses optional, as Winamax prints it).
     """
 
     #: The verbs :meth:`Ledger.said` reads.
@@ -65,6 +67,13 @@ class Wording:
         self.amount = re.compile(rf"(?P<a>{money})")
         self.raise_to = re.compile(rf"^\s*(?P<inc>{money}) to (?P<to>{money})")
         self.collect = re.compile(rf"^\s*(?P<a>{money}) from (?P<pot>.*?)\s*$")
+        self.uncalled = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{money})\)? returned to "
+                                   r"(?P<name>.+?)\s*$")
+
+    def first(self, text: str) -> Decimal:
+        """The first amount of ``text`` (a line's ``calls $2``, ``posts small blind €0.05``),
+        by :func:`~simulate.notation.site_read.first_amount`."""
+        return first_amount(self.amount, text)
 
 
 class Ledger:
@@ -214,7 +223,7 @@ class Ledger:
     def board_line(self, text: str, line: int) -> Event:
         """A board line that prints the cards in brackets, the new ones last
         (``*** TURN *** [Ah Kd 2c] [7s]``): :meth:`board` of the last group."""
-        groups = _BRACKETS.findall(text)
+        groups = BRACKETS.findall(text)
         if not groups:
             raise SiteError(f"a board without cards: {text!r}")
         return self.board(cards_of(groups[-1]), line)
@@ -245,14 +254,14 @@ class Ledger:
             return self.event("fold" if verb == "folds" else "check", player, line)
         if verb in ("calls", "bets"):
             return self.added("call" if verb == "calls" else "bet", player,
-                              first_amount(wording.amount, rest), line)
+                              wording.first(rest), line)
         if verb == "raises":
             r = wording.raise_to.match(rest)
             if r is None:
                 raise SiteError(f"a raise without its total: {rest.strip()!r}")
             return self.raise_to(player, parse_amount(r["to"]), line)
         if verb in ("shows", "mucks"):
-            g = _BRACKETS.search(rest)
+            g = BRACKETS.search(rest)
             return self.event("show" if verb == "shows" else "muck", player, line,
                               cards_of(g.group(1)) if g else ())
         if verb == "collected":
@@ -306,12 +315,15 @@ class Ledger:
         hand.rake = rake
 
 
-def pot_summary(hand: SiteHand, rest: str, money: re.Pattern[str]) -> None:
-    """A summary's ``Total pot $X | Rake $Y | Jackpot $Z | ...`` line, ``rest`` being the
-    text after ``Total pot`` and ``money`` the reader's pattern of an amount (group ``a``;
-    the pot is the first amount before the first ``|``). Sets ``hand.total_pot`` and
-    ``hand.rake`` (0 where none is printed) and puts each other amount into
-    ``hand.info.fees`` by its lower-case name (a ``JP ...`` fee is the ``jackpot``)."""
+def pot_summary(hand: SiteHand, line: str, money: re.Pattern[str]) -> bool:
+    """A summary's ``Total pot $X | Rake $Y | Jackpot $Z | ...`` line, ``money`` being the
+    reader's pattern of an amount (group ``a``; the pot is the first amount before the
+    first ``|``). Sets ``hand.total_pot`` and ``hand.rake`` (0 where none is printed) and
+    puts each other amount into ``hand.info.fees`` by its lower-case name (a ``JP ...`` fee
+    is the ``jackpot``). False (nothing set) where ``line`` is not one."""
+    if not line.startswith("Total pot "):
+        return False
+    rest = line[len("Total pot "):]
     parts = rest.split("|")
     hand.total_pot = first_amount(money, parts[0])
     for part in parts[1:]:
@@ -326,3 +338,4 @@ def pot_summary(hand: SiteHand, rest: str, money: re.Pattern[str]) -> None:
             hand.info.fees["jackpot" if what.startswith("jp") else what] = a
     if hand.rake is None:
         hand.rake = _ZERO
+    return True

@@ -78,11 +78,7 @@ def _hand(game: ET.Element, at: int) -> SiteHand:
     betting = _BETTING.get((game.get("betlimit") or "").lower())
     if betting is None:
         raise SiteError(f"line {at}: unknown MicroGaming limit {game.get('betlimit')!r}")
-    parts = (game.get("stakes") or "").split("|")
-    stakes = Stakes()
-    if len(parts) == 2:
-        stakes = Stakes.of_two(amount_or_zero(parts[0], at), amount_or_zero(parts[1], at),
-                               betting)
+    stakes = Stakes.of_pair(game.get("stakes"), "|", betting, at)
     table = game.get("tablename") or _b64(game.get("unicodetablename")) or None
     tournament = None
     if game.get("istournament") == "1":

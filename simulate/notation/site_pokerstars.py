@@ -40,6 +40,7 @@ from decimal import Decimal
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_pokerstars_header import GAME_NAMES, LIMITS, read_header
 from simulate.notation.site_read import READ_FAULTS, read_hands
+from simulate.notation.site_stars import BRACKETS, SUMMARY_SEAT, SUMMARY_SHOW, TOTAL_POT
 from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
 __all__ = ["GAME_NAMES", "HAND_START", "LIMITS", "detect", "read"]
@@ -55,16 +56,12 @@ _TABLE = re.compile(r"^Table '(?P<table>.*)'(?:\s+(?P<max>\d+)-max)?.*?"
                     r"(?:Seat #(?P<button>\d+) is the button)?\s*$")
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?) \((?P<stack>[^()]*?) in chips"
                    r"(?:,\s*(?P<bounty>[^()]*?) bounty)?\)(?P<rest>.*)$")
-_BRACKETS = re.compile(r"\[([^\]]*)\]")
 _UNCALLED = re.compile(r"^Uncalled bet \((?P<amount>[^)]*)\) returned to (?P<name>.*)$")
 _COLLECT = re.compile(r"^(?P<name>.*) collected (?P<amount>\S+) from (?P<pot>(?:(?:main|side|"
                       r"high|low) )*pot(?:[- ]?#?\d+)?)\s*$")
 _CASHOUT = re.compile(r"^(?P<name>.*) cashed out the hand for (?P<amount>\S+)"
                       r"(?:\s*\|\s*Cash Out Fee (?P<fee>\S+))?")
 _RAISE = re.compile(r"raises (?P<by>\S+) to (?P<to>\S+)")
-_TOTAL = re.compile(r"^Total pot (?P<total>\S+)")
-_SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
-_SUMMARY_SHOW = re.compile(r" (?P<kind>showed|mucked) \[(?P<cards>[^\]]*)\]")
 _SUMMARY_COLLECT = re.compile(r" (?:collected|won) \((?P<amount>[^)]*)\)")
 _STREETS = {"FLOP", "TURN", "RIVER"}
 #: The stud games (no board: each street deals each player a card).
@@ -213,7 +210,7 @@ def _street(h: _Hand, line: str, n: int, section: str) -> str:
         h.dealt.clear()
         return "body"
     if name in _STREETS:
-        groups = _BRACKETS.findall(line)
+        groups = BRACKETS.findall(line)
         if not groups:
             raise SiteError(f"line {n}: a board without cards: {line!r}")
         cards = _cards(groups[-1])
@@ -248,7 +245,7 @@ def _action_line(h: _Hand, line: str, n: int) -> None:
     if rest.endswith(" cap"):
         rest = _CAP_TAIL.sub("", rest)
     if rest.startswith("folds"):
-        groups = _BRACKETS.findall(rest)
+        groups = BRACKETS.findall(rest)
         if groups and h.info.game not in STUD:  # a fold that shows its cards: known
             h.add("hole", name, cards=_cards(groups[0]), line=n)
         h.add("fold", name, line=n)
@@ -272,17 +269,17 @@ def _action_line(h: _Hand, line: str, n: int) -> None:
         h.add("complete", name, amount_at(rest[len("completes it to "):], n), line=n,
               allin=allin)
     elif rest.startswith("shows "):
-        groups = _BRACKETS.findall(rest)
+        groups = BRACKETS.findall(rest)
         if groups and name not in h.shown:
             h.shown.add(name)
             h.add("show", name, cards=_pad(h, _cards(groups[0])), line=n)
     elif rest.startswith("mucks"):
         if name not in h.shown:
             h.shown.add(name)
-            groups = _BRACKETS.findall(rest)
+            groups = BRACKETS.findall(rest)
             h.add("muck", name, cards=_pad(h, _cards(groups[0])) if groups else (), line=n)
     elif rest.startswith("discards"):
-        groups = _BRACKETS.findall(rest)
+        groups = BRACKETS.findall(rest)
         if groups:
             cards = _cards(groups[0])
         else:
@@ -348,7 +345,7 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
         while pos != -1 and line[9:pos] not in h.names:
             pos = line.find(" [", pos + 1)
         name = line[9:pos]
-        groups = _BRACKETS.findall(line[pos:]) if pos != -1 else []
+        groups = BRACKETS.findall(line[pos:]) if pos != -1 else []
         if groups:
             cards = _cards(groups[-1])
             if h.info.game in STUD:
@@ -403,7 +400,7 @@ def _stud_fill(h: _Hand, n: int) -> None:
 def _summary_line(h: _Hand, line: str, n: int) -> None:
     if line.startswith("Total pot"):
         parts = [p.strip() for p in line.split("|")]
-        m = _TOTAL.match(parts[0])
+        m = TOTAL_POT.match(parts[0])
         if m is not None:
             h.total = amount_at(m["total"].rstrip("."), n)
         for p in parts[1:]:
@@ -418,7 +415,7 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
         return
     if line.startswith("Seat ") and ("showed [" in line or "mucked" in line
                                      or "collected (" in line or "won (" in line):
-        m = _SUMMARY_SEAT.match(line)
+        m = SUMMARY_SEAT.match(line)
         if m is None:
             return
         seat = int(m["seat"])
@@ -426,7 +423,7 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
         if who is None:
             return
         rest = m["rest"][len(who.name):] if m["rest"].startswith(who.name) else m["rest"]
-        s = _SUMMARY_SHOW.search(rest)
+        s = SUMMARY_SHOW.search(rest)
         if s is not None:
             kind = "show" if s["kind"] == "showed" else "muck"
             h.summary_shows.append(Event(kind, who.name, None, _pad(h, _cards(s["cards"])), n))

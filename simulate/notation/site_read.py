@@ -6,6 +6,8 @@ line, so that one hand's fault never stops the rest (the contract of every
 - :func:`read_hands`: a text document cut at the lines that start a hand
   (:func:`~simulate.notation.site_text.split_hands`), each piece to the reader's hand
   function;
+- :func:`read_headed`: the same for a format whose hand opens with a header line, matched
+  for the reader's hand function;
 - :func:`hands_of`: the same over any ``(line, unit)`` pairs (an XML document's elements,
   from :func:`~simulate.notation.site_xml.xml_units`);
 - :func:`body_lines` and :func:`at_line`: the lines of one hand after its header, and
@@ -13,6 +15,7 @@ line, so that one hand's fault never stops the rest (the contract of every
 - :func:`seated_name`: the seated player a line starts with (names may hold spaces);
 - :func:`site_line`: a line that must be of the site's wording, or the hand's error;
 - :func:`table_line`: a ``Table 'X' 6-max Seat #3 is the button`` line;
+- :func:`betting_of`: the betting a game's printed name says;
 - :func:`first_amount`: the amount a text reader's line gives (``calls $2``,
   ``posts small blind €0.05``), by the reader's own pattern of its site's money.
 """
@@ -27,8 +30,8 @@ from typing import TypeVar
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, parse_amount, split_hands
 
-__all__ = ["READ_FAULTS", "at_line", "body_lines", "first_amount", "hands_of", "read_hands",
-           "seated_name", "site_line", "table_line"]
+__all__ = ["READ_FAULTS", "at_line", "betting_of", "body_lines", "first_amount", "hands_of",
+           "read_hands", "read_headed", "seated_name", "site_line", "table_line"]
 
 #: What a text reader's parsing of a damaged hand raises besides :class:`SiteError` (a
 #: missing group, a short list, an absent key), for the ``faults`` of :func:`hands_of`.
@@ -71,6 +74,33 @@ def read_hands(text: str, start: re.Pattern[str], hand: Callable[[str, int], Sit
     ``hand(text, line)`` reads one; the options are those of :func:`hands_of`."""
     return hands_of(split_hands(text, start), hand, faults=faults, what=what,
                     name_line=name_line)
+
+
+def read_headed(text: str, start: re.Pattern[str], head: re.Pattern[str], what: str,
+                hand: Callable[[re.Match[str], list[str], int], SiteHand],
+                ) -> Iterator[tuple[int, SiteHand | SiteError]]:
+    """:func:`read_hands` for a format whose every hand opens with a header line: each
+    hand's text split at ``\\n`` (``lines``, the header first, at the document's line
+    ``first``), its header matched by ``head`` (the hand's :func:`site_line` error ``not
+    <what>`` where it does not match: ``what`` is ``a Bovada hand header``), to
+    ``hand(header, lines, first)``."""
+    def one(chunk: str, first: int) -> SiteHand:
+        lines = chunk.split("\n")
+        return hand(site_line(head, lines[0], first, what), lines, first)
+
+    return read_hands(text, start, one)
+
+
+def betting_of(text: str) -> str | None:
+    """The betting a game's printed name says (``No Limit Hold'em``, ``Omaha Hi/Lo Pot
+    Limit``), by its words in any case: ``pot limit`` pot-limit, ``no limit`` no-limit,
+    another ``limit`` fixed-limit; None where it names none."""
+    t = text.lower()
+    if "pot limit" in t:
+        return "pot-limit"
+    if "no limit" in t:
+        return "no-limit"
+    return "fixed-limit" if "limit" in t else None
 
 
 def first_amount(pattern: re.Pattern[str], text: str) -> Decimal:

@@ -30,11 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
+from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import STREET_LINE, Ledger, Wording
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_ledger import Ledger, Wording
+from simulate.notation.site_read import betting_of, read_headed, table_line
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -52,10 +52,8 @@ _ACT = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|po
                   r"folds|checks|calls|bets|raises|shows|mucks|collected)\b(?P<rest>.*)$")
 _MONEY = r"[€$£]?[0-9](?:[0-9,.]|[ \u00a0\u202f](?=[0-9]{3}\b))*[€$£]?"
 _WORDS = Wording(_MONEY)
-_amount = partial(first_amount, _WORDS.amount)  # the first amount of a line
+_amount = _WORDS.first  # the first amount of a line
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
-_UNCALLED = re.compile(rf"^Uncalled bet (?:of )?\(?(?P<a>{_MONEY})\)? returned to (?P<name>.+?)"
-                       r"\s*$")
 _TOTAL = re.compile(rf"^Total pot (?P<pot>{_MONEY})(?: \| (?:Rake (?P<rake>{_MONEY})|No rake))?")
 
 
@@ -69,13 +67,12 @@ def detect(head: str) -> bool:
 
 def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
     """Each hand of a Winamax document (see the module docstring)."""
-    return read_hands(text, _START, _hand)
+    return read_headed(text, _START, _HEAD, "a Winamax hand header", _hand)
 
 
 def _game(text: str) -> tuple[str, str]:
     t = text.lower()
-    betting = ("pot-limit" if "pot limit" in t else
-               "fixed-limit" if "limit" in t and "no limit" not in t else "no-limit")
+    betting = betting_of(t) or "no-limit"
     hilo = "hi/lo" in t or "hi-lo" in t
     if "omaha" in t:
         five = re.search(r"\b5[- ]card", t) is not None
@@ -90,11 +87,7 @@ def _game(text: str) -> tuple[str, str]:
     return game, betting
 
 
-def _hand(chunk: str, first: int) -> SiteHand:
-    lines = chunk.split("\n")
-    m = _HEAD.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a Winamax hand header: {lines[0][:60]!r}")
+def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     game, betting = _game(m["game"])
     cash = m["kind"] == "CashGame"
     amounts = [parse_amount(p) for p in m["stakes"].split("/") if p.strip()]
@@ -113,62 +106,48 @@ def _hand(chunk: str, first: int) -> SiteHand:
                     currency="EUR" if cash and "€" in m["stakes"] else
                     ("chips" if not cash else "EUR"), tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
-    ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
-    summary = False
-    ln = first
-    try:
-        for ln, s in body_lines(lines, first):
-            if summary:
-                tm = _TOTAL.match(s)
-                if tm:
-                    hand.total_pot = parse_amount(tm["pot"])
-                    hand.rake = parse_amount(tm["rake"]) if tm["rake"] else Decimal(0)
-                continue
-            if s.startswith("*** SUMMARY"):
-                summary = True
-                continue
-            if s.startswith("Table: "):
-                tm = table_line(hand, _TABLE, s)
-                if tm:
-                    if "play money" in tm["rest"]:
-                        info.currency = "chips"
-                    tid = re.search(r"\((\d+)\)#", tm["table"])
-                    if info.tournament is not None and tid:  # the event's id, in the table
-                        info.tournament = Tournament(tid.group(1), info.tournament.buy_in,
-                                                     info.tournament.level)
-                continue
-            if s.startswith("Seat ") and ledger is None:
-                tm = _SEAT.match(s)
-                if tm:
-                    st = tm["stack"].strip()  # ``()``: a seat sitting out
-                    hand.seats.append(Seat(int(tm["seat"]), tm["name"],
-                                           parse_amount(st) if st else Decimal(0), bool(st)))
-                    continue
-            if s.startswith("*** ANTE") or s.startswith("*** PRE-FLOP"):
-                continue
-            if ledger is None:
-                ledger = Ledger.seated(hand)
-            if STREET_LINE.match(s):
-                ledger.board_line(s, ln)
-                continue
-            if s.startswith("***"):
-                continue
-            tm = _DEALT.match(s)
-            if tm:
-                info.hero = tm["name"]
-                ledger.event("hole", tm["name"], ln,
-                             cards_of(tm["cards"]))
-                continue
-            tm = _UNCALLED.match(s)
-            if tm:
-                ledger.uncalled(tm["name"], parse_amount(tm["a"]), ln)
-                continue
-            tm = _ACT.match(s)
-            if tm:
-                _action(ledger, payouts, tm["name"], tm["verb"], tm["rest"], ln)
-    except SiteError as exc:
-        raise at_line(exc, ln) from None
+
+    def table(s: str) -> bool:
+        if not s.startswith("Table: "):
+            return False
+        tm = table_line(hand, _TABLE, s)
+        if tm:
+            if "play money" in tm["rest"]:
+                info.currency = "chips"
+            tid = re.search(r"\((\d+)\)#", tm["table"])
+            if info.tournament is not None and tid:  # the event's id, in the table
+                info.tournament = Tournament(tid.group(1), info.tournament.buy_in,
+                                             info.tournament.level)
+        return True
+
+    def seat(s: str) -> bool:
+        tm = _SEAT.match(s)
+        if tm is None:
+            return False
+        st = tm["stack"].strip()  # ``()``: a seat sitting out
+        hand.seats.append(Seat(int(tm["seat"]), tm["name"],
+                               parse_amount(st) if st else Decimal(0), bool(st)))
+        return True
+
+    def line(ledger: Ledger, s: str, ln: int) -> None:
+        tm = _DEALT.match(s)
+        if tm:
+            info.hero = tm["name"]
+            ledger.event("hole", tm["name"], ln, cards_of(tm["cards"]))
+        elif tm := _WORDS.uncalled.match(s):
+            ledger.uncalled(tm["name"], parse_amount(tm["a"]), ln)
+        elif tm := _ACT.match(s):
+            _action(ledger, payouts, tm["name"], tm["verb"], tm["rest"], ln)
+
+    def total(s: str, _: int) -> None:
+        tm = _TOTAL.match(s)
+        if tm:
+            hand.total_pot = parse_amount(tm["pot"])
+            hand.rake = parse_amount(tm["rake"]) if tm["rake"] else Decimal(0)
+
+    ledger, summary = read_body(hand, lines, first, head=table, seat=seat, line=line,
+                                summary=total, skip=("*** ANTE", "*** PRE-FLOP"))
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
     if ledger is None:

@@ -31,11 +31,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 
+from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
-from simulate.notation.site_ledger import STREET_LINE, Ledger, Wording, pot_summary
-from simulate.notation.site_read import at_line, body_lines, first_amount, read_hands, table_line
+from simulate.notation.site_ledger import Ledger, Wording, pot_summary
+from simulate.notation.site_read import at_line, body_lines, read_hands, site_line, table_line
+from simulate.notation.site_stars import BRACKETS
 from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
 
 __all__ = ["detect", "read"]
@@ -43,9 +44,7 @@ __all__ = ["detect", "read"]
 # ----------------------------------------------------------------------------- shared
 _MONEY = r"\$?-?[0-9][0-9,.]*"
 _WORDS = Wording(_MONEY)
-_AMOUNT = _WORDS.amount
-_amount = partial(first_amount, _AMOUNT)  # the first amount of a line
-_CARDS = re.compile(r"\[([^\]]*)\]")
+_amount = _WORDS.first  # the first amount of a line
 _STUD_STREETS = {"3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7}
 
 
@@ -84,7 +83,6 @@ _PLAYER = re.compile(r"^\*?Player (?P<name>.+?) (?P<verb>has small blind|has big
 _SUMMARY_2014 = re.compile(r"Bets: (?P<bets>[0-9][0-9,]*(?:\.[0-9]+)?)\. "
                            r"Collects: (?P<got>[0-9][0-9,]*(?:\.[0-9]+)?)\.")
 _BOARD_2014 = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\*:?")
-_UNCALLED = re.compile(rf"^Uncalled bet \((?P<a>{_MONEY})\) returned to (?P<name>.+?)\s*$")
 _NUM = r"[0-9][0-9,]*(?:\.[0-9]+)?"
 _POT_2014 = re.compile(rf"^Pot: (?P<pot>{_NUM})\.? Rake (?P<rake>{_NUM})"
                        rf"(?:\.? JP fee (?P<jp>{_NUM}))?")
@@ -141,7 +139,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
             if _BOARD_2014.match(s):
                 ledger.board_line(s, ln)
                 continue
-            m = _UNCALLED.match(s)
+            m = _WORDS.uncalled.match(s)
             if m:
                 ledger.uncalled(m["name"], parse_amount(m["a"]), ln)
                 continue
@@ -162,7 +160,7 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
                 name = re.split(r" (?:does not show|mucks|shows)", name)[0]
                 if got:
                     payouts.append((name, got, "pot", ln))
-                if verb == "shows" and (g := _CARDS.search(rest)):
+                if verb == "shows" and (g := BRACKETS.search(rest)):
                     ledger.event("show", name, ln, cards_of(g.group(1)))
                 continue
             if _action_2014(ledger, name, verb, rest, ln):
@@ -185,7 +183,7 @@ def _action_2014(ledger: Ledger, name: str, verb: str, rest: str, ln: int) -> bo
     adds); True when it deals a card."""
     ev = ledger.hand.events
     if verb in ("received a card", "received card"):
-        g = _CARDS.search(rest)
+        g = BRACKETS.search(rest)
         if g:  # one card a line: the hero's cards gather in one event
             ledger.hand.info.hero = name
             mine = next((e for e in ev if e.kind == "hole" and e.player == name), None)
@@ -217,7 +215,7 @@ def _action_2014(ledger: Ledger, name: str, verb: str, rest: str, ln: int) -> bo
         if len(live - ledger.folded) > 1:
             ledger.event("muck", name, ln)
     elif verb == "shows":
-        g = _CARDS.search(rest)
+        g = BRACKETS.search(rest)
         ledger.event("show", name, ln, cards_of(g.group(1)) if g else ())
     return False
 
@@ -240,7 +238,6 @@ _ACT_V2 = re.compile(r"^(?P<name>.+?) (?P<verb>posts the small blind|posts the b
                      r"waits for big blind|sits out)\b(?P<rest>.*)$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) (?P<cards>\[.*\])\s*$")
 _STUD = re.compile(r"^\*\*\* (?P<n>3rd|4th|5th|6th|7th) STREET \*\*\*")
-_TOTAL = re.compile(r"^Total pot (?P<rest>.*)$")
 _WON = re.compile(rf"^Seat (?P<seat>\d+): .*? won (?:\()?(?P<a>{_MONEY})")
 
 
@@ -265,9 +262,7 @@ def _game_v2(game: str, limit: str) -> tuple[str, str]:
 
 def _hand_v2(chunk: str, first: int) -> SiteHand:
     lines = chunk.split("\n")
-    m = _HEAD_V2.match(lines[0])
-    if m is None:
-        raise SiteError(f"line {first}: not a Winning Poker hand header")
+    m = site_line(_HEAD_V2, lines[0], first, "a Winning Poker hand header")
     game, betting = _game_v2(m["game"], m["limit"])
     parts = [parse_amount(p) for p in (m["lstakes"] or m["stakes"] or "").split("/") if p]
     stakes = Stakes()
@@ -284,76 +279,61 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
     hand = SiteHand(info=info, seats=[], stakes=stakes)
     ev = hand.events
     stud = game in ("stud", "stud_hilo", "razz")
-    ledger: Ledger | None = None
     payouts: list[tuple[str, Decimal, str | None, int]] = []
     won: list[tuple[int, Decimal, int]] = []
     printed: list[tuple[str, Decimal, int]] = []
-    summary = False
     third = False
-    ln = first
-    try:
-        for ln, s in body_lines(lines, first):
-            if summary:
-                t = _TOTAL.match(s)
-                if t:
-                    pot_summary(hand, t["rest"], _AMOUNT)
-                t = _WON.match(s)
-                if t:
-                    won.append((int(t["seat"]), parse_amount(t["a"]), ln))
-                continue
-            if s.startswith("*** SUMMARY"):
-                summary = True
-                continue
-            if s.startswith("Seat ") and ledger is None:
-                t = _SEAT_V2.match(s)
-                if t:
-                    hand.seats.append(Seat(int(t["seat"]), t["name"], parse_amount(t["stack"]),
-                                           "sitting out" not in t["rest"]))
-                continue
-            if info.table is None and ledger is None and "-max" in s:
-                if table_line(hand, _TABLE_V2, s):
-                    continue
-            if s.startswith("Main pot") or s.startswith("Side pot"):
-                continue
-            if ledger is None:
-                ledger = Ledger.seated(hand)
-            if STREET_LINE.match(s):
-                ledger.board_line(s, ln)
-                continue
-            st = _STUD.match(s)
-            if st:
-                n = _STUD_STREETS[st["n"]]
-                third = n == 3
-                if n > 3:
-                    ledger.event("street", None, ln)
-                if n == 7:  # only the hero's down card is printed
-                    for seat in hand.seats:
-                        p = seat.name
-                        if p != info.hero and p not in ledger.folded and any(
-                                e.kind == "hole" and e.player == p for e in ev):
-                            ledger.event("hole", p, ln, ("??",))
-                continue
-            if s.startswith("***"):
-                continue
-            t = _DEALT.match(s)
-            if t:
-                groups = _CARDS.findall(t["cards"])
-                new = cards_of(groups[-1])
-                if not stud or (len(groups) == 1 and len(new) == 3):
-                    info.hero = t["name"]
-                elif len(groups) == 1 and len(new) == 1:  # 3rd street, another player
-                    new = ("??", "??", *new)
-                ledger.event("hole", t["name"], ln, new)
-                continue
-            t = _UNCALLED.match(s)
-            if t:  # the ledger finds it (this format may print it after the runout)
-                printed.append((t["name"], parse_amount(t["a"]), ln))
-                continue
-            t = _ACT_V2.match(s)
-            if t:
-                _action_v2(ledger, payouts, t["name"], t["verb"], t["rest"], ln, third)
-    except SiteError as exc:
-        raise at_line(exc, ln) from None
+
+    def seat(s: str) -> bool:
+        t = _SEAT_V2.match(s)
+        if t:
+            hand.seats.append(Seat(int(t["seat"]), t["name"], parse_amount(t["stack"]),
+                                   "sitting out" not in t["rest"]))
+        return True
+
+    def table(s: str) -> bool:
+        return (info.table is None and "-max" in s
+                and table_line(hand, _TABLE_V2, s) is not None)
+
+    def street(ledger: Ledger, s: str, ln: int) -> None:
+        nonlocal third
+        st = _STUD.match(s)
+        if st is None:
+            return
+        n = _STUD_STREETS[st["n"]]
+        third = n == 3
+        if n > 3:
+            ledger.event("street", None, ln)
+        if n == 7:  # only the hero's down card is printed
+            for p in (sitter.name for sitter in hand.seats):
+                if p != info.hero and p not in ledger.folded and any(
+                        e.kind == "hole" and e.player == p for e in ev):
+                    ledger.event("hole", p, ln, ("??",))
+
+    def line(ledger: Ledger, s: str, ln: int) -> None:
+        t = _DEALT.match(s)
+        if t:
+            groups = BRACKETS.findall(t["cards"])
+            new = cards_of(groups[-1])
+            if not stud or (len(groups) == 1 and len(new) == 3):
+                info.hero = t["name"]
+            elif len(groups) == 1 and len(new) == 1:  # 3rd street, another player
+                new = ("??", "??", *new)
+            ledger.event("hole", t["name"], ln, new)
+        elif t := _WORDS.uncalled.match(s):  # the ledger finds it (it may come after the runout)
+            printed.append((t["name"], parse_amount(t["a"]), ln))
+        elif t := _ACT_V2.match(s):
+            _action_v2(ledger, payouts, t["name"], t["verb"], t["rest"], ln, third)
+
+    def summary_line(s: str, ln: int) -> None:
+        pot_summary(hand, s, _WORDS.amount)
+        t = _WON.match(s)
+        if t:
+            won.append((int(t["seat"]), parse_amount(t["a"]), ln))
+
+    ledger, summary = read_body(hand, lines, first, seat=seat, head=table, street=street,
+                                line=line, summary=summary_line,
+                                skip=("Main pot", "Side pot"))
     if not summary:
         raise SiteError(f"line {first}: the hand has no summary (cut short?)")
     if ledger is None:
