@@ -374,22 +374,26 @@ def allow_compile_beside() -> None:
     _beside_allowed = True
 
 
-def compile_beside(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
+def compile_beside(kernel: Any, args: tuple[Any, ...],
+                   *more: tuple[Any, tuple[Any, ...]]) -> Callable[[], None]:
     """Start compiling ``kernel`` for ``args`` in a forked copy of this process, which
     writes it to the disk cache while this one goes on (compiling its own kernels: Numba
-    compiles on one core). Returns ``wait()``: call it before calling ``kernel`` here, which
-    then loads it from the cache, or compiles it if the copy failed.
+    compiles on one core). ``more``: further ``(kernel, args)`` the same copy compiles after
+    it, one after another. Returns ``wait()``: call it before calling those kernels here,
+    which then load them from the cache, or compile them if the copy failed.
 
-    Only when it pays and is safe: :func:`allow_compile_beside` was called, ``kernel`` is
+    Only when it pays and is safe: :func:`allow_compile_beside` was called, a kernel is
     neither compiled nor loaded in this process yet (a later call costs nothing), the disk
     cache is on (and ``POKERJIT_FORK_COMPILE`` is not 0), this process may run on two CPUs
-    or more, no other thread runs, and the cache lacks ``kernel`` for these argument types
-    (the common case: a warm cache costs one look at its index). Otherwise ``wait`` does
-    nothing. The copy prints nothing; this process shows the compile notice (once) and
-    counts the wait as compiling (:func:`work_clock` stands still)."""
+    or more, no other thread runs, and the cache lacks the kernel for these argument types
+    (the common case: a warm cache costs one look at its index); the kernels that are
+    ready are left out. Otherwise ``wait`` does nothing. The copy prints nothing; this
+    process shows the compile notice (once) and counts the wait as compiling
+    (:func:`work_clock` stands still)."""
     import threading
 
-    if not (_beside_allowed and not kernel.overloads and FORK_COMPILE and cache_works()
+    jobs = [(k, a) for k, a in ((kernel, args), *more) if not k.overloads]
+    if not (_beside_allowed and jobs and FORK_COMPILE and cache_works()
             and hasattr(os, "fork") and threading.active_count() == 1):
         return _no_wait
     try:
@@ -402,7 +406,7 @@ def compile_beside(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
 
     t0 = time.perf_counter()
     try:
-        return _fork_compile(kernel, args)
+        return _fork_compile(jobs)
     finally:  # a look at the cache and a fork: getting kernels ready, not the work
         _clock.total += time.perf_counter() - t0
 
@@ -427,18 +431,22 @@ def _no_wait() -> None:
     """The ``wait`` of a :func:`compile_beside` that started nothing."""
 
 
-def _fork_compile(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
+def _fork_compile(jobs: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[], None]:
     """:func:`compile_beside` once it is allowed: the look at the cache and the fork."""
     import sys
     import time
 
+    todo = []
     try:
-        sig = tuple(kernel.typeof_pyval(a) for a in args)
-        cache = kernel._cache
-        key = cache._index_key(sig, kernel.targetctx.codegen())
-        if key in cache._cache_file._load_index():
-            return _no_wait
+        for kernel, args in jobs:
+            sig = tuple(kernel.typeof_pyval(a) for a in args)
+            cache = kernel._cache
+            key = cache._index_key(sig, kernel.targetctx.codegen())
+            if key not in cache._cache_file._load_index():
+                todo.append((kernel, sig))
     except Exception:  # noqa: BLE001 - other Numba internals: compile here, as always
+        return _no_wait
+    if not todo:
         return _no_wait
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
@@ -450,7 +458,8 @@ def _fork_compile(kernel: Any, args: tuple[Any, ...]) -> Callable[[], None]:
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.dup2(null, 2)
-            kernel.compile(sig)
+            for kernel, sig in todo:
+                kernel.compile(sig)
             code = 0
         except BaseException:  # noqa: BLE001, S110 - this process compiles it then
             pass

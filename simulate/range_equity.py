@@ -191,8 +191,10 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     orbit under the suit permutations that fix the board and dead cards: every orbit member
     meets the same opponents and runouts up to a relabelling of suits, so the hand's results
     are the orbit's sums divided by its size, and the board walk keeps the full symmetry."""
+    from evaluator._jit import compile_beside, ready
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
+    from evaluator.hands import batch_compile_job
 
     from ._kernels import ranges as K
 
@@ -214,7 +216,6 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
         hero = Range(hero.text, ALL_COMBOS[idx].astype(np.uint8), np.ones(orbit))
     dense_h = hero.dense()
     group = sym.symmetry(spot.board, spot.out, [dense_h, dense_v])
-    boards, bw = sym.boards(spot.board, spot.out, group)
     t = get_tables(spot.game.scale)
     a = hero.combos[:, 0].astype(np.int64)
     b = hero.combos[:, 1].astype(np.int64)
@@ -229,10 +230,26 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     vacc = np.zeros((K.N_BLOCKS, 4))
     vcat = np.zeros((K.N_BLOCKS, 9))
     tables = t.kernel_args
+    sorted_from = SORTED_FROM if sorted_from is None else sorted_from
+    if not ready(K.hu_random_walk):
+        # a first run: the walk (the longest compile) compiles here, on no boards, while a
+        # copy of the process compiles the board enumeration and, where a board is given,
+        # the hand categories' evaluator (the report's); :func:`compile_beside`
+        jobs = [sym.boards_compile_job()]
+        if len(spot.board) >= 3:
+            jobs.append(batch_compile_job(spot.game.scale))
+        wait = compile_beside(*jobs[0], *jobs[1:])
+        try:
+            with _threads(threads):
+                K.hu_random_walk(np.zeros((0, 5), np.uint8), np.zeros(0, np.int64), hkey, hmask,
+                                 hbits, hw, hcards, np.int64(pool), wv, _cat_of(spot), tables,
+                                 acc, cat_acc, vacc, vcat, sorted_from)
+        finally:
+            wait()
+    boards, bw = sym.boards(spot.board, spot.out, group)
     n_parts = 1 if progress is None else walk_parts(estimate_exact_seconds(spot) / threads,
                                                     len(boards), 50)
     cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
-    sorted_from = SORTED_FROM if sorted_from is None else sorted_from
     with _threads(threads):
         for part in range(n_parts):
             K.hu_random_walk(boards[cuts[part]:cuts[part + 1]], bw[cuts[part]:cuts[part + 1]],

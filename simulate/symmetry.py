@@ -15,7 +15,7 @@ import numpy as np
 
 from .ranges import ALL_COMBOS
 
-__all__ = ["boards", "perms", "symmetrise", "symmetry"]
+__all__ = ["boards", "boards_compile_job", "perms", "symmetrise", "symmetry"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -70,6 +70,16 @@ def boards(board: list[int], dead: list[int], group: np.ndarray) -> tuple[np.nda
         _BOARD_CACHE.clear()
     _BOARD_CACHE[key] = res
     return res
+
+
+def boards_compile_job() -> tuple[object, tuple[object, ...]]:
+    """``(kernel, arguments)``: what :func:`boards` compiles, for
+    :func:`evaluator._jit.compile_beside`."""
+    from ._kernels.symmetry import enumerate_boards
+
+    return enumerate_boards, (np.zeros(0, np.uint8), np.zeros(0, np.uint8), 0,
+                              perms()[0][np.zeros(1, np.int64)], np.zeros((0, 5), np.uint8),
+                              np.zeros(0, np.int64))
 
 
 def symmetrise(acc: np.ndarray, group: np.ndarray, cid: np.ndarray, pos: np.ndarray) -> None:

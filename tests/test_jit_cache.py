@@ -194,11 +194,12 @@ import beside_mod as m
 _jit.compile_beside(m.g, (1,))()  # not allowed (a library user's process): nothing forks
 m.g(1)
 _jit.allow_compile_beside()
-wait = _jit.compile_beside(m.f, (1,))
+wait = _jit.compile_beside(m.f, (1,), (m.h, (1,)))  # two kernels, one after the other
 wait()
 compiling = _jit.compile_seconds()[1]
 print(m.f(1), sum(m.f.stats.cache_misses.values()), sum(m.f.stats.cache_hits.values()),
       sum(m.g.stats.cache_misses.values()), compiling > 0)
+print(m.h(1), sum(m.h.stats.cache_misses.values()), sum(m.h.stats.cache_hits.values()))
 _jit.compile_beside(m.f, (1,))()  # compiled here now: nothing forks
 print(os.getpid() == {{pid}})
 """
@@ -214,11 +215,12 @@ def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
         pytest.skip("needs the disk cache and two CPUs")
     (tmp_path / "beside_mod.py").write_text(
         "from evaluator._jit import serial\n\n@serial\ndef f(x):\n    return x + 1\n\n\n"
-        "@serial\ndef g(x):\n    return x + 2\n")
+        "@serial\ndef g(x):\n    return x + 2\n\n\n@serial\ndef h(x):\n    return x + 3\n")
     code = BESIDE.format(tmp=str(tmp_path)).replace("{pid}", "os.getpid()")
     r = _python(code, _env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["2", "0", "1", "1", "True", "True"], r.stdout + r.stderr
+    assert r.stdout.split() == ["2", "0", "1", "1", "True", "4", "0", "1", "True"], (
+        r.stdout + r.stderr)
     assert r.stderr == ""
 
 
