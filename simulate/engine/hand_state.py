@@ -60,7 +60,7 @@ def deal_tables(n_cards: int, deck_size: int = 52) -> tuple[np.ndarray, np.ndarr
     return got
 
 
-_HAND_ACT: Any = None  # _entry(hand_act, ...), set with the first Hand
+_HAND_ACT: Any = None  # _entry(hand_act, ...), set at the first action
 
 
 def _entry(kernel: Any, *args: Any) -> Any:
@@ -207,9 +207,6 @@ class Hand(HandText):
         self._S = i64[:K.STATE_SIZE]
         self._V = memoryview(i64)
         self._legal_buf = i64[K.W_LEGAL // 8:K.W_ST // 8]
-        global _HAND_ACT
-        if _HAND_ACT is None:
-            _HAND_ACT = _entry(K.hand_act, W, 0, 0, 0)
         self._hole = W[K.W_HOLE:K.W_BOARD].reshape(K.MAXS, K.MAXH)
         self._board = W[K.W_BOARD:K.W_BOARD + 5]
         self._deck = W[K.W_DECK:K.W_DECK + 52]
@@ -422,6 +419,9 @@ class Hand(HandText):
         action to record, when the caller knows it is the actor's."""
         if self.manual and self._holes_pending():
             raise IllegalAction("the hole cards are not all dealt yet")
+        global _HAND_ACT
+        if _HAND_ACT is None:  # on the first action (a replay's compiled walk needs none)
+            _HAND_ACT = _entry(_K().hand_act, self._W, 0, 0, 0)
         r = _HAND_ACT(self._W, kind, amount if -MAX_CHIPS <= amount <= MAX_CHIPS
                       else MAX_CHIPS + 1 if amount > 0 else -MAX_CHIPS - 1,  # refused alike
                       seat)

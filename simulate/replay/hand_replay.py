@@ -103,7 +103,7 @@ from typing import Any
 from evaluator.cards import UNKNOWN, cards_str, cards_text
 from simulate.notation.phh_read import HandHistory, PHHError
 from simulate.notation.site_text import SiteInfo
-from simulate.pots import PotStructure, settle
+from simulate.pots import PotStructure, compile_beside_first, settle
 from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-exported
     ENGINE_VARIANTS,
     HILO_VARIANTS,
@@ -340,6 +340,9 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
     the compiled fast path is tested against; same results, slower)."""
     if isinstance(hand, PHHError):
         return HandReplay(source=source or "<hand>", error=str(hand))
+    if not _first:  # a first run compiles the pots' kernels beside the engine's
+        _first.append(True)
+        compile_beside_first()
     out = HandReplay(source=source or hand.source, variant=hand.variant,
                      players=list(hand.players), site=hand.site)
     try:
@@ -362,6 +365,10 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
         out.finishing_stacks = None
         out.allin_ev = None
     return out
+
+
+#: Non-empty once this process has replayed a hand (:func:`replay`).
+_first: list[bool] = []
 
 
 def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
