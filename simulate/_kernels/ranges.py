@@ -263,6 +263,33 @@ def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, c
 
 # ----------------------------------------------------------------------------- heads-up vs random
 @serial
+def _first_at_least(sorted_vals, lo, hi, v):
+    """The first index in ``lo..hi`` (``hi`` if none) whose ``sorted_vals`` (ascending) is
+    ``>= v``: a binary search."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sorted_vals[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@serial
+def _add_class(S, r1, r2, c, sh, less, eq, g1, g2, gc, ng):
+    """Count ``c`` villain combos of the suitless class ``(r1, r2)`` against a hero of
+    strength ``sh``: into ``less``/``eq`` by how ``S[r1, r2]`` compares, and as entry ``ng``
+    of the class list ``g1``/``g2``/``gc``. Returns ``less, eq, ng + 1``."""
+    sv = S[r1, r2]
+    less += c * (sv < sh)
+    eq += c * (sv == sh)
+    g1[ng] = r1
+    g2[ng] = r2
+    gc[ng] = c
+    return less, eq, ng + 1
+
+
+@serial
 def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
               acc, cat_acc, vacc, vcat, sorted_from):
     """Boards ``lo..hi-1`` of the heads-up walk of a hero range against ``random``
@@ -462,31 +489,12 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                         for r2 in range(r1, 13):
                             c = n1 * (n1 - 1) // 2 if r2 == r1 else n1 * nr[r2]
                             if c > 0:
-                                sv = S[r1, r2]
-                                less += c * (sv < sh)
-                                eq += c * (sv == sh)
-                                g1[ng] = r1
-                                g2[ng] = r2
-                                gc[ng] = c
-                                ng += 1
+                                less, eq, ng = _add_class(S, r1, r2, c, sh, less, eq, g1, g2,
+                                                          gc, ng)
                 else:
                     # all classes from the prefix sums, then the classes holding a hero rank
-                    x0 = 0
-                    x1 = ncls
-                    while x0 < x1:
-                        mid = (x0 + x1) >> 1
-                        if cls_s[mid] < sh:
-                            x0 = mid + 1
-                        else:
-                            x1 = mid
-                    y0 = x0
-                    y1 = ncls
-                    while y0 < y1:
-                        mid = (y0 + y1) >> 1
-                        if cls_s[mid] <= sh:
-                            y0 = mid + 1
-                        else:
-                            y1 = mid
+                    x0 = _first_at_least(cls_s, 0, ncls, sh)
+                    y0 = _first_at_least(cls_s, x0, ncls, sh + 1)
                     less = cls_cum[x0]
                     eq = cls_cum[y0] - cls_cum[x0]
                     for ti in range(2):
@@ -504,13 +512,8 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                                 c = nr[r1] * nr[r2]
                             d = c - cnt0[r1, r2]
                             if d != 0:
-                                sv = S[r1, r2]
-                                less += d * (sv < sh)
-                                eq += d * (sv == sh)
-                                g1[ng] = r1
-                                g2[ng] = r2
-                                gc[ng] = d
-                                ng += 1
+                                less, eq, ng = _add_class(S, r1, r2, d, sh, less, eq, g1, g2,
+                                                          gc, ng)
                 nr[ra] += da
                 nr[rb] += db
                 less0 = less
