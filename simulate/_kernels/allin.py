@@ -74,21 +74,10 @@ def _full_board(board_key, board_mask, k, c0, c1, c2, c3, c4, card_key, card_mas
     plus the first ``k`` (0..5) of the dealt cards ``c0..c4``."""
     key = board_key
     mask = board_mask
-    if k >= 1:
-        key += card_key[c0]
-        mask |= card_mask[c0]
-    if k >= 2:
-        key += card_key[c1]
-        mask |= card_mask[c1]
-    if k >= 3:
-        key += card_key[c2]
-        mask |= card_mask[c2]
-    if k >= 4:
-        key += card_key[c3]
-        mask |= card_mask[c3]
-    if k >= 5:
-        key += card_key[c4]
-        mask |= card_mask[c4]
+    cards = (c0, c1, c2, c3, c4)
+    for t in range(k):
+        key += card_key[cards[t]]
+        mask |= card_mask[cards[t]]
     return key, mask
 
 
