@@ -42,33 +42,31 @@ def block_bounds(blk, lo, hi, n_blocks):
 
 
 # ----------------------------------------------------------------------------- heads-up walk
-@serial
-def _radix_sort(keys, n, tmp):
-    """Sort ``keys[:n]`` (int64, strength << 12 | item) by strength, stably, via ``tmp``."""
-    cnt = np.zeros(128, np.int64)
+@inline
+def _counting_pass(src, dst, n, shift, n_buckets):
+    """Move ``src[:n]`` (int64) into ``dst`` stably sorted by the digit ``(x >> shift) &
+    (n_buckets - 1)`` (``n_buckets`` a power of two): one pass of :func:`_radix_sort`.
+    Inlined: as a plain call the heads-up range walk ran 1.6x slower (measured)."""
+    cnt = np.zeros(n_buckets, np.int64)
     for i in range(n):
-        cnt[(keys[i] >> 12) & 127] += 1
+        cnt[(src[i] >> shift) & (n_buckets - 1)] += 1
     t = 0
-    for d in range(128):
+    for d in range(n_buckets):
         c = cnt[d]
         cnt[d] = t
         t += c
     for i in range(n):
-        d = (keys[i] >> 12) & 127
-        tmp[cnt[d]] = keys[i]
+        d = (src[i] >> shift) & (n_buckets - 1)
+        dst[cnt[d]] = src[i]
         cnt[d] += 1
-    cnt2 = np.zeros(64, np.int64)
-    for i in range(n):
-        cnt2[tmp[i] >> 19] += 1
-    t = 0
-    for d in range(64):
-        c = cnt2[d]
-        cnt2[d] = t
-        t += c
-    for i in range(n):
-        d = tmp[i] >> 19
-        keys[cnt2[d]] = tmp[i]
-        cnt2[d] += 1
+
+
+@serial
+def _radix_sort(keys, n, tmp):
+    """Sort ``keys[:n]`` (int64, strength << 12 | item) by strength, stably, via ``tmp``:
+    the strength's low 7 bits, then its high 6 (strengths < 2**13)."""
+    _counting_pass(keys, tmp, n, 12, 128)
+    _counting_pass(tmp, keys, n, 19, 64)
 
 
 @serial
