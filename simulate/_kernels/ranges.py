@@ -69,6 +69,14 @@ def _radix_sort(keys, n, tmp):
     _counting_pass(tmp, keys, n, 19, 64)
 
 
+@inline
+def _sorted_item(key):
+    """Player ``p`` (0 or 1) and live index ``k`` of a sorted key of the heads-up walk
+    (``strength << 12 | (p * 2048 + k)``)."""
+    it = key & 4095
+    return it >> 11, it & 2047
+
+
 @serial
 def _live_strengths(board, ckey, cmask, cbits, ncombo, tables, live, strength, nl):
     """On the full ``board`` (uint8[5]), each player's combos that miss it, and their strengths.
@@ -195,18 +203,14 @@ def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, p
                 while g1 < n and (keys[g1] >> 12) == s:
                     g1 += 1
                 for t in range(g0, g1):
-                    it = keys[t] & 4095
-                    p = it >> 11
-                    k = it & 2047
+                    p, k = _sorted_item(keys[t])
                     i = live[p, k]
                     w = cw[p, i]
                     grp_all[p] += w
                     grp_card[p, cards[p, i, 0]] += w
                     grp_card[p, cards[p, i, 1]] += w
                 for t in range(g0, g1):
-                    it = keys[t] & 4095
-                    p = it >> 11
-                    k = it & 2047
+                    p, k = _sorted_item(keys[t])
                     q = 1 - p
                     i = live[p, k]
                     a = cards[p, i, 0]
@@ -217,9 +221,7 @@ def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, p
                     res[p, k, 1] = grp_all[q] - grp_card[q, a] - grp_card[q, b] + sw
                     res[p, k, 2] = tot_all[q] - tot_card[q, a] - tot_card[q, b] + sw
                 for t in range(g0, g1):
-                    it = keys[t] & 4095
-                    p = it >> 11
-                    k = it & 2047
+                    p, k = _sorted_item(keys[t])
                     i = live[p, k]
                     w = cw[p, i]
                     a = cards[p, i, 0]
