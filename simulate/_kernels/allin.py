@@ -69,6 +69,27 @@ def _settle(st, amounts, split, odd, elig, order, win, pay):
 
 
 @inline
+def _full_board(board_key, board_mask, k, c0, c1, c2, c3, c4, card_key, card_mask):
+    """The key and mask of the full board: the known board's ``board_key``/``board_mask``
+    plus the first ``k`` (0..5) of the dealt cards ``c0..c4``."""
+    key = board_key
+    mask = board_mask
+    cards = (c0, c1, c2, c3, c4)
+    for t in range(k):
+        key += card_key[cards[t]]
+        mask |= card_mask[cards[t]]
+    return key, mask
+
+
+@inline
+def _add_squares(pay, sumsq):
+    """``sumsq[i] += pay[i] ** 2`` (float64) for one runout's chips ``pay`` (int64[L])."""
+    for i in range(pay.shape[0]):
+        x = np.float64(pay[i])
+        sumsq[i] += x * x
+
+
+@inline
 def _one_runout(bkey, bmask, hole_key, hole_mask, st, amounts, split, odd, elig, order,
                 win, pay, row_offsets, rank_table, flush_table):
     _strengths(bkey, bmask, hole_key, hole_mask, st, row_offsets, rank_table, flush_table)
@@ -82,10 +103,12 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
     from ``deck`` by the exactly uniform deal of :mod:`simulate._kernels.rng` (``deck`` is
     only read), settle, add to ``win`` (int64[P, L]) and ``sumsq`` (float64[L]).
 
-    The board's key and mask, the settling and the squares are written out here and in
-    :func:`mc_range_block` alike: moved into the inlined :func:`_one_runout` (the dealt
-    cards, ``pay``, ``sumsq`` and the card tables as arguments) the same four-player run
-    took 36 ms instead of 6.6 ms on one thread (measured)."""
+    The board's key and mask (:func:`_full_board`), the settling (:func:`_one_runout`) and
+    the squares (:func:`_add_squares`) are three inlined helpers called here and in
+    :func:`mc_range_block` alike, each taking only what it needs: one inlined helper doing
+    all three (the dealt cards, ``pay``, ``sumsq`` and the card tables as arguments) took the
+    same four-player run 36 ms instead of 6.6 ms on one thread (measured); these three run
+    as fast as the lines written out (measured side by side)."""
     card_key, card_mask, row_offsets, rank_table, flush_table = tables
     n_live = hole_key.shape[0]
     m = deck.shape[0]
@@ -98,30 +121,13 @@ def mc_block(seed, block, n, k, board_key, board_mask, deck, hole_key, hole_mask
     for _ in range(n):
         state, q0, q1, q2, q3, q4 = draw_set5(state, sp)
         c0, c1, c2, c3, c4 = d[q0], d[q1], d[q2], d[q3], d[q4]
-        key = board_key
-        mask = board_mask
-        if k >= 1:
-            key += card_key[c0]
-            mask |= card_mask[c0]
-        if k >= 2:
-            key += card_key[c1]
-            mask |= card_mask[c1]
-        if k >= 3:
-            key += card_key[c2]
-            mask |= card_mask[c2]
-        if k >= 4:
-            key += card_key[c3]
-            mask |= card_mask[c3]
-        if k >= 5:
-            key += card_key[c4]
-            mask |= card_mask[c4]
+        key, mask = _full_board(board_key, board_mask, k, c0, c1, c2, c3, c4, card_key,
+                                card_mask)
         for i in range(n_live):
             pay[i] = 0
         _one_runout(key, mask, hole_key, hole_mask, st, amounts, split, odd, elig,
                     order, win, pay, row_offsets, rank_table, flush_table)
-        for i in range(n_live):
-            x = np.float64(pay[i])
-            sumsq[i] += x * x
+        _add_squares(pay, sumsq)
 
 
 @serial
@@ -210,30 +216,13 @@ def mc_range_block(seed, block, n, k, board_key, board_mask, base_deck, ccards, 
         rest = d[top:]
         state, q0, q1, q2, q3, q4 = draw_set5(state, sp)
         c0, c1, c2, c3, c4 = rest[q0], rest[q1], rest[q2], rest[q3], rest[q4]
-        key = board_key
-        mask = board_mask
-        if k >= 1:
-            key += card_key[c0]
-            mask |= card_mask[c0]
-        if k >= 2:
-            key += card_key[c1]
-            mask |= card_mask[c1]
-        if k >= 3:
-            key += card_key[c2]
-            mask |= card_mask[c2]
-        if k >= 4:
-            key += card_key[c3]
-            mask |= card_mask[c3]
-        if k >= 5:
-            key += card_key[c4]
-            mask |= card_mask[c4]
+        key, mask = _full_board(board_key, board_mask, k, c0, c1, c2, c3, c4, card_key,
+                                card_mask)
         for i in range(n_live):
             pay[i] = 0
         _one_runout(key, mask, hole_key, hole_mask, st, amounts, split, odd, elig,
                     order, win, pay, row_offsets, rank_table, flush_table)
-        for i in range(n_live):
-            x = np.float64(pay[i])
-            sumsq[i] += x * x
+        _add_squares(pay, sumsq)
     return rejected
 
 

@@ -67,6 +67,33 @@ def icm_subsets(stacks, payouts, out):
                 prob[nxt] += q
 
 
+
+@serial
+def _divide_out(idx, n_idx, div, mul, p, payouts, k0, step, n_k, pay_at, wt, s, a, ga, gb,
+                prev, val, acc):
+    """Divide the factor ``a[j] + b[j] z`` of players ``idx[:n_idx]`` out of the place
+    polynomial ``p`` by the recurrence ``q = (p_k - mul q) / div`` over ``k = k0 + step * t``,
+    ``t < n_k`` (``div``/``mul``: ``a``/``b`` from the low end, ``b``/``a`` from the high
+    end), each term paying ``payouts[k + pay_at]``; adds ``wt * s[j] * a[j]`` times the sum
+    to ``acc[j]``. ``ga``, ``gb``, ``prev``, ``val``: float64 scratch of ``n_idx`` or more."""
+    for r in range(n_idx):
+        j = idx[r]
+        ga[r] = 1.0 / div[j]
+        gb[r] = mul[j]
+        prev[r] = 0.0
+        val[r] = 0.0
+    for t in range(n_k):
+        k = k0 + step * t
+        pk = p[k]
+        pay = payouts[k + pay_at]
+        for r in range(n_idx):
+            cur = (pk - gb[r] * prev[r]) * ga[r]
+            val[r] += pay * cur
+            prev[r] = cur
+    for r in range(n_idx):
+        j = idx[r]
+        acc[j] += wt * s[j] * a[j] * val[r]
+
 @serial
 def icm_integral(stacks, payouts, gl_x, gl_w, width, out):
     """Exact ICM by the race integral (module docstring): adds each player's expected prize
@@ -160,39 +187,11 @@ def icm_integral(stacks, payouts, gl_x, gl_w, width, out):
                 for k in range(m if m < ln else ln):
                     alive += p[k]
             # low end: q_k = (p_k - b q_(k-1)) / a, all such players at once
-            for r in range(n_lo):
-                j = lo_i[r]
-                ga[r] = 1.0 / a[j]
-                gb[r] = b[j]
-                prev[r] = 0.0
-                val[r] = 0.0
-            for k in range(m):
-                pk = p[k]
-                pay = payouts[k]
-                for r in range(n_lo):
-                    cur = (pk - gb[r] * prev[r]) * ga[r]
-                    val[r] += pay * cur
-                    prev[r] = cur
-            for r in range(n_lo):
-                j = lo_i[r]
-                acc[j] += wt * s[j] * a[j] * val[r]
+            _divide_out(lo_i, n_lo, a, b, p, payouts, 0, 1, m, 0, wt, s, a, ga, gb, prev, val,
+                        acc)
             if full:  # high end: q_(k-1) = (p_k - a q_k) / b, from q_(n-1) = p_n / b
-                for r in range(n_hi):
-                    j = hi_i[r]
-                    ga[r] = 1.0 / b[j]
-                    gb[r] = a[j]
-                    prev[r] = 0.0
-                    val[r] = 0.0
-                for k in range(n, 0, -1):
-                    pk = p[k]
-                    pay = payouts[k - 1]
-                    for r in range(n_hi):
-                        cur = (pk - gb[r] * prev[r]) * ga[r]
-                        val[r] += pay * cur
-                        prev[r] = cur
-                for r in range(n_hi):
-                    j = hi_i[r]
-                    acc[j] += wt * s[j] * a[j] * val[r]
+                _divide_out(hi_i, n_hi, b, a, p, payouts, n, -1, n, -1, wt, s, a, ga, gb, prev,
+                            val, acc)
             elif unstable:  # the others' prefix product times their suffix product
                 for k in range(ln):
                     suf[n, k] = 0.0

@@ -52,6 +52,18 @@ ROW_BATCH = 512
 
 
 @serial
+def _put_triple(tri, u, stride, col, i, j, k, s):
+    """Write ``s`` into column ``col`` of ``tri`` (``stride`` columns) at all six orderings
+    of the triple ``i, j, k`` of a universe of ``u`` cards."""
+    tri[((i * u + j) * u + k) * stride + col] = s
+    tri[((i * u + k) * u + j) * stride + col] = s
+    tri[((j * u + i) * u + k) * stride + col] = s
+    tri[((j * u + k) * u + i) * stride + col] = s
+    tri[((k * u + i) * u + j) * stride + col] = s
+    tri[((k * u + j) * u + i) * stride + col] = s
+
+
+@serial
 def _fill_player(p, n_players, hand, universe, known, min_known, tables, tri):
     """Column ``p`` of ``tri`` (``n_players`` columns): the best high of ``hand``'s hole
     pairs with each triple of ``universe``. The triple's key, mask and rank part and the
@@ -95,12 +107,7 @@ def _fill_player(p, n_players, hand, universe, known, min_known, tables, tri):
                             v = flush_strength(key, pm[a] | tm, flush_table)
                             if v > s:
                                 s = v
-                tri[((i * u + j) * u + k) * n_players + p] = s
-                tri[((i * u + k) * u + j) * n_players + p] = s
-                tri[((j * u + i) * u + k) * n_players + p] = s
-                tri[((j * u + k) * u + i) * n_players + p] = s
-                tri[((k * u + i) * u + j) * n_players + p] = s
-                tri[((k * u + j) * u + i) * n_players + p] = s
+                _put_triple(tri, u, n_players, p, i, j, k, s)
 
 
 @serial
@@ -137,12 +144,7 @@ def _fill_low(col, stride, hand, universe, known, min_known, ltables, tri):
                         v = np.int64(low_of_mask[pm[a] | tm])
                         if v > s:
                             s = v
-                tri[((i * u + j) * u + k) * stride + col] = s
-                tri[((i * u + k) * u + j) * stride + col] = s
-                tri[((j * u + i) * u + k) * stride + col] = s
-                tri[((j * u + k) * u + i) * stride + col] = s
-                tri[((k * u + i) * u + j) * stride + col] = s
-                tri[((k * u + j) * u + i) * stride + col] = s
+                _put_triple(tri, u, stride, col, i, j, k, s)
 
 
 @parallel

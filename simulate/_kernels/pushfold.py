@@ -34,38 +34,42 @@ def rm_plus(G, GT, a, b, iters, x_avg, y_avg):
     hy = np.zeros(m)
     wsum = 0.0
     for t in range(1, iters + 1):
-        for i in range(n):
-            gx[i] = a[i]
-        for j in range(m):
-            yj = y[j]
-            for i in range(n):
-                gx[i] += GT[j, i] * yj
-        for i in range(n):
-            u = x[i] * gx[i]
-            rx1[i] = max(rx1[i] + gx[i] - u, 0.0)
-            rx0[i] = max(rx0[i] - u, 0.0)
-            d = rx1[i] + rx0[i]
-            x[i] = rx1[i] / d if d > 0 else 0.5
-            sx[i] += t * x[i]
-        for j in range(m):
-            hy[j] = b[j]
-        for i in range(n):
-            xi = x[i]
-            for j in range(m):
-                hy[j] += G[i, j] * xi
-        for j in range(m):
-            val = -hy[j]  # the second player's gain from action 1
-            u = y[j] * val
-            ry1[j] = max(ry1[j] + val - u, 0.0)
-            ry0[j] = max(ry0[j] - u, 0.0)
-            d = ry1[j] + ry0[j]
-            y[j] = ry1[j] / d if d > 0 else 0.5
-            sy[j] += t * y[j]
+        _gains(GT, a, y, gx)
+        _regret_step(gx, 1.0, t, x, rx1, rx0, sx)
+        _gains(G, b, x, hy)
+        _regret_step(hy, -1.0, t, y, ry1, ry0, sy)  # the second player gains -hy
         wsum += t
     for i in range(n):
         x_avg[i] = sx[i] / wsum
     for j in range(m):
         y_avg[j] = sy[j] / wsum
+
+
+@serial
+def _gains(M, base, other, out):
+    """``out[i] = base[i] + sum_j M[j, i] * other[j]`` (summed in ``j`` order): one player's
+    gain from action 1 in each class, against the other's strategy ``other``."""
+    for i in range(out.shape[0]):
+        out[i] = base[i]
+    for j in range(other.shape[0]):
+        oj = other[j]
+        for i in range(out.shape[0]):
+            out[i] += M[j, i] * oj
+
+
+@serial
+def _regret_step(gain, sign, t, strat, r1, r0, total):
+    """One regret matching+ update of one player in iteration ``t``: class ``i`` gains
+    ``sign * gain[i]`` from action 1; updates the regrets ``r1``/``r0``, the strategy
+    ``strat`` and its iteration-weighted sum ``total`` (all float64[n])."""
+    for i in range(strat.shape[0]):
+        g = sign * gain[i]
+        u = strat[i] * g
+        r1[i] = max(r1[i] + g - u, 0.0)
+        r0[i] = max(r0[i] - u, 0.0)
+        d = r1[i] + r0[i]
+        strat[i] = r1[i] / d if d > 0 else 0.5
+        total[i] += t * strat[i]
 
 
 @serial

@@ -42,33 +42,39 @@ def block_bounds(blk, lo, hi, n_blocks):
 
 
 # ----------------------------------------------------------------------------- heads-up walk
-@serial
-def _radix_sort(keys, n, tmp):
-    """Sort ``keys[:n]`` (int64, strength << 12 | item) by strength, stably, via ``tmp``."""
-    cnt = np.zeros(128, np.int64)
+@inline
+def _counting_pass(src, dst, n, shift, n_buckets):
+    """Move ``src[:n]`` (int64) into ``dst`` stably sorted by the digit ``(x >> shift) &
+    (n_buckets - 1)`` (``n_buckets`` a power of two): one pass of :func:`_radix_sort`.
+    Inlined: as a plain call the heads-up range walk ran 1.6x slower (measured)."""
+    cnt = np.zeros(n_buckets, np.int64)
     for i in range(n):
-        cnt[(keys[i] >> 12) & 127] += 1
+        cnt[(src[i] >> shift) & (n_buckets - 1)] += 1
     t = 0
-    for d in range(128):
+    for d in range(n_buckets):
         c = cnt[d]
         cnt[d] = t
         t += c
     for i in range(n):
-        d = (keys[i] >> 12) & 127
-        tmp[cnt[d]] = keys[i]
+        d = (src[i] >> shift) & (n_buckets - 1)
+        dst[cnt[d]] = src[i]
         cnt[d] += 1
-    cnt2 = np.zeros(64, np.int64)
-    for i in range(n):
-        cnt2[tmp[i] >> 19] += 1
-    t = 0
-    for d in range(64):
-        c = cnt2[d]
-        cnt2[d] = t
-        t += c
-    for i in range(n):
-        d = tmp[i] >> 19
-        keys[cnt2[d]] = tmp[i]
-        cnt2[d] += 1
+
+
+@serial
+def _radix_sort(keys, n, tmp):
+    """Sort ``keys[:n]`` (int64, strength << 12 | item) by strength, stably, via ``tmp``:
+    the strength's low 7 bits, then its high 6 (strengths < 2**13)."""
+    _counting_pass(keys, tmp, n, 12, 128)
+    _counting_pass(tmp, keys, n, 19, 64)
+
+
+@inline
+def _sorted_item(key):
+    """Player ``p`` (0 or 1) and live index ``k`` of a sorted key of the heads-up walk
+    (``strength << 12 | (p * 2048 + k)``)."""
+    it = key & 4095
+    return it >> 11, it & 2047
 
 
 @serial
@@ -197,18 +203,14 @@ def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, p
                 while g1 < n and (keys[g1] >> 12) == s:
                     g1 += 1
                 for t in range(g0, g1):
-                    it = keys[t] & 4095
-                    p = it >> 11
-                    k = it & 2047
+                    p, k = _sorted_item(keys[t])
                     i = live[p, k]
                     w = cw[p, i]
                     grp_all[p] += w
                     grp_card[p, cards[p, i, 0]] += w
                     grp_card[p, cards[p, i, 1]] += w
                 for t in range(g0, g1):
-                    it = keys[t] & 4095
-                    p = it >> 11
-                    k = it & 2047
+                    p, k = _sorted_item(keys[t])
                     q = 1 - p
                     i = live[p, k]
                     a = cards[p, i, 0]
@@ -219,9 +221,7 @@ def _hu_block(boards, bweights, lo, hi, ckey, cmask, cbits, cw, ncombo, cards, p
                     res[p, k, 1] = grp_all[q] - grp_card[q, a] - grp_card[q, b] + sw
                     res[p, k, 2] = tot_all[q] - tot_card[q, a] - tot_card[q, b] + sw
                 for t in range(g0, g1):
-                    it = keys[t] & 4095
-                    p = it >> 11
-                    k = it & 2047
+                    p, k = _sorted_item(keys[t])
                     i = live[p, k]
                     w = cw[p, i]
                     a = cards[p, i, 0]
@@ -262,6 +262,33 @@ def hu_walk(boards, bweights, ckey, cmask, cbits, cw, ncombo, cards, pos, cid, c
 
 
 # ----------------------------------------------------------------------------- heads-up vs random
+@serial
+def _first_at_least(sorted_vals, lo, hi, v):
+    """The first index in ``lo..hi`` (``hi`` if none) whose ``sorted_vals`` (ascending) is
+    ``>= v``: a binary search."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sorted_vals[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@serial
+def _add_class(S, r1, r2, c, sh, less, eq, g1, g2, gc, ng):
+    """Count ``c`` villain combos of the suitless class ``(r1, r2)`` against a hero of
+    strength ``sh``: into ``less``/``eq`` by how ``S[r1, r2]`` compares, and as entry ``ng``
+    of the class list ``g1``/``g2``/``gc``. Returns ``less, eq, ng + 1``."""
+    sv = S[r1, r2]
+    less += c * (sv < sh)
+    eq += c * (sv == sh)
+    g1[ng] = r1
+    g2[ng] = r2
+    gc[ng] = c
+    return less, eq, ng + 1
+
+
 @serial
 def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
               acc, cat_acc, vacc, vcat, sorted_from):
@@ -462,31 +489,12 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                         for r2 in range(r1, 13):
                             c = n1 * (n1 - 1) // 2 if r2 == r1 else n1 * nr[r2]
                             if c > 0:
-                                sv = S[r1, r2]
-                                less += c * (sv < sh)
-                                eq += c * (sv == sh)
-                                g1[ng] = r1
-                                g2[ng] = r2
-                                gc[ng] = c
-                                ng += 1
+                                less, eq, ng = _add_class(S, r1, r2, c, sh, less, eq, g1, g2,
+                                                          gc, ng)
                 else:
                     # all classes from the prefix sums, then the classes holding a hero rank
-                    x0 = 0
-                    x1 = ncls
-                    while x0 < x1:
-                        mid = (x0 + x1) >> 1
-                        if cls_s[mid] < sh:
-                            x0 = mid + 1
-                        else:
-                            x1 = mid
-                    y0 = x0
-                    y1 = ncls
-                    while y0 < y1:
-                        mid = (y0 + y1) >> 1
-                        if cls_s[mid] <= sh:
-                            y0 = mid + 1
-                        else:
-                            y1 = mid
+                    x0 = _first_at_least(cls_s, 0, ncls, sh)
+                    y0 = _first_at_least(cls_s, x0, ncls, sh + 1)
                     less = cls_cum[x0]
                     eq = cls_cum[y0] - cls_cum[x0]
                     for ti in range(2):
@@ -504,13 +512,8 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                                 c = nr[r1] * nr[r2]
                             d = c - cnt0[r1, r2]
                             if d != 0:
-                                sv = S[r1, r2]
-                                less += d * (sv < sh)
-                                eq += d * (sv == sh)
-                                g1[ng] = r1
-                                g2[ng] = r2
-                                gc[ng] = d
-                                ng += 1
+                                less, eq, ng = _add_class(S, r1, r2, d, sh, less, eq, g1, g2,
+                                                          gc, ng)
                 nr[ra] += da
                 nr[rb] += db
                 less0 = less
