@@ -28,6 +28,14 @@ from hypothesis import HealthCheck, settings
 # s a process on the 2-core VM, and each xdist worker collects everything).
 sys.dont_write_bytecode = False
 
+# Numba's parallel kernels run on OpenMP here, whose idle threads spin for a while before
+# they sleep. Under `pytest -n N` every worker process has its own team of threads, as many
+# as cores, so N workers' spinning teams take the cores from each other's work: a parallel
+# test that takes 1.7 s alone took 7 s beside another worker. Passive waiting (set before
+# any parallel kernel loads the OpenMP library) makes an idle thread sleep at once; the
+# kernels' results are the same on any thread count either way.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
