@@ -83,6 +83,41 @@ def test_same_bits_on_one_and_two_threads():
     assert c.net != a.net
 
 
+def test_small_first_run_plays_on_one_thread(monkeypatch):
+    """Below PARALLEL_MIN hands, with the parallel loop neither compiled nor cached and the
+    threads left to the default, the run is played on one thread (no parallel compile);
+    the hands are the same bits, and a run that names its threads keeps them."""
+    import evaluator._jit as jit
+    from simulate.engine.self_play import PARALLEL_MIN
+
+    rules = Rules(blinds=(1, 2))
+    stacks = [150, 300, 80, 200]
+    hands = 5000
+    assert hands < PARALLEL_MIN
+    two = play(rules, stacks, hands, policy="random", seed=4, threads=2)
+    monkeypatch.setattr(jit, "ready", lambda kernel: False)
+    first = play(rules, stacks, hands, policy="random", seed=4)
+    assert first.extra["threads"] == 1 and first.net == two.net
+    assert play(rules, stacks, hands, policy="random", seed=4, threads=2).extra["threads"] == 2
+    monkeypatch.setattr(jit, "ready", lambda kernel: True)
+    warm = play(rules, stacks, hands, policy="random", seed=4)
+    assert warm.extra["threads"] == jit.resolve_threads(None) and warm.net == two.net
+
+
+def test_play_checks_its_table_as_a_hand_does():
+    """``play`` refuses a table with the one check a Hand makes (straddles, cards), before
+    any kernel runs."""
+    from simulate.engine import Hand
+
+    for rules, stacks in ((Rules(straddles=(4,)), [100, 100]),
+                          (Rules(game="omaha6", betting="pot-limit"), [100] * 8)):
+        with pytest.raises(ValueError) as by_hand:
+            Hand(rules, stacks)
+        with pytest.raises(ValueError) as by_play:
+            play(rules, stacks, 10, seed=1)
+        assert str(by_play.value) == str(by_hand.value)
+
+
 def test_compiled_and_python_loops_play_the_same_hands():
     rules = Rules(betting="pot-limit", game="omaha")
     stacks = [100, 300, 50, 200]

@@ -36,7 +36,7 @@ from simulate.games import MAX_PLAYERS, MIN_PLAYERS
 from simulate.pots import MAX_CHIPS, Pot
 from simulate.sampling import resolve_seed
 
-__all__ = ["Hand"]
+__all__ = ["Hand", "check_table"]
 
 _K = kernels
 
@@ -61,6 +61,34 @@ def deal_tables(n_cards: int, deck_size: int = 52) -> tuple[np.ndarray, np.ndarr
 
 
 _HAND_ACT: Any = None  # _entry(hand_act, ...), set at the first action
+
+
+def check_table(rules: Rules, stacks: Sequence[int]) -> list[int]:
+    """Each seat's starting stack (int) once ``rules`` and ``stacks`` make a table a hand
+    can be dealt at: 2 to 10 seats of positive whole chips, the straddles and posts fit,
+    the deck holds every hole card and the board. Raises ``ValueError`` naming the fault.
+    What :class:`Hand` checks before it deals; :func:`simulate.engine.play` checks a run's
+    table with it, compiling none of the engine's kernels."""
+    if not isinstance(rules, Rules):
+        raise ValueError("rules must be a simulate.engine.Rules")
+    if isinstance(stacks, (str, bytes)):
+        raise ValueError("stacks must be a list of chip counts, one per seat")
+    amounts = []
+    for i, x in enumerate(stacks):
+        if type(x) is not int or not 0 < x <= MAX_CHIPS:
+            x = chips(x, f"seat {i}'s stack", allow_zero=False)
+        amounts.append(x)
+    n = len(amounts)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ValueError(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {n}")
+    if len(rules.straddles) > (0 if n == 2 else n - 2):
+        raise ValueError(f"{len(rules.straddles)} straddles do not fit {n} seats")
+    if len(rules.posts) > n or (n == 2 and rules.posts):
+        raise ValueError(f"posts for {len(rules.posts)} seats do not fit {n} seats")
+    n_deck = len(rules.deck)
+    if n * rules.n_hole + 8 > n_deck:
+        raise ValueError(f"{n} seats of {rules.game.name} need more than {n_deck} cards")
+    return amounts
 
 
 def _entry(kernel: Any, *args: Any) -> Any:
@@ -122,26 +150,10 @@ class Hand(HandText):
                  seed: int | None = None, hole: Sequence[str] | None = None,
                  board: str | None = None, deal: str | None = None,
                  hand_index: int = 0) -> None:
-        if not isinstance(rules, Rules):
-            raise ValueError("rules must be a simulate.engine.Rules")
-        if isinstance(stacks, (str, bytes)):
-            raise ValueError("stacks must be a list of chip counts, one per seat")
-        amounts = []
-        for i, x in enumerate(stacks):
-            if type(x) is not int or not 0 < x <= MAX_CHIPS:
-                x = chips(x, f"seat {i}'s stack", allow_zero=False)
-            amounts.append(x)
+        amounts = check_table(rules, stacks)
         n = len(amounts)
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise ValueError(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {n}")
-        if len(rules.straddles) > (0 if n == 2 else n - 2):
-            raise ValueError(f"{len(rules.straddles)} straddles do not fit {n} seats")
-        if len(rules.posts) > n or (n == 2 and rules.posts):
-            raise ValueError(f"posts for {len(rules.posts)} seats do not fit {n} seats")
         h = rules.n_hole
         n_deck = len(rules.deck)
-        if n * h + 8 > n_deck:
-            raise ValueError(f"{n} seats of {rules.game.name} need more than {n_deck} cards")
         if type(button) is not int and (isinstance(button, (bool, np.bool_))
                                         or not isinstance(button, (int, np.integer))) \
                 or not 0 <= button < n:

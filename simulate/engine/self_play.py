@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from evaluator._jit import work_clock
-from simulate.engine.hand_state import Hand, omaha_tables_of
+from simulate.engine.hand_state import Hand, check_table, omaha_tables_of
 from simulate.engine.rules import Rules, chips
 from simulate.games import MAX_PLAYERS, MIN_PLAYERS
 from simulate.sampling import resolve_seed
@@ -50,6 +50,12 @@ __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "PlayResult", "compil
 FOLD, CHECK, CALL, CHECK_CALL, RAISE = 0, 1, 2, 3, 4
 BLOCK = 2048  # hands per block (each block has its own accumulator row)
 ROUND_S = 0.5  # seconds of work between progress updates / Ctrl-C checks
+#: A run of fewer hands, with ``threads`` left to the default, is played on one thread
+#: while the parallel loop is neither compiled nor cached (``evaluator._jit.ready``):
+#: compiling it costs about 7 s on a 2-core machine, more than it saves below about a
+#: second of one thread's work (Hold'em 6-max plays 300,000+ hands/s on one thread, Omaha
+#: about 100,000). The hands and their results are the same bits on any thread count.
+PARALLEL_MIN = 100_000
 MAX_HANDS = 10**12
 
 _TOP = re.compile(r"^top\s*(\d+(?:\.\d+)?)\s*%?$", re.IGNORECASE)
@@ -229,8 +235,7 @@ def _setup(rules: Rules, stacks: Sequence[int] | int, n_players: int | None = No
     out = [chips(x, f"seat {i}'s stack", allow_zero=False) for i, x in enumerate(stacks)]
     if not MIN_PLAYERS <= len(out) <= MAX_PLAYERS:
         raise ValueError(f"play needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(out)}")
-    Hand(rules, out)  # validates the table (straddles, card count) once
-    return out
+    return check_table(rules, out)  # what a Hand checks (straddles, cards), nothing compiled
 
 
 def replay_hands(rules: Rules, stacks: Sequence[int], indices: Sequence[int] | int, *,
@@ -302,7 +307,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     bb/100 and its standard error per seat (:func:`simulate.results.std_error_of_mean`
     over the hands' net results).
     """
-    from evaluator._jit import resolve_threads
+    from evaluator._jit import ready, resolve_threads
     from evaluator._jit import threads as use_threads
     from evaluator._tables import get_tables
     from simulate.progress import progress as _progress
@@ -337,6 +342,8 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     else:
         from simulate._kernels import play as P
 
+        if threads is None and hands < PARALLEL_MIN and not ready(P.play_parallel):
+            n_threads = 1  # a small first run: see PARALLEL_MIN
         S0 = rules.header()
         S0[0] = n  # N
         st = np.asarray(stacks, np.int64)
