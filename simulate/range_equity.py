@@ -56,6 +56,11 @@ AUTO_EXACT_SECONDS = 0.25
 PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0 + n1)
 VS_RANDOM_MAX = 400  # heads-up against random: rank-class walk up to this many hero combos
 SORTED_FROM = 12  # ... reading the rank classes from per-board prefix sums from this many
+#: A heads-up walk against random estimated under this many seconds of one thread
+#: (:func:`estimate_exact_seconds`) runs on one thread while the parallel walk is neither
+#: compiled nor cached: its parallel loop compiles in about 3 s on the 2-core VM, more than
+#: it could save (the same blocks, the same bits on any thread count).
+SERIAL_BELOW_S = 0.5
 
 
 def _arrays(ranges: list[Range]) -> dict[str, np.ndarray]:
@@ -231,7 +236,10 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     vcat = np.zeros((K.N_BLOCKS, 9))
     tables = t.kernel_args
     sorted_from = SORTED_FROM if sorted_from is None else sorted_from
-    if not ready(K.hu_random_walk):
+    walk = K.hu_random_walk
+    if not ready(walk) and estimate_exact_seconds(spot) < SERIAL_BELOW_S:
+        walk = K.hu_random_serial  # a small walk: no parallel loop to compile (same bits)
+    if not ready(walk):
         # a first run: the walk (the longest compile) compiles here, on no boards, while a
         # copy of the process compiles the board enumeration and, where a board is given,
         # the hand categories' evaluator (the report's); :func:`compile_beside`
@@ -241,9 +249,9 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
         wait = compile_beside(*jobs[0], *jobs[1:])
         try:
             with _threads(threads):
-                K.hu_random_walk(np.zeros((0, 5), np.uint8), np.zeros(0, np.int64), hkey, hmask,
-                                 hbits, hw, hcards, np.int64(pool), wv, _cat_of(spot), tables,
-                                 acc, cat_acc, vacc, vcat, sorted_from)
+                walk(np.zeros((0, 5), np.uint8), np.zeros(0, np.int64), hkey, hmask, hbits, hw,
+                     hcards, np.int64(pool), wv, _cat_of(spot), tables, acc, cat_acc, vacc,
+                     vcat, sorted_from)
         finally:
             wait()
     boards, bw = sym.boards(spot.board, spot.out, group)
@@ -252,9 +260,9 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     cuts = np.linspace(0, len(boards), n_parts + 1).astype(np.int64)
     with _threads(threads):
         for part in range(n_parts):
-            K.hu_random_walk(boards[cuts[part]:cuts[part + 1]], bw[cuts[part]:cuts[part + 1]],
-                             hkey, hmask, hbits, hw, hcards, np.int64(pool), wv, _cat_of(spot),
-                             tables, acc, cat_acc, vacc, vcat, sorted_from)
+            walk(boards[cuts[part]:cuts[part + 1]], bw[cuts[part]:cuts[part + 1]], hkey, hmask,
+                 hbits, hw, hcards, np.int64(pool), wv, _cat_of(spot), tables, acc, cat_acc,
+                 vacc, vcat, sorted_from)
             if progress is not None:
                 progress(part + 1, n_parts)
     acc = acc.sum(axis=0)

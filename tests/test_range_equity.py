@@ -136,6 +136,27 @@ def test_vs_random_fast_path_equals_generic_walk(specs, board, dead):
                                                      nan_ok=True)
 
 
+def test_vs_random_small_first_run_walks_on_one_thread(monkeypatch):
+    """A small walk against random whose parallel kernel is neither compiled nor cached runs
+    the serial one (no parallel loop to compile): the same blocks, the same bits."""
+    import evaluator._jit as jit
+    from simulate._kernels import ranges as K
+    from simulate.range_equity import SERIAL_BELOW_S, estimate_exact_seconds
+    from simulate.request import parse_spot
+
+    specs, board = ["QQ+,AKs", "random"], "Td9d2c"
+    assert estimate_exact_seconds(parse_spot(specs, board, "")) < SERIAL_BELOW_S
+    want = analyze_ranges(specs, board, exact=True, threads=2)
+    monkeypatch.setattr(jit, "ready", lambda kernel: kernel is not K.hu_random_walk
+                        and bool(kernel.overloads))
+    got = analyze_ranges(specs, board, exact=True, threads=2)
+    assert K.hu_random_serial.overloads
+    assert got.result.to_dict()["players"] == want.result.to_dict()["players"]
+    for p in range(2):
+        assert np.array_equal(got.combo_equity[p], want.combo_equity[p], equal_nan=True)
+        assert np.array_equal(got.combo_share[p], want.combo_share[p])
+
+
 @pytest.mark.parametrize("specs,board,dead", [
     (["AhKh", "random"], "Qh8h2h5c3d", ""),
     (["AKs,QQ:0.5,Th9h", "random:0.5"], "Kh8h2h5h3c", "4d"),
