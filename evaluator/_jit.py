@@ -491,6 +491,48 @@ def parallel(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:
     return _njit(fn, dict(opts, parallel=True))
 
 
+def parallel_and_serial(fn: Callable[..., Any], serial_name: str) -> tuple[Any, Any]:
+    """``fn`` (a loop over blocks with ``prange``) compiled twice from its one source: as a
+    parallel kernel, and as a serial one named ``serial_name`` (``prange`` is ``range``
+    there; its own name gives it its own disk cache files). When each iteration writes only
+    its own block, both give the same bits. The serial twin compiles in a fraction of the
+    parallel loop's time: :func:`for_the_work` picks it for small work on a first run."""
+    import types
+
+    twin = types.FunctionType(fn.__code__, fn.__globals__, serial_name, fn.__defaults__,
+                              fn.__closure__)
+    twin.__qualname__ = fn.__qualname__.rpartition(".")[0] + "." + serial_name \
+        if "." in fn.__qualname__ else serial_name
+    twin.__doc__ = fn.__doc__
+    twin.__module__ = fn.__module__
+    return parallel(fn), serial(twin)
+
+
+#: Whether :func:`for_the_work` may pick a serial twin: set by :func:`serial_first_runs`.
+SERIAL_FIRST_RUNS = False
+
+
+def serial_first_runs() -> None:
+    """Let :func:`for_the_work` answer small work with serial twins while the parallel
+    kernels are not compiled: the ``pokerjit`` program calls it for its commands that
+    answer once and end (``equity``, ``range``, ``allin``, ``play``), where a first run's
+    compile is most of the wait. A library user's process, a server, a batch, ``bench`` and
+    ``warmup`` keep the parallel kernels (compiled once, then as fast as the threads allow)."""
+    global SERIAL_FIRST_RUNS
+    SERIAL_FIRST_RUNS = True
+
+
+def for_the_work(parallel_kernel: Any, serial_kernel: Any, small: bool) -> Any:
+    """The kernel of a :func:`parallel_and_serial` pair to call: the serial one for
+    ``small`` work in a process that allows it (:func:`serial_first_runs`) while the
+    parallel one is neither compiled nor cached (:func:`ready`), so a one-answer command's
+    first run on a small input compiles no parallel loop (its compile, seconds, costs more
+    than the second thread saves); the parallel one otherwise."""
+    if small and SERIAL_FIRST_RUNS and not ready(parallel_kernel):
+        return serial_kernel
+    return parallel_kernel
+
+
 def inline(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:
     """Compile ``fn`` as a helper that Numba inlines into every caller."""
     return _njit(fn, dict(opts, inline="always"))

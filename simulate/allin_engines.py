@@ -458,9 +458,8 @@ class OmahaEngine(Engine):
         ``(win object[P, L] of Python ints, runouts)``."""
         from evaluator._jit import threads as _threads
         from evaluator.hands import category_table
-        from simulate._kernels import omaha as KO
         from simulate._kernels.score import block_scorer
-        from simulate.omaha import triple_walk
+        from simulate.omaha import triple_walk, walk_kernel
 
         self._check_size(self.n_runouts)
         hands = np.array([self.hands[s] for s in self.live_seats], np.uint8)
@@ -470,7 +469,8 @@ class OmahaEngine(Engine):
         bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows,
                            hilo=self.hilo)
         with _threads(n_threads):
-            KO.exact_walk(fixed, deck, tri, u, (1 + self.hilo) * len(hands), bsc)
+            walk_kernel(self.n_runouts * len(hands))(fixed, deck, tri, u,
+                                                     (1 + self.hilo) * len(hands), bsc)
         return self._pots(bsc[5].astype(object).sum(axis=0)), self.n_runouts
 
     def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from evaluator._jit import compile_beside, work_clock
+from evaluator._jit import compile_beside, for_the_work, work_clock
 from evaluator.cards import CardError
 from evaluator.tablegen import CATEGORIES
 
@@ -90,14 +91,14 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     if exact:
         rows = len(deck_cards) if k >= 2 else 1
         bsc = equity_block_scorer(n_players, cat_of, rows, hilo=hilo)
-        walk = (halves * n_players, bsc)
+        walk = (walk_kernel(runouts * n_players), halves * n_players, bsc)
     fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board, deck_cards, n_threads,
                                       hilo=hilo, walk=walk)
 
     extra: dict[str, object] = {}
     if walk is not None:
         with _threads(n_threads):
-            K.exact_walk(fixed, deck, tri, u, *walk)
+            walk[0](fixed, deck, tri, u, *walk[1:])
         stats, cats = bsc[7].sum(axis=0), bsc[8].sum(axis=0)
         totals = [bsc[5].sum(axis=0), stats[:, 0], stats[:, 1], cats, None]
         n = runouts
@@ -126,6 +127,18 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
                         board=spot.board_text, dead=spot.dead_text, extra=extra)
 
 
+def walk_kernel(work: int) -> Any:
+    """The triple-table walk to call for ``work`` (runouts x players):
+    :func:`~simulate._kernels.omaha.exact_walk`, or on a one-answer program's first run,
+    while that is neither compiled nor cached, its serial twin for work up to
+    :data:`EXACT_WORK_LIMIT` (a fifth of a second on one thread: every exact Omaha request
+    of two hands or more), which compiles without the parallel loop's seconds
+    (:func:`evaluator._jit.for_the_work`; the same bits)."""
+    from ._kernels import omaha as K
+
+    return for_the_work(K.exact_walk, K.exact_walk_serial, work <= EXACT_WORK_LIMIT)
+
+
 def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[int],
                 n_threads: int, *, hilo: bool = False, walk: tuple | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -135,10 +148,10 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     known board and of the undealt cards (a complete board is walked as four known cards and
     one "runout", its fifth); ``tri``: uint16[u**3 * P], each player's best hole pair with
     every triple of the ``u``-card universe (``hilo``: uint16[u**3 * 2P], each player's best
-    low, 0 for none, in columns ``P..2P-1``). ``walk``: the rest of the arguments of the
-    :func:`~simulate._kernels.omaha.exact_walk` the caller will make (columns, block
-    scorer): on a first run that walk compiles in a copy of this process while this one
-    compiles the table's fill (:func:`evaluator._jit.compile_beside`)."""
+    low, 0 for none, in columns ``P..2P-1``). ``walk``: the walk the caller will make, its
+    kernel (:func:`walk_kernel`) and the rest of its arguments (columns, block scorer): on a
+    first run that walk compiles in a copy of this process while this one compiles the
+    table's fill (:func:`evaluator._jit.compile_beside`)."""
     from evaluator._jit import threads as _threads
     from evaluator.low import low_tables
 
@@ -153,7 +166,7 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     if len(board) == 5:
         fixed, deck = fixed[:4].copy(), fixed[4:].copy()
     tri = np.zeros(u ** 3 * hands.shape[0] * (2 if hilo else 1), dtype=np.uint16)
-    wait = compile_beside(K.exact_walk, (fixed, deck, tri, u) + walk) if walk else None
+    wait = compile_beside(walk[0], (fixed, deck, tri, u) + walk[1:]) if walk else None
     with _threads(n_threads):
         known = np.array([c in set(board) for c in universe], dtype=np.uint8)
         K.fill_triple_table(hands, np.array(universe, dtype=np.uint8), known,

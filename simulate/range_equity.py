@@ -57,9 +57,10 @@ PAIR_FACTOR = 12  # heads-up: pairwise scoring when n0 * n1 <= PAIR_FACTOR * (n0
 VS_RANDOM_MAX = 400  # heads-up against random: rank-class walk up to this many hero combos
 SORTED_FROM = 12  # ... reading the rank classes from per-board prefix sums from this many
 #: A heads-up walk against random estimated under this many seconds of one thread
-#: (:func:`estimate_exact_seconds`) runs on one thread while the parallel walk is neither
-#: compiled nor cached: its parallel loop compiles in about 3 s on the 2-core VM, more than
-#: it could save (the same blocks, the same bits on any thread count).
+#: (:func:`estimate_exact_seconds`) runs on one thread in a one-answer program
+#: (``evaluator._jit.for_the_work``) while the parallel walk is neither compiled nor
+#: cached: its parallel loop compiles in about 3 s on the 2-core VM, more than it could
+#: save (the same blocks, the same bits on any thread count).
 SERIAL_BELOW_S = 0.5
 
 
@@ -196,7 +197,7 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     orbit under the suit permutations that fix the board and dead cards: every orbit member
     meets the same opponents and runouts up to a relabelling of suits, so the hand's results
     are the orbit's sums divided by its size, and the board walk keeps the full symmetry."""
-    from evaluator._jit import compile_beside, ready
+    from evaluator._jit import compile_beside, for_the_work, ready
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
     from evaluator.hands import batch_compile_job
@@ -237,8 +238,9 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     tables = t.kernel_args
     sorted_from = SORTED_FROM if sorted_from is None else sorted_from
     walk = K.hu_random_walk
-    if not ready(walk) and estimate_exact_seconds(spot) < SERIAL_BELOW_S:
-        walk = K.hu_random_serial  # a small walk: no parallel loop to compile (same bits)
+    if not ready(walk):  # a small walk's first run: no parallel loop to compile (same bits)
+        walk = for_the_work(walk, K.hu_random_serial,
+                            estimate_exact_seconds(spot) < SERIAL_BELOW_S)
     if not ready(walk):
         # a first run: the walk (the longest compile) compiles here, on no boards, while a
         # copy of the process compiles the board enumeration and, where a board is given,

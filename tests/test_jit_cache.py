@@ -249,3 +249,22 @@ def test_the_walk_halves_add_up_to_the_walk():
         assert n1 == n2 > 0
         for x, y in zip(one, two, strict=True):
             assert np.array_equal(x, y)
+
+
+@pytest.mark.slow
+def test_a_one_answer_commands_first_run_compiles_the_serial_walk(tmp_path: Path):
+    """`pokerjit range` as the program, on a small spot with an empty cache, compiles the
+    serial twin of the walk and not the parallel loop (``_jit.serial_first_runs``); a
+    caller's argument list (this process) leaves the library's choice alone."""
+    from evaluator import _jit
+    from simulate.cli import main
+
+    cache = tmp_path / "cache"
+    env = _env(NUMBA_CACHE_DIR=str(cache))
+    argv = ["range", "QQ+,AKs", "--vs", "random", "--board", "Td9d2c", "--json"]
+    done = subprocess.run([sys.executable, "-m", "simulate", *argv], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert list(cache.rglob("*hu_random_serial*.nbi"))
+    assert not list(cache.rglob("*hu_random_walk*.nbi"))
+    assert main([*argv[:-1], "--json"]) == 0 and not _jit.SERIAL_FIRST_RUNS

@@ -281,3 +281,28 @@ def test_cli_eval_omaha_errors(argv, capsys):
     assert cli_main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("game,board", [("omaha", "2c7d8h"), ("omaha_hilo", "2c7d8h"),
+                                        ("omaha", "2c7d8h3s")])
+def test_first_run_serial_walk_gives_the_same_bits(monkeypatch, game, board):
+    """In a one-answer program whose parallel walk is neither compiled nor cached, a small
+    exact walk (equity and all-in EV) runs the serial twin: the same counts, bit for bit."""
+    import evaluator._jit as jit
+    from simulate import allin_ev, equity
+    from simulate._kernels import omaha as K
+    from simulate.omaha import walk_kernel
+
+    hands = ["AhAsKhKs", "Qd2dTc3c"]
+    want = equity(hands, board, game=game, exact=True).to_dict()["players"]
+    want_ev = allin_ev([f"{hands[0]}:100", f"{hands[1]}:60"], board, game=game,
+                       exact=True).to_dict()["players"]
+    monkeypatch.setattr(jit, "ready", lambda kernel: kernel is not K.exact_walk
+                        and bool(kernel.overloads))
+    assert walk_kernel(1000) is K.exact_walk  # a library process: the parallel walk
+    monkeypatch.setattr(jit, "SERIAL_FIRST_RUNS", True)
+    assert walk_kernel(1000) is K.exact_walk_serial
+    assert walk_kernel(10**9) is K.exact_walk  # large work: worth the parallel compile
+    assert equity(hands, board, game=game, exact=True).to_dict()["players"] == want
+    assert allin_ev([f"{hands[0]}:100", f"{hands[1]}:60"], board, game=game,
+                    exact=True).to_dict()["players"] == want_ev

@@ -137,8 +137,9 @@ def test_vs_random_fast_path_equals_generic_walk(specs, board, dead):
 
 
 def test_vs_random_small_first_run_walks_on_one_thread(monkeypatch):
-    """A small walk against random whose parallel kernel is neither compiled nor cached runs
-    the serial one (no parallel loop to compile): the same blocks, the same bits."""
+    """In a one-answer program, a small walk against random whose parallel kernel is neither
+    compiled nor cached runs the serial one (no parallel loop to compile): the same blocks,
+    the same bits."""
     import evaluator._jit as jit
     from simulate._kernels import ranges as K
     from simulate.range_equity import SERIAL_BELOW_S, estimate_exact_seconds
@@ -149,6 +150,7 @@ def test_vs_random_small_first_run_walks_on_one_thread(monkeypatch):
     want = analyze_ranges(specs, board, exact=True, threads=2)
     monkeypatch.setattr(jit, "ready", lambda kernel: kernel is not K.hu_random_walk
                         and bool(kernel.overloads))
+    monkeypatch.setattr(jit, "SERIAL_FIRST_RUNS", True)  # a one-answer program
     got = analyze_ranges(specs, board, exact=True, threads=2)
     assert K.hu_random_serial.overloads
     assert got.result.to_dict()["players"] == want.result.to_dict()["players"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import by_type, inline, parallel, serial
+from evaluator._jit import by_type, inline, parallel, parallel_and_serial, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength, rank_strength
 from evaluator._kernels.omaha import (
     hole_pairs,
@@ -326,14 +326,14 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
             idx[j] = idx[j - 1] + 1
 
 
-@parallel
 def exact_walk(fixed, deck, tri, u, n_players, bsc):
     """Walk every runout, one strength row each (``n_players`` columns of ``tri``: 2 P in a
     hi/lo game, highs then lows, for a hi/lo scorer), into the block scorer ``bsc``
     (:func:`simulate._kernels.score.block_scorer`, equity or the pots of an all-in; one row
     per first drawn card, ``D`` rows, or one row when ``k == 1``). ``fixed``: known board
     (universe indices, int64[nb], nb in 0..4); ``deck``: undealt cards (universe indices,
-    int64[D])."""
+    int64[D]). :data:`exact_walk_serial`: the same walk on one thread
+    (``_jit.parallel_and_serial``; ``simulate.omaha.walk_kernel`` picks)."""
     k = 5 - fixed.shape[0]
     if k == 1:
         _walk_first(np.uint64(0), fixed, deck, np.int64(1), tri, u, n_players,
@@ -342,6 +342,9 @@ def exact_walk(fixed, deck, tri, u, n_players, bsc):
     for f in nb.prange(deck.shape[0]):
         _walk_first(np.uint64(f), fixed, deck, np.int64(k), tri, u, n_players,
                     scorer_row(bsc, f))
+
+
+exact_walk, exact_walk_serial = parallel_and_serial(exact_walk, "exact_walk_serial")
 
 
 @serial

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from evaluator._jit import inline, parallel, serial
+from evaluator._jit import inline, parallel, parallel_and_serial, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, RANK_BITS, flush_strength, rank_strength
 from simulate._kernels.award import best_and_ties
 from simulate._kernels.score import score_row, scorer_row
@@ -552,42 +552,29 @@ def _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv
                 vcat[cat_of[fnon[f]]] -= g * fw[f]
 
 
-def _hu_random_kernel(name, jit):
-    """The heads-up walk against ``random`` over blocks of boards as a kernel named ``name``
-    compiled by ``jit``: :data:`hu_random_walk` spreads the blocks over threads
-    (``parallel``), :data:`hu_random_serial` walks them one after another (``serial``:
-    ``prange`` is ``range`` there), the same blocks and the same bits; a small walk's first
-    run compiles the serial one, without the parallel loop's compile
-    (``simulate.range_equity``)."""
-
-    def kernel(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
-               acc, cat_acc, vacc, vcat, sorted_from):
-        """Heads-up exact walk of a range against ``random``: every pair of cards of ``pool``
-        (int64 bit set of card ids) not on the board, each with weight ``wv``. The villain's
-        suitless strengths are looked up once per board and rank pair (91 classes, counted
-        by card removal), and only the villain combos that make a flush are looked up one by
-        one. Hero combos: ``hkey``, ``hmask``, ``hbits`` int64[n], ``hw`` float64[n],
-        ``hcards`` uint8[n, 2] (lo, hi). Per block: ``acc float64[B, n, 4]`` (win, tie,
-        tie/2, total) and ``cat_acc float64[B, n, 9]`` per hero combo as in :func:`hu_walk`;
-        ``vacc float64[B, 4]`` and ``vcat float64[B, 9]`` the villain's totals (per-combo
-        villain sums are not kept). With ``n >= sorted_from`` hero combos, each board sorts
-        the rank-pair classes once and a hero combo reads its counts from prefix sums,
-        correcting only the classes that hold one of its ranks; below it, every hero combo
-        walks all 91 classes."""
-        nb_blocks = acc.shape[0]
-        for blk in nb.prange(nb_blocks):
-            lo, hi = block_bounds(blk, 0, boards.shape[0], nb_blocks)
-            if lo < hi:
-                _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv,
-                          cat_of, tables, acc[blk], cat_acc[blk], vacc[blk], vcat[blk],
-                          sorted_from)
-
-    kernel.__name__ = kernel.__qualname__ = name  # its own name: its own disk cache files
-    return jit(kernel)
+def hu_random_walk(boards, bweights, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of, tables,
+                   acc, cat_acc, vacc, vcat, sorted_from):
+    """Heads-up exact walk of a range against ``random``: every pair of cards of ``pool``
+    (int64 bit set of card ids) not on the board, each with weight ``wv``. The villain's
+    suitless strengths are looked up once per board and rank pair (91 classes, counted by card
+    removal), and only the villain combos that make a flush are looked up one by one.
+    Hero combos: ``hkey``, ``hmask``, ``hbits`` int64[n], ``hw`` float64[n], ``hcards``
+    uint8[n, 2] (lo, hi). Per block: ``acc float64[B, n, 4]`` (win, tie, tie/2, total) and
+    ``cat_acc float64[B, n, 9]`` per hero combo as in :func:`hu_walk`; ``vacc float64[B, 4]``
+    and ``vcat float64[B, 9]`` the villain's totals (per-combo villain sums are not kept).
+    With ``n >= sorted_from`` hero combos, each board sorts the rank-pair classes once and a
+    hero combo reads its counts from prefix sums, correcting only the classes that hold one of
+    its ranks; below it, every hero combo walks all 91 classes. :data:`hu_random_serial`:
+    the same walk on one thread (``_jit.parallel_and_serial``)."""
+    nb_blocks = acc.shape[0]
+    for blk in nb.prange(nb_blocks):
+        lo, hi = block_bounds(blk, 0, boards.shape[0], nb_blocks)
+        if lo < hi:
+            _hr_block(boards, bweights, lo, hi, hkey, hmask, hbits, hw, hcards, pool, wv, cat_of,
+                      tables, acc[blk], cat_acc[blk], vacc[blk], vcat[blk], sorted_from)
 
 
-hu_random_walk = _hu_random_kernel("hu_random_walk", parallel)
-hu_random_serial = _hu_random_kernel("hu_random_serial", serial)
+hu_random_walk, hu_random_serial = parallel_and_serial(hu_random_walk, "hu_random_serial")
 
 
 # ----------------------------------------------------------------------------- multiway walk

@@ -80,6 +80,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: Commands that answer once and end: run as the program, their first run may answer
+#: small work on serial kernels (``evaluator._jit.serial_first_runs``).
+ONE_ANSWER = ("equity", "range", "allin", "play")
 _AS_PROGRAM = [False]  # main() runs the command line of this process (not a caller's argv)
 
 
@@ -133,7 +136,7 @@ def _exit(rc: int) -> None:
 
 
 def _main(argv: list[str] | None) -> int:
-    from evaluator._jit import allow_compile_beside, on_first_compile
+    from evaluator._jit import allow_compile_beside, on_first_compile, serial_first_runs
     from simulate.cli._util import start_load_clock
     from simulate.progress import report_progress
 
@@ -149,6 +152,8 @@ def _main(argv: list[str] | None) -> int:
         if not getattr(args, "_run", None):
             parser.print_help()
             return 2
+        if argv is None and args.command in ONE_ANSWER:
+            serial_first_runs()
         with report_progress():  # long runs show progress on stderr
             return int(args._run(args) or 0)
     except (UsageError, ValueError) as e:  # a CardError is a ValueError

@@ -50,8 +50,9 @@ __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "PlayResult", "compil
 FOLD, CHECK, CALL, CHECK_CALL, RAISE = 0, 1, 2, 3, 4
 BLOCK = 2048  # hands per block (each block has its own accumulator row)
 ROUND_S = 0.5  # seconds of work between progress updates / Ctrl-C checks
-#: A run of fewer hands, with ``threads`` left to the default, is played on one thread
-#: while the parallel loop is neither compiled nor cached (``evaluator._jit.ready``):
+#: A run of fewer hands, with ``threads`` left to the default, in a one-answer program
+#: (``pokerjit play``: ``evaluator._jit.for_the_work``), is played on one thread while the
+#: parallel loop is neither compiled nor cached:
 #: compiling it costs about 7 s on a 2-core machine, more than it saves below about a
 #: second of one thread's work (Hold'em 6-max plays 300,000+ hands/s on one thread, Omaha
 #: about 100,000). The hands and their results are the same bits on any thread count.
@@ -307,7 +308,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     bb/100 and its standard error per seat (:func:`simulate.results.std_error_of_mean`
     over the hands' net results).
     """
-    from evaluator._jit import ready, resolve_threads
+    from evaluator._jit import for_the_work, resolve_threads
     from evaluator._jit import threads as use_threads
     from evaluator._tables import get_tables
     from simulate.progress import progress as _progress
@@ -342,7 +343,8 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     else:
         from simulate._kernels import play as P
 
-        if threads is None and hands < PARALLEL_MIN and not ready(P.play_parallel):
+        if threads is None and for_the_work(P.play_parallel, P.play_serial,
+                                            hands < PARALLEL_MIN) is P.play_serial:
             n_threads = 1  # a small first run: see PARALLEL_MIN
         S0 = rules.header()
         S0[0] = n  # N
