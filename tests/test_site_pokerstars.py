@@ -343,11 +343,10 @@ def test_bad_hands_are_errors_naming_the_line():
 
 # ----------------------------------------------------------------------------- round trip
 #: Hands whose PokerStars text written by site_write.stars_text does not read back the
-#: same (the writer's, reported): a second board run from the flop on is written as a
-#: river.
-WRITER_GAPS = {
-    PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt": "board",
-}
+#: same: none (a second board run from the flop on was written as a river once; the run
+#: twice samples below now check each board's and each pot's run).
+WRITER_GAPS: dict[str, str] = {}
+RUN_TWICE = PHHP + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt"
 #: The hands read whose own numbers disagree (tests/test_site_families.py says why): not
 #: written.
 DISAGREE = {PHHP + "PokerStars/CashGame/Limits/AnteTable.txt",
@@ -356,7 +355,8 @@ DISAGREE = {PHHP + "PokerStars/CashGame/Limits/AnteTable.txt",
 
 def _same_hand(h: SiteHand) -> tuple:
     return ([(s.seat, s.name, s.stack) for s in h.seats], h.rake, h.button,
-            [(e.kind, e.player, e.amount, e.cards) for e in h.events if e.kind != "street"])
+            [(e.kind, e.player, e.amount, e.cards, e.run) for e in h.events
+             if e.kind != "street"])
 
 
 def test_written_pokerstars_text_reads_back_the_same():
@@ -373,6 +373,27 @@ def test_written_pokerstars_text_reads_back_the_same():
             if _same_hand(back) != _same_hand(rec):
                 differ.add(path)
     assert differ == set(WRITER_GAPS)
+
+
+def test_a_hand_run_twice_from_the_flop_is_written_as_pokerstars_prints_it():
+    from simulate.notation.site_write import ohh_dict, stars_text
+
+    (rec,) = recs_of(RUN_TWICE)
+    text = stars_text(rec)
+    for line in ("*** SECOND FLOP *** [6s 8h 6h]", "*** SECOND TURN *** [6s 8h 6h] [Td]",
+                 "*** SECOND RIVER *** [6s 8h 6h Td] [6c]", "*** FIRST SHOW DOWN ***",
+                 "*** SECOND SHOW DOWN ***", "Hand was run twice",
+                 "FIRST Board [Qd Qs 4h Ts 7s]", "SECOND Board [6s 8h 6h Td 6c]"):
+        assert line in text.splitlines(), line
+    assert rec.board_runs() == {1: ([], ["Qd", "Qs", "4h", "Ts", "7s"]),
+                                2: ([], ["6s", "8h", "6h", "Td", "6c"])}
+    # Open Hand History: the second board's rounds are a Flop, a Turn and a River too
+    # (they were named "Board 8" to "Board 10", counted on from the first board's five)
+    rounds = [(r["street"], r["cards"], r.get("run", 1)) for r in ohh_dict(rec)["ohh"]["rounds"]
+              if r["cards"]]
+    assert rounds == [("Flop", ["Qd", "Qs", "4h"], 1), ("Turn", ["Ts"], 1),
+                      ("River", ["7s"], 1), ("Flop", ["6s", "8h", "6h"], 2),
+                      ("Turn", ["Td"], 2), ("River", ["6c"], 2)]
 
 
 # ----------------------------------------------------------------------------- pokerkit

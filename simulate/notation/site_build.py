@@ -223,15 +223,9 @@ def _full_blinds(hand: SiteHand, idx: dict[str, int], by_name: dict[str, Any],
 
 
 def _boards(hand: SiteHand) -> list[str]:
-    """One board text per run: a later run's board (whose events hold only the cards that
-    differ) is the first run's shared cards, then its own (every board is five cards)."""
-    runs: dict[int, list[str]] = {}
-    for e in hand.events:
-        if e.kind == "board":
-            runs.setdefault(e.run, []).extend(e.cards)
-    first = runs.get(1, [])
-    return ["".join(first if r == 1 else first[:max(0, 5 - len(runs[r]))] + runs[r])
-            for r in sorted(runs)]
+    """One board text per run (:meth:`SiteHand.board_runs`: the shared cards, then the
+    run's own)."""
+    return ["".join(shared + own) for shared, own in hand.board_runs().values()]
 
 
 def _hole_cards(hand: SiteHand, names: list[str], game: str) -> dict[str, list[str]]:

@@ -274,6 +274,20 @@ class SiteHand:
             close()
         self.events = out
 
+    def board_runs(self) -> dict[int, tuple[list[str], list[str]]]:
+        """Each run's board, in run order: ``run -> (shared, own)``, the cards it shares
+        with the first run and its own cards. A later run's board events hold only the
+        cards that differ, dealt at once (``SECOND BOARD [Td 6c]``) or street by street
+        (``SECOND FLOP``, ``SECOND TURN``, ...); a board is five cards, so a run shares the
+        first run's first ``5 - own`` cards."""
+        own: dict[int, list[str]] = {}
+        for e in self.events:
+            if e.kind == "board":
+                own.setdefault(e.run, []).extend(e.cards)
+        first = own.get(1, [])
+        return {r: ([] if r == 1 else first[:max(0, 5 - len(own[r]))], own[r])
+                for r in sorted(own)}
+
     def collected(self) -> dict[str, Decimal]:
         """What each player took from the pots (``collect`` events), by name."""
         out: dict[str, Decimal] = {}

@@ -64,6 +64,7 @@ _CASHOUT = re.compile(r"^(?P<name>.*) cashed out the hand for (?P<amount>\S+)"
 _RAISE = re.compile(r"raises (?P<by>\S+) to (?P<to>\S+)")
 _SUMMARY_COLLECT = re.compile(r" (?:collected|won) \((?P<amount>[^)]*)\)")
 _STREETS = {"FLOP", "TURN", "RIVER"}
+_RUN_WORDS = {"FIRST": 1, "SECOND": 2, "THIRD": 3, "FOURTH": 4}  # a board run more than once
 #: The stud games (no board: each street deals each player a card).
 STUD = frozenset({"stud", "stud_hilo", "razz"})
 _STUD_STREETS = {"3rd STREET", "4th STREET", "5th STREET", "6th STREET", "7th STREET"}
@@ -195,8 +196,8 @@ def _street(h: _Hand, line: str, n: int, section: str) -> str:
         return "body"
     word, _, street = name.partition(" ")
     run = 1
-    if word in ("FIRST", "SECOND", "THIRD") and street in _STREETS | {"SHOW DOWN"}:
-        run = {"FIRST": 1, "SECOND": 2, "THIRD": 3}[word]
+    if word in _RUN_WORDS and street in _STREETS | {"SHOW DOWN"}:
+        run = _RUN_WORDS[word]
         name = street
     if name == "SHOW DOWN":
         h.run = run

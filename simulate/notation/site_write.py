@@ -55,7 +55,8 @@ def ohh_dict(hand: SiteHand) -> dict[str, Any]:
     info, st = hand.info, hand.stakes
     ids = {s.name: i for i, s in enumerate(hand.seats)}
     rounds: list[dict[str, Any]] = []
-    board = {1: 0}
+    shared = {r: len(cards) for r, (cards, _) in hand.board_runs().items()}
+    board: dict[int, int] = {}  # cards on each run's board so far
     bets = StreetBets()
     cur: dict[str, Any] = {"id": 0, "street": "Preflop", "cards": [], "actions": []}
     rounds.append(cur)
@@ -73,7 +74,7 @@ def ohh_dict(hand: SiteHand) -> dict[str, Any]:
         k = e.kind
         put = bets.see(e)  # OHH: an action's amount is what it puts in
         if k == "board":
-            board[e.run] = board.get(e.run, board[1] if e.run > 1 else 0) + len(e.cards)
+            board[e.run] = board.get(e.run, shared[e.run]) + len(e.cards)
             cur = new_round(_STREETS.get(board[e.run], f"Board {board[e.run]}"),
                             list(e.cards), e.run)
             continue
@@ -159,7 +160,8 @@ _SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
 _STREET_NAMES = {3: "FLOP", 4: "TURN", 5: "RIVER"}
 _STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "7th STREET")
 _DRAW_STREETS = ("FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
-_RUNS = ("", "FIRST ", "SECOND ", "THIRD ")
+_RUNS = ("", "FIRST ", "SECOND ", "THIRD ", "FOURTH ")
+_TIMES = {2: "twice", 3: "three times", 4: "four times"}
 
 
 def _stars_amount(x: Decimal | None, sign: str) -> str:
@@ -226,11 +228,13 @@ def stars_text(hand: SiteHand) -> str:
     for s in seats:
         out = "" if s.in_hand else " is sitting out"
         lines.append(f"Seat {s.seat}: {s.name} ({amt(s.stack)} in chips){out}")
-    runs = max((e.run for e in hand.events if e.kind == "board"), default=1)
+    board_runs = hand.board_runs()
+    runs = max(board_runs, default=1)
     board: dict[int, list[str]] = {}
     stud = info.game in ("stud", "stud_hilo", "razz")
     rounds = 0
-    shown_header = hole_header = False
+    hole_header = False
+    shown_run = 0  # the run whose SHOW DOWN header is written (0: none yet)
     dead: dict[str, Decimal] = {}
     allin = {True: " and is all-in", False: ""}
     bets = StreetBets()
@@ -267,8 +271,7 @@ def stars_text(hand: SiteHand) -> str:
             lines.append(f"*** {names[min(rounds, len(names) - 1)]} ***")
             rounds += 1
         elif k == "board":
-            prev = list(board.get(e.run) or (board.get(1, [])[:5 - len(e.cards)]
-                                               if e.run > 1 else []))
+            prev = list(board.get(e.run) or board_runs[e.run][0])  # a run's shared cards
             board[e.run] = prev + list(e.cards)
             name = _STREET_NAMES.get(len(board[e.run]), "BOARD")
             run = _RUNS[e.run] if runs > 1 else ""
@@ -288,14 +291,17 @@ def stars_text(hand: SiteHand) -> str:
         elif k == "stand":
             lines.append(f"{p}: stands pat")
         elif k in ("show", "muck"):
-            if not shown_header:
-                lines.append("*** SHOW DOWN ***")
-                shown_header = True
+            if not shown_run:
+                shown_run = e.run
+                lines.append(f"*** {_RUNS[e.run] if runs > 1 else ''}SHOW DOWN ***")
             lines.append(f"{p}: shows [{' '.join(e.cards)}]" if k == "show" and e.cards
                          and any(c != "??" for c in e.cards) else f"{p}: mucks hand")
         elif k == "uncalled":
             lines.append(f"Uncalled bet ({amt(e.amount)}) returned to {p}")
         elif k == "collect":
+            if runs > 1 and e.run != shown_run:  # each board's pots under its own header
+                shown_run = e.run
+                lines.append(f"*** {_RUNS[e.run]}SHOW DOWN ***")
             lines.append(f"{p} collected {amt(e.amount)} from {e.pot or 'pot'}")
         elif k == "cashout":
             lines.append(f"{p} cashed out the hand for {amt(e.amount)}")
@@ -306,7 +312,11 @@ def stars_text(hand: SiteHand) -> str:
     lines.append("*** SUMMARY ***")
     extra = "".join(f" | {name.capitalize()} {amt(v)}" for name, v in info.fees.items())
     lines.append(f"Total pot {amt(took + rake + fees)} | Rake {amt(rake)}{extra}")
-    if board:
+    if runs > 1:  # as PokerStars prints a hand run more than once
+        lines.append(f"Hand was run {_TIMES.get(runs, f'{runs} times')}")
+        lines += [f"{_RUNS[r]}Board [{' '.join(shared + own)}]"
+                  for r, (shared, own) in board_runs.items()]
+    elif board:
         lines.append(f"Board [{' '.join(board[1])}]")
     number = {st_.name: st_.seat for st_ in hand.seats}
     for e in hand.events:  # cards mucked face up: the summary names them
