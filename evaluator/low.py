@@ -17,8 +17,8 @@ import numpy as np
 
 from .cards import CardError
 
-__all__ = ["LOW_OF_MASK", "N_LOWS", "describe_low", "evaluate_low", "evaluate_low_batch",
-           "low_of_five", "low_of_fives", "low_rank_bits", "low_tables"]
+__all__ = ["LOW_OF_MASK", "N_LOWS", "best_low", "describe_low", "evaluate_low",
+           "evaluate_low_batch", "low_of_five", "low_of_fives", "low_rank_bits", "low_tables"]
 
 N_LOWS = 56
 _NAMES = "A2345678"
@@ -57,6 +57,18 @@ def low_of_five(ids: Sequence[int]) -> int:
     if any(_CARD_LOW_BIT[c] == 0 for c in ids):
         return 0
     return int(LOW_OF_MASK[low_rank_bits(ids)]) if len({c >> 2 for c in ids}) == 5 else 0
+
+
+def best_low(ids: Sequence[int]) -> int:
+    """The eight-or-better low of the best five of ``ids`` (any five of five to seven
+    cards: stud's rule), ``1..56`` (higher is better), 0 when fewer than five different
+    ranks of eight or lower: the best low is the five lowest such ranks."""
+    m = low_rank_bits(ids)
+    if m.bit_count() < 5:
+        return 0
+    while m.bit_count() > 5:
+        m &= ~(1 << (m.bit_length() - 1))  # drop the highest rank
+    return int(LOW_OF_MASK[m])
 
 
 def low_of_fives(cards: np.ndarray) -> np.ndarray:

@@ -109,3 +109,18 @@ def test_compiled_batch_equals_the_scalar_low(n_hole, n_board):
     assert got == [evaluate_low(h, b) or 0 for h, b in spots]
     with pytest.raises(ValueError, match="row 0 has a repeated"):
         evaluate_low_batch(np.array([[0, 0, 1, 2]]), np.array([[3, 4, 5, 6, 7]]))
+
+
+def test_best_low_of_any_five_is_the_brute_force():
+    """``best_low``: the best eight-or-better low of any five of five to seven cards (stud)
+    equals the best ``low_of_five`` over every five-card subset."""
+    import itertools
+    import random
+
+    from evaluator.low import best_low, low_of_five
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        cards = rng.sample(range(52), rng.choice((5, 6, 7)))
+        want = max(low_of_five(c) for c in itertools.combinations(cards, 5))
+        assert best_low(cards) == want, cards

@@ -6,6 +6,7 @@ strength per variant. ``test_replay`` and ``test_phh_engine`` play whole hands."
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +17,7 @@ from reference import best_tuple, omaha_tuple, ref_pots
 
 from evaluator.cards import parse_cards
 from evaluator.hands import strength_of_ids
+from evaluator.low import low_of_five
 from simulate.games import GAMES
 from simulate.notation.phh_read import HandHistory, parse_hand
 from simulate.pots import MAX_CHIPS, Pot, PotStructure
@@ -465,6 +467,42 @@ def test_low_is_eight_or_better_or_zero():
     from evaluator.low import evaluate_low
 
     board = parse_cards("3c4d8hKsQs")
-    assert A.showdown_low(parse_cards("Ah2sKhKd"), board) == evaluate_low(parse_cards("Ah2sKhKd"),
-                                                                  board) > 0
-    assert A.showdown_low(parse_cards("QdJdTc9c"), board) == 0
+    assert A.showdown_low("PO/8", parse_cards("Ah2sKhKd"), board) == \
+        evaluate_low(parse_cards("Ah2sKhKd"), board) > 0
+    assert A.showdown_low("PO/8", parse_cards("QdJdTc9c"), board) == 0
+    # stud: any five of the seven (here 8-7-5-3-2: no two of Omaha's rule needed)
+    seven = parse_cards("3h2d8s5s7sQh9h")
+    assert A.showdown_low("F7S/8", seven, []) == low_of_five(parse_cards("3h2d8s5s7s")) > 0
+    assert A.showdown_low("F7S/8", parse_cards("5dTdTcTsAs9d4h"), []) == 0  # A-4-5 only
+    assert A.has_lows("F7S/8") and A.has_lows("FO/8") and not A.has_lows("F7S")
+
+
+def test_stud_hilo_showdown_splits_high_and_low():
+    """A seven card stud hi/lo hand (chip accounting): the set of tens takes the high half
+    and the 8-7-5-3-2 the low half of each pot, as the site paid it (ACR's sample)."""
+    from site_samples import SITES
+
+    from simulate.replay.hand_files import analyze
+
+    (doc,) = list(analyze(SITES / "hand-history-parser/extracted/acr/HAND_7CARD_STUD_HILO.txt"))
+    assert not doc.get("error"), doc.get("error")
+    assert doc["validated"] is False
+    won = dict(zip(doc["players"], doc["winnings"], strict=True))
+    assert won["AzRic"] == won["KickShorty"] == 4.48
+    assert sum(v for k, v in won.items() if k not in ("AzRic", "KickShorty")) == 0
+
+
+def test_stud_hilo_phh_hands_end_with_the_recorded_stacks():
+    """Every seven card stud hi/lo hand of the WSOP sample (PHH, finishing stacks recorded
+    by its authors), contested showdowns included, ends with the recorded stacks."""
+    from pathlib import Path
+
+    from simulate.replay.hand_files import analyze
+
+    files = sorted(p for p in (Path(__file__).parent / "data" / "phh").rglob("*.phh")
+                   if re.search(r"""^variant = ['"]F7S/8['"]""", p.read_text(encoding="utf-8"),
+                                re.M))
+    assert len(files) >= 7
+    for doc in analyze(files):
+        assert not doc.get("error"), doc.get("error")
+        assert doc["recorded_finishing_stacks"] == doc["finishing_stacks"]

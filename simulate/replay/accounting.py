@@ -26,10 +26,11 @@ from simulate.notation.site_hand import call_total
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots
 
 __all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",
-           "PINEAPPLE_VARIANTS", "SHORT_DECK_VARIANTS", "STUD_HIGH_VARIANTS", "UNKNOWN_STACK",
-           "VARIANT_NAMES", "ChipState", "ReplayError", "Units", "antes_trimmed", "big_blind_of",
-           "button_seat", "play_hand", "posted_order", "pot_structure", "scale_of",
-           "showdown_low", "showdown_strength", "take_rake"]
+           "PINEAPPLE_VARIANTS", "SHORT_DECK_VARIANTS", "STUD_HIGH_VARIANTS", "STUD_HILO_VARIANTS",
+           "UNKNOWN_STACK", "VARIANT_NAMES", "ChipState", "ReplayError", "Units",
+           "antes_trimmed", "big_blind_of", "button_seat", "has_lows", "play_hand",
+           "posted_order", "pot_structure", "scale_of", "showdown_low", "showdown_strength",
+           "take_rake"]
 
 #: Hold'em's and Omaha's variant codes, every betting structure (``NT``, ``PO``, ...).
 HOLDEM_VARIANTS = frozenset(GAMES["holdem"].phh.values())
@@ -39,6 +40,9 @@ OMAHA_VARIANTS = frozenset(code for g in GAMES.values() if g.is_omaha and not g.
 #: code for the pot-limit game, which PHH does not name): each pot is split high/low.
 HILO_VARIANTS = frozenset(code for g in GAMES.values() if g.hilo for code in g.phh.values())
 STUD_HIGH_VARIANTS = frozenset({"F7S"})
+#: Seven card stud eight or better: the high of the best five of seven, and each pot split
+#: with the best eight-or-better low of any five (chip accounting; the engine plays no stud).
+STUD_HILO_VARIANTS = frozenset({"F7S/8"})
 VARIANT_NAMES = {
     "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em",
     "PT": "pot-limit Texas hold'em", "NS": "no-limit short-deck hold'em",
@@ -371,7 +375,7 @@ def showdown_strength(variant: str, hole: list[int | None], board: list[int], wh
         if len(board) != 5:
             raise ReplayError(f"showdown needs 5 board cards ({who})")
         return int(evaluate_omaha(cards, board))
-    if variant in STUD_HIGH_VARIANTS:
+    if variant in STUD_HIGH_VARIANTS or variant in STUD_HILO_VARIANTS:
         from evaluator.hands import strength_of_ids
 
         if len(cards) != 7:
@@ -382,9 +386,18 @@ def showdown_strength(variant: str, hole: list[int | None], board: list[int], wh
     raise ReplayError(f"{label} is not supported at a contested showdown")
 
 
-def showdown_low(hole: list[int | None], board: list[int]) -> int:
-    """A hi/lo seat's eight-or-better low of ``hole`` with ``board`` (0: none), after
-    :func:`showdown_strength` checked the cards."""
-    from evaluator.low import evaluate_low
+def showdown_low(variant: str, hole: list[int | None], board: list[int]) -> int:
+    """A hi/lo seat's eight-or-better low (0: none), after :func:`showdown_strength`
+    checked the cards: Omaha's two of ``hole`` with three of ``board``, or stud's best
+    five of its seven cards."""
+    from evaluator.low import best_low, evaluate_low
 
-    return evaluate_low([int(c) for c in hole if c is not None], board) or 0
+    cards = [int(c) for c in hole if c is not None]
+    if variant in STUD_HILO_VARIANTS:
+        return best_low(cards)
+    return evaluate_low(cards, board) or 0
+
+
+def has_lows(variant: str) -> bool:
+    """Whether each pot of ``variant`` is split with the best eight-or-better low."""
+    return variant in HILO_VARIANTS or variant in STUD_HILO_VARIANTS

@@ -121,6 +121,7 @@ from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-
     antes_trimmed,
     big_blind_of,
     button_seat,
+    has_lows,
     play_hand,
     pot_structure,
     scale_of,
@@ -422,7 +423,7 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
     structure = take_rake(structure, rake)
     contested = [p for p in structure.pots if len(p.eligible) > 1 and p.amount > 0]
     strengths: list[int | None] = [None] * n
-    lows: list[int] | None = [0] * n if hand.variant in HILO_VARIANTS else None
+    lows: list[int] | None = [0] * n if has_lows(hand.variant) else None
     hidden: set[int] = set()
     for s in sorted({s for p in contested for s in p.eligible}):
         if not st.holes[s] or any(c is None for c in st.holes[s]):
@@ -431,7 +432,7 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
         strengths[s] = showdown_strength(hand.variant, st.holes[s], st.board,
                                  f"p{s + 1} ({hand.players[s]})")
         if lows is not None:
-            lows[s] = showdown_low(st.holes[s], st.board)
+            lows[s] = showdown_low(hand.variant, st.holes[s], st.board)
     unknown_pots = [p for p in contested if hidden.intersection(p.eligible)]
     unknown_seats = {s for p in unknown_pots for s in p.eligible}
     known = PotStructure(pots=[p for p in structure.pots if p not in unknown_pots],
