@@ -10,6 +10,8 @@ import pytest
 
 duckdb = pytest.importorskip("duckdb")
 
+from test_db_import import CARD_TWICE  # noqa: E402
+
 from simulate.cli import main  # noqa: E402
 from simulate.store.importer import import_hands  # noqa: E402
 from simulate.store.schema import TABLES  # noqa: E402
@@ -21,7 +23,9 @@ PHH = ROOT / "tests" / "data" / "phh"
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     path = tmp_path_factory.mktemp("export") / "h.duckdb"
-    import_hands([PHH / "derived", PHH / "vendor" / "phh-curated" / "pluribus_ai",
+    bad = path.parent / "bad.phh"
+    bad.write_text(CARD_TWICE)
+    import_hands([bad, PHH / "derived", PHH / "vendor" / "phh-curated" / "pluribus_ai",
                   PHH / "vendor" / "phh-curated" / "wsop"], path)
     return path
 
@@ -38,7 +42,7 @@ def test_export_reads_back_row_for_row(db, tmp_path, capsys):
     assert main(["export", "--parquet", str(out), "--db", str(db), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert set(doc["tables"]) == set(TABLES) and doc["tables"]["hands"] > 100
-    assert doc["tables"]["errors"] > 0  # the stud and draw showdowns
+    assert doc["tables"]["errors"] == 1  # the hand that deals a card twice
     assert sorted(p.name for p in out.iterdir()) == [
         "actions", "errors.parquet", "files.parquet", "hand_players", "hands"]
     assert any(p.name.startswith("month=") for p in (out / "hands" / "site=phh").iterdir())

@@ -37,6 +37,16 @@ ACTIONS = [
 ]
 
 
+#: A PHH hand that deals the ace of spades twice: an import's error.
+CARD_TWICE = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 AsQd', 'p2 cc', 'p1 cc']
+"""
+
+
 def section(i: int) -> str:
     return f"[{i + 1}]\n" + phh(ACTIONS[i % len(ACTIONS)], stacks=200 + i) + "\n"
 
@@ -236,12 +246,14 @@ def test_workers_give_the_same_database(tmp_path, how):
         pytest.importorskip("distributed")
     f = tmp_path / "many.phhs"
     collection(f, 0, 9)
-    inputs = [f, PHH / "derived", PHH / "vendor" / "phh-curated" / "wsop"]
+    bad = tmp_path / "bad.phh"
+    bad.write_text(CARD_TWICE)
+    inputs = [f, bad, PHH / "derived", PHH / "vendor" / "phh-curated" / "wsop"]
     one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
     a = import_hands(inputs, one, chunk=2, batch=5)
     b = import_hands(inputs, two, chunk=2, batch=5, **how)
     assert (a.hands_read, a.hands_added, a.errors) == (b.hands_read, b.hands_added, b.errors)
-    assert a.errors > 0  # the stud and draw showdowns
+    assert a.errors == 1  # the hand that deals a card twice
     for t in TABLES:
         assert rows(one, t) == rows(two, t), t
 

@@ -137,7 +137,8 @@ LAYERS: list[tuple[str, ...]] = [
     # its kernels; the tables' loader and the public evaluators; its facade.
     ("evaluator._jit", "evaluator.lazy", "evaluator.cards", "evaluator.tablegen"),
     ("evaluator._kernels",),
-    ("evaluator._tables", "evaluator.hands", "evaluator.omaha", "evaluator.low"),
+    ("evaluator._tables", "evaluator.hands", "evaluator.omaha", "evaluator.low",
+     "evaluator.lowball"),
     ("evaluator",),
     # The constants the simulation kernels compile in (the games table, the share unit).
     ("simulate.games", "simulate.results"),

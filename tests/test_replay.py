@@ -73,14 +73,19 @@ def test_muck_gives_up_the_pot_and_hidden_cards_leave_the_outcome_unknown() -> N
     assert r.pots[0]["winners"] is None and r.pots[0]["amount"] == 12
 
 
-def test_unsupported_variant_is_an_error_only_at_showdown() -> None:
+def test_razz_is_chip_accounting_with_its_low_at_showdown() -> None:
     text = stud_hand("FR", 10, 10, (20, 40), [500, 500],
                      ["d dh p1 ????As", "d dh p2 ????Ks", "p2 pb", "p1 cbr 20", "p2 f"])
     [(_, h)] = parse_text(text)
     assert replay(h).finishing_stacks == [520, 480]
+    # a contested showdown: p1's best five is 5-4-3-2-A, p2's 6-5-4-3-2
     text = text.replace("'p2 f'", "'p2 cc', 'p1 sm AsAh2c3c4c5c6c', 'p2 sm KsKh2d3d4d5d6d'")
     [(_, h)] = parse_text(text)
-    assert replay(h).error == "variant FR (razz) is not supported at a contested showdown"
+    r = replay(h)
+    assert r.error is None and r.finishing_stacks == [530, 470]
+    text = text.replace("'p1 sm AsAh2c3c4c5c6c'", "'p1 sm AsAh2c3cKcQcJc'")  # Q-J-3-2-A
+    [(_, h)] = parse_text(text)
+    assert replay(h).finishing_stacks == [470, 530]
 
 
 # ---------------------------------------------------------------- the shipped data set
@@ -121,9 +126,9 @@ def test_known_problem_hands(replays: list) -> None:
     r = by["upstream_phh-dataset/data/wsop/2019/42/3/00-01-07.phh"]
     assert r.error is None and r.matches_record
     assert r.finishing_stacks[:2] == [18100000, 5625000]
-    # Razz: replayed, but the contested showdown needs a low evaluator we do not have.
+    # Razz: a contested showdown settled with the ace-to-five low (evaluator.lowball)
     r = by["vendor/phh-curated/wsop/03-50-24.phh"]
-    assert r.variant == "FR" and "not supported" in (r.error or "")
+    assert r.variant == "FR" and r.error is None and r.matches_record
 
 
 def test_side_pot_hand(replays: list) -> None:

@@ -25,7 +25,8 @@ from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import call_total
 from simulate.pots import MAX_CHIPS, Pot, PotStructure, add_dead_money, build_pots
 
-__all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "MAX_UNITS", "OMAHA_VARIANTS",
+__all__ = ["ENGINE_VARIANTS", "HILO_VARIANTS", "HOLDEM_VARIANTS", "LOWBALL_VARIANTS", "MAX_UNITS",
+           "OMAHA_VARIANTS",
            "PINEAPPLE_VARIANTS", "SHORT_DECK_VARIANTS", "STUD_HIGH_VARIANTS", "STUD_HILO_VARIANTS",
            "UNKNOWN_STACK", "VARIANT_NAMES", "ChipState", "ReplayError", "Units",
            "antes_trimmed", "big_blind_of", "button_seat", "has_lows", "play_hand",
@@ -43,6 +44,11 @@ STUD_HIGH_VARIANTS = frozenset({"F7S"})
 #: Seven card stud eight or better: the high of the best five of seven, and each pot split
 #: with the best eight-or-better low of any five (chip accounting; the engine plays no stud).
 STUD_HILO_VARIANTS = frozenset({"F7S/8"})
+#: Lowball games (chip accounting): variant -> (the hand's value, larger better, from
+#: :mod:`evaluator.lowball`; the number of cards a showdown hand holds).
+LOWBALL_VARIANTS: dict[str, tuple[str, int]] = {
+    "FR": ("ace_to_five_value", 7), "F2L3D": ("deuce_to_seven_value", 5),
+    "N2L1D": ("deuce_to_seven_value", 5), "FB": ("badugi_value", 4)}
 VARIANT_NAMES = {
     "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em",
     "PT": "pot-limit Texas hold'em", "NS": "no-limit short-deck hold'em",
@@ -383,6 +389,13 @@ def showdown_strength(variant: str, hole: list[int | None], board: list[int], wh
         return strength_of_ids(cards)
     name = VARIANT_NAMES.get(variant)
     label = f"variant {variant}" + (f" ({name})" if name else "")
+    if variant in LOWBALL_VARIANTS:
+        from evaluator import lowball
+
+        value, size = LOWBALL_VARIANTS[variant]
+        if len(cards) != size:
+            raise ReplayError(f"{label} showdown needs {size} cards, {who} has {len(cards)}")
+        return getattr(lowball, value)(cards)
     raise ReplayError(f"{label} is not supported at a contested showdown")
 
 
