@@ -445,3 +445,22 @@ def test_pokerkit_gives_the_same_finishing_stacks():
     assert compared >= 60
 
 
+def test_a_cap_game_that_reaches_its_cap_stands_on_its_chip_accounting():
+    """PokerStars' cap no-limit: players who reach the $80 cap act no more, as if all in,
+    which the engine does not play: the hand is its chip accounting (not validated, saying
+    why), paid as the site paid it; a card dealt twice in it stays the hand's error."""
+    from simulate.replay.hand_files import analyze
+
+    (doc,) = list(analyze(SITES / RUN_TWICE))
+    assert doc["error"] is None and doc["validated"] is False
+    assert "reached the cap of 80" in doc["not_validated"]
+    assert doc["winnings"][0] == doc["winnings"][3] == 80.6
+    text = text_of(RUN_TWICE).replace("[Qd Qs 4h]", "[Qd Qs Ad]")  # Gamz11 shows [Ad Ks]
+    bad = SITES.parent / "cap-card-twice.txt"
+    try:
+        bad.write_text(text, encoding="utf-8")
+        (doc,) = list(analyze(bad))
+    finally:
+        bad.unlink()
+    assert doc["error"] and "twice" in doc["error"]
+

@@ -53,7 +53,7 @@ def _set_stakes(stakes: Stakes, betting: str, a: Decimal, b: Decimal) -> None:
 
 
 def read_header(line: str, where: int) -> tuple[SiteInfo, Stakes]:
-    """The site facts and the stakes of a header line (a cap game's cap is not kept)."""
+    """The site facts (a cap game's cap included) and the stakes of a header line."""
     m = _HEADER.match(line.strip().lstrip("\ufeff"))
     if m is None:
         raise SiteError(f"line {where}: not a PokerStars hand header: {line.strip()[:80]!r}")
@@ -106,4 +106,6 @@ def read_header(line: str, where: int) -> tuple[SiteInfo, Stakes]:
         time = local_time(pick["d"], pick["t"], pick["z"])
     info = SiteInfo(site=site, hand_id=m["id"], game=game, betting=betting, time=time,
                     currency=currency, tournament=tournament, line=where)
+    if tournament is None and s is not None and s["cap"]:  # s: the cash game's stakes
+        info.cap = amount_at(s["cap"], where)
     return info, stakes

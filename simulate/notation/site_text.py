@@ -77,6 +77,10 @@ class SiteInfo:
     #: What each player paid outside the pots (a cash-out fee, an insurance premium), by
     #: name, as a positive amount: it comes off the net, not the winnings.
     cashout_paid: dict[str, Decimal] = field(default_factory=dict)
+    #: A capped game's cap (PokerStars' ``$80 Cap``: no player puts more into the hand,
+    #: whatever the stack), None elsewhere: the rules engine plays no cap, so such a hand
+    #: stands on its chip accounting.
+    cap: Decimal | None = None
 
 
 # ----------------------------------------------------------------------------- text

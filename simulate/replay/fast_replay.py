@@ -123,7 +123,10 @@ def _site_quick(hh: HandHistory) -> dict[str, Any] | None:
     lists as tuples, ``actions`` as the text of a TOML array), taken from the PHH fields the
     builder made (:func:`simulate.notation.site_build.build`), so the hand is not written
     and read again; None for a hand with an amount that is not a whole number (the
-    per-hand path scales those) or an action the array form cannot carry."""
+    per-hand path scales those) or an action the array form cannot carry, and for a capped
+    game's hand (the engine plays no cap: the per-hand path keeps its chip accounting)."""
+    if hh.site is not None and hh.site.cap is not None:
+        return None
     src = hh.fields
     out: dict[str, Any] = {}
     for k, v in src.items():

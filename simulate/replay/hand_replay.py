@@ -368,6 +368,26 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
     return out
 
 
+def _cap_reached(hand: HandHistory, u: Units, cap: Any) -> bool:
+    """Whether a seat of ``hand`` put ``cap`` (the site's amount) or more into the pot, the
+    cards dealt being all different (a card fault stays the hand's error)."""
+    board: list[int] = []
+    holes: dict[int, set[int]] = {}  # a seat's cards dealt or shown (a show repeats a deal)
+    for a in hand.actions:
+        known = [c for c in (a.cards or []) if c is not None]
+        if a.kind == "db":
+            board += known
+        elif a.kind == "dh" and a.target is not None:
+            holes.setdefault(a.target, set()).update(known)
+        elif a.kind == "sm" and a.actor is not None:
+            holes.setdefault(a.actor, set()).update(known)
+    dealt = board + [c for cards in holes.values() for c in cards]
+    if len(dealt) != len(set(dealt)):
+        return False
+    st = play_hand(hand, u)
+    return max(st.total, default=0) >= u.to_int(cap)
+
+
 #: Non-empty once this process has replayed a hand (:func:`replay`).
 _first: list[bool] = []
 
@@ -395,6 +415,16 @@ def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
             engine = None
             out.not_validated = _named_seats(
                 f"the rules engine refuses the site's record: {exc}", hand)
+        except ReplayError:
+            # a capped game (PokerStars' "$80 Cap"): a player who reaches the cap bets no
+            # more, as if all in, which the engine does not know; such a hand stands on its
+            # chip accounting. Elsewhere, or below the cap, the engine's error stands.
+            cap = hand.site.cap if hand.site is not None else None
+            if cap is None or not _cap_reached(hand, u, cap):
+                raise
+            engine = None
+            out.not_validated = (f"a capped game whose betting reached the cap of {cap}: the "
+                                 "rules engine plays no cap")
     else:
         engine = None
         name = VARIANT_NAMES.get(hand.variant)
