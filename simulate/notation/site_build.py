@@ -203,8 +203,25 @@ def build(hand: SiteHand, source: str) -> HandHistory:
     info.seats = [by_name[p].seat for p in names]
     info.repairs = repairs
     info.boards = _boards(hand)
+    _check_later_boards(hand, holes, where)
     hh.site = info
     return hh
+
+
+def _check_later_boards(hand: SiteHand, holes: dict[str, list[str]], where: str) -> None:
+    """A later run's own board cards (the engine plays the first board only) are each dealt
+    once: none is on another board or in a hand dealt or shown. Raises :class:`SiteError`
+    naming the card and the run."""
+    runs = hand.board_runs()
+    seen = {c for cards in holes.values() for c in cards if c != "??"}
+    seen.update(runs.get(1, ([], []))[1])
+    for run, (_, own) in runs.items():
+        if run == 1:
+            continue
+        for c in own:
+            if c in seen:
+                raise SiteError(f"{where}: card {c} of board {run} is dealt twice")
+            seen.add(c)
 
 
 def _full_blinds(hand: SiteHand, idx: dict[str, int], by_name: dict[str, Any],
