@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = ["ace_to_five_value", "badugi_value", "deuce_to_seven_value"]
 
@@ -48,40 +48,43 @@ def _grouped(ranks: Sequence[int]) -> tuple[int, list[int]]:
     return shape, [r for r in order for _ in range(count[r])]
 
 
+def _best_five(ids: Sequence[int], key: Callable[[tuple[int, ...]], int], what: str) -> int:
+    """``_TOP`` less the smallest ``key`` (the better low) of any five of ``ids``."""
+    keys = [key(five) for five in itertools.combinations(ids, 5)]
+    if not keys:
+        raise ValueError(f"a {what} hand needs five cards or more, got {len(ids)}")
+    return _TOP - min(keys)
+
+
+def _ace_to_five_key(five: tuple[int, ...]) -> int:
+    shape, ordered = _grouped([1 if c >> 2 == 12 else (c >> 2) + 2 for c in five])  # ace 1
+    return shape * _BASE ** 5 + _digits(ordered)
+
+
+def _deuce_to_seven_key(five: tuple[int, ...]) -> int:
+    ranks = [(c >> 2) + 2 for c in five]  # the ace is 14 only
+    shape, ordered = _grouped(ranks)
+    flush = len({c & 3 for c in five}) == 1
+    straight = shape == 0 and max(ranks) - min(ranks) == 4
+    # a poker hand's category, highest the strongest (the worse low)
+    category = {0: 0, 1: 1, 2: 2, 3: 3, 4: 6, 5: 7}[shape]
+    if straight and flush:
+        category = 8
+    elif flush:
+        category = 5
+    elif straight:
+        category = 4
+    return category * _BASE ** 5 + _digits(ordered)
+
+
 def ace_to_five_value(ids: Sequence[int]) -> int:
     """Razz's (ace-to-five) low of the best five of ``ids`` (five to seven card ids)."""
-    best = None
-    for five in itertools.combinations(ids, 5):
-        ranks = [1 if c >> 2 == 12 else (c >> 2) + 2 for c in five]  # the ace is 1
-        shape, ordered = _grouped(ranks)
-        key = shape * _BASE ** 5 + _digits(ordered)  # smaller is lower, the better low
-        best = key if best is None else min(best, key)
-    if best is None:
-        raise ValueError(f"a razz hand needs five cards or more, got {len(ids)}")
-    return _TOP - best
+    return _best_five(ids, _ace_to_five_key, "razz")
 
 
 def deuce_to_seven_value(ids: Sequence[int]) -> int:
     """The deuce-to-seven low of ``ids`` (five card ids; of more, the best five)."""
-    best = None
-    for five in itertools.combinations(ids, 5):
-        ranks = [(c >> 2) + 2 for c in five]  # the ace is 14 only
-        shape, ordered = _grouped(ranks)
-        flush = len({c & 3 for c in five}) == 1
-        straight = shape == 0 and max(ranks) - min(ranks) == 4
-        # a poker hand's category, highest the strongest (the worse low)
-        category = {0: 0, 1: 1, 2: 2, 3: 3, 4: 6, 5: 7}[shape]
-        if straight and flush:
-            category = 8
-        elif flush:
-            category = 5
-        elif straight:
-            category = 4
-        key = category * _BASE ** 5 + _digits(ordered)
-        best = key if best is None else min(best, key)
-    if best is None:
-        raise ValueError(f"a deuce-to-seven hand needs five cards, got {len(ids)}")
-    return _TOP - best
+    return _best_five(ids, _deuce_to_seven_key, "deuce-to-seven")
 
 
 def badugi_value(ids: Sequence[int]) -> int:
