@@ -192,7 +192,11 @@ def test_range_entries_are_dispatched():
 
 @settings(max_examples=8, deadline=None)
 @given(st.data())
-def test_monte_carlo_within_four_standard_errors(data):
+def test_monte_carlo_within_five_standard_errors(data):
+    """Random spots and seeds (under the ``dev`` profile, new ones every run), so the bound
+    must hold for all runs together: at 4 standard errors about one run in 600 failed by
+    chance (8 examples of 2-5 players; one did at 4.2); 5 makes that about one in 60,000,
+    and still catches any bias over 1.25 points at 40,000 samples."""
     n_players = data.draw(st.integers(2, 5))
     n_board = data.draw(st.sampled_from([0, 3, 4]))
     cards = data.draw(st.permutations(range(52)))
@@ -202,7 +206,7 @@ def test_monte_carlo_within_four_standard_errors(data):
     mc = equity(hands, board, samples=40_000, seed=data.draw(st.integers(0, 2**64 - 1)))
     assert mc.samples == 40_000
     for e, m in zip(ex.players, mc.players, strict=True):
-        assert abs(e.equity - m.equity) <= 4 * m.std_error + 1e-9
+        assert abs(e.equity - m.equity) <= 5 * m.std_error + 1e-9
     assert math.isclose(sum(p.equity for p in mc.players), 1.0, abs_tol=1e-12)
 
 

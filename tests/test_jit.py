@@ -41,8 +41,11 @@ def bare_jit_uses(source: str) -> list[tuple[int, str]]:
 
     Parsed, not grepped: ``numba.njit``/``nb.jit``... on any alias of ``import numba`` (also
     ``numba.core...``), and ``from numba import njit`` (then ``@njit``); words in strings and
-    comments do not count.
+    comments do not count. A source that never names ``numba`` imports none of them (and
+    is not parsed).
     """
+    if "numba" not in source:
+        return []
     tree = ast.parse(source)
     aliases = {"numba"}
     for node in ast.walk(tree):

@@ -6,6 +6,7 @@ module's private names. Read from the files with ``ast``; nothing is imported.""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -46,11 +47,18 @@ def _resolve(name: str, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _imports(name: str, *, top_level: bool) -> list[tuple[str, str | None]]:
+@functools.cache
+def _tree(name: str) -> ast.Module:
+    """A module's parsed file, read once for all the checks of a run (do not change it)."""
+    return ast.parse(MODULES[name].read_text())
+
+
+@functools.cache
+def _imports(name: str, *, top_level: bool) -> tuple[tuple[str, str | None], ...]:
     """``(module, imported name or None)`` of each import in a module's file; with
     ``top_level`` only those that run at import time (not inside functions or
     ``if TYPE_CHECKING``)."""
-    tree = ast.parse(MODULES[name].read_text())
+    tree = _tree(name)
     nodes: list[ast.AST] = []
 
     def walk(body: list[ast.stmt]) -> None:
@@ -76,7 +84,7 @@ def _imports(name: str, *, top_level: bool) -> list[tuple[str, str | None]]:
         else:
             mod = _resolve(name, n)
             out += [(mod, a.name) for a in n.names]
-    return out
+    return tuple(out)
 
 
 def _edges(name: str) -> set[str]:
@@ -256,7 +264,7 @@ def _private_uses(name: str) -> list[str]:
     (the same reach by another spelling). A private *module* is a module, not a name:
     ``from simulate._kernels import holdem_exact`` or ``from evaluator import _jit``
     imports a module, whose public names may be used."""
-    tree = ast.parse(MODULES[name].read_text())
+    tree = _tree(name)
     bound: dict[str, str] = {}  # local name -> project module it binds
     out = []
     for n in ast.walk(tree):
