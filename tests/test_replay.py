@@ -73,6 +73,36 @@ def test_muck_gives_up_the_pot_and_hidden_cards_leave_the_outcome_unknown() -> N
     assert r.pots[0]["winners"] is None and r.pots[0]["amount"] == 12
 
 
+def test_a_muck_after_an_uncalled_all_in_takes_back_the_uncalled_part() -> None:
+    """All in for more than the caller, then a muck at the showdown: the part nobody called
+    went back when the betting closed (as pokerkit plays it, and as PokerStars paid it);
+    the mucked hand gives up only the called pot. Either seat's excess, either order."""
+    from pokerkit import HandHistory
+
+    text = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [{a}, {b}, 50]
+actions = ['d dh p1 AcAd', 'd dh p2 KcKd', 'd dh p3 2c7h', 'p3 f', {bets},
+  'd db 2d3d4h', 'd db 9s', 'd db Th', {shows}]
+"""
+    for a, b, bets, shows, want in [
+            (100, 80, "'p1 cbr 100', 'p2 cc'", "'p1 sm', 'p2 sm KcKd'", [20, 160, 50]),
+            (100, 80, "'p1 cbr 100', 'p2 cc'", "'p2 sm', 'p1 sm AcAd'", [180, 0, 50]),
+            (60, 90, "'p1 cbr 10', 'p2 cbr 90', 'p1 cc'", "'p2 sm KcKd', 'p1 sm'",
+             [0, 150, 50])]:
+        phh = text.format(a=a, b=b, bets=bets, shows=shows)
+        [(_, h)] = parse_text(phh)
+        r = replay(h)
+        assert r.error is None and r.validated, r.error
+        assert r.finishing_stacks == want, (phh, r.finishing_stacks)
+        state = None
+        for state in HandHistory.loads(phh):
+            pass
+        assert state is not None and list(state.stacks) == want
+
+
 def test_razz_is_chip_accounting_with_its_low_at_showdown() -> None:
     text = stud_hand("FR", 10, 10, (20, 40), [500, 500],
                      ["d dh p1 ????As", "d dh p2 ????Ks", "p2 pb", "p1 cbr 20", "p2 f"])

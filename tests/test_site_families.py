@@ -168,10 +168,9 @@ FAMILIES = [
             # PPPoker: "Total pot $3.60 | Rake $0.36" but $3.30 collected (0.06 more than the
             # pot)
             (A + "PokerStars/CashGame/ExtraHands/UtcTimestampFormat.txt", 1): "do not add up"},
-        # not the reader's (see the report): a player mucking at the showdown with an
-        # uncalled part returned; an edited sample dealing one card twice
+        # an edited sample dealing one card twice. (Limit5, a player all in for more than
+        # the caller who mucks at the showdown, gets the uncalled part back and replays.)
         replay_errors={
-            (A + "PokerStars/CashGame/Limits/Limit5.txt", 1): "dead money above every live",
             (A + "PokerStars/CashGame/StreetTests/River.txt", 1): "dealt twice"},
         # posts-allin.txt: the big blind posted all in for less than a big blind; the others
         # call the full blind (the cardroom rule): validated. RunItTwice2: a $80 cap game
@@ -180,7 +179,7 @@ FAMILIES = [
         # under their cap and are validated
         unvalidated={(A + "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt", 1):
                      "reached the cap of 80"},
-        validated=166, mutate=True, asserted=True),
+        validated=167, mutate=True, asserted=True),
     Family(
         "ipoker", {"iPoker": 53}, 234,
         faults={

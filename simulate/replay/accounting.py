@@ -298,6 +298,16 @@ def pot_structure(st: ChipState, live: list[bool], trim: bool) -> PotStructure:
     contrib = [st.total[s] + (st.ante[s] if trim else 0) for s in range(st.n)]
     if not any(live):
         raise ReplayError("every seat folded or mucked: nobody can win the pot")
+    # What one seat put in beyond every other seat was never called: it went back to that
+    # seat when the betting closed, before anyone showed or mucked (a player all in for
+    # more than the caller who then mucks gets the excess back, as at the table).
+    uncalled = [0] * st.n
+    if st.n > 1:
+        top = max(range(st.n), key=contrib.__getitem__)
+        second = max(c for s, c in enumerate(contrib) if s != top)
+        if contrib[top] > second:
+            uncalled[top] = contrib[top] - second
+            contrib[top] = second
     if sum(contrib) == 0:
         base = PotStructure(pots=[], returned=[0] * st.n, committed=tuple(contrib),
                             live=tuple(live))
@@ -308,8 +318,8 @@ def pot_structure(st: ChipState, live: list[bool], trim: bool) -> PotStructure:
             raise ReplayError(f"cannot build the pots: {exc}") from None
     pots = add_dead_money(base, 0 if trim else sum(st.ante)).pots
     committed = tuple(st.total[s] + st.ante[s] for s in range(st.n))
-    return PotStructure(pots=pots, returned=list(base.returned), committed=committed,
-                        live=tuple(live))
+    returned = [r + u for r, u in zip(base.returned, uncalled, strict=True)]
+    return PotStructure(pots=pots, returned=returned, committed=committed, live=tuple(live))
 
 
 def take_rake(structure: PotStructure, rake: int) -> PotStructure:
