@@ -263,10 +263,11 @@ FAMILIES = [
                 (A + "IGT/CashGame/StreetTests/Turn.txt", 1):
                 "the board does not follow 'Ad 2h 8d'"},
         replay_errors={
-            # the anonymised sample prints every stack as 0.00 and PLAYER4 (who folds, putting
-            # in nothing) ends with 0.00 too: its stack cannot be known
+            # the anonymised sample deals HERO the card PLAYER2 shows (6s; it also prints
+            # every stack as 0.00, and PLAYER4, who folds putting in nothing, ends with 0.00
+            # too: its stack cannot be known)
             (A + "IGT/CashGame/HandActionTests/AllInHandWithShowdown.txt", 1):
-                "starting stack is 0",
+                "card 6s is dealt twice (PLAYER2's hand and HERO's hand)",
             # an edited sample (the source's table test): a board card is dealt twice
             (A + "IGT/CashGame/Tables/Table2.txt", 1): "card Ad is dealt twice"},
         validated=14, posted_stakes=True, sources_dir="IGT"),

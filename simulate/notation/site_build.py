@@ -203,25 +203,36 @@ def build(hand: SiteHand, source: str) -> HandHistory:
     info.seats = [by_name[p].seat for p in names]
     info.repairs = repairs
     info.boards = _boards(hand)
-    _check_later_boards(hand, holes, where)
+    if info.game not in ROUND_DEALT_GAMES:
+        _check_cards_dealt_once(hand, holes, where)
     hh.site = info
     return hh
 
 
-def _check_later_boards(hand: SiteHand, holes: dict[str, list[str]], where: str) -> None:
-    """A later run's own board cards (the engine plays the first board only) are each dealt
-    once: none is on another board or in a hand dealt or shown. Raises :class:`SiteError`
-    naming the card and the run."""
+def _check_cards_dealt_once(hand: SiteHand, holes: dict[str, list[str]], where: str) -> None:
+    """Every card a board game's hand shows is dealt once: each player's hole cards (dealt,
+    shown or mucked face up) and each run's board cards, the later runs' own cards
+    included (the engine plays the first board only, so it would never see those). Raises
+    :class:`SiteError` naming the card and the two places it stands. The one check of a
+    site hand's cards: the replay's capped-game fallback, which the engine does not
+    check, relies on it."""
+    place: dict[str, str] = {}
+
+    def put(card: str, where_now: str) -> None:
+        if card == "??":
+            return
+        before = place.get(card)
+        if before is not None:
+            raise SiteError(f"{where}: card {card} is dealt twice ({before} and {where_now})")
+        place[card] = where_now
+
+    for p, cards in holes.items():
+        for c in cards:
+            put(c, f"{p}'s hand")
     runs = hand.board_runs()
-    seen = {c for cards in holes.values() for c in cards if c != "??"}
-    seen.update(runs.get(1, ([], []))[1])
     for run, (_, own) in runs.items():
-        if run == 1:
-            continue
         for c in own:
-            if c in seen:
-                raise SiteError(f"{where}: card {c} of board {run} is dealt twice")
-            seen.add(c)
+            put(c, f"board {run}" if len(runs) > 1 else "the board")
 
 
 def _full_blinds(hand: SiteHand, idx: dict[str, int], by_name: dict[str, Any],

@@ -369,21 +369,8 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
 
 
 def _cap_reached(hand: HandHistory, u: Units, cap: Any) -> bool:
-    """Whether a seat of ``hand`` put ``cap`` (the site's amount) or more into the pot, the
-    cards dealt being all different (a card fault stays the hand's error)."""
-    board: list[int] = []
-    holes: dict[int, set[int]] = {}  # a seat's cards dealt or shown (a show repeats a deal)
-    for a in hand.actions:
-        known = [c for c in (a.cards or []) if c is not None]
-        if a.kind == "db":
-            board += known
-        elif a.kind == "dh" and a.target is not None:
-            holes.setdefault(a.target, set()).update(known)
-        elif a.kind == "sm" and a.actor is not None:
-            holes.setdefault(a.actor, set()).update(known)
-    dealt = board + [c for cards in holes.values() for c in cards]
-    if len(dealt) != len(set(dealt)):
-        return False
+    """Whether a seat of ``hand`` put ``cap`` (the site's amount) or more into the pot. (A
+    site hand's cards were checked when it was built: each is dealt once.)"""
     st = play_hand(hand, u)
     return max(st.total, default=0) >= u.to_int(cap)
 
