@@ -37,6 +37,13 @@ def _long_input(path: Path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in lines))
 
 
+#: ``pokerjit`` as the program (``main()`` reading ``sys.argv``), its long runs printing a
+#: plain progress line after 0.2 s instead of 2 + 5 s (the test waits for the first one).
+_PROGRAM = ("import simulate.progress as p, simulate.sampling as s; "
+            "p.PLAIN_EVERY_S = s.PROGRESS_AFTER_S = 0.2; "
+            "from simulate.cli import main; main()")
+
+
 @pytest.mark.parametrize(("sig", "workers"), [
     (signal.SIGTERM, 1),
     pytest.param(signal.SIGHUP, 1, marks=pytest.mark.slow),
@@ -51,7 +58,7 @@ def test_a_stopping_signal_keeps_the_answered_lines(tmp_path: Path, sig: int,
     status is 128 + the signal; a rerun answers only what is left."""
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _long_input(src)
-    argv = [sys.executable, "-m", "simulate", "batch", str(src), "-o", str(out),
+    argv = [sys.executable, "-c", _PROGRAM, "batch", str(src), "-o", str(out),
             "--workers", str(workers)]
     if workers > 1:
         argv += ["--chunk-lines", "4"]
