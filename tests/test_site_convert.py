@@ -115,3 +115,37 @@ def test_convert_refuses_bad_options(tmp_path):
 def test_write_door_names_the_formats():
     with pytest.raises(ValueError, match="known: phh, ohh"):
         N.write([], "xml")
+
+
+def test_hands_without_a_number_are_written_with_distinct_stable_ones(tmp_path):
+    """PHH hands with no ``hand`` field (``play --phh`` writes none) get a number of 18
+    digits from a digest of the hand (the same hand, the same number), in PokerStars text
+    and OHH alike: trackers, and ``pokerjit import``, keep one hand per number, so every
+    hand written ``#0`` (as before) came back as one hand. A hand's own number is kept."""
+    import re
+
+    from simulate.notation.phh_read import hand_number, parse_text
+    from simulate.notation.phh_synth import synthetic_hands
+
+    duckdb = pytest.importorskip("duckdb")  # the db extra (in dev)
+    from simulate.store.importer import import_hands
+
+    texts = [re.sub(r"(?m)^hand = .*\n", "", t) for t in synthetic_hands(6, seed=3)]
+    texts[0] += "hand = 17\n"
+    src = tmp_path / "x.phhs"
+    src.write_text("".join(f"[{i}]\n{t}\n" for i, t in enumerate(texts, 1)))
+    want = [hand_number(h.fields) for _, h in parse_text(src.read_text(), str(src))]
+    stars, ohh = tmp_path / "x.txt", tmp_path / "x.ohh"
+    for fmt, out in (("pokerstars", stars), ("ohh", ohh)):
+        r = _run("convert", str(src), "--to", fmt, "-o", str(out), "-q")
+        assert r.returncode == 0, r.stderr
+    ids = re.findall(r"(?m)^PokerStars Hand #(\d+):", stars.read_text())
+    assert ids == want and ids[0] == "17" and len(set(ids)) == 6
+    assert all(len(x) <= 18 for x in ids)
+    assert [json.loads(x)["ohh"]["game_number"] for x in ohh.read_text().splitlines()
+            if x.strip()] == ids
+    db = tmp_path / "h.duckdb"
+    assert import_hands([stars], db).hands_added == 6
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert sorted(x for (x,) in con.execute("SELECT hand_id FROM hands").fetchall()) \
+            == sorted(ids)

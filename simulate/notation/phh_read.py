@@ -67,6 +67,8 @@ __all__ = [
     "HandHistory",
     "PHHError",
     "decode_toml",
+    "fields_digest",
+    "hand_number",
     "iter_hand_files",
     "iter_hands",
     "iter_sections",
@@ -81,6 +83,27 @@ __all__ = [
 #: memory, up to the next ``[N]`` header).
 MAX_HAND_BYTES = 1 << 20
 _BOM = b"\xef\xbb\xbf"
+
+
+def fields_digest(fields: dict[str, Any]) -> str:
+    """A hand's identity where its record gives no hand number: a digest (24 hex digits)
+    of its decoded PHH fields, so the same hand read from two files is one hand (lists
+    may be tuples: the digest is the same)."""
+    import hashlib
+    import json
+
+    text = json.dumps(fields, sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def hand_number(fields: dict[str, Any]) -> str:
+    """The hand's number as a site writes one: PHH's ``hand`` field, else 18 decimal
+    digits of :func:`fields_digest` (distinct hands, distinct numbers, which trackers
+    need: they keep one hand per number)."""
+    given = fields.get("hand")
+    if given is not None and str(given) != "":
+        return str(given)
+    return str(int(fields_digest(fields), 16) % 10**18)
 
 
 @dataclass

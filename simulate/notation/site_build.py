@@ -29,11 +29,12 @@ replayed and written exactly as a PHH hand is. What it does, once for every site
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 from typing import Any
 
 from simulate.games import GAMES
-from simulate.notation.phh_read import HandHistory, parse_hand
+from simulate.notation.phh_read import HandHistory, hand_number, parse_hand
 from simulate.notation.site_hand import (
     BETTING_KINDS,
     FORCED_KINDS,
@@ -351,10 +352,12 @@ def transcribe(hh: HandHistory) -> SiteHand:
     from simulate.notation.site_hand import Event, Seat, Stakes
 
     n = hh.n_players
-    info = hh.site or SiteInfo(site="phh", hand_id=str(hh.fields.get("hand", "")),
+    info = hh.site or SiteInfo(site="phh", hand_id=hand_number(hh.fields),
                                game=_game_of(hh.variant)[0], betting=_game_of(hh.variant)[1],
                                table=_text(hh.fields.get("table")),
                                currency=_text(hh.fields.get("currency")))
+    if not info.hand_id:  # a site's record without a number: a tracker needs one
+        info = dataclasses.replace(info, hand_id=hand_number(hh.fields))
     numbers = list(info.seats) if len(info.seats) == n else list(range(1, n + 1))
     names = list(hh.players)
     seats = [Seat(numbers[i], names[i], hh.starting_stacks[i]) for i in range(n)]

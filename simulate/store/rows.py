@@ -11,8 +11,6 @@ values masked), the form DuckDB scans in bulk.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import operator
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -20,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.notation.phh_read import HandHistory
+from simulate.notation.phh_read import HandHistory, fields_digest
 from simulate.store.counts import (
     COUNT_FIELDS,
     Row,
@@ -51,8 +49,7 @@ def fields_key(fields: dict[str, Any], doc: dict[str, Any]) -> tuple[str, str]:
     site = str(doc.get("site") or "phh")
     if doc.get("hand_id"):
         return site, str(doc["hand_id"])
-    text = json.dumps(fields, sort_keys=True, default=str)
-    return site, hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    return site, fields_digest(fields)
 
 
 def utc_time(text: Any) -> str | None:
