@@ -149,3 +149,34 @@ def test_hands_without_a_number_are_written_with_distinct_stable_ones(tmp_path):
     with duckdb.connect(str(db), read_only=True) as con:
         assert sorted(x for (x,) in con.execute("SELECT hand_id FROM hands").fetchall()) \
             == sorted(ids)
+
+
+def test_a_site_hands_time_is_written_as_phh_time_fields(tmp_path):
+    """Site text to PHH writes the hand's time as PHH's own fields (``year``, ``month``,
+    ``day``, ``time`` a TOML local time, in UTC with ``time_zone_abbreviation = 'UTC'``),
+    which pokerkit reads as such, not as one text field; PHH to PokerStars text or OHH
+    carries the time again (the same instant)."""
+    import datetime as dt
+
+    from pokerkit import HandHistory as PokerkitHand
+
+    from simulate.notation.phh_read import hand_time, time_fields
+
+    site = DATA / "sites/hhp/test/fixtures/holdem/pokerstars/actiononall.txt"
+    phh, back = tmp_path / "a.phhs", tmp_path / "a.ohh"
+    assert _run("convert", str(site), "--to", "phh", "-o", str(phh), "-q").returncode == 0
+    text = phh.read_text()
+    assert "\ntime = 06:29:41\n" in text and "time_zone_abbreviation = \"UTC\"" in text
+    one = text.split("\n", 1)[1].replace("rake = 0\n", "")  # one hand, pokerkit's fields
+    ph = PokerkitHand.loads(one)
+    assert (ph.year, ph.month, ph.day, ph.time) == (2016, 3, 1, dt.time(6, 29, 41))
+    assert _run("convert", str(phh), "--to", "ohh", "-o", str(back), "-q").returncode == 0
+    got = json.loads(back.read_text().splitlines()[0])["ohh"]["start_date_utc"]
+    assert dt.datetime.fromisoformat(got) == dt.datetime.fromisoformat(
+        "2016-03-01T01:29:41-05:00")  # the site's 01:29:41 ET
+    for iso in ("2016-03-01T01:29:41-05:00", "2020-12-31T23:59:59", "2021-06-01T00:00:00Z"):
+        want = dt.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+        assert dt.datetime.fromisoformat(hand_time(time_fields(iso))) == want
+    assert time_fields("not a time") == {} and hand_time({"year": 2009}) is None
+    # a file pokerjit wrote before, with the whole time as one text field, still reads
+    assert hand_time({"time": "2016-03-01T01:29:41-05:00"}) == "2016-03-01T01:29:41-05:00"

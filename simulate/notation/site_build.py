@@ -34,7 +34,13 @@ from decimal import Decimal
 from typing import Any
 
 from simulate.games import GAMES
-from simulate.notation.phh_read import HandHistory, hand_number, parse_hand
+from simulate.notation.phh_read import (
+    HandHistory,
+    hand_number,
+    hand_time,
+    parse_hand,
+    time_fields,
+)
 from simulate.notation.site_hand import (
     BETTING_KINDS,
     FORCED_KINDS,
@@ -329,8 +335,7 @@ def _site_fields(hand: SiteHand, names: list[str], by_name: dict[str, Any]) -> d
         out["seat_count"] = hand.max_seats
     if info.currency is not None:
         out["currency"] = info.currency
-    if info.time is not None:
-        out["time"] = info.time
+    out.update(time_fields(info.time))
     if info.tournament is not None:
         out["event"] = info.tournament.id
     return out
@@ -355,7 +360,8 @@ def transcribe(hh: HandHistory) -> SiteHand:
     info = hh.site or SiteInfo(site="phh", hand_id=hand_number(hh.fields),
                                game=_game_of(hh.variant)[0], betting=_game_of(hh.variant)[1],
                                table=_text(hh.fields.get("table")),
-                               currency=_text(hh.fields.get("currency")))
+                               currency=_text(hh.fields.get("currency")),
+                               time=hand_time(hh.fields))
     if not info.hand_id:  # a site's record without a number: a tracker needs one
         info = dataclasses.replace(info, hand_id=hand_number(hh.fields))
     numbers = list(info.seats) if len(info.seats) == n else list(range(1, n + 1))

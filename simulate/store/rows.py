@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.notation.phh_read import HandHistory, fields_digest
+from simulate.notation.phh_read import HandHistory, fields_digest, hand_time
 from simulate.store.counts import (
     COUNT_FIELDS,
     Row,
@@ -64,16 +64,6 @@ def utc_time(text: Any) -> str | None:
     if t.tzinfo is not None:
         t = t.astimezone(timezone.utc).replace(tzinfo=None)
     return t.isoformat(sep=" ")
-
-
-def _phh_time(fields: dict[str, Any]) -> str | None:
-    """A PHH hand's ``year``/``month``/``day``/``time`` fields as ISO text, or None."""
-    try:
-        y, m, d = int(fields["year"]), int(fields["month"]), int(fields["day"])
-    except (KeyError, TypeError, ValueError):
-        return None
-    t = fields.get("time")
-    return f"{y:04d}-{m:02d}-{d:02d}T{t if t is not None else '00:00:00'}"
 
 
 class Facts(NamedTuple):
@@ -180,7 +170,7 @@ class Batch:
             "ante": max(facts.antes, default=0),
             "stakes": (f"{_text(sb)}/{_text(Decimal(str(bb)))}" if sb is not None and bb
                        else None if not bb else _text(Decimal(str(bb)))),
-            "time": utc_time(info.time if info is not None else _phh_time(fields)),
+            "time": utc_time(info.time if info is not None else hand_time(fields)),
             "table_name": (info.table if info is not None else
                            (str(fields["table"]) if "table" in fields else None)),
             "tournament_id": tour.id if tour else None,
