@@ -124,7 +124,8 @@ def test_hands_without_a_number_are_written_with_distinct_stable_ones(tmp_path):
     hand written ``#0`` (as before) came back as one hand. A hand's own number is kept."""
     import re
 
-    from simulate.notation.phh_read import hand_number, parse_text
+    from simulate.notation.hand_facts import hand_number
+    from simulate.notation.phh_read import parse_text
     from simulate.notation.phh_synth import synthetic_hands
 
     duckdb = pytest.importorskip("duckdb")  # the db extra (in dev)
@@ -160,7 +161,7 @@ def test_a_site_hands_time_is_written_as_phh_time_fields(tmp_path):
 
     from pokerkit import HandHistory as PokerkitHand
 
-    from simulate.notation.phh_read import hand_time, time_fields
+    from simulate.notation.hand_facts import hand_time, time_fields
 
     site = DATA / "sites/hhp/test/fixtures/holdem/pokerstars/actiononall.txt"
     phh, back = tmp_path / "a.phhs", tmp_path / "a.ohh"

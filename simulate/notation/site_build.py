@@ -34,13 +34,8 @@ from decimal import Decimal
 from typing import Any
 
 from simulate.games import GAMES
-from simulate.notation.phh_read import (
-    HandHistory,
-    hand_number,
-    hand_time,
-    parse_hand,
-    time_fields,
-)
+from simulate.notation.hand_facts import hand_number, hand_time, time_fields
+from simulate.notation.phh_read import HandHistory, parse_hand
 from simulate.notation.site_hand import (
     BETTING_KINDS,
     FORCED_KINDS,

@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.notation.phh_read import HandHistory, fields_digest, hand_time
+from simulate.notation.hand_facts import fields_digest, hand_time
+from simulate.notation.phh_read import HandHistory
 from simulate.store.counts import (
     COUNT_FIELDS,
     Row,
