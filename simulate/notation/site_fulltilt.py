@@ -32,7 +32,14 @@ from decimal import Decimal
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name, site_line
 from simulate.notation.site_stars import BRACKETS, SUMMARY_SEAT, SUMMARY_SHOW, TOTAL_POT
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at, cards_of
+from simulate.notation.site_text import (
+    CURRENCY_SIGNS,
+    SiteError,
+    SiteInfo,
+    Tournament,
+    amount_at,
+    cards_of,
+)
 from simulate.notation.site_zones import local_time
 
 __all__ = ["detect", "read"]
@@ -64,7 +71,6 @@ _UNCALLED = re.compile(r"^Uncalled bet of (?P<amount>\S+) returned to (?P<name>.
 _WINS = re.compile(r"^(?:wins|ties for) (?:the )?(?P<pot>(?P<kind>(?:(?:high|low|main|side) )*)"
                    r"pot(?: (?P<hash>#)?(?P<no>\d+))?) \((?P<amount>[^)]*)\)")
 _TAIL = re.compile(r",? and is (?:all in|capped)\s*$")
-_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
 
 
 def detect(head: str) -> bool:
@@ -100,7 +106,7 @@ def _header(line: str, where: int) -> tuple[SiteInfo, Stakes, int | None]:
             stakes.small_blind, stakes.big_blind = a, b
         if s["ante"]:
             stakes.ante = amount_at(s["ante"], where)
-        currency = _SIGNS.get(s["sb"][0], "chips")
+        currency = CURRENCY_SIGNS.get(s["sb"][0], "chips")
     info = SiteInfo(site="fulltilt", hand_id=m["id"], game=game, betting=betting,
                     currency=currency, line=where)
     max_seats = None

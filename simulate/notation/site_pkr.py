@@ -28,7 +28,7 @@ from decimal import Decimal
 
 from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes, StreetBets
 from simulate.notation.site_read import READ_FAULTS, read_hands, seated_name
-from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
+from simulate.notation.site_text import CURRENCY_SIGNS, SiteError, SiteInfo, amount_at, card_text
 
 __all__ = ["detect", "read"]
 
@@ -44,7 +44,6 @@ _LIMITS = {"NO LIMIT": "no-limit", "POT LIMIT": "pot-limit", "FIXED LIMIT": "fix
            "LIMIT": "fixed-limit"}
 _MONTHS = {m: i for i, m in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
-_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _POST = re.compile(r"^posts (?P<what>.*?)\s*\((?P<amount>[^)]*)\)")
 
 
@@ -107,7 +106,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             sb, _, bb = line[len("Blinds are now "):].partition("/")
             stakes.small_blind, stakes.big_blind = amount_at(sb, n), amount_at(bb, n)
             if info.currency is None:
-                info.currency = _SIGNS.get(sb.strip()[:1], "chips")
+                info.currency = CURRENCY_SIGNS.get(sb.strip()[:1], "chips")
         elif line.startswith("Button is at seat ") or line.startswith("Moving Button to seat "):
             button = int(line.rsplit(" ", 1)[-1])
         elif line.startswith("Seat "):

@@ -11,7 +11,7 @@ import re
 from decimal import Decimal
 
 from simulate.notation.site_hand import Stakes
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, amount_at
+from simulate.notation.site_text import CURRENCY_SIGNS, SiteError, SiteInfo, Tournament, amount_at
 from simulate.notation.site_zones import LOCAL_ZONES, ZONE_OFFSETS, local_time
 
 __all__ = ["GAME_NAMES", "LIMITS", "read_header"]
@@ -39,7 +39,6 @@ _STAKES = re.compile(r"\(\s*(?P<sb>[^/\s()]+)/(?P<bb>[^/\s()]+)(?:/(?P<ante>[^\s
                      r"(?:\s*-\s*(?P<cap>\S+)\s+Cap\s*-)?\s*(?P<cur>[A-Z]{3})?\s*\)")
 _DATE = re.compile(r"(?P<d>\d{4}/\d{1,2}/\d{1,2})(?:\s+-\s+|\s+)(?P<t>\d{1,2}:\d{2}(?::\d{2})?)"
                    r"(?:\s+\(?(?P<z>[A-Z]{1,5})\)?)?")
-_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
 
 
@@ -95,7 +94,7 @@ def read_header(line: str, where: int) -> tuple[SiteInfo, Stakes]:
             _set_stakes(stakes, betting, amount_at(s["sb"], where), amount_at(s["bb"], where))
             if s["ante"]:
                 stakes.ante = amount_at(s["ante"], where)
-            currency = s["cur"] or _CURRENCY_SIGNS.get(s["sb"][0]) or "chips"
+            currency = s["cur"] or CURRENCY_SIGNS.get(s["sb"][0]) or "chips"
         if "Play Money" in line:
             currency = "chips"
     time = None

@@ -21,8 +21,8 @@ from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
 from simulate.text_encoding import sniff
 
-__all__ = ["SiteInfo", "SiteError", "TextPart", "Tournament", "amount_at", "card_text",
-           "cards_of", "decode", "parse_amount", "split_hands"]
+__all__ = ["CURRENCY_SIGNS", "SiteInfo", "SiteError", "TextPart", "Tournament", "amount_at",
+           "card_text", "cards_of", "decode", "parse_amount", "split_hands"]
 
 
 class SiteError(PHHError):
@@ -102,6 +102,9 @@ def decode(data: bytes) -> str:
 
 
 # ----------------------------------------------------------------------------- amounts
+#: The currency a sign before an amount names (the readers of sites that print no code,
+#: and the PokerStars writer, which prints the sign of the hand's currency).
+CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 _CURRENCY = re.compile(r"(?:US\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|CAD|INR|CNY|RMB|T\$|FPP|SC|GC)",
                        re.IGNORECASE)
 _SUFFIX = {"k": Decimal(1000), "m": Decimal(1000000), "b": Decimal(1000000000)}

@@ -19,10 +19,13 @@ works it out (:meth:`SiteHand.return_uncalled`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from simulate.notation.site_build import ROUND_DEALT_GAMES
 from simulate.notation.site_hand import SETS_BET, SiteHand, StreetBets
+from simulate.notation.site_text import CURRENCY_SIGNS
 
 __all__ = ["OHH_ACTIONS", "OHH_GAMES", "OHH_VERSION", "ohh_dict", "stars_text", "write_ohh",
            "write_pokerstars"]
@@ -156,7 +159,7 @@ def write_ohh(hands: list[SiteHand]) -> str:
 
 # ----------------------------------------------------------------------------- PokerStars
 #: Currency signs PokerStars prints before an amount.
-_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+_SIGNS = {code: sign for sign, code in CURRENCY_SIGNS.items()}  # the sign a code prints
 _STREET_NAMES = {3: "FLOP", 4: "TURN", 5: "RIVER"}
 _STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "7th STREET")
 _DRAW_STREETS = ("FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
@@ -318,12 +321,82 @@ def stars_text(hand: SiteHand) -> str:
                   for r, (shared, own) in board_runs.items()]
     elif board:
         lines.append(f"Board [{' '.join(board[1])}]")
-    number = {st_.name: st_.seat for st_ in hand.seats}
-    for e in hand.events:  # cards mucked face up: the summary names them
-        if e.kind == "muck" and e.cards and any(c != "??" for c in e.cards):
-            lines.append(f"Seat {number[e.player or '']}: {e.player} mucked "
-                         f"[{' '.join(e.cards)}]")
+    if runs == 1 and info.game not in ROUND_DEALT_GAMES:
+        lines += _stars_seat_lines(hand, amt)
+    else:
+        number = {st_.name: st_.seat for st_ in hand.seats}
+        for e in hand.events:  # cards mucked face up: the summary names them
+            if e.kind == "muck" and e.cards and any(c != "??" for c in e.cards):
+                lines.append(f"Seat {number[e.player or '']}: {e.player} mucked "
+                             f"[{' '.join(e.cards)}]")
     return "\n".join(lines) + "\n"
+
+
+_FOLDED_ON = ("before Flop", "on the Flop", "on the Turn", "on the River")
+
+
+def _stars_seat_lines(hand: SiteHand, amt: Callable[[Decimal | None], str]) -> list[str]:
+    """The summary's line for each seat dealt in, as PokerStars ends a board game's hand run
+    once (trackers read them; stud, draw games and hands run twice keep the lines of the
+    pot, the boards and the cards mucked face up): the seat's roles (button, blinds), then
+    where it folded (``(didn't bet)``: before the flop, having put in nothing but an ante),
+    or the cards it showed and what it won or that it lost, or that it
+    mucked (a hand shown in part too), or what it collected (a hand won without a
+    showdown, shown or not)."""
+    roles: dict[str, list[str]] = {}
+    for e in hand.events:
+        role = {"small_blind": "small blind", "big_blind": "big blind"}.get(e.kind)
+        if role and e.player and role not in roles.setdefault(e.player, []):
+            roles[e.player].append(role)
+    street = 0
+    folded: dict[str, int] = {}
+    put: set[str] = set()
+    shown: dict[str, list[str]] = {}
+    mucked: dict[str, list[str]] = {}
+    won: dict[str, Decimal] = {}
+    for e in hand.events:
+        p = e.player or ""
+        if e.kind == "board":
+            street = min(street + 1, 3)
+        elif e.kind == "fold":
+            folded.setdefault(p, street)
+        elif e.kind in ("small_blind", "big_blind", "straddle", "post", "dead", "call", "bet",
+                        "raise"):
+            put.add(p)
+        elif e.kind == "show" and e.cards and "??" not in e.cards:
+            shown[p] = list(e.cards)
+        elif e.kind in ("show", "muck"):  # a hand shown in part is mucked, as PokerStars says
+            mucked[p] = [c for c in e.cards if c != "??"] if e.kind == "muck" else []
+        elif e.kind == "collect" and e.amount:
+            won[p] = won.get(p, Decimal(0)) + e.amount
+    # no showdown (everyone else folded): the winner collected, whatever it showed
+    named = {e.player for e in hand.events}
+    showdown = sum(1 for st_ in hand.seats if st_.name in named and st_.name not in folded) > 1
+    out = []
+    for st_ in sorted(hand.seats, key=lambda x: x.seat):
+        if not st_.in_hand and st_.name not in named:  # sitting out, and out of this hand
+            continue
+        name = st_.name
+        tags = (["button"] if hand.button == st_.seat else []) + roles.get(name, [])
+        head = f"Seat {st_.seat}: {name}" + "".join(f" ({t})" for t in tags)
+        if name in folded:
+            where = folded[name]
+            quiet = " (didn't bet)" if where == 0 and name not in put else ""
+            out.append(f"{head} folded {_FOLDED_ON[where]}{quiet}")
+        elif name in won and not showdown:
+            out.append(f"{head} collected ({amt(won[name])})")
+        elif name in shown:
+            cards = " ".join(shown[name])
+            result = f"won ({amt(won[name])})" if name in won else "lost"
+            out.append(f"{head} showed [{cards}] and {result}")
+        elif name in mucked:
+            cards = f" [{' '.join(mucked[name])}]" if mucked[name] else ""
+            out.append(f"{head} mucked{cards}")
+        elif name in won:
+            out.append(f"{head} collected ({amt(won[name])})")
+        else:
+            out.append(f"{head} mucked")
+    return out
 
 
 def write_pokerstars(hands: list[SiteHand]) -> str:
