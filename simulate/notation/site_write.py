@@ -332,6 +332,7 @@ def stars_text(hand: SiteHand) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: Where a seat folded, in PokerStars' words, by the boards dealt before the fold.
 _FOLDED_ON = ("before Flop", "on the Flop", "on the Turn", "on the River")
 
 
@@ -340,9 +341,8 @@ def _stars_seat_lines(hand: SiteHand, amt: Callable[[Decimal | None], str]) -> l
     once (trackers read them; stud, draw games and hands run twice keep the lines of the
     pot, the boards and the cards mucked face up): the seat's roles (button, blinds), then
     where it folded (``(didn't bet)``: before the flop, having put in nothing but an ante),
-    or the cards it showed and what it won or that it lost, or that it
-    mucked (a hand shown in part too), or what it collected (a hand won without a
-    showdown, shown or not)."""
+    or the cards it showed and what it won or that it lost, or that it mucked (a hand shown
+    in part too), or what it collected (a hand won without a showdown, shown or not)."""
     roles: dict[str, list[str]] = {}
     for e in hand.events:
         role = {"small_blind": "small blind", "big_blind": "big blind"}.get(e.kind)
