@@ -230,3 +230,50 @@ def replay_doc(h):
     if d["error"] or stacks is None or any(x is None for x in stacks):
         return None
     return [Decimal(str(x)) for x in stacks]
+
+
+def test_a_walk_with_nothing_called_reads_back_from_pokerstars_text(tmp_path):
+    """A button-blind hand whose big blind gets a walk (nothing called, nothing collected):
+    the seat left is written as having collected nothing, not as a muck (which read back as
+    every seat mucking), so the hand reads back with the same result."""
+    src = tmp_path / "walk.phh"
+    src.write_text("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [0, 2]\nmin_bet = 2\n"
+                   "starting_stacks = [400, 400]\n"
+                   "actions = ['d dh p1 2h4h', 'd dh p2 5dAh', 'p2 f']\n")
+    out = tmp_path / "walk.txt"
+    assert _run("convert", str(src), "--to", "pokerstars", "-o", str(out), "-q").returncode == 0
+    text = out.read_text()
+    assert "Seat 1: p1 (big blind) collected (0)" in text, text
+    (back,) = [h for _, h in read_hands([out])]
+    from simulate.replay.hand_replay import replay
+
+    d = replay(back).to_dict()
+    assert d["error"] is None and d["net"] == [0, 0]
+
+
+@pytest.mark.slow
+def test_played_hands_read_back_the_same_from_pokerstars_text_and_ohh(tmp_path, capsys):
+    """Hands ``play`` makes with random policies (all-ins, side pots, folds to a bet, walks;
+    antes and a straddle, pot-limit Omaha, nine seats of unequal stacks, the button blind)
+    written as PokerStars text and as OHH replay to the nets and errors of their PHH."""
+    from simulate.cli import main
+    from simulate.replay.hand_files import analyze
+
+    configs = [["--players", "6", "--policy", "random", "--stacks", "100,50,200,30,400,80",
+                "--ante", "1", "--straddle", "4"],
+               ["--players", "3", "--betting", "pot-limit", "--game", "omaha",
+                "--policy", "random,allin,call"],
+               ["--players", "9", "--policy", "random,allin,random,call,random,random,allin,"
+                "call,random", "--stacks", "60,120,30,500,45,90,200,75,300"],
+               ["--players", "2", "--policy", "random", "--button-blind", "2"]]
+    for i, args in enumerate(configs):
+        phh = tmp_path / f"p{i}.phhs"
+        assert main(["play", *args, "--hands", "300", "--seed", str(i + 1), "--phh", str(phh),
+                     "--phh-hands", "300", "-q"]) == 0
+        want = [(d["net"], d["error"]) for d in analyze(phh)]
+        assert len(want) == 300 and all(e is None for _, e in want), args
+        for fmt in ("pokerstars", "ohh"):
+            f = tmp_path / f"p{i}.{fmt}"
+            assert main(["convert", str(phh), "--to", fmt, "-o", str(f), "-q"]) == 0
+            assert [(d["net"], d["error"]) for d in analyze(f)] == want, (args, fmt)
+    capsys.readouterr()

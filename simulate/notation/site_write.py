@@ -383,8 +383,8 @@ def _stars_seat_lines(hand: SiteHand, amt: Callable[[Decimal | None], str]) -> l
             where = folded[name]
             quiet = " (didn't bet)" if where == 0 and name not in put else ""
             out.append(f"{head} folded {_FOLDED_ON[where]}{quiet}")
-        elif name in won and not showdown:
-            out.append(f"{head} collected ({amt(won[name])})")
+        elif not showdown:  # the one seat left: it collected (nothing, when no bet was called)
+            out.append(f"{head} collected ({amt(won.get(name, Decimal(0)))})")
         elif name in shown:
             cards = " ".join(shown[name])
             result = f"won ({amt(won[name])})" if name in won else "lost"
@@ -394,7 +394,7 @@ def _stars_seat_lines(hand: SiteHand, amt: Callable[[Decimal | None], str]) -> l
             out.append(f"{head} mucked{cards}")
         elif name in won:
             out.append(f"{head} collected ({amt(won[name])})")
-        else:
+        else:  # at a showdown, a hand not shown is mucked
             out.append(f"{head} mucked")
     return out
 
