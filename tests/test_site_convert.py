@@ -154,8 +154,8 @@ def test_hands_without_a_number_are_written_with_distinct_stable_ones(tmp_path):
 
 def test_a_site_hands_time_is_written_as_phh_time_fields(tmp_path):
     """Site text to PHH writes the hand's time as PHH's own fields (``year``, ``month``,
-    ``day``, ``time`` a TOML local time, in UTC with ``time_zone_abbreviation = 'UTC'``),
-    which pokerkit reads as such, not as one text field; PHH to PokerStars text or OHH
+    ``day``, ``time`` a TOML local time, in UTC with ``time_zone = 'UTC'``), which pokerkit
+    reads as such (every field known to it), not as one text field; PHH to PokerStars text or OHH
     carries the time again (the same instant)."""
     import datetime as dt
 
@@ -167,7 +167,7 @@ def test_a_site_hands_time_is_written_as_phh_time_fields(tmp_path):
     phh, back = tmp_path / "a.phhs", tmp_path / "a.ohh"
     assert _run("convert", str(site), "--to", "phh", "-o", str(phh), "-q").returncode == 0
     text = phh.read_text()
-    assert "\ntime = 06:29:41\n" in text and "time_zone_abbreviation = \"UTC\"" in text
+    assert "\ntime = 06:29:41\n" in text and "\ntime_zone = \"UTC\"\n" in text
     one = text.split("\n", 1)[1].replace("rake = 0\n", "")  # one hand, pokerkit's fields
     ph = PokerkitHand.loads(one)
     assert (ph.year, ph.month, ph.day, ph.time) == (2016, 3, 1, dt.time(6, 29, 41))
@@ -181,6 +181,9 @@ def test_a_site_hands_time_is_written_as_phh_time_fields(tmp_path):
     assert time_fields("not a time") == {} and hand_time({"year": 2009}) is None
     # a file pokerjit wrote before, with the whole time as one text field, still reads
     assert hand_time({"time": "2016-03-01T01:29:41-05:00"}) == "2016-03-01T01:29:41-05:00"
+    # the PHH dataset's spelling of the zone reads too
+    assert hand_time({"year": 2016, "month": 3, "day": 1, "time": dt.time(6, 29, 41),
+                      "time_zone_abbreviation": "UTC"}) == "2016-03-01T06:29:41+00:00"
 
 
 @pytest.mark.slow

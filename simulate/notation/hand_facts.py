@@ -1,6 +1,6 @@
 """What a hand record says about the hand itself, beyond its play: its number and its time,
 read from and written to PHH's fields (``hand``; ``year``, ``month``, ``day``, ``time``,
-``time_zone_abbreviation``), for the site writers, the site builder and the database."""
+``time_zone``), for the site writers, the site builder and the database."""
 
 from __future__ import annotations
 
@@ -30,16 +30,17 @@ def hand_number(fields: dict[str, Any]) -> str:
     return str(int(fields_digest(fields), 16) % 10**18)
 
 
-#: Time zone abbreviations that name UTC itself (PHH's ``time_zone_abbreviation``); others
-#: (``ET``, ``CET``) name no fixed offset, and such a time is kept as the local time given.
-_UTC_NAMES = frozenset({"UTC", "GMT", "Z"})
+#: Names of UTC itself, as PHH's ``time_zone`` (a zone name, which pokerkit reads) or
+#: ``time_zone_abbreviation`` (which the PHH dataset writes) give it; other zones (``ET``,
+#: ``Europe/Paris``) are not turned into offsets: such a time is kept as the local time given.
+_UTC_NAMES = frozenset({"UTC", "GMT", "Z", "ETC/UTC", "ETC/GMT"})
 
 
 def hand_time(fields: dict[str, Any]) -> str | None:
     """A PHH hand's time as ISO 8601 text: ``year``, ``month``, ``day`` and ``time`` (a TOML
-    local time; midnight when absent), with ``+00:00`` when ``time_zone_abbreviation``
-    says UTC; a ``time`` that is itself ISO 8601 date-and-time text (as pokerjit wrote it
-    before) as given; None without a date."""
+    local time; midnight when absent), with ``+00:00`` when ``time_zone`` or
+    ``time_zone_abbreviation`` says UTC; a ``time`` that is itself ISO 8601 date-and-time
+    text (as pokerjit wrote it before) as given; None without a date."""
     t = fields.get("time")
     if isinstance(t, str) and "T" in t:
         try:
@@ -50,7 +51,7 @@ def hand_time(fields: dict[str, Any]) -> str | None:
         y, m, d = int(fields["year"]), int(fields["month"]), int(fields["day"])
     except (KeyError, TypeError, ValueError):
         return None
-    zone = str(fields.get("time_zone_abbreviation") or "").upper()
+    zone = str(fields.get("time_zone") or fields.get("time_zone_abbreviation") or "").upper()
     return (f"{y:04d}-{m:02d}-{d:02d}T{t if t is not None else '00:00:00'}"
             + ("+00:00" if zone in _UTC_NAMES else ""))
 
@@ -58,8 +59,8 @@ def hand_time(fields: dict[str, Any]) -> str | None:
 def time_fields(iso: str | None) -> dict[str, Any]:
     """PHH's fields for an ISO 8601 time (:func:`hand_time` reads them back): ``year``,
     ``month``, ``day`` and ``time`` (a local time, which TOML writes bare); a time with an
-    offset in UTC, with ``time_zone_abbreviation = 'UTC'``. Nothing for None or text that
-    is not a time."""
+    offset in UTC, with ``time_zone = 'UTC'``. Nothing for None or text that is not a
+    time."""
     if not iso:
         return {}
     try:
@@ -69,6 +70,6 @@ def time_fields(iso: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if t.tzinfo is not None:
         t = t.astimezone(dt.timezone.utc)
-        out["time_zone_abbreviation"] = "UTC"
+        out["time_zone"] = "UTC"
     return {"year": t.year, "month": t.month, "day": t.day,
             "time": t.time().replace(tzinfo=None), **out}

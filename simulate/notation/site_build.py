@@ -320,7 +320,8 @@ def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
 
 def _site_fields(hand: SiteHand, names: list[str], by_name: dict[str, Any]) -> dict[str, Any]:
     """The PHH fields that carry the site's facts (PHH's own optional keys where it has
-    one: ``hand``, ``table``, ``seats``, ``seat_count``, ``currency``, ``time``)."""
+    one: ``hand``, ``table``, ``seats``, ``seat_count``, ``currency``, and the time as
+    ``year``, ``month``, ``day``, ``time`` and ``time_zone``)."""
     info = hand.info
     out: dict[str, Any] = {"venue": info.site, "hand": info.hand_id,
                            "seats": [by_name[p].seat for p in names]}
