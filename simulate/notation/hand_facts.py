@@ -9,7 +9,7 @@ import hashlib
 import json
 from typing import Any
 
-__all__ = ["fields_digest", "hand_number", "hand_time", "time_fields"]
+__all__ = ["fields_digest", "hand_number", "hand_time", "in_utc", "time_fields"]
 
 
 def fields_digest(fields: dict[str, Any]) -> str:
@@ -56,20 +56,30 @@ def hand_time(fields: dict[str, Any]) -> str | None:
             + ("+00:00" if zone in _UTC_NAMES else ""))
 
 
+def in_utc(iso: Any) -> tuple[dt.datetime, bool] | None:
+    """``(time, in UTC)`` of ISO 8601 text (``Z`` read as ``+00:00``): a time with an offset
+    turned to UTC (naive, and True), one without as written (and False); None for nothing
+    or text that is not a time. The one reading of a hand's ISO time (the PHH fields, the
+    PokerStars header, the database's column)."""
+    if not iso:
+        return None
+    try:
+        t = dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if t.tzinfo is None:
+        return t, False
+    return t.astimezone(dt.timezone.utc).replace(tzinfo=None), True
+
+
 def time_fields(iso: str | None) -> dict[str, Any]:
     """PHH's fields for an ISO 8601 time (:func:`hand_time` reads them back): ``year``,
     ``month``, ``day`` and ``time`` (a local time, which TOML writes bare); a time with an
     offset in UTC, with ``time_zone = 'UTC'``. Nothing for None or text that is not a
     time."""
-    if not iso:
+    got = in_utc(iso)
+    if got is None:
         return {}
-    try:
-        t = dt.datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return {}
-    out: dict[str, Any] = {}
-    if t.tzinfo is not None:
-        t = t.astimezone(dt.timezone.utc)
-        out["time_zone"] = "UTC"
-    return {"year": t.year, "month": t.month, "day": t.day,
-            "time": t.time().replace(tzinfo=None), **out}
+    t, utc = got
+    return {"year": t.year, "month": t.month, "day": t.day, "time": t.time(),
+            **({"time_zone": "UTC"} if utc else {})}

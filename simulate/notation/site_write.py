@@ -23,6 +23,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from simulate.notation.hand_facts import in_utc
 from simulate.notation.site_build import ROUND_DEALT_GAMES
 from simulate.notation.site_hand import SETS_BET, SiteHand, StreetBets
 from simulate.notation.site_text import CURRENCY_SIGNS
@@ -182,17 +183,11 @@ def _stars_amount(x: Decimal | None, sign: str) -> str:
 def _stars_time(iso: str | None) -> str:
     """`` - 2020/01/02 03:04:05 UTC`` from ISO 8601 (UTC when it has an offset; no zone
     when it has none), or nothing."""
-    if not iso:
+    got = in_utc(iso)
+    if got is None:
         return ""
-    from datetime import datetime, timezone
-
-    try:
-        t = datetime.fromisoformat(iso)
-    except ValueError:
-        return ""
-    if t.tzinfo is not None:
-        return " - " + t.astimezone(timezone.utc).strftime("%Y/%m/%d %H:%M:%S") + " UTC"
-    return " - " + t.strftime("%Y/%m/%d %H:%M:%S")
+    t, utc = got
+    return " - " + t.strftime("%Y/%m/%d %H:%M:%S") + (" UTC" if utc else "")
 
 
 def stars_text(hand: SiteHand) -> str:

@@ -12,13 +12,12 @@ values masked), the form DuckDB scans in bulk.
 from __future__ import annotations
 
 import operator
-from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.notation.hand_facts import fields_digest, hand_time
+from simulate.notation.hand_facts import fields_digest, hand_time, in_utc
 from simulate.notation.phh_read import HandHistory
 from simulate.store.counts import (
     COUNT_FIELDS,
@@ -56,15 +55,8 @@ def fields_key(fields: dict[str, Any], doc: dict[str, Any]) -> tuple[str, str]:
 def utc_time(text: Any) -> str | None:
     """An ISO 8601 time as ``YYYY-MM-DD HH:MM:SS`` in UTC when it has an offset (as
     written when it has none); None when it does not read."""
-    if not text:
-        return None
-    try:
-        t = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if t.tzinfo is not None:
-        t = t.astimezone(timezone.utc).replace(tzinfo=None)
-    return t.isoformat(sep=" ")
+    got = in_utc(text)
+    return None if got is None else got[0].isoformat(sep=" ")
 
 
 class Facts(NamedTuple):
