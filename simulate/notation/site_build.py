@@ -353,12 +353,12 @@ def transcribe(hh: HandHistory) -> SiteHand:
     from simulate.notation.site_hand import Event, Seat, Stakes
 
     n = hh.n_players
-    info = hh.site or SiteInfo(site="phh", hand_id=hand_number(hh.fields),
+    info = hh.site or SiteInfo(site="phh", hand_id="",
                                game=_game_of(hh.variant)[0], betting=_game_of(hh.variant)[1],
                                table=_text(hh.fields.get("table")),
                                currency=_text(hh.fields.get("currency")),
                                time=hand_time(hh.fields))
-    if not info.hand_id:  # a site's record without a number: a tracker needs one
+    if not info.hand_id:  # PHH's number, else one from the hand (a tracker needs one)
         info = dataclasses.replace(info, hand_id=hand_number(hh.fields))
     numbers = list(info.seats) if len(info.seats) == n else list(range(1, n + 1))
     names = list(hh.players)

@@ -329,6 +329,8 @@ def stars_text(hand: SiteHand) -> str:
 
 #: Where a seat folded, in PokerStars' words, by the boards dealt before the fold.
 _FOLDED_ON = ("before Flop", "on the Flop", "on the Turn", "on the River")
+#: The blinds a summary line names as a seat's roles, by the event that posts them.
+_ROLES = {"small_blind": "small blind", "big_blind": "big blind"}
 
 
 def _stars_seat_lines(hand: SiteHand, amt: Callable[[Decimal | None], str]) -> list[str]:
@@ -339,10 +341,6 @@ def _stars_seat_lines(hand: SiteHand, amt: Callable[[Decimal | None], str]) -> l
     or the cards it showed and what it won or that it lost, or that it mucked (a hand shown
     in part too), or what it collected (a hand won without a showdown, shown or not)."""
     roles: dict[str, list[str]] = {}
-    for e in hand.events:
-        role = {"small_blind": "small blind", "big_blind": "big blind"}.get(e.kind)
-        if role and e.player and role not in roles.setdefault(e.player, []):
-            roles[e.player].append(role)
     street = 0
     folded: dict[str, int] = {}
     put: set[str] = set()
@@ -358,6 +356,9 @@ def _stars_seat_lines(hand: SiteHand, amt: Callable[[Decimal | None], str]) -> l
         elif e.kind in ("small_blind", "big_blind", "straddle", "post", "dead", "call", "bet",
                         "raise"):
             put.add(p)
+            role = _ROLES.get(e.kind)
+            if role and role not in roles.setdefault(p, []):
+                roles[p].append(role)
         elif e.kind == "show" and e.cards and "??" not in e.cards:
             shown[p] = list(e.cards)
         elif e.kind in ("show", "muck"):  # a hand shown in part is mucked, as PokerStars says
