@@ -203,7 +203,7 @@ def test_pokerkit_replays_every_site_hand_written_as_phh_to_our_stacks():
     for src, h in read_hands([DATA / "sites"]):
         if isinstance(h, Exception):
             continue
-        ours = replay_doc(h)
+        ours = our_finishing_stacks(h)
         if ours is None:
             continue
         text = "".join(x for x in hand_to_phh(h).splitlines(keepends=True)
@@ -223,7 +223,7 @@ def test_pokerkit_replays_every_site_hand_written_as_phh_to_our_stacks():
     assert compared >= 1250 and not_loaded <= 75, (compared, not_loaded)  # 1,274 and 59
 
 
-def replay_doc(h):
+def our_finishing_stacks(h):
     """Our finishing stacks of a read hand (exact, as Decimals), or None when the replay
     leaves them unknown or fails."""
     from simulate.replay.hand_replay import replay
