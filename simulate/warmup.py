@@ -150,6 +150,14 @@ def _phh() -> None:
     _phh_many()  # many hands in one compiled call
 
 
+def _store() -> None:
+    """What ``pokerjit import`` runs per chunk (serial): the hand replay's warm-up and the
+    compiled counting walk (:func:`simulate.store.chunks.warm_import`)."""
+    from simulate.store.chunks import warm_import
+
+    warm_import()
+
+
 def _pineapple() -> None:
     from simulate.equity import equity
 
@@ -187,6 +195,7 @@ STEPS = (
     Step("many spots and batch", _many, "batch", _lines("batch")),
     Step("hand engine", _engine, "play", needs="simulate.engine"),
     Step("hand histories", _phh, "hand", _phh_many, needs="simulate.replay.hand_replay"),
+    Step("hand database", _store, "import", _store, needs="simulate.store.plain_walk"),
 )
 
 #: The kinds of work :func:`warm` knows, in :data:`STEPS` order.

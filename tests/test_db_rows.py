@@ -19,6 +19,7 @@ from simulate.notation.phh_synth import synthetic_hands  # noqa: E402
 from simulate.replay import fast_replay  # noqa: E402
 from simulate.store import rows as rows_module  # noqa: E402
 from simulate.store.chunks import ROW_TABLES, Chunk, prepare_chunk  # noqa: E402
+from simulate.store.plain_walk import PlainWalk  # noqa: E402
 
 PHH = Path(__file__).resolve().parent / "data" / "phh"
 
@@ -43,25 +44,38 @@ def _plain(tables: dict) -> dict:
 
 
 def test_a_settled_hand_s_rows_are_those_of_the_hand_read_in_full(monkeypatch) -> None:
+    """Three roads to the same rows: the compiled walk's arrays (:meth:`Batch.add_walked`),
+    the Python walk of the replay's fields (:meth:`Batch.add_plain`), the hand read in full."""
     texts = _texts()
     chunk = Chunk("f.phhs", [(f"f.phhs#{i}", 1, t, 7 * i, i) for i, t in enumerate(texts)],
                   True)
-    used = []
-    real = rows_module.Batch.add_plain
+    used: dict[str, list[bool]] = {"add_walked": [], "add_plain": []}
 
-    def counted(self, *a, **k):  # type: ignore[no-untyped-def]
-        got = real(self, *a, **k)
-        used.append(got is not None)
-        return got
+    def counting(name):  # type: ignore[no-untyped-def]
+        real = getattr(rows_module.Batch, name)
 
-    monkeypatch.setattr(rows_module.Batch, "add_plain", counted)
+        def counted(self, *a, **k):  # type: ignore[no-untyped-def]
+            out = real(self, *a, **k)
+            used[name].append(out is not None)
+            return out
+
+        return counted
+
+    for name in used:
+        monkeypatch.setattr(rows_module.Batch, name, counting(name))
     monkeypatch.setattr(fast_replay, "FAST_MIN", 0)  # the compiled road even on a cold cache
-    fast = prepare_chunk(chunk)
+    walked = prepare_chunk(chunk)
+    assert sum(used["add_walked"]) >= 180 and not used["add_plain"]
+    monkeypatch.setattr(PlainWalk, "walked", lambda self, j: False)
+    plain = prepare_chunk(chunk)
+    assert sum(used["add_plain"]) >= 180
     monkeypatch.setattr(rows_module.Batch, "add_plain", lambda self, *a, **k: None)
     slow = prepare_chunk(chunk)
-    assert sum(used) >= 180 and fast.outcomes == slow.outcomes
-    assert sum(kind == "ok" for kind, _ in fast.outcomes) >= 200
-    want, got = _plain(slow.tables), _plain(fast.tables)
-    for t in ROW_TABLES:
-        for k in want[t]:
-            assert got[t][k] == want[t][k], (t, k)
+    assert walked.outcomes == plain.outcomes == slow.outcomes
+    assert sum(kind == "ok" for kind, _ in slow.outcomes) >= 200
+    want = _plain(slow.tables)
+    for road in (plain, walked):
+        got = _plain(road.tables)
+        for t in ROW_TABLES:
+            for k in want[t]:
+                assert got[t][k] == want[t][k], (t, k)

@@ -111,7 +111,7 @@ def test_one_registry_of_warm_ups(monkeypatch):
     import simulate.warmup as W
 
     assert set(W.KINDS) >= {"evaluator", "equity", "range", "omaha", "allin", "pineapple",
-                            "batch", "play", "hand"}
+                            "batch", "play", "hand", "import"}
     with pytest.raises(ValueError, match="no warm-up for 'nope'"):
         W.warm("nope")
     calls = []

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["ROW_TABLES", "Chunk", "ChunkRows", "Pending", "prepare_chunk"]
+__all__ = ["ROW_TABLES", "Chunk", "ChunkRows", "Pending", "prepare_chunk", "warm_import"]
 
 #: The tables a hand's rows go to.
 ROW_TABLES = ("hands", "hand_players", "actions")
@@ -50,21 +50,35 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
     function: it runs on the workers; ``threads``: the executor's task form, unused)."""
     from simulate.notation.phh_read import PHHError, hand_from_bytes
     from simulate.replay.fast_replay import iter_replay_read
+    from simulate.store.plain_walk import walk_plain
     from simulate.store.rows import Batch, hand_key
 
     items = chunk.items
-    done = iter_replay_read([(it[0], it[1], it[2]) for it in items if not isinstance(it[2], str)])
+    done = list(iter_replay_read([(it[0], it[1], it[2]) for it in items
+                                  if not isinstance(it[2], str)]))
+    settled = [(doc, fields) for doc, fields in done if fields is not None]
+    walked = None
+    if settled:
+        try:
+            walked = walk_plain([f for _, f in settled], [d["winnings"] for d, _ in settled])
+        except Exception:  # noqa: BLE001 - each hand is then walked on its own, errors its own
+            walked = None
     batch = Batch()
     outcomes: list[tuple[str, Any]] = []
+    k = j = 0
     for source, line, data, offset, _ in items:
         if isinstance(data, str):
             outcomes.append(("error", data))
             continue
-        doc, fields = next(done)
+        doc, fields = done[k]
+        k += 1
         try:
             key = None
             if fields is not None:  # settled by the compiled path: not read again
-                key = batch.add_plain(fields, doc, source, chunk.path, offset)
+                j += 1
+                key = (batch.add_walked(fields, doc, source, chunk.path, offset, walked, j - 1)
+                       if walked is not None and walked.walked(j - 1) else
+                       batch.add_plain(fields, doc, source, chunk.path, offset))
             if key is None:
                 hand = hand_from_bytes(source, line, data) if isinstance(data, bytes) else data
                 if isinstance(hand, PHHError):
@@ -81,6 +95,21 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
             continue
         outcomes.append(("ok", key))
     return ChunkRows(outcomes, {t: batch.arrays(t) for t in ROW_TABLES})
+
+
+def warm_import(kinds: tuple[str, ...] = ("import",)) -> None:
+    """What a worker of ``pokerjit import`` runs per chunk, on one thread (a process may
+    fork after it): the replay's warm-up (:func:`simulate.replay.worker_warmup.warm_hands`)
+    and its sample hand through the compiled counting walk
+    (:func:`simulate.store.plain_walk.walk_plain`). ``kinds`` (the executor's warm kinds)
+    is not read."""
+    from simulate.replay.worker_warmup import SAMPLE_HAND, warm_hands
+    from simulate.store.plain_walk import walk_plain
+
+    warm_hands()
+    actions = SAMPLE_HAND.decode().split("actions = ", 1)[1].strip()
+    walk_plain([{"variant": "NT", "starting_stacks": (200, 200), "blinds_or_straddles": (1, 2),
+                 "antes": (0, 0), "actions": actions}], [[0, 12]])
 
 
 def failed_chunk(chunk: Chunk, exc: BaseException) -> ChunkRows:

@@ -272,13 +272,12 @@ def _run_chunks(run: _Run, plans: list[tuple[str, _FileState]], workers: int,
                 lock_fd: int, scheduler: str | None = None) -> None:
     """Every chunk made into rows (:func:`simulate.store.chunks.prepare_chunk`, on the one
     pool of pokerjit) and stored in order, a batch at a time."""
-    from simulate.replay.worker_warmup import warm_hands
     from simulate.run import executor
-    from simulate.store.chunks import failed_chunk, prepare_chunk
+    from simulate.store.chunks import failed_chunk, prepare_chunk, warm_import
 
     remote = workers > 1 or scheduler is not None
-    ex = executor(workers, scheduler, warm=warm_hands if remote else None,
-                  warm_kinds=("hand",), close_fd=lock_fd)
+    ex = executor(workers, scheduler, warm=warm_import if remote else None,
+                  warm_kinds=("import",), close_fd=lock_fd)
     try:
         for chunk, rows in ex.map_ordered(_chunks(run, plans), (), prepare_chunk,
                                           on_error=failed_chunk):

@@ -29,6 +29,7 @@ from simulate.store.counts import (
     text_moves,
     walk,
 )
+from simulate.store.plain_walk import PlainWalk
 from simulate.store.schema import TABLES
 
 __all__ = ["COLUMNS", "Batch", "Facts", "columns", "fields_key", "hand_key", "utc_time"]
@@ -96,7 +97,8 @@ class Batch:
         self.hands = 0
         self.names: list[str] = []  # every hand's players, in order
         self.seats: list[int] = []  # per hand: players
-        self.actions: list[int] = []  # per hand: action rows
+        self.actions: list[int] = []  # per hand: action rows (in ``rows``)
+        self.walked: list[tuple[int, PlainWalk, int]] = []  # (place, walk, index in it)
 
     def __len__(self) -> int:
         return self.hands
@@ -107,7 +109,8 @@ class Batch:
         when it raises."""
         counts, actions = walk(hand_start(hand), hand_moves(hand), doc.get("winnings"))
         self.add(Facts(hand.site, hand.variant, hand.blinds_or_straddles, hand.antes,
-                       hand.fields), doc, key, source, file, byte, counts, actions)
+                       hand.fields), doc, key, source, file, byte, *_seat_counts(counts),
+                 actions)
 
     def add_plain(self, fields: dict[str, Any], doc: dict[str, Any], source: str, file: str,
                   byte: int) -> tuple[str, str] | None:
@@ -132,13 +135,35 @@ class Batch:
                                doc["winnings"])
         key = fields_key(fields, doc)
         self.add(Facts(None, variant, blinds, antes, fields), doc, key, source, file, byte,
-                 counts, actions)
+                 *_seat_counts(counts), actions)
+        return key
+
+    def add_walked(self, fields: dict[str, Any], doc: dict[str, Any], source: str, file: str,
+                   byte: int, walked: PlainWalk, j: int) -> tuple[str, str]:
+        """:meth:`add_plain` of a hand the compiled walk walked (hand ``j`` of ``walked``,
+        :func:`simulate.store.plain_walk.walk_plain`): its counts and action rows are taken
+        from the walk's arrays (the action rows when :meth:`arrays` makes the columns)."""
+        from simulate.notation.phh_read import toml_line
+
+        got = toml_line("actions = " + fields["actions"])
+        assert got is not None  # the walk read the same text
+        fields = {**fields, "actions": got[1]}
+        n = len(fields["starting_stacks"])
+        key = fields_key(fields, doc)
+        self.walked.append((self.hands, walked, j))
+        self.add(Facts(None, fields["variant"],
+                       tuple(fields.get("blinds_or_straddles") or (0,) * n),
+                       tuple(fields.get("antes") or (0,) * n), fields), doc, key, source, file,
+                 byte, walked.starts[j].positions, walked.seat_counts(j), [])
         return key
 
     def add(self, facts: Facts, doc: dict[str, Any], key: tuple[str, str], source: str,
-            file: str, byte: int, counts: list[SeatCounts], actions: list[Row]) -> None:
-        """Append one hand's rows from its :class:`Facts`, its document, and its counts and
-        action rows (:func:`simulate.store.counts.walk`)."""
+            file: str, byte: int, positions: list[str | None], counts: list[list[int]],
+            actions: list[Row]) -> None:
+        """Append one hand's rows from its :class:`Facts`, its document, each seat's
+        position and counts (in :data:`~simulate.store.counts.COUNT_FIELDS` order) and the
+        action rows (:func:`simulate.store.counts.walk`; none for a hand of
+        :meth:`add_walked`)."""
         ord_ = self.hands
         site, hid = key
         info = facts.site
@@ -176,7 +201,7 @@ class Batch:
             "allin_board": doc.get("allin_board") or None, "source": source, "file": file,
             "byte": byte, "ord": ord_,
         }
-        players = self._players(info is None, doc, key, counts, ord_)
+        players = self._players(info is None, doc, key, positions, counts, ord_)
         names = doc["players"]
         self.rows["hands"].append(tuple([row[k] for k in COLUMNS["hands"]]))
         self.rows["hand_players"] += players
@@ -188,7 +213,8 @@ class Batch:
         self.keys.add(key)
 
     def _players(self, phh: bool, doc: dict[str, Any], key: tuple[str, str],
-                 counts: list[Any], ord_: int) -> list[tuple[Any, ...]]:
+                 positions: list[str | None], counts: list[list[int]], ord_: int,
+                 ) -> list[tuple[Any, ...]]:
         site, hid = key
         bb = doc.get("big_blind")
         bbf = float(bb) if bb else None
@@ -209,11 +235,10 @@ class Batch:
             ev = evs[s]["ev"] if evs else None
             adjusted = None if net is None else ev if ev is not None else net
             cards = holes[s] if s < len(holes) else ""
-            c = counts[s]
-            got = list(_COUNTS(c))
+            got = counts[s]
             got[_SHOWDOWN] = bool(got[_SHOWDOWN])
             out.append((
-                site, hid, seats[s], name, c.position, hero is not None and name == hero,
+                site, hid, seats[s], name, positions[s], hero is not None and name == hero,
                 cards if cards and cards.strip("?") else None, doc["starting_stacks"][s],
                 committed, won, net,
                 None if net is None or bbf is None else float(net) / bbf, ev, adjusted,
@@ -229,19 +254,46 @@ class Batch:
             return columns(table, _transpose(rows, names))
         got = _transpose(rows, ("seq", "street", "seat", "action", "amount", "total", "allin",
                                 "cards"))
-        ords = np.repeat(np.arange(self.hands, dtype=np.int64), self.actions)
+        ords = [np.repeat(np.arange(self.hands, dtype=np.int64), self.actions)]
+        seats = [np.array([-1 if s is None else s for s in got.pop("seat")], dtype=np.int64)]
+        for walked, hands_, js in _groups(self.walked):
+            cols = walked.action_columns(js)
+            ords.append(np.asarray(hands_, dtype=np.int64)[cols.pop("hand")])
+            seats.append(cols.pop("seat"))
+            for k, v in cols.items():
+                got[k] += v if isinstance(v, list) else v.tolist()
+        ord_all = np.concatenate(ords)
+        seat = np.concatenate(seats)
         hands = self.rows["hands"]
-        site, hid = (np.array([h[i] for h in hands] or [""], dtype=object)[ords]
+        site, hid = (np.array([h[i] for h in hands] or [""], dtype=object)[ord_all]
                      for i in (0, 1))
-        seat = np.array(got.pop("seat"), dtype=object)
-        dealer = seat == None  # noqa: E711 - elementwise
+        dealer = seat < 0
         first = np.zeros(self.hands + 1, np.int64)
         np.cumsum(self.seats, out=first[1:])
         player = np.array(self.names + [None], dtype=object)[
-            np.where(dealer, len(self.names), first[ords] + np.where(dealer, 0, seat)
-                     .astype(np.int64))]
-        return columns(table, {"site": site, "hand_id": hid, **got, "player": player,
-                               "ord": ords})
+            np.where(dealer, len(self.names), first[ord_all] + np.where(dealer, 0, seat))]
+        out = columns(table, {"site": site, "hand_id": hid, **got, "player": player,
+                              "ord": ord_all})
+        if len(ords) == 1:
+            return out
+        order = np.argsort(ord_all, kind="stable")  # each hand's rows together, in order
+        return {k: v[order] for k, v in out.items()}
+
+
+def _groups(walked: list[tuple[int, PlainWalk, int]],
+            ) -> list[tuple[PlainWalk, list[int], list[int]]]:
+    """The walked hands by their walk: ``(walk, the hands' places, their indices in it)``."""
+    out: dict[int, tuple[PlainWalk, list[int], list[int]]] = {}
+    for ord_, w, j in walked:
+        got = out.setdefault(id(w), (w, [], []))
+        got[1].append(ord_)
+        got[2].append(j)
+    return list(out.values())
+
+
+def _seat_counts(counts: list[SeatCounts]) -> tuple[list[str | None], list[list[int]]]:
+    """Each seat's position, and its counts as a list in ``COUNT_FIELDS`` order."""
+    return [c.position for c in counts], [list(_COUNTS(c)) for c in counts]
 
 
 def _transpose(rows: list[tuple[Any, ...]], names: Any) -> dict[str, list[Any]]:
