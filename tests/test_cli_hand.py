@@ -260,7 +260,7 @@ def test_a_byte_range_is_read_in_bounded_memory(tmp_path: Path):
     hands = list(synthetic_hands(2, seed=5))
     f.write_text(f"[1]\n{hands[0]}\n[2]\n# " + "x" * (24 << 20) + f"\n{hands[1]}\n")
     line = hands[0].count("\n") + 4
-    r = A._Range(str(f), 0, f.stat().st_size, 1)
+    r = A.PhhRange(str(f), 0, f.stat().st_size, 1)
     tracemalloc.start()
     try:
         items = A._range_items(r)

@@ -240,11 +240,16 @@ def test_a_site_file_that_grows_is_read_on_from_its_last_hand(tmp_path):
 
 @pytest.mark.parametrize("how", [
     {"workers": 2},
+    {"workers": 2, "spans": 100},  # every PHH file sent as byte ranges the workers cut
     pytest.param({"scheduler": "local:1"}, marks=pytest.mark.slow),  # a Dask cluster
 ])
-def test_workers_give_the_same_database(tmp_path, how):
+def test_workers_give_the_same_database(tmp_path, how, monkeypatch):
     if "scheduler" in how:
         pytest.importorskip("distributed")
+    if "spans" in how:
+        import simulate.replay.hand_files as A
+
+        monkeypatch.setattr(A, "RANGE_MIN_BYTES", how.pop("spans"))
     f = tmp_path / "many.phhs"
     collection(f, 0, 9)
     bad = tmp_path / "bad.phh"
@@ -257,6 +262,30 @@ def test_workers_give_the_same_database(tmp_path, how):
     assert a.errors == 1  # the hand that deals a card twice
     for t in TABLES:
         assert rows(one, t) == rows(two, t), t
+
+
+def test_a_grown_file_read_on_by_workers_in_byte_ranges(tmp_path, monkeypatch):
+    """A file that grew is read on from where the last import stopped, by workers that cut
+    their byte ranges themselves: the same database as one import of the whole file."""
+    import simulate.replay.hand_files as A
+
+    monkeypatch.setattr(A, "RANGE_MIN_BYTES", 100)
+    f, whole = tmp_path / "grows.phhs", tmp_path / "whole" / "grows.phhs"
+    whole.parent.mkdir()
+    collection(f, 0, 5)
+    collection(whole, 0, 12)
+    db, ref = tmp_path / "h.duckdb", tmp_path / "ref.duckdb"
+    assert import_hands([f], db, chunk=2).hands_added == 5
+    collection(f, 5, 7, mode="a")
+    res = import_hands([f], db, chunk=2, workers=2)
+    assert (res.hands_read, res.hands_added, res.duplicates) == (8, 7, 1)
+    import_hands([whole], ref)
+    for t in ("hands", "hand_players", "actions"):
+        assert rows(db, t) == [tuple(v.replace("/whole/", "/") if isinstance(v, str) else v
+                                     for v in r) for r in rows(ref, t)], t
+    [st] = rows(db, "files")
+    at = f.read_bytes().rindex(b"[12]")  # the last hand's header: where a next import starts
+    assert st[4:6] == (at, f.read_bytes()[:at].count(b"\n") + 1)
 
 
 @pytest.mark.slow

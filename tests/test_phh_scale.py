@@ -206,7 +206,7 @@ def test_played_hands_replay_to_the_players_totals(tmp_path: Path,
 def test_byte_ranges_hold_the_hands_a_whole_reading_gives(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers read large files as byte ranges cut at section headers
-    (simulate.replay.hand_files._file_ranges): together the ranges give exactly the hands, sources
+    (simulate.replay.hand_files.phh_ranges): together the ranges give exactly the hands, sources
     and line numbers of one reading of the file, whatever the headers, comments, BOM, long
     lines and block edges."""
     import random
@@ -240,6 +240,6 @@ def test_byte_ranges_hold_the_hands_a_whole_reading_gives(tmp_path: Path,
         f.write_bytes(b"".join(parts))
         want = list(A._file_items(f))
         got: list = []
-        for r in A._file_ranges(f, rng.choice([1, 2, 5, 500])):
+        for r in A.phh_ranges(f, rng.choice([1, 2, 5, 500])):
             got += r if isinstance(r, list) else A._range_items(r)
         assert got == want, trial

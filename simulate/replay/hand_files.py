@@ -32,8 +32,8 @@ from simulate.notation.phh_read import (
 )
 from simulate.replay.fast_replay import Item, replay_item
 
-__all__ = ["CHUNK", "NOT_HANDS", "STDIN", "analyze", "check_inputs", "file_kind", "read_hands",
-           "replay_item"]
+__all__ = ["CHUNK", "NOT_HANDS", "RANGE_MIN_BYTES", "STDIN", "PhhRange", "analyze", "check_inputs",
+           "file_kind", "phh_ranges", "read_hands", "replay_item"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
@@ -50,11 +50,11 @@ Render = Callable[[dict[str, Any]], Any]
 OnSkip = Callable[[str], None]
 
 
-def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
+def _replay_chunk(items: list[Item] | PhhRange, render: Render | None = None,
                   threads: int | None = 1) -> list[Any]:
     """The documents of a chunk of hands (:func:`simulate.replay.fast_replay.replay_items`: the
     plain ones settled in one compiled call, the rest by :func:`replay_item`), each passed
-    through ``render`` when one is given. A :class:`_Range` is read here first.
+    through ``render`` when one is given. A :class:`PhhRange` is read here first.
     ``threads``: the executor's task form (the replay is serial)."""
     from simulate.replay.fast_replay import replay_items
 
@@ -62,12 +62,12 @@ def _replay_chunk(items: list[Item] | _Range, render: Render | None = None,
     return docs if render is None else [render(d) for d in docs]
 
 
-def _task_items(task: list[Item] | _Range | Any) -> list[Item]:
-    """The hands of a worker's task: a :class:`_Range` of a PHH file or a
+def _task_items(task: list[Item] | PhhRange | Any) -> list[Item]:
+    """The hands of a worker's task: a :class:`PhhRange` of a PHH file or a
     :class:`~simulate.notation.sites.SitePart` of a site file read here, a list as it is."""
     from simulate.notation.sites import SitePart
 
-    if isinstance(task, _Range):
+    if isinstance(task, PhhRange):
         return _range_items(task)
     if isinstance(task, SitePart):
         return list(_part_items(task))
@@ -258,7 +258,7 @@ def _stream_items(fh: IO[bytes], name: str) -> Iterator[Item]:
         yield name, 1, f"cannot read file: {exc.strerror or exc}"
 
 
-class _Range(NamedTuple):
+class PhhRange(NamedTuple):
     """Bytes ``start:end`` of the file ``path``, whose first line is line ``line``: whole
     sections, cut where :func:`simulate.notation.phh_read.iter_sections` starts one."""
 
@@ -268,7 +268,7 @@ class _Range(NamedTuple):
     line: int
 
 
-#: Files at least this large are sent to worker processes as byte ranges (:class:`_Range`,
+#: Files at least this large are sent to worker processes as byte ranges (:class:`PhhRange`,
 #: the workers read and cut them) rather than as hands read by the main process.
 RANGE_MIN_BYTES = 1 << 20
 _HEADER_START = re.compile(rb"^[ \t]*\[", re.M)
@@ -292,8 +292,8 @@ class _Slice:
         return b
 
 
-def _range_items(r: _Range) -> list[Item]:
-    """The hands of a :class:`_Range`, as :func:`_file_items` reads them."""
+def _range_items(r: PhhRange) -> list[Item]:
+    """The hands of a :class:`PhhRange`, as :func:`_file_items` reads them."""
     try:
         with open(r.path, "rb") as fh:
             return [(src, line, str(d) if isinstance(d, PHHError) else d) for src, line, d
@@ -302,12 +302,15 @@ def _range_items(r: _Range) -> list[Item]:
         return [(r.path, r.line, f"cannot read file: {exc.strerror or exc}")]
 
 
-def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
-    """``f`` cut into ranges of ``chunk`` sections (the first range also holds whatever
-    comes before the first header). A cut is made only at a line that
-    :func:`simulate.notation.phh_read.iter_sections` reads as a header (a line of at most its
-    64 KiB piece that its header pattern matches), so each range's hands are the ones a
-    reading of the whole file gives; a header missed here only makes a range longer."""
+def phh_ranges(f: Path | str, chunk: int, start: int = 0, line: int = 1,
+               end: int | None = None) -> Iterator[PhhRange | list[Item]]:
+    """``f`` from byte ``start`` (the start of a line, line number ``line``) to byte
+    ``end`` (default: its end) cut into ranges of ``chunk`` sections (the first range also
+    holds whatever comes before the first header), at least one. A cut is made only at a
+    line that :func:`simulate.notation.phh_read.iter_sections` reads as a header (a line of
+    at most its 64 KiB piece that its header pattern matches), so each range's hands are the
+    ones a reading of the whole span gives; a header missed here only makes a range longer.
+    A file that cannot be read gives one item list: its error."""
     from simulate.notation.phh_read import HEADER_RE
 
     try:
@@ -316,14 +319,17 @@ def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
         yield [(str(f), 1, f"cannot read file: {exc.strerror or exc}")]
         return
     path = str(f)
-    start, start_line, seen = 0, 1, 0
-    base, line = 0, 1  # file offset of buf[0], its line number
+    first = start
+    start_line, seen = line, 0
+    base = start  # file offset of buf[0], ``line`` its line number
     buf = b""
     mid = False  # buf[0] is inside a line (the start of a long line was dropped)
     with fh:
+        fh.seek(start)
         while True:
             try:
-                block = fh.read(_BLOCK)
+                block = fh.read(_BLOCK if end is None
+                                else max(0, min(_BLOCK, end - base - len(buf))))
             except OSError as exc:
                 yield [(path, 1, f"cannot read file: {exc.strerror or exc}")]
                 return
@@ -342,7 +348,7 @@ def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
                 at = p
                 seen += 1
                 if seen > chunk:
-                    yield _Range(path, start, base + p, start_line)
+                    yield PhhRange(path, start, base + p, start_line)
                     start, start_line, seen = base + p, line, 1
             line += buf.count(b"\n", at, last)
             base += last
@@ -355,13 +361,13 @@ def _file_ranges(f: Path, chunk: int) -> Iterator[_Range | list[Item]]:
                 base += len(buf) - (1 << 16)
                 buf = buf[-(1 << 16):]
                 mid = True
-    if base > start or start == 0:  # (an empty file is one empty hand, as read whole)
-        yield _Range(path, start, base, start_line)
+    if base > start or start == first:  # (an empty file is one empty hand, as read whole)
+        yield PhhRange(path, start, base, start_line)
 
 
 def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = None,
            ) -> Iterator[Any]:
-    """Work for worker processes: large PHH files as :class:`_Range` s, large site exports
+    """Work for worker processes: large PHH files as :class:`PhhRange` s, large site exports
     as :class:`~simulate.notation.sites.SitePart` s (both read by the workers), other
     files' hands read here, ``chunk`` hands a task (the hands of consecutive small files pooled)."""
     import itertools
@@ -384,7 +390,7 @@ def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = Non
     for kind, files in itertools.groupby(inputs, key=big):
         if kind == "phh":
             for f in files:
-                yield from _file_ranges(Path(f), chunk)
+                yield from phh_ranges(Path(f), chunk)
         elif kind == "site":
             for f in files:
                 yield from _site_tasks(f, chunk, inputs)
@@ -475,7 +481,7 @@ def _run(chunks: Iterable[Any], workers: int, scheduler: str | None, render: Ren
     ex.close()
 
 
-def _failed(items: list[Item] | _Range, exc: BaseException, render: Render | None = None,
+def _failed(items: list[Item] | PhhRange, exc: BaseException, render: Render | None = None,
             ) -> list[Any]:
     """The documents of a chunk whose worker failed: each of its hands an error."""
     from simulate.replay.hand_replay import HandReplay

@@ -115,6 +115,7 @@ class _Windowed:
     results are handed back in submission order as soon as the oldest is done."""
 
     workers = 1
+    ahead = 3  # chunks in flight per worker
     kinds_of: Any = None
     warm: Warm | None = None
     warmed: set[str]
@@ -147,7 +148,7 @@ class _Windowed:
         """``(chunk, fn(chunk, *args, threads=1))`` for every chunk, in order; ``fn`` must
         be a module-level function (it is pickled to the workers)."""
         _freeze(self)  # the kernels were warmed in this process
-        window = 3 * self.workers
+        window = self.ahead * self.workers
         pending: dict[Any, int] = {}
         ready: dict[int, tuple] = {}
         queued: dict[int, Any] = {}
@@ -413,7 +414,7 @@ class Executor(Protocol):
 def executor(workers: int = 1, scheduler: str | None = None, threads: int | None = None, *,
              warm: Warm | None = None, warm_kinds: Iterable[str] = (),
              kinds_of: Callable[[Any], Iterable[str]] | None = None,
-             close_fd: int = -1, spool: Spool | None = None) -> Executor:
+             close_fd: int = -1, spool: Spool | None = None, ahead: int = 3) -> Executor:
     """The one pool of pokerjit: runs chunks of work in this process, on worker processes
     or on Dask, and hands the results back in input order. ``pokerjit batch`` and
     ``pokerjit hand --workers/--scheduler`` run on it.
@@ -434,30 +435,35 @@ def executor(workers: int = 1, scheduler: str | None = None, threads: int | None
     time one is asked for. In this process (``workers=1``) nothing is warmed: the chunks
     load what they need.
 
-    The returned object has ``workers`` (how many run at once), ``map_ordered(chunks,
-    args, fn, *, on_error=None)`` and ``close(abort=False)``. ``map_ordered`` yields
-    ``(chunk, fn(chunk, *args, threads=T))`` for each chunk of the iterable ``chunks``, in
-    input order (T is ``threads`` in this process, 1 on workers). ``fn`` and the chunks
-    must pickle (``fn`` a module-level function). At most ``3 * workers`` chunks are in
-    flight (``chunks`` is read lazily, as results are taken), so memory stays bounded for
-    an input of any length. An exception raised by ``fn`` (or a worker process that died:
-    ``BrokenProcessPool``) is raised from ``map_ordered`` where that chunk's result would
-    come, unless ``on_error(chunk, exc)`` is given, whose return value then stands for the
-    chunk's result. ``close()`` waits for the workers to finish and stops them;
-    ``close(abort=True)`` (what to call on Ctrl-C, SIGTERM or an error) terminates worker
-    processes at once without waiting for their chunks. Worker processes also die with
-    this process (Linux). ``close_fd``: a file descriptor worker processes must not keep
-    open (a locked output). ``spool``: a :class:`~simulate.run.spool.Spool` that forked
-    worker processes write the bulk of a result to (a result with a ``to_spool(spool)``
-    method), which then comes back as a reference; the caller keeps it open until every
-    result is written, then closes it. Ignored in this process, on Dask and by spawned
-    workers.
+    The returned object has ``workers`` (how many run at once), ``map_ordered(chunks, args,
+    fn, *, on_error=None)`` and ``close(abort=False)``. ``map_ordered`` yields ``(chunk,
+    fn(chunk, *args, threads=T))`` for each chunk of the iterable ``chunks``, in input order
+    (T is ``threads`` in this process, 1 on workers). ``fn`` and the chunks must pickle
+    (``fn`` a module-level function). At most ``ahead * workers`` chunks are in flight
+    (``chunks`` is read lazily, as results are taken), so memory stays bounded for an input
+    of any length; a caller that stops to store results (``pokerjit import``) asks for more,
+    so that the workers keep busy meanwhile. An exception raised by ``fn`` (or a worker
+    process that died: ``BrokenProcessPool``) is raised from ``map_ordered`` where that
+    chunk's result would come, unless ``on_error(chunk, exc)`` is given, whose return value
+    then stands for the chunk's result. ``close()`` waits for the workers to finish and
+    stops them; ``close(abort=True)`` (what to call on Ctrl-C, SIGTERM or an error)
+    terminates worker processes at once without waiting for their chunks. Worker processes
+    also die with this process (Linux). ``close_fd``: a file descriptor worker processes
+    must not keep open (a locked output). ``spool``: a :class:`~simulate.run.spool.Spool`
+    that forked worker processes write the bulk of a result to (a result with a
+    ``to_spool(spool)`` method), which then comes back as a reference; the caller keeps it
+    open until every result is written, then closes it. Ignored in this process, on Dask and
+    by spawned workers.
     """
     kinds = tuple(warm_kinds)
+    pool: _Windowed
     if scheduler:
-        return _Dask(scheduler, workers, warm, kinds, kinds_of)
-    if workers > 1:
-        return _Processes(workers, warm, kinds, kinds_of, close_fd, spool)
-    return _Local(threads)
+        pool = _Dask(scheduler, workers, warm, kinds, kinds_of)
+    elif workers > 1:
+        pool = _Processes(workers, warm, kinds, kinds_of, close_fd, spool)
+    else:
+        return _Local(threads)
+    pool.ahead = ahead
+    return pool
 
 

@@ -14,12 +14,14 @@ in one transaction, leaving out the hands seen twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["ROW_TABLES", "Chunk", "ChunkRows", "Pending", "prepare_chunk", "warm_import"]
+__all__ = ["ROW_TABLES", "Chunk", "ChunkRows", "Pending", "prepare_chunk", "span_items",
+           "warm_import"]
 
 #: The tables a hand's rows go to.
 ROW_TABLES = ("hands", "hand_players", "actions")
@@ -28,11 +30,41 @@ ROW_TABLES = ("hands", "hand_players", "actions")
 class Chunk(NamedTuple):
     """Consecutive hands of the file ``path``: ``items`` ``(source, line, data, offset,
     offset_line)`` with ``data`` a PHH hand's text, a site hand's record or an error
-    message; ``last``: the file ends with this chunk."""
+    message (:func:`span_items`), or, with ``span`` ``(start, end, line)``, the hands of
+    those bytes of a PHH file, cut where the chunk is prepared; ``last``: the file ends
+    with this chunk."""
 
     path: str
     items: list[tuple[str, int, Any, int, int]]
     last: bool
+    span: tuple[int, int, int] | None = None
+
+
+def span_items(path: str, start: int, end: int, line: int,
+               ) -> Iterator[tuple[str, int, Any, int, int]]:
+    """The :attr:`Chunk.items` of bytes ``start:end`` of ``path`` (``line``: the line number
+    of byte ``start``), by :func:`simulate.store.reading.file_hands` (a PHH hand's text
+    left unread). Raises OSError when the file cannot be read."""
+    from simulate.notation.phh_read import PHHError
+    from simulate.store.reading import file_hands
+
+    for fh in file_hands(path, start, end, line, parse=False):
+        # PHH text (read where the chunk is prepared), a site hand's record, or an error
+        data = (fh.data if fh.hand is None else str(fh.hand)
+                if isinstance(fh.hand, PHHError) else fh.hand)
+        yield fh.source, fh.line, data, fh.offset, fh.offset_line
+
+
+def _span_chunk(chunk: Chunk) -> Chunk:
+    """``chunk`` with its span cut into items (a file that cannot be read: one error)."""
+    if chunk.span is None:
+        return chunk
+    start, end, line = chunk.span
+    try:
+        items = list(span_items(chunk.path, start, end, line))
+    except OSError as exc:
+        items = [(chunk.path, line, f"cannot read file: {exc.strerror or exc}", start, line)]
+    return Chunk(chunk.path, items, chunk.last)
 
 
 @dataclass
@@ -43,6 +75,14 @@ class ChunkRows:
 
     outcomes: list[tuple[str, Any]]
     tables: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    #: For a chunk given as a span: each item's ``(source, line, offset, offset_line)``.
+    items: list[tuple[str, int, int, int]] | None = None
+
+    def items_read(self, chunk: Chunk) -> list[tuple[str, int, int, int]]:
+        """Each item's ``(source, line, offset, offset_line)``, in order."""
+        if self.items is not None:
+            return self.items
+        return [(it[0], it[1], it[3], it[4]) for it in chunk.items]
 
 
 def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
@@ -53,7 +93,8 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
     from simulate.store.plain_walk import walk_plain
     from simulate.store.rows import Batch, hand_key
 
-    items = chunk.items
+    cut = _span_chunk(chunk)
+    items = cut.items
     done = list(iter_replay_read([(it[0], it[1], it[2]) for it in items
                                   if not isinstance(it[2], str)]))
     settled = [(doc, fields) for doc, fields in done if fields is not None]
@@ -94,7 +135,9 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
                              .splitlines()[0]))
             continue
         outcomes.append(("ok", key))
-    return ChunkRows(outcomes, {t: batch.arrays(t) for t in ROW_TABLES})
+    return ChunkRows(outcomes, {t: batch.arrays(t) for t in ROW_TABLES},
+                     None if chunk.span is None else [(it[0], it[1], it[3], it[4])
+                                                      for it in items])
 
 
 def warm_import(kinds: tuple[str, ...] = ("import",)) -> None:
@@ -115,7 +158,10 @@ def warm_import(kinds: tuple[str, ...] = ("import",)) -> None:
 def failed_chunk(chunk: Chunk, exc: BaseException) -> ChunkRows:
     """The result of a chunk whose worker failed: each of its hands an error."""
     why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
-    return ChunkRows([("error", why.splitlines()[0])] * len(chunk.items))
+    cut = _span_chunk(chunk)
+    return ChunkRows([("error", why.splitlines()[0])] * len(cut.items), {},
+                     None if chunk.span is None else [(it[0], it[1], it[3], it[4])
+                                                      for it in cut.items])
 
 
 class Pending:

@@ -134,6 +134,7 @@ class _Run:
     on_bytes: Callable[[int], None] | None
     batch_size: int
     chunk: int = 64
+    spans: bool = False  # large PHH files sent to the workers as byte ranges
     batch: Any = None  # a simulate.store.chunks.Pending
     touched: dict[str, _FileState] = field(default_factory=dict)
     states: dict[str, _FileState] = field(default_factory=dict)
@@ -177,7 +178,7 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
         try:
             remote = workers > 1 or scheduler is not None
             run = _Run(con, result, on_error, on_bytes, batch,
-                       chunk or (WORKER_CHUNK if remote else CHUNK))
+                       chunk or (WORKER_CHUNK if remote else CHUNK), spans=remote)
             files = list(_files(paths, on_skip))
             plans = [(f, st) for f in files if (st := _plan(con, f)) is not None]
             result.files = len(files)
@@ -241,24 +242,35 @@ def _plan(con: Any, name: str) -> _FileState | None:
 #: settled in one compiled call), in this process and sent to a worker (larger: fewer
 #: round trips; 20,000 hands on two workers 4.7 s -> 4.05 s, measured).
 CHUNK, WORKER_CHUNK = 64, 256
+#: Chunks in flight per worker: enough work queued for the workers to keep busy while
+#: this process stores a batch (a transaction of :data:`BATCH` hands takes about as long
+#: as a worker's 16 chunks; with the pool's usual 3, the workers waited: 50,000 hands on
+#: two workers, see benchmarks/README.md).
+AHEAD = 16
 
 
 def _chunks(run: _Run, plans: list[tuple[str, _FileState]]) -> Iterator[Any]:
     """Each file's hands, :attr:`_Run.chunk` at a time, as
     :class:`simulate.store.chunks.Chunk` s (PHH text left for the worker to read); the
-    last chunk of a file says so (it may be empty)."""
-    from simulate.notation.phh_read import PHHError
-    from simulate.store.chunks import Chunk
-    from simulate.store.reading import file_hands
+    last chunk of a file says so (it may be empty). With :attr:`_Run.spans`, a large PHH
+    file's chunks are byte ranges that the workers cut themselves
+    (:func:`simulate.replay.hand_files.phh_ranges`): this process reads no hand of it."""
+    from simulate.replay.hand_files import RANGE_MIN_BYTES, PhhRange, phh_ranges
+    from simulate.store.chunks import Chunk, span_items
 
     for name, st in plans:
+        if run.spans and st.size - st.start >= RANGE_MIN_BYTES and _is_phh(name):
+            ranges = list(phh_ranges(name, run.chunk, st.start, st.line, st.size))
+            for k, r in enumerate(ranges):
+                last = k == len(ranges) - 1
+                yield (Chunk(name, [], last, (r.start, r.end, r.line))
+                       if isinstance(r, PhhRange) else
+                       Chunk(name, [(*it, st.start, st.line) for it in r], last))
+            continue
         items: list[tuple[str, int, Any, int, int]] = []
         try:
-            for fh in file_hands(name, st.start, st.size, st.line, parse=False):
-                # PHH text (read by the worker), a site hand's record, or an error's text
-                data = (fh.data if fh.hand is None else str(fh.hand)
-                        if isinstance(fh.hand, PHHError) else fh.hand)
-                items.append((fh.source, fh.line, data, fh.offset, fh.offset_line))
+            for it in span_items(name, st.start, st.size, st.line):
+                items.append(it)
                 if len(items) >= run.chunk:
                     yield Chunk(name, items, False)
                     items = []
@@ -266,6 +278,20 @@ def _chunks(run: _Run, plans: list[tuple[str, _FileState]]) -> Iterator[Any]:
             items.append((name, 1, f"cannot read file: {exc.strerror or exc}", st.start,
                           st.line))
         yield Chunk(name, items, True)
+
+
+def _is_phh(name: str) -> bool:
+    """Whether the file ``name`` is PHH (as :func:`simulate.store.reading.file_hands` tells)."""
+    from simulate.notation.phh_read import SUFFIXES
+    from simulate.replay.hand_files import file_kind
+
+    if name.endswith(SUFFIXES):
+        return True
+    try:
+        with open(name, "rb") as fh:
+            return file_kind(fh.read(8192)) == "phh"
+    except OSError:
+        return False
 
 
 def _run_chunks(run: _Run, plans: list[tuple[str, _FileState]], workers: int,
@@ -277,7 +303,7 @@ def _run_chunks(run: _Run, plans: list[tuple[str, _FileState]], workers: int,
 
     remote = workers > 1 or scheduler is not None
     ex = executor(workers, scheduler, warm=warm_import if remote else None,
-                  warm_kinds=("import",), close_fd=lock_fd)
+                  warm_kinds=("import",), close_fd=lock_fd, ahead=AHEAD)
     try:
         for chunk, rows in ex.map_ordered(_chunks(run, plans), (), prepare_chunk,
                                           on_error=failed_chunk):
@@ -297,8 +323,8 @@ def _merge(run: _Run, chunk: Any, rows: Any) -> None:
     res = run.result
     if run.batch is None:
         run.batch = Pending()
-    for (source, line, _, offset, offset_line), (kind, what) in zip(
-            chunk.items, rows.outcomes, strict=True):
+    for (source, line, offset, offset_line), (kind, what) in zip(
+            rows.items_read(chunk), rows.outcomes, strict=True):
         res.hands_read += 1
         st.read_to, st.line = offset, offset_line
         if kind == "error":

@@ -11,6 +11,7 @@ values masked), the form DuckDB scans in bulk.
 
 from __future__ import annotations
 
+import functools
 import operator
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -74,6 +75,15 @@ class Facts(NamedTuple):
 
 def _text(x: Any) -> str:
     return format(Decimal(x).normalize(), "f")
+
+
+@functools.lru_cache(maxsize=1024)
+def _stakes(sb: Any, bb: Any) -> str | None:
+    """``SB/BB`` as text (``BB`` alone without a small blind; None without a big blind)."""
+    if not bb:
+        return None
+    big = _text(Decimal(str(bb)))
+    return big if sb is None else f"{_text(sb)}/{big}"
 
 
 _COUNTS = operator.attrgetter(*COUNT_FIELDS)
@@ -143,11 +153,9 @@ class Batch:
         """:meth:`add_plain` of a hand the compiled walk walked (hand ``j`` of ``walked``,
         :func:`simulate.store.plain_walk.walk_plain`): its counts and action rows are taken
         from the walk's arrays (the action rows when :meth:`arrays` makes the columns)."""
-        from simulate.notation.phh_read import toml_line
-
-        got = toml_line("actions = " + fields["actions"])
-        assert got is not None  # the walk read the same text
-        fields = {**fields, "actions": got[1]}
+        text = fields["actions"]  # ['...', '...']: the one form the walk reads (one quote
+        q = text[1:2]  # style, ", " between, no quote or escape inside an action)
+        fields = {**fields, "actions": text[2:-2].split(q + ", " + q) if len(text) > 2 else []}
         n = len(fields["starting_stacks"])
         key = fields_key(fields, doc)
         self.walked.append((self.hands, walked, j))
@@ -186,8 +194,7 @@ class Batch:
             "currency": info.currency if info is not None else fields.get("currency"),
             "small_blind": sb, "big_blind": bb,
             "ante": max(facts.antes, default=0),
-            "stakes": (f"{_text(sb)}/{_text(Decimal(str(bb)))}" if sb is not None and bb
-                       else None if not bb else _text(Decimal(str(bb)))),
+            "stakes": _stakes(sb, bb),
             "time": utc_time(info.time if info is not None else hand_time(fields)),
             "table_name": (info.table if info is not None else
                            (str(fields["table"]) if "table" in fields else None)),
