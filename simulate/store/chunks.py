@@ -1,15 +1,18 @@
 """A chunk of a file's hands made into table rows, in this process or on a worker process.
 
 The importer (:mod:`simulate.store.importer`) cuts each file into :class:`Chunk` s of a few
-dozen hands (their text, or a site hand's record) and hands them to the one pool of
+dozen hands (their text, or a site hand's record; for a large PHH file on workers, a byte
+range the worker cuts itself, :func:`span_items`) and hands them to the one pool of
 pokerjit (:func:`simulate.run.executor`: in this process, or on ``workers`` processes).
 :func:`prepare_chunk` replays the chunk (:func:`simulate.replay.fast_replay.iter_replay_read`:
-the plain PHH hands settled in one compiled call, their fields kept: those are counted from
-them, :meth:`simulate.store.rows.Batch.add_plain`; every other hand is read in full,
-:meth:`~simulate.store.rows.Batch.add_hand`), counts the statistics and builds the rows,
-and returns a :class:`ChunkRows`: each hand's outcome and the chunk's columns as numpy
-arrays (cheap to send back). :class:`Pending` gathers chunks' rows until they are stored
-in one transaction, leaving out the hands seen twice.
+the plain PHH hands settled in one compiled call, their fields kept), counts the statistics
+and builds the rows: the settled hands are walked together by the compiled counting walk
+(:func:`simulate.store.plain_walk.walk_plain`, :meth:`simulate.store.rows.Batch.add_walked`),
+each without reading it again; every other hand is read in full
+(:meth:`~simulate.store.rows.Batch.add_hand`, the Python walk). It returns a
+:class:`ChunkRows`: each hand's outcome and the chunk's columns as numpy arrays (cheap to
+send back). :class:`Pending` gathers chunks' rows until they are stored in one
+transaction, leaving out the hands seen twice.
 """
 
 from __future__ import annotations

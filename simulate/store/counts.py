@@ -6,7 +6,9 @@ player went to showdown, and for each statistic a *done* count and an *opportuni
 (0 or 1 a hand, the postflop action counts excepted). A statistic over many hands is the
 sum of its done counts over the sum of its opportunity counts; with no opportunity it has
 no value. :func:`hand_actions` gives the same walk's actions as rows (street, player,
-readable kind, chips added, street total, all-in).
+readable kind, chips added, street total, all-in). The hands the compiled replay settles
+are walked together by this walk's compiled twin (:mod:`simulate.store.plain_walk`, tested
+equal to it); this one walks every other hand.
 
 The definitions are PokerTracker 4's (where Hold'em Manager 3 or others differ, it says):
 

@@ -3,12 +3,15 @@
 :func:`import_hands` reads every file under the paths (files and folders, recursively; PHH
 and every site export pokerjit reads, told from the content), replays each hand as
 ``pokerjit hand`` does (:func:`simulate.replay.fast_replay.replay_items`: validation,
-results, all-in EV), counts its statistics (:mod:`simulate.store.counts`) and stores it.
+results, all-in EV), counts its statistics (:mod:`simulate.store.counts`; the hands the
+compiled replay settles, by its compiled twin :mod:`simulate.store.plain_walk`) and stores
+it.
 
 - **Bulk**: each file is cut into chunks of :data:`CHUNK` hands, made into rows on the one
   pool of pokerjit (:func:`simulate.run.executor`: in this process, or on ``workers``
-  processes; :mod:`simulate.store.chunks`), and stored :data:`BATCH` hands at a time in
-  this process, each table's rows inserted from numpy columns in one statement.
+  processes, which cut a large PHH file's byte ranges themselves;
+  :mod:`simulate.store.chunks`), and stored :data:`BATCH` hands at a time in this
+  process, each table's rows inserted from numpy columns in one statement.
 - **Once**: ``(site, hand_id)`` is a hand's key; a hand already stored is counted as a
   duplicate and left out.
 - **Incremental**: ``files`` remembers each file's size, modification time, digest and
