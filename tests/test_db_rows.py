@@ -17,6 +17,7 @@ from test_db_counts import phh  # noqa: E402
 from simulate.notation.phh_read import PHHError, iter_hand_files, iter_sections  # noqa: E402
 from simulate.notation.phh_synth import synthetic_hands  # noqa: E402
 from simulate.replay import fast_replay  # noqa: E402
+from simulate.store import chunks as chunks_module  # noqa: E402
 from simulate.store import rows as rows_module  # noqa: E402
 from simulate.store.chunks import ROW_TABLES, Chunk, prepare_chunk  # noqa: E402
 from simulate.store.plain_walk import PlainWalk  # noqa: E402
@@ -63,7 +64,8 @@ def test_a_settled_hand_s_rows_are_those_of_the_hand_read_in_full(monkeypatch) -
 
     for name in used:
         monkeypatch.setattr(rows_module.Batch, name, counting(name))
-    monkeypatch.setattr(fast_replay, "FAST_MIN", 0)  # the compiled road even on a cold cache
+    monkeypatch.setattr(fast_replay, "FAST_MIN", 0)  # the compiled roads even on a cold cache
+    monkeypatch.setattr(chunks_module, "WALK_MIN", 0)
     walked = prepare_chunk(chunk)
     assert sum(used["add_walked"]) >= 180 and not used["add_plain"]
     monkeypatch.setattr(PlainWalk, "walked", lambda self, j: False)

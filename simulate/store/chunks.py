@@ -102,7 +102,8 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
                                   if not isinstance(it[2], str)]))
     settled = [(doc, fields) for doc, fields in done if fields is not None]
     walked = None
-    if settled:
+    _settled_seen[0] += len(settled)
+    if settled and (_settled_seen[0] >= WALK_MIN or _walk_ready()):
         try:
             walked = walk_plain([f for _, f in settled], [d["winnings"] for d, _ in settled])
         except Exception:  # noqa: BLE001 - each hand is then walked on its own, errors its own
@@ -141,6 +142,20 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
     return ChunkRows(outcomes, {t: batch.arrays(t) for t in ROW_TABLES},
                      None if chunk.span is None else [(it[0], it[1], it[3], it[4])
                                                       for it in items])
+
+
+#: Settled hands a process walks in Python before it compiles the compiled walk (when its
+#: disk cache lacks it): its compile (about 4 s on the 2-core VM) pays off only over tens
+#: of thousands of hands. ``pokerjit warmup`` and the import's workers compile it at once.
+WALK_MIN = 20_000
+_settled_seen = [0]
+
+
+def _walk_ready() -> bool:
+    from evaluator._jit import ready
+    from simulate._kernels.walk import walk_many
+
+    return ready(walk_many)
 
 
 def warm_import(kinds: tuple[str, ...] = ("import",)) -> None:
