@@ -137,7 +137,7 @@ class _Run:
     on_bytes: Callable[[int], None] | None
     batch_size: int
     chunk: int = 64
-    spans: bool = False  # large PHH files sent to the workers as byte ranges
+    spans: bool = False  # large PHH files sent to worker processes as byte ranges
     batch: Any = None  # a simulate.store.chunks.Pending
     touched: dict[str, _FileState] = field(default_factory=dict)
     states: dict[str, _FileState] = field(default_factory=dict)
@@ -181,7 +181,8 @@ def import_hands(paths: str | Path | Iterable[str | Path], db: str | Path | None
         try:
             remote = workers > 1 or scheduler is not None
             run = _Run(con, result, on_error, on_bytes, batch,
-                       chunk or (WORKER_CHUNK if remote else CHUNK), spans=remote)
+                       chunk or (WORKER_CHUNK if remote else CHUNK),
+                       spans=scheduler is None and workers > 1)  # a cluster may not see files
             files = list(_files(paths, on_skip))
             plans = [(f, st) for f in files if (st := _plan(con, f)) is not None]
             result.files = len(files)
