@@ -652,6 +652,30 @@ def test_the_executor_keeps_order_and_says_what_failed(workers: int) -> None:
             raise
 
 
+def test_a_caller_may_keep_more_chunks_in_flight() -> None:
+    """``ahead``: chunks in flight per worker (``pokerjit import`` keeps more, so that the
+    workers go on while it stores a batch); the window is filled before the first wait."""
+    from simulate.run import chunked, executor
+
+    taken = []
+
+    def chunks():
+        for c in chunked(range(60), 3):
+            taken.append(c[0])
+            yield c
+
+    ex = executor(2, ahead=5)
+    try:
+        got = ex.map_ordered(chunks(), (2,), _square_all,
+                             on_error=lambda c, exc: [f"{type(exc).__name__}: {exc}"])
+        next(got)
+        assert len(taken) == 10
+        rest = list(got)
+    finally:
+        ex.close()
+    assert len(rest) == 19
+
+
 def test_pool_workers_leave_ctrl_c_to_the_main_process_and_die_on_sigterm():
     """A forked worker must not keep the main process's SIGTERM handler (``pokerjit hand``
     turns SIGTERM into an exception): ``close(abort=True)`` terminates the workers, and a
