@@ -56,9 +56,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from simulate.notation.phh_read import HandHistory
+if TYPE_CHECKING:  # the database's readers (stats) need only the names below, not the reader
+    from simulate.notation.phh_read import HandHistory
 
 __all__ = ["COUNT_FIELDS", "ActionRow", "Move", "Row", "SeatCounts", "WalkStart", "hand_actions",
            "hand_counts", "hand_moves", "hand_start", "plain_start", "positions",
