@@ -334,3 +334,32 @@ def test_a_hand_that_breaks_the_importer_is_an_error_not_a_lost_chunk(tmp_path, 
     [err] = rows(db, "errors")
     assert err[1] == f"{f}#2" and "internal error: ZeroDivisionError: a bug" in err[4]
     assert count(db, "hand_players") == 18 and count(db, "hands") == 3
+
+
+@pytest.mark.parametrize("head", [b"", b"\xef\xbb\xbf", b"# hands\n\n", b"\xef\xbb\xbf# a\r\n"])
+def test_each_phh_hand_starts_at_its_header(tmp_path, head):
+    """simulate.store.reading.file_hands: a PHH section's offset is its ``[N]`` line's first
+    byte and line (where a later import reads on from), after a byte-order mark or a
+    preamble, and from a start inside the file."""
+    from simulate.store.reading import file_hands
+
+    f = tmp_path / "c.phhs"
+    f.write_bytes(head + "".join(section(i) for i in range(5)).encode())
+    data = f.read_bytes()
+    want = [(data.index(f"[{i + 1}]".encode()), data[:data.index(f"[{i + 1}]".encode())]
+             .count(b"\n") + 1) for i in range(5)]
+    got = [(h.offset, h.offset_line) for h in file_hands(f, parse=False)]
+    assert got == want
+    start, line = want[2]
+    assert [(h.offset, h.offset_line) for h in file_hands(f, start, None, line)] == want[2:]
+
+
+def test_a_hand_past_the_size_bound_leaves_the_next_ones_their_offsets(tmp_path):
+    from simulate.store.reading import file_hands
+
+    f = tmp_path / "big.phhs"
+    big = "[2]\n" + ("# " + "x" * 99 + "\n") * 12_000  # 1.2 MB: one error, not held
+    f.write_bytes((section(0) + big + section(2) + section(3)).encode())
+    data = f.read_bytes()
+    got = [(h.offset, isinstance(h.hand, Exception)) for h in file_hands(f, parse=False)]
+    assert got == [(data.index(f"[{i}]".encode()), i == 2) for i in (1, 2, 3, 4)]

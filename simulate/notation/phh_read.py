@@ -360,9 +360,13 @@ class _Section:
 
 
 def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
+                  offsets: dict[int, int] | None = None,
                   ) -> Iterator[tuple[str, int, bytes | PHHError]]:
     """Cut a PHH byte stream into hands without reading it whole (``first_line``: the
-    number of the stream's first line, for a stream that starts inside a file).
+    number of the stream's first line, for a stream that starts inside a file;
+    ``offsets``: when given, the byte (from the stream's first) of each ``[N]`` header
+    line is put there under its section's first line number, for a caller that reads on
+    from a hand later; the caller takes them out).
 
     Yields ``(source, first_line, text_bytes or PHHError)``: the whole stream as one
     hand when it has no ``[N]`` header, else one item per section (source
@@ -380,8 +384,10 @@ def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
     at_start = True
     readline = stream.readline
     header = HEADER_RE.match
+    start = 0  # the stream's byte where the current section's lines begin
     piece = readline(1 << 16)
     if piece.startswith(_BOM):
+        start = len(_BOM)
         if len(piece) > len(_BOM):
             piece = piece[len(_BOM):]
         else:  # a piece that is the mark alone: line 1, which goes on in the next piece
@@ -397,15 +403,18 @@ def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
                 if m is not None:
                     cur.size, cur.too_big = size, too_big
                     item = _finish(cur, source, True)
+                    if offsets is not None:
+                        offsets[lineno + 1] = start + size
                     if item is not None:
                         yield item
                     seen_header = True
                     cur = _Section(m.group(1).decode("utf-8", "replace").strip("'\""), lineno + 1)
+                    start += size + len(piece)
                     parts, size, too_big = cur.parts, 0, False
                     piece = readline(1 << 16)
                     continue
+        size += len(piece)  # counted on past the bound: where the next section begins
         if not too_big:
-            size += len(piece)
             if size > MAX_HAND_BYTES:
                 too_big = True
                 cur.parts = parts = []

@@ -107,38 +107,28 @@ def file_hands(path: str | Path, start: int = 0, end: int | None = None,
 
 
 class _Lines:
-    """A byte range of a file as a ``readline(n)`` stream that remembers where each line
-    that may be a PHH header (``[`` or blank first) starts, by line number."""
+    """A byte range of a file as a ``readline(n)`` stream."""
 
     def __init__(self, fh: object, start: int, size: int) -> None:
         self.fh, self.left, self.pos = fh, size, start
-        self.line, self.at_start = 0, True  # lines begun so far; next piece starts a line
-        self.starts: dict[int, int] = {}
 
     def readline(self, n: int = -1) -> bytes:
         if self.left <= 0:
             return b""
         b = self.fh.readline(self.left if n < 0 else min(n, self.left))  # type: ignore[attr-defined]
-        if self.at_start and b:
-            self.line += 1
-            if b[:1] in b"[ \t":
-                self.starts[self.line] = self.pos
-        self.at_start = b[-1:] == b"\n"
         self.left -= len(b)
-        self.pos += len(b)
         return b
 
 
 def _phh_hands(lines: _Lines, name: str, first_line: int, parse: bool = True,
                ) -> Iterator[FileHand]:
     base = lines.pos
-    for src, line, data in iter_sections(lines, name, first_line):
-        rel = line - first_line + 1  # the section's first line, counted in the range
+    heads: dict[int, int] = {}  # a section's first line -> its header's byte in the range
+    for src, line, data in iter_sections(lines, name, first_line, heads):
         offset, at = base, first_line
-        if src != name and rel - 1 in lines.starts:  # a [N] section: from its header
-            offset, at = lines.starts[rel - 1], line - 1
-        for k in [k for k in lines.starts if k < rel]:
-            del lines.starts[k]
+        head = heads.pop(line, None)
+        if src != name and head is not None:  # a [N] section: from its header
+            offset, at = base + head, line - 1
         if isinstance(data, bytes):
             yield FileHand(src, line, offset, at,
                            hand_from_bytes(src, line, data) if parse else None, data)
