@@ -32,8 +32,8 @@ from simulate.notation.phh_read import (
 )
 from simulate.replay.fast_replay import Item, replay_item
 
-__all__ = ["CHUNK", "NOT_HANDS", "RANGE_MIN_BYTES", "STDIN", "PhhRange", "analyze", "check_inputs",
-           "file_kind", "phh_ranges", "read_hands", "replay_item"]
+__all__ = ["CHUNK", "NOT_HANDS", "RANGE_MIN_BYTES", "STDIN", "FileSlice", "PhhRange", "analyze",
+           "check_inputs", "file_kind", "phh_ranges", "read_hands", "replay_item"]
 
 #: Hands per task sent to a worker process.
 CHUNK = 500
@@ -275,7 +275,7 @@ _HEADER_START = re.compile(rb"^[ \t]*\[", re.M)
 _BLOCK = 1 << 20
 
 
-class _Slice:
+class FileSlice:
     """Bytes ``start:end`` of an open file as a stream for
     :func:`simulate.notation.phh_read.iter_sections` (``readline(n)`` only): a range is read a
     line piece at a time, never whole, so a hand past the size bound costs no memory."""
@@ -297,7 +297,7 @@ def _range_items(r: PhhRange) -> list[Item]:
     try:
         with open(r.path, "rb") as fh:
             return [(src, line, str(d) if isinstance(d, PHHError) else d) for src, line, d
-                    in iter_sections(_Slice(fh, r.start, r.end), r.path, r.line)]
+                    in iter_sections(FileSlice(fh, r.start, r.end), r.path, r.line)]
     except OSError as exc:
         return [(r.path, r.line, f"cannot read file: {exc.strerror or exc}")]
 

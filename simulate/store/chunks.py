@@ -83,9 +83,12 @@ class ChunkRows:
 
     def items_read(self, chunk: Chunk) -> list[tuple[str, int, int, int]]:
         """Each item's ``(source, line, offset, offset_line)``, in order."""
-        if self.items is not None:
-            return self.items
-        return [(it[0], it[1], it[3], it[4]) for it in chunk.items]
+        return self.items if self.items is not None else _places(chunk.items)
+
+
+def _places(items: list[tuple[str, int, Any, int, int]]) -> list[tuple[str, int, int, int]]:
+    """Each item's ``(source, line, offset, offset_line)``: where it is, without its data."""
+    return [(it[0], it[1], it[3], it[4]) for it in items]
 
 
 def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
@@ -140,8 +143,7 @@ def prepare_chunk(chunk: Chunk, threads: int | None = 1) -> ChunkRows:
             continue
         outcomes.append(("ok", key))
     return ChunkRows(outcomes, {t: batch.arrays(t) for t in ROW_TABLES},
-                     None if chunk.span is None else [(it[0], it[1], it[3], it[4])
-                                                      for it in items])
+                     None if chunk.span is None else _places(items))
 
 
 #: Settled hands a process walks in Python before it compiles the compiled walk (when its
@@ -178,8 +180,7 @@ def failed_chunk(chunk: Chunk, exc: BaseException) -> ChunkRows:
     why = f"internal error: worker process failed ({type(exc).__name__}: {exc})"
     cut = _span_chunk(chunk)
     return ChunkRows([("error", why.splitlines()[0])] * len(cut.items), {},
-                     None if chunk.span is None else [(it[0], it[1], it[3], it[4])
-                                                      for it in cut.items])
+                     None if chunk.span is None else _places(cut.items))
 
 
 class Pending:

@@ -286,15 +286,11 @@ def _chunks(run: _Run, plans: list[tuple[str, _FileState]]) -> Iterator[Any]:
 
 
 def _is_phh(name: str) -> bool:
-    """Whether the file ``name`` is PHH (as :func:`simulate.store.reading.file_hands` tells)."""
-    from simulate.notation.phh_read import SUFFIXES
-    from simulate.replay.hand_files import file_kind
+    """Whether the file ``name`` is PHH (:func:`simulate.store.reading.file_format`)."""
+    from simulate.store.reading import file_format
 
-    if name.endswith(SUFFIXES):
-        return True
     try:
-        with open(name, "rb") as fh:
-            return file_kind(fh.read(8192)) == "phh"
+        return file_format(name) == "phh"
     except OSError:
         return False
 

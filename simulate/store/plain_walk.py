@@ -88,9 +88,8 @@ def walk_plain(fields: list[dict[str, Any]], winnings: list[list[Any]]) -> Plain
     """Walk the hands whose fields (as :func:`simulate.replay.fast_replay.iter_replay_read`
     gives them) are ``fields``, with what each seat won (the documents' ``winnings``)."""
     from simulate._kernels import engine as K
-    from simulate._kernels.walk import COUNTS, SAW_FLOP, SHOWDOWN, WON_SD, WON_SF, walk_many
+    from simulate._kernels.walk import SAW_FLOP, SHOWDOWN, WON_SD, WON_SF, walk_many
 
-    assert COUNTS == COUNT_FIELDS
     H = len(fields)
     S = K.MAXS
     starts = []
@@ -122,7 +121,7 @@ def walk_plain(fields: list[dict[str, Any]], winnings: list[list[Any]]) -> Plain
     aoff = np.zeros(H + 1, np.int64)
     np.cumsum(np.diff(toff) // 6 + 1, out=aoff[1:])
     rows = int(aoff[-1])
-    counts = np.zeros((H, S, len(COUNTS)), np.int32)
+    counts = np.zeros((H, S, len(COUNT_FIELDS)), np.int32)  # COUNTS, tested equal
     nact = np.zeros(H, np.int64)
     cols = (np.zeros(rows, np.int8), np.zeros(rows, np.int64), np.zeros(rows, np.int8),
             np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows, np.bool_),

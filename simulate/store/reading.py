@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from simulate.notation.phh_read import (
     SUFFIXES,
@@ -35,7 +36,7 @@ from simulate.notation.phh_read import (
     iter_sections,
 )
 
-__all__ = ["FileHand", "file_digest", "file_hands"]
+__all__ = ["FileHand", "file_digest", "file_format", "file_hands"]
 
 #: How much of a file its format is told from (as :mod:`simulate.replay.hand_files` does).
 _HEAD = 8192
@@ -89,45 +90,41 @@ def file_hands(path: str | Path, start: int = 0, end: int | None = None,
     PHH hand unread (``hand`` None, its text in ``data``; an error found while cutting it
     is its ``hand``), for a worker process to read. Raises OSError when the file cannot be
     read."""
-    from simulate.replay.hand_files import file_kind
+    from simulate.replay.hand_files import FileSlice
 
     name = str(path)
     with open(path, "rb") as fh:
-        head = fh.read(_HEAD)
-        kind = "phh" if name.endswith(SUFFIXES) else file_kind(head)
-        if kind == "site":
+        if _format(name, fh.read(_HEAD)) == "site":
             fh.seek(0)
             data = fh.read() if end is None else fh.read(end)
             yield from _site_hands(data, name, start, first_line)
             return
-        fh.seek(start)
-        size = (end if end is not None else fh.seek(0, 2)) - start
-        fh.seek(start)
-        yield from _phh_hands(_Lines(fh, start, size), name, first_line, parse)
+        stop = end if end is not None else fh.seek(0, 2)
+        yield from _phh_hands(FileSlice(fh, start, stop), start, name, first_line, parse)
 
 
-class _Lines:
-    """A byte range of a file as a ``readline(n)`` stream."""
-
-    def __init__(self, fh: object, start: int, size: int) -> None:
-        self.fh, self.left, self.pos = fh, size, start
-
-    def readline(self, n: int = -1) -> bytes:
-        if self.left <= 0:
-            return b""
-        b = self.fh.readline(self.left if n < 0 else min(n, self.left))  # type: ignore[attr-defined]
-        self.left -= len(b)
-        return b
+def file_format(path: str | Path) -> str | None:
+    """``"phh"``, ``"site"`` or None: the format :func:`file_hands` reads ``path`` as (a
+    ``.phh``/``.phhs`` name is PHH; otherwise told from the first bytes). Raises OSError
+    when the file cannot be read."""
+    with open(path, "rb") as fh:
+        return _format(str(path), fh.read(_HEAD))
 
 
-def _phh_hands(lines: _Lines, name: str, first_line: int, parse: bool = True,
+def _format(name: str, head: bytes) -> str | None:
+    from simulate.replay.hand_files import file_kind
+
+    return "phh" if name.endswith(SUFFIXES) else file_kind(head)
+
+
+def _phh_hands(stream: Any, base: int, name: str, first_line: int, parse: bool = True,
                ) -> Iterator[FileHand]:
-    base = lines.pos
-    heads: dict[int, int] = {}  # a section's first line -> its header's byte in the range
-    for src, line, data in iter_sections(lines, name, first_line, heads):
+    """The hands of a PHH ``stream`` that starts at byte ``base`` of the file ``name``."""
+    heads: dict[int, int] = {}  # a section's first line -> its header's byte in the stream
+    for src, line, data in iter_sections(stream, name, first_line, heads):
         offset, at = base, first_line
         head = heads.pop(line, None)
-        if src != name and head is not None:  # a [N] section: from its header
+        if head is not None:  # a [N] section: from its header
             offset, at = base + head, line - 1
         if isinstance(data, bytes):
             yield FileHand(src, line, offset, at,
