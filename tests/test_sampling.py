@@ -38,8 +38,10 @@ import numpy as np
 import pytest
 from helpers import default_ctrl_c
 
+from evaluator._jit import serial
 from simulate import allin_ev, equity
 from simulate import sampling as S
+from simulate._kernels.rng import deal, deal_setup, draw5, draw_tuple, pick5, stream_state
 from simulate.sampling import BLOCK, MAX_SAMPLES, Sampling
 
 
@@ -344,40 +346,76 @@ def test_round_planner_checks_only_at_planned_block_counts():
 
 
 # ----------------------------------------------------------------------------- the draws
+# The counting loops are compiled and cached on disk like the library's kernels, so a warm
+# test run loads them instead of compiling them again.
+@serial
+def _deal_counts(deck, n):
+    """(subsets int64[2**m], first int64[m], same bool): ``n`` read-only deals of 5 from
+    ``deck`` (uint8[m]) counted by subset bitmask and first card; ``same``: the in-place
+    deal gave the same cards and stream state every time."""
+    m = deck.shape[0]
+    mul = np.empty(5, np.uint64)
+    thr = np.empty(5, np.uint64)
+    deal_setup(m, 5, mul, thr)
+    subsets = np.zeros(1 << m, np.int64)
+    first = np.zeros(m, np.int64)
+    state = stream_state(np.uint64(12345), 0)
+    same = True
+    for _ in range(n):
+        s0 = state
+        state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
+        c = pick5(deck, deck[0], deck[1], deck[2], deck[3], r0, r1, r2, r3, r4)
+        d = deck.copy()
+        s1 = deal(s0, d, 0, 5, mul, thr)
+        same &= s1 == state
+        bits = 0
+        for i, x in enumerate(c):
+            same &= d[i] == x
+            bits |= 1 << np.int64(x)
+        subsets[bits] += 1
+        first[c[0]] += 1
+    return subsets, first, same
+
+
+@serial
+def _deal_seven_counts(n):
+    """(out int64[7, 12], head int64[2]): ``n`` in-place deals of 7 cards from 10 at offset 2
+    of a 12-card array, counted by dealt position and card; ``head``: the two cards before
+    the offset afterwards."""
+    d = np.arange(12, dtype=np.int64)
+    mul = np.empty(10, np.uint64)
+    thr = np.empty(10, np.uint64)
+    deal_setup(10, 7, mul, thr)
+    out = np.zeros((7, 12), np.int64)
+    state = stream_state(np.uint64(99), 3)
+    for _ in range(n):
+        state = deal(state, d, 2, 7, mul, thr)
+        for i in range(7):
+            out[i, d[2 + i]] += 1
+    return out, d[:2].copy()
+
+
+@serial
+def _tuple_draw_counts(cdf, ncombo, cards, n):
+    """int64[M, M, M]: ``n`` weighted draws of one combo per player (three players, at most
+    M combos each) counted by the tuple of combo indices."""
+    P, M = cdf.shape
+    idx = np.zeros(P, np.int64)
+    skip = np.zeros(P, np.bool_)
+    out = np.zeros((M, M, M), np.int64)
+    state = stream_state(np.uint64(5), 0)
+    for _ in range(n):
+        state, used, rej = draw_tuple(state, cdf, ncombo, cards, skip, np.int64(0), idx, 1000)
+        out[idx[0], idx[1], idx[2]] += 1
+    return out
+
+
 def test_uniform_deal_deals_every_runout_equally_often():
     """The read-only deal (draw5 + pick5) and the in-place deal (deal) give the same cards
     from the same draws; each 5-card subset of a 9-card deck, and each first card, comes
     equally often (chi-square bound)."""
-    from evaluator._jit import serial
-    from simulate._kernels.rng import deal, deal_setup, draw5, pick5, stream_state
-
-    @serial(cache=False)
-    def deal_counts(deck, n):
-        m = deck.shape[0]
-        mul = np.empty(5, np.uint64)
-        thr = np.empty(5, np.uint64)
-        deal_setup(m, 5, mul, thr)
-        subsets = np.zeros(1 << m, np.int64)
-        first = np.zeros(m, np.int64)
-        state = stream_state(np.uint64(12345), 0)
-        same = True
-        for _ in range(n):
-            s0 = state
-            state, r0, r1, r2, r3, r4 = draw5(state, mul, thr, 0)
-            c = pick5(deck, deck[0], deck[1], deck[2], deck[3], r0, r1, r2, r3, r4)
-            d = deck.copy()
-            s1 = deal(s0, d, 0, 5, mul, thr)
-            same &= s1 == state
-            bits = 0
-            for i, x in enumerate(c):
-                same &= d[i] == x
-                bits |= 1 << np.int64(x)
-            subsets[bits] += 1
-            first[c[0]] += 1
-        return subsets, first, same
-
     n = 252_000
-    subsets, first, same = deal_counts(np.arange(9, dtype=np.uint8), n)
+    subsets, first, same = _deal_counts(np.arange(9, dtype=np.uint8), n)
     assert same
     sizes = np.array([bin(b).count("1") for b in range(1 << 9)])
     assert subsets[sizes != 5].sum() == 0  # five distinct cards every time
@@ -391,25 +429,8 @@ def test_uniform_deal_deals_every_runout_equally_often():
 def test_in_place_deal_of_more_than_five_cards_is_uniform():
     """``deal`` of 7 ordered cards from 10 at an offset: every card equally often at every
     dealt position; the cards before the offset are never touched."""
-    from evaluator._jit import serial
-    from simulate._kernels.rng import deal, deal_setup, stream_state
-
-    @serial(cache=False)
-    def counts(n):
-        d = np.arange(12, dtype=np.int64)
-        mul = np.empty(10, np.uint64)
-        thr = np.empty(10, np.uint64)
-        deal_setup(10, 7, mul, thr)
-        out = np.zeros((7, 12), np.int64)
-        state = stream_state(np.uint64(99), 3)
-        for _ in range(n):
-            state = deal(state, d, 2, 7, mul, thr)
-            for i in range(7):
-                out[i, d[2 + i]] += 1
-        return out, d[:2].copy()
-
     n = 100_000
-    out, head = counts(n)
+    out, head = _deal_seven_counts(n)
     assert head.tolist() == [0, 1]
     assert out[:, :2].sum() == 0
     want = n / 10
@@ -421,9 +442,6 @@ def test_in_place_deal_of_more_than_five_cards_is_uniform():
 def test_weighted_tuple_draw_is_proportional_to_weight_products():
     """Three players, overlapping combos with weights: every card-disjoint tuple comes in
     proportion to the product of its weights (no bias towards combos that conflict less)."""
-    from evaluator._jit import serial
-    from simulate._kernels.rng import draw_tuple, stream_state
-
     combos = [[(0, 1), (0, 2), (3, 4)], [(1, 2), (3, 5)], [(4, 5), (0, 6), (2, 7)]]
     weights = [[1.0, 2.0, 0.5], [1.0, 3.0], [2.0, 1.0, 1.0]]
     P, M = 3, 3
@@ -434,20 +452,8 @@ def test_weighted_tuple_draw_is_proportional_to_weight_products():
         cards[p, :len(combos[p])] = combos[p]
         cdf[p, :len(combos[p])] = np.cumsum(weights[p])
 
-    @serial(cache=False)
-    def draw(n):
-        idx = np.zeros(P, np.int64)
-        skip = np.zeros(P, np.bool_)
-        out = np.zeros((M, M, M), np.int64)
-        state = stream_state(np.uint64(5), 0)
-        for _ in range(n):
-            state, used, rej = draw_tuple(state, cdf, ncombo, cards, skip, np.int64(0), idx,
-                                          1000)
-            out[idx[0], idx[1], idx[2]] += 1
-        return out
-
     n = 200_000
-    got = draw(n)
+    got = _tuple_draw_counts(cdf, ncombo, cards, n)
     want = np.zeros((M, M, M))
     for t in itertools.product(*(range(len(c)) for c in combos)):
         cs = [set(combos[p][t[p]]) for p in range(P)]

@@ -231,7 +231,7 @@ def test_score_rows_equity_roads_pay_odd_chips_as_the_pot_rule(n, seed, chips):
     assert batch[7].tolist() == stats and batch[8].tolist() == cats
 
 
-@serial(cache=False)
+@serial
 def _rows_on(rows, wts, n, sc, road):
     """:func:`S.score_rows_on` compiled for the road tag's type, as the walk compiles it."""
     S.score_rows_on(rows, wts, n, sc, road)
