@@ -53,6 +53,13 @@ def icm_subsets(stacks, payouts, out):
             continue
         k = count[mask]
         rest = total - taken[mask]
+        if rest < total * (1.0 / 1024):
+            # Little left in play: the difference keeps only rest / total of the digits
+            # (2e6 + 0.01 - 2e6 is 0.01 only to 1e-7), so sum what is left afresh.
+            rest = 0.0
+            for j in range(n):
+                if not mask & (np.int64(1) << j):
+                    rest += stacks[j]
         for j in range(n):
             bit = np.int64(1) << j
             if mask & bit:
@@ -65,7 +72,6 @@ def icm_subsets(stacks, payouts, out):
                     taken[nxt] = taken[mask] + stacks[j]
                     count[nxt] = k + 1
                 prob[nxt] += q
-
 
 
 @serial
