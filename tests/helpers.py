@@ -21,6 +21,41 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: The share of a property test's examples the ``dev`` profile runs (30 of Hypothesis's 100,
+#: see ``conftest.py``); the ``ci`` profile runs them all.
+DEV_SHARE = 0.3
+
+
+def examples(n: int) -> int:
+    """``max_examples`` for a property test that asks for ``n``: all ``n`` under the ``ci``
+    profile (CI's quick and slow runs), about :data:`DEV_SHARE` of them (at least 10, at most
+    ``n``) in the default ``dev`` profile's quick local run."""
+    if (os.environ.get("HYPOTHESIS_PROFILE", "dev").strip() or "dev") == "ci":
+        return n
+    return min(n, max(10, round(n * DEV_SHARE)))
+
+
+def quick_first(values: list[Any], quick: int = 1) -> list[Any]:
+    """A ``parametrize`` list whose first ``quick`` cases run in the quick run and the rest
+    only in the slow set (``pytest -m slow``, which CI runs too): for a family of cases that
+    take one road, where one case proves the road quickly and the others widen the net.
+    ``values`` may hold ``pytest.param`` entries (their ids and marks are kept); a tuple is
+    one case's values for several argument names, as ``parametrize`` reads it."""
+    import pytest
+    from _pytest.mark import ParameterSet
+
+    out = []
+    for i, v in enumerate(values):
+        if i < quick:
+            out.append(v)
+        elif isinstance(v, ParameterSet):
+            out.append(pytest.param(*v.values, marks=(*v.marks, pytest.mark.slow), id=v.id))
+        else:
+            out.append(pytest.param(*(v if isinstance(v, tuple) else (v,)),
+                                    marks=pytest.mark.slow))
+    return out
+
+
 def kernel_first_bad(cards: np.ndarray, n_blocks: int = 0) -> int:
     """The evaluation kernels' answer for ``cards`` (``uint8[N, k]``): the first bad row, else
     -1; ``n_blocks`` > 0 runs the parallel kernel in that many blocks."""

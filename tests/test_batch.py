@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import default_ctrl_c
+from helpers import default_ctrl_c, quick_first
 from helpers import strip_timings as _strip
 
 from simulate.batch import run, run_batch
@@ -211,7 +211,7 @@ def _cli(*args: str) -> list[str]:
 
 @pytest.mark.parametrize("backend", [
     ["--workers", "1", "--chunk-lines", "4"],
-    ["--workers", "2", "--chunk-lines", "4"],
+    pytest.param(["--workers", "2", "--chunk-lines", "4"], marks=pytest.mark.slow),
     pytest.param(["--scheduler", "local:2", "--chunk-lines", "4"], marks=pytest.mark.slow),
 ], ids=["1-worker", "2-workers", "dask"])
 def test_sigkill_and_resume(tmp_path: Path, reference: tuple[Path, list[dict[str, Any]]],
@@ -428,7 +428,7 @@ def test_dask_chunks_travel_as_one_frame() -> None:
     assert len(dumps({"op": "task-finished", "data": to_serialize(answers)})) <= 8
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", quick_first([1, 2]))
 def test_runs_leave_the_collector_as_they_found_it(tmp_path: Path, workers: int) -> None:
     """A run keeps the cyclic collector off the warmed heap (gc.freeze) and gives it back
     at the end, also when a Python API caller stops early."""

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from helpers import examples
 
 from evaluator.cards import CardError, card_str, cards_str, check_disjoint, parse_cards
 
@@ -141,7 +142,7 @@ def test_ids_of_text_agrees_with_parse_cards_on_any_text():
 
     tokens = st.sampled_from([*CARD_IDS, "10h", "??", " ", ",", "x", "A", "♠", "h"])
 
-    @hypothesis.settings(max_examples=400, deadline=None)
+    @hypothesis.settings(max_examples=examples(400), deadline=None)
     @hypothesis.given(st.lists(tokens, max_size=12).map("".join) | st.text(max_size=12))
     def check(text: str) -> None:
         got = ids_of_text(text)

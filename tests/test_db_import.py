@@ -265,6 +265,7 @@ def test_workers_give_the_same_database(tmp_path, how, monkeypatch):
         assert rows(one, t) == rows(two, t), t
 
 
+@pytest.mark.slow  # workers and growth each have a quick test of their own
 def test_a_grown_file_read_on_by_workers_in_byte_ranges(tmp_path, monkeypatch):
     """A file that grew is read on from where the last import stopped, by workers that cut
     their byte ranges themselves: the same database as one import of the whole file."""

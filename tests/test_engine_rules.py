@@ -11,6 +11,7 @@ Seats are numbered clockwise; blinds are (1, 2) unless a test says otherwise.
 from __future__ import annotations
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -543,7 +544,7 @@ def test_a_fold_facing_a_check_is_taken_from_a_record_but_never_offered():
 
 
 # --------------------------------------------------------------------------- invariants
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_random_play_invariants(data):
     """Over random tables and random legal actions: chips are conserved at every step, the

@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from helpers import peer_or_skip
+from helpers import examples, peer_or_skip, quick_first
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import category_of_strength, holdem_counts, holdem_walk
@@ -62,7 +62,7 @@ def test_exact_matches_slow_walk(hands, board, dead):
     assert np.array_equal(cats, ref_cats)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_reduced_walk_equals_plain_walk(data):
     """The weighted walk equals the plain walk over every runout, to the last count."""
@@ -84,8 +84,9 @@ def test_reduced_walk_equals_plain_walk(data):
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
 
 
-@pytest.mark.parametrize("hands", [["AhAs", "KdKc", "QhQs"], ["7h6h", "AsKd", "2c2d", "Jh9h"],
-                                   ["AhKh", "QhJh"]])
+@pytest.mark.parametrize("hands", quick_first([["AhAs", "KdKc", "QhQs"],
+                                               ["7h6h", "AsKd", "2c2d", "Jh9h"],
+                                               ["AhKh", "QhJh"]]))
 def test_preflop_reduced_walk_equals_plain_walk(hands):
     a = kernel_counts(hands)
     b = kernel_counts(hands, naive=True)
@@ -190,7 +191,7 @@ def test_range_entries_are_dispatched():
     assert r.players[1].hand
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(st.data())
 def test_monte_carlo_within_five_standard_errors(data):
     """Random spots and seeds (under the ``dev`` profile, new ones every run), so the bound

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from helpers import kernel_first_bad
+from helpers import examples, kernel_first_bad, quick_first
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import best_tuple, first_bad_row, five_card_tuple
@@ -103,7 +103,7 @@ def test_five_card_order_matches_reference_exhaustively(all_five):
 
 
 @pytest.mark.parametrize("n", [100_000, pytest.param(1_000_000, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("k", quick_first([7, 5, 6]))
 @pytest.mark.parametrize("peer", ["phevaluator", "eval7"])
 def test_differential_against_peers(k, peer, n):
     """Random hands per size (1,000,000 in the full run): same ordering, same ties as the
@@ -202,7 +202,7 @@ def test_describe_texts():
     assert E.describe("Kh9d7c5s3d").text == "High Card, King high, kickers Nine, Seven, Five, Three"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True), st.randoms())
 def test_card_order_does_not_matter(cards, rnd):
     shuffled = list(cards)
@@ -210,7 +210,7 @@ def test_card_order_does_not_matter(cards, rnd):
     assert E.evaluate(cards) == E.evaluate(shuffled)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True),
        st.permutations(range(4)))
 def test_suit_relabelling_does_not_matter(cards, perm):
@@ -219,7 +219,7 @@ def test_suit_relabelling_does_not_matter(cards, perm):
     assert E.evaluate(cards) == E.evaluate_batch(np.array([relabelled], np.uint8))[0]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True))
 def test_more_cards_never_hurt(cards):
     assert E.evaluate(cards[:5]) <= E.evaluate(cards[:6]) <= E.evaluate(cards)
@@ -268,7 +268,7 @@ def test_batch_check_catches_every_position_and_group_edge(k):
                     assert kernel_first_bad(bad) == row, (n, row, p, q)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(5, 7), st.integers(1, 300), st.integers(0, 2**32 - 1),
        st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(0, 6),
                           st.integers(0, 6), st.integers(0, 255)), max_size=4),

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,7 @@ def test_against_every_finishing_order_on_random_small_fields():
                                    rtol=1e-12, atol=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.floats(0.01, 1e6), min_size=2, max_size=24),
        st.lists(st.floats(0, 1e4), min_size=1, max_size=24))
 # A small stack beside big ones: the chips left in play once the big stacks have placed

@@ -157,6 +157,7 @@ print(answer, hashlib.sha256(llvm.encode()).hexdigest(), _jit._scopes_shared)
 '''
 
 
+@pytest.mark.slow  # compiles one kernel twice (LLVM IR compared)
 def test_shared_scope_copies_compile_the_same_code():
     """``_share_inlined_scopes`` (Numba's inlining copies a callee's scope once per inlining,
     not once per block) changes compile time only: nested ``inline`` helpers give the same

@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 import pytest
-from helpers import peer_or_skip
+from helpers import examples, peer_or_skip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import omaha_batch, omaha_equity_walk, omaha_strength
@@ -88,7 +88,7 @@ def test_equals_pokerkit_omaha_on_a_few_deals():
                                   peers.omaha_strengths_pokerkit(holes, boards))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.permutations(range(52)), st.sampled_from([4, 5, 6]), st.sampled_from([3, 4, 5]))
 def test_card_order_does_not_matter(perm, n_hole, n_board):
     hole, board = list(perm[:n_hole]), list(perm[n_hole:n_hole + n_board])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import default_ctrl_c
+from helpers import default_ctrl_c, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import (
@@ -75,7 +75,7 @@ def test_at_discard_point_the_discards_are_fixed_and_the_rest_is_holdem():
 
 
 # ----------------------------------------------------------------------------- policies
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.randoms(use_true_random=False), st.sampled_from(list(DISCARD_AFTER)),
        st.integers(2, 6))
 def test_made_policy_matches_rules_reference(rnd, after, n_players):
@@ -86,7 +86,7 @@ def test_made_policy_matches_rules_reference(rnd, after, n_players):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.randoms(use_true_random=False), st.sampled_from(list(DISCARD_AFTER)),
        st.sampled_from(["made", "equity"]), st.integers(2, 6))
 def test_policy_sees_no_hidden_information(rnd, after, policy, n_players):
@@ -342,7 +342,7 @@ def test_turn_classes_cover_every_turn_once():
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 5))
 def test_strong_policy_on_the_turn_reads_the_table_as_the_counts_say(rnd, n_players):
     """The turn table, read through the board's suit map, keeps the pair the counts of the

@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import ref_pots, ref_settle
@@ -50,7 +51,8 @@ def tables(draw, max_seats=10, max_chips=60):
     return committed, live, strengths, button
 
 
-FAST = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(400), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST

@@ -70,6 +70,7 @@ def test_the_range_text_reads_back_as_the_grid():
         np.testing.assert_allclose(got, want, atol=1e-12)
 
 
+@pytest.mark.slow  # solves 241 stacks (about 2.5 s); single solves are quick above
 def test_chart_matches_the_solves(capsys):
     from simulate.pushfold import pushfold_chart
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -20,9 +19,22 @@ from simulate.replay.hand_files import read_hands
 DATA = Path(__file__).parent / "data"
 
 
-def _run(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "simulate", *args], capture_output=True,
-                          text=True, timeout=300, **kw)
+def _run(*args: str) -> subprocess.CompletedProcess:
+    """``pokerjit ARGS`` run in this process (the command's ``main``), its exit status and
+    output as a finished subprocess would give them (a process start per call made this
+    file's tests several seconds slower)."""
+    import contextlib
+    import io
+
+    from simulate.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(args))
+        except SystemExit as e:  # argparse's refusals
+            rc = e.code if isinstance(e.code, int) else 2
+    return subprocess.CompletedProcess(list(args), rc, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")

@@ -88,6 +88,7 @@ def test_parts_read_as_the_whole(stars: str) -> None:
                for _, h in read_site_part(p))
 
 
+@pytest.mark.slow  # worker processes (about 2 s); a PHH file's ranges: quick in test_db_import
 def test_workers_read_parts_of_a_large_site_file(stars: str, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from simulate.replay import hand_files
