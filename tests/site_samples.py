@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from helpers import examples
 
 from simulate.notation.site_hand import SiteHand
 from simulate.notation.site_text import SiteError, decode
@@ -356,7 +357,7 @@ class Family:
             yield from cut_and_garbled(text_of(self.cut))
         if self.mutate:
             for i, path in enumerate(self.paths):
-                yield from mutated_texts(text_of(path), i, 40)
+                yield from mutated_texts(text_of(path), i, examples(40))  # ci: all 40
 
 
 def check_posted_stakes(h: SiteHand, edited: bool) -> None:

@@ -27,7 +27,6 @@ import math
 
 import numpy as np
 import pytest
-from scipy.stats import chi2
 
 import simulate._kernels.rng as R
 from evaluator._jit import serial
@@ -191,6 +190,14 @@ def _deal_counts(seed: int, m: int, k: int, n: int, biased: bool) -> np.ndarray:
     return counts
 
 
+def _chi2_sf(stat: float, dof: int) -> float:
+    """The chi-square survival function (scipy's, imported here: importing scipy.stats takes
+    about 1.5 s, which every test process would pay while collecting)."""
+    from scipy.stats import chi2
+
+    return float(chi2.sf(stat, dof))
+
+
 def _chi2_p(counts: np.ndarray, m: int, k: int) -> float:
     """Chi-square p-value of ``counts`` (indexed as in :func:`_deal_counts`) against every
     ordered deal of k distinct cards from m being equally likely (other cells must be 0)."""
@@ -199,7 +206,7 @@ def _chi2_p(counts: np.ndarray, m: int, k: int) -> float:
     assert counts.sum() == counts[cells].sum()  # never a repeated card
     obs = counts[cells].astype(np.float64)
     exp = obs.sum() / len(cells)
-    return float(chi2.sf(((obs - exp) ** 2 / exp).sum(), len(cells) - 1))
+    return float(_chi2_sf(((obs - exp) ** 2 / exp).sum(), len(cells) - 1))
 
 
 @pytest.mark.parametrize("m,k,n", [(4, 4, 24_000), (6, 2, 15_000), (7, 3, 42_000),
@@ -225,7 +232,7 @@ def test_deal_fills_every_position_of_a_deck_uniformly():
         got[np.arange(k), d[:k]] += 1
     exp = n / m
     stat = ((got - exp) ** 2 / exp).sum()
-    assert chi2.sf(stat, k * (m - 1)) > ALPHA
+    assert _chi2_sf(stat, k * (m - 1)) > ALPHA
 
 
 def _pick_vs_deal(m: int, n: int) -> int:
@@ -280,7 +287,7 @@ def test_unordered_deal_is_uniform_over_sets(m, k, n):
     assert len(cells) == math.comb(m, k)
     if len(cells) > 1:
         exp = n / len(cells)
-        assert chi2.sf(((cells - exp) ** 2 / exp).sum(), len(cells) - 1) > ALPHA
+        assert _chi2_sf(((cells - exp) ** 2 / exp).sum(), len(cells) - 1) > ALPHA
 
 
 def test_unordered_deal_order_is_not_uniform():
@@ -346,7 +353,7 @@ def test_draw_tuple_is_exact_card_removal():
     assert rejected > 0
     p = want[want > 0] / want.sum()
     obs = counts[want > 0]
-    assert chi2.sf(((obs - n * p) ** 2 / (n * p)).sum(), len(p) - 1) > ALPHA
+    assert _chi2_sf(((obs - n * p) ** 2 / (n * p)).sum(), len(p) - 1) > ALPHA
     # drawing player 0 alone and rejecting would be biased: the marginal of AhKh is not w/6
     assert abs(counts[0].sum() / n - 1 / 6) > 0.02
 
