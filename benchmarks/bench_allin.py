@@ -228,7 +228,10 @@ PIECES = [
 
 
 @pytest.mark.parametrize(("group", "side", "fn", "rounds", "check"),
-                         [pytest.param(*p, id=f"{p[0]}-{p[1]}") for p in PIECES])
+                         [pytest.param(*p, id=f"{p[0]}-{p[1]}",
+                                       # the peer's side of a piece: the slow set
+                                       marks=[pytest.mark.slow] if p[1] != "ours" else [])
+                          for p in PIECES])
 def test_piece(benchmark, group: str, side: str, fn: Callable[[], list[float]],
                rounds: int | None, check: Callable[[list[float]], None]) -> None:
     """Each piece timed in its group, ours and the peers' side by side; every answer checked

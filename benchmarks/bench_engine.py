@@ -167,6 +167,7 @@ def test_play_one_thread(benchmark, workload):
     assert r.hands == SMOKE_HANDS and sum(r.net) == 0
 
 
+@pytest.mark.slow  # builds and runs the ACPC dealer (a peer): the slow set
 @pytest.mark.parametrize("workload", list(WORKLOADS))
 def test_acpc_dealer(benchmark, workload):
     _need_acpc()

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import examples
 from reference import low_tuple, omaha_low_tuple
 
 from evaluator import describe_low, evaluate_low
@@ -69,7 +70,7 @@ def test_against_pokerkit():
     low = pokerkit.OmahaEightOrBetterLowHand
     rng = np.random.default_rng(7)
     seen = []
-    for _ in range(1500):
+    for _ in range(examples(1500)):
         h, b = _random_spot(rng, 4, 5)
         ht, bt = "".join(card_str(c) for c in h), "".join(card_str(c) for c in b)
         ours = evaluate_low(h, b)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import examples
 
 from evaluator.cards import card_str, parse_cards
 from evaluator.lowball import ace_to_five_value, badugi_value, deuce_to_seven_value
@@ -26,7 +27,7 @@ def test_same_order_as_pokerkit(ours, theirs, n):
     pk = pytest.importorskip("pokerkit")
     cls = getattr(pk, theirs)
     rng = random.Random(11)
-    for _ in range(1500):
+    for _ in range(examples(1500)):
         a, b = (rng.sample(range(52), n) for _ in range(2))
         ha = cls.from_game("".join(card_str(c) for c in a))
         hb = cls.from_game("".join(card_str(c) for c in b))
