@@ -232,8 +232,7 @@ def _with_a_big_hand(path: Path) -> list[str]:
     return hands
 
 
-def test_one_hand_is_bounded_and_the_rest_goes_on(capsys, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch):
+def test_one_hand_is_bounded_and_the_rest_goes_on(capsys, tmp_path: Path):
     f = tmp_path / "c.phhs"
     _with_a_big_hand(f)
     line = f.read_text().splitlines().index("[2]") + 2
@@ -242,9 +241,17 @@ def test_one_hand_is_bounded_and_the_rest_goes_on(capsys, tmp_path: Path,
     doc = json.loads(out)
     assert [h["error"] is None for h in doc["hands"]] == [True, False, True]
     assert err == f"error: {f}#2: the hand from line {line} is larger than 1 MiB\n"
-    # the same on worker processes, which read large files as byte ranges
+
+
+@pytest.mark.slow  # worker processes (about 1.5 s)
+def test_one_hand_is_bounded_on_workers_reading_byte_ranges(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    """The same on worker processes, which read large files as byte ranges."""
     import simulate.replay.hand_files as A
 
+    f = tmp_path / "c.phhs"
+    _with_a_big_hand(f)
+    line = f.read_text().splitlines().index("[2]") + 2
     monkeypatch.setattr(A, "RANGE_MIN_BYTES", 100)
     one = list(analyze(f))
     assert list(analyze(f, workers=2, chunk=1)) == one
