@@ -24,8 +24,6 @@ import argparse
 import contextlib
 import functools
 import io
-import subprocess
-import sys
 import warnings
 from collections import defaultdict
 from decimal import Decimal
@@ -46,13 +44,19 @@ POKERKIT_PARSERS = {"pokerstars": "PokerStarsParser", "fulltilt": "FullTiltPoker
 def make_files(tmp: Path, hands: int, seed: int = 1) -> tuple[Path, Path]:
     """``(PHH collection, the same hands as PokerStars text)``: ``play`` 6-max, then
     ``convert --to pokerstars``."""
+    import contextlib
+    import io
+
+    from simulate.cli import main
+
     phh, stars = tmp / f"play_{hands}.phhs", tmp / f"play_{hands}.txt"
-    py = [sys.executable, "-m", "simulate"]
-    subprocess.run([*py, "play", "--players", "6", "--hands", str(hands), "--seed", str(seed),
-                    "--phh", str(phh), "--phh-hands", str(hands), "-q"],
-                   check=True, capture_output=True)
-    subprocess.run([*py, "convert", str(phh), "--to", "pokerstars", "-o", str(stars), "-q"],
-                   check=True, capture_output=True)
+    for argv in (["play", "--players", "6", "--hands", str(hands), "--seed", str(seed),
+                  "--phh", str(phh), "--phh-hands", str(hands), "-q"],
+                 ["convert", str(phh), "--to", "pokerstars", "-o", str(stars), "-q"]):
+        with contextlib.redirect_stdout(io.StringIO()):  # play's table of results
+            rc = main(argv)
+        if rc != 0:
+            raise RuntimeError(f"pokerjit {' '.join(argv)}: exit status {rc}")
     return phh, stars
 
 

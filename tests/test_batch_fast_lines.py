@@ -463,7 +463,7 @@ def _needs_general(line: bytes, defaults: dict[str, Any]) -> bool:
         return True
 
 
-@pytest.mark.parametrize("defaults", quick_first(FIELD_DEFAULTS, 2),
+@pytest.mark.parametrize("defaults", quick_first(FIELD_DEFAULTS),
                          ids=[json.dumps(d) for d in FIELD_DEFAULTS])
 def test_fields_keep_a_line_fast_when_their_values_allow(
         defaults: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
