@@ -44,9 +44,6 @@ POKERKIT_PARSERS = {"pokerstars": "PokerStarsParser", "fulltilt": "FullTiltPoker
 def make_files(tmp: Path, hands: int, seed: int = 1) -> tuple[Path, Path]:
     """``(PHH collection, the same hands as PokerStars text)``: ``play`` 6-max, then
     ``convert --to pokerstars``."""
-    import contextlib
-    import io
-
     from simulate.cli import main
 
     phh, stars = tmp / f"play_{hands}.phhs", tmp / f"play_{hands}.txt"

@@ -41,7 +41,7 @@ if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
 PROFILES = ("ci", "dev")
-settings.register_profile("dev", max_examples=30, deadline=None)  # helpers.DEV_SHARE of 100
+settings.register_profile("dev", max_examples=30, deadline=None)  # helpers.examples: 30 %
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev").strip() or "dev"

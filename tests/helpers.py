@@ -21,18 +21,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 
-#: The share of a property test's examples the ``dev`` profile runs (30 of Hypothesis's 100,
-#: see ``conftest.py``); the ``ci`` profile runs them all.
-DEV_SHARE = 0.3
-
-
 def examples(n: int) -> int:
-    """``max_examples`` for a property test that asks for ``n``: all ``n`` under the ``ci``
-    profile (CI's quick and slow runs), about :data:`DEV_SHARE` of them (at least 10, at most
-    ``n``) in the default ``dev`` profile's quick local run."""
-    if (os.environ.get("HYPOTHESIS_PROFILE", "dev").strip() or "dev") == "ci":
-        return n
-    return min(n, max(10, round(n * DEV_SHARE)))
+    """``max_examples`` (or a count of random trials) for a test that asks for ``n``: ``n``
+    scaled by the loaded hypothesis profile's share of Hypothesis's default 100 examples
+    (``conftest.py``: all ``n`` under ``ci``, which CI's quick and slow runs use; 30 % in the
+    default ``dev`` profile's quick local run), at least 10 and at most ``n``."""
+    from hypothesis import settings
+
+    return min(n, max(10, round(n * settings.default.max_examples / 100)))
 
 
 def quick_first(values: list[Any], quick: int = 1) -> list[Any]:

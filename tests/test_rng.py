@@ -206,7 +206,7 @@ def _chi2_p(counts: np.ndarray, m: int, k: int) -> float:
     assert counts.sum() == counts[cells].sum()  # never a repeated card
     obs = counts[cells].astype(np.float64)
     exp = obs.sum() / len(cells)
-    return float(_chi2_sf(((obs - exp) ** 2 / exp).sum(), len(cells) - 1))
+    return _chi2_sf(((obs - exp) ** 2 / exp).sum(), len(cells) - 1)
 
 
 @pytest.mark.parametrize("m,k,n", [(4, 4, 24_000), (6, 2, 15_000), (7, 3, 42_000),
