@@ -380,7 +380,9 @@ def compile_beside(kernel: Any, args: tuple[Any, ...],
     writes it to the disk cache while this one goes on (compiling its own kernels: Numba
     compiles on one core). ``more``: further ``(kernel, args)`` the same copy compiles after
     it, one after another. Returns ``wait()``: call it before calling those kernels here,
-    which then load them from the cache, or compile them if the copy failed.
+    which then load them from the cache, or compile them if the copy failed; or, before
+    the first call of one of them, :func:`await_beside` of it, which waits for that
+    kernel alone (this process may then compile the next while the copy goes on).
 
     Only when it pays and is safe: :func:`allow_compile_beside` was called, a kernel is
     neither compiled nor loaded in this process yet (a later call costs nothing), the disk
@@ -434,7 +436,6 @@ def _no_wait() -> None:
 def _fork_compile(jobs: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[], None]:
     """:func:`compile_beside` once it is allowed: the look at the cache and the fork."""
     import sys
-    import time
 
     todo = []
     try:
@@ -450,35 +451,82 @@ def _fork_compile(jobs: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[], None]
         return _no_wait
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
+    done_r, done_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the copy: compile, save, leave (no exit handlers, no output)
         code = 1
         try:
+            os.close(done_r)
             _clock._compiled = True  # no notice from here
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.dup2(null, 2)
             for kernel, sig in todo:
                 kernel.compile(sig)
+                os.write(done_w, b".")  # one byte per kernel in the cache
             code = 0
         except BaseException:  # noqa: BLE001, S110 - this process compiles it then
             pass
         finally:
             os._exit(code)
+    os.close(done_w)
     compiled_elsewhere()
+    copy = _Copy(pid, done_r, len(todo))
+    for i, (kernel, _sig) in enumerate(todo):
+        _beside[id(kernel)] = (copy, i + 1)
 
     def wait() -> None:
+        copy.wait(len(todo))  # every kernel, and the copy's end
+
+    return wait
+
+
+class _Copy:
+    """A forked copy compiling kernels: it writes one byte to ``fd`` per kernel saved."""
+
+    def __init__(self, pid: int, fd: int, n: int) -> None:
+        self.pid, self.fd, self.n, self.done, self.ended = pid, fd, n, 0, False
+
+    def wait(self, count: int) -> None:
+        """Wait until ``count`` of its ``n`` kernels are saved, or the copy has ended (it is
+        then reaped: a kernel it did not save compiles here when called). Past the last
+        kernel it waits for the end, which follows at once."""
+        import time
+
+        if count >= self.n:
+            count = self.n + 1
         t0 = time.perf_counter()
         try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:  # pragma: no cover - already reaped
-            pass
+            while self.done < count and not self.ended:
+                got = os.read(self.fd, 64)
+                self.done += len(got)
+                if not got:
+                    self.ended = True
+                    os.close(self.fd)
+                    try:
+                        os.waitpid(self.pid, 0)
+                    except ChildProcessError:  # pragma: no cover - already reaped
+                        pass
         finally:
             dt = time.perf_counter() - t0
             _clock.total += dt
             _clock.compiling += dt
 
-    return wait
+
+#: Kernels a forked copy is compiling (:func:`compile_beside`): ``id(kernel)`` -> the copy
+#: and how many of its kernels must be done before this one is in the cache.
+_beside: dict[int, tuple[_Copy, int]] = {}
+
+
+def await_beside(kernel: Any) -> None:
+    """Before the first call of ``kernel`` (or of a kernel that calls it): wait until the
+    copy that :func:`compile_beside` forked to compile it has saved it to the disk cache,
+    which this process then loads instead of compiling it a second time. Returns at once
+    where no copy compiles it (the common case: a dictionary lookup)."""
+    if _beside:
+        job = _beside.pop(id(kernel), None)
+        if job is not None:
+            job[0].wait(job[1])
 
 
 def serial(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:

@@ -139,12 +139,24 @@ class Engine:
 
     def exact(self, n_threads: int) -> tuple[np.ndarray, int]:
         """Every runout, through the reduced walk of :mod:`simulate._kernels.holdem_exact`
-        (one weighted strength row per board class) into the pots scorer:
-        ``(win object[P, L] of Python ints, runouts)``. One thread: a 4-way preflop spot
-        takes about as long as its equity (about 1-2 ms)."""
+        (one weighted strength row per board class) into the pots scorer, or board by board
+        (:func:`simulate._kernels.allin.exact_runouts`) when at most
+        ``PLAIN_MAX_CARDS`` cards are to come: ``(win object[P, L] of Python ints,
+        runouts)``. One thread: a 4-way preflop spot takes about as long as its equity
+        (about 1-2 ms)."""
+        from simulate._kernels import allin as K
         from simulate.holdem import run_walk
 
         self._check_size(self.n_runouts)
+        if self.k <= K.PLAIN_MAX_CARDS:  # a few hundred boards: one by one
+            from evaluator._jit import await_beside
+
+            await_beside(K.exact_runouts)  # a first replay's copy may be compiling it
+            win = np.zeros(self.amounts.shape + self.order.shape, np.int64)
+            total = K.exact_runouts(*self._common(), win)
+            if total != self.n_runouts:
+                raise AssertionError(f"runouts: {total}, not {self.n_runouts}")
+            return win.astype(object), total
         hole = np.array([self.hands[s] for s in self.live_seats], np.uint8)
         avail = np.zeros(52, np.uint8)
         avail[self.deck] = 1
@@ -468,9 +480,9 @@ class OmahaEngine(Engine):
         rows = len(deck) if self.k >= 2 else 1
         bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows,
                            hilo=self.hilo)
+        kernel, road = walk_kernel(self.n_runouts * len(hands), bsc, self.hilo)
         with _threads(n_threads):
-            walk_kernel(self.n_runouts * len(hands))(fixed, deck, tri, u,
-                                                     (1 + self.hilo) * len(hands), bsc)
+            kernel(fixed, deck, tri, u, (1 + self.hilo) * len(hands), bsc, road)
         return self._pots(bsc[5].astype(object).sum(axis=0)), self.n_runouts
 
     def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,

@@ -91,7 +91,8 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
     if exact:
         rows = len(deck_cards) if k >= 2 else 1
         bsc = equity_block_scorer(n_players, cat_of, rows, hilo=hilo)
-        walk = (walk_kernel(runouts * n_players), halves * n_players, bsc)
+        kernel, road = walk_kernel(runouts * n_players, bsc, hilo)
+        walk = (kernel, halves * n_players, bsc, road)
     fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board, deck_cards, n_threads,
                                       hilo=hilo, walk=walk)
 
@@ -127,16 +128,23 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
                         board=spot.board_text, dead=spot.dead_text, extra=extra)
 
 
-def walk_kernel(work: int) -> Any:
-    """The triple-table walk to call for ``work`` (runouts x players):
-    :func:`~simulate._kernels.omaha.exact_walk`, or on a one-answer program's first run,
-    while that is neither compiled nor cached, its serial twin for work up to
-    :data:`EXACT_WORK_LIMIT` (a fifth of a second on one thread: every exact Omaha request
-    of two hands or more), which compiles without the parallel loop's seconds
-    (:func:`evaluator._jit.for_the_work`; the same bits)."""
+def walk_kernel(work: int, bsc: tuple, hilo: bool) -> tuple[Any, np.ndarray]:
+    """The triple-table walk to call for ``work`` (runouts x players) into the block scorer
+    ``bsc``, and its road tag (``hilo``: a hi/lo scorer): ``(kernel, road)``, called as
+    ``kernel(fixed, deck, tri, u, columns, bsc, road)``.
+    :func:`~simulate._kernels.omaha.exact_walk` with ``ROAD_ANY``; or, on a one-answer
+    program's first run, while that is neither compiled nor cached, its serial twin for
+    work up to :data:`EXACT_WORK_LIMIT` (a fifth of a second on one thread: every exact
+    Omaha request of two hands or more), which compiles without the parallel loop's seconds
+    (:func:`evaluator._jit.for_the_work`; the same bits), with the scorer's own road tag, so
+    it compiles one scoring loop, not the high roads and the hi/lo ones."""
     from ._kernels import omaha as K
+    from ._kernels.score import ROAD_ANY, road_of, scorer_row
 
-    return for_the_work(K.exact_walk, K.exact_walk_serial, work <= EXACT_WORK_LIMIT)
+    kernel = for_the_work(K.exact_walk, K.exact_walk_serial, work <= EXACT_WORK_LIMIT)
+    if kernel is K.exact_walk:
+        return kernel, ROAD_ANY
+    return kernel, K.ROAD_HILO if hilo else road_of(scorer_row.py_func(bsc, 0))
 
 
 def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[int],

@@ -55,7 +55,6 @@ __all__ = [
     "PotStructure",
     "add_dead_money",
     "build_pots",
-    "compile_beside_first",
     "odd_chip_order",
     "pots_to_arrays",
     "settle",
@@ -144,34 +143,6 @@ def _as_live(value: Any, seat: int) -> bool:
     return bool(value)
 
 
-#: What :func:`settle` and :func:`build_pots` wait for before their first kernel call: the
-#: ``wait`` of :func:`compile_beside_first`.
-_WAITS: list[Any] = []
-
-
-def compile_beside_first() -> None:
-    """Have a copy of this process compile the kernels of :func:`settle` and
-    :func:`build_pots` (:func:`evaluator._jit.compile_beside`), for a first run that will
-    replay a hand: this process meanwhile compiles the hand engine's, and these two wait
-    for the copy before their first call. Nothing happens where the disk cache holds them
-    or the program did not allow it (a library user's process)."""
-    from evaluator._jit import compile_beside
-    from simulate._kernels.pots import build_pots as build_kernel
-
-    n = 2
-    wait = compile_beside(
-        settle_kernel, (np.zeros(n, np.int64), np.zeros(1, np.int64), np.zeros((1, n), np.bool_),
-                        np.zeros(n, np.int64), np.zeros(n, np.int64)),
-        (build_kernel, (np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros(n, np.int64),
-                        np.zeros((n, n), np.bool_), np.zeros(n, np.int64))))
-    _WAITS.append(wait)
-
-
-def _await_beside() -> None:
-    while _WAITS:
-        _WAITS.pop()()
-
-
 def build_pots(
     committed: Sequence[int],
     live: Sequence[bool],
@@ -210,10 +181,10 @@ def build_pots(
 
     # the one pot builder: the hand engine's kernel (at most one pot per distinct level);
     # imported here so that importing this module does not load the engine's kernels
+    from evaluator._jit import await_beside
     from simulate._kernels.pots import build_pots as _build_pots_kernel
 
-    if _WAITS:
-        _await_beside()
+    await_beside(_build_pots_kernel)  # a first replay's copy may be compiling it
     amounts = np.zeros(n, np.int64)
     eligible = np.zeros((n, n), np.bool_)
     returned = np.zeros(n, np.int64)
@@ -324,7 +295,5 @@ def settle(structure: PotStructure, strengths: Sequence[int | None], button: int
         values = np.concatenate([values, np.array([int(x) for x in lows], np.int64)])
     amounts, eligible = pots_to_arrays(structure, n)
     payout = np.zeros(n, dtype=np.int64)
-    if _WAITS:
-        _await_beside()
     settle_kernel(values, amounts, eligible, order, payout)
     return [int(payout[s]) + structure.returned[s] for s in range(n)]

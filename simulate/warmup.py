@@ -80,6 +80,7 @@ def _allin() -> None:
 
     allin_ev(["AhAs:100", "KdKc:60", "QhQs:30", "fold:10"])
     allin_ev(["AhAs:100", "KdKc:60", "QhQs:30"], samples=1000, seed=1)
+    allin_ev(["AhAs:100", "KdKc:60", "QhQs:30"], "Ks8h2c")  # a flop all-in: board by board
     allin_ev(["QQ+:100", "AhKh:60", "random:30"], "Ks8h2c4d")
     allin_ev(["QQ+:100", "AhKh:60", "random:30"], "Ks8h2c", samples=1000, seed=1)
     allin_ev(["AhAsKhKs:100", "QdJdTc9c:60"], "7s8h2c", game="omaha")
@@ -147,6 +148,9 @@ def _phh() -> None:
     from simulate.replay.worker_warmup import SAMPLE_HAND
 
     replay(parse_text(SAMPLE_HAND)[0][1])  # type: ignore[arg-type]  # the compiled replay
+    from simulate.pots import build_pots, settle
+
+    settle(build_pots([2, 2], [True, True]), [1, 2], lows=[2, 1])  # a hi/lo showdown's
     _phh_many()  # many hands in one compiled call
 
 

@@ -144,6 +144,25 @@ def test_exact_walk_equals_every_runout_to_the_chip(specs, board, button):
         res.to_dict()["players"]
 
 
+@pytest.mark.parametrize("specs,board,dead", [
+    (["AcKc:55", "AdKd:55", "QsJs:21"], "2c7h9d", ""),  # splits on a flop
+    (["AhAs:100", "KdKc:60", "QhQs:30", "JcJd:130", "fold:20"], "Ks8h2c4d", "9h"),
+    (["Ah2h:75", "Kh3h:75", "9c9d:33"], "5h6h7c8s9s", ""),  # the river: one runout
+    (["AhKh:50", "QsQd:50"], "Ts9h2h", ""),
+])
+def test_board_by_board_equals_the_reduced_walk(specs, board, dead, monkeypatch):
+    # A flop, turn or river all-in of exact Hold'em hands settles its few hundred boards
+    # one by one (exact_runouts, which compiles in a fraction of the walk's time); the
+    # reduced walk gives the same chip totals.
+    from simulate._kernels import allin as K
+
+    plain = allin_ev(specs, board, dead, exact=True, threads=1)
+    monkeypatch.setattr(K, "PLAIN_MAX_CARDS", -1)
+    walked = allin_ev(specs, board, dead, exact=True, threads=1)
+    assert plain.samples == walked.samples
+    assert plain.to_dict()["players"] == walked.to_dict()["players"]
+
+
 # ---------------------------------------------------------------------------
 # Chip conservation and settlement on every finished board (property test)
 # ---------------------------------------------------------------------------

@@ -224,6 +224,44 @@ def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
     assert r.stderr == ""
 
 
+AWAIT_ONE = """
+import os, sys
+sys.path.insert(0, {tmp!r})
+from evaluator import _jit
+import beside_mod as m
+
+_jit.allow_compile_beside()
+_jit.compile_beside(m.f, (1,), (m.g, (1,)), (m.h, (1,)))  # three, one after the other
+_jit.await_beside(m.g)  # the second alone
+print(m.g(1), sum(m.g.stats.cache_misses.values()), sum(m.g.stats.cache_hits.values()))
+_jit.await_beside(m.h)  # the last: and the copy's end
+try:
+    os.waitpid(-1, os.WNOHANG)
+    print("a child is left")
+except ChildProcessError:
+    print("reaped")
+_jit.await_beside(m.f)  # saved before g: no wait
+_jit.await_beside(m.f)  # no copy compiles it now: returns at once
+print(m.f(1), m.h(1), sum(m.f.stats.cache_misses.values()) + sum(m.h.stats.cache_misses.values()))
+"""
+
+
+def test_await_beside_waits_for_one_kernel_of_the_copy(tmp_path: Path):
+    # The first replay of `pokerjit hand` forks a copy compiling the engine's act, the
+    # settle, the pot builder and the small all-in walk; each caller waits for its own
+    # kernel alone (simulate.replay.hand_replay), then loads it from the cache.
+    from evaluator import _jit
+
+    if not _jit.CACHE or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs the disk cache and two CPUs")
+    (tmp_path / "beside_mod.py").write_text(
+        "from evaluator._jit import serial\n\n@serial\ndef f(x):\n    return x + 1\n\n\n"
+        "@serial\ndef g(x):\n    return x + 2\n\n\n@serial\ndef h(x):\n    return x + 3\n")
+    r = _python(AWAIT_ONE.format(tmp=str(tmp_path)), _env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["3", "0", "1", "reaped", "2", "4", "0"], r.stdout + r.stderr
+
+
 def test_the_walk_halves_add_up_to_the_walk():
     # run_walk calls the two halves from Python; kernels call walk, their sum
     import numpy as np

@@ -289,8 +289,10 @@ def test_first_run_serial_walk_gives_the_same_bits(monkeypatch, game, board):
     """In a one-answer program whose parallel walk is neither compiled nor cached, a small
     exact walk (equity and all-in EV) runs the serial twin: the same counts, bit for bit."""
     import evaluator._jit as jit
+    from evaluator.hands import category_table
     from simulate import allin_ev, equity
     from simulate._kernels import omaha as K
+    from simulate._kernels.score import ROAD_ANY, ROAD_HU, equity_block_scorer
     from simulate.omaha import walk_kernel
 
     hands = ["AhAsKhKs", "Qd2dTc3c"]
@@ -299,10 +301,16 @@ def test_first_run_serial_walk_gives_the_same_bits(monkeypatch, game, board):
                        exact=True).to_dict()["players"]
     monkeypatch.setattr(jit, "ready", lambda kernel: kernel is not K.exact_walk
                         and bool(kernel.overloads))
-    assert walk_kernel(1000) is K.exact_walk  # a library process: the parallel walk
+    hilo = game == "omaha_hilo"
+    bsc = equity_block_scorer(2, category_table(), 1, hilo=hilo)
+    kernel, road = walk_kernel(1000, bsc, hilo)
+    assert kernel is K.exact_walk and road is ROAD_ANY  # a library process: parallel
     monkeypatch.setattr(jit, "SERIAL_FIRST_RUNS", True)
-    assert walk_kernel(1000) is K.exact_walk_serial
-    assert walk_kernel(10**9) is K.exact_walk  # large work: worth the parallel compile
+    kernel, road = walk_kernel(1000, bsc, hilo)
+    # the serial twin compiles its scorer's one loop: the heads-up equity road, hi/lo's
+    assert kernel is K.exact_walk_serial and road is (K.ROAD_HILO if hilo else ROAD_HU)
+    kernel, road = walk_kernel(10**9, bsc, hilo)
+    assert kernel is K.exact_walk and road is ROAD_ANY  # large work: worth the compile
     assert equity(hands, board, game=game, exact=True).to_dict()["players"] == want
     assert allin_ev([f"{hands[0]}:100", f"{hands[1]}:60"], board, game=game,
                     exact=True).to_dict()["players"] == want_ev

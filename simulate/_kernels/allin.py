@@ -16,9 +16,11 @@ numbered ``0..L-1`` in seat order. Shared inputs:
   seat left of the button first).
 - ``tables``: :attr:`evaluator._tables.Tables.kernel_args`.
 
-Exact all-ins do not walk here: they run the equity engines' walks (the reduced Hold'em
-walk, the board-major range walk, Omaha's triple table) into the one scorer,
-:mod:`simulate._kernels.score`. This module holds the Monte Carlo kernels.
+Exact all-ins run the equity engines' walks (the reduced Hold'em walk, the board-major
+range walk, Omaha's triple table) into the one scorer, :mod:`simulate._kernels.score`,
+except exact Hold'em hands with at most two board cards to come, which
+:func:`exact_runouts` settles board by board. This module holds that loop and the Monte
+Carlo kernels.
 
 Outputs are integer chip totals, summed over runouts: ``win[p, i]`` is what
 live player ``i`` took from pot ``p``. Monte Carlo kernels also return
@@ -159,6 +161,53 @@ def mc_parallel(seed, n_total, block_size, b_lo, b_hi, k, board_key, board_mask,
         if n > 0:
             mc_block(seed, b, n, k, board_key, board_mask, deck, hole_key, hole_mask,
                      amounts, split, odd, elig, order, tables, wins[i], sumsqs[i])
+
+
+#: :meth:`simulate.allin_engines.Engine.exact` walks every runout of at most this many
+#: cards one by one (:func:`exact_runouts`, at most C(45, 2) = 990 boards: a flop, turn or
+#: river all-in); more cards take the equity engine's reduced walk.
+PLAIN_MAX_CARDS = 2
+
+
+@serial
+def exact_runouts(k, board_key, board_mask, deck, hole_key, hole_mask, amounts, split, odd,
+                  elig, order, tables, win):
+    """Every runout of ``k`` cards from ``deck`` (uint8[M]), each board once, in
+    lexicographic order of deck positions: settle it (:func:`_one_runout`) and add to
+    ``win`` (int64[P, L]). Returns the number of runouts, ``C(M, k)``.
+
+    A few hundred boards at most (``k <= PLAIN_MAX_CARDS`` where the engine calls it): the
+    totals are the reduced walk's to the chip (both sum exact chips over the same boards),
+    and this loop compiles in a fraction of that walk's time, so a hand replay's post-flop
+    all-in compiles no walk."""
+    card_key, card_mask, row_offsets, rank_table, flush_table = tables
+    n_live = hole_key.shape[0]
+    m = deck.shape[0]
+    if k > m:
+        return 0
+    st = np.zeros(n_live, np.uint16)
+    pay = np.zeros(n_live, np.int64)
+    d = np.zeros(64, np.uint8)  # the deck, padded: the positions past k name card 0
+    for j in range(m):  # element by element: a slice assignment compiles Numba's shape
+        d[j] = deck[j]  # check and its formatted message (3.6 s of this kernel's compile)
+    q = np.zeros(5, np.int64)  # deck positions of the dealt cards (only the first k read)
+    for t in range(k):
+        q[t] = t
+    n = 0
+    while True:
+        key, mask = _full_board(board_key, board_mask, k, d[q[0]], d[q[1]], d[q[2]], d[q[3]],
+                                d[q[4]], card_key, card_mask)
+        _one_runout(key, mask, hole_key, hole_mask, st, amounts, split, odd, elig, order,
+                    win, pay, row_offsets, rank_table, flush_table)
+        n += 1
+        t = k - 1
+        while t >= 0 and q[t] == m - k + t:
+            t -= 1
+        if t < 0:
+            return n
+        q[t] += 1
+        for u in range(t + 1, k):
+            q[u] = q[u - 1] + 1
 
 
 # ----------------------------------------------------------------------------- ranges

@@ -32,12 +32,14 @@ from evaluator._kernels.omaha import (
 )
 from simulate._kernels.rng import draw_set5, stream_state, subset_params
 from simulate._kernels.score import (
+    ROAD_ANY,
     equity_scorer,
     hilo_equity_scorer,
     score_row,
     score_row_hilo,
     score_rows,
     score_rows_hilo,
+    score_rows_on,
     scorer_row,
 )
 from simulate.results import SHARE_UNIT
@@ -46,6 +48,10 @@ from simulate.results import SHARE_UNIT
 #: the kernel compiles, whether it fills the low columns too (hi/lo) or the highs alone.
 WITH_LOWS = np.zeros(0, np.uint8)
 HIGHS_ONLY = np.zeros(0, np.int8)
+
+#: The walk's road tag of a hi/lo scorer (:func:`score_gathered`; the high ones are
+#: :mod:`simulate._kernels.score`'s, whose ``ROAD_ANY`` decides on each call).
+ROAD_HILO = np.zeros(0, np.uint16)
 
 #: Rows the walk gathers before it scores them in one call (score.score_rows).
 ROW_BATCH = 512
@@ -191,7 +197,7 @@ _WITH_LOWS_DTYPE = nb.from_dtype(WITH_LOWS.dtype)
 
 @inline
 def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, row3, s, at, ones, pre,
-                 sc):
+                 sc, road):
     """Every runout whose first four board cards are universe indices ``b0..b3`` and whose
     fifth is ``inner[lo:hi]``, each a strength row written into ``s[at:at + hi - lo]``
     (``s`` int64[R, C], rows gathered for the scorer ``sc``); when fewer than
@@ -233,18 +239,44 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, row3, s, at, 
             s[at + t - lo, p] = v
     at += hi - lo
     if at + inner.shape[0] > s.shape[0]:  # no room left for another prefix's rows
-        _score_gathered(s, ones, at, sc)
+        score_gathered(s, ones, at, sc, road)
         at = 0
     return at
 
 
-@inline
-def _score_gathered(s, ones, n, sc):
-    """Score the first ``n`` rows of ``s`` (high rows, or hi/lo rows of 2 P columns)."""
+def score_gathered(s, ones, n, sc, road):
+    """Score the first ``n`` rows of ``s`` (high rows, or hi/lo rows of 2 P columns) through
+    the loop the road tag ``road`` names: :data:`ROAD_HILO` (hi/lo rows), a high tag of
+    :func:`simulate._kernels.score.road_of`, or ``ROAD_ANY``, which decides on each call
+    (the parallel walk: one compiled form for every scorer). Compiled, the tag's dtype
+    picks the loop when the walk compiles: a first answer's serial walk compiles one."""
     if s.shape[1] > sc[1].shape[1]:
         score_rows_hilo(s, ones, np.int64(n), sc)
     else:
-        score_rows(s, ones, np.int64(n), sc)
+        score_rows_on(s, ones, np.int64(n), sc, road)
+
+
+_ROAD_HILO_DTYPE = nb.from_dtype(ROAD_HILO.dtype)
+_ROAD_ANY_DTYPE = nb.from_dtype(ROAD_ANY.dtype)
+
+
+@by_type(score_gathered)
+def _score_gathered(s, ones, n, sc, road):
+    if road.dtype == _ROAD_HILO_DTYPE:
+        def hilo(s, ones, n, sc, road):
+            score_rows_hilo(s, ones, np.int64(n), sc)
+        return hilo
+    if road.dtype == _ROAD_ANY_DTYPE:
+        def either(s, ones, n, sc, road):
+            if s.shape[1] > sc[1].shape[1]:
+                score_rows_hilo(s, ones, np.int64(n), sc)
+            else:
+                score_rows(s, ones, np.int64(n), sc)
+        return either
+
+    def high(s, ones, n, sc, road):
+        score_rows_on(s, ones, np.int64(n), sc, road)
+    return high
 
 
 @inline
@@ -266,15 +298,16 @@ def _fill_row3(b0, b1, b2, inner, start, tri, u, n_players, row3):
 
 
 @serial
-def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
+def _walk_first(first, fixed, deck, k, tri, u, n_players, sc, road):
     """Every runout of ``k`` (>= 1) cards from ``deck`` (universe indices, int64[D]) whose
     first drawn card is ``deck[first]`` (any first card when ``k == 1``); ``fixed``: the
     known board cards' universe indices (int64[5 - k]). ``first`` uint64 (the parallel
     loop's index type) and ``k`` int64 at both calls: one compiled signature, not three.
-    The gathered rows are scored through :func:`_score_gathered`, which holds the high and
-    the hi/lo loops: a road tag that compiles one of them alone (as the Hold'em walk does)
-    walked Omaha high 10-15 % slower, measured (16.0 against 18.2 ms heads-up preflop, one
-    thread), so the walk keeps both."""
+    The gathered rows are scored through :func:`score_gathered` by the road tag ``road``:
+    the parallel walk passes ``ROAD_ANY`` (both loops: a tag that compiled one of them
+    alone walked Omaha high 10-15 % slower, measured, 16.0 against 18.2 ms heads-up
+    preflop, one thread); the serial twin, a first answer's walk, its scorer's own tag
+    (one loop compiled)."""
     d = deck.shape[0]
     nf = fixed.shape[0]
     board = np.empty(5, np.int64)
@@ -289,9 +322,9 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
     if k == 1:
         _fill_row3(board[0], board[1], board[2], deck, 0, tri, u, n_players, row3)
         at = _walk_prefix(board[0], board[1], board[2], board[3], deck, 0, d, tri, u,
-                          n_players, row3, s, at, ones, pre, sc)
+                          n_players, row3, s, at, ones, pre, sc, road)
         if at > 0:
-            _score_gathered(s, ones, at, sc)
+            score_gathered(s, ones, at, sc, road)
         return
     m = k - 1  # outer drawn cards (the first is fixed to ``first``)
     idx = np.empty(m, np.int64)
@@ -312,36 +345,38 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc):
             _fill_row3(board[0], board[1], board[2], deck, start, tri, u, n_players, row3)
             last = key3
         at = _walk_prefix(board[0], board[1], board[2], board[3], deck, idx[m - 1] + 1, d,
-                          tri, u, n_players, row3, s, at, ones, pre, sc)
+                          tri, u, n_players, row3, s, at, ones, pre, sc, road)
         # advance the odometer of drawn cards 1..m-1 (card 0 stays ``first``)
         i = m - 1
         while i >= 1 and idx[i] >= d - 1 - (m - i):
             i -= 1
         if i < 1:
             if at > 0:
-                _score_gathered(s, ones, at, sc)
+                score_gathered(s, ones, at, sc, road)
             return
         idx[i] += 1
         for j in range(i + 1, m):
             idx[j] = idx[j - 1] + 1
 
 
-def exact_walk(fixed, deck, tri, u, n_players, bsc):
+def exact_walk(fixed, deck, tri, u, n_players, bsc, road):
     """Walk every runout, one strength row each (``n_players`` columns of ``tri``: 2 P in a
     hi/lo game, highs then lows, for a hi/lo scorer), into the block scorer ``bsc``
     (:func:`simulate._kernels.score.block_scorer`, equity or the pots of an all-in; one row
     per first drawn card, ``D`` rows, or one row when ``k == 1``). ``fixed``: known board
     (universe indices, int64[nb], nb in 0..4); ``deck``: undealt cards (universe indices,
-    int64[D]). :data:`exact_walk_serial`: the same walk on one thread
-    (``_jit.parallel_and_serial``; ``simulate.omaha.walk_kernel`` picks)."""
+    int64[D]). ``road``: the scoring loop's tag (:func:`score_gathered`). The parallel walk
+    takes ``ROAD_ANY`` alone; :data:`exact_walk_serial`, the same walk on one thread
+    (``_jit.parallel_and_serial``), the scorer's own tag (``simulate.omaha.walk_kernel``
+    picks both)."""
     k = 5 - fixed.shape[0]
     if k == 1:
         _walk_first(np.uint64(0), fixed, deck, np.int64(1), tri, u, n_players,
-                    scorer_row(bsc, 0))
+                    scorer_row(bsc, 0), road)
         return
     for f in nb.prange(deck.shape[0]):
         _walk_first(np.uint64(f), fixed, deck, np.int64(k), tri, u, n_players,
-                    scorer_row(bsc, f))
+                    scorer_row(bsc, f), road)
 
 
 exact_walk, exact_walk_serial = parallel_and_serial(exact_walk, "exact_walk_serial")

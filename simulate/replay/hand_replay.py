@@ -103,7 +103,7 @@ from typing import Any
 from evaluator.cards import UNKNOWN, cards_str, cards_text
 from simulate.notation.phh_read import HandHistory, PHHError
 from simulate.notation.site_text import SiteInfo
-from simulate.pots import PotStructure, compile_beside_first, settle
+from simulate.pots import PotStructure, settle
 from simulate.replay.accounting import (  # noqa: F401 - the variant tables, re-exported
     ENGINE_VARIANTS,
     HILO_VARIANTS,
@@ -341,9 +341,9 @@ def replay(hand: HandHistory | PHHError, source: str | None = None, *,
     the compiled fast path is tested against; same results, slower)."""
     if isinstance(hand, PHHError):
         return HandReplay(source=source or "<hand>", error=str(hand))
-    if not _first:  # a first run compiles the pots' kernels beside the engine's
+    if not _first:
         _first.append(True)
-        compile_beside_first()
+        _compile_beside()
     out = HandReplay(source=source or hand.source, variant=hand.variant,
                      players=list(hand.players), site=hand.site)
     try:
@@ -377,6 +377,35 @@ def _cap_reached(hand: HandHistory, u: Units, cap: Any) -> bool:
 
 #: Non-empty once this process has replayed a hand (:func:`replay`).
 _first: list[bool] = []
+
+
+def _compile_beside() -> None:
+    """A process's first replay, where the disk cache lacks the kernels: a forked copy
+    (:func:`evaluator._jit.compile_beside`) compiles, one after another, the engine's
+    ``act`` (which the compiled replay calls), the showdown's settle and pot builder
+    (a high-only showdown's: hi/lo hands compile theirs here) and the small all-in walk
+    (:func:`simulate._kernels.allin.exact_runouts`), while this process compiles the
+    engine's start and the replay loop. Each caller waits for its own kernel alone
+    (:func:`evaluator._jit.await_beside`). Nothing happens where the cache holds them or
+    the program did not allow it (a library user's process)."""
+    import numpy as np
+
+    from evaluator._jit import compile_beside
+    from evaluator._tables import get_tables
+    from simulate._kernels.allin import exact_runouts
+    from simulate._kernels.award import settle_high
+    from simulate._kernels.engine import act
+    from simulate._kernels.pots import build_pots
+
+    n = 2
+    i64, u8, flags = np.zeros(n, np.int64), np.zeros(n, np.uint8), np.zeros((n, n), np.bool_)
+    table = np.zeros((n, n), np.int64)
+    compile_beside(
+        act, (i64, np.int64(0), np.int64(0), u8, u8),
+        (settle_high, (i64, i64, flags, i64, i64)),
+        (build_pots, (i64, np.zeros(n, np.bool_), i64, flags, i64)),
+        (exact_runouts, (np.int64(0), np.int64(0), np.int64(0), u8, i64, i64, i64, table,
+                         table, flags, i64, get_tables().kernel_args, table)))
 
 
 def _replay(hand: HandHistory, out: HandReplay, fast: bool = True) -> None:
