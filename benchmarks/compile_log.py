@@ -5,7 +5,7 @@ compiles, nested by depth) on stderr, then the whole command's time.
     NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/compile_log.py equity AhKh QsQd
 
 An empty ``NUMBA_CACHE_DIR`` makes it a first run. The command runs with ``argv`` given,
-so nothing is compiled in a forked copy (``evaluator._jit.compile_beside`` is the
+so nothing is compiled in a forked copy (``evaluator._first_run.compile_beside`` is the
 program's alone): the log shows the whole compile in one place.
 """
 

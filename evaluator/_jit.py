@@ -7,6 +7,9 @@ switch and thread resolution.
   is what lets a fresh CLI process answer without compiling).
 - :func:`resolve_threads` turns a user's ``threads`` argument into a thread count;
   :class:`threads` runs a ``with`` block on that many Numba threads.
+- :func:`parallel_and_serial` compiles one loop both ways; :mod:`evaluator._first_run`
+  holds the ways a first run compiles less (the serial twin for small work, a forked copy
+  compiling beside this process).
 
 Numba is imported only when a decorator or a thread helper is used, so importing the
 packages and scalar evaluation stay free of Numba's start-up cost. ``tests`` fail on a
@@ -20,12 +23,12 @@ from collections.abc import Callable
 from typing import Any
 
 
-def _switch(name: str) -> bool:
+def env_switch(name: str) -> bool:
     """An on/off environment switch, on unless set to 0, false, no or off."""
     return os.environ.get(name, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-CACHE = _switch("POKERJIT_CACHE")
+CACHE = env_switch("POKERJIT_CACHE")
 
 
 def _njit(fn: Callable[..., Any] | None, opts: dict[str, Any]) -> Any:
@@ -269,7 +272,7 @@ def _numba() -> Any:
 
 
 # ------------------------------------------------------------------- inlining's IR copies
-SHARE_SCOPES = _switch("POKERJIT_SHARE_SCOPES")
+SHARE_SCOPES = env_switch("POKERJIT_SHARE_SCOPES")
 _scopes_shared = False
 
 
@@ -361,172 +364,19 @@ def compiled_elsewhere() -> None:
     _clock.first_compile()
 
 
-# ------------------------------------------------------------ compiling in a second process
-FORK_COMPILE = _switch("POKERJIT_FORK_COMPILE")
-_beside_allowed = False
+def count_ready_seconds(seconds: float, compiling: bool = False) -> None:
+    """Count ``seconds`` spent outside Numba getting kernels ready (waiting for a copy that
+    compiles them, :mod:`evaluator._first_run`) as :func:`compile_seconds` counts Numba's
+    own: :func:`work_clock` stands still for them; ``compiling``: as compiling too."""
+    _clock.total += seconds
+    if compiling:
+        _clock.compiling += seconds
 
 
-def allow_compile_beside() -> None:
-    """Let :func:`compile_beside` fork this process: the ``pokerjit`` program calls it (a
-    process of its own, which no other code shares); a library user's process is never
-    forked."""
-    global _beside_allowed
-    _beside_allowed = True
-
-
-def compile_beside(kernel: Any, args: tuple[Any, ...],
-                   *more: tuple[Any, tuple[Any, ...]]) -> Callable[[], None]:
-    """Start compiling ``kernel`` for ``args`` in a forked copy of this process, which
-    writes it to the disk cache while this one goes on (compiling its own kernels: Numba
-    compiles on one core). ``more``: further ``(kernel, args)`` the same copy compiles after
-    it, one after another. Returns ``wait()``: call it before calling those kernels here,
-    which then load them from the cache, or compile them if the copy failed; or, before
-    the first call of one of them, :func:`await_beside` of it, which waits for that
-    kernel alone (this process may then compile the next while the copy goes on).
-
-    Only when it pays and is safe: :func:`allow_compile_beside` was called, a kernel is
-    neither compiled nor loaded in this process yet (a later call costs nothing), the disk
-    cache is on (and ``POKERJIT_FORK_COMPILE`` is not 0), this process may run on two CPUs
-    or more, no other thread runs, and the cache lacks the kernel for these argument types
-    (the common case: a warm cache costs one look at its index); the kernels that are
-    ready are left out. Otherwise ``wait`` does nothing. The copy prints nothing; this
-    process shows the compile notice (once) and counts the wait as compiling
-    (:func:`work_clock` stands still)."""
-    import threading
-
-    jobs = [(k, a) for k, a in ((kernel, args), *more) if not k.overloads]
-    if not (_beside_allowed and jobs and FORK_COMPILE and cache_works()
-            and hasattr(os, "fork") and threading.active_count() == 1):
-        return _no_wait
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
-        cpus = os.cpu_count() or 1
-    if cpus < 2:
-        return _no_wait
-    import time
-
-    t0 = time.perf_counter()
-    try:
-        return _fork_compile(jobs)
-    finally:  # a look at the cache and a fork: getting kernels ready, not the work
-        _clock.total += time.perf_counter() - t0
-
-
-def ready(kernel: Any) -> bool:
-    """Whether calling ``kernel`` costs no compile: compiled in this process, or its disk
-    cache holds machine code for it (of any argument types: the kernels this is asked of
-    have one). A caller with two roads to the same answer takes the compiled one only when
-    the work is large or the kernel is ready, so a first run on a small input compiles less
-    (``pokerjit hand`` on a file of a few hands)."""
-    if getattr(kernel, "overloads", None):
-        return True
-    if not cache_works():
-        return False
-    try:
-        return bool(kernel._cache._cache_file._load_index())
-    except Exception:  # noqa: BLE001 - other Numba internals: say not ready
-        return False
-
-
-def _no_wait() -> None:
-    """The ``wait`` of a :func:`compile_beside` that started nothing."""
-
-
-def _fork_compile(jobs: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[], None]:
-    """:func:`compile_beside` once it is allowed: the look at the cache and the fork."""
-    import sys
-
-    todo = []
-    try:
-        for kernel, args in jobs:
-            sig = tuple(kernel.typeof_pyval(a) for a in args)
-            cache = kernel._cache
-            key = cache._index_key(sig, kernel.targetctx.codegen())
-            if key not in cache._cache_file._load_index():
-                todo.append((kernel, sig))
-    except Exception:  # noqa: BLE001 - other Numba internals: compile here, as always
-        return _no_wait
-    if not todo:
-        return _no_wait
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-    done_r, done_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the copy: compile, save, leave (no exit handlers, no output)
-        code = 1
-        try:
-            os.close(done_r)
-            _clock._compiled = True  # no notice from here
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, 1)
-            os.dup2(null, 2)
-            for kernel, sig in todo:
-                kernel.compile(sig)
-                os.write(done_w, b".")  # one byte per kernel in the cache
-            code = 0
-        except BaseException:  # noqa: BLE001, S110 - this process compiles it then
-            pass
-        finally:
-            os._exit(code)
-    os.close(done_w)
-    compiled_elsewhere()
-    copy = _Copy(pid, done_r, len(todo))
-    for i, (kernel, _sig) in enumerate(todo):
-        _beside[id(kernel)] = (copy, i + 1)
-
-    def wait() -> None:
-        copy.wait(len(todo))  # every kernel, and the copy's end
-
-    return wait
-
-
-class _Copy:
-    """A forked copy compiling kernels: it writes one byte to ``fd`` per kernel saved."""
-
-    def __init__(self, pid: int, fd: int, n: int) -> None:
-        self.pid, self.fd, self.n, self.done, self.ended = pid, fd, n, 0, False
-
-    def wait(self, count: int) -> None:
-        """Wait until ``count`` of its ``n`` kernels are saved, or the copy has ended (it is
-        then reaped: a kernel it did not save compiles here when called). Past the last
-        kernel it waits for the end, which follows at once."""
-        import time
-
-        if count >= self.n:
-            count = self.n + 1
-        t0 = time.perf_counter()
-        try:
-            while self.done < count and not self.ended:
-                got = os.read(self.fd, 64)
-                self.done += len(got)
-                if not got:
-                    self.ended = True
-                    os.close(self.fd)
-                    try:
-                        os.waitpid(self.pid, 0)
-                    except ChildProcessError:  # pragma: no cover - already reaped
-                        pass
-        finally:
-            dt = time.perf_counter() - t0
-            _clock.total += dt
-            _clock.compiling += dt
-
-
-#: Kernels a forked copy is compiling (:func:`compile_beside`): ``id(kernel)`` -> the copy
-#: and how many of its kernels must be done before this one is in the cache.
-_beside: dict[int, tuple[_Copy, int]] = {}
-
-
-def await_beside(kernel: Any) -> None:
-    """Before the first call of ``kernel`` (or of a kernel that calls it): wait until the
-    copy that :func:`compile_beside` forked to compile it has saved it to the disk cache,
-    which this process then loads instead of compiling it a second time. Returns at once
-    where no copy compiles it (the common case: a dictionary lookup)."""
-    if _beside:
-        job = _beside.pop(id(kernel), None)
-        if job is not None:
-            job[0].wait(job[1])
+def no_compile_notice() -> None:
+    """This process shows no ``on_first_compile`` notice (a forked copy that compiles
+    while the process it was forked from shows it)."""
+    _clock._compiled = True
 
 
 def serial(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:
@@ -554,31 +404,6 @@ def parallel_and_serial(fn: Callable[..., Any], serial_name: str) -> tuple[Any, 
     twin.__doc__ = fn.__doc__
     twin.__module__ = fn.__module__
     return parallel(fn), serial(twin)
-
-
-#: Whether :func:`for_the_work` may pick a serial twin: set by :func:`serial_first_runs`.
-SERIAL_FIRST_RUNS = False
-
-
-def serial_first_runs() -> None:
-    """Let :func:`for_the_work` answer small work with serial twins while the parallel
-    kernels are not compiled: the ``pokerjit`` program calls it for its commands that
-    answer once and end (``equity``, ``range``, ``allin``, ``play``), where a first run's
-    compile is most of the wait. A library user's process, a server, a batch, ``bench`` and
-    ``warmup`` keep the parallel kernels (compiled once, then as fast as the threads allow)."""
-    global SERIAL_FIRST_RUNS
-    SERIAL_FIRST_RUNS = True
-
-
-def for_the_work(parallel_kernel: Any, serial_kernel: Any, small: bool) -> Any:
-    """The kernel of a :func:`parallel_and_serial` pair to call: the serial one for
-    ``small`` work in a process that allows it (:func:`serial_first_runs`) while the
-    parallel one is neither compiled nor cached (:func:`ready`), so a one-answer command's
-    first run on a small input compiles no parallel loop (its compile, seconds, costs more
-    than the second thread saves); the parallel one otherwise."""
-    if small and SERIAL_FIRST_RUNS and not ready(parallel_kernel):
-        return serial_kernel
-    return parallel_kernel
 
 
 def inline(fn: Callable[..., Any] | None = None, **opts: Any) -> Any:

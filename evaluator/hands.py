@@ -211,7 +211,7 @@ def evaluate_batch(cards: np.ndarray, *, threads: int | None = None,
 
 def batch_compile_job(game: str = "holdem") -> tuple[object, tuple[object, ...]]:
     """``(kernel, arguments)``: what :func:`evaluate_batch` with ``threads=1`` compiles for
-    ``game``'s scale, for :func:`evaluator._jit.compile_beside` (a first run that will
+    ``game``'s scale, for :func:`evaluator._first_run.compile_beside` (a first run that will
     evaluate a batch can have it compiled in a copy of the process meanwhile)."""
     tables = get_tables(check_scale(game)).kernel_args
     return _kernels_module().eval_batch_serial, (np.zeros((1, 5), np.uint8),

@@ -149,7 +149,7 @@ class Engine:
 
         self._check_size(self.n_runouts)
         if self.k <= K.PLAIN_MAX_CARDS:  # a few hundred boards: one by one
-            from evaluator._jit import await_beside
+            from evaluator._first_run import await_beside
 
             await_beside(K.exact_runouts)  # a first replay's copy may be compiling it
             win = np.zeros(self.amounts.shape + self.order.shape, np.int64)

@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from evaluator._jit import compile_beside, work_clock
+from evaluator._first_run import compile_beside
+from evaluator._jit import work_clock
 from evaluator.tablegen import CATEGORIES
 
 from .request import Spot
@@ -116,7 +117,7 @@ def run_walk(hole: np.ndarray, board: np.ndarray, avail: np.ndarray, tables: tup
     2] and ``board`` uint8[0..5] over the cards with ``avail[c] == 1`` (uint8[52]) into the
     scorer ``sc``, through its road: the number of runouts. The walk's two halves are called
     in turn, so a fresh install's first answer compiles one in a copy of the process while
-    it compiles the other (:func:`evaluator._jit.compile_beside`; the first run of `pokerjit
+    it compiles the other (:func:`evaluator._first_run.compile_beside`; the first run of `pokerjit
     equity AhKh QsQd` about 0.75 s shorter on the 2-core VM)."""
     from ._kernels import holdem_exact as ek
     from ._kernels.score import road_of

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from evaluator._jit import compile_beside, for_the_work, work_clock
+from evaluator._first_run import compile_beside, for_the_work
+from evaluator._jit import work_clock
 from evaluator.cards import CardError
 from evaluator.tablegen import CATEGORIES
 
@@ -136,7 +137,7 @@ def walk_kernel(work: int, bsc: tuple, hilo: bool) -> tuple[Any, np.ndarray]:
     program's first run, while that is neither compiled nor cached, its serial twin for
     work up to :data:`EXACT_WORK_LIMIT` (a fifth of a second on one thread: every exact
     Omaha request of two hands or more), which compiles without the parallel loop's seconds
-    (:func:`evaluator._jit.for_the_work`; the same bits), with the scorer's own road tag, so
+    (:func:`evaluator._first_run.for_the_work`; the same bits), with the scorer's own road tag, so
     it compiles one scoring loop, not the high roads and the hi/lo ones."""
     from ._kernels import omaha as K
     from ._kernels.score import ROAD_ANY, road_of, scorer_row
@@ -144,7 +145,7 @@ def walk_kernel(work: int, bsc: tuple, hilo: bool) -> tuple[Any, np.ndarray]:
     kernel = for_the_work(K.exact_walk, K.exact_walk_serial, work <= EXACT_WORK_LIMIT)
     if kernel is K.exact_walk:
         return kernel, ROAD_ANY
-    return kernel, K.ROAD_HILO if hilo else road_of(scorer_row.py_func(bsc, 0))
+    return kernel, road_of(scorer_row.py_func(bsc, 0), hilo)
 
 
 def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[int],
@@ -159,7 +160,7 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
     low, 0 for none, in columns ``P..2P-1``). ``walk``: the walk the caller will make, its
     kernel (:func:`walk_kernel`) and the rest of its arguments (columns, block scorer): on a
     first run that walk compiles in a copy of this process while this one compiles the
-    table's fill (:func:`evaluator._jit.compile_beside`)."""
+    table's fill (:func:`evaluator._first_run.compile_beside`)."""
     from evaluator._jit import threads as _threads
     from evaluator.low import low_tables
 
@@ -175,11 +176,13 @@ def triple_walk(hands: np.ndarray, board: Sequence[int], deck_cards: Sequence[in
         fixed, deck = fixed[:4].copy(), fixed[4:].copy()
     tri = np.zeros(u ** 3 * hands.shape[0] * (2 if hilo else 1), dtype=np.uint16)
     wait = compile_beside(walk[0], (fixed, deck, tri, u) + walk[1:]) if walk else None
+    # every table is small (the largest, heads-up hi/lo preflop: C(44, 3) triples x 4
+    # columns, a few milliseconds of one thread): a first run fills it on one thread
+    fill = for_the_work(K.fill_triple_table, K.fill_triple_table_serial, True)
     with _threads(n_threads):
         known = np.array([c in set(board) for c in universe], dtype=np.uint8)
-        K.fill_triple_table(hands, np.array(universe, dtype=np.uint8), known,
-                            max(0, len(board) - 2), tables, low_tables(), tri,
-                            K.WITH_LOWS if hilo else K.HIGHS_ONLY)
+        fill(hands, np.array(universe, dtype=np.uint8), known, max(0, len(board) - 2), tables,
+             low_tables(), tri, K.WITH_LOWS if hilo else K.HIGHS_ONLY)
     if wait is not None:
         wait()
     return fixed, deck, tri, u

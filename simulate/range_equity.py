@@ -58,7 +58,7 @@ VS_RANDOM_MAX = 400  # heads-up against random: rank-class walk up to this many 
 SORTED_FROM = 12  # ... reading the rank classes from per-board prefix sums from this many
 #: A heads-up walk against random estimated under this many seconds of one thread
 #: (:func:`estimate_exact_seconds`) runs on one thread in a one-answer program
-#: (``evaluator._jit.for_the_work``) while the parallel walk is neither compiled nor
+#: (``evaluator._first_run.for_the_work``) while the parallel walk is neither compiled nor
 #: cached: its parallel loop compiles in about 3 s on the 2-core VM, more than it could
 #: save (the same blocks, the same bits on any thread count).
 SERIAL_BELOW_S = 0.5
@@ -197,7 +197,7 @@ def _run_vs_random(spot: Spot, h: int, v: int, threads: int, t0: float,
     orbit under the suit permutations that fix the board and dead cards: every orbit member
     meets the same opponents and runouts up to a relabelling of suits, so the hand's results
     are the orbit's sums divided by its size, and the board walk keeps the full symmetry."""
-    from evaluator._jit import compile_beside, for_the_work, ready
+    from evaluator._first_run import compile_beside, for_the_work, ready
     from evaluator._jit import threads as _threads
     from evaluator._tables import get_tables
     from evaluator.hands import batch_compile_job

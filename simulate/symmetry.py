@@ -74,7 +74,7 @@ def boards(board: list[int], dead: list[int], group: np.ndarray) -> tuple[np.nda
 
 def boards_compile_job() -> tuple[object, tuple[object, ...]]:
     """``(kernel, arguments)``: what :func:`boards` compiles, for
-    :func:`evaluator._jit.compile_beside`."""
+    :func:`evaluator._first_run.compile_beside`."""
     from ._kernels.symmetry import enumerate_boards
 
     return enumerate_boards, (np.zeros(0, np.uint8), np.zeros(0, np.uint8), 0,

@@ -84,11 +84,12 @@ def test_same_bits_on_one_and_two_threads():
 
 
 def test_small_first_run_plays_on_one_thread(monkeypatch):
-    """In a one-answer program (``_jit.serial_first_runs``), below PARALLEL_MIN hands, with
-    the parallel loop neither compiled nor cached and the threads left to the default, the
+    """In a one-answer program (``_first_run.serial_first_runs``), below PARALLEL_MIN hands,
+    with the parallel loop neither compiled nor cached and the threads left to the default, the
     run is played on one thread (no parallel compile); the hands are the same bits, and a
     run that names its threads keeps them; a library process keeps its threads."""
-    import evaluator._jit as jit
+    import evaluator._first_run as jit
+    from evaluator._jit import resolve_threads
     from simulate.engine.self_play import PARALLEL_MIN
 
     rules = Rules(blinds=(1, 2))
@@ -98,14 +99,14 @@ def test_small_first_run_plays_on_one_thread(monkeypatch):
     two = play(rules, stacks, hands, policy="random", seed=4, threads=2)
     monkeypatch.setattr(jit, "ready", lambda kernel: False)
     library = play(rules, stacks, hands, policy="random", seed=4)
-    assert library.extra["threads"] == jit.resolve_threads(None) and library.net == two.net
+    assert library.extra["threads"] == resolve_threads(None) and library.net == two.net
     monkeypatch.setattr(jit, "SERIAL_FIRST_RUNS", True)
     first = play(rules, stacks, hands, policy="random", seed=4)
     assert first.extra["threads"] == 1 and first.net == two.net
     assert play(rules, stacks, hands, policy="random", seed=4, threads=2).extra["threads"] == 2
     monkeypatch.setattr(jit, "ready", lambda kernel: True)
     warm = play(rules, stacks, hands, policy="random", seed=4)
-    assert warm.extra["threads"] == jit.resolve_threads(None) and warm.net == two.net
+    assert warm.extra["threads"] == resolve_threads(None) and warm.net == two.net
 
 
 def test_play_checks_its_table_as_a_hand_does():

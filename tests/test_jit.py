@@ -206,10 +206,12 @@ def test_an_installed_copy_keeps_its_kernels_out_of_site_packages(tmp_path: Path
 
 
 def test_ready_says_whether_a_call_would_compile():
+    from evaluator._first_run import ready
+
     def twice(x):
         return 2 * x
 
     f = _jit.serial(twice, cache=False)
-    assert not _jit.ready(f)  # neither compiled here nor cached
+    assert not ready(f)  # neither compiled here nor cached
     assert f(3) == 6
-    assert _jit.ready(f)
+    assert ready(f)

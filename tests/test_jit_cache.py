@@ -188,19 +188,19 @@ def test_code_outside_the_project_keeps_numbas_own_keying(tmp_path: Path):
 BESIDE = """
 import os, sys
 sys.path.insert(0, {tmp!r})
-from evaluator import _jit
+from evaluator import _first_run, _jit
 import beside_mod as m
 
-_jit.compile_beside(m.g, (1,))()  # not allowed (a library user's process): nothing forks
+_first_run.compile_beside(m.g, (1,))()  # not allowed (a library user's process): nothing forks
 m.g(1)
-_jit.allow_compile_beside()
-wait = _jit.compile_beside(m.f, (1,), (m.h, (1,)))  # two kernels, one after the other
+_first_run.allow_compile_beside()
+wait = _first_run.compile_beside(m.f, (1,), (m.h, (1,)))  # two kernels, one after the other
 wait()
 compiling = _jit.compile_seconds()[1]
 print(m.f(1), sum(m.f.stats.cache_misses.values()), sum(m.f.stats.cache_hits.values()),
       sum(m.g.stats.cache_misses.values()), compiling > 0)
 print(m.h(1), sum(m.h.stats.cache_misses.values()), sum(m.h.stats.cache_hits.values()))
-_jit.compile_beside(m.f, (1,))()  # compiled here now: nothing forks
+_first_run.compile_beside(m.f, (1,))()  # compiled here now: nothing forks
 print(os.getpid() == {{pid}})
 """
 
@@ -227,21 +227,21 @@ def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
 AWAIT_ONE = """
 import os, sys
 sys.path.insert(0, {tmp!r})
-from evaluator import _jit
+from evaluator import _first_run
 import beside_mod as m
 
-_jit.allow_compile_beside()
-_jit.compile_beside(m.f, (1,), (m.g, (1,)), (m.h, (1,)))  # three, one after the other
-_jit.await_beside(m.g)  # the second alone
+_first_run.allow_compile_beside()
+_first_run.compile_beside(m.f, (1,), (m.g, (1,)), (m.h, (1,)))  # three, one after the other
+_first_run.await_beside(m.g)  # the second alone
 print(m.g(1), sum(m.g.stats.cache_misses.values()), sum(m.g.stats.cache_hits.values()))
-_jit.await_beside(m.h)  # the last: and the copy's end
+_first_run.await_beside(m.h)  # the last: and the copy's end
 try:
     os.waitpid(-1, os.WNOHANG)
     print("a child is left")
 except ChildProcessError:
     print("reaped")
-_jit.await_beside(m.f)  # saved before g: no wait
-_jit.await_beside(m.f)  # no copy compiles it now: returns at once
+_first_run.await_beside(m.f)  # saved before g: no wait
+_first_run.await_beside(m.f)  # no copy compiles it now: returns at once
 print(m.f(1), m.h(1), sum(m.f.stats.cache_misses.values()) + sum(m.h.stats.cache_misses.values()))
 """
 
@@ -292,9 +292,9 @@ def test_the_walk_halves_add_up_to_the_walk():
 @pytest.mark.slow
 def test_a_one_answer_commands_first_run_compiles_the_serial_walk(tmp_path: Path):
     """`pokerjit range` as the program, on a small spot with an empty cache, compiles the
-    serial twin of the walk and not the parallel loop (``_jit.serial_first_runs``); a
+    serial twin of the walk and not the parallel loop (``_first_run.serial_first_runs``); a
     caller's argument list (this process) leaves the library's choice alone."""
-    from evaluator import _jit
+    from evaluator import _first_run
     from simulate.cli import main
 
     cache = tmp_path / "cache"
@@ -305,4 +305,4 @@ def test_a_one_answer_commands_first_run_compiles_the_serial_walk(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert list(cache.rglob("*hu_random_serial*.nbi"))
     assert not list(cache.rglob("*hu_random_walk*.nbi"))
-    assert main([*argv[:-1], "--json"]) == 0 and not _jit.SERIAL_FIRST_RUNS
+    assert main([*argv[:-1], "--json"]) == 0 and not _first_run.SERIAL_FIRST_RUNS

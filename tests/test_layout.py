@@ -141,9 +141,11 @@ def _circles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
 #: :data:`PACKAGES` (the lazy facades ``evaluator`` and ``simulate``) name only their own
 #: ``__init__``.
 LAYERS: list[tuple[str, ...]] = [
-    # The evaluator: Numba's options, the lazy loader, card text, the table generator;
-    # its kernels; the tables' loader and the public evaluators; its facade.
+    # The evaluator: Numba's options, the lazy loader, card text, the table generator; how a
+    # first run compiles less; its kernels; the tables' loader and the public evaluators;
+    # its facade.
     ("evaluator._jit", "evaluator.lazy", "evaluator.cards", "evaluator.tablegen"),
+    ("evaluator._first_run",),
     ("evaluator._kernels",),
     ("evaluator._tables", "evaluator.hands", "evaluator.omaha", "evaluator.low",
      "evaluator.lowball"),
@@ -310,9 +312,11 @@ def test_no_module_imports_a_private_name_of_another_module():
 
 
 #: The private modules of the evaluator that ``simulate`` builds on by design: the one place
-#: Numba's options come from, the tables' loader, and the evaluation kernels that the
-#: simulation kernels compile in (kernels call kernels; tables are their arguments).
-SHARED_INTERNALS = ("evaluator._jit", "evaluator._tables", "evaluator._kernels")
+#: Numba's options come from, how a first run compiles less, the tables' loader, and the
+#: evaluation kernels that the simulation kernels compile in (kernels call kernels; tables
+#: are their arguments).
+SHARED_INTERNALS = ("evaluator._jit", "evaluator._first_run", "evaluator._tables",
+                    "evaluator._kernels")
 
 
 def test_private_modules_of_another_top_package_are_only_the_shared_internals():

@@ -286,20 +286,22 @@ def test_cli_eval_omaha_errors(argv, capsys):
 @pytest.mark.parametrize("game,board", [("omaha", "2c7d8h"), ("omaha_hilo", "2c7d8h"),
                                         ("omaha", "2c7d8h3s")])
 def test_first_run_serial_walk_gives_the_same_bits(monkeypatch, game, board):
-    """In a one-answer program whose parallel walk is neither compiled nor cached, a small
-    exact walk (equity and all-in EV) runs the serial twin: the same counts, bit for bit."""
-    import evaluator._jit as jit
+    """In a one-answer program whose parallel walk and fill are neither compiled nor cached,
+    a small exact walk (equity and all-in EV) runs the serial twins, the walk through its
+    scorer's one scoring loop: the same counts, bit for bit."""
+    import evaluator._first_run as jit
     from evaluator.hands import category_table
     from simulate import allin_ev, equity
     from simulate._kernels import omaha as K
-    from simulate._kernels.score import ROAD_ANY, ROAD_HU, equity_block_scorer
+    from simulate._kernels.score import ROAD_ANY, ROAD_HILO_HU, ROAD_HU, equity_block_scorer
     from simulate.omaha import walk_kernel
 
     hands = ["AhAsKhKs", "Qd2dTc3c"]
     want = equity(hands, board, game=game, exact=True).to_dict()["players"]
     want_ev = allin_ev([f"{hands[0]}:100", f"{hands[1]}:60"], board, game=game,
                        exact=True).to_dict()["players"]
-    monkeypatch.setattr(jit, "ready", lambda kernel: kernel is not K.exact_walk
+    monkeypatch.setattr(jit, "ready", lambda kernel: kernel not in (K.exact_walk,
+                                                                    K.fill_triple_table)
                         and bool(kernel.overloads))
     hilo = game == "omaha_hilo"
     bsc = equity_block_scorer(2, category_table(), 1, hilo=hilo)
@@ -308,7 +310,7 @@ def test_first_run_serial_walk_gives_the_same_bits(monkeypatch, game, board):
     monkeypatch.setattr(jit, "SERIAL_FIRST_RUNS", True)
     kernel, road = walk_kernel(1000, bsc, hilo)
     # the serial twin compiles its scorer's one loop: the heads-up equity road, hi/lo's
-    assert kernel is K.exact_walk_serial and road is (K.ROAD_HILO if hilo else ROAD_HU)
+    assert kernel is K.exact_walk_serial and road is (ROAD_HILO_HU if hilo else ROAD_HU)
     kernel, road = walk_kernel(10**9, bsc, hilo)
     assert kernel is K.exact_walk and road is ROAD_ANY  # large work: worth the compile
     assert equity(hands, board, game=game, exact=True).to_dict()["players"] == want

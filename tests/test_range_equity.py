@@ -140,7 +140,7 @@ def test_vs_random_small_first_run_walks_on_one_thread(monkeypatch):
     """In a one-answer program, a small walk against random whose parallel kernel is neither
     compiled nor cached runs the serial one (no parallel loop to compile): the same blocks,
     the same bits."""
-    import evaluator._jit as jit
+    import evaluator._first_run as jit
     from simulate._kernels import ranges as K
     from simulate.range_equity import SERIAL_BELOW_S, estimate_exact_seconds
     from simulate.request import parse_spot

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._jit import await_beside, inline, serial
+from evaluator._first_run import await_beside
+from evaluator._jit import inline, serial
 
 
 @serial

@@ -49,10 +49,6 @@ from simulate.results import SHARE_UNIT
 WITH_LOWS = np.zeros(0, np.uint8)
 HIGHS_ONLY = np.zeros(0, np.int8)
 
-#: The walk's road tag of a hi/lo scorer (:func:`score_gathered`; the high ones are
-#: :mod:`simulate._kernels.score`'s, whose ``ROAD_ANY`` decides on each call).
-ROAD_HILO = np.zeros(0, np.uint16)
-
 #: Rows the walk gathers before it scores them in one call (score.score_rows).
 ROW_BATCH = 512
 
@@ -153,7 +149,6 @@ def _fill_low(col, stride, hand, universe, known, min_known, ltables, tri):
                 _put_triple(tri, u, stride, col, i, j, k, s)
 
 
-@parallel
 def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri, lows):
     """``tri`` (uint16[U**3 * C], zeroed; ``C`` = P columns, or 2 P in a hi/lo game) <- best
     strength of each player's hole pairs with each triple of ``universe`` (uint8[U] card
@@ -170,6 +165,13 @@ def fill_triple_table(hands, universe, known, min_known, tables, ltables, tri, l
     for q in nb.prange(stride):
         fill_column(np.int64(q), stride, hands, universe, known, min_known, tables, ltables,
                     tri, lows)
+
+
+#: The fill, parallel over the columns, and its serial twin (``_jit.parallel_and_serial``),
+#: which a one-answer program's first run takes for a small table
+#: (``simulate.omaha.triple_walk``): the parallel loop's own compile is about 3 s.
+fill_triple_table, fill_triple_table_serial = parallel_and_serial(fill_triple_table,
+                                                                  "fill_triple_table_serial")
 
 
 def fill_column(q, stride, hands, universe, known, min_known, tables, ltables, tri, lows):
@@ -246,26 +248,21 @@ def _walk_prefix(b0, b1, b2, b3, inner, lo, hi, tri, u, n_players, row3, s, at, 
 
 def score_gathered(s, ones, n, sc, road):
     """Score the first ``n`` rows of ``s`` (high rows, or hi/lo rows of 2 P columns) through
-    the loop the road tag ``road`` names: :data:`ROAD_HILO` (hi/lo rows), a high tag of
-    :func:`simulate._kernels.score.road_of`, or ``ROAD_ANY``, which decides on each call
-    (the parallel walk: one compiled form for every scorer). Compiled, the tag's dtype
-    picks the loop when the walk compiles: a first answer's serial walk compiles one."""
-    if s.shape[1] > sc[1].shape[1]:
+    the loop the road tag ``road`` names (:func:`simulate._kernels.score.road_of`), or with
+    ``ROAD_ANY`` the loop the rows and the scorer need, decided on each call (the parallel
+    walk: one compiled form for every scorer). Compiled, a tag's dtype picks the loop when
+    the walk compiles: a first answer's serial walk compiles one."""
+    if road.dtype == ROAD_ANY.dtype and s.shape[1] > sc[1].shape[1]:
         score_rows_hilo(s, ones, np.int64(n), sc)
     else:
         score_rows_on(s, ones, np.int64(n), sc, road)
 
 
-_ROAD_HILO_DTYPE = nb.from_dtype(ROAD_HILO.dtype)
 _ROAD_ANY_DTYPE = nb.from_dtype(ROAD_ANY.dtype)
 
 
 @by_type(score_gathered)
 def _score_gathered(s, ones, n, sc, road):
-    if road.dtype == _ROAD_HILO_DTYPE:
-        def hilo(s, ones, n, sc, road):
-            score_rows_hilo(s, ones, np.int64(n), sc)
-        return hilo
     if road.dtype == _ROAD_ANY_DTYPE:
         def either(s, ones, n, sc, road):
             if s.shape[1] > sc[1].shape[1]:
@@ -274,9 +271,9 @@ def _score_gathered(s, ones, n, sc, road):
                 score_rows(s, ones, np.int64(n), sc)
         return either
 
-    def high(s, ones, n, sc, road):
+    def tagged(s, ones, n, sc, road):
         score_rows_on(s, ones, np.int64(n), sc, road)
-    return high
+    return tagged
 
 
 @inline
@@ -370,11 +367,8 @@ def exact_walk(fixed, deck, tri, u, n_players, bsc, road):
     (``_jit.parallel_and_serial``), the scorer's own tag (``simulate.omaha.walk_kernel``
     picks both)."""
     k = 5 - fixed.shape[0]
-    if k == 1:
-        _walk_first(np.uint64(0), fixed, deck, np.int64(1), tri, u, n_players,
-                    scorer_row(bsc, 0), road)
-        return
-    for f in nb.prange(deck.shape[0]):
+    # one call site (each compiles its own copy of the call): one task when k == 1
+    for f in nb.prange(1 if k == 1 else deck.shape[0]):
         _walk_first(np.uint64(f), fixed, deck, np.int64(k), tri, u, n_players,
                     scorer_row(bsc, f), road)
 

@@ -140,12 +140,18 @@ ROAD_HU = np.zeros(0, np.int16)  # an equity scorer of two players
 ROAD_MULTI = np.zeros(0, np.int32)  # an equity scorer of three or more
 ROAD_POTS = np.zeros(0, np.int64)  # any other scorer (side pots, no statistics): row by row
 ROAD_OUTCOMES = np.zeros(0, np.float64)  # an outcome scorer (:func:`outcome_scorer`)
+ROAD_HILO_HU = np.zeros(0, np.uint16)  # hi/lo rows into a hi/lo equity scorer of two
+ROAD_HILO = np.zeros(0, np.uint32)  # hi/lo rows into any other hi/lo scorer: row by row
+_HILO_TAGS = (ROAD_HILO_HU.dtype, ROAD_HILO.dtype)
 
 
-def road_of(sc):
-    """The road tag of the scorer ``sc``: the loop :func:`score_rows` takes for it."""
+def road_of(sc, hilo=False):
+    """The road tag of the scorer ``sc``: the loop :func:`score_rows` takes for it, or with
+    ``hilo`` (a hi/lo scorer fed hi/lo rows) the one :func:`score_rows_hilo` takes."""
     if len(sc) > 10:
         return ROAD_OUTCOMES
+    if hilo:
+        return ROAD_HILO_HU if _road.py_func(sc) == _HU else ROAD_HILO
     return (ROAD_POTS, ROAD_HU, ROAD_MULTI)[_road.py_func(sc)]
 
 
@@ -155,9 +161,12 @@ def score_rows_on(rows, wts, n, sc, road):
     compiles, so a first answer compiles one road, not three (the first exact heads-up
     answer of a fresh install compiles about 0.9 s less). The tag must be the scorer's own;
     the interpreter's version checks that, then scores through :func:`score_rows`."""
-    if road.dtype != ROAD_ANY.dtype and road.dtype != road_of(sc).dtype:
+    hilo = road.dtype in _HILO_TAGS
+    if road.dtype != ROAD_ANY.dtype and road.dtype != road_of(sc, hilo).dtype:
         raise ValueError(f"road tag {road.dtype} does not fit this scorer")
-    if road.dtype == ROAD_OUTCOMES.dtype:
+    if hilo:
+        score_rows_hilo(rows, wts, n, sc)
+    elif road.dtype == ROAD_OUTCOMES.dtype:
         _rows_outcomes(rows, wts, n, sc, road)
     else:
         score_rows(rows, wts, n, sc)
@@ -167,6 +176,8 @@ def score_rows_on(rows, wts, n, sc, road):
 def _score_rows_on(rows, wts, n, sc, road):
     if "float" in str(road.dtype):
         return _rows_outcomes
+    if str(road.dtype).startswith("uint"):  # hi/lo rows
+        return _rows_hilo_hu if road.dtype.bitwidth == 16 else _rows_hilo
     return {16: _rows_hu, 32: _rows_multi, 64: _rows_pots}.get(road.dtype.bitwidth, _rows_any)
 
 
@@ -226,6 +237,17 @@ def _rows_pots(rows, wts, n, sc, road):
     """:func:`score_rows`' row-by-row road alone (:data:`ROAD_POTS`)."""
     for r in range(n):
         score_row(rows[r], wts[r], sc)
+
+
+def _rows_hilo_hu(rows, wts, n, sc, road):
+    """:func:`score_rows_hilo`'s heads-up equity road alone (:data:`ROAD_HILO_HU`)."""
+    _equity_rows_hilo_hu(rows, wts, n, sc)
+
+
+def _rows_hilo(rows, wts, n, sc, road):
+    """:func:`score_rows_hilo`'s row-by-row road alone (:data:`ROAD_HILO`)."""
+    for r in range(n):
+        score_row_hilo(rows[r], wts[r], sc)
 
 
 def _rows_any(rows, wts, n, sc, road):

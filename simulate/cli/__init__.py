@@ -81,7 +81,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 #: Commands that answer once and end: run as the program, their first run may answer
-#: small work on serial kernels (``evaluator._jit.serial_first_runs``).
+#: small work on serial kernels (``evaluator._first_run.serial_first_runs``).
 ONE_ANSWER = ("equity", "range", "allin", "play")
 _AS_PROGRAM = [False]  # main() runs the command line of this process (not a caller's argv)
 
@@ -136,7 +136,8 @@ def _exit(rc: int) -> None:
 
 
 def _main(argv: list[str] | None) -> int:
-    from evaluator._jit import allow_compile_beside, on_first_compile, serial_first_runs
+    from evaluator._first_run import allow_compile_beside, serial_first_runs
+    from evaluator._jit import on_first_compile
     from simulate.cli._util import start_load_clock
     from simulate.progress import report_progress
 

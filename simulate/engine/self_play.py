@@ -51,7 +51,7 @@ FOLD, CHECK, CALL, CHECK_CALL, RAISE = 0, 1, 2, 3, 4
 BLOCK = 2048  # hands per block (each block has its own accumulator row)
 ROUND_S = 0.5  # seconds of work between progress updates / Ctrl-C checks
 #: A run of fewer hands, with ``threads`` left to the default, in a one-answer program
-#: (``pokerjit play``: ``evaluator._jit.for_the_work``), is played on one thread while the
+#: (``pokerjit play``: ``evaluator._first_run.for_the_work``), is played on one thread while the
 #: parallel loop is neither compiled nor cached:
 #: compiling it costs about 7 s on a 2-core machine, more than it saves below about a
 #: second of one thread's work (Hold'em 6-max plays 300,000+ hands/s on one thread, Omaha
@@ -308,7 +308,8 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     bb/100 and its standard error per seat (:func:`simulate.results.std_error_of_mean`
     over the hands' net results).
     """
-    from evaluator._jit import for_the_work, resolve_threads
+    from evaluator._first_run import for_the_work
+    from evaluator._jit import resolve_threads
     from evaluator._jit import threads as use_threads
     from evaluator._tables import get_tables
     from simulate.progress import progress as _progress

@@ -335,7 +335,7 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> H
     except ValueError as exc:  # the engine refuses the hand itself: that is its error
         raise ReplayError(_SEAT_NO.sub(lambda m: f"p{int(m.group(1)) + 1}", str(exc))) from None
     if fast:
-        from evaluator._jit import await_beside
+        from evaluator._first_run import await_beside
         from simulate._kernels.engine import act
         from simulate._kernels.replay import DONE, replay_actions
 

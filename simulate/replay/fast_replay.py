@@ -342,7 +342,7 @@ _plain_seen = [0]
 
 
 def _fast_ready() -> bool:
-    from evaluator._jit import ready
+    from evaluator._first_run import ready
     from simulate._kernels.replay import replay_many
 
     return ready(replay_many)

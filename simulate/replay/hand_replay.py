@@ -381,16 +381,18 @@ _first: list[bool] = []
 
 def _compile_beside() -> None:
     """A process's first replay, where the disk cache lacks the kernels: a forked copy
-    (:func:`evaluator._jit.compile_beside`) compiles, one after another, the engine's
+    (:func:`evaluator._first_run.compile_beside`) compiles, one after another, the engine's
     ``act`` (which the compiled replay calls), the showdown's settle and pot builder
     (a high-only showdown's: hi/lo hands compile theirs here) and the small all-in walk
     (:func:`simulate._kernels.allin.exact_runouts`), while this process compiles the
     engine's start and the replay loop. Each caller waits for its own kernel alone
-    (:func:`evaluator._jit.await_beside`). Nothing happens where the cache holds them or
+    (:func:`evaluator._first_run.await_beside`). A copy still compiling when this process
+    ends (a file with no all-in never waits for the last kernel) finishes on its own and
+    leaves the kernel cached for the next run. Nothing happens where the cache holds them or
     the program did not allow it (a library user's process)."""
     import numpy as np
 
-    from evaluator._jit import compile_beside
+    from evaluator._first_run import compile_beside
     from evaluator._tables import get_tables
     from simulate._kernels.allin import exact_runouts
     from simulate._kernels.award import settle_high

@@ -154,7 +154,7 @@ _settled_seen = [0]
 
 
 def _walk_ready() -> bool:
-    from evaluator._jit import ready
+    from evaluator._first_run import ready
     from simulate._kernels.walk import walk_many
 
     return ready(walk_many)
