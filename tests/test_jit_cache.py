@@ -205,10 +205,9 @@ print(os.getpid() == {{pid}})
 """
 
 
-def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
-    # The first run of `pokerjit equity` compiles the walk's second half in a forked copy
-    # of the process (simulate.holdem.run_walk): that copy writes the disk cache, and this
-    # process loads the kernel from it instead of compiling (a cache hit, no miss).
+def _beside_module(tmp_path: Path) -> None:
+    """Write ``beside_mod.py`` (three serial kernels f, g, h: x + 1, x + 2, x + 3) into
+    ``tmp_path``; skip where a copy cannot compile beside (no disk cache, one CPU)."""
     from evaluator import _jit
 
     if not _jit.CACHE or len(os.sched_getaffinity(0)) < 2:
@@ -216,6 +215,13 @@ def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
     (tmp_path / "beside_mod.py").write_text(
         "from evaluator._jit import serial\n\n@serial\ndef f(x):\n    return x + 1\n\n\n"
         "@serial\ndef g(x):\n    return x + 2\n\n\n@serial\ndef h(x):\n    return x + 3\n")
+
+
+def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
+    # The first run of `pokerjit equity` compiles the walk's second half in a forked copy
+    # of the process (simulate.holdem.run_walk): that copy writes the disk cache, and this
+    # process loads the kernel from it instead of compiling (a cache hit, no miss).
+    _beside_module(tmp_path)
     code = BESIDE.format(tmp=str(tmp_path)).replace("{pid}", "os.getpid()")
     r = _python(code, _env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
     assert r.returncode == 0, r.stderr
@@ -250,13 +256,7 @@ def test_await_beside_waits_for_one_kernel_of_the_copy(tmp_path: Path):
     # The first replay of `pokerjit hand` forks a copy compiling the engine's act, the
     # settle, the pot builder and the small all-in walk; each caller waits for its own
     # kernel alone (simulate.replay.hand_replay), then loads it from the cache.
-    from evaluator import _jit
-
-    if not _jit.CACHE or len(os.sched_getaffinity(0)) < 2:
-        pytest.skip("needs the disk cache and two CPUs")
-    (tmp_path / "beside_mod.py").write_text(
-        "from evaluator._jit import serial\n\n@serial\ndef f(x):\n    return x + 1\n\n\n"
-        "@serial\ndef g(x):\n    return x + 2\n\n\n@serial\ndef h(x):\n    return x + 3\n")
+    _beside_module(tmp_path)
     r = _python(AWAIT_ONE.format(tmp=str(tmp_path)), _env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["3", "0", "1", "reaped", "2", "4", "0"], r.stdout + r.stderr
