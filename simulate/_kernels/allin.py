@@ -37,6 +37,7 @@ import numpy as np
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import flush_strength, rank_strength
 from simulate._kernels.award import award, award_any
+from simulate._kernels.holdem_exact import next_subset
 from simulate._kernels.rng import (
     deal_setup,
     draw5,
@@ -200,14 +201,8 @@ def exact_runouts(k, board_key, board_mask, deck, hole_key, hole_mask, amounts, 
         _one_runout(key, mask, hole_key, hole_mask, st, amounts, split, odd, elig, order,
                     win, pay, row_offsets, rank_table, flush_table)
         n += 1
-        t = k - 1
-        while t >= 0 and q[t] == m - k + t:
-            t -= 1
-        if t < 0:
+        if not next_subset(q, k, m, 0):
             return n
-        q[t] += 1
-        for u in range(t + 1, k):
-            q[u] = q[u - 1] + 1
 
 
 # ----------------------------------------------------------------------------- ranges

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from evaluator._jit import serial
+from simulate._kernels.holdem_exact import next_subset
 
 
 @serial
@@ -59,13 +60,5 @@ def enumerate_boards(fixed, avail, n_add, perms, out, out_w):
                 out[cnt, k + i] = avail[idx[i]]
             out_w[cnt] = h // stab
             cnt += 1
-        if n_add == 0:
+        if not next_subset(idx, n_add, m, 0):
             return cnt
-        i = n_add - 1
-        while i >= 0 and idx[i] >= m - n_add + i:
-            i -= 1
-        if i < 0:
-            return cnt
-        idx[i] += 1
-        for j in range(i + 1, n_add):
-            idx[j] = idx[j - 1] + 1
