@@ -482,7 +482,7 @@ class OmahaEngine(Engine):
                            hilo=self.hilo)
         kernel, road = walk_kernel(self.n_runouts * len(hands), bsc, self.hilo)
         with _threads(n_threads):
-            kernel(fixed, deck, tri, u, (1 + self.hilo) * len(hands), bsc, road)
+            kernel(fixed, deck, tri, u, (1 + self.hilo) * len(hands), bsc, road, n_threads)
         return self._pots(bsc[5].astype(object).sum(axis=0)), self.n_runouts
 
     def monte_carlo(self, seed: int, cap: int, lo: int, hi: int,
@@ -547,7 +547,7 @@ class PineappleEngine(Engine):
         bsc = block_scorer(self.amounts, self.elig, self.order, category_table(), rows)
         with _threads(n_threads):
             per_row = K.exact_pre(self.hole3, self.board, self.deck, self.dlen, self.policy,
-                                  self._ptab(), self.tables, bsc)
+                                  self._ptab(), self.tables, bsc, n_threads)
         total = int(per_row.sum())
         if total != self.n_runouts:
             raise AssertionError(f"pineapple walk counted {total} deals, not {self.n_runouts}")

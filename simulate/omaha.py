@@ -93,7 +93,7 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
         rows = len(deck_cards) if k >= 2 else 1
         bsc = equity_block_scorer(n_players, cat_of, rows, hilo=hilo)
         kernel, road = walk_kernel(runouts * n_players, bsc, hilo)
-        walk = (kernel, halves * n_players, bsc, road)
+        walk = (kernel, halves * n_players, bsc, road, n_threads)
     fixed, deck, tri, u = triple_walk(spot.hands_array(), spot.board, deck_cards, n_threads,
                                       hilo=hilo, walk=walk)
 
@@ -132,7 +132,7 @@ def omaha_run(spot: Spot, opts: Sampling) -> EquityResult:
 def walk_kernel(work: int, bsc: tuple, hilo: bool) -> tuple[Any, np.ndarray]:
     """The triple-table walk to call for ``work`` (runouts x players) into the block scorer
     ``bsc``, and its road tag (``hilo``: a hi/lo scorer): ``(kernel, road)``, called as
-    ``kernel(fixed, deck, tri, u, columns, bsc, road)``.
+    ``kernel(fixed, deck, tri, u, columns, bsc, road, n_bins)`` (``n_bins``: the threads).
     :func:`~simulate._kernels.omaha.exact_walk` with ``ROAD_ANY``; or, on a one-answer
     program's first run, while that is neither compiled nor cached, its serial twin for
     work up to :data:`EXACT_WORK_LIMIT` (a fifth of a second on one thread: every exact

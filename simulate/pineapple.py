@@ -434,7 +434,8 @@ def _before_discard(spot: Spot, dlen: int, pol: int, opts: Sampling,
         rows = len(deck) if dlen > len(board) else 1
         bsc = equity_block_scorer(n_players, cat_of, rows)
         with _threads(n_threads):
-            per_row = K.exact_pre(hand_arr, board_arr, deck, dlen, pol, ptab, tables, bsc)
+            per_row = K.exact_pre(hand_arr, board_arr, deck, dlen, pol, ptab, tables, bsc,
+                                  n_threads)
         total = int(per_row.sum())
         f = dlen - len(board)
         expect = math.comb(len(deck), f) * math.comb(len(deck) - f, 5 - dlen)

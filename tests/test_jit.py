@@ -95,6 +95,60 @@ def test_no_bare_njit_outside_evaluator_jit():
     assert bare_jit_uses((ROOT / "evaluator/_jit.py").read_text(encoding="utf-8"))
 
 
+def conditional_pranges(source: str) -> list[tuple[int, str]]:
+    """``(line number, code)`` of every ``prange(...)`` whose arguments hold a conditional
+    expression (``a if c else b``): Numba cannot make such a loop parallel; it warns once
+    at compile time (a cached kernel never again) and runs the loop on one thread."""
+    if "prange" not in source:
+        return []
+    hits = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and (
+                getattr(node.func, "attr", None) == "prange"
+                or getattr(node.func, "id", None) == "prange"):
+            if any(isinstance(sub, ast.IfExp) for a in node.args for sub in ast.walk(a)):
+                hits.append((node.lineno, ast.unparse(node)))
+    return hits
+
+
+def test_no_prange_counts_its_tasks_with_a_conditional_expression():
+    # exact_walk's `prange(1 if k == 1 else deck.shape[0])` ran Omaha's parallel exact walk
+    # on one thread (2 threads: 25.2 ms against 25.3 on one) until the count became a variable
+    assert conditional_pranges("for f in nb.prange(1 if k == 1 else n):\n    pass")
+    assert not conditional_pranges("for f in nb.prange(n):\n    pass")
+    bad = [f"{rel}:{no}: {code}" for rel in _python_files() if rel.parts[0] != "tests"
+           for no, code in conditional_pranges((ROOT / rel).read_text(encoding="utf-8"))]
+    assert not bad, "count a prange's tasks in a variable first:\n" + "\n".join(bad)
+
+
+def test_a_conditional_prange_count_is_not_made_parallel():
+    # the rule the scan above enforces, as Numba compiles it today
+    import warnings
+
+    from numba.core.errors import NumbaPerformanceWarning
+
+    def conditional(x, k):
+        for f in numba.prange(1 if k == 1 else x.shape[0]):
+            x[f] += 1.0
+
+    def counted(x, k):
+        n = x.shape[0]
+        if k == 1:
+            n = 1
+        for f in numba.prange(n):
+            x[f] += 1.0
+
+    for fn, parallel_loop in ((conditional, False), (counted, True)):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            x = np.zeros(4)
+            _jit.parallel(fn, cache=False)(x, 2)
+        assert x.tolist() == [1.0] * 4
+        warned = any(issubclass(w.category, NumbaPerformanceWarning)
+                     and "parallel=True" in str(w.message) for w in seen)
+        assert warned is not parallel_loop, fn.__name__
+
+
 def test_decorators_compile_and_keep_their_options():
     def add(a, b):
         return a + b

@@ -316,3 +316,45 @@ def test_first_run_serial_walk_gives_the_same_bits(monkeypatch, game, board):
     assert equity(hands, board, game=game, exact=True).to_dict()["players"] == want
     assert allin_ev([f"{hands[0]}:100", f"{hands[1]}:60"], board, game=game,
                     exact=True).to_dict()["players"] == want_ev
+
+
+@pytest.mark.parametrize("d, k", [(44, 5), (45, 4), (46, 3), (40, 2), (8, 5), (3, 5)])
+def test_first_card_bins_spread_the_walk_evenly(d, k):
+    # the parallel exact walks (Omaha, Pineapple's completions) run one task per bin: an
+    # equal run of first cards per thread gave two threads 1.03x one on Omaha preflop
+    from math import comb
+
+    from simulate._kernels.holdem_exact import first_card_bins
+
+    work = [comb(d - 1 - f, k - 1) for f in range(d)]
+    for n_bins in (1, 2, 3, 4, 8, 16, 64):
+        bin_of = np.full(d, -1, np.int64)
+        n = first_card_bins(d, k, n_bins, bin_of)
+        assert n == max(1, min(n_bins, d))
+        assert bin_of.min() == 0 and bin_of.max() < n
+        loads = np.bincount(bin_of, weights=work, minlength=n)
+        # longest processing time first: no bin above an even share plus one card's work
+        assert loads.max() <= sum(work) / n + max(work)
+        if n == 2 and d > 10:
+            assert loads.max() / loads.min() < 1.1
+
+
+@pytest.mark.parametrize("game, hands, board, dead", [
+    ("omaha", ["AhKhQdJd", "7s7d8c9c"], "", ""),
+    ("omaha_hilo", ["Ah2h3c4d", "KsKdQcJh"], "", ""),
+    ("omaha", ["AhKhQdJd", "7s7d8c9c", "2c3c4d5d"], "Kd7c2s", ""),
+    ("omaha_hilo", ["Ah2h3c4d", "KsKdQcJh"], "Td7c2s9h", ""),
+    ("crazy_pineapple", ["AhKh2c", "7s7d8c"], "", "2s3s4s5s6s8s9sTsJsQsKsAs"),
+])
+def test_parallel_exact_walks_give_the_same_bits_on_one_and_two_threads(game, hands, board,
+                                                                          dead):
+    # each first card writes its own row; the bins that hand rows to threads change with
+    # the thread count, the answer must not
+    from simulate import equity
+
+    one = equity(hands, board=board, dead=dead, game=game, exact=True, threads=1).to_dict()
+    two = equity(hands, board=board, dead=dead, game=game, exact=True, threads=2).to_dict()
+    for d in (one, two):
+        d.pop("elapsed_s", None)
+        d.get("extra", {}).pop("threads", None)
+    assert one == two

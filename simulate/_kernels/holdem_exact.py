@@ -71,6 +71,29 @@ def _binom(n, k):
     return r
 
 
+@serial
+def first_card_bins(d, k, n_bins, bin_of):
+    """Spread the first cards of a walk over every ``k``-card subset of ``d`` cards (in
+    lexicographic order, so first card ``f`` leads ``C(d - 1 - f, k - 1)`` subsets, fewer
+    as ``f`` grows) over at most ``n_bins`` bins of nearly equal work, one parallel task a
+    bin: each card in turn, the largest first, goes to the bin with the least work so far
+    (longest processing time first). A parallel loop over the cards themselves hands each
+    thread an equal run of them, and the first run holds most of the work: heads-up Omaha
+    preflop walked 1.03× as fast on two threads as on one. Writes ``bin_of`` (int64[>= d]);
+    returns the number of bins, ``min(n_bins, d)`` and at least 1. Each card still writes
+    its own row, so the bits do not depend on the bins."""
+    n = max(1, min(n_bins, d))
+    load = np.zeros(n, np.int64)
+    for f in range(d):
+        b = 0
+        for j in range(1, n):
+            if load[j] < load[b]:
+                b = j
+        bin_of[f] = b
+        load[b] += _binom(d - 1 - f, k - 1)
+    return n
+
+
 @inline
 def rank_multisets(m, avail, rank_key, keys, weights):
     """Every multiset of ``m`` ranks, ``m`` at most 2, whose count of rank ``r`` is at most

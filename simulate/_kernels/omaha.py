@@ -30,6 +30,7 @@ from evaluator._kernels.omaha import (
     hole_pairs,
     low_pairs,
 )
+from simulate._kernels.holdem_exact import first_card_bins
 from simulate._kernels.rng import draw_set5, stream_state, subset_params
 from simulate._kernels.score import (
     ROAD_ANY,
@@ -356,7 +357,7 @@ def _walk_first(first, fixed, deck, k, tri, u, n_players, sc, road):
             idx[j] = idx[j - 1] + 1
 
 
-def exact_walk(fixed, deck, tri, u, n_players, bsc, road):
+def exact_walk(fixed, deck, tri, u, n_players, bsc, road, n_bins):
     """Walk every runout, one strength row each (``n_players`` columns of ``tri``: 2 P in a
     hi/lo game, highs then lows, for a hi/lo scorer), into the block scorer ``bsc``
     (:func:`simulate._kernels.score.block_scorer`, equity or the pots of an all-in; one row
@@ -365,12 +366,22 @@ def exact_walk(fixed, deck, tri, u, n_players, bsc, road):
     int64[D]). ``road``: the scoring loop's tag (:func:`score_gathered`). The parallel walk
     takes ``ROAD_ANY`` alone; :data:`exact_walk_serial`, the same walk on one thread
     (``_jit.parallel_and_serial``), the scorer's own tag (``simulate.omaha.walk_kernel``
-    picks both)."""
+    picks both). ``n_bins``: how many tasks the first cards are cut into
+    (:func:`~simulate._kernels.holdem_exact.first_card_bins`; the thread count); the
+    answer does not depend on it."""
     k = 5 - fixed.shape[0]
-    # one call site (each compiles its own copy of the call): one task when k == 1
-    for f in nb.prange(1 if k == 1 else deck.shape[0]):
-        _walk_first(np.uint64(f), fixed, deck, np.int64(k), tri, u, n_players,
-                    scorer_row(bsc, f), road)
+    # one task when k == 1. The count is a plain variable: a conditional expression inside
+    # ``prange(...)`` keeps Numba from making the loop parallel (it warns, runs one thread)
+    tasks = deck.shape[0]
+    if k == 1:
+        tasks = 1
+    bin_of = np.empty(tasks, np.int64)  # the first cards in bins of equal work
+    n_bins = first_card_bins(tasks, k, n_bins, bin_of)
+    for b in nb.prange(n_bins):
+        for f in range(tasks):
+            if bin_of[f] == b:  # one call site (each compiles its own copy of the call)
+                _walk_first(np.uint64(f), fixed, deck, np.int64(k), tri, u, n_players,
+                            scorer_row(bsc, f), road)
 
 
 exact_walk, exact_walk_serial = parallel_and_serial(exact_walk, "exact_walk_serial")

@@ -34,7 +34,7 @@ import numpy as np
 
 from evaluator._jit import inline, parallel, serial
 from evaluator._kernels.holdem import KEY_INIT_I64, flush_strength, rank_strength
-from simulate._kernels.holdem_exact import next_subset, walk
+from simulate._kernels.holdem_exact import first_card_bins, next_subset, walk
 from simulate._kernels.rng import deal_setup, draw5, pick5, put_drawn, stream_state
 from simulate._kernels.score import ROAD_ANY, score_row, scorer_row
 
@@ -273,49 +273,56 @@ def _walk_completion(hands, board, nb_, avail, policy, ptab, tables, sc, hole2, 
 
 
 @parallel
-def exact_pre(hands, board0, deck, dlen, policy, ptab, tables, bsc):
+def exact_pre(hands, board0, deck, dlen, policy, ptab, tables, bsc, n_bins):
     """Every completion of ``board0`` (uint8[b]) to ``dlen`` cards from ``deck`` (uint8[M],
     the cards nobody holds), the policy's discards on it, then every runout by the reduced
     Hold'em walk, into the block scorer ``bsc`` (row ``f`` for completions whose first new
-    card is ``deck[f]``; one row, 0, when ``dlen == b``). ``hands`` uint8[P, 3]. Returns
-    int64[M]: the runouts walked per row."""
+    card is ``deck[f]``; one row, 0, when ``dlen == b``). ``hands`` uint8[P, 3]. ``n_bins``:
+    how many tasks the first cards are cut into (``holdem_exact.first_card_bins``; the
+    thread count; the answer does not depend on it). Returns int64[M]: the runouts walked
+    per row."""
     b0 = board0.shape[0]
     f = dlen - b0
     m = deck.shape[0]
     n_players = hands.shape[0]
     totals = np.zeros(m, np.int64)
     n_first = m if f > 0 else 1
-    for first in nb.prange(n_first):
-        sc = scorer_row(bsc, first)
-        board = np.empty(5, np.int64)
-        for i in range(b0):
-            board[i] = board0[i]
-        avail = np.zeros(52, np.uint8)
-        for i in range(m):
-            avail[deck[i]] = 1
-        hole2 = np.empty((n_players, 2), np.uint8)
-        c = np.empty(3, np.int64)
-        cards = np.empty(7, np.int64)
-        if f == 0:
-            totals[0] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables, sc,
-                                          hole2, c, cards)
-            continue
-        # completions with first new card deck[first], the rest later in the deck
-        if m - first < f:
-            continue
-        idx = np.empty(f, np.int64)
-        for i in range(f):
-            idx[i] = first + i
-        while True:
+    bin_of = np.empty(n_first, np.int64)  # the first cards in bins of equal work
+    n_bins = first_card_bins(n_first, max(f, 1), n_bins, bin_of)
+    for bn in nb.prange(n_bins):
+        for first in range(n_first):
+            if bin_of[first] != bn:
+                continue
+            sc = scorer_row(bsc, first)
+            board = np.empty(5, np.int64)
+            for i in range(b0):
+                board[i] = board0[i]
+            avail = np.zeros(52, np.uint8)
+            for i in range(m):
+                avail[deck[i]] = 1
+            hole2 = np.empty((n_players, 2), np.uint8)
+            c = np.empty(3, np.int64)
+            cards = np.empty(7, np.int64)
+            if f == 0:
+                totals[0] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables, sc,
+                                              hole2, c, cards)
+                continue
+            # completions with first new card deck[first], the rest later in the deck
+            if m - first < f:
+                continue
+            idx = np.empty(f, np.int64)
             for i in range(f):
-                board[b0 + i] = deck[idx[i]]
-                avail[deck[idx[i]]] = 0
-            totals[first] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables,
-                                              sc, hole2, c, cards)
-            for i in range(f):
-                avail[deck[idx[i]]] = 1
-            if not next_subset(idx, f, m, 1):  # idx[0] = first stays
-                break
+                idx[i] = first + i
+            while True:
+                for i in range(f):
+                    board[b0 + i] = deck[idx[i]]
+                    avail[deck[idx[i]]] = 0
+                totals[first] += _walk_completion(hands, board, dlen, avail, policy, ptab, tables,
+                                                  sc, hole2, c, cards)
+                for i in range(f):
+                    avail[deck[idx[i]]] = 1
+                if not next_subset(idx, f, m, 1):  # idx[0] = first stays
+                    break
     return totals
 
 
