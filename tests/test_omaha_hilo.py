@@ -109,6 +109,46 @@ def test_heads_up_hilo_rows_score_as_row_by_row(chips, first):
     assert all(np.array_equal(a, b) for a, b in zip(one, batch, strict=True))
 
 
+@pytest.mark.parametrize("chips", [2 * SHARE_UNIT, 5041, 7, 1])
+@pytest.mark.parametrize("first", [0, 1])
+def test_heads_up_hilo_squares_from_outcome_counts(chips, first):
+    """The Monte Carlo's standard error of a heads-up hi/lo spot: each player's payout
+    squared and summed over rows, from the rows' counts by outcome
+    (:func:`S.hilo_hu_squares` of the outcome table :func:`S.hilo_hu_add` fills), against
+    each row paid alone by :func:`S.score_row_hilo`
+    and squared; odd chips to either player, every outcome."""
+    rng = random.Random(chips * 3 + first)
+    cat_of = category_of_strength()
+    amounts = np.array([chips], np.int64)
+    elig = np.ones((1, 2), np.bool_)
+    split, odd = S.split_tables_hilo(amounts, elig)
+    order = np.array([first, 1 - first], np.int64)
+
+    def scorer():
+        return (amounts, elig, order, split, odd, np.zeros((2, 2), np.int64),
+                np.zeros(2, np.int64), np.zeros((2, 2), np.int64), np.zeros((2, 9), np.int64),
+                cat_of)
+
+    designed = [(h0, h1, l0, l1) for h0, h1 in ((9, 5), (5, 9), (7, 7))
+                for l0, l1 in ((0, 0), (4, 2), (2, 4), (4, 4))]
+    assert [S.hilo_hu_outcome(*r) for r in designed] == list(range(12))
+    rows = designed + [(rng.choice([1, 5, 9]), rng.choice([1, 5, 9]), rng.choice([0, 0, 3, 9]),
+                        rng.choice([0, 0, 3, 9])) for _ in range(300)]
+    hu = np.zeros(S.HILO_HU_CELLS, np.int64)
+    want = [0, 0]
+    for r in rows:
+        w = rng.randint(1, 4)  # the row drawn w times
+        one = scorer()
+        S.score_row_hilo(np.array(r, np.int64), np.int64(1), one)
+        for i in range(2):
+            want[i] += w * int(one[6][i]) ** 2
+        S.hilo_hu_add(hu, *(np.int64(x) for x in r), np.int64(w), cat_of)
+    assert hu.sum() > len(rows)
+    sq = np.zeros(2, np.int64)
+    S.hilo_hu_squares(hu, scorer(), sq)
+    assert sq.tolist() == want
+
+
 # ---------------------------------------------------------------- exact equity
 SPOTS = [("omaha_hilo", 2, 4), ("omaha_hilo", 3, 4), ("omaha_hilo", 4, 5),
          ("omaha_hilo", 2, 5), ("omaha5_hilo", 2, 4), ("omaha5_hilo", 3, 5),

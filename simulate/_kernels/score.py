@@ -382,13 +382,31 @@ def _equity_rows_hilo_hu(rows, wts, n, sc):
     categories; each outcome is paid once as :func:`award_hilo` pays a row (split row 0, the
     whole pot, to the high with no low, else rows 1 and 2, the halves) and counted as
     :func:`hilo_stats` counts it. (Row by row, scoring was most of the walk's time.)"""
-    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
-    hu = np.zeros(972, np.int64)
+    cat_of = sc[9]
+    hu = np.zeros(HILO_HU_CELLS, np.int64)
     for r in range(n):
-        h0, h1, l0, l1 = rows[r, 0], rows[r, 1], rows[r, 2], rows[r, 3]
-        o = 4 * np.int64(h1 > h0) + 8 * np.int64(h0 == h1) + np.int64(l0 > l1)
-        o += 2 * np.int64(l1 > l0) + 3 * np.int64(l0 == l1) * np.int64(l0 > 0)
-        hu[81 * o + 9 * cat_of[h0] + cat_of[h1]] += wts[r]
+        hilo_hu_add(hu, rows[r, 0], rows[r, 1], rows[r, 2], rows[r, 3], wts[r], cat_of)
+    hilo_hu_fold(hu, sc)
+
+
+#: Cells of the heads-up hi/lo outcome table: 12 outcomes x 9 x 9 high categories.
+HILO_HU_CELLS = 972
+
+
+@inline
+def hilo_hu_add(hu, h0, h1, l0, l1, w, cat_of):
+    """Add weight ``w`` of the heads-up hi/lo row ``(h0, h1, l0, l1)`` to the outcome table
+    ``hu`` (int64[:data:`HILO_HU_CELLS`]): cell ``81 o + 9 a + b``, ``o`` its
+    :func:`hilo_hu_outcome`, ``a`` and ``b`` the highs' categories (``cat_of``)."""
+    hu[81 * hilo_hu_outcome(h0, h1, l0, l1) + 9 * cat_of[h0] + cat_of[h1]] += w
+
+
+@inline
+def hilo_hu_fold(hu, sc):
+    """Pay and count the outcome table ``hu`` (:func:`hilo_hu_add`) into the heads-up hi/lo
+    equity scorer ``sc``, each outcome once (see :func:`_equity_rows_hilo_hu`); the table
+    is only read."""
+    amounts, eligible, order, split, odd, win, pay, stats, cats, cat_of = sc
     n_cats = cats.shape[1]  # not a constant: LLVM does not unroll the loops
     for o in range(12):
         oh, ol = o // 4, o % 4
@@ -407,6 +425,40 @@ def _equity_rows_hilo_hu(rows, wts, n, sc):
                 stats[i, 0] += w  # a scoop
             elif oh == i or oh == 2 or ol == i + 1 or ol == 3:
                 stats[i, 1] += w
+
+
+@inline
+def hilo_hu_outcome(h0, h1, l0, l1):
+    """The outcome ``4 oh + ol`` (0..11) of a heads-up hi/lo row: ``oh`` 0 or 1 that
+    player's high alone, 2 tied; ``ol`` 0 no low, 1 or 2 player 0's or 1's low alone, 3
+    tied (a low is > 0, the larger the better)."""
+    o = 4 * np.int64(h1 > h0) + 8 * np.int64(h0 == h1) + np.int64(l0 > l1)
+    return o + 2 * np.int64(l1 > l0) + 3 * np.int64(l0 == l1) * np.int64(l0 > 0)
+
+
+@serial
+def hilo_hu_squares(hu, sc, sq):
+    """Add to ``sq`` (int64[2]) each player's payout squared, summed over the rows of the
+    outcome table ``hu`` (:func:`hilo_hu_add`, rows of weight 1): a row's payout is fixed
+    by its outcome (paid as :func:`hilo_hu_fold` pays it, from the heads-up hi/lo scorer
+    ``sc``'s split tables), so the squares need no row-by-row scoring."""
+    split, odd, order = sc[3], sc[4], sc[2]
+    win = np.zeros((2, 2), np.int64)
+    pay = np.zeros(2, np.int64)
+    for o in range(12):
+        count = 0
+        for j in range(81):
+            count += hu[81 * o + j]
+        if count == 0:
+            continue
+        oh, ol = o // 4, o % 4
+        pay[0] = 0
+        pay[1] = 0
+        _pay_two(oh, 0 if ol == 0 else 1, np.int64(1), split, odd, order, win, 0, pay)
+        if ol > 0:
+            _pay_two(ol - 1, 2, np.int64(1), split, odd, order, win, 1, pay)
+        for i in range(2):
+            sq[i] += count * pay[i] * pay[i]
 
 
 @inline
