@@ -266,6 +266,30 @@ def _make_hilo_exact(_cfg: Config, key: str = "omaha-hilo-hu") -> Work:
                        f"Omaha hi/lo, exact, {runouts:,} runouts")
 
 
+def _make_hilo_mc(cfg: Config) -> Work:
+    """Heads-up Omaha hi/lo Monte Carlo before the flop, Omaha high on the same hands and
+    deals timed in turn (its "speedup" is high's time over hi/lo's)."""
+    from simulate.equity import equity
+
+    hands, want, _ = EXACT["omaha-hilo-pre"]
+    _h, high_want, _r = EXACT["omaha-hilo-pre-high"]
+    n = cfg.size(1_000_000, 100_000, 10_000)
+    side = _peer_equity_work(
+        "omaha (high)", "pokerjit equity(game='omaha')",
+        "Omaha high on the same hands and deals, in turn with hi/lo: its 'speedup' is "
+        "high's time over hi/lo's (at least 0.5 for hi/lo within 2x)",
+        lambda: _omaha_equity(hands, exact=False, samples=n, seed=2024, threads=1),
+        lambda r: equity_check(r, high_want, n, exact=False),
+        warm=lambda: _omaha_equity(hands, exact=False, samples=1000, seed=1, threads=1))
+    return Work(compile=lambda: equity(hands, game="omaha_hilo", exact=False, samples=1000,
+                                       seed=1, threads=1),
+                run=lambda: equity(hands, game="omaha_hilo", exact=False, samples=n,
+                                   seed=2024, threads=1),
+                work=n, check=lambda r: equity_check(r, want, n, exact=False), threads=1,
+                peers=[side],
+                detail=f"{' vs '.join(hands)} preflop, Omaha hi/lo, {n:,} Monte Carlo deals")
+
+
 def _make_range_exact(cfg: Config, key: str) -> Work:
     from simulate.equity import equity
 
@@ -452,6 +476,8 @@ CASES: tuple[Case, ...] = (
     Case("omaha-eval", "Omaha 4+5 evaluation batch", "hands/s", _make_omaha_eval),
     Case("omaha-exact", "Omaha exact AhAsKhKs vs QdJdTc9c", "runouts/s", _make_omaha_exact),
     Case("omaha-mc", "Omaha Monte Carlo heads-up", "deals/s", _make_omaha_mc),
+    Case("mc-hu-omaha-hilo-pre", "Monte Carlo Ah2h3c4d vs KsKdQcJh preflop, Omaha hi/lo "
+         "beside Omaha high", "deals/s", _make_hilo_mc),
     Case("allin-mc", "all-in EV, 4 players preflop, 2 side pots", "runouts/s", _make_allin_mc),
     Case("allin-exact", "all-in EV, 3-way on the flop, exact", "runouts/s", _make_allin_exact),
 )
