@@ -115,8 +115,8 @@ def test_heads_up_hilo_squares_from_outcome_counts(chips, first):
     """The Monte Carlo's standard error of a heads-up hi/lo spot: each player's payout
     squared and summed over rows, from the rows' counts by outcome
     (:func:`S.hilo_hu_squares` of the outcome table :func:`S.hilo_hu_add` fills), against
-    each row paid alone by :func:`S.score_row_hilo`
-    and squared; odd chips to either player, every outcome."""
+    each row paid alone by :func:`S.score_row_hilo` and squared; odd chips to either
+    player, every outcome."""
     rng = random.Random(chips * 3 + first)
     cat_of = category_of_strength()
     amounts = np.array([chips], np.int64)

@@ -417,9 +417,7 @@ def hilo_hu_fold(hu, sc):
                 w += c
                 cats[0, ca] += c
                 cats[1, cb] += c
-        _pay_two(oh, 0 if ol == 0 else 1, w, split, odd, order, win, 0, pay)
-        if ol > 0:
-            _pay_two(ol - 1, 2, w, split, odd, order, win, 1, pay)
+        _pay_outcome(o, w, split, odd, order, win, pay)
         for i in range(2):
             if oh == i and (ol == 0 or ol == i + 1):
                 stats[i, 0] += w  # a scoop
@@ -440,8 +438,8 @@ def hilo_hu_outcome(h0, h1, l0, l1):
 def hilo_hu_squares(hu, sc, sq):
     """Add to ``sq`` (int64[2]) each player's payout squared, summed over the rows of the
     outcome table ``hu`` (:func:`hilo_hu_add`, rows of weight 1): a row's payout is fixed
-    by its outcome (paid as :func:`hilo_hu_fold` pays it, from the heads-up hi/lo scorer
-    ``sc``'s split tables), so the squares need no row-by-row scoring."""
+    by its outcome (:func:`_pay_outcome`, as :func:`hilo_hu_fold` pays it, from the heads-up
+    hi/lo scorer ``sc``'s split tables), so the squares need no row-by-row scoring."""
     split, odd, order = sc[3], sc[4], sc[2]
     win = np.zeros((2, 2), np.int64)
     pay = np.zeros(2, np.int64)
@@ -451,14 +449,23 @@ def hilo_hu_squares(hu, sc, sq):
             count += hu[81 * o + j]
         if count == 0:
             continue
-        oh, ol = o // 4, o % 4
         pay[0] = 0
         pay[1] = 0
-        _pay_two(oh, 0 if ol == 0 else 1, np.int64(1), split, odd, order, win, 0, pay)
-        if ol > 0:
-            _pay_two(ol - 1, 2, np.int64(1), split, odd, order, win, 1, pay)
+        _pay_outcome(o, np.int64(1), split, odd, order, win, pay)
         for i in range(2):
             sq[i] += count * pay[i] * pay[i]
+
+
+@inline
+def _pay_outcome(o, w, split, odd, order, win, pay):
+    """Pay the heads-up hi/lo outcome ``o`` (:func:`hilo_hu_outcome`) ``w`` times as
+    :func:`award_hilo` pays a row: split row 0, the whole pot, to the high when no one has
+    a low, else row 1 to the high and row 2 to the low (:func:`_pay_two`); adds to ``win``
+    (row 0 the high's, row 1 the low's) and ``pay``."""
+    oh, ol = o // 4, o % 4
+    _pay_two(oh, 0 if ol == 0 else 1, w, split, odd, order, win, 0, pay)
+    if ol > 0:
+        _pay_two(ol - 1, 2, w, split, odd, order, win, 1, pay)
 
 
 @inline
