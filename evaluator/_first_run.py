@@ -136,6 +136,7 @@ def _fork_compile(jobs: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[], None]
     copy = _Copy(pid, done_r, len(todo))
     for i, (kernel, _sig) in enumerate(todo):
         _beside[id(kernel)] = (copy, i + 1)
+        _await_on_compile(kernel)
 
     def wait() -> None:
         copy.wait(len(todo))  # every kernel, and the copy's end
@@ -176,6 +177,22 @@ class _Copy:
 #: Kernels a forked copy is compiling (:func:`compile_beside`): ``id(kernel)`` -> the copy
 #: and how many of its kernels must be done before this one is in the cache.
 _beside: dict[int, tuple[_Copy, int]] = {}
+
+
+def _await_on_compile(kernel: Any) -> None:
+    """Make this process's first compile of ``kernel`` wait for the copy compiling it
+    (:func:`await_beside`), then load it from the disk cache: also where Numba compiles it
+    as the callee of another kernel, while typing the caller (a loop that calls it: this
+    process compiles the loop while the copy compiles the callees). The wait is installed
+    on the dispatcher itself (Numba asks ``dispatcher.compile`` for every overload) and
+    removed at its first use."""
+
+    def compile(sig: Any) -> Any:  # noqa: A001 - Numba's name
+        kernel.__dict__.pop("compile", None)
+        await_beside(kernel)
+        return type(kernel).compile(kernel, sig)
+
+    kernel.compile = compile
 
 
 def await_beside(kernel: Any) -> None:

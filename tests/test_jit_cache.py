@@ -206,7 +206,7 @@ print(os.getpid() == {{pid}})
 
 
 def _beside_module(tmp_path: Path) -> None:
-    """Write ``beside_mod.py`` (three serial kernels f, g, h: x + 1, x + 2, x + 3) into
+    """Write ``beside_mod.py`` (serial kernels f, g, h: x + 1, x + 2, x + 3; k: f + h) into
     ``tmp_path``; skip where a copy cannot compile beside (no disk cache, one CPU)."""
     from evaluator import _jit
 
@@ -214,7 +214,8 @@ def _beside_module(tmp_path: Path) -> None:
         pytest.skip("needs the disk cache and two CPUs")
     (tmp_path / "beside_mod.py").write_text(
         "from evaluator._jit import serial\n\n@serial\ndef f(x):\n    return x + 1\n\n\n"
-        "@serial\ndef g(x):\n    return x + 2\n\n\n@serial\ndef h(x):\n    return x + 3\n")
+        "@serial\ndef g(x):\n    return x + 2\n\n\n@serial\ndef h(x):\n    return x + 3\n\n\n"
+        "@serial\ndef k(x):\n    return f(x) + h(x)\n")
 
 
 def test_a_kernel_compiled_beside_is_loaded_from_the_cache(tmp_path: Path):
@@ -260,6 +261,33 @@ def test_await_beside_waits_for_one_kernel_of_the_copy(tmp_path: Path):
     r = _python(AWAIT_ONE.format(tmp=str(tmp_path)), _env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["3", "0", "1", "reaped", "2", "4", "0"], r.stdout + r.stderr
+
+
+CALLEES = """
+import sys
+sys.path.insert(0, {tmp!r})
+from evaluator import _first_run
+import beside_mod as m
+
+_first_run.allow_compile_beside()
+_first_run.compile_beside(m.f, (1,), (m.h, (1,)))
+print(m.k(1))  # k compiles here; typing it needs f and h, which wait for the copy
+print(sum(m.f.stats.cache_misses.values()), sum(m.f.stats.cache_hits.values()),
+      sum(m.h.stats.cache_misses.values()), sum(m.h.stats.cache_hits.values()))
+print("compile" in vars(m.f), "compile" in vars(m.h), _first_run.await_beside(m.h))
+"""
+
+
+def test_callees_compiled_beside_are_loaded_when_the_caller_compiles(tmp_path: Path):
+    # The first `pokerjit play` compiles the play loop here while a copy compiles the
+    # kernels the loop calls (simulate.engine.self_play): typing the loop compiles each
+    # callee, which then waits for the copy and loads it (a hit, no miss), with no
+    # await_beside before the call. The wait is removed once used.
+    _beside_module(tmp_path)
+    r = _python(CALLEES.format(tmp=str(tmp_path)), _env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["6", "0", "1", "0", "1", "False", "False", "None"], (
+        r.stdout + r.stderr)
 
 
 def test_the_walk_halves_add_up_to_the_walk():

@@ -115,7 +115,7 @@ def test_two_compiled_loops_serve_every_game_and_betting():
     from simulate._kernels import play as kernels
 
     def loops() -> int:
-        return len(kernels.play_serial.signatures)
+        return len(kernels.play_block.signatures)
 
     play(Rules(), [100, 100], 50, seed=1)
     hold_em = loops()
@@ -130,4 +130,10 @@ def test_two_compiled_loops_serve_every_game_and_betting():
                          (Rules(game="omaha5", betting="no-limit", bb_ante=True, ante=2), 2)]:
         r = play(rules, [100] * seats, 50, policy="random", seed=1)
         assert sum(r.net) == 0
+    assert loops() == general
+    # one thread calls play_block block by block, the parallel loop calls it per block:
+    # the same compiled play_block (no loop of its own for one thread)
+    play(Rules(), [100, 100], 3 * 2048, seed=1, threads=2)
+    play(Rules(game="omaha", betting="fixed-limit"), [100] * 3, 3 * 2048, policy="random",
+         seed=1, threads=2)
     assert loops() == general

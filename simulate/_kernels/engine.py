@@ -28,7 +28,7 @@ facing a check is binding (:data:`~simulate._kernels.state.MODE`; :func:`legal` 
 offers it). Both are Robert's Rules' and TDA's, where pokerkit differs (the README).
 
 Pineapple (``DISCAT`` set): three hole cards; when the betting round ``DISCAT - 1`` is
-over, :func:`_end_street` sets ``DISCING`` and the actor becomes the next live seat to
+over, :func:`end_street` sets ``DISCING`` and the actor becomes the next live seat to
 discard (from the button's left); betting is refused (:data:`E_DISCARD`) until
 :func:`discard` has taken one card from every live seat (``HOLEN + s`` drops to 2); then
 ``NHOLE`` becomes 2 and the hand goes on as Hold'em. Games without discards pay one
@@ -309,7 +309,7 @@ def legal(S, out):
 def _close_street(S, board, deck):
     """Close the betting round and move on: deal the next street (or wait for its deal in
     manual mode) and find its first actor, running out streets nobody can bet on, up to
-    the showdown. (Inlined into :func:`act_inline`; :func:`_end_street` for the rest.)"""
+    the showdown. (Inlined into :func:`act_inline`; :func:`end_street` for the rest.)"""
     n = S[N]
     while True:
         for i in range(n):
@@ -340,7 +340,7 @@ def _close_street(S, board, deck):
 
 
 @serial
-def _end_street(S, board, deck):
+def end_street(S, board, deck):
     """:func:`_close_street`, compiled once for the callers off the hot path."""
     _close_street(S, board, deck)
 
@@ -441,7 +441,7 @@ def start_inline(S, hole, board, deck):
         S[ACTOR] = a
     else:
         S[ACTOR] = -1
-        _end_street(S, board, deck)
+        end_street(S, board, deck)
 
 
 @serial
@@ -532,7 +532,7 @@ def discard(S, slot, hole, board, deck):
     S[DISCING] = 0
     S[NHOLE] = h - 1
     S[ACTOR] = -1
-    _end_street(S, board, deck)
+    end_street(S, board, deck)
     return OK
 
 
@@ -552,7 +552,7 @@ def deal_board(S, board, cards):
     if a >= 0:
         S[ACTOR] = a
     else:
-        _end_street(S, board, board[:0])
+        end_street(S, board, board[:0])
     return 0
 
 

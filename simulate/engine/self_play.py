@@ -308,7 +308,7 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     bb/100 and its standard error per seat (:func:`simulate.results.std_error_of_mean`
     over the hands' net results).
     """
-    from evaluator._first_run import for_the_work
+    from evaluator._first_run import for_the_work, ready
     from evaluator._jit import resolve_threads
     from evaluator._jit import threads as use_threads
     from evaluator._tables import get_tables
@@ -344,14 +344,17 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     else:
         from simulate._kernels import play as P
 
-        if threads is None and for_the_work(P.play_parallel, P.play_serial,
-                                            hands < PARALLEL_MIN) is P.play_serial:
+        if threads is None and for_the_work(P.play_parallel, P.play_block,
+                                            hands < PARALLEL_MIN) is P.play_block:
             n_threads = 1  # a small first run: see PARALLEL_MIN
         S0 = rules.header()
         S0[0] = n  # N
         st = np.asarray(stacks, np.int64)
         tables = get_tables(rules.scale)
         args = (pol.charts, tables.category_start, tables.kernel_args, *variant_args(rules))
+        if pol.custom is None and not ready(P.play_block if n_threads == 1 else
+                                            P.play_parallel):
+            _compile_callees_beside(pol.charts, tables.category_start, tables.kernel_args)
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0
         per_round = max(1, n_threads)
@@ -407,6 +410,32 @@ def _custom_kernel(fn: Any) -> Any:
     return _CUSTOM_KERNELS[key][1]
 
 
+def _compile_callees_beside(charts: np.ndarray, cat_start: np.ndarray,
+                            kernel_tables: tuple[np.ndarray, ...]) -> None:
+    """Before a play loop compiles here (a first run): its callees that are kernels of their
+    own compile in a forked copy meanwhile (:func:`evaluator._first_run.compile_beside`),
+    in the order the loop's typing reaches them; this process loads each from the disk
+    cache when it gets there, waiting for the copy if it must. Arguments of the types the
+    loop passes (C-contiguous arrays of its dtypes, int64 and uint64 scalars)."""
+    from evaluator._first_run import compile_beside
+    from simulate._kernels import award as A
+    from simulate._kernels import engine as E
+    from simulate._kernels import policies as Pol
+    from simulate._kernels import pots, rng
+
+    i64 = np.zeros(1, np.int64)
+    u8 = np.zeros(1, np.uint8)
+    u64 = np.zeros(1, np.uint64)
+    elig = np.zeros((1, 1), np.bool_)
+    compile_beside(
+        rng.deal_setup, (0, 0, u64, u64),
+        (E.end_street, (i64, u8, u8)),
+        (Pol.decide, (0, 0, i64, 0, np.zeros((1, 1), np.uint8), u8, i64, np.uint64(0), charts,
+                      cat_start, kernel_tables)),
+        (A.split_tables_hilo, (i64, elig)),
+        (pots.settle_hilo, (0, i64, i64, i64, elig, i64)))
+
+
 def _run_blocks(P: Any, pol: _Policies, n_threads: int, use_threads: Any, S0: np.ndarray,
                 st: np.ndarray, first: int, k: int, hands: int, seed: int, button: int,
                 args: tuple[Any, ...], bnet: np.ndarray, bsq: np.ndarray) -> None:
@@ -414,8 +443,14 @@ def _run_blocks(P: Any, pol: _Policies, n_threads: int, use_threads: Any, S0: np
               *args, bnet, bsq)
     if pol.custom is not None:
         _custom_kernel(pol.custom)(*common)
-    elif n_threads == 1 or k == 1:
-        P.play_serial(*common)
+    elif n_threads == 1 or k == 1:  # block by block (see play_parallel): the same bits
+        charts, cat_start, tables, otables, ptab = args
+        seed64 = np.uint64(seed)
+        for j in range(k):
+            lo = (first + j) * BLOCK
+            P.play_block(S0, st, lo, min(BLOCK, hands - lo), seed64, button, pol.codes,
+                         pol.params, charts, cat_start, tables, otables, None, ptab, bnet[j],
+                         bsq[j])
     else:
         with use_threads(n_threads):
             P.play_parallel(*common)
