@@ -5,9 +5,10 @@ compiles what it needs before it answers):
   pair for small work in a one-answer program (:func:`serial_first_runs`) while the
   parallel kernel is not :func:`ready`: the parallel loop's own compile costs seconds;
 - :func:`compile_beside` compiles kernels in a forked copy of the ``pokerjit`` program
-  (:func:`allow_compile_beside`) while this process compiles others, and
-  :func:`await_beside` waits for one of them before its first call (Numba compiles on one
-  core; the copy writes the disk cache, which this process then reads).
+  (:func:`allow_compile_beside`) while this process compiles others; this process's first
+  compile of one of them (a call, or typing a kernel that calls it) waits for it
+  (:func:`await_beside`) and reads it from the disk cache the copy wrote (Numba compiles
+  on one core).
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ def compile_beside(kernel: Any, args: tuple[Any, ...],
     """Start compiling ``kernel`` for ``args`` in a forked copy of this process, which
     writes it to the disk cache while this one goes on (compiling its own kernels: Numba
     compiles on one core). ``more``: further ``(kernel, args)`` the same copy compiles after
-    it, one after another. Returns ``wait()``: call it before calling those kernels here,
-    which then load them from the cache, or compile them if the copy failed; or, before
-    the first call of one of them, :func:`await_beside` of it, which waits for that
-    kernel alone (this process may then compile the next while the copy goes on).
+    it, one after another. This process's first compile of one of them (calling it, or
+    compiling a kernel that calls it) waits for that kernel alone, then loads it from the
+    cache, or compiles it if the copy failed (:func:`await_beside`, which callers need not
+    call); meanwhile this process compiles what it may while the copy goes on. Returns
+    ``wait()``, which waits for all of them and the copy's end.
 
     Only when it pays and is safe: :func:`allow_compile_beside` was called, a kernel is
     neither compiled nor loaded in this process yet (a later call costs nothing), the disk
@@ -196,10 +198,10 @@ def _await_on_compile(kernel: Any) -> None:
 
 
 def await_beside(kernel: Any) -> None:
-    """Before the first call of ``kernel`` (or of a kernel that calls it): wait until the
-    copy that :func:`compile_beside` forked to compile it has saved it to the disk cache,
-    which this process then loads instead of compiling it a second time. Returns at once
-    where no copy compiles it (the common case: a dictionary lookup)."""
+    """Wait until the copy that :func:`compile_beside` forked to compile ``kernel`` has
+    saved it to the disk cache, which this process then loads instead of compiling it a
+    second time. Its first compile here calls this (:func:`_await_on_compile`), so callers
+    need not. Returns at once where no copy compiles it (a dictionary lookup)."""
     if _beside:
         job = _beside.pop(id(kernel), None)
         if job is not None:

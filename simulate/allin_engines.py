@@ -149,9 +149,6 @@ class Engine:
 
         self._check_size(self.n_runouts)
         if self.k <= K.PLAIN_MAX_CARDS:  # a few hundred boards: one by one
-            from evaluator._first_run import await_beside
-
-            await_beside(K.exact_runouts)  # a first replay's copy may be compiling it
             win = np.zeros(self.amounts.shape + self.order.shape, np.int64)
             total = K.exact_runouts(*self._common(), win)
             if total != self.n_runouts:

@@ -181,10 +181,8 @@ def build_pots(
 
     # the one pot builder: the hand engine's kernel (at most one pot per distinct level);
     # imported here so that importing this module does not load the engine's kernels
-    from evaluator._first_run import await_beside
     from simulate._kernels.pots import build_pots as _build_pots_kernel
 
-    await_beside(_build_pots_kernel)  # a first replay's copy may be compiling it
     amounts = np.zeros(n, np.int64)
     eligible = np.zeros((n, n), np.bool_)
     returned = np.zeros(n, np.int64)

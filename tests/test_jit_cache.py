@@ -270,11 +270,12 @@ from evaluator import _first_run
 import beside_mod as m
 
 _first_run.allow_compile_beside()
-_first_run.compile_beside(m.f, (1,), (m.h, (1,)))
+_first_run.compile_beside(m.f, (1,), (m.h, (1,)), (m.g, (1,)))
 print(m.k(1))  # k compiles here; typing it needs f and h, which wait for the copy
 print(sum(m.f.stats.cache_misses.values()), sum(m.f.stats.cache_hits.values()),
       sum(m.h.stats.cache_misses.values()), sum(m.h.stats.cache_hits.values()))
-print("compile" in vars(m.f), "compile" in vars(m.h), _first_run.await_beside(m.h))
+print(m.g(1), sum(m.g.stats.cache_misses.values()), sum(m.g.stats.cache_hits.values()))
+print("compile" in vars(m.f), "compile" in vars(m.g), _first_run.await_beside(m.h))
 """
 
 
@@ -282,11 +283,13 @@ def test_callees_compiled_beside_are_loaded_when_the_caller_compiles(tmp_path: P
     # The first `pokerjit play` compiles the play loop here while a copy compiles the
     # kernels the loop calls (simulate.engine.self_play): typing the loop compiles each
     # callee, which then waits for the copy and loads it (a hit, no miss), with no
-    # await_beside before the call. The wait is removed once used.
+    # await_beside before the call; so does a kernel called from Python (the replay's act,
+    # settle, pot builder). The wait is removed once used.
     _beside_module(tmp_path)
     r = _python(CALLEES.format(tmp=str(tmp_path)), _env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["6", "0", "1", "0", "1", "False", "False", "None"], (
+    assert r.stdout.split() == ["6", "0", "1", "0", "1", "3", "0", "1", "False", "False",
+                                "None"], (
         r.stdout + r.stderr)
 
 

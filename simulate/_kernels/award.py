@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator._first_run import await_beside
 from evaluator._jit import inline, serial
 
 
@@ -247,7 +246,6 @@ def settle_kernel(strengths, amounts, eligible, odd_order, payout_out):
     compiles no hi/lo code (1.9 s of the first run of ``pokerjit hand`` before).
     """
     kernel = settle_hilo if strengths.shape[0] > eligible.shape[1] else settle_high
-    await_beside(kernel)  # a first replay's copy may be compiling it
     kernel(strengths, amounts, eligible, odd_order, payout_out)
 
 

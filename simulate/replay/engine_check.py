@@ -335,11 +335,8 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> H
     except ValueError as exc:  # the engine refuses the hand itself: that is its error
         raise ReplayError(_SEAT_NO.sub(lambda m: f"p{int(m.group(1)) + 1}", str(exc))) from None
     if fast:
-        from evaluator._first_run import await_beside
-        from simulate._kernels.engine import act
         from simulate._kernels.replay import DONE, replay_actions
 
-        await_beside(act)  # the replay calls it: a first replay's copy may be compiling it
         enc = _encode(hand, u)
         if enc is not None and replay_actions(h._S, h._hole, h._board, h._deck, enc) == DONE:
             h._result = None

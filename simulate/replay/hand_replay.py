@@ -385,9 +385,10 @@ def _compile_beside() -> None:
     ``act`` (which the compiled replay calls), the showdown's settle and pot builder
     (a high-only showdown's: hi/lo hands compile theirs here) and the small all-in walk
     (:func:`simulate._kernels.allin.exact_runouts`), while this process compiles the
-    engine's start and the replay loop. Each caller waits for its own kernel alone
-    (:func:`evaluator._first_run.await_beside`). A copy still compiling when this process
-    ends (a file with no all-in never waits for the last kernel) finishes on its own and
+    engine's start and the replay loop. A kernel's first compile here, from a call or
+    while typing a kernel that calls it, waits for that kernel alone, then loads it. A
+    copy still compiling when this process ends (a file with no all-in never waits for the
+    last kernel) finishes on its own and
     leaves the kernel cached for the next run. Nothing happens where the cache holds them or
     the program did not allow it (a library user's process)."""
     import numpy as np
