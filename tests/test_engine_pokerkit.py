@@ -130,9 +130,10 @@ STRUCTURES = {
 }
 SHORT_DECK = [c for c in DECK if c[0] not in "2345"]
 DEFAULT_SEQUENCES = 1000
-# The long run's further sequences per structure (other seeds than the default run's), sized
-# to CI's budget: pokerkit's state machine takes most of the time (about 30 ms a hand for
-# Omaha hi/lo on the 2-core AMD machine), so 2,000 more per structure cost about 170 s there.
+# The soak run's further sequences per structure (other seeds than the default run's, which
+# CI's slow set plays): pokerkit's state machine takes most of the time (about 30 ms a hand
+# for Omaha hi/lo on a 2-core machine), so 2,000 more per structure cost about 170 s, more
+# than CI's budget allows (`pytest -m soak` plays them on demand).
 SLOW_SEQUENCES = 2000
 
 
@@ -664,7 +665,7 @@ def test_engine_agrees_with_pokerkit(betting):
         assert spots[name] > 0, (name, spots)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("betting", list(STRUCTURES))
 def test_engine_agrees_with_pokerkit_slow(betting):
     run_many(betting, SLOW_SEQUENCES, seed_step=50_000_000)

@@ -104,11 +104,12 @@ def test_five_card_order_matches_reference_exhaustively(all_five):
     assert tuples == sorted(tuples) and len(set(tuples)) == 7462
 
 
-@pytest.mark.parametrize("n", [100_000, pytest.param(1_000_000, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("k", quick_first([7, 5, 6]))
+@pytest.mark.parametrize("k,n", [*quick_first([(7, 100_000), (5, 100_000), (6, 100_000)]),
+                                 *(pytest.param(k, 1_000_000, marks=pytest.mark.soak)
+                                   for k in (7, 5, 6))])
 @pytest.mark.parametrize("peer", ["phevaluator", "eval7"])
 def test_differential_against_peers(k, peer, n):
-    """Random hands per size (1,000,000 in the full run): same ordering, same ties as the
+    """Random hands per size (1,000,000 in the soak run): same ordering, same ties as the
     peer."""
     peers = pytest.importorskip("peers")
     assert peers.available(peer), f"{peer} not installed (pip install -e '.[dev]')"

@@ -52,7 +52,7 @@ def test_invariants(stacks, payouts):
     np.testing.assert_allclose(equal, sum(payouts) / len(stacks), rtol=1e-9, atol=1e-9)
 
 
-@pytest.mark.parametrize("n,m", [(15, 15), (18, 6), pytest.param(20, 20, marks=pytest.mark.slow),
+@pytest.mark.parametrize("n,m", [(15, 15), (18, 6), pytest.param(20, 20, marks=pytest.mark.soak),
                                  (17, 1), (19, 3)])
 def test_the_integral_agrees_with_the_orders_walk(n, m):
     """Fields above the subset walk's limit integrate; 15-20 players can still be walked by

@@ -247,9 +247,10 @@ def test_shipped_order_is_consistent_and_reproduces_a_few_rows():
         assert got == pytest.approx([by["AA"], by["72o"], by["Q5s"]], abs=1e-9)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_shipped_order_regenerates_exactly(tmp_path):
-    """The whole 169-hand order, recomputed exactly by its script (about 15-30 s)."""
+    """The whole 169-hand order, recomputed exactly by its script (about 15-30 s; in the
+    soak set: the slow set recomputes a few of its rows)."""
     from simulate.preflop_order import main as regen
 
     out = tmp_path / "p.csv"
