@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def examples(n: int) -> int:
     """``max_examples`` (or a count of random trials) for a test that asks for ``n``: ``n``
     scaled by the loaded hypothesis profile's share of Hypothesis's default 100 examples
-    (``conftest.py``: all ``n`` under ``ci``, which CI's quick and slow runs use; 30 % in the
-    default ``dev`` profile's quick local run), at least 10 and at most ``n``."""
+    (``conftest.py``: all ``n`` under ``ci``, which CI's slow set uses; 30 % in the default
+    ``dev`` profile, the quick run's in CI as anywhere), at least 10 and at most ``n``."""
     from hypothesis import settings
 
     return min(n, max(10, round(n * settings.default.max_examples / 100)))

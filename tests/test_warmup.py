@@ -117,8 +117,8 @@ def test_one_registry_of_warm_ups(monkeypatch):
     calls = []
     monkeypatch.setattr(C, "warm_lines", lambda kinds: calls.append(("lines", kinds)))
     monkeypatch.setattr(H, "warm_hands", lambda kinds=(): calls.append(("hands", kinds)))
-    W.warm(["allin", "batch", "hand"], serial=True)
-    assert calls == [("lines", ("allin",)), ("lines", ("fast",)), ("hands", ())]
+    W.warm(["allin", "batch", "hand"], serial=True)  # in STEPS order: hand histories first
+    assert calls == [("hands", ()), ("lines", ("allin",)), ("lines", ("fast",))]
     assert set(C.SAMPLE_LINES) == {"fast", "equity", "omaha", "range", "allin"}
     calls.clear()
     monkeypatch.setattr(W, "STEPS", tuple(
