@@ -153,7 +153,7 @@ def test_against_pokerkit_every_five_card_hand():
     hands = combinations(36, 5) + np.uint8(16)
     ours = E.evaluate_batch(hands, game="short_deck", threads=1)
     ranks = np.sort(hands >> 2, axis=1).astype(np.int64)
-    flush = (hands & 3 == (hands[:, :1] & 3)).all(axis=1)
+    flush = ((hands & 3) == (hands[:, :1] & 3)).all(axis=1)
     key = (ranks * 13 ** np.arange(5)).sum(axis=1) * 2 + flush
     classes, first, which = np.unique(key, return_index=True, return_inverse=True)
     assert len(classes) == 1404
