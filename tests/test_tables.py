@@ -38,3 +38,16 @@ def test_rank_multipliers_give_unique_sums():
         assert s not in sums
         sums[s] = m
     assert len(sums) == len(tablegen._rank_multisets())
+
+
+def test_fft_lengths_are_the_smallest_5_smooth_numbers_at_least_n():
+    def smooth(k: int) -> bool:
+        for p in (2, 3, 5):
+            while k % p == 0:
+                k //= p
+        return k == 1
+
+    for n in range(1, 3000):
+        got = tablegen._fft_length(n)
+        assert got >= n and smooth(got), n
+        assert not any(smooth(k) for k in range(n, got)), n
