@@ -340,6 +340,31 @@ def test_damaged_text_gives_errors_never_exceptions(family: Family) -> None:
                     pass
 
 
+#: A hand's printed date made impossible (30 February, day 32, hour 25), by family: the
+#: sample, the date as printed and the impossible one.
+BAD_DATES = [
+    ("888", A + "Pacific/CashGame/GeneralHands/GeneralHand.txt", "06 01 2014", "30 02 2014"),
+    ("entraction", A + "Entraction/CashGame/GeneralHands/GeneralHand.txt",
+     "2012-05-30 15:", "2012-05-30 25:"),
+    ("ongame", A + "OnGame/CashGame/GeneralHands/GeneralHand.txt", "Jan 06", "Jan 32"),
+    ("partypoker", A + "PartyPoker/CashGame/GeneralHands/GeneralHand.txt",
+     "January 06,", "February 30,"),
+]
+
+
+@pytest.mark.parametrize(("name", "path", "date", "bad"), BAD_DATES, ids=[b[0] for b in BAD_DATES])
+def test_an_impossible_date_is_the_hands_error_and_the_next_hand_reads(
+        name: str, path: str, date: str, bad: str) -> None:
+    from site_samples import text_of
+
+    good = text_of(path)
+    assert good.count(date) == 1
+    recs = [r for _, r in next(f for f in SITE_FORMATS if f.name == name).read(
+        good.replace(date, bad) + "\n\n" + good, "x")]
+    assert len(recs) == 2 and isinstance(recs[0], SiteError) and isinstance(recs[1], SiteHand)
+    assert str(recs[0]).startswith("line ")
+
+
 @pytest.mark.parametrize(("family", "path", "facts"), SOURCES, ids=_ids)
 def test_the_sources_expected_values(family: Family, path: str, facts: dict) -> None:
     check_expected(path, facts, family.not_compared, family.contradicted)

@@ -113,7 +113,12 @@ def _hand(chunk: str, first: int) -> SiteHand:
     if game is None:
         raise SiteError(f"line {first + 1}: unknown game {st['game']!r}")
     betting = _BETTING[st["limit"].lower()]
-    when = datetime.strptime(f"{st['y']}-{st['m']}-{st['d']} {st['t']}", "%Y-%m-%d %H:%M:%S")
+    try:
+        when = datetime.strptime(f"{st['y']}-{st['m']}-{st['d']} {st['t']}",
+                                 "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        raise SiteError(f"line {first + 1}: not a date: "
+                        f"{st['d']} {st['m']} {st['y']} {st['t']}") from None
     sb, bb = _amount(st["sb"]), _amount(st["bb"])
     currency = next((c for sym, c in _CURRENCY if sym in st["sb"]), None)
     tour = _TOURNEY.match(lines[2].strip()) if len(lines) > 2 else None

@@ -142,8 +142,8 @@ def _hand(chunk: str, first: int) -> SiteHand:
             rake = parse_amount(m["a"])
             continue
         if (m := _END.match(s)):
-            when = datetime.strptime(m["t"], "%Y-%m-%d %H:%M:%S")
             try:
+                when = datetime.strptime(m["t"], "%Y-%m-%d %H:%M:%S")
                 info.time = iso_time(when, m["z"])
             except ValueError as exc:
                 raise SiteError(f"line {no}: {exc}") from None

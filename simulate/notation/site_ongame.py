@@ -93,9 +93,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     t = _TABLE.match(lines[2].strip()) if len(lines) > 2 else None
     if w is None or t is None:
         raise SiteError(f"line {first + 1}: not an OnGame start and table line")
-    when = datetime(int(w["y"]), _MONTHS[w["mon"].lower()[:3]], int(w["d"]),
-                    *(int(x) for x in w["t"].split(":")))
     try:
+        when = datetime(int(w["y"]), _MONTHS.get(w["mon"].lower()[:3], 0), int(w["d"]),
+                        *(int(x) for x in w["t"].split(":")))
         stamp = iso_time(when, w["zone"])
     except ValueError as exc:
         raise SiteError(f"line {first + 1}: {exc}") from None

@@ -122,9 +122,9 @@ def _hand(chunk: str, first: int) -> SiteHand:
     month = _MONTHS.get(h["mon"].lower())
     if month is None:
         raise SiteError(f"line {first + 1}: unknown month {h['mon']!r}")
-    when = datetime(int(h["y"]), month, int(h["day"]),
-                    *(int(x) for x in h["t"].split(":")))
     try:
+        when = datetime(int(h["y"]), month, int(h["day"]),
+                        *(int(x) for x in h["t"].split(":")))
         stamp = iso_time(when, h["zone"])
     except ValueError as exc:
         raise SiteError(f"line {first + 1}: {exc}") from None
