@@ -292,3 +292,20 @@ def test_played_hands_read_back_the_same_from_pokerstars_text_and_ohh(tmp_path, 
             assert main(["convert", str(phh), "--to", fmt, "-o", str(f), "-q"]) == 0
             assert [(d["net"], d["error"]) for d in analyze(f)] == want, (args, fmt)
     capsys.readouterr()
+
+
+def test_a_site_export_on_standard_input_is_read_as_from_its_file(monkeypatch):
+    """``-`` is told from its content as a file is: a PokerStars hand on standard input is
+    converted (it was read as PHH, and refused), and PHH there still is."""
+    import io
+    import sys
+
+    stars = DATA / "sites/hhp/test/fixtures/holdem/pokerstars/actiononall.txt"
+    want = _run("convert", str(stars), "--to", "ohh")
+    phh = DATA / "phh/derived/highstakes_1000nl_sidepot_hands.phhs"
+    for path, fmt in ((stars, "ohh"), (phh, "phh")):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+        r = _run("convert", "-", "--to", fmt, "-q")
+        assert r.returncode == 0, r.stderr
+        if fmt == "ohh":
+            assert r.stdout == want.stdout

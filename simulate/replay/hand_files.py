@@ -17,6 +17,7 @@ documents are :mod:`simulate.replay.totals`'.
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -154,7 +155,12 @@ def _file_items(f: Path | str, explicit: bool = True,
     ``on_skip`` (``... holds no hand history``); named on its own, it is read as PHH (whose
     error says what is wrong)."""
     if str(f) == STDIN:
-        yield from _stream_items(sys.stdin.buffer, STDIN_SOURCE)
+        stdin = sys.stdin.buffer
+        head = stdin.read(_HEAD)
+        if file_kind(head) == "site":
+            yield from _site_items(io.BytesIO(head + stdin.read()), STDIN_SOURCE, True, on_skip)
+        else:
+            yield from _stream_items(_Prefixed(head, stdin), STDIN_SOURCE)
         return
     try:
         fh = open(f, "rb")
@@ -250,7 +256,22 @@ def _site_tasks(f: Path | str, chunk: int, inputs: _Inputs) -> Iterator[Any]:
         yield from parts
 
 
-def _stream_items(fh: IO[bytes], name: str) -> Iterator[Item]:
+class _Prefixed:
+    """A stream whose first bytes (``head``, read to tell its format) were taken from it,
+    put back before the rest: for :func:`simulate.notation.phh_read.iter_sections`
+    (``readline(n)`` only)."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self.head, self.rest = io.BytesIO(head), rest
+
+    def readline(self, n: int = -1) -> bytes:
+        b = self.head.readline(n)
+        if b.endswith(b"\n") or (n >= 0 and len(b) >= n):
+            return b
+        return b + self.rest.readline(n - len(b) if n >= 0 else -1)
+
+
+def _stream_items(fh: Any, name: str) -> Iterator[Item]:
     try:
         for src, line, data in iter_sections(fh, name):
             yield src, line, (str(data) if isinstance(data, PHHError) else data)
