@@ -112,6 +112,23 @@ def test_a_cash_out_fee_paid_comes_off_the_net_only() -> None:
     assert d["winnings"][i] == 243.86 and d["net"][i] == 98.45
 
 
+
+def test_cash_outs_are_written_and_read_back_by_convert() -> None:
+    """A cash-out received and one paid outside the pot survive OHH and PokerStars text:
+    each hand read back has the site's net, winnings and ``cashout`` (they were dropped, so a
+    converted hand's net was off by the cash-out)."""
+    import simulate.notation as N
+
+    for name in ("PaysCashoutFee", "ReceivesCashout", "UncalledBetAndPaysCashoutFee"):
+        path = GG + f"HandActionTests/{name}.txt"
+        ((_, hh),) = list(read_site((SITES / path).read_bytes(), path))
+        want = replay(hh).to_dict()
+        for fmt in ("ohh", "pokerstars"):
+            (back,) = N.read(N.write([hh], fmt))
+            got = replay(back).to_dict()
+            assert [got[k] for k in ("net", "winnings", "cashout", "error")] == [
+                want[k] for k in ("net", "winnings", "cashout", "error")], (name, fmt)
+
 def test_bet_and_muck() -> None:
     (rec,) = recs_of(GG + "HandActionTests/BetAndMuck.txt")
     assert isinstance(rec, SiteHand)

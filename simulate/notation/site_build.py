@@ -348,7 +348,8 @@ def transcribe(hh: HandHistory) -> SiteHand:
     raise to its total, a show or a muck from ``sm``; the excess of a street's largest
     bet over the next one is returned as ``uncalled`` when the street ends
     (:meth:`SiteHand.return_uncalled`); ``winnings``
-    become ``collect`` events and ``rake`` the rake. Antes and dead money are both
+    become ``collect`` events, the site's cash-outs (received and paid) ``cashout`` events
+    and ``rake`` the rake. Antes and dead money are both
     ``ante`` events (PHH does not tell them apart)."""
     from simulate.notation.site_hand import Event, Seat, Stakes
 
@@ -451,6 +452,9 @@ def transcribe(hh: HandHistory) -> SiteHand:
     for i, w in enumerate(hh.winnings or []):
         if w:
             ev.append(Event("collect", names[i], Decimal(w), pot="pot"))
+    # money paid outside the pots: received (a cash-out) and paid (its fee, a premium)
+    ev += [Event("cashout", p, x) for p, x in info.cashout.items()]
+    ev += [Event("cashout", p, -x) for p, x in info.cashout_paid.items()]
     count = hh.fields.get("seat_count")
     out = SiteHand(info=info, seats=seats, stakes=stakes, events=ev, button=numbers[-1],
                    rake=hh.rake, max_seats=count if isinstance(count, int) else None)

@@ -379,7 +379,8 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
         m = _CASHOUT.match(line)
         if m is not None and m["name"] in h.names:
             # paid the cash-out outside the pot; its fee paid back outside the pot too
-            h.add("cashout", m["name"], amount_at(m["amount"], n), line=n)
+            if amount_at(m["amount"], n):  # (one for $0 pays only its fee)
+                h.add("cashout", m["name"], amount_at(m["amount"], n), line=n)
             if m["fee"] and amount_at(m["fee"], n):
                 h.add("cashout", m["name"], -amount_at(m["fee"], n), line=n)
             return

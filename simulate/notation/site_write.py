@@ -233,6 +233,10 @@ def stars_text(hand: SiteHand) -> str:
     rounds = 0
     hole_header = False
     shown_run = 0  # the run whose SHOW DOWN header is written (0: none yet)
+    fees_paid: dict[str, Decimal] = {}  # cash-outs paid (negative), by player
+    for e in hand.events:
+        if e.kind == "cashout" and e.player is not None and e.amount < 0:
+            fees_paid[e.player] = fees_paid.get(e.player, Decimal(0)) - e.amount
     dead: dict[str, Decimal] = {}
     allin = {True: " and is all-in", False: ""}
     bets = StreetBets()
@@ -301,8 +305,11 @@ def stars_text(hand: SiteHand) -> str:
                 shown_run = e.run
                 lines.append(f"*** {_RUNS[e.run]}SHOW DOWN ***")
             lines.append(f"{p} collected {amt(e.amount)} from {e.pot or 'pot'}")
-        elif k == "cashout":
-            lines.append(f"{p} cashed out the hand for {amt(e.amount)}")
+        elif k == "cashout" and (e.amount >= 0 or p in fees_paid):
+            # as PokerStars prints one: what was paid (a fee) on the same line, once
+            fee = fees_paid.pop(p, None)
+            lines.append(f"{p} cashed out the hand for {amt(max(e.amount, Decimal(0)))}"
+                         + (f" | Cash Out Fee {amt(fee)}" if fee else ""))
     took = sum((e.amount or Decimal(0) for e in hand.events if e.kind == "collect"),
                Decimal(0))
     rake = hand.rake or Decimal(0)
