@@ -75,3 +75,53 @@ def test_no_database(tmp_path, capsys):
     assert main(["export", "--parquet", str(tmp_path / "o"), "--db",
                  str(tmp_path / "none.duckdb")]) == 2
     assert "no hand database" in capsys.readouterr().err
+
+
+class _StopAt:
+    """A connection whose ``n``-th COPY is stopped as DuckDB stops a query on Ctrl-C."""
+
+    def __init__(self, con, n: int) -> None:
+        self.con, self.n = con, n
+
+    def execute(self, sql: str, *a):  # type: ignore[no-untyped-def]
+        if sql.startswith("COPY"):
+            self.n -= 1
+            if self.n == 0:
+                raise RuntimeError("Query interrupted")
+        return self.con.execute(sql, *a)
+
+
+def _tree(where: Path) -> dict[Path, int | None]:
+    return {p.relative_to(where): hash(p.read_bytes()) if p.is_file() else None
+            for p in where.rglob("*")}
+
+
+def test_a_stopped_export_leaves_the_previous_one_whole(db, tmp_path, capsys, monkeypatch):
+    from simulate.store.export import export_parquet
+
+    out = tmp_path / "pq"
+    assert main(["export", "--parquet", str(out), "--db", str(db)]) == 0
+    before = _tree(out)
+    con = duckdb.connect(str(db), read_only=True)
+    con.execute("CREATE TEMP TABLE hands AS SELECT * FROM hands LIMIT 3")  # another export
+    with pytest.raises(RuntimeError, match="interrupted"):
+        export_parquet(_StopAt(con, 3), out)  # stopped at the third table
+    con.close()
+    assert _tree(out) == before  # no table of the stopped export, no partial folder
+    # the command line: Ctrl-C in a query is one line, as anywhere else
+    import simulate.store.export as export_module
+
+    monkeypatch.setattr(export_module, "export_parquet",
+                        lambda con, where: export_parquet(_StopAt(con, 1), where))
+    capsys.readouterr()
+    assert main(["export", "--parquet", str(tmp_path / "o2"), "--db", str(db)]) == 130
+    assert capsys.readouterr().err == "error: interrupted\n"
+    assert list((tmp_path / "o2").iterdir()) == []
+
+
+def test_parquet_path_that_is_a_file(db, tmp_path, capsys):
+    f = tmp_path / "hands.phhs"
+    f.write_text("mine")
+    assert main(["export", "--parquet", str(f), "--db", str(db)]) == 2
+    assert capsys.readouterr().err == f"error: --parquet {f} is a file, not a folder\n"
+    assert f.read_text() == "mine"

@@ -142,6 +142,47 @@ def test_interrupted_import_resumes_to_the_same_database(tmp_path):
         assert rows(db, t) == rows(whole, t), t
 
 
+def test_a_stop_while_a_batch_is_stored_waits_for_its_commit(tmp_path, monkeypatch):
+    """SIGTERM or Ctrl-C while a batch is being stored is held until its transaction ends
+    (DuckDB turned one that came during a query into its own error: a traceback, the
+    stop lost): the batch is stored whole, then the import stops as asked."""
+    import os
+    import signal
+
+    import simulate.store.importer as importer
+    from simulate.run.stop import Stopped, stop_on_signals
+
+    real, sent = importer._insert, []
+
+    def insert(con, table, cols):  # type: ignore[no-untyped-def]
+        if table == "actions" and not sent:
+            sent.append(table)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(con, table, cols)
+
+    monkeypatch.setattr(importer, "_insert", insert)
+    f, db = tmp_path / "h.phhs", tmp_path / "h.duckdb"
+    collection(f, 0, 8)
+    with stop_on_signals(), pytest.raises(Stopped) as stop:
+        import_hands([f], db, batch=3, chunk=3)
+    assert stop.value.signum == signal.SIGTERM
+    assert (count(db, "hands"), count(db, "hand_players")) == (3, 18)
+    assert import_hands([f], db).hands_added == 5
+
+
+def test_another_program_s_database_is_refused_untouched(tmp_path, capsys):
+    db = tmp_path / "mine.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE prices (day DATE, price DOUBLE)")
+    con.close()
+    f = PHH / "derived" / "highstakes_1000nl_sidepot_hands.phhs"
+    assert main(["import", str(f), "--db", str(db), "-q"]) == 2
+    assert capsys.readouterr().err == f"error: {db} is not a pokerjit hand database\n"
+    con = duckdb.connect(str(db), read_only=True)
+    assert [t for (t,) in con.execute("SHOW TABLES").fetchall()] == ["prices"]
+    con.close()
+
+
 def test_one_writer_at_a_time(tmp_path, capsys):
     db = tmp_path / "h.duckdb"
     f = PHH / "derived" / "highstakes_1000nl_sidepot_hands.phhs"

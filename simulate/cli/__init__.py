@@ -166,7 +166,9 @@ def _main(argv: list[str] | None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM/SIGHUP (simulate.run.stop)
+    except (KeyboardInterrupt, RuntimeError) as e:  # Ctrl-C, or SIGTERM/SIGHUP (simulate.run.stop)
+        if isinstance(e, RuntimeError) and str(e) != "Query interrupted":  # DuckDB's Ctrl-C
+            raise
         from simulate.run.stop import stopped
 
         stop = stopped(e)

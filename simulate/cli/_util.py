@@ -284,27 +284,6 @@ def _umask() -> int:
     return mask
 
 
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """Hold the stopping signals (SIGINT, SIGTERM, SIGHUP: :mod:`simulate.run.stop`) back
-    while the block runs (they are delivered when it ends), so that a document being
-    written in one go is written whole (main thread only)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    from simulate.run.stop import STOP_SIGNALS
-
-    sigs = {signal.SIGINT, *STOP_SIGNALS}
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
 def add_db(p: argparse.ArgumentParser) -> None:
     """The ``--db FILE`` option of the hand database's commands."""
     p.add_argument("--db", metavar="FILE", default=None,

@@ -10,7 +10,8 @@ EXAMPLES = """Writes DIR/hands, DIR/hand_players and DIR/actions as Parquet data
 site and month (site=pokerstars/month=2024-03/data_0.parquet; month 'unknown' for hands
 without a time), and DIR/files.parquet and DIR/errors.parquet. DuckDB, Polars, pandas,
 Dask and Spark read the folders as they are (hive partitioning gives back 'site' and
-'month'). A table written before is replaced once its new copy is whole.
+'month'). The tables written before are replaced once every new one is whole: a stopped
+export leaves them as they were.
 
 --json prints {"dir", "tables": {"hands": ROWS, ...}, "elapsed_s"}.
 
@@ -32,12 +33,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     import time
 
-    from simulate.cli._util import emit_json
+    from simulate.cli._util import UsageError, emit_json
     from simulate.store.export import export_parquet
     from simulate.store.schema import connect, resolve_db
 
+    if os.path.exists(args.parquet) and not os.path.isdir(args.parquet):
+        raise UsageError(f"--parquet {args.parquet} is a file, not a folder")
     t0 = time.perf_counter()
     con = connect(resolve_db(args.db), read_only=True)
     try:

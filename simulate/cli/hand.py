@@ -393,7 +393,8 @@ class _Run:
     def _finish(self) -> int:
         import shutil
 
-        from simulate.cli._util import plural, signals_held
+        from simulate.cli._util import plural
+        from simulate.run.stop import signals_held
 
         a, t = self.args, self.totals
         if self.series is not None:

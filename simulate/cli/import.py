@@ -15,7 +15,7 @@ else ~/.local/share/pokerjit/hands.duckdb ($XDG_DATA_HOME/pokerjit/ where it is 
 
 A hand already stored (same site and hand id) is not stored again; a file read before is
 read again only from where the last import stopped (a file the site is still writing),
-or not at all when unchanged. Hands are stored 2,000 at a time, each batch in one
+or not at all when unchanged. Hands are stored 10,000 at a time, each batch in one
 transaction: Ctrl-C or a killed import loses only the batch in progress, and the next
 import goes on from there. One import writes at a time (FILE.lock): a second one says so
 and stops with status 2, or waits with --wait. A hand that cannot be read or replayed is

@@ -81,3 +81,30 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP back while the block runs (main thread only): one
+    that comes is noted, and raised again to the handler it had once the block ends, so
+    that a document written in one go is written whole and a database transaction ends in
+    its commit or rollback. The handlers are swapped rather than the signals blocked: a
+    signal blocked in this thread is taken by another (DuckDB's, a pool's) and its handler
+    runs here all the same; and DuckDB turns an exception raised by a handler during a
+    query into its own error ('Query interrupted'), the stop lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+
+    def note(signum: int, frame: Any) -> None:
+        got.append(signum)
+
+    old = {s: signal.signal(s, note) for s in (signal.SIGINT, *STOP_SIGNALS)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+        if got:
+            signal.raise_signal(got[0])

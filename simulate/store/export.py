@@ -6,7 +6,8 @@ the hand's time, ``unknown`` without one), and ``DIR/files.parquet`` and
 ``DIR/errors.parquet``, with DuckDB's own writer (``COPY ... (FORMAT PARQUET, PARTITION_BY
 ...)``). DuckDB, Polars, pandas (pyarrow), Dask and Spark read the folders as they are,
 ``site`` and ``month`` coming back from the folder names. Each table is written beside its
-old copy and put in its place when done: a stopped export leaves the previous one whole.
+old copy, and the tables are put in their places once every one is written: a stopped
+export leaves the previous one whole and nothing of its own.
 """
 
 from __future__ import annotations
@@ -44,17 +45,25 @@ def export_parquet(con: Any, out: str | Path) -> dict[str, int]:
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     counts = {}
-    for table in TABLES:
-        counts[table] = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-        final = root / (table if table in PARTITIONED else f"{table}.parquet")
-        tmp = root / f".{final.name}.partial"
-        _remove(tmp)
-        if table in PARTITIONED:
-            tmp.mkdir()
-            opts = "FORMAT PARQUET, PARTITION_BY (site, month), OVERWRITE true"
-        else:
-            opts = "FORMAT PARQUET"
-        con.execute(f"COPY ({_query(table)}) TO {_literal(tmp)} ({opts})")
+    done: list[tuple[Path, Path]] = []  # (written, its place): put there once all are written
+    try:
+        for table in TABLES:
+            counts[table] = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+            final = root / (table if table in PARTITIONED else f"{table}.parquet")
+            tmp = root / f".{final.name}.partial"
+            _remove(tmp)
+            done.append((tmp, final))
+            if table in PARTITIONED:
+                tmp.mkdir()
+                opts = "FORMAT PARQUET, PARTITION_BY (site, month), OVERWRITE true"
+            else:
+                opts = "FORMAT PARQUET"
+            con.execute(f"COPY ({_query(table)}) TO {_literal(tmp)} ({opts})")
+    except BaseException:
+        for tmp, _ in done:
+            _remove(tmp)
+        raise
+    for tmp, final in done:
         _remove(final)
         tmp.rename(final)
     return counts

@@ -356,7 +356,17 @@ def _error(run: _Run, state: _FileState, source: str, line: int, byte: int, msg:
 
 
 def _flush(run: _Run) -> None:
-    """Store the batch and the files' positions in one transaction."""
+    """Store the batch and the files' positions in one transaction, Ctrl-C, SIGTERM and
+    SIGHUP held until it ends (:func:`simulate.run.stop.signals_held`): DuckDB turns a stop
+    that comes during a query into its own error, the stop lost and the error a
+    traceback."""
+    from simulate.run.stop import signals_held
+
+    with signals_held():
+        _store(run)
+
+
+def _store(run: _Run) -> None:
     import numpy as np
 
     from simulate.store.rows import columns
@@ -432,9 +442,8 @@ def _insert(con: Any, table: str, cols: dict[str, Any]) -> None:
     """One bulk insert of numpy columns into ``table`` (each cast to its SQL type)."""
     types = {name: sql for name, sql, _ in TABLES[table]}
     names = list(cols)
+    select = ", ".join(f"CAST({n} AS {types[n]})" for n in names)
+    # no finally: DuckDB refuses the unregister of a failed transaction, which hid the error
     con.register("pj_rows", cols)
-    try:
-        select = ", ".join(f"CAST({n} AS {types[n]})" for n in names)
-        con.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {select} FROM pj_rows")
-    finally:
-        con.unregister("pj_rows")
+    con.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {select} FROM pj_rows")
+    con.unregister("pj_rows")

@@ -156,7 +156,8 @@ def resolve_db(db: str | Path | None) -> Path:
 def connect(path: str | Path, *, read_only: bool = False) -> Any:
     """A DuckDB connection to the database at ``path`` with its tables made (written:
     the folder too). Read-only: ValueError when there is no database there. A database of
-    another :data:`SCHEMA_VERSION` is a ValueError."""
+    another :data:`SCHEMA_VERSION`, or another program's (tables, none of pokerjit's), is a
+    ValueError."""
     db = duckdb()
     p = Path(path)
     if read_only:
@@ -173,6 +174,10 @@ def connect(path: str | Path, *, read_only: bool = False) -> Any:
         con = db.connect(str(p))
     except db.Error as exc:
         raise ValueError(f"cannot open {p}: {str(exc).splitlines()[0]}") from None
+    tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    if tables and "pokerjit_meta" not in tables:  # another program's database: left as it is
+        con.close()
+        raise ValueError(f"{p} is not a pokerjit hand database")
     con.execute("CREATE TABLE IF NOT EXISTS pokerjit_meta (key VARCHAR PRIMARY KEY, "
                 "value VARCHAR)")
     con.execute("INSERT OR IGNORE INTO pokerjit_meta VALUES ('schema_version', ?)",
