@@ -131,3 +131,35 @@ def test_cli_json_csv_png(db, tmp_path, capsys):
     assert "no hand database" in capsys.readouterr().err
     assert main(["stats", "--db", str(db), "--player", "nobody"]) == 2
     assert "no hands of nobody" in capsys.readouterr().err
+
+
+def test_every_named_player_must_have_hands(db, tmp_path, capsys):
+    # an unknown name among known ones was left out without a word, and --png drew an
+    # empty graph of it
+    png = tmp_path / "g.png"
+    assert main(["stats", "--db", str(db), "--player", "nobody", "p3", "--png", str(png)]) == 2
+    assert capsys.readouterr().err == f"error: no hands of nobody in {db} (with these filters)\n"
+    assert not png.exists()
+    # a player left out by --min-hands alone is not an error
+    assert main(["stats", "--db", str(db), "--player", "p3", "p4", "--min-hands", "9",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == []
+
+
+def test_stakes_position_and_time_zones_read_as_the_hands_store_them(db):
+    con = connect(db, read_only=True)
+    try:
+        for stakes in ("1/2", "1.00/2.00", " 1/2.0 "):
+            assert [r["hands"] for r in player_stats(con, StatsFilter(stakes=stakes))] \
+                == [8] * 6, stakes
+        assert [r["hands"] for r in player_stats(con, StatsFilter(position="btn"))] == [8]
+        for bad, option in (("1-2", "--stakes"), ("button", "--position"),
+                            ("UTG+x", "--position")):
+            with pytest.raises(ValueError, match=option):
+                player_stats(con, StatsFilter(**{option[2:]: bad}))
+        # a time with a zone is the same moment in UTC (the hands' times are UTC)
+        assert [r["hands"] for r in player_stats(
+            con, StatsFilter(since="2024-01-02T02:00+03:00", until="2024-01-02"))] == [1] * 6
+        assert player_stats(con, StatsFilter(until="2024-01-01T01:00+02:00")) == []
+    finally:
+        con.close()

@@ -22,7 +22,7 @@ units (dollars, euros, chips): pick one currency with --site, --game, --stakes o
 draws the graph of one player (the first --player, else the one with the most hands):
 cumulative net, all-in EV adjusted, showdown and non-showdown winnings against hands.
 
-exit status: 0; 2 no database, no such player, or bad options.
+exit status: 0; 2 no database, a --player without hands (with the filters), or bad options.
 
 examples:
   pokerjit stats --db hands.duckdb
@@ -54,6 +54,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from simulate.cli._util import UsageError, check_outputs, emit_json, image_format
     from simulate.store.schema import connect, resolve_db
     from simulate.store.stats import StatsFilter, player_graph, player_stats
@@ -68,11 +70,12 @@ def run(args: argparse.Namespace) -> int:
     con = connect(resolve_db(args.db), read_only=True)
     try:
         rows = player_stats(con, filt)
-        if args.player:
-            missing = sorted(set(args.player) - {r["player"] for r in rows})
-            if missing and not rows:
-                raise UsageError(f"no hands of {', '.join(missing)} in {resolve_db(args.db)}"
-                                 " (with these filters)")
+        missing = set(args.player) - {r["player"] for r in rows}
+        if missing and filt.min_hands:  # those --min-hands left out have hands
+            missing -= {r["player"] for r in player_stats(con, replace(filt, min_hands=0))}
+        if missing:
+            raise UsageError(f"no hands of {', '.join(sorted(missing))} in "
+                             f"{resolve_db(args.db)} (with these filters)")
         graph = None
         if args.png:
             who = args.player[0] if args.player else rows[0]["player"] if rows else None

@@ -33,7 +33,8 @@ from simulate.store.counts import (
 from simulate.store.plain_walk import PlainWalk
 from simulate.store.schema import TABLES
 
-__all__ = ["COLUMNS", "Batch", "Facts", "columns", "fields_key", "hand_key", "utc_time"]
+__all__ = ["COLUMNS", "Batch", "Facts", "columns", "fields_key", "hand_key", "stakes_text",
+           "utc_time"]
 
 _NUMERIC = {"DOUBLE": np.float64, "BIGINT": np.int64, "SMALLINT": np.int32,
             "BOOLEAN": np.bool_}
@@ -78,7 +79,7 @@ def _text(x: Any) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _stakes(sb: Any, bb: Any) -> str | None:
+def stakes_text(sb: Any, bb: Any) -> str | None:
     """``SB/BB`` as text (``BB`` alone without a small blind; None without a big blind)."""
     if not bb:
         return None
@@ -194,7 +195,7 @@ class Batch:
             "currency": info.currency if info is not None else fields.get("currency"),
             "small_blind": sb, "big_blind": bb,
             "ante": max(facts.antes, default=0),
-            "stakes": _stakes(sb, bb),
+            "stakes": stakes_text(sb, bb),
             "time": utc_time(info.time if info is not None else hand_time(fields)),
             "table_name": (info.table if info is not None else
                            (str(fields["table"]) if "table" in fields else None)),

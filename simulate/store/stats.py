@@ -15,8 +15,10 @@ non-showdown winnings, hand by hand (in time order, then import order).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 __all__ = ["STATS_KEYS", "RATES", "StatsFilter", "player_graph", "player_stats"]
@@ -60,14 +62,14 @@ class StatsFilter:
 
     def where(self) -> tuple[str, list[Any]]:
         """The SQL condition on ``hand_players p JOIN hands h`` and its parameters;
-        ValueError for a date that does not read."""
+        ValueError for a date, stakes or position that does not read."""
         conds, params = ["TRUE"], []
         if self.players:
             conds.append(f"p.player IN ({', '.join('?' * len(self.players))})")
             params += list(self.players)
         for col, value in (("h.site", self.site), ("h.game", self.game),
-                           ("h.stakes", self.stakes), ("h.currency", self.currency),
-                           ("p.position", self.position)):
+                           ("h.stakes", _stakes(self.stakes)), ("h.currency", self.currency),
+                           ("p.position", _position(self.position))):
             if value is not None:
                 conds.append(f"{col} = ?")
                 params.append(value)
@@ -85,13 +87,43 @@ class StatsFilter:
         return " AND ".join(conds), params
 
 
+def _stakes(text: str | None) -> str | None:
+    """``stakes`` as the hands store it (:func:`simulate.store.rows.stakes_text`: ``0.50/1.00``
+    is ``0.5/1``; a big blind alone where there is no small blind)."""
+    if text is None:
+        return None
+    from simulate.store.rows import stakes_text
+
+    try:
+        blinds = [Decimal(x) for x in text.strip().split("/")]
+    except InvalidOperation:
+        blinds = []
+    if not 1 <= len(blinds) <= 2 or not all(b.is_finite() and b > 0 for b in blinds):
+        raise ValueError(f"--stakes {text!r} is not SB/BB (e.g. 0.5/1) or a big blind alone")
+    return stakes_text(blinds[0] if len(blinds) == 2 else None, blinds[-1])
+
+
+def _position(text: str | None) -> str | None:
+    """``position`` as the hands store it (any case)."""
+    if text is None:
+        return None
+    p = text.strip().upper()
+    if not re.fullmatch(r"BTN|SB|BB|UTG(\+[1-9][0-9]?)?|HJ|CO", p):
+        raise ValueError(f"--position {text!r} is not BTN, SB, BB, UTG, UTG+1, ..., HJ or CO")
+    return p
+
+
 def _when(text: str, option: str) -> datetime:
+    """A date or time; one with a zone as the same moment in UTC (the hands' times are)."""
     t = text.strip()
     try:
         if len(t) <= 10:
             d = date.fromisoformat(t)
             return datetime(d.year, d.month, d.day)
-        return datetime.fromisoformat(t.replace("Z", "+00:00")).replace(tzinfo=None)
+        when = datetime.fromisoformat(t.replace("Z", "+00:00"))
+        if when.tzinfo is not None:
+            when = when.astimezone(timezone.utc)
+        return when.replace(tzinfo=None)
     except ValueError:
         raise ValueError(f"{option} {text!r} is not a date (YYYY-MM-DD) or time "
                          "(YYYY-MM-DDTHH:MM)") from None
