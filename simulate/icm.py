@@ -18,6 +18,7 @@ standard errors in :func:`icm_monte_carlo`).
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ SUBSET_MAX = 14
 #: the number of finished players one interval spans.
 GL_NODES = 16
 WIDTH = 4.0
+_FLOAT_MAX = sys.float_info.max
 
 
 @functools.lru_cache(maxsize=4)
@@ -42,10 +44,16 @@ def _gauss_legendre(k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _finite_array(values: Sequence[float] | np.ndarray, what: str) -> np.ndarray:
+    """``values`` as float64[n]: finite entries with a finite total; else a one-line
+    ValueError naming ``what`` and the entry (1-based)."""
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{what} must be a list of numbers, got {values!r}")
     try:
         arr = np.array(values, dtype=np.float64)
+    except OverflowError:  # a Python int beyond the largest float
+        big = [k for k, v in enumerate(values) if isinstance(v, int) and abs(v) > _FLOAT_MAX]
+        where = f"entry {big[0] + 1}" if big else "an entry"
+        raise ValueError(f"{what}: {where} is too large for a float") from None
     except (TypeError, ValueError):
         raise ValueError(f"{what} must be numbers, got {values!r}") from None
     if arr.ndim != 1:
@@ -53,12 +61,24 @@ def _finite_array(values: Sequence[float] | np.ndarray, what: str) -> np.ndarray
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         raise ValueError(f"{what}: entry {int(bad[0]) + 1} is {arr[bad[0]]}, not a finite number")
+    with np.errstate(over="ignore"):
+        if not np.isfinite(np.abs(arr).sum()):
+            raise ValueError(f"{what}: the total is too large for a float (above "
+                             f"{_FLOAT_MAX:.4g})")
     return arr
 
 
+def _scaled(s: np.ndarray) -> np.ndarray:
+    """Checked stacks, times the power of two that brings the largest into [0.5, 1) when it
+    is far from 1: exact, and ICM does not change, but tiny (subnormal) stacks no longer
+    lose precision."""
+    top = s.max()
+    return s if 2.0 ** -500 < top < 2.0 ** 500 else np.ldexp(s, -int(np.frexp(top)[1]))
+
+
 def check_amounts(values: Sequence[float] | np.ndarray, what: str = "stacks") -> np.ndarray:
-    """``values`` as float64[n], n >= 1, finite and non-negative; else a one-line ValueError
-    naming ``what`` and the entry (1-based)."""
+    """``values`` as float64[n], n >= 1, finite and non-negative with a finite total; else a
+    one-line ValueError naming ``what`` and the entry (1-based)."""
     s = _finite_array(values, what)
     if s.size == 0:
         raise ValueError(f"{what}: no players given")
@@ -101,8 +121,9 @@ def icm(stacks: Sequence[float] | np.ndarray, payouts: Sequence[float] | np.ndar
     the order given); ``payouts``: the prize of place 1, 2, ..., m (m <= n; later places pay
     nothing). ``model``: ``"malmuth-harville"`` (exact) or ``"monte-carlo"`` (``samples``
     finishing orders drawn with ``seed``; :func:`icm_monte_carlo` gives the standard errors).
-    Raises ValueError (one line) for negative, NaN or infinite entries, no chips, more
-    payouts than players or an unknown model. The shares add up to the payouts' sum."""
+    Raises ValueError (one line) for negative, NaN or infinite entries, a total beyond the
+    largest float, no chips, more payouts than players or an unknown model. The shares add
+    up to the payouts' sum."""
     if model == "monte-carlo":
         return icm_monte_carlo(stacks, payouts, samples=samples, seed=seed).equity
     if model != "malmuth-harville":
@@ -124,20 +145,20 @@ def _fast(stacks: Any, payouts: Any) -> np.ndarray | None:
     try:
         s = np.asarray(stacks, np.float64)
         pay = np.asarray(payouts, np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     if s.ndim != 1 or pay.ndim != 1 or not 2 <= s.size <= SUBSET_MAX \
             or not 1 <= pay.size <= s.size:
         return None
     lo = min(s.min(), pay.min())
-    if not (lo >= 0 and s.min() > 0 and np.isfinite(s.sum() + pay.sum())):
+    if not (lo >= 0 and s.min() > 0 and max(s.max(), pay.max()) < 1e300):  # NaN: False
         return None
     if not _SUBSETS:
         from simulate._kernels.icm import icm_subsets
 
         _SUBSETS.append(icm_subsets)
     out = np.zeros(s.size)
-    _SUBSETS[0](s, pay, out)
+    _SUBSETS[0](_scaled(s), pay, out)
     return out
 
 
@@ -158,7 +179,7 @@ def _exact(s: np.ndarray, pay: np.ndarray) -> np.ndarray:
     if nz.size == 0:
         return out
     paid = np.ascontiguousarray(paid[: int(nz[-1]) + 1])
-    sa = np.ascontiguousarray(s[alive])
+    sa = np.ascontiguousarray(_scaled(s[alive]))
     res = np.zeros(n_alive)
     if n_alive == 1:
         res[0] = paid[0]
@@ -199,7 +220,7 @@ def icm_monte_carlo(stacks: Sequence[float] | np.ndarray, payouts: Sequence[floa
     finishing time ``-log(U) / stack``, sorted), with the standard error of each mean.
     The same ``seed`` gives the same answer. For checks and comparisons: :func:`icm`'s
     default model is exact and faster."""
-    s = check_stacks(stacks)
+    s = _scaled(check_stacks(stacks))
     pay = check_payouts(payouts, s.size)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise ValueError(f"samples must be an integer >= 2, got {samples!r}")

@@ -32,8 +32,11 @@ import numpy as np
 
 from simulate.ranges import HAND_CLASSES, class_combo_count, range_text
 
-__all__ = ["CHART_STACKS", "PushFoldResult", "grid_of", "pushfold", "pushfold_chart",
-           "saddle_point", "share_of"]
+__all__ = ["CHART_STACKS", "MAX_STACK_BB", "PushFoldResult", "grid_of", "pushfold",
+           "pushfold_chart", "saddle_point", "share_of"]
+
+#: The deepest stack, in big blinds, either push/fold game takes.
+MAX_STACK_BB = 1e6
 
 #: Stacks of the chart: 1 to 25 big blinds in tenths.
 CHART_STACKS = tuple(round(1 + 0.1 * k, 1) for k in range(241))
@@ -101,8 +104,8 @@ def _check(stack_bb: float, ante: float) -> tuple[float, float]:
     if stack_bb < 1 + ante:
         raise ValueError(f"stack must be at least the big blind and the ante ({1 + ante:g} "
                          f"big blinds), got {stack_bb:g}")
-    if stack_bb > 1e6:
-        raise ValueError(f"stack must be at most 1e6 big blinds, got {stack_bb:g}")
+    if stack_bb > MAX_STACK_BB:
+        raise ValueError(f"stack must be at most {MAX_STACK_BB:g} big blinds, got {stack_bb:g}")
     return float(stack_bb), float(ante)
 
 

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from simulate.icm import check_amounts, check_payouts, icm_after_hand
-from simulate.pushfold import strategy_dict
+from simulate.pushfold import MAX_STACK_BB, strategy_dict
 
 __all__ = ["DEALS", "MAX_ALLIN", "IcmPushFoldResult", "pushfold_icm", "position_names"]
 
@@ -237,6 +237,10 @@ def pushfold_icm(stacks: Sequence[float], payouts: Sequence[float], *, players: 
     if low.size:
         raise ValueError(f"stacks: player {int(low[0]) + 1} has {s[low[0]]:g} bb, less than "
                          f"the big blind and the ante ({1 + ante:g})")
+    high = np.flatnonzero(s > MAX_STACK_BB)
+    if high.size:
+        raise ValueError(f"stacks: player {int(high[0]) + 1} has {s[high[0]]:g} bb, more than "
+                         f"{MAX_STACK_BB:g}")
     pay = check_payouts(payouts, n)
     if pay.sum() <= 0:
         raise ValueError("payouts: the prize pool is empty")

@@ -77,6 +77,7 @@ def test_if_folded_keeps_the_chips_not_posted():
     ({"stacks": [0, 1], "payouts": [1, 2, 3]}, "3 places paid"),
     ({"stacks": [0, 1], "payouts": [1], "posted": [200, 0]}, "posted 200"),
     ({"posted": [1, 1]}, "posted needs"),
+    ({"stacks": [0, 1], "payouts": [1e308, 1e308]}, "payouts: the total is too large"),
 ])
 def test_bad_tournament_input(kw, needle):
     with pytest.raises(ValueError, match=needle):
@@ -99,6 +100,9 @@ def test_cli(capsys):
                  "--payouts", "50", "30", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["players"][2]["icm_equity"] > 25  # the big stack out of the pot
+    assert main(["allin", "AhAs:100", "fold:0", "--stacks", "0", "10", "--payouts", "50",
+                 "30"]) == 0  # no pot at all: everything goes back
+    assert "48.1818" in capsys.readouterr().out
     assert main(["allin", "AhAs:100", "KdKc:0", "--stacks", "0", "40", "--payouts", "1"]) == 2
     assert "seat 1: committed chips must be positive" in capsys.readouterr().err
     assert main(["allin", "AhAs:100", "KdKc:60", "--stacks", "0", "40"]) == 2

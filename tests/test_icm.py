@@ -117,12 +117,26 @@ def test_busted_players_take_the_lowest_places_in_order():
     ([10, 20], [3, 2, 1], "3 places paid but only 2 players"),
     ([10, 20], [], "no places paid"),
     ([10, 20], [1, -1], "negative amount"),
+    ([1e308, 1e308], [1], "stacks: the total is too large"),
+    ([10, 20], [1e308, 1e308], "payouts: the total is too large"),
+    ([10**400, 1], [1], "stacks: entry 1 is too large"),
+    ([1, 1], [1, 10**400], "payouts: entry 2 is too large"),
 ])
 def test_bad_input_is_one_clear_error(stacks, payouts, needle):
     with pytest.raises(ValueError, match=needle):
         icm(stacks, payouts)
     with pytest.raises(ValueError, match="model"):
         icm([1, 2], [1], model="nope")
+
+
+def test_tiny_and_huge_stacks_are_only_a_scale():
+    # subnormal stacks lose precision in the kernels' divisions unless scaled first
+    assert icm([1e-320] * 3, [3, 2, 1]).tolist() == pytest.approx([2, 2, 2], rel=1e-12)
+    assert icm([1e-320, 2e-320, 0], [3, 2, 1]).tolist() == \
+        pytest.approx(icm([1, 2, 0], [3, 2, 1]).tolist(), rel=1e-12)
+    assert icm([1e300] * 20, [1]).tolist() == pytest.approx([0.05] * 20, rel=1e-12)
+    mc = icm_monte_carlo([1e-320] * 3, [3, 2, 1], samples=20_000, seed=1)
+    assert np.all(np.abs(mc.equity - 2) < 5 * mc.std_error)
 
 
 def test_monte_carlo_is_seeded_and_within_its_errors():
@@ -150,11 +164,25 @@ def test_cli_json_and_text(capsys):
     (["icm", "100", "x", "--payouts", "10"], "'x' is not a number"),
     (["icm", "100", "50", "--payouts", "10", "5", "1"], "3 places paid"),
     (["icm", "100", "50"], "--payouts"),
+    (["icm", "100", "50", "--payouts", "1e308", "1e308"], "payouts: the total is too large"),
+    (["icm", "9" * 5000, "50", "--payouts", "1"], "STACK: '99999999999999999999...' (5000 "
+                                                   "characters) is too large"),
 ])
 def test_cli_errors_are_one_line_exit_2(capsys, argv, needle):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ") and needle in err
+    assert len(err) < 200
+
+
+def test_cli_huge_stacks_stay_numbers_as_given(capsys):
+    assert main(["icm", "1e300", "1e300", "--payouts", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert [p["stack"] for p in d["players"]] == [1e300, 1e300]
+    assert [p["equity"] for p in d["players"]] == [0.5, 0.5]
+    assert main(["icm", "1e300", "1e300", "--payouts", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1e+300" in out and max(map(len, out.splitlines())) < 100
 
 
 def test_the_package_names_are_the_functions_whatever_was_imported_first():

@@ -54,6 +54,8 @@ def test_position_names():
     ({"stacks": [10, 10, 10], "payouts": [1, 1, 1, 1]}, "4 places paid"),
     ({"stacks": [10, 10, 10], "payouts": [0]}, "prize pool is empty"),
     ({"stacks": [10, 10, 10], "payouts": [1], "players": 4}, "--players 4"),
+    ({"stacks": [10, 10, 1e300], "payouts": [1]}, "player 3 has 1e\\+300 bb, more than 1e\\+06"),
+    ({"stacks": [10, 10, 10], "payouts": [1e308, 1e308]}, "payouts: the total is too large"),
 ])
 def test_bad_input(kw, needle):
     with pytest.raises(ValueError, match=needle):
@@ -75,3 +77,6 @@ def test_cli(capsys, monkeypatch):
     assert main(["pushfold", "--players", "4", "--stacks", "10", "15", "20", "--payouts",
                  "1"]) == 2
     assert "--players 4" in capsys.readouterr().err
+    assert main(["pushfold", "--players", "\u00b2", "--stacks", "10", "15", "20", "--payouts",
+                 "1"]) == 2
+    assert "--players must be a whole number" in capsys.readouterr().err

@@ -159,7 +159,7 @@ def format_text(r: dict[str, Any]) -> str:
     if r["dead_money"]:
         out.append(f"dead money: {r['dead_money']} chips in the main pot")
     pots = r["pots"]
-    names = ["main pot"] + [f"side pot {i}" for i in range(1, len(pots))]
+    names = [f"side pot {i}" if i else "main pot" for i in range(len(pots))]
     out.append("")
     out.append(table([[name, str(pot["amount"]), " ".join(str(s) for s in pot["eligible"])]
                       for name, pot in zip(names, pots, strict=True)],

@@ -32,12 +32,14 @@ def numbers(words: list[str], option: str) -> list[float]:
     out = []
     for w in words:
         for part in w.replace(",", " ").split():
+            shown = f"'{part}'" if len(part) <= 40 else f"'{part[:20]}...' ({len(part)} characters)"
             try:
                 x = float(part)
             except ValueError:
-                raise UsageError(f"{option}: '{part}' is not a number") from None
+                raise UsageError(f"{option}: {shown} is not a number") from None
             if x != x or x in (float("inf"), float("-inf")):
-                raise UsageError(f"{option}: '{part}' is not a finite number")
+                why = "not a finite number" if part.strip("+-").isalpha() else "too large"
+                raise UsageError(f"{option}: {shown} is {why}")
             out.append(x)
     if not out:
         raise UsageError(f"{option}: no numbers given")
@@ -60,7 +62,8 @@ def document(stacks: list[float], payouts: list[float]) -> dict[str, Any]:
 
 
 def _num(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x
+    """``x``, as an int when it is a whole number a float holds exactly (1e300 stays 1e300)."""
+    return int(x) if float(x).is_integer() and abs(x) <= 2 ** 53 else x
 
 
 def run(args: argparse.Namespace) -> int:

@@ -101,7 +101,7 @@ def _run_icm(args: argparse.Namespace, ante: float) -> int:
     if args.stack is not None or args.chart or args.png:
         raise UsageError("--stack, --chart and --png are for the heads-up game, not --players")
     players = args.players.strip()
-    if not players.isdigit():
+    if not (players.isascii() and players.isdigit()):
         raise UsageError(f"--players must be a whole number, got '{args.players}'")
     from simulate.pushfold_icm import pushfold_icm
 
