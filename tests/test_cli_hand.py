@@ -259,7 +259,7 @@ def test_one_hand_is_bounded_on_workers_reading_byte_ranges(tmp_path: Path,
 
 
 def test_a_byte_range_is_read_in_bounded_memory(tmp_path: Path):
-    """A worker reads its byte range a line piece at a time: a 24 MiB hand in it costs
+    """A worker reads its byte range a block at a time: a 24 MiB hand in it costs
     no more than the bound (it read the whole range into memory)."""
     import simulate.replay.hand_files as A
 

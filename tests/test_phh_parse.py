@@ -6,9 +6,11 @@ from __future__ import annotations
 import io
 from decimal import Decimal
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+from simulate.notation import phh_read
 from simulate.notation.phh_read import (
     MAX_HAND_BYTES,
     HandHistory,
@@ -127,7 +129,7 @@ def test_a_bad_file_does_not_stop_a_folder(tmp_path: Path) -> None:
         list(iter_hands(tmp_path / "missing"))
 
 
-def _sections_reference(stream, source):  # type: ignore[no-untyped-def]
+def _sections_reference(stream, source, first_line=1):  # type: ignore[no-untyped-def]
     """iter_sections as first written (a generator of line pieces, one add per piece): the
     reference for the written-out loop."""
     from simulate.notation.phh_read import _BOM, HEADER_RE, _finish, _Section
@@ -141,8 +143,8 @@ def _sections_reference(stream, source):  # type: ignore[no-untyped-def]
             yield piece, at_start
             at_start = piece.endswith(b"\n")
 
-    cur = _Section(None, 1)
-    seen_header, lineno, first = False, 0, True
+    cur = _Section(None, first_line)
+    seen_header, lineno, first = False, first_line - 1, True
     for piece, line_start in pieces():
         if first:
             first = False
@@ -174,14 +176,26 @@ def test_iter_sections_matches_its_reference() -> None:
     bits = [b"\xef\xbb\xbf", b"# c\n", b"\n", b"x = 1\n", b"[1]\n", b"  [ 'a b' ] # c\r\n",
             b'["q"]', b"[a.b]\n", b"[2]", b"[" * 70000 + b"\n", b"y" * 70000, b"\xff\n",
             b"z = '" + b"q" * (1 << 20) + b"'\n", b"\r\n", b"[3]\n[4]\n"]
-    for _ in range(300):
+    for i in range(300):
         parts = [rng.choice(bits + hands) for _ in range(rng.randint(0, 12))]
         data = b"".join(parts)
+        first = rng.choice([1, 1, 40])
         want = [(s, ln, str(d) if isinstance(d, PHHError) else d)
-                for s, ln, d in _sections_reference(io.BytesIO(data), "f")]
-        got = [(s, ln, str(d) if isinstance(d, PHHError) else d)
-               for s, ln, d in iter_sections(io.BytesIO(data), "f")]
-        assert got == want, data[:200]
+                for s, ln, d in _sections_reference(io.BytesIO(data), "f", first)]
+        # blocks of any size (a block boundary anywhere in a line, a header, the mark)
+        block = rng.choice([1, 2, 5, 4096, 70000, 1 << 20])
+        offsets: dict[int, int] = {}
+        with mock.patch.object(phh_read, "READ_BLOCK", block):
+            got = [(s, ln, str(d) if isinstance(d, PHHError) else d)
+                   for s, ln, d in iter_sections(io.BytesIO(data), "f", first, offsets)]
+        assert got == want, (i, block, data[:200])
+        # each section's header: where ``offsets`` says, on the line before its first
+        for s, ln, _ in got:
+            if "#" in s:
+                at = offsets.pop(ln)
+                assert data.count(b"\n", 0, at) == ln - first - 1, (i, s)
+                assert at in (0, len(phh_read._BOM)) or data[at - 1:at] == b"\n"
+        assert not offsets
     for data in (b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf[1]\na = 1\n"):
         assert list(iter_sections(io.BytesIO(data), "f")) == list(
             _sections_reference(io.BytesIO(data), "f"))

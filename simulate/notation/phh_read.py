@@ -33,6 +33,7 @@ with the next hand.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import stat
@@ -359,6 +360,15 @@ class _Section:
             self.parts.append(piece)
 
 
+#: Bytes read from a stream at a time by :func:`iter_sections`.
+READ_BLOCK = 1 << 16
+#: A line is looked at in pieces of at most this many bytes; only a line's first piece can
+#: be a ``[N]`` header (a longer header line is cut there, as ``readline(PIECE)`` would).
+PIECE = 1 << 16
+#: Where a ``[N]`` header may start: a line whose first byte after blanks is ``[``.
+_HEADER_START = re.compile(rb"^[ \t]*\[", re.M)
+
+
 def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
                   offsets: dict[int, int] | None = None,
                   ) -> Iterator[tuple[str, int, bytes | PHHError]]:
@@ -371,57 +381,79 @@ def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
     Yields ``(source, first_line, text_bytes or PHHError)``: the whole stream as one
     hand when it has no ``[N]`` header, else one item per section (source
     ``source#N``) and an error item for fields before the first header. A UTF-8
-    byte-order mark at the very start is skipped. Lines are read in pieces of at most
-    64 KiB; only a piece that starts a line can be a header (the loop is written out: a
-    hand of a large collection is a dozen lines).
+    byte-order mark at the very start is skipped. A header is a line whose first
+    :data:`PIECE` bytes :data:`HEADER_RE` matches. The stream is read
+    :data:`READ_BLOCK` bytes at a time (``stream.read(n)``) and searched for headers
+    with one regular expression, not line by line (a hand of a large collection is a
+    dozen to fifty lines); memory stays bounded by a few blocks and
+    :data:`MAX_HAND_BYTES`, whatever the lines' length.
     """
-    cur = _Section(None, first_line)
-    parts = cur.parts
-    size = 0
-    too_big = False
-    seen_header = False
-    lineno = first_line - 1
-    at_start = True
-    readline = stream.readline
+    read = stream.read
     header = HEADER_RE.match
-    start = 0  # the stream's byte where the current section's lines begin
-    piece = readline(1 << 16)
-    if piece.startswith(_BOM):
-        start = len(_BOM)
-        if len(piece) > len(_BOM):
-            piece = piece[len(_BOM):]
-        else:  # a piece that is the mark alone: line 1, which goes on in the next piece
-            lineno, at_start = first_line, False
-            piece = readline(1 << 16)
-    while piece:
-        line_start = at_start
-        at_start = piece[-1:] == b"\n"
-        if line_start:
-            lineno += 1
-            if piece[:1] in b"[ \t":
-                m = header(piece)
-                if m is not None:
-                    cur.size, cur.too_big = size, too_big
-                    item = _finish(cur, source, True)
-                    if offsets is not None:
-                        offsets[lineno + 1] = start + size
-                    if item is not None:
-                        yield item
-                    seen_header = True
-                    cur = _Section(m.group(1).decode("utf-8", "replace").strip("'\""), lineno + 1)
-                    start += size + len(piece)
-                    parts, size, too_big = cur.parts, 0, False
-                    piece = readline(1 << 16)
-                    continue
-        size += len(piece)  # counted on past the bound: where the next section begins
-        if not too_big:
-            if size > MAX_HAND_BYTES:
-                too_big = True
-                cur.parts = parts = []
+    cur = _Section(None, first_line)
+    seen_header = False
+    buf = read(READ_BLOCK)
+    while buf and len(buf) < len(_BOM) and _BOM.startswith(buf):
+        more = read(READ_BLOCK)
+        if not more:
+            break
+        buf += more
+    skip = len(_BOM) if buf.startswith(_BOM) else 0
+    base = 0  # the stream's byte at buf[0]
+    lines = first_line  # the line number at buf[0]
+    at = skip  # buf[at:] is not yet counted into a section
+    mid = False  # buf[at] is inside a line (not a line's start)
+    eof = not buf
+    while True:
+        # read until buf holds a whole line past ``at``, a piece of one, or the end
+        while not eof and buf.find(b"\n", at) < 0 and len(buf) - at < PIECE:
+            more = read(READ_BLOCK)
+            if more:
+                buf += more
             else:
-                parts.append(piece)
-        piece = readline(1 << 16)
-    cur.size, cur.too_big = size, too_big
+                eof = True
+        if eof:
+            tail = stop = len(buf)
+        else:  # the last line, unfinished: looked at only once a whole piece of it is here
+            tail = max(at, buf.rfind(b"\n", at) + 1)
+            stop = tail + 1 if len(buf) - tail >= PIECE else tail
+        counted = at  # the newlines of buf[:counted] are counted into ``lines``
+        cands = (m.start() for m in _HEADER_START.finditer(buf, at))
+        if base == 0 and at == skip and skip:  # the first line starts after the mark
+            cands = itertools.chain([skip], (p for p in cands if p > skip))
+        for p in cands:
+            if p >= stop:
+                break
+            if p == at and mid:
+                continue
+            limit = PIECE - skip if base + p == skip else PIECE  # the first piece holds the mark
+            e = buf.find(b"\n", p, p + limit)
+            piece = buf[p:e + 1] if e >= 0 else buf[p:p + limit]
+            m = header(piece)
+            if m is None:
+                continue
+            lines += buf.count(b"\n", counted, p)
+            counted = p
+            cur.add(buf[at:p])
+            item = _finish(cur, source, True)
+            if offsets is not None:
+                offsets[lines + 1] = base + p
+            if item is not None:
+                yield item
+            seen_header = True
+            cur = _Section(m.group(1).decode("utf-8", "replace").strip("'\""), lines + 1)
+            at = p + len(piece)
+            mid = not piece.endswith(b"\n")
+        if eof:
+            cur.add(buf[at:])
+            break
+        # keep the unfinished last line, unless a whole piece of it was looked at
+        cut, mid_next = (len(buf), True) if stop > tail else (tail, False)
+        cur.add(buf[at:cut])
+        lines += buf.count(b"\n", counted, cut)
+        base += cut
+        buf = buf[cut:]
+        at, skip, mid = 0, 0, mid_next
     item = _finish(cur, source, seen_header)
     if item is not None:
         yield item

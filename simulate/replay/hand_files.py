@@ -3,7 +3,7 @@ site exports, and replay them (in this process or on worker processes, in fixed 
 
 :func:`analyze` yields one JSON-ready dict per hand (the :class:`HandReplay`
 document, see :meth:`simulate.replay.hand_replay.HandReplay.to_dict`) in input order. Input
-is cut into hands by :func:`simulate.notation.phh_read.iter_sections` one line at a time,
+is cut into hands by :func:`simulate.notation.phh_read.iter_sections` a block at a time,
 so memory stays bounded whatever the input's size: in this process hands are replayed
 :data:`LOCAL_CHUNK` at a time, and with workers at most ``4 * workers`` chunks of
 :data:`CHUNK` hands are in flight. Within a chunk, the plain hands are settled together in
@@ -259,16 +259,16 @@ def _site_tasks(f: Path | str, chunk: int, inputs: _Inputs) -> Iterator[Any]:
 class _Prefixed:
     """A stream whose first bytes (``head``, read to tell its format) were taken from it,
     put back before the rest: for :func:`simulate.notation.phh_read.iter_sections`
-    (``readline(n)`` only)."""
+    (``read(n)`` only)."""
 
     def __init__(self, head: bytes, rest: IO[bytes]) -> None:
         self.head, self.rest = io.BytesIO(head), rest
 
-    def readline(self, n: int = -1) -> bytes:
-        b = self.head.readline(n)
-        if b.endswith(b"\n") or (n >= 0 and len(b) >= n):
+    def read(self, n: int = -1) -> bytes:
+        b = self.head.read(n)
+        if n >= 0 and len(b) >= n:
             return b
-        return b + self.rest.readline(n - len(b) if n >= 0 else -1)
+        return b + self.rest.read(n - len(b) if n >= 0 else -1)
 
 
 def _stream_items(fh: Any, name: str) -> Iterator[Item]:
@@ -298,17 +298,17 @@ _BLOCK = 1 << 20
 
 class FileSlice:
     """Bytes ``start:end`` of an open file as a stream for
-    :func:`simulate.notation.phh_read.iter_sections` (``readline(n)`` only): a range is read a
-    line piece at a time, never whole, so a hand past the size bound costs no memory."""
+    :func:`simulate.notation.phh_read.iter_sections` (``read(n)`` only): a range is read a
+    block at a time, never whole, so a hand past the size bound costs no memory."""
 
     def __init__(self, fh: IO[bytes], start: int, end: int) -> None:
         fh.seek(start)
         self.fh, self.left = fh, end - start
 
-    def readline(self, n: int = -1) -> bytes:
+    def read(self, n: int = -1) -> bytes:
         if self.left <= 0:
             return b""
-        b = self.fh.readline(self.left if n < 0 else min(n, self.left))
+        b = self.fh.read(self.left if n < 0 else min(n, self.left))
         self.left -= len(b)
         return b
 

@@ -2,7 +2,7 @@
 and a later one go on from there.
 
 :func:`file_hands` reads a file as :func:`simulate.replay.hand_files.read_hands` reads it
-(PHH cut by :func:`simulate.notation.phh_read.iter_sections` one line at a time, a site
+(PHH cut by :func:`simulate.notation.phh_read.iter_sections` a block at a time, a site
 export read whole by :func:`simulate.notation.sites.read_site`; the format told from the
 content by :func:`simulate.replay.hand_files.file_kind`), from byte ``start`` to byte
 ``end``, and yields one :class:`FileHand` per hand: its source, first line, the byte its
