@@ -349,10 +349,20 @@ BAD_DATES = [
     ("ongame", A + "OnGame/CashGame/GeneralHands/GeneralHand.txt", "Jan 06", "Jan 32"),
     ("partypoker", A + "PartyPoker/CashGame/GeneralHands/GeneralHand.txt",
      "January 06,", "February 30,"),
+    # these read the date as text: it passed on as an impossible ISO time
+    ("ggpoker", A + "GGPoker/CashGame/GeneralHands/GeneralHand.txt", "2017/11/12", "2017/11/31"),
+    ("winamax", A + "Winamax/CashGame/GeneralHands/GeneralHand.txt", "2013/10/24", "2013/02/29"),
+    ("winning", A + "WinningPokerV2/CashGame/GeneralHands/GeneralHand.txt", "16:00:00",
+     "24:00:00"),
+    ("winning", A + "WinningPoker/CashGame/GeneralHands/GeneralHand.txt",
+     "started at: 2014/3/9", "started at: 2014/3/32"),
+    ("bovada", "hand-history-parser/extracted/bovada/HAND_NO_SMALL_BLIND.txt", "2022-05-26",
+     "2022-13-26"),
 ]
 
 
-@pytest.mark.parametrize(("name", "path", "date", "bad"), BAD_DATES, ids=[b[0] for b in BAD_DATES])
+@pytest.mark.parametrize(("name", "path", "date", "bad"), BAD_DATES,
+                         ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD_DATES)])
 def test_an_impossible_date_is_the_hands_error_and_the_next_hand_reads(
         name: str, path: str, date: str, bad: str) -> None:
     from site_samples import text_of

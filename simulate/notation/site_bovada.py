@@ -44,7 +44,14 @@ from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
 from simulate.notation.site_read import betting_of, read_headed
 from simulate.notation.site_stars import BRACKETS
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    Tournament,
+    cards_of,
+    checked_time,
+    parse_amount,
+)
 
 __all__ = ["detect", "read"]
 
@@ -100,7 +107,8 @@ def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     tour = Tournament(m["tid"], None, m["level"]) if m["tid"] else None
     d, t = m["date"].split()
     info = SiteInfo(site=m["skin"].lower(), hand_id=m["id"], game=game, betting=betting,
-                    table=m["ttable"] or m["table"] or m["zone"], time=f"{d}T{t}",
+                    table=m["ttable"] or m["table"] or m["zone"],
+                    time=checked_time(f"{d}T{t}", first),
                     currency="chips" if tour else "USD", tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
     payouts: list[tuple[str, Decimal, str | None, int]] = []

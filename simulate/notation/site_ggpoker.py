@@ -32,7 +32,14 @@ from simulate.notation.site_hand import Event, Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Wording, pot_summary
 from simulate.notation.site_read import at_line, betting_of, body_lines, read_headed, table_line
 from simulate.notation.site_stars import BRACKETS
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    Tournament,
+    cards_of,
+    checked_time,
+    parse_amount,
+)
 
 __all__ = ["detect", "read"]
 
@@ -116,7 +123,8 @@ def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     date = m["date"].replace("/", "-")
     y, mo, d = date.split(" ")[0].split("-")
     info = SiteInfo(site="ggpoker", hand_id=m["id"], game=game, betting=betting,
-                    time=f"{y}-{int(mo):02d}-{int(d):02d}T{_hms(date.split(' ')[1])}",
+                    time=checked_time(f"{y}-{int(mo):02d}-{int(d):02d}T{_hms(date.split(' ')[1])}",
+                                      first),
                     currency="chips" if tour else _CURRENCY.get(sign or "$", "USD"),
                     tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)

@@ -35,7 +35,14 @@ from simulate.notation.site_body import read_body
 from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording
 from simulate.notation.site_read import betting_of, read_headed, table_line
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    Tournament,
+    cards_of,
+    checked_time,
+    parse_amount,
+)
 
 __all__ = ["detect", "read"]
 
@@ -102,7 +109,7 @@ def _hand(m: re.Match[str], lines: list[str], first: int) -> SiteHand:
     d, t = m["date"].split(" ")
     zone = "+00:00" if (m["zone"] or "UTC") in ("UTC", "GMT") else ""
     info = SiteInfo(site="winamax", hand_id=m["id"], game=game, betting=betting,
-                    time=f"{d.replace('/', '-')}T{t}{zone}",
+                    time=checked_time(f"{d.replace('/', '-')}T{t}{zone}", first),
                     currency="EUR" if cash and "€" in m["stakes"] else
                     ("chips" if not cash else "EUR"), tournament=tour, line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)

@@ -37,7 +37,14 @@ from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording, pot_summary
 from simulate.notation.site_read import at_line, body_lines, read_hands, site_line, table_line
 from simulate.notation.site_stars import BRACKETS
-from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
+from simulate.notation.site_text import (
+    SiteError,
+    SiteInfo,
+    Tournament,
+    cards_of,
+    checked_time,
+    parse_amount,
+)
 
 __all__ = ["detect", "read"]
 
@@ -112,7 +119,8 @@ def _hand_2014(chunk: str, first: int) -> SiteHand:
     game, betting = _game_2014(gid["game"])
     stakes = Stakes(parse_amount(gid["sb"]), parse_amount(gid["bb"]))
     info = SiteInfo(site="winning", hand_id=gid["id"], game=game, betting=betting,
-                    table=gid["table"], time=_date(when.group(1)), currency="USD", line=first)
+                    table=gid["table"], time=checked_time(_date(when.group(1)), first),
+                    currency="USD", line=first)
     hand = SiteHand(info=info, seats=[], stakes=stakes)
     ev = hand.events
     ledger: Ledger | None = None
@@ -274,7 +282,7 @@ def _hand_v2(chunk: str, first: int) -> SiteHand:
     zone = "+00:00" if (m["zone"] or "") in ("UTC", "GMT") else ""
     tour = Tournament(m["tid"], None, m["level"]) if m["tid"] else None
     info = SiteInfo(site="winning", hand_id=m["id"], game=game, betting=betting,
-                    time=_date(m["date"]) + zone, tournament=tour, line=first,
+                    time=checked_time(_date(m["date"]) + zone, first), tournament=tour, line=first,
                     currency="chips" if tour else "USD")
     hand = SiteHand(info=info, seats=[], stakes=stakes)
     ev = hand.events
