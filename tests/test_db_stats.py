@@ -131,6 +131,10 @@ def test_cli_json_csv_png(db, tmp_path, capsys):
     assert "no hand database" in capsys.readouterr().err
     assert main(["stats", "--db", str(db), "--player", "nobody"]) == 2
     assert "no hands of nobody" in capsys.readouterr().err
+    for cmd in (["stats"], ["export", "--parquet", str(tmp_path / "x")],
+                ["import", str(tmp_path)]):  # --db "" meant some file, not the default one
+        assert main([*cmd, "--db", " "]) == 2
+        assert "file name is empty" in capsys.readouterr().err
 
 
 def test_every_named_player_must_have_hands(db, tmp_path, capsys):

@@ -149,7 +149,10 @@ def default_db_path() -> Path:
 
 
 def resolve_db(db: str | Path | None) -> Path:
-    """``db``, else ``POKERJIT_DB``, else :func:`default_db_path`."""
+    """``db``, else ``POKERJIT_DB``, else :func:`default_db_path`. ValueError for an empty
+    name (``--db ""``: it meant some file, not the default one)."""
+    if db is not None and not str(db).strip():
+        raise ValueError("--db: the database's file name is empty")
     return Path(db or os.environ.get("POKERJIT_DB") or default_db_path()).expanduser()
 
 
