@@ -183,6 +183,31 @@ def test_another_program_s_database_is_refused_untouched(tmp_path, capsys):
     con.close()
 
 
+def test_reading_while_an_import_writes_says_so(tmp_path, capsys):
+    """stats and export on a database another process writes: one line saying so (it was
+    DuckDB's lock message, with its link)."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "h.duckdb"
+    f = PHH / "derived" / "highstakes_1000nl_sidepot_hands.phhs"
+    assert main(["import", str(f), "--db", str(db), "-q"]) == 0
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+         "print('held', flush=True); time.sleep(60)", str(db)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        capsys.readouterr()
+        for cmd in (["stats"], ["export", "--parquet", str(tmp_path / "x")]):
+            assert main([*cmd, "--db", str(db)]) == 2
+            assert capsys.readouterr().err == (f"error: {db} is being written (an import "
+                                               "holds it): read it once the import ends\n")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_one_writer_at_a_time(tmp_path, capsys):
     db = tmp_path / "h.duckdb"
     f = PHH / "derived" / "highstakes_1000nl_sidepot_hands.phhs"

@@ -169,6 +169,9 @@ def connect(path: str | Path, *, read_only: bool = False) -> Any:
         try:
             con = db.connect(str(p), read_only=True)
         except db.Error as exc:
+            if "conflicting lock" in str(exc).lower():  # a writer (an import) holds it
+                raise ValueError(f"{p} is being written (an import holds it): read it once "
+                                 "the import ends") from None
             raise ValueError(f"cannot open {p}: {str(exc).splitlines()[0]}") from None
         _check_version(con, p)
         return con
