@@ -10,7 +10,7 @@ from unittest import mock
 
 import pytest
 
-from simulate.notation import phh_read
+from simulate.notation import phh_sections
 from simulate.notation.phh_read import (
     MAX_HAND_BYTES,
     HandHistory,
@@ -132,7 +132,7 @@ def test_a_bad_file_does_not_stop_a_folder(tmp_path: Path) -> None:
 def _sections_reference(stream, source, first_line=1):  # type: ignore[no-untyped-def]
     """iter_sections as first written (a generator of line pieces, one add per piece): the
     reference for the written-out loop."""
-    from simulate.notation.phh_read import _BOM, HEADER_RE, _finish, _Section
+    from simulate.notation.phh_sections import _BOM, HEADER_RE, _finish, _Section
 
     def pieces():  # type: ignore[no-untyped-def]
         at_start = True
@@ -185,7 +185,7 @@ def test_iter_sections_matches_its_reference() -> None:
         # blocks of any size (a block boundary anywhere in a line, a header, the mark)
         block = rng.choice([1, 2, 5, 4096, 70000, 1 << 20])
         offsets: dict[int, int] = {}
-        with mock.patch.object(phh_read, "READ_BLOCK", block):
+        with mock.patch.object(phh_sections, "READ_BLOCK", block):
             got = [(s, ln, str(d) if isinstance(d, PHHError) else d)
                    for s, ln, d in iter_sections(io.BytesIO(data), "f", first, offsets)]
         assert got == want, (i, block, data[:200])
@@ -194,7 +194,7 @@ def test_iter_sections_matches_its_reference() -> None:
             if "#" in s:
                 at = offsets.pop(ln)
                 assert data.count(b"\n", 0, at) == ln - first - 1, (i, s)
-                assert at in (0, len(phh_read._BOM)) or data[at - 1:at] == b"\n"
+                assert at in (0, len(phh_sections._BOM)) or data[at - 1:at] == b"\n"
         assert not offsets
     for data in (b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf[1]\na = 1\n"):
         assert list(iter_sections(io.BytesIO(data), "f")) == list(

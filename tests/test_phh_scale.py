@@ -212,8 +212,9 @@ def test_byte_ranges_hold_the_hands_a_whole_reading_gives(tmp_path: Path,
     import random
 
     import simulate.replay.hand_files as A
+    from simulate.notation import phh_sections
 
-    monkeypatch.setattr(A, "_BLOCK", 1000)  # many block edges
+    monkeypatch.setattr(phh_sections, "READ_BLOCK", 1000)  # many block edges
     rng = random.Random(1)
     hands = list(synthetic_hands(50, seed=3))
     for trial in range(40):

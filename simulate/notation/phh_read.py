@@ -23,7 +23,8 @@ checks the text; :mod:`simulate.replay.hand_replay` plays the hand. Players are 
 from 1 in the file (``p1``); here seats are 0-based.
 
 Streaming: :func:`iter_hands` reads a file or a folder one hand at a time (a
-``.phhs`` collection is cut at its ``[N]`` headers line by line, never held whole),
+``.phhs`` collection is cut at its ``[N]`` headers a block at a time, never held whole:
+:mod:`simulate.notation.phh_sections`),
 so memory stays bounded whatever the size of the input. Every problem is that
 hand's :class:`PHHError` (a UTF-8 byte-order mark is skipped at the start of a
 file and is an error anywhere else; bytes that are not UTF-8, arrays nested too
@@ -33,7 +34,6 @@ with the next hand.
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 import stat
@@ -54,6 +54,7 @@ from simulate.notation.actions import (
     parse_card_text,
 )
 from simulate.notation.actions import parse_action as _parse_action
+from simulate.notation.phh_sections import MAX_HAND_BYTES, iter_sections
 from simulate.notation.site_text import SiteInfo
 
 if sys.version_info >= (3, 11):
@@ -78,10 +79,6 @@ __all__ = [
     "parse_text",
 ]
 
-#: The largest text one hand may take; a longer hand is an error (and skipped, in bounded
-#: memory, up to the next ``[N]`` header).
-MAX_HAND_BYTES = 1 << 20
-_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass
@@ -122,11 +119,6 @@ class HandHistory:
     def unknown_stacks(self) -> bool:
         """True when some starting stack is ``inf`` (unknown)."""
         return any(v.is_infinite() for v in self.starting_stacks)
-
-
-# A section header: a line holding only ``[key]`` (bare or quoted key, no dots).
-HEADER_RE = re.compile(rb"^[ \t]*\[[ \t]*([A-Za-z0-9_-]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*\]"
-                        rb"[ \t]*(?:#[^\r\n]*)?\r?\n?$")
 
 
 #: Parsed actions that name no cards (``p3 cc``, ``p1 cbr 40``: most actions of a large
@@ -340,144 +332,6 @@ def decode_toml(text: str, first_line: int = 1) -> dict[str, Any]:
     except (ValueError, InvalidOperation, OverflowError) as exc:  # e.g. a 5,000-digit integer
         raise PHHError(f"not valid PHH/TOML: {str(exc).splitlines()[0][:80]} "
                        f"(hand at line {first_line})") from None
-
-
-@dataclass
-class _Section:
-    name: str | None
-    line: int
-    parts: list[bytes] = field(default_factory=list)
-    size: int = 0
-    too_big: bool = False
-
-    def add(self, piece: bytes) -> None:
-        if self.too_big:
-            return
-        self.size += len(piece)
-        if self.size > MAX_HAND_BYTES:
-            self.too_big, self.parts = True, []
-        else:
-            self.parts.append(piece)
-
-
-#: Bytes read from a stream at a time by :func:`iter_sections`.
-READ_BLOCK = 1 << 16
-#: A line is looked at in pieces of at most this many bytes; only a line's first piece can
-#: be a ``[N]`` header (a longer header line is cut there, as ``readline(PIECE)`` would).
-PIECE = 1 << 16
-#: Where a ``[N]`` header may start: a line whose first byte after blanks is ``[``.
-_HEADER_START = re.compile(rb"^[ \t]*\[", re.M)
-
-
-def iter_sections(stream: IO[bytes], source: str, first_line: int = 1,
-                  offsets: dict[int, int] | None = None,
-                  ) -> Iterator[tuple[str, int, bytes | PHHError]]:
-    """Cut a PHH byte stream into hands without reading it whole (``first_line``: the
-    number of the stream's first line, for a stream that starts inside a file;
-    ``offsets``: when given, the byte (from the stream's first) of each ``[N]`` header
-    line is put there under its section's first line number, for a caller that reads on
-    from a hand later; the caller takes them out).
-
-    Yields ``(source, first_line, text_bytes or PHHError)``: the whole stream as one
-    hand when it has no ``[N]`` header, else one item per section (source
-    ``source#N``) and an error item for fields before the first header. A UTF-8
-    byte-order mark at the very start is skipped. A header is a line whose first
-    :data:`PIECE` bytes :data:`HEADER_RE` matches. The stream is read
-    :data:`READ_BLOCK` bytes at a time (``stream.read(n)``) and searched for headers
-    with one regular expression, not line by line (a hand of a large collection is a
-    dozen to fifty lines); memory stays bounded by a few blocks and
-    :data:`MAX_HAND_BYTES`, whatever the lines' length.
-    """
-    read = stream.read
-    header = HEADER_RE.match
-    cur = _Section(None, first_line)
-    seen_header = False
-    buf = read(READ_BLOCK)
-    while buf and len(buf) < len(_BOM) and _BOM.startswith(buf):
-        more = read(READ_BLOCK)
-        if not more:
-            break
-        buf += more
-    skip = len(_BOM) if buf.startswith(_BOM) else 0
-    base = 0  # the stream's byte at buf[0]
-    lines = first_line  # the line number at buf[0]
-    at = skip  # buf[at:] is not yet counted into a section
-    mid = False  # buf[at] is inside a line (not a line's start)
-    eof = not buf
-    while True:
-        # read until buf holds a whole line past ``at``, a piece of one, or the end
-        while not eof and buf.find(b"\n", at) < 0 and len(buf) - at < PIECE:
-            more = read(READ_BLOCK)
-            if more:
-                buf += more
-            else:
-                eof = True
-        if eof:
-            tail = stop = len(buf)
-        else:  # the last line, unfinished: looked at only once a whole piece of it is here
-            tail = max(at, buf.rfind(b"\n", at) + 1)
-            stop = tail + 1 if len(buf) - tail >= PIECE else tail
-        counted = at  # the newlines of buf[:counted] are counted into ``lines``
-        cands = (m.start() for m in _HEADER_START.finditer(buf, at))
-        if base == 0 and at == skip and skip:  # the first line starts after the mark
-            cands = itertools.chain([skip], (p for p in cands if p > skip))
-        for p in cands:
-            if p >= stop:
-                break
-            if p == at and mid:
-                continue
-            limit = PIECE - skip if base + p == skip else PIECE  # the first piece holds the mark
-            e = buf.find(b"\n", p, p + limit)
-            piece = buf[p:e + 1] if e >= 0 else buf[p:p + limit]
-            m = header(piece)
-            if m is None:
-                continue
-            lines += buf.count(b"\n", counted, p)
-            counted = p
-            cur.add(buf[at:p])
-            item = _finish(cur, source, True)
-            if offsets is not None:
-                offsets[lines + 1] = base + p
-            if item is not None:
-                yield item
-            seen_header = True
-            cur = _Section(m.group(1).decode("utf-8", "replace").strip("'\""), lines + 1)
-            at = p + len(piece)
-            mid = not piece.endswith(b"\n")
-        if eof:
-            cur.add(buf[at:])
-            break
-        # keep the unfinished last line, unless a whole piece of it was looked at
-        cut, mid_next = (len(buf), True) if stop > tail else (tail, False)
-        cur.add(buf[at:cut])
-        lines += buf.count(b"\n", counted, cut)
-        base += cut
-        buf = buf[cut:]
-        at, skip, mid = 0, 0, mid_next
-    item = _finish(cur, source, seen_header)
-    if item is not None:
-        yield item
-
-
-def _finish(sec: _Section, source: str, seen_header: bool,
-            ) -> tuple[str, int, bytes | PHHError] | None:
-    if sec.name is None:  # text before the first header (or the whole single-hand file)
-        if not seen_header:
-            if sec.too_big:
-                return source, sec.line, PHHError(
-                    f"the hand from line {sec.line} is larger than {MAX_HAND_BYTES >> 20} MiB")
-            return source, sec.line, b"".join(sec.parts)
-        # a preamble before the first header: comments and blank lines only
-        text = b"".join(sec.parts)
-        if sec.too_big or any(ln.strip() and not ln.lstrip().startswith(b"#")
-                              for ln in text.splitlines()):
-            return source, sec.line, PHHError("fields outside any [N] section")
-        return None
-    src = f"{source}#{sec.name}"
-    if sec.too_big:
-        return src, sec.line, PHHError(
-            f"the hand from line {sec.line} is larger than {MAX_HAND_BYTES >> 20} MiB")
-    return src, sec.line, b"".join(sec.parts)
 
 
 def hand_from_bytes(src: str, line: int, data: bytes | PHHError) -> HandHistory | PHHError:

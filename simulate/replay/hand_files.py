@@ -18,7 +18,7 @@ documents are :mod:`simulate.replay.totals`'.
 from __future__ import annotations
 
 import io
-import re
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -149,7 +149,7 @@ def _file_items(f: Path | str, explicit: bool = True,
     """The hands of one file, or of standard input. The format is told from the content
     (a ``.phh``/``.phhs`` name is always PHH): PHH is cut by
     :func:`simulate.notation.phh_read.iter_sections` (each hand's text bounded, see
-    :data:`simulate.notation.phh_read.MAX_HAND_BYTES`), a site export is read by its
+    :data:`simulate.notation.phh_sections.MAX_HAND_BYTES`), a site export is read by its
     reader (:func:`simulate.notation.sites.read_site`; items carry the
     :class:`HandHistory`). A file in a folder that is neither is skipped, told to
     ``on_skip`` (``... holds no hand history``); named on its own, it is read as PHH (whose
@@ -292,8 +292,6 @@ class PhhRange(NamedTuple):
 #: Files at least this large are sent to worker processes as byte ranges (:class:`PhhRange`,
 #: the workers read and cut them) rather than as hands read by the main process.
 RANGE_MIN_BYTES = 1 << 20
-_HEADER_START = re.compile(rb"^[ \t]*\[", re.M)
-_BLOCK = 1 << 20
 
 
 class FileSlice:
@@ -304,12 +302,14 @@ class FileSlice:
     def __init__(self, fh: IO[bytes], start: int, end: int) -> None:
         fh.seek(start)
         self.fh, self.left = fh, end - start
+        self.read_bytes = 0  # how many it has given
 
     def read(self, n: int = -1) -> bytes:
         if self.left <= 0:
             return b""
         b = self.fh.read(self.left if n < 0 else min(n, self.left))
         self.left -= len(b)
+        self.read_bytes += len(b)
         return b
 
 
@@ -327,12 +327,12 @@ def phh_ranges(f: Path | str, chunk: int, start: int = 0, line: int = 1,
                end: int | None = None) -> Iterator[PhhRange | list[Item]]:
     """``f`` from byte ``start`` (the start of a line, line number ``line``) to byte
     ``end`` (default: its end) cut into ranges of ``chunk`` sections (the first range also
-    holds whatever comes before the first header), at least one. A cut is made only at a
-    line that :func:`simulate.notation.phh_read.iter_sections` reads as a header (a line of
-    at most its 64 KiB piece that its header pattern matches), so each range's hands are the
-    ones a reading of the whole span gives; a header missed here only makes a range longer.
-    A file that cannot be read gives one item list: its error."""
-    from simulate.notation.phh_read import HEADER_RE
+    holds whatever comes before the first header), at least one. A cut is made only where
+    :func:`simulate.notation.phh_sections.scan` finds a header, the one mechanism
+    :func:`simulate.notation.phh_read.iter_sections` cuts with, so each range's hands are
+    the ones a reading of the whole span gives. A file that cannot be read gives one item
+    list: its error."""
+    from simulate.notation.phh_sections import Header, scan
 
     try:
         fh = open(f, "rb")
@@ -342,48 +342,21 @@ def phh_ranges(f: Path | str, chunk: int, start: int = 0, line: int = 1,
     path = str(f)
     first = start
     start_line, seen = line, 0
-    base = start  # file offset of buf[0], ``line`` its line number
-    buf = b""
-    mid = False  # buf[0] is inside a line (the start of a long line was dropped)
     with fh:
-        fh.seek(start)
-        while True:
-            try:
-                block = fh.read(_BLOCK if end is None
-                                else max(0, min(_BLOCK, end - base - len(buf))))
-            except OSError as exc:
-                yield [(path, 1, f"cannot read file: {exc.strerror or exc}")]
-                return
-            buf += block
-            last = buf.rfind(b"\n") + 1 if block else len(buf)  # whole lines only
-            at = 0
-            for m in _HEADER_START.finditer(buf, 0, last):
-                p = m.start()
-                if p == 0 and mid:
-                    continue
-                e = buf.find(b"\n", p, p + 65536)
-                piece = buf[p:e + 1] if e >= 0 else buf[p:min(last, p + 65536)]
-                if HEADER_RE.match(piece) is None:
-                    continue
-                line += buf.count(b"\n", at, p)
-                at = p
+        stream = FileSlice(fh, start, os.fstat(fh.fileno()).st_size if end is None else end)
+        try:
+            for x in scan(stream, line, text=False):
+                assert isinstance(x, Header)
                 seen += 1
                 if seen > chunk:
-                    yield PhhRange(path, start, base + p, start_line)
-                    start, start_line, seen = base + p, line, 1
-            line += buf.count(b"\n", at, last)
-            base += last
-            buf = buf[last:]
-            if last:
-                mid = False
-            if not block:
-                break
-            if len(buf) > 1 << 17:  # inside a long line: no header can start before its end
-                base += len(buf) - (1 << 16)
-                buf = buf[-(1 << 16):]
-                mid = True
-    if base > start or start == first:  # (an empty file is one empty hand, as read whole)
-        yield PhhRange(path, start, base, start_line)
+                    yield PhhRange(path, start, first + x.at, start_line)
+                    start, start_line, seen = first + x.at, x.line, 1
+        except OSError as exc:
+            yield [(path, 1, f"cannot read file: {exc.strerror or exc}")]
+            return
+    stop = first + stream.read_bytes
+    if stop > start or start == first:  # (an empty file is one empty hand, as read whole)
+        yield PhhRange(path, start, stop, start_line)
 
 
 def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = None,
@@ -451,7 +424,7 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
     are read (:func:`simulate.notation.phh_read.iter_hand_files`); what is skipped (a link to a
     folder already read, a dangling link, a second name of a file) is told to
     ``on_skip(line)``. One hand's text is bounded
-    (:data:`simulate.notation.phh_read.MAX_HAND_BYTES`): a longer one is that hand's error,
+    (:data:`simulate.notation.phh_sections.MAX_HAND_BYTES`): a longer one is that hand's error,
     and the rest goes on.
 
     The hands are replayed on the one pool of pokerjit
