@@ -739,3 +739,36 @@ def test_a_fold_facing_a_check_is_binding_in_a_record_unlike_pokerkit():
     assert ours.legal.check and not ours.legal.fold
     ours.act("p2 f")
     assert ours.live == [True, False, True]
+
+
+def test_a_history_pokerkit_writes_with_its_check_only_turn_replays_without_it():
+    """pokerkit gives a seat a check-only turn when every other live seat is all in (the
+    engine runs the board out, ``check_only`` above) and writes it as ``pN cc``; a replay
+    leaves that check out, says so in ``repairs``, and ends where pokerkit ends (it refused
+    the history: 'no player is to act')."""
+    from pokerkit import HandHistory
+
+    from simulate.notation import parse_text
+    from simulate.replay.hand_replay import replay
+
+    text = """variant = 'NT'
+antes = [0, 0, 0, 0, 0]
+blinds_or_straddles = [2, 5, 0, 0, 0]
+min_bet = 5
+starting_stacks = [7, 11, 526, 12, 73]
+actions = ['d dh p1 4d8d', 'd dh p2 9hJh', 'd dh p3 Kh7s', 'd dh p4 Td3c', 'd dh p5 2cKd',
+  'p3 cbr 10', 'p4 cc', 'p5 cc', 'p1 cc', 'p2 cbr 11', 'p3 f', 'p4 cc', 'p5 cc',
+  'd db QhTs6h', 'p4 f', 'p5 cc', 'p1 sm 4d8d', 'p2 sm 9hJh', 'p5 sm 2cKd', 'd db 2d',
+  'd db 3h']
+"""
+    *_, pk = HandHistory.loads(text)
+    assert list(pk.stacks) == [0, 50, 516, 1, 62]
+    ((_, hh),) = parse_text(text)
+    doc = replay(hh).to_dict()
+    assert doc["error"] is None and doc["finishing_stacks"] == [0, 50, 516, 1, 62]
+    assert doc["repairs"] == ["'p5 cc' (action 16) left out: a check with no turn to take, "
+                              "every other live seat all in (pokerkit's check-only turn)"]
+    # a check with no turn while another live seat has chips is refused as before
+    bad = text.replace("'p4 f', 'p5 cc'", "'p4 cc', 'p5 cc', 'p5 cc'")
+    ((_, hh),) = parse_text(bad)
+    assert replay(hh).to_dict()["error"] is not None

@@ -240,6 +240,19 @@ def _skipped_seats(h: Any, act: Action) -> list[str]:
     return []
 
 
+def _check_only_turn(h: Any, act: Action) -> bool:
+    """Whether ``act`` is pokerkit's check-only turn, which the engine does not give (the
+    cardroom runs the board out): a check (``cc``) while nobody is to act, by a live seat
+    that is not all in and owes nothing, every other live seat all in. No chips move:
+    a history pokerkit wrote with one is replayed without it."""
+    s = act.actor
+    if act.kind != "cc" or s is None or h.actor is not None or not 0 <= s < h.n:
+        return False
+    live, all_in, bets = h.live, h.all_in, h.bets
+    return (live[s] and not all_in[s] and bets[s] >= max(bets)
+            and all(all_in[j] for j in range(h.n) if live[j] and j != s))
+
+
 def _encode(hand: HandHistory, u: Units) -> np.ndarray | None:
     """``hand.actions`` as the rows (``int64[m, 10]``) of
     :func:`simulate._kernels.replay.replay_actions`, or None when some action is one the
@@ -318,8 +331,10 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> H
     Raises :class:`EngineCannotPost` when the engine cannot play this hand, ReplayError
     naming the action the rules refuse. A betting action by a seat whose turn comes later
     in the round is taken as the history having skipped the seats between, when each of
-    them faces a bet: they fold (pokerkit repairs such histories too). The inserted actions
-    are listed in ``out.repairs`` and ``hand.actions`` gets them too.
+    them faces a bet: they fold (pokerkit repairs such histories too). A check where
+    pokerkit gives a check-only turn and the engine none (:func:`_check_only_turn`) is left
+    out. The inserted and left-out actions are listed in ``out.repairs``, and
+    ``hand.actions`` is the history as played.
 
     ``fast``: first apply every action in one compiled call
     (:func:`simulate._kernels.replay.replay_actions`, the engine's own kernels); on the
@@ -357,6 +372,11 @@ def engine_replay(hand: HandHistory, u: Units, out: Any, fast: bool = True) -> H
         try:
             _play(h, eng)
         except IllegalAction as exc:
+            if _check_only_turn(h, act):
+                out.repairs.append(f"{act.text!r} (action {i}) left out: a check with no turn "
+                                   "to take, every other live seat all in (pokerkit's "
+                                   "check-only turn)")
+                continue
             fixes = _skipped_seats(h, act)
             if not fixes:
                 raise refused(_engine_message(i, act.text, str(exc))) from None
