@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from evaluator.cards import ids_of_text
@@ -23,7 +22,7 @@ from simulate.notation.actions import PHHError
 from simulate.text_encoding import sniff
 
 __all__ = ["CURRENCY_SIGNS", "SiteInfo", "SiteError", "TextPart", "Tournament", "amount_at",
-           "card_text", "cards_of", "checked_time", "decode", "parse_amount", "split_hands"]
+           "card_text", "cards_of", "decode", "parse_amount", "split_hands"]
 
 
 class SiteError(PHHError):
@@ -82,23 +81,6 @@ class SiteInfo:
     #: whatever the stack), None elsewhere: the rules engine plays no cap, so such a hand
     #: stands on its chip accounting.
     cap: Decimal | None = None
-
-
-_ISO_PARTS = re.compile(r"(\d{4})-(\d\d?)-(\d\d?)T(\d\d?):(\d\d?)(?::(\d\d?))?")
-
-
-def checked_time(text: str, line: int) -> str:
-    """``text``, the ISO 8601 time a reader made of a hand's printed date (``YYYY-MM-DDTHH:MM
-    [:SS]``, an offset after it), checked: a :class:`SiteError` naming ``line`` for one that
-    cannot be (30 February, hour 25), which would otherwise pass on as text."""
-    m = _ISO_PARTS.match(text)
-    try:
-        if m is None:
-            raise ValueError
-        datetime(*(int(x) for x in m.groups(default="0")))
-    except ValueError:
-        raise SiteError(f"line {line}: not a date: {text}") from None
-    return text
 
 
 # ----------------------------------------------------------------------------- text

@@ -37,14 +37,8 @@ from simulate.notation.site_hand import Seat, SiteHand, Stakes
 from simulate.notation.site_ledger import Ledger, Wording, pot_summary
 from simulate.notation.site_read import at_line, body_lines, read_hands, site_line, table_line
 from simulate.notation.site_stars import BRACKETS
-from simulate.notation.site_text import (
-    SiteError,
-    SiteInfo,
-    Tournament,
-    cards_of,
-    checked_time,
-    parse_amount,
-)
+from simulate.notation.site_text import SiteError, SiteInfo, Tournament, cards_of, parse_amount
+from simulate.notation.site_zones import checked_time
 
 __all__ = ["detect", "read"]
 

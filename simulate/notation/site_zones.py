@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-__all__ = ["LOCAL_ZONES", "ZONE_OFFSETS", "iso_time", "local_time"]
+from simulate.notation.site_text import SiteError
+
+__all__ = ["LOCAL_ZONES", "ZONE_OFFSETS", "checked_time", "iso_time", "local_time"]
 
 #: Zone abbreviation -> offset from UTC in minutes.
 ZONE_OFFSETS: dict[str, int] = {
@@ -73,3 +75,20 @@ def local_time(date: str, clock: str, zone: str | None) -> str:
         return iso_time(when, LOCAL_ZONES.get(zone or "", zone))
     except ValueError:
         return when.isoformat()
+
+
+_ISO_PARTS = re.compile(r"(\d{4})-(\d\d?)-(\d\d?)T(\d\d?):(\d\d?)(?::(\d\d?))?")
+
+
+def checked_time(text: str, line: int) -> str:
+    """``text``, the ISO 8601 time a reader made of a hand's printed date (``YYYY-MM-DDTHH:MM
+    [:SS]``, an offset after it), checked: a :class:`SiteError` naming ``line`` for one that
+    cannot be (30 February, hour 25), which would otherwise pass on as text."""
+    m = _ISO_PARTS.match(text)
+    try:
+        if m is None:
+            raise ValueError
+        datetime(*(int(x) for x in m.groups(default="0")))
+    except ValueError:
+        raise SiteError(f"line {line}: not a date: {text}") from None
+    return text
