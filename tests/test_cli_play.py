@@ -56,3 +56,21 @@ def test_button_blind_and_blinds_together_are_refused(capsys, blinds):
     assert main(["play", "--button-blind", "2", "--blinds", blinds, "--hands", "1"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == "error: --button-blind replaces --blinds: give one of them\n"
+
+
+def test_a_phh_file_phh_cannot_write_is_refused_before_the_work(capsys, monkeypatch, tmp_path):
+    """short deck under pot-limit has no PHH variant code: --phh says so at once (it said so
+    after the whole simulation had run, its results never printed)."""
+    import simulate.engine as S
+
+    def never(*a, **k):  # type: ignore[no-untyped-def]
+        raise AssertionError("played before the options were checked")
+
+    monkeypatch.setattr(S, "play", never)
+    out = tmp_path / "x.phhs"
+    assert main(["play", "--game", "short_deck", "--betting", "pot-limit", "--button-blind",
+                 "2", "--ante", "1", "--players", "3", "--hands", "1000",
+                 "--phh", str(out)]) == 2
+    assert capsys.readouterr().err == ("error: --phh: PHH has no variant code for short_deck "
+                                       "pot-limit\n")
+    assert not out.exists()

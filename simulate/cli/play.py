@@ -128,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
     rules = Rules(game=args.game, betting=args.betting, blinds=(sb, bb), ante=args.ante,
                   bb_ante=args.bb_ante, straddles=straddles, discard_after=args.discard_after,
                   button_blind=args.button_blind is not None)
+    if args.phh:  # a file PHH cannot write is refused before the work, not after
+        from simulate.notation.phh_write import variant_code
+
+        try:
+            variant_code(rules.game.name, rules.betting)
+        except ValueError as exc:
+            raise UsageError(f"--phh: {exc}") from None
     r = play(rules, stacks, args.hands, policy=policies, seed=args.seed, threads=args.threads,
              button=args.button, progress=not args.quiet)
     if args.phh:

@@ -23,7 +23,8 @@ from typing import IO, Any
 
 from simulate.games import GAMES
 
-__all__ = ["PHHSWriter", "dumps_fields", "hand_to_phh", "history_to_phh", "write_phhs"]
+__all__ = ["PHHSWriter", "dumps_fields", "hand_to_phh", "history_to_phh", "variant_code",
+           "write_phhs"]
 
 #: The order of the fields that come first; every other field follows in its given order.
 FIELD_ORDER = ("variant", "ante_trimming_status", "antes", "blinds_or_straddles", "bring_in",
@@ -112,6 +113,15 @@ def _amount(x: Any, scale: int) -> int | Decimal:
     return Decimal(int(x)) / scale
 
 
+def variant_code(game: str, betting: str) -> str:
+    """PHH's variant code of ``game`` under ``betting`` (``NT``, ``PO``, ...); ValueError
+    (one line) where PHH has none."""
+    variant = _VARIANTS.get((game, betting))
+    if variant is None:
+        raise ValueError(f"PHH has no variant code for {game} {betting}")
+    return variant
+
+
 def _fields_of_hand(hand: Any) -> dict[str, Any]:
     """The PHH fields of a :class:`simulate.engine.Hand` (duck-typed: ``rules``,
     ``starting_stacks``, ``actions``, ``finishing_stacks`` when done, optional
@@ -119,11 +129,8 @@ def _fields_of_hand(hand: Any) -> dict[str, Any]:
     by engine seat, so totals over many hands follow the seats as the button moves),
     ``unknown_stacks``)."""
     rules = hand.rules
-    game = rules.game.name
     betting = rules.betting
-    variant = _VARIANTS.get((game, betting))
-    if variant is None:
-        raise ValueError(f"PHH has no variant code for {game} {betting}")
+    variant = variant_code(rules.game.name, betting)
     scale = int(getattr(hand, "scale", 1) or 1)
     n = len(hand.starting_stacks)
     button = int(getattr(hand, "button", n - 1))
