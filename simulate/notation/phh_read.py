@@ -80,7 +80,6 @@ __all__ = [
 ]
 
 
-
 @dataclass
 class HandHistory:
     """One hand as written in the file; amounts are Decimals, seats 0-based.
