@@ -43,7 +43,8 @@ from simulate.notation.site_read import READ_FAULTS, read_hands
 from simulate.notation.site_stars import BRACKETS, SUMMARY_SEAT, SUMMARY_SHOW, TOTAL_POT
 from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
-__all__ = ["GAME_NAMES", "HAND_START", "LIMITS", "detect", "read"]
+__all__ = ["COLLECT", "GAME_NAMES", "HAND_START", "LIMITS", "SEAT", "TABLE", "bracket_cards",
+           "detect", "read", "seated_prefix"]
 
 _ROOMS = r"(?:PokerStars|PPPoker|POKERSTARS|Upoker|PokerStars\.\w+)"
 _START = re.compile(rf"^[ \t\ufeff]*{_ROOMS}\b[^\n]*?(?:Hand|Game) #\w+:", re.M)
@@ -52,12 +53,12 @@ HAND_START = _START
 _DETECT = re.compile(rf"^[ \t\ufeff]*{_ROOMS}(?: Zoom| Rush| Home| Fast)* (?:Hand|Game) "
                      r"#\w+:", re.M)
 
-_TABLE = re.compile(r"^Table '(?P<table>.*)'(?:\s+(?P<max>\d+)-max)?.*?"
+TABLE = re.compile(r"^Table '(?P<table>.*)'(?:\s+(?P<max>\d+)-max)?.*?"
                     r"(?:Seat #(?P<button>\d+) is the button)?\s*$")
-_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?) \((?P<stack>[^()]*?) in chips"
+SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*?) \((?P<stack>[^()]*?) in chips"
                    r"(?:,\s*(?P<bounty>[^()]*?) bounty)?\)(?P<rest>.*)$")
 _UNCALLED = re.compile(r"^Uncalled bet \((?P<amount>[^)]*)\) returned to (?P<name>.*)$")
-_COLLECT = re.compile(r"^(?P<name>.*) collected (?P<amount>\S+) from (?P<pot>(?:(?:main|side|"
+COLLECT = re.compile(r"^(?P<name>.*) collected (?P<amount>\S+) from (?P<pot>(?:(?:main|side|"
                       r"high|low) )*pot(?:[- ]?#?\d+)?)\s*$")
 _CASHOUT = re.compile(r"^(?P<name>.*) cashed out the hand for (?P<amount>\S+)"
                       r"(?:\s*\|\s*Cash Out Fee (?P<fee>\S+))?")
@@ -85,7 +86,7 @@ def read(text: str, source: str) -> Iterator[tuple[int, SiteHand | SiteError]]:
 _CARDS: dict[str, tuple[str, ...]] = {}
 
 
-def _cards(text: str) -> tuple[str, ...]:
+def bracket_cards(text: str) -> tuple[str, ...]:
     """The cards of a ``[..]`` group (``??`` for an unknown one), remembered."""
     got = _CARDS.get(text)
     if got is None:
@@ -94,6 +95,19 @@ def _cards(text: str) -> tuple[str, ...]:
             _CARDS.clear()
         _CARDS[text] = got
     return got
+
+
+def seated_prefix(names: set[str] | dict[str, object], line: str) -> tuple[str, str] | None:
+    """``(name, rest)`` of an action line ``NAME: rest`` whose name is one of the seated
+    ``names`` (the first ``": "`` that ends one: names may hold ``": "``), ``rest``
+    stripped; None where no seated name starts the line."""
+    pos = line.find(": ")
+    while pos != -1:
+        name = line[:pos]
+        if name in names:
+            return name, line[pos + 2:].strip()
+        pos = line.find(": ", pos + 1)
+    return None
 
 
 class _Hand:
@@ -118,15 +132,6 @@ class _Hand:
         self.dealt: set[str] = set()  # stud: who was dealt a card on this street
         self.folded: set[str] = set()
 
-    def name_of(self, line: str) -> tuple[str, str] | None:
-        """``(name, rest)`` of an action line ``NAME: rest`` whose name is seated."""
-        pos = line.find(": ")
-        while pos != -1:
-            name = line[:pos]
-            if name in self.names:
-                return name, line[pos + 2:].strip()
-            pos = line.find(": ", pos + 1)
-        return None
 
     def add(self, kind: str, player: str | None = None, amount: Decimal | None = None,
             cards: tuple[str, ...] = (), line: int = 0, allin: bool = False,
@@ -155,7 +160,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
             continue
         if section == "seats":
             if line.startswith("Seat "):
-                m = _SEAT.match(line)
+                m = SEAT.match(line)
                 if m is not None:
                     name = m["name"]
                     rest = m["rest"].lower()
@@ -165,7 +170,7 @@ def _read_hand(chunk: str, first: int) -> SiteHand:
                     h.names.add(name)
                     continue
             elif line.startswith("Table "):
-                m = _TABLE.match(line)
+                m = TABLE.match(line)
                 if m is not None:
                     info.table = m["table"]
                     if m["max"]:
@@ -214,7 +219,7 @@ def _street(h: _Hand, line: str, n: int, section: str) -> str:
         groups = BRACKETS.findall(line)
         if not groups:
             raise SiteError(f"line {n}: a board without cards: {line!r}")
-        cards = _cards(groups[-1])
+        cards = bracket_cards(groups[-1])
         h.run = run
         h.add("board", cards=cards, line=n)
         return "body"
@@ -233,7 +238,7 @@ _CAP_TAIL = re.compile(r"\s+and has reached the \S+ cap\s*$")
 
 
 def _action_line(h: _Hand, line: str, n: int) -> None:
-    got = h.name_of(line)
+    got = seated_prefix(h.names, line)
     if got is None:
         _other_line(h, line, n)
         return
@@ -248,7 +253,7 @@ def _action_line(h: _Hand, line: str, n: int) -> None:
     if rest.startswith("folds"):
         groups = BRACKETS.findall(rest)
         if groups and h.info.game not in STUD:  # a fold that shows its cards: known
-            h.add("hole", name, cards=_cards(groups[0]), line=n)
+            h.add("hole", name, cards=bracket_cards(groups[0]), line=n)
         h.add("fold", name, line=n)
         h.folded.add(name)
     elif rest.startswith("checks"):
@@ -273,16 +278,17 @@ def _action_line(h: _Hand, line: str, n: int) -> None:
         groups = BRACKETS.findall(rest)
         if groups and name not in h.shown:
             h.shown.add(name)
-            h.add("show", name, cards=_pad(h, _cards(groups[0])), line=n)
+            h.add("show", name, cards=_pad(h, bracket_cards(groups[0])), line=n)
     elif rest.startswith("mucks"):
         if name not in h.shown:
             h.shown.add(name)
             groups = BRACKETS.findall(rest)
-            h.add("muck", name, cards=_pad(h, _cards(groups[0])) if groups else (), line=n)
+            h.add("muck", name, cards=_pad(h, bracket_cards(groups[0])) if groups else (),
+                  line=n)
     elif rest.startswith("discards"):
         groups = BRACKETS.findall(rest)
         if groups:
-            cards = _cards(groups[0])
+            cards = bracket_cards(groups[0])
         else:
             m = re.match(r"discards (\d+)", rest)
             cards = ("??",) * (int(m[1]) if m else 0)
@@ -348,7 +354,7 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
         name = line[9:pos]
         groups = BRACKETS.findall(line[pos:]) if pos != -1 else []
         if groups:
-            cards = _cards(groups[-1])
+            cards = bracket_cards(groups[-1])
             if h.info.game in STUD:
                 if h.stud_street <= 3 and len(cards) == 1:  # the door card; two down
                     cards = ("??", "??", *cards)
@@ -369,7 +375,7 @@ def _other_line(h: _Hand, line: str, n: int) -> None:
         h.add("uncalled", m["name"].strip(), amount_at(m["amount"], n), line=n)
         return
     if " collected " in line:
-        m = _COLLECT.match(line)
+        m = COLLECT.match(line)
         if m is not None:
             if m["name"] not in h.names:
                 raise SiteError(f"line {n}: {m['name']!r} collects but has no seat")
@@ -428,7 +434,8 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
         s = SUMMARY_SHOW.search(rest)
         if s is not None:
             kind = "show" if s["kind"] == "showed" else "muck"
-            h.summary_shows.append(Event(kind, who.name, None, _pad(h, _cards(s["cards"])), n))
+            h.summary_shows.append(Event(kind, who.name, None,
+                                         _pad(h, bracket_cards(s["cards"])), n))
         elif rest.strip().endswith("mucked"):
             h.summary_shows.append(Event("muck", who.name, None, (), n))
         for c in _SUMMARY_COLLECT.finditer(rest):

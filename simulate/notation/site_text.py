@@ -21,8 +21,8 @@ from evaluator.cards import ids_of_text
 from simulate.notation.actions import PHHError
 from simulate.text_encoding import sniff
 
-__all__ = ["CURRENCY_SIGNS", "SiteInfo", "SiteError", "TextPart", "Tournament", "amount_at",
-           "card_text", "cards_of", "decode", "parse_amount", "split_hands"]
+__all__ = ["CURRENCY_SIGNS", "PlainSiteHand", "SiteInfo", "SiteError", "TextPart", "Tournament",
+           "amount_at", "card_text", "cards_of", "decode", "parse_amount", "split_hands"]
 
 
 class SiteError(PHHError):
@@ -81,6 +81,30 @@ class SiteInfo:
     #: whatever the stack), None elsewhere: the rules engine plays no cap, so such a hand
     #: stands on its chip accounting.
     cap: Decimal | None = None
+
+
+@dataclass
+class PlainSiteHand:
+    """A site hand read by its family's plain-hand lane (a PokerStars-format Hold'em hand
+    in whole chips, every line one the lane knows:
+    :mod:`simulate.notation.site_pokerstars_plain`), held as the fields the compiled replay
+    takes rather than as a :class:`~simulate.notation.phh_read.HandHistory`.
+
+    ``fields``: the hand's PHH fields in the form of
+    :func:`simulate.replay.fast_replay.replay_items`' plain hands (whole amounts as ints,
+    lists as tuples, ``actions`` as the text of a one-line TOML array), equal to what the
+    full reader and :func:`simulate.notation.site_build.build` make of the same text;
+    ``site``: its :class:`SiteInfo`, equal to theirs. ``text`` (the hand's text), ``line``
+    (its first line in the document), ``source`` and ``family``: what
+    :func:`simulate.notation.sites.read_again` reads when the compiled replay does not
+    settle the hand."""
+
+    fields: dict[str, object]
+    site: SiteInfo
+    text: str
+    line: int
+    source: str = ""
+    family: str = ""
 
 
 # ----------------------------------------------------------------------------- text

@@ -37,15 +37,16 @@ from simulate.notation import (
     site_partypoker,
     site_pkr,
     site_pokerstars,
+    site_pokerstars_plain,
     site_winamax,
     site_winning,
 )
 from simulate.notation.phh_read import HandHistory
 from simulate.notation.site_hand import SiteHand
-from simulate.notation.site_text import SiteError, TextPart, decode
+from simulate.notation.site_text import PlainSiteHand, SiteError, TextPart, decode, split_hands
 
 __all__ = ["DETECT_CHARS", "SITE_FORMATS", "SiteFormat", "SitePart", "detect_site",
-           "read_site", "read_site_part", "read_site_records", "site_parts"]
+           "read_again", "read_site", "read_site_part", "read_site_records", "site_parts"]
 
 #: How much of a decoded document a detector sees.
 DETECT_CHARS = 8192
@@ -63,12 +64,20 @@ class SiteFormat:
     #: ``HAND_START``): a large file of this family is cut into parts read apart
     #: (:func:`site_parts`). None: read whole.
     start: re.Pattern[str] | None = None
+    #: The family's plain-hand lane, for a reader cut by :attr:`start`: ``plain(text,
+    #: first line)`` of one hand gives its :class:`PlainSiteHand` or None (the full reader
+    #: reads it); see :func:`read_site`'s ``plain``.
+    plain: Callable[[str, int], PlainSiteHand | None] | None = None
 
+
+#: The plain-hand lanes, by family.
+_PLAIN = {"pokerstars": site_pokerstars_plain.plain_hand}
 
 #: The site families, in the order :func:`detect_site` tries them (a more specific
 #: detector before a looser one).
 SITE_FORMATS: tuple[SiteFormat, ...] = tuple(
-    SiteFormat(name, module.detect, module.read, getattr(module, "HAND_START", None))
+    SiteFormat(name, module.detect, module.read, getattr(module, "HAND_START", None),
+               _PLAIN.get(name))
     for name, module in (
         ("ohh", site_ohh),
         ("pokerstars", site_pokerstars),
@@ -111,13 +120,37 @@ def read_site_records(data: bytes | str, source: str,
     yield from fmt.read(text, source)
 
 
-def read_site(data: bytes | str, source: str,
-              ) -> Iterator[tuple[int, HandHistory | SiteError]]:
+def read_site(data: bytes | str, source: str, *, plain: bool = False,
+              ) -> Iterator[tuple[int, HandHistory | PlainSiteHand | SiteError]]:
     """Each hand of a site document as a :class:`HandHistory` ready to replay (its
     :attr:`~HandHistory.site` set), or the hand's :class:`SiteError`, with its first
     line. Summary-only hands are skipped (the caller counts them from
-    :func:`read_site_records` when it needs to)."""
-    yield from _built(read_site_records(data, source), source)
+    :func:`read_site_records` when it needs to). ``plain``: a hand its family's lane
+    takes (:attr:`SiteFormat.plain`) comes as a :class:`PlainSiteHand` instead, for the
+    compiled replay (:mod:`simulate.replay.fast_replay`; the same document)."""
+    text = decode(data) if isinstance(data, bytes) else data
+    fmt = detect_site(text)
+    if fmt is None:
+        return
+    yield from _read(text, fmt, source, plain)
+
+
+def _read(text: str, fmt: SiteFormat, source: str, plain: bool,
+          ) -> Iterator[tuple[int, HandHistory | PlainSiteHand | SiteError]]:
+    """:func:`read_site` of a decoded document of the family ``fmt``."""
+    lane = fmt.plain if plain else None
+    if lane is None or fmt.start is None:
+        yield from _built(fmt.read(text, source), source)
+        return
+    for line, chunk in split_hands(text, fmt.start):
+        got = lane(chunk, line)
+        if got is not None:
+            got.source, got.family = source, fmt.name
+            yield line, got
+            continue
+        part = TextPart(chunk)  # the full reader, on this hand alone
+        part.first_line = line
+        yield from _built(fmt.read(part, source), source)
 
 
 def _built(records: Iterator[tuple[int, SiteHand | SiteError]], source: str,
@@ -169,9 +202,20 @@ def site_parts(data: bytes | str, source: str, hands: int) -> list[SitePart] | N
     return out
 
 
-def read_site_part(part: SitePart) -> Iterator[tuple[int, HandHistory | SiteError]]:
+def read_site_part(part: SitePart, *, plain: bool = False,
+                   ) -> Iterator[tuple[int, HandHistory | PlainSiteHand | SiteError]]:
     """:func:`read_site` of one :class:`SitePart` (line numbers the document's)."""
     fmt = next(f for f in SITE_FORMATS if f.name == part.family)
     text = TextPart(part.text)
     text.first_line = part.line
-    yield from _built(fmt.read(text, part.source), part.source)
+    yield from _read(text, fmt, part.source, plain)
+
+
+def read_again(hand: PlainSiteHand) -> HandHistory | SiteError:
+    """A hand a plain-hand lane read, as the full reader and the builder make it: a
+    :class:`HandHistory`, or the hand's :class:`SiteError` (a lane takes no summary-only
+    hand, so there is always one)."""
+    for _, got in read_site_part(SitePart(hand.source, hand.family, hand.line, hand.text)):
+        assert not isinstance(got, PlainSiteHand)
+        return got
+    return SiteError(f"line {hand.line}: the hand reads as nothing")

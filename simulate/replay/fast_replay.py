@@ -27,22 +27,32 @@ import numpy as np
 from evaluator.cards import CARD_PAIRS, cards_text
 from simulate.games import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from simulate.notation.phh_read import MAX_AMOUNT, HandHistory, comment_ok, toml_line
+from simulate.notation.site_text import PlainSiteHand
 from simulate.replay.hand_replay import HandReplay, replay_document
 
 __all__ = ["Item", "iter_replay_read", "replay_item", "replay_items"]
 
 #: One hand as read: ``(source, first line, its text, or an error message found while
-#: reading it, or the hand a site reader made)`` (:func:`simulate.notation.phh_read.iter_sections`,
-#: errors as text; :func:`simulate.notation.sites.read_site`).
-Item = tuple[str, int, "bytes | str | HandHistory"]
+#: reading it, or the hand a site reader made, or a site hand its plain-hand lane read)``
+#: (:func:`simulate.notation.phh_read.iter_sections`, errors as text;
+#: :func:`simulate.notation.sites.read_site`).
+Item = tuple[str, int, "bytes | str | HandHistory | PlainSiteHand"]
 
 
-def replay_item(src: str, line: int, data: bytes | str | HandHistory) -> dict[str, Any]:
+def replay_item(src: str, line: int, data: bytes | str | HandHistory | PlainSiteHand,
+                ) -> dict[str, Any]:
     """Parse and replay one hand's text (``str`` = an error already found while reading; a
-    :class:`HandHistory` = a hand a site reader already read); returns the hand's JSON
-    document. Never raises for a bad hand."""
+    :class:`HandHistory` = a hand a site reader already read; a :class:`PlainSiteHand` is
+    read again by the full reader first: :func:`simulate.notation.sites.read_again`);
+    returns the hand's JSON document. Never raises for a bad hand."""
     from simulate.notation.phh_read import PHHError, hand_from_bytes
     from simulate.replay.hand_replay import replay
+
+    if isinstance(data, PlainSiteHand):
+        from simulate.notation.sites import read_again
+
+        got = read_again(data)
+        data = str(got) if isinstance(got, PHHError) else got
 
     hand = (data if isinstance(data, HandHistory)
             else hand_from_bytes(src, line, PHHError(data) if isinstance(data, str) else data))
@@ -306,6 +316,7 @@ def iter_replay_read(items: list[Item], *, compiled: bool = False, fields: bool 
     texts: list[bytes] = []
     for idx, (_, _, data) in enumerate(items):
         f = (_quick(data) if isinstance(data, bytes)
+             else data.fields if isinstance(data, PlainSiteHand)
              else _site_quick(data) if isinstance(data, HandHistory) and data.site is not None
              else None)
         got = None if f is None else _plain(f)
@@ -441,7 +452,7 @@ class _Settled:
             recorded_winnings=None if rec_win is None else [float(v) for v in rec_win],
             repairs=[])
         hand = self.items[p.position][2]
-        if isinstance(hand, HandHistory):  # a site hand: its document adds the site's keys
+        if isinstance(hand, (HandHistory, PlainSiteHand)):  # a site hand: the site's keys
             d = HandReplay(payouts=pa, site=hand.site, **kept).to_dict()
         else:
             d = replay_document(**kept)

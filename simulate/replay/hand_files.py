@@ -31,6 +31,7 @@ from simulate.notation.phh_read import (
     iter_hand_files,
     iter_sections,
 )
+from simulate.notation.site_text import PlainSiteHand
 from simulate.replay.fast_replay import Item, replay_item
 
 __all__ = ["CHUNK", "NOT_HANDS", "RANGE_MIN_BYTES", "STDIN", "FileSlice", "PhhRange", "analyze",
@@ -71,7 +72,7 @@ def _task_items(task: list[Item] | PhhRange | Any) -> list[Item]:
     if isinstance(task, PhhRange):
         return _range_items(task)
     if isinstance(task, SitePart):
-        return list(_part_items(task))
+        return list(_part_items(task))  # (its plain hands as PlainSiteHand records)
     return task
 
 
@@ -92,8 +93,9 @@ class _Inputs:
     have any name); :attr:`explicit` holds the files named on the command line (one that
     holds no hand history is an error, not a skip)."""
 
-    def __init__(self, paths: list[str | Path], on_skip: OnSkip | None) -> None:
-        self.paths, self.on_skip = paths, on_skip
+    def __init__(self, paths: list[str | Path], on_skip: OnSkip | None,
+                 plain: bool = False) -> None:
+        self.paths, self.on_skip, self.plain = paths, on_skip, plain
         self.explicit = {str(p) for p in paths}
 
     def __iter__(self) -> Iterator[Path | str]:
@@ -112,11 +114,13 @@ class _Inputs:
 
     def items(self, f: Path | str) -> Iterator[Item]:
         """The hands of one input (:func:`_file_items`)."""
-        return _file_items(f, str(f) in self.explicit, self.on_skip)
+        return _file_items(f, str(f) in self.explicit, self.on_skip, self.plain)
 
 
-def _items(paths: Iterable[str | Path], on_skip: OnSkip | None = None) -> Iterator[Item]:
-    inputs = _Inputs(list(paths), on_skip)
+def _items(paths: Iterable[str | Path], on_skip: OnSkip | None = None,
+           plain: bool = False) -> Iterator[Item]:
+    """The hands under ``paths`` (:meth:`_Inputs.items`; ``plain`` as there)."""
+    inputs = _Inputs(list(paths), on_skip, plain)
     for f in inputs:
         yield from inputs.items(f)
 
@@ -144,8 +148,8 @@ NOT_HANDS = "holds no hand history"
 _HEAD = 8192
 
 
-def _file_items(f: Path | str, explicit: bool = True,
-                on_skip: OnSkip | None = None) -> Iterator[Item]:
+def _file_items(f: Path | str, explicit: bool = True, on_skip: OnSkip | None = None,
+                plain: bool = False) -> Iterator[Item]:
     """The hands of one file, or of standard input. The format is told from the content
     (a ``.phh``/``.phhs`` name is always PHH): PHH is cut by
     :func:`simulate.notation.phh_read.iter_sections` (each hand's text bounded, see
@@ -153,12 +157,15 @@ def _file_items(f: Path | str, explicit: bool = True,
     reader (:func:`simulate.notation.sites.read_site`; items carry the
     :class:`HandHistory`). A file in a folder that is neither is skipped, told to
     ``on_skip`` (``... holds no hand history``); named on its own, it is read as PHH (whose
-    error says what is wrong)."""
+    error says what is wrong). ``plain``: a site hand its family's plain-hand lane takes
+    is a :class:`~simulate.notation.site_text.PlainSiteHand` (for the replay, which knows
+    it; :func:`simulate.notation.sites.read_site`)."""
     if str(f) == STDIN:
         stdin = sys.stdin.buffer
         head = stdin.read(_HEAD)
         if file_kind(head) == "site":
-            yield from _site_items(io.BytesIO(head + stdin.read()), STDIN_SOURCE, True, on_skip)
+            yield from _site_items(io.BytesIO(head + stdin.read()), STDIN_SOURCE, True, on_skip,
+                                   plain)
         else:
             yield from _stream_items(_Prefixed(head, stdin), STDIN_SOURCE)
         return
@@ -178,7 +185,7 @@ def _file_items(f: Path | str, explicit: bool = True,
                 return
             kind = file_kind(head)
             if kind == "site":
-                yield from _site_items(fh, name, explicit, on_skip)
+                yield from _site_items(fh, name, explicit, on_skip, plain)
                 return
             if kind is None and not explicit:
                 if on_skip is not None:
@@ -203,7 +210,7 @@ def file_kind(head: bytes) -> str | None:
 
 
 def _site_items(fh: IO[bytes], name: str, explicit: bool,
-                on_skip: OnSkip | None) -> Iterator[Item]:
+                on_skip: OnSkip | None, plain: bool = False) -> Iterator[Item]:
     """The hands of a site export, as items holding their :class:`HandHistory` (or the
     hand's error as text). A file of summaries only is skipped as holding no hands."""
     from simulate.notation.sites import read_site
@@ -214,7 +221,7 @@ def _site_items(fh: IO[bytes], name: str, explicit: bool,
         yield name, 1, f"cannot read file: {exc.strerror or exc}"
         return
     n = 0
-    for item in _site_hand_items(read_site(data, name), name):
+    for item in _site_hand_items(read_site(data, name, plain=plain), name):
         n += 1
         yield item
     if n == 0:
@@ -224,7 +231,7 @@ def _site_items(fh: IO[bytes], name: str, explicit: bool,
             on_skip(f"skipped {name}: {NOT_HANDS} (summaries only)")
 
 
-def _site_hand_items(hands: Iterable[tuple[int, HandHistory | PHHError]], name: str,
+def _site_hand_items(hands: Iterable[tuple[int, HandHistory | PlainSiteHand | PHHError]], name: str,
                      ) -> Iterator[Item]:
     """Items of a site reader's hands (:func:`simulate.notation.sites.read_site`)."""
     for line, got in hands:
@@ -235,7 +242,7 @@ def _part_items(part: Any) -> Iterator[Item]:
     """The hands of a :class:`~simulate.notation.sites.SitePart` (a worker reads it)."""
     from simulate.notation.sites import read_site_part
 
-    return _site_hand_items(read_site_part(part), part.source)
+    return _site_hand_items(read_site_part(part, plain=True), part.source)
 
 
 def _site_tasks(f: Path | str, chunk: int, inputs: _Inputs) -> Iterator[Any]:
@@ -380,7 +387,7 @@ def _tasks(paths: Iterable[str | Path], chunk: int, on_skip: OnSkip | None = Non
         except OSError:
             return ""
 
-    inputs = _Inputs(list(paths), on_skip)
+    inputs = _Inputs(list(paths), on_skip, plain=True)
     for kind, files in itertools.groupby(inputs, key=big):
         if kind == "phh":
             for f in files:
@@ -445,9 +452,9 @@ def analyze(paths: str | Path | Iterable[str | Path], *, workers: int = 1,
 
     if scheduler is not None:
         parse_scheduler(scheduler)
-        chunks: Iterable[Any] = chunked(_items(paths, on_skip), chunk)
+        chunks: Iterable[Any] = chunked(_items(paths, on_skip, plain=True), chunk)
     elif workers == 1:
-        chunks = chunked(_items(paths, on_skip), min(chunk, LOCAL_CHUNK))
+        chunks = chunked(_items(paths, on_skip, plain=True), min(chunk, LOCAL_CHUNK))
     else:
         chunks = _tasks(paths, chunk, on_skip)
     return _run(chunks, workers, scheduler, render)
