@@ -3,6 +3,8 @@ time spent compiling (left out of the rates it prints)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from simulate.cli import main
@@ -15,11 +17,27 @@ from simulate.cli import main
     (["--bb-ante"], "error: --bb-ante needs --ante A: the ante the big blind posts for the "
                     "table\n"),
     (["--ante", "0", "--bb-ante"], "--bb-ante needs --ante"),
+    # a trailing comma is a slip, not one stack; digits of other scripts are not chips
+    (["--stacks", "100,"], "error: --stacks must be whole numbers of chips separated by "
+                           "commas, got '100,'\n"),
+    (["--stacks", "100,,200"], "got '100,,200'"),
+    (["--stacks", "\u0661\u0660\u0660"], "--stacks must be whole numbers of chips"),
+    (["--straddle", "4,"], "--straddle must be whole numbers of chips"),
+    (["--blinds", "\u0661/\u0662"], "--blinds must be SB/BB in chips"),
+    # an option that sizes a file no option asks for is a mistake, not ignored
+    (["--phh-hands", "5"], "error: --phh-hands needs --phh FILE (the collection it sizes)\n"),
 ])
 def test_play_option_errors_are_one_line(capsys, argv, message):
     assert main(["play", *argv]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_stacks_may_be_separated_by_commas_or_blanks(capsys):
+    for stacks in ("100,200", "100, 200", "100 200"):
+        assert main(["play", "--stacks", stacks, "--hands", "2", "--seed", "1", "-q",
+                     "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["stacks"] == [100, 200]
 
 
 def test_one_hand_is_one_hand(capsys):

@@ -76,16 +76,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the first hand's button seat (default 0)")
     p.add_argument("--phh", default=None, metavar="FILE",
                    help="also write hands as a .phhs collection (the first --phh-hands)")
-    p.add_argument("--phh-hands", type=int, default=1000, metavar="N",
+    p.add_argument("--phh-hands", type=int, default=None, metavar="N",
                    help="how many hands --phh writes (default 1000; the first N)")
     add_quiet(p)
     add_json(p)
 
 
 def _ints(text: str, option: str) -> list[int]:
-    parts = [x for x in re.split(r"[,\s]+", text.strip()) if x]
-    if not parts or not all(x.isdigit() for x in parts):
-        raise UsageError(f"{option} must be whole numbers of chips, got '{text}'")
+    """Whole numbers of chips separated by commas or blanks: ASCII digits only, no empty
+    entry (``100,`` is a typing slip, not one stack)."""
+    parts = re.split(r"\s*,\s*|\s+", text.strip())
+    if not all(x.isascii() and x.isdigit() for x in parts):
+        raise UsageError(f"{option} must be whole numbers of chips separated by commas, "
+                         f"got '{text}'")
     return [whole_number(x, option) for x in parts]
 
 
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if args.button_blind is not None and args.blinds is not None:  # any --blinds, 1/2 too
         raise UsageError("--button-blind replaces --blinds: give one of them")
     blinds = "1/2" if args.blinds is None else args.blinds
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", blinds)
+    m = re.fullmatch(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", blinds)
     if not m:
         raise UsageError(f"--blinds must be SB/BB in chips, e.g. 1/2, got '{blinds}'")
     sb, bb = whole_number(m.group(1), "--blinds"), whole_number(m.group(2), "--blinds")
@@ -121,8 +124,12 @@ def run(args: argparse.Namespace) -> int:
         policies = policies * n
     if len(policies) != n:
         raise UsageError(f"--policy gives {len(policies)} policies for {n} players")
+    if args.phh_hands is not None and not args.phh:
+        raise UsageError("--phh-hands needs --phh FILE (the collection it sizes)")
     if args.phh:
         check_output_path(args.phh, "--phh")
+        if args.phh_hands is None:
+            args.phh_hands = 1000
         if args.phh_hands < 1:
             raise UsageError(f"--phh-hands must be positive, got {args.phh_hands}")
     rules = Rules(game=args.game, betting=args.betting, blinds=(sb, bb), ante=args.ante,
