@@ -181,6 +181,12 @@ def test_another_program_s_database_is_refused_untouched(tmp_path, capsys):
     con = duckdb.connect(str(db), read_only=True)
     assert [t for (t,) in con.execute("SHOW TABLES").fetchall()] == ["prices"]
     con.close()
+    # nothing left beside it either (the writer's lock file is made only for a database
+    # that is written), and an existing lock file stays
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.duckdb"]
+    (tmp_path / "mine.duckdb.lock").write_text("")
+    assert main(["import", str(f), "--db", str(db), "-q"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.duckdb", "mine.duckdb.lock"]
 
 
 def test_reading_while_an_import_writes_says_so(tmp_path, capsys):

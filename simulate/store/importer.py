@@ -30,6 +30,7 @@ it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -79,15 +80,23 @@ def writer_lock(db: Path, wait: bool = False) -> Iterator[int]:
     lock = Path(str(db) + ".lock")
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
+        made = not lock.exists()
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise ValueError(f"cannot write the database's lock file {lock}: "
                          f"{exc.strerror or exc}") from None
+    held = False
     try:
         _lock(fd, wait, db)
+        held = True
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         yield fd
+    except BaseException:
+        if made and held:  # a refused or failed first import leaves nothing beside the file
+            with contextlib.suppress(OSError):
+                lock.unlink()
+        raise
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 
