@@ -201,35 +201,36 @@ def _action(p: str, rest: str) -> tuple:  # type: ignore[type-arg]
     if rest.endswith(" cap"):
         return (_DECLINE,)
     if rest == "folds":
-        return (_ACT, p, _FOLD, 0)
+        return (_ACT, p, _FOLD, 0, "f")
     if rest == "checks":
-        return (_ACT, p, _CHECK, 0)
+        return (_ACT, p, _CHECK, 0, "cc")
     if rest.startswith("calls "):
-        return (_ACT, p, _CALL, _amount(rest[6:]))
+        return (_ACT, p, _CALL, _amount(rest[6:]), "cc")
     if rest.startswith("bets "):
-        return (_ACT, p, _BET, _amount(rest[5:]))
+        return (_ACT, p, _BET, _amount(rest[5:]), "")
     if rest.startswith("raises "):
         w = rest.split(" ")
         if len(w) != 4 or w[2] != "to":
             return (_DECLINE,)
-        return (_ACT, p, _RAISE, _amount(w[3]))
+        to = _amount(w[3])
+        return (_ACT, p, _RAISE, to, f"cbr {to}")
     if rest.startswith("posts "):
         if allin:
             return (_DECLINE,)  # a blind all in: the full road may write it at its full size
         for text, what in _POSTS:
             if rest.startswith(text):
-                return (_ACT, p, what, _amount(rest[len(text):]))
+                return (_ACT, p, what, _amount(rest[len(text):]), "")
         return (_DECLINE,)
     if rest.startswith("shows ["):
         cards = bracket_cards(BRACKETS.findall(rest)[0])
         if len(cards) < _HOLE:
             cards = cards + ("??",) * (_HOLE - len(cards))
-        return (_ACT, p, _SHOW, cards)
+        return (_ACT, p, _SHOW, cards, "sm " + "".join(cards))
     if rest == "mucks hand":
-        return (_ACT, p, _MUCK, 0)
+        return (_ACT, p, _MUCK, 0, "sm")
     if rest.startswith(_MOVES):
         return (_DECLINE,)
-    return (_ACT, p, _NOTHING, 0)  # said after "NAME: " and moving nothing (sits out, ...)
+    return (_ACT, p, _NOTHING, 0, "")  # said after "NAME: " and moving nothing (sits out, ...)
 
 
 def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pass, one place)
@@ -251,8 +252,8 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
     shown: set[str] = set()
     bare: set[str] = set()  # "mucks hand" without cards
     board: list[str] = []
-    # the action events, in order: (PHH action word, name, street total or cards)
-    acts: list[tuple[str, str, object]] = []
+    # the actions, in order: (name, the PHH action after its seat word; "" for the board's)
+    acts: list[tuple[str, str]] = []
     seen_sb = seen_bb = False
     returned = False
     total = rake = None
@@ -264,11 +265,8 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
         got = cache.get(raw)
         if got is None:
             got = _classify(raw.strip(), section)
-            code = got[0]
-            # lines that seldom repeat (cards) are not kept
-            if code != _DEALT and not (code == _STREET and got[2] is not None) and not (
-                    code == _ACT and got[2] == _SHOW):
-                if len(cache) >= 100_000:
+            if got[0] != _STREET or got[2] is None:  # (a board seldom repeats: not kept)
+                if len(cache) >= 200_000:
                     cache.clear()
                 cache[raw] = got
         code = got[0]
@@ -280,35 +278,33 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
             if what == _NOTHING:
                 continue
             named.add(p)
-            if what == _FOLD:
-                acts.append(("f", p, None))
-            elif what == _CHECK:
-                acts.append(("cc", p, None))
+            if what <= _CHECK:
+                acts.append((p, got[4]))
             elif what == _CALL:
                 x = got[3]
                 bets[p] = bets.get(p, 0) + x
                 put[p] = put.get(p, 0) + x
-                acts.append(("cc", p, None))
-            elif what == _BET:
-                x = got[3]
-                bets[p] = now = bets.get(p, 0) + x
-                put[p] = put.get(p, 0) + x
-                acts.append(("cbr", p, now))
+                acts.append((p, "cc"))
             elif what == _RAISE:
                 to = got[3]
                 put[p] = put.get(p, 0) + to - bets.get(p, 0)
                 bets[p] = to
-                acts.append(("cbr", p, to))
+                acts.append((p, got[4]))
+            elif what == _BET:
+                x = got[3]
+                bets[p] = now = bets.get(p, 0) + x
+                put[p] = put.get(p, 0) + x
+                acts.append((p, f"cbr {now}"))
             elif what == _SHOW:
                 if p not in shown:  # (a second one makes no event; the name is named)
                     shown.add(p)
                     _know(known, p, got[3])
-                    acts.append(("show", p, got[3]))
+                    acts.append((p, got[4]))
             elif what == _MUCK:
                 if p not in shown:
                     shown.add(p)
                     bare.add(p)
-                    acts.append(("sm", p, None))
+                    acts.append((p, "sm"))
             else:  # a post
                 x = got[3]
                 if what == _ANTE:
@@ -334,7 +330,7 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
             cards = got[2]
             if cards is not None:
                 board.extend(cards)
-                acts.append(("db", "", cards))
+                acts.append(("", "".join(cards)))
                 bets = {}
         elif code == _DEALT:
             p = got[1]
@@ -432,7 +428,7 @@ def _fields(info: SiteInfo, stakes: Stakes, first: int, chunk: str, seat_no: dic
             stack: dict[str, int], button: int, named: set[str], ante: dict[str, int],
             blind: dict[str, int], blind_kind: dict[str, int], took: dict[str, int],
             known: dict[str, tuple[str, ...]], board: list[str],
-            acts: list[tuple[str, str, object]], rake: int) -> PlainSiteHand | None:
+            acts: list[tuple[str, str]], rake: int) -> PlainSiteHand | None:
     """The fields and site facts :func:`simulate.notation.site_build.build` makes of the
     hand (its seat order, forced bets, hole cards and action text)."""
     names = [p for p in seat_no if p in named]
@@ -453,6 +449,7 @@ def _fields(info: SiteInfo, stakes: Stakes, first: int, chunk: str, seat_no: dic
         antes.reverse()
         blinds.reverse()
     tag = {p: _TAGS[i] for p, i in idx.items()}
+    tag[""] = "d db "
     out = []
     dealt = list(board)
     for p in names:
@@ -466,15 +463,7 @@ def _fields(info: SiteInfo, stakes: Stakes, first: int, chunk: str, seat_no: dic
     dealt = [c for c in dealt if c != "??"]
     if len(set(dealt)) != len(dealt):
         return None  # a card dealt twice: the full road's error
-    for kind, p, v in acts:
-        if kind == "db":
-            out.append("d db " + "".join(v))  # type: ignore[arg-type]
-        elif kind == "cbr":
-            out.append(f"{tag[p]}cbr {v}")
-        elif kind == "show":
-            out.append(tag[p] + "sm " + "".join(v))  # type: ignore[arg-type]
-        else:
-            out.append(tag[p] + kind)
+    out += [tag[p] + v for p, v in acts]
     betting = info.betting
     fields: dict[str, object] = {
         "variant": _HOLDEM.phh[betting], "ante_trimming_status": False,
