@@ -137,6 +137,23 @@ def test_csv_to_dev_stdout_and_an_ordinary_mode(capfd, folder: Path, tmp_path: P
     assert (tmp_path / "h.csv").stat().st_mode & 0o777 == 0o644  # was 0600
 
 
+def test_csv_to_standard_output_is_the_csv_alone(capfd, folder: Path):
+    """``--csv -``: standard output holds the CSV and nothing else (a pipe into another
+    program reads rows only); the totals and the summary line go to standard error, and
+    -q leaves them out."""
+    import csv
+
+    assert main(["hand", str(folder / "x.phh"), "--csv", "-"]) == 0
+    out, err = capfd.readouterr()
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0][:3] == ["hand", "source", "seat"] and len(rows) > 1
+    assert all(len(r) == len(rows[0]) for r in rows)
+    assert "totals per player" in err and "1 hand: 1 replayed" in err
+    assert main(["hand", str(folder / "x.phh"), "--csv", "-", "-q"]) == 0
+    out2, err2 = capfd.readouterr()
+    assert out2 == out and err2 == ""
+
+
 # ----------------------------------------------------------------------------- inputs
 def test_each_real_file_is_read_once(capsys, folder: Path, tmp_path: Path):
     x = folder / "x.phh"

@@ -248,7 +248,9 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
     import functools
 
-    out = "" if args.totals_only else "json" if args.json else "text"
+    # --csv -: standard output is the CSV alone; the report (totals, the summary line) goes
+    # to standard error, and each hand's text is left out
+    out = "" if args.totals_only or args.csv == "-" else "json" if args.json else "text"
     render = functools.partial(_render, out=out, csv=bool(args.csv))
     with stop_on_signals():  # SIGTERM, SIGHUP clean up as Ctrl-C does (temporary files)
         try:
@@ -321,6 +323,9 @@ class _Run:
         self.files = ExitStack()
         self.csv: Any = None
         self.out: Any = sys.stdout
+        #: Where the totals and the summary line go (standard error when the CSV is
+        #: standard output; nowhere then with -q).
+        self.report: Any = sys.stdout if args.csv != "-" else None if args.quiet else sys.stderr
 
     def go(self, first: Record, docs: Any) -> int:
         import itertools
@@ -380,7 +385,7 @@ class _Run:
                 row[0] = i
             self.csv.writerows(r.csv_rows)
         a = self.args
-        if a.totals_only:
+        if a.totals_only or r.text is None:
             return
         if a.json:
             self.out.write(("\n" if i == 1 else ",\n") + (r.text or ""))
@@ -406,13 +411,13 @@ class _Run:
             self.out.write(f'{head}"totals": {body}, '
                            f'"summary": {json.dumps(self.summary())}}}\n')
             self.out.seek(0)
-        else:
-            self._print_totals(totals)
+        elif self.report is not None:
+            self._print_totals(totals, self.report)
             s = self.summary()
             match = (f"{s['recorded_matched']:,} of {s['recorded_checked']:,} match the "
                      "recorded finishing stacks" if s["recorded_checked"]
                      else "no recorded finishing stacks to compare")
-            sys.stdout.write(
+            self.report.write(
                 f"{plural(s['hands'], 'hand')}: {s['replayed']:,} replayed "
                 f"({s['validated']:,} validated by the engine, {s['outcome_unknown']:,} with "
                 f"an unknown showdown), {s['errors']:,} with errors"
@@ -427,7 +432,7 @@ class _Run:
         return 1 if t.errors else 0
 
     @staticmethod
-    def _print_totals(totals: list[dict[str, Any]]) -> None:
+    def _print_totals(totals: list[dict[str, Any]], to: Any) -> None:
         from simulate.cli._util import table
 
         if not totals:
@@ -440,7 +445,7 @@ class _Run:
         rows = [[t["player"][:24], f"{t['hands']:,}", _num(t["net"]),
                  _num(t["allin_adjusted_net"]), bb(t["bb_per_100"]),
                  bb(t["allin_adjusted_bb_per_100"])] for t in shown]
-        sys.stdout.write("\ntotals per player" + (f" (50 of {len(totals)} by hands)"
-                                                  if len(totals) > 50 else "") + "\n")
-        sys.stdout.write(table(rows, ["player", "hands", "net", "all-in adj. net", "bb/100",
+        to.write("\ntotals per player" + (f" (50 of {len(totals)} by hands)"
+                                          if len(totals) > 50 else "") + "\n")
+        to.write(table(rows, ["player", "hands", "net", "all-in adj. net", "bb/100",
                                       "adj. bb/100"]) + "\n")
