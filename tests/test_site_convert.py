@@ -266,6 +266,25 @@ def test_a_walk_with_nothing_called_reads_back_from_pokerstars_text(tmp_path):
     assert d["error"] is None and d["net"] == [0, 0]
 
 
+def test_a_tournament_without_a_buy_in_is_not_written_as_a_freeroll():
+    """A tournament hand whose buy-in the site did not print is written without one (it
+    read back as a freeroll before), and reads back without one."""
+    from simulate.notation.sites import read_site
+
+    src = (Path(__file__).parent / "data" / "sites" / "PokerHandHistoryParser" /
+           "HandHistories.Parser.UnitTests" / "SampleHandHistories" / "PokerStars" /
+           "MultiTableTournament" / "GameTypeTests" / "NoLimitHoldem.txt")
+    text = src.read_text(encoding="utf-8-sig").replace("$0.91+$0.09 USD ", "", 1)
+    (hand,) = [h for _, h in read_site(text, "t")][:1]
+    assert hand.site.tournament.buy_in is None and hand.site.tournament.id == "937193984"
+    out = N.write([hand], "pokerstars")
+    first = out.splitlines()[0]
+    assert "Freeroll" not in first and "Tournament #937193984, Hold'em No Limit" in first
+    (back,) = [h for _, h in read_site(out, "t")]
+    assert back.site.tournament == hand.site.tournament
+    assert back.fields["starting_stacks"] == hand.fields["starting_stacks"]
+
+
 @pytest.mark.slow
 def test_played_hands_read_back_the_same_from_pokerstars_text_and_ohh(tmp_path, capsys):
     """Hands ``play`` makes with random policies (all-ins, side pots, folds to a bet, walks;

@@ -214,8 +214,9 @@ def stars_text(hand: SiteHand) -> str:
     stakes = f"{amt(small)}/{amt(big)}"
     if info.tournament is not None:
         t = info.tournament
-        head = (f"Tournament #{t.id}, {t.buy_in or 'Freeroll'} {game} {limit} - Level "
-                f"{t.level or 'I'} ({stakes})")
+        buy_in = f"{t.buy_in} " if t.buy_in else ""  # (unknown: none, not "Freeroll")
+        head = (f"Tournament #{t.id}, {buy_in}{game} {limit} - Level {t.level or 'I'} "
+                f"({stakes})")
     else:
         head = f"{game} {limit} ({stakes}{cur})"
     lines = [f"PokerStars Hand #{info.hand_id or 0}: {head}{_stars_time(info.time)}"]
