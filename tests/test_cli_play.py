@@ -92,3 +92,23 @@ def test_a_phh_file_phh_cannot_write_is_refused_before_the_work(capsys, monkeypa
     assert capsys.readouterr().err == ("error: --phh: PHH has no variant code for short_deck "
                                        "pot-limit\n")
     assert not out.exists()
+
+
+def test_phh_is_streamed_to_its_file_as_the_collection_would_be_written(tmp_path):
+    """``--phh``: the hands go to a temporary file beside the target a hand at a time
+    (renamed into place at the end; never the whole collection held in memory), the same
+    text as the collection written in one piece."""
+    import io
+
+    from simulate.engine import Rules
+    from simulate.engine.self_play import replay_hands
+    from simulate.notation.phh_write import write_phhs
+
+    out = tmp_path / "h.phhs"
+    assert main(["play", "--players", "3", "--hands", "40", "--seed", "7", "--policy",
+                 "random", "--phh", str(out), "--phh-hands", "25", "-q"]) == 0
+    want = io.StringIO()
+    write_phhs(replay_hands(Rules(blinds=(1, 2)), [400] * 3, 25, policy=["random"] * 3,
+                            seed=7), want)
+    assert out.read_text() == want.getvalue()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.phhs"]  # no temporary left

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from simulate.cli._util import (
     UsageError,
@@ -92,6 +94,13 @@ def _ints(text: str, option: str) -> list[int]:
     return [whole_number(x, option) for x in parts]
 
 
+def _counted(items: Iterator[Any], bar: Any) -> Iterator[Any]:
+    """``items``, each counted on the progress ``bar`` once it has been used."""
+    for x in items:
+        yield x
+        bar.update(1)
+
+
 def run(args: argparse.Namespace) -> int:
     from simulate.cli._util import check_output_path
     from simulate.engine import Rules, play
@@ -145,17 +154,18 @@ def run(args: argparse.Namespace) -> int:
     r = play(rules, stacks, args.hands, policy=policies, seed=args.seed, threads=args.threads,
              button=args.button, progress=not args.quiet)
     if args.phh:
-        import io
-
-        from simulate.cli._util import write_output
+        from simulate.cli._util import open_output
         from simulate.engine.self_play import replay_hands
         from simulate.notation.phh_write import write_phhs
+        from simulate.progress import progress
 
         k = min(args.phh_hands, args.hands)
-        buf = io.StringIO()
-        write_phhs(replay_hands(rules, stacks, k, policy=policies, seed=r.seed,
-                                button=args.button), buf)
-        write_output(args.phh, buf.getvalue(), "--phh")
+        # streamed into a temporary file renamed into place at the end (never the whole
+        # collection in memory), with progress: a large --phh-hands takes a while
+        with progress(k, "writing --phh", "hands", quiet=args.quiet) as bar, \
+                open_output(args.phh, "--phh", text=True) as fh:
+            write_phhs(_counted(replay_hands(rules, stacks, k, policy=policies, seed=r.seed,
+                                             button=args.button), bar), fh)
         r.extra["phh"] = {"path": args.phh, "hands": k}
     if args.json:
         emit_json(r.to_dict())
