@@ -266,6 +266,35 @@ def test_a_walk_with_nothing_called_reads_back_from_pokerstars_text(tmp_path):
     assert d["error"] is None and d["net"] == [0, 0]
 
 
+_RUN_TWICE = [Path(__file__).parent / "data" / "sites" / "PokerHandHistoryParser" /
+              "HandHistories.Parser.UnitTests" / "SampleHandHistories" / p for p in (
+                  "PokerStars/CashGame/RunItTwiceTests/RunItTwice2.txt",
+                  "GGPoker/CashGame/GeneralHands/RunTwice.txt")]
+
+
+@pytest.mark.parametrize("fmt", ["pokerstars", "ohh"])
+def test_a_hand_run_twice_and_a_capped_game_read_back_the_same(fmt):
+    """Every run's board survives a conversion (only the first did: the hand read back with
+    one board), and so does a capped game's cap (PokerStars' ``$80 Cap``: without it the
+    converted hand's betting was not over when the board came, and it did not replay)."""
+    from simulate.notation.sites import read_site
+    from simulate.replay.hand_replay import replay
+
+    keys = ("boards", "net", "winnings", "committed", "error", "validated", "rake",
+            "finishing_stacks")
+    for src in _RUN_TWICE:
+        hands = [h for _, h in read_site(src.read_bytes(), "s")]
+        assert hands and all(len(h.site.boards) == 2 for h in hands), src
+        back = [h for _, h in read_site(N.write(hands, fmt), "b")]
+        assert len(back) == len(hands)
+        for h, b in zip(hands, back, strict=True):
+            assert b.site.cap == h.site.cap
+            want, got = replay(h).to_dict(), replay(b).to_dict()
+            assert {k: got[k] for k in keys} == {k: want[k] for k in keys}, src
+    capped = [h for _, h in read_site(_RUN_TWICE[0].read_bytes(), "s")]
+    assert capped[0].site.cap == Decimal(80)
+
+
 def test_a_tournament_without_a_buy_in_is_not_written_as_a_freeroll():
     """A tournament hand whose buy-in the site did not print is written without one (it
     read back as a freeroll before), and reads back without one."""

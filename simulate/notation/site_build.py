@@ -449,6 +449,7 @@ def transcribe(hh: HandHistory) -> SiteHand:
                       else Event("muck", p))
         if k in ("f", "cc", "cbr", "pb"):
             bet_seen = True
+    _later_runs(ev, info.boards)
     for i, w in enumerate(hh.winnings or []):
         if w:
             ev.append(Event("collect", names[i], Decimal(w), pot="pot"))
@@ -460,6 +461,32 @@ def transcribe(hh: HandHistory) -> SiteHand:
                    rake=hh.rake, max_seats=count if isinstance(count, int) else None)
     out.return_uncalled()
     return out
+
+
+def _later_runs(events: list[Any], boards: list[str]) -> None:
+    """A site hand run more than once: each later run's own cards (those after the cards
+    it shares with the first run) as one ``board`` event of that run, after the first
+    run's last board (PHH's actions hold the first run only; :attr:`SiteInfo.boards` all)."""
+    from simulate.notation.site_hand import Event
+
+    if len(boards) < 2:
+        return
+    first = _split_cards(boards[0])
+    at = max((i + 1 for i, e in enumerate(events) if e.kind == "board"), default=len(events))
+    later = []
+    for run, text in enumerate(boards[1:], start=2):
+        cards = _split_cards(text)
+        shared = 0
+        while shared < min(len(cards), len(first)) and cards[shared] == first[shared]:
+            shared += 1
+        if cards[shared:]:
+            later.append(Event("board", cards=tuple(cards[shared:]), run=run))
+    events[at:at] = later
+
+
+def _split_cards(text: str) -> list[str]:
+    """A board's text (``QdQs4hTs7s``) as its cards."""
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
 def _game_of(variant: str) -> tuple[str, str]:

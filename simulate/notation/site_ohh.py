@@ -80,6 +80,9 @@ def _hand(obj: dict[str, Any], line: int) -> SiteHand:
                     betting=_BETTING.get(bet_limit.get("bet_type"), "no-limit"),
                     table=h.get("table_name") or None, time=h.get("start_date_utc") or None,
                     currency=h.get("currency") or None, tournament=tour, line=line)
+    cap = _dec(bet_limit.get("bet_cap"))
+    if cap:  # a capped game (0: none)
+        info.cap = cap
     players = h["players"]
     names = {p["id"]: str(p["name"]) for p in players}
     seats = [Seat(int(p["seat"]), str(p["name"]), _dec(p["starting_stack"]) or Decimal(0),

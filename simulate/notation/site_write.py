@@ -131,7 +131,8 @@ def ohh_dict(hand: SiteHand) -> dict[str, Any]:
         "ante_amount": _num(st.ante or Decimal(0)),
         "small_blind_amount": _num(st.small_blind or Decimal(0)),
         "big_blind_amount": _num(st.big_blind or Decimal(0)),
-        "bet_limit": {"bet_cap": 0, "bet_type": OHH_BETTING.get(info.betting, info.betting)},
+        "bet_limit": {"bet_cap": _num(info.cap) if info.cap is not None else 0,
+                      "bet_type": OHH_BETTING.get(info.betting, info.betting)},
         "dealer_seat": hand.button if hand.button is not None else 0,
         "players": [{"id": i, "seat": s.seat, "name": s.name,
                      "starting_stack": _num(s.stack)} for i, s in enumerate(hand.seats)],
@@ -217,8 +218,9 @@ def stars_text(hand: SiteHand) -> str:
         buy_in = f"{t.buy_in} " if t.buy_in else ""  # (unknown: none, not "Freeroll")
         head = (f"Tournament #{t.id}, {buy_in}{game} {limit} - Level {t.level or 'I'} "
                 f"({stakes})")
-    else:
-        head = f"{game} {limit} ({stakes}{cur})"
+    else:  # a capped game's cap where the site prints it (the reader takes it from there)
+        cap = f" - {amt(info.cap)} Cap -" if info.cap is not None else ""
+        head = f"{game} {limit} ({stakes}{cap}{cur})"
     lines = [f"PokerStars Hand #{info.hand_id or 0}: {head}{_stars_time(info.time)}"]
     seats = sorted(hand.seats, key=lambda s: s.seat)
     size = hand.max_seats or max(len(seats), max(s.seat for s in seats))
