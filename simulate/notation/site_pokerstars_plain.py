@@ -37,6 +37,7 @@ from simulate.notation.site_hand import Stakes
 from simulate.notation.site_pokerstars import BRACKETS, COLLECT, SEAT, TABLE, bracket_cards
 from simulate.notation.site_pokerstars_header import read_header
 from simulate.notation.site_read import READ_FAULTS
+from simulate.notation.site_stars import SUMMARY_SHOW
 from simulate.notation.site_text import PlainSiteHand, SiteError, SiteInfo, amount_at
 
 __all__ = ["plain_hand"]
@@ -413,6 +414,8 @@ def _summary(text: str, seat_no: dict[str, int], shown: set[str], bare: set[str]
             who = by_no.get(int(m[2]))
             if who is not None and (who not in shown or (who in bare and "[" in line)):
                 return None  # the summary would add to what the body showed
+            for cards in SUMMARY_SHOW.finditer(line):
+                bracket_cards(cards["cards"])  # (the full road reads them: a bad card is its error)
     return got[1], got[2]
 
 
