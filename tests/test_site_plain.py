@@ -150,7 +150,8 @@ def _more_pot(chunk: str, k: int) -> str:
     "a dead small blind", "an omaha hand", "a fraction", "a straddle", "a bounty",
     "chips that do not add up", "an uncalled bet larger than the bet",
     "an uncalled bet left out", "a cash-out", "a run twice", "a summary that shows more",
-    "a summary card that is not a card", "a seated name that is not a seat's",
+    "a summary card that is not a card", "a summary amount that is not an amount",
+    "a cancelled hand", "a seated name that is not a seat's",
 ])
 def test_the_lane_leaves_the_full_road_its_choices(played: list[str], what: str,
                                                    tmp_path: Path) -> None:
@@ -195,6 +196,10 @@ def test_the_lane_leaves_the_full_road_its_choices(played: list[str], what: str,
     elif what == "a summary card that is not a card":
         chunk = re.sub(r"(Seat \d: [^\n]*showed \[)\w\w", r"\g<1>15h", chunk, count=1)
         assert "15h" in chunk
+    elif what == "a summary amount that is not an amount":
+        chunk = _edit(chunk, " won (", " won (x")
+    elif what == "a cancelled hand":
+        chunk = _edit(chunk, "Total pot", "Hand cancelled\nTotal pot")
     elif what == "a summary that shows more":
         chunk = re.sub(r"\nseat \d: shows [^\n]*", "", chunk, count=1)
     elif what == "a seated name that is not a seat's":
@@ -245,6 +250,8 @@ def _mutate(chunk: str, rng: Any) -> str:
         elif kind == 7:
             lines.insert(i, f"Uncalled bet ({rng.choice([1, 2, 40])}) returned to seat "
                             f"{rng.randrange(6)}")
+        elif kind == 8 and " won (" in lines[i]:
+            lines[i] = lines[i].replace(" won (", " won (x", 1)
         elif kind == 8 and "[" in lines[i]:
             lines[i] = re.sub(r"\[(\w\w)", lambda m: "[" + rng.choice(["1Xh", "15h", "Ah", "??",
                                                                      "As", m[1]]),
@@ -252,7 +259,7 @@ def _mutate(chunk: str, rng: Any) -> str:
         elif kind == 6:
             lines.insert(i, rng.choice(["seat 2 said, \"gl\"", "seat 3: sits out",
                                         "seat 4 is disconnected", "Seat 9: ghost (5 in chips)",
-                                        "Betting is capped"]))
+                                        "Betting is capped", "Hand cancelled"]))
         else:
             lines[i] = "  " + lines[i] + " "
     return "\n".join(lines)

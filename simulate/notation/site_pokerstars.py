@@ -43,8 +43,8 @@ from simulate.notation.site_read import READ_FAULTS, read_hands
 from simulate.notation.site_stars import BRACKETS, SUMMARY_SEAT, SUMMARY_SHOW, TOTAL_POT
 from simulate.notation.site_text import SiteError, SiteInfo, amount_at, card_text
 
-__all__ = ["COLLECT", "GAME_NAMES", "HAND_START", "LIMITS", "SEAT", "TABLE", "bracket_cards",
-           "detect", "read", "seated_prefix"]
+__all__ = ["COLLECT", "GAME_NAMES", "HAND_START", "LIMITS", "SEAT", "SUMMARY_COLLECT", "TABLE",
+           "bracket_cards", "detect", "read", "seated_prefix"]
 
 _ROOMS = r"(?:PokerStars|PPPoker|POKERSTARS|Upoker|PokerStars\.\w+)"
 _START = re.compile(rf"^[ \t\ufeff]*{_ROOMS}\b[^\n]*?(?:Hand|Game) #\w+:", re.M)
@@ -63,7 +63,7 @@ COLLECT = re.compile(r"^(?P<name>.*) collected (?P<amount>\S+) from (?P<pot>(?:(
 _CASHOUT = re.compile(r"^(?P<name>.*) cashed out the hand for (?P<amount>\S+)"
                       r"(?:\s*\|\s*Cash Out Fee (?P<fee>\S+))?")
 _RAISE = re.compile(r"raises (?P<by>\S+) to (?P<to>\S+)")
-_SUMMARY_COLLECT = re.compile(r" (?:collected|won) \((?P<amount>[^)]*)\)")
+SUMMARY_COLLECT = re.compile(r" (?:collected|won) \((?P<amount>[^)]*)\)")
 _STREETS = {"FLOP", "TURN", "RIVER"}
 _RUN_WORDS = {"FIRST": 1, "SECOND": 2, "THIRD": 3, "FOURTH": 4}  # a board run more than once
 #: The stud games (no board: each street deals each player a card).
@@ -438,7 +438,7 @@ def _summary_line(h: _Hand, line: str, n: int) -> None:
                                          _pad(h, bracket_cards(s["cards"])), n))
         elif rest.strip().endswith("mucked"):
             h.summary_shows.append(Event("muck", who.name, None, (), n))
-        for c in _SUMMARY_COLLECT.finditer(rest):
+        for c in SUMMARY_COLLECT.finditer(rest):
             if "pot not awarded" in rest:
                 break
             h.summary_collects.append(Event("collect", who.name, amount_at(c["amount"], n),

@@ -34,7 +34,14 @@ from decimal import Decimal
 from simulate.games import GAMES
 from simulate.notation.phh_read import MAX_AMOUNT
 from simulate.notation.site_hand import Stakes
-from simulate.notation.site_pokerstars import BRACKETS, COLLECT, SEAT, TABLE, bracket_cards
+from simulate.notation.site_pokerstars import (
+    BRACKETS,
+    COLLECT,
+    SEAT,
+    SUMMARY_COLLECT,
+    TABLE,
+    bracket_cards,
+)
 from simulate.notation.site_pokerstars_header import read_header
 from simulate.notation.site_read import READ_FAULTS
 from simulate.notation.site_stars import SUMMARY_SHOW
@@ -189,7 +196,7 @@ def _kind_of(line: str, section: int) -> tuple:  # type: ignore[type-arg]  # noq
     if " collected " in line:
         m = COLLECT.match(line)
         return (_DECLINE,) if m is None else (_COLLECT, m["name"], _amount(m["amount"]))
-    if " cashed out the hand for " in line:
+    if " cashed out the hand for " in line or line == "Hand cancelled":
         return (_DECLINE,)
     return (_BLANK,)  # a line of no seated name the full road passes over (chat, joins, ...)
 
@@ -389,11 +396,11 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
 def _summary(text: str, seat_no: dict[str, int], shown: set[str], bare: set[str],
              ) -> tuple[int, int] | None:
     """``(total pot, rake)`` of a summary's ``text`` (a newline, then the lines after
-    ``*** SUMMARY ***``),
-    None where the full road would read more in it than the body said: a ``*`` line (a
-    new section), no or several ``Total pot`` lines, a seat line that shows or mucks what
-    the body did not show."""
-    if _SUMMARY_STAR.search(text) is not None:
+    ``*** SUMMARY ***``), None where the full road would read more in it than the body
+    said, or fail on it: a ``*`` line (a new section), ``Hand cancelled``, no or several
+    ``Total pot`` lines, a seat line that shows or mucks what the body did not show, a
+    bad card or amount on a seat line."""
+    if _SUMMARY_STAR.search(text) is not None or "Hand cancelled" in text:
         return None
     totals = _SUMMARY_TOTAL.findall(text)
     if len(totals) != 1:
@@ -403,12 +410,15 @@ def _summary(text: str, seat_no: dict[str, int], shown: set[str], bare: set[str]
         got = _LINES[2][totals[0]] = _classify(totals[0].strip(), 2)
     if got[0] != _TOTAL:
         return None
-    if "showed [" in text or "mucked" in text:
+    if "showed [" in text or "mucked" in text or "collected (" in text or "won (" in text:
         by_no: dict[int, str] = {}
         for p, n in seat_no.items():
             by_no.setdefault(n, p)
         for m in _SUMMARY_SHOWS.finditer(text):
             line = m[1]
+            if "collected (" in line or "won (" in line:
+                for c in SUMMARY_COLLECT.finditer(line):  # (read by the full road: a bad
+                    amount_at(c["amount"], 0)  # amount there is its error)
             if "showed [" not in line and "mucked" not in line:
                 continue
             who = by_no.get(int(m[2]))
