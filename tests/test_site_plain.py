@@ -80,15 +80,21 @@ def _compare(texts: list[str]) -> tuple[int, int]:
         assert fmt is not None
         for line, chunk in split_hands(text, fmt.start):
             hands += 1
-            got = plain_hand(chunk, line)
-            if got is None:
-                continue
-            taken += 1
-            full = _full(chunk, line)
-            assert isinstance(full, HandHistory), (line, full)
-            assert got.fields == _site_quick(full), line
-            assert got.site == full.site, line
+            taken += _taken_alike(chunk, line)
     return hands, taken
+
+
+def _taken_alike(chunk: str, line: int) -> bool:
+    """Whether the lane takes the hand ``chunk`` (its first line ``line``); where it does,
+    the full road reads the hand too, to the same fields and site facts."""
+    got = plain_hand(chunk, line)
+    if got is None:
+        return False
+    full = _full(chunk, line)
+    assert isinstance(full, HandHistory), (chunk, full)
+    assert got.fields == _site_quick(full), chunk
+    assert got.site == full.site, chunk
+    return True
 
 
 def test_the_lane_gives_the_full_roads_fields_on_real_samples() -> None:
@@ -277,13 +283,5 @@ def test_random_edits_never_make_the_roads_differ(played: list[str]) -> None:
     taken = 0
     for _ in range(600):
         line, chunk = rng.choice(chunks)
-        edited = _mutate(chunk, rng)
-        got = plain_hand(edited, line)
-        if got is None:
-            continue
-        taken += 1
-        full = _full(edited, line)
-        assert isinstance(full, HandHistory), (edited, full)
-        assert got.fields == _site_quick(full), edited
-        assert got.site == full.site, edited
+        taken += _taken_alike(_mutate(chunk, rng), line)
     assert taken > 50  # (some edits leave a hand the lane still takes)
