@@ -388,7 +388,8 @@ def test_rake_comes_out_of_the_main_pot_first():
 # ----------------------------------------------------------------------------- seats
 @pytest.mark.parametrize("variant,blinds,button", [
     ("NT", [1, 2, 4, 0], 3),      # a straddle: still the seat before the small blind
-    ("NT", [0, 0, 0, 3], 2),      # one blind on the last seat: the seat before it
+    ("NT", [0, 0, 0, 3], 3),      # one blind on the last seat: a button blind (pokerkit too)
+    ("NT", [0, 0, 3, 0], 1),      # one blind elsewhere: the seat before it
     ("NS", [0, 0, 0, 3], 3),      # short deck: the last seat's blind is the button blind
     ("NS", [1, 2, 0, 0], 3),
     ("NT", [2, 1], 0),            # heads-up, blinds written big first: seat 1 posts 2
@@ -397,6 +398,32 @@ def test_the_button(variant, blinds, button):
     n = len(blinds)
     h = hand([], variant=variant, starting_stacks=[100] * n, blinds_or_straddles=blinds)
     assert A.button_seat(h) == button
+
+
+_BUTTON_BLIND_HAND = """variant = "NT"
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [0, 0, 0, 2]
+min_bet = 2
+starting_stacks = [400, 400, 400, 400]
+actions = ["d dh p1 Qc5d", "d dh p2 5h4s", "d dh p3 7hQd", "d dh p4 Qh9h", "p1 cbr 4",
+           "p2 cbr 400", "p3 cc", "p4 cc", "p1 cc", "p1 sm Qc5d", "p2 sm 5h4s", "p3 sm 7hQd",
+           "p4 sm Qh9h", "d db TcJcAc", "d db Js", "d db 2d"]
+"""
+
+
+def test_a_hold_em_button_blind_pays_the_odd_chip_left_of_the_button():
+    """A Hold'em hand ``play --button-blind`` wrote (the last seat alone posts): the three-way
+    split's odd chip goes to the first seat left of the button, the one that posted, as
+    ``play`` paid it and pokerkit replays it (it went to the poster)."""
+    from simulate.notation.phh_read import parse_text
+    from simulate.replay.hand_replay import replay
+
+    ((_, hand),) = parse_text(_BUTTON_BLIND_HAND, "bb.phh")
+    d = replay(hand).to_dict()
+    assert d["error"] is None and d["finishing_stacks"] == [534, 0, 533, 533]
+    pokerkit = pytest.importorskip("pokerkit")
+    *_, state = pokerkit.HandHistory.loads(_BUTTON_BLIND_HAND)  # (the hand's last state)
+    assert list(state.stacks) == [534, 0, 533, 533]
 
 
 @pytest.mark.parametrize("fields,big_blind", [

@@ -340,13 +340,15 @@ def take_rake(structure: PotStructure, rake: int) -> PotStructure:
 
 def button_seat(hand: HandHistory) -> int:
     """The button's seat of ``hand`` (see the module docstring): the seat before the small
-    blind; heads-up the small blind itself."""
+    blind; heads-up the small blind itself; a lone blind on the last seat is the button's own
+    (a button blind, in any game: pokerkit reads it so, and ``play --button-blind`` writes
+    it so)."""
     n = hand.n_players
     posted = posted_order(hand.blinds_or_straddles, n)
     if n == 2:
         return 0 if 0 < posted[0] < posted[1] else 1
     first = next((s for s in range(n) if posted[s] != 0), None)
-    if first == n - 1 and hand.variant in SHORT_DECK_VARIANTS:
+    if first == n - 1:
         return n - 1  # a button blind: the seat that posts it is the button
     return n - 1 if first is None else (first - 1) % n
 

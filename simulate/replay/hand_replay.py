@@ -50,7 +50,8 @@ Rules, as in the PHH convention:
   button, and the blinds say who the small blind is. With three or more
   players the button is the seat before the first seat that posts a blind
   (the small blind): the last seat when, as usual, the first seat posts the
-  small blind. Heads-up the button *is* the small blind: the second seat
+  small blind, and when the last seat alone posts (a button blind, as pokerkit
+  reads it). Heads-up the button *is* the small blind: the second seat
   (which posts the first entry of ``blinds_or_straddles``). With no blinds
   (stud) the last seat is used.
 
