@@ -30,6 +30,7 @@ replayed and written exactly as a PHH hand is. What it does, once for every site
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -45,7 +46,8 @@ from simulate.notation.site_hand import (
 )
 from simulate.notation.site_text import SiteError, SiteInfo
 
-__all__ = ["NON_ENGINE_VARIANTS", "build", "transcribe", "variant_of"]
+__all__ = ["NON_ENGINE_VARIANTS", "build", "from_the_button", "keep_known", "phh_forced_order",
+           "transcribe", "variant_of"]
 
 #: PHH variant codes of the games the engine does not play (kept as chip accounting).
 NON_ENGINE_VARIANTS = {
@@ -76,11 +78,8 @@ def variant_of(game: str, betting: str) -> str:
 def _order(hand: SiteHand, names: list[str]) -> list[str]:
     """The dealt-in players (``names``, in seat order) in PHH's order (module docstring)."""
     n = len(names)
-    seat_no = {s.name: s.seat for s in hand.seats}
     if hand.button is not None:
-        after = [i for i, p in enumerate(names) if seat_no[p] > hand.button]
-        start = after[0] if after else 0
-        return names[start:] + names[:start]
+        return from_the_button(names, {s.name: s.seat for s in hand.seats}, hand.button)
     first = {e.kind: e.player for e in reversed(hand.events) if e.kind in
              ("small_blind", "big_blind")}
     if n > 2 and first.get("small_blind") in names:
@@ -92,7 +91,14 @@ def _order(hand: SiteHand, names: list[str]) -> list[str]:
     return names[start:] + names[:start]
 
 
-def _swap(values: list[Any]) -> list[Any]:
+def from_the_button(names: list[str], seat_no: Mapping[str, int], button: int) -> list[str]:
+    """``names`` (in seat order; ``seat_no``: each one's seat number) from the first seat
+    after the ``button`` round to the button: PHH's order."""
+    start = next((i for i, p in enumerate(names) if seat_no[p] > button), 0)
+    return names[start:] + names[:start]
+
+
+def phh_forced_order(values: list[Any]) -> list[Any]:
     """Seat order to PHH's order of a forced-bet list (heads-up: swapped)."""
     return [values[1], values[0]] if len(values) == 2 else values
 
@@ -174,8 +180,8 @@ def build(hand: SiteHand, source: str) -> HandHistory:
     fields: dict[str, Any] = {
         "variant": variant,
         "ante_trimming_status": False,
-        "antes": [_num(x) for x in _swap(ante)],
-        "blinds_or_straddles": [_num(x) for x in _swap(blind)],
+        "antes": [_num(x) for x in phh_forced_order(ante)],
+        "blinds_or_straddles": [_num(x) for x in phh_forced_order(blind)],
     }
     if info.betting == "fixed-limit":
         small = st.small_bet or st.big_blind
@@ -262,15 +268,23 @@ def _hole_cards(hand: SiteHand, names: list[str], game: str) -> dict[str, list[s
     """Each player's hole cards as known by the hand's end (dealt, shown or mucked face
     up), ``??`` where never seen; stud's are built street by street in :func:`_actions`."""
     count = GAMES[game].hole_cards if game in GAMES else _HOLE_CARDS.get(game, 0)
-    known: dict[str, list[str]] = {}
+    known: dict[str, tuple[str, ...]] = {}
     for e in hand.events:
         if e.player is None or not e.cards:
             continue
         if e.kind in ("hole", "show", "muck"):
-            cards = [c for c in e.cards if c != "??"]
-            if len(cards) >= len(known.get(e.player, [])):
-                known[e.player] = cards
-    return {p: (known.get(p, []) + ["??"] * count)[:count] for p in names}
+            keep_known(known, e.player, e.cards)
+    return {p: (list(known.get(p, ())) + ["??"] * count)[:count] for p in names}
+
+
+def keep_known(known: dict[str, tuple[str, ...]], player: str, cards: tuple[str, ...]) -> None:
+    """The rule for a player's hole cards as a hand's events go by (dealt, shown, mucked
+    face up): the cards seen (``??`` left out), a list at least as long as the one kept
+    before taking its place."""
+    if "??" in cards:
+        cards = tuple(c for c in cards if c != "??")
+    if len(cards) >= len(known.get(player, ())):
+        known[player] = cards
 
 
 def _actions(hand: SiteHand, idx: dict[str, int], holes: dict[str, list[str]],
@@ -364,7 +378,8 @@ def transcribe(hh: HandHistory) -> SiteHand:
     numbers = list(info.seats) if len(info.seats) == n else list(range(1, n + 1))
     names = list(hh.players)
     seats = [Seat(numbers[i], names[i], hh.starting_stacks[i]) for i in range(n)]
-    antes, blinds = _swap(list(hh.antes)), _swap(list(hh.blinds_or_straddles))
+    antes, blinds = (phh_forced_order(list(hh.antes)),
+                     phh_forced_order(list(hh.blinds_or_straddles)))
     positive = [b for b in blinds if b > 0]
     stakes = Stakes(small_blind=blinds[1] if n == 2 else (blinds[0] or None),
                     big_blind=max(positive) if positive else hh.min_bet,

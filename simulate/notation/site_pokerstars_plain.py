@@ -13,17 +13,24 @@ and anything it is unsure of, it declines (None), and the full road reads the ha
 
 - the header (:func:`~simulate.notation.site_pokerstars_header.read_header`, the full
   road's own) must name Hold'em without a cap; the ``Table`` line must give the button;
-- ``Seat N: NAME (STACK in chips)`` with nothing after it (no bounty, nobody sitting
-  out), a name without parentheses;
+- ``Seat N: NAME (STACK in chips)`` read by the full reader's own pattern (no bounty;
+  sitting out or not is the same to the builder);
 - ``posts small blind``, ``posts big blind`` (one of each, not all in, not short of the
   stakes), ``posts the ante``/``posts ante``; ``folds``, ``checks``, ``calls X``,
-  ``bets X``, ``raises X to Y`` (all in or not); ``shows [..]``, ``mucks hand``,
-  ``doesn't show hand``; ``Dealt to NAME [..]``; ``*** HOLE CARDS|FLOP|TURN|RIVER|SHOW
-  DOWN|SUMMARY ***`` (one board); ``Uncalled bet (X) returned to NAME`` (no larger than
-  the bet); ``NAME collected X from pot``;
+  ``bets X``, ``raises X to Y`` (all in or not); ``shows [..]``, ``mucks hand``, and
+  whatever else a seated player says that moves nothing (``doesn't show hand``, ``sits
+  out``); ``Dealt to NAME [..]``; ``*** HOLE CARDS|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY ***``
+  (one board); ``Uncalled bet (X) returned to NAME`` (no larger than the bet); ``NAME
+  collected X from pot``; lines of no seated name that the full reader passes over too
+  (chat, joins);
 - the summary's ``Total pot X | Rake Y`` with nothing else in it and the chips adding up
   (committed = pot = collected + rake), its ``Seat`` lines showing only what the body
-  showed; every amount whole.
+  showed and their cards and amounts readable; every amount whole.
+
+The seat order, the heads-up order of the forced bets and the rule for hole cards are the
+builder's own functions (:func:`~simulate.notation.site_build.from_the_button`,
+:func:`~simulate.notation.site_build.phh_forced_order`,
+:func:`~simulate.notation.site_build.keep_known`).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from decimal import Decimal
 
 from simulate.games import GAMES
 from simulate.notation.phh_read import MAX_AMOUNT
+from simulate.notation.site_build import from_the_button, keep_known, phh_forced_order
 from simulate.notation.site_hand import Stakes
 from simulate.notation.site_pokerstars import (
     BRACKETS,
@@ -59,41 +67,32 @@ _TAGS = tuple(f"p{i + 1} " for i in range(64))
 _WHOLE: dict[str, int | None] = {}
 
 
-def _whole(text: str) -> int | None:
-    got = _WHOLE.get(text, -1)
-    if got == -1:
-        try:
-            d = amount_at(text, 0)
-        except SiteError:
-            d = None
-        got = int(d) if d is not None and d == d.to_integral_value() and 0 <= d <= MAX_AMOUNT \
-            else None
-        if len(_WHOLE) > 100_000:
-            _WHOLE.clear()
-        _WHOLE[text] = got
-    return got
+def _whole_of(d: Decimal) -> int | None:
+    """``d`` as whole chips the compiled replay takes, or None."""
+    return int(d) if d == d.to_integral_value() and 0 <= d <= MAX_AMOUNT else None
 
 
 def _amount(text: str) -> int:
-    got = _whole(text)
+    """An amount as printed, in whole chips (remembered); declines anything else."""
+    got = _WHOLE.get(text, -1)
+    if got == -1:
+        try:
+            got = _whole_of(amount_at(text, 0))
+        except SiteError:
+            got = None
+        if len(_WHOLE) > 100_000:
+            _WHOLE.clear()
+        _WHOLE[text] = got
     if got is None:
         raise _Decline
     return got
 
 
-_INTS: dict[Decimal, int | None] = {}
-
-
 def _int_of(d: Decimal | None) -> int | None:
-    """A stake as whole chips (None for None; declines a fraction)."""
+    """A stake as whole chips (None for None); declines a fraction."""
     if d is None:
         return None
-    got = _INTS.get(d, -1)
-    if got == -1:
-        got = int(d) if d == d.to_integral_value() and 0 <= d <= MAX_AMOUNT else None
-        if len(_INTS) > 10_000:
-            _INTS.clear()
-        _INTS[d] = got
+    got = _whole_of(d)
     if got is None:
         raise _Decline
     return got
@@ -265,7 +264,6 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
     acts: list[tuple[str, str]] = []
     seen_sb = seen_bb = False
     returned = False
-    total = rake = None
     section = 0  # 0 seats, 1 body, 2 summary
     cache = _LINES[0]
     at = 0
@@ -307,7 +305,7 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
             elif what == _SHOW:
                 if p not in shown:  # (a second one makes no event; the name is named)
                     shown.add(p)
-                    _know(known, p, got[3])
+                    keep_known(known, p, got[3])
                     acts.append((p, got[4]))
             elif what == _MUCK:
                 if p not in shown:
@@ -348,7 +346,7 @@ def _read(chunk: str, first: int) -> PlainSiteHand | None:  # noqa: C901 (one pa
             if info.hero is None:
                 info.hero = p
             named.add(p)
-            _know(known, p, got[2])
+            keep_known(known, p, got[2])
         elif code == _SEAT:
             p = got[1]
             if p in seat_no:
@@ -430,14 +428,6 @@ def _summary(text: str, seat_no: dict[str, int], shown: set[str], bare: set[str]
     return got[1], got[2]
 
 
-def _know(known: dict[str, tuple[str, ...]], p: str, cards: tuple[str, ...]) -> None:
-    """The builder's rule for a player's hole cards: the longest known list seen last."""
-    if "??" in cards:
-        cards = tuple(c for c in cards if c != "??")
-    if len(cards) >= len(known.get(p, ())):
-        known[p] = cards
-
-
 def _fields(info: SiteInfo, stakes: Stakes, first: int, chunk: str, seat_no: dict[str, int],
             stack: dict[str, int], button: int, named: set[str], ante: dict[str, int],
             blind: dict[str, int], blind_kind: dict[str, int], took: dict[str, int],
@@ -446,22 +436,17 @@ def _fields(info: SiteInfo, stakes: Stakes, first: int, chunk: str, seat_no: dic
     """The fields and site facts :func:`simulate.notation.site_build.build` makes of the
     hand (its seat order, forced bets, hole cards and action text)."""
     names = [p for p in seat_no if p in named]
-    n = len(names)
-    if n < 2:
+    if len(names) < 2:
         return None
-    start = next((i for i, p in enumerate(names) if seat_no[p] > button), 0)
-    names = names[start:] + names[:start]
+    names = from_the_button(names, seat_no, button)
     idx = {p: i for i, p in enumerate(names)}
     nominal = {_SB: _int_of(stakes.small_blind), _BB: _int_of(stakes.big_blind)}
     for p, kind in blind_kind.items():
         full = nominal[kind]
         if full is not None and 0 < blind[p] < full:
             return None  # short of the stakes: the full road's rule for a blind all in
-    antes = [ante.get(p, 0) for p in names]
-    blinds = [blind.get(p, 0) for p in names]
-    if n == 2:
-        antes.reverse()
-        blinds.reverse()
+    antes = phh_forced_order([ante.get(p, 0) for p in names])
+    blinds = phh_forced_order([blind.get(p, 0) for p in names])
     tag = {p: _TAGS[i] for p, i in idx.items()}
     tag[""] = "d db "
     out = []
