@@ -482,26 +482,26 @@ def _later_runs(events: list[Any], boards: list[str]) -> None:
     """A site hand run more than once: each later run's own cards (those after the cards
     it shares with the first run) as one ``board`` event of that run, after the first
     run's last board (PHH's actions hold the first run only; :attr:`SiteInfo.boards` all)."""
+    from evaluator.cards import card_str, ids_of_text
     from simulate.notation.site_hand import Event
 
     if len(boards) < 2:
         return
-    first = _split_cards(boards[0])
+
+    def cards_of(text: str) -> list[str]:
+        return [card_str(c) for c in ids_of_text(text) or ()]
+
+    first = cards_of(boards[0])
     at = max((i + 1 for i, e in enumerate(events) if e.kind == "board"), default=len(events))
     later = []
     for run, text in enumerate(boards[1:], start=2):
-        cards = _split_cards(text)
+        cards = cards_of(text)
         shared = 0
         while shared < min(len(cards), len(first)) and cards[shared] == first[shared]:
             shared += 1
         if cards[shared:]:
             later.append(Event("board", cards=tuple(cards[shared:]), run=run))
     events[at:at] = later
-
-
-def _split_cards(text: str) -> list[str]:
-    """A board's text (``QdQs4hTs7s``) as its cards."""
-    return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
 def _game_of(variant: str) -> tuple[str, str]:
