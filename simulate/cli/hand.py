@@ -385,7 +385,7 @@ class _Run:
                 row[0] = i
             self.csv.writerows(r.csv_rows)
         a = self.args
-        if a.totals_only or r.text is None:
+        if r.text is None:  # --totals-only, --csv -
             return
         if a.json:
             self.out.write(("\n" if i == 1 else ",\n") + (r.text or ""))
@@ -448,4 +448,4 @@ class _Run:
         to.write("\ntotals per player" + (f" (50 of {len(totals)} by hands)"
                                           if len(totals) > 50 else "") + "\n")
         to.write(table(rows, ["player", "hands", "net", "all-in adj. net", "bb/100",
-                                      "adj. bb/100"]) + "\n")
+                              "adj. bb/100"]) + "\n")
