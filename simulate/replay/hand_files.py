@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -146,6 +147,9 @@ def read_hands(paths: str | Path | Iterable[str | Path], *, on_skip: OnSkip | No
 NOT_HANDS = "holds no hand history"
 #: How much of a file the format is told from.
 _HEAD = 8192
+#: A control character TOML allows nowhere (NUL aside, which decoding drops): a file whose
+#: start holds one is binary, never PHH, however its first bytes happen to read.
+_BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
 def _file_items(f: Path | str, explicit: bool = True, on_skip: OnSkip | None = None,
@@ -204,7 +208,7 @@ def file_kind(head: bytes) -> str | None:
     text = decode(head)
     if detect_site(text) is not None:
         return "site"
-    if any(fmt.detect(text) for fmt in FORMATS if fmt.name == "phh"):
+    if any(fmt.detect(text) for fmt in FORMATS if fmt.name == "phh") and not _BINARY.search(text):
         return "phh"
     return None
 
