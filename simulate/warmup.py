@@ -175,6 +175,23 @@ def _pineapple() -> None:
     equity(["AhKh", "7c7d"], "Ks8h2c", game="pineapple", discards="Qd2s")
 
 
+def _tournament() -> None:
+    """``pokerjit icm`` (the subset walk, and the integral past
+    :data:`simulate.icm.SUBSET_MAX` players), ``pushfold`` (heads-up and the ICM game)
+    and ``allin`` with tournament stacks (each seat's ICM equity)."""
+    from simulate.allin import allin_ev
+    from simulate.icm import SUBSET_MAX, icm
+    from simulate.pushfold import pushfold
+    from simulate.pushfold_icm import pushfold_icm
+
+    icm([5000, 3000, 2000], [50, 30, 20])
+    icm([100 + k for k in range(SUBSET_MAX + 2)], [50, 30, 20])
+    pushfold(10.0)
+    pushfold_icm([10, 8, 6], [50, 30, 20])
+    allin_ev(["AhAs:100", "KdKc:60", "QhQs:30"], "2c7d8h", stacks=[0, 40, 70],
+             payouts=[50, 30, 20], posted=[0, 0, 10])
+
+
 @dataclass
 class Step:
     """One warm-up step: ``name``, the function making its calls, the kind of work it is
@@ -204,6 +221,7 @@ STEPS = (
     Step("many spots and batch", _many, "batch", _lines("batch")),
     Step("pineapple equity", _pineapple, "pineapple", needs="simulate.pineapple"),
     Step("hand database", _store, "import", _store, needs="simulate.store.plain_walk"),
+    Step("tournament", _tournament, "icm"),
 )
 
 #: The kinds of work :func:`warm` knows, in :data:`STEPS` order.
