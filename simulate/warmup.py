@@ -52,7 +52,8 @@ def _equity() -> None:
 
     equity(["AhKh", "QsQd"])
     equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c")
-    equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c", samples=1000, seed=1)
+    # two blocks or more of samples: the parallel loop (fewer run on one thread)
+    equity(["AhKh", "QsQd", "7c7d"], "Ks8h2c", samples=100_000, seed=1)
     equity(["AhKh", "QsQd"], samples=1000, seed=1, threads=1)
 
 
@@ -80,6 +81,7 @@ def _allin() -> None:
 
     allin_ev(["AhAs:100", "KdKc:60", "QhQs:30", "fold:10"])
     allin_ev(["AhAs:100", "KdKc:60", "QhQs:30"], samples=1000, seed=1)
+    allin_ev(["AhAs:100", "KdKc:60", "QhQs:30"], samples=100_000, seed=1)  # the parallel loop
     allin_ev(["AhAs:100", "KdKc:60", "QhQs:30"], "Ks8h2c")  # a flop all-in: board by board
     allin_ev(["QQ+:100", "AhKh:60", "random:30"], "Ks8h2c4d")
     allin_ev(["QQ+:100", "AhKh:60", "random:30"], "Ks8h2c", samples=1000, seed=1)

@@ -79,9 +79,11 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
         rc, _, err = on_a_terminal([sys.executable, "-m", "simulate", "warmup", "-q"], env)
         assert rc == 0 and err.startswith("compiling pokerjit's kernels"), err
     for argv in (["equity", "AhKh", "QsQd"], ["equity", "AhKh", "QsQd", "--samples", "1000"],
+                 ["equity", "AhKh", "QsQd", "7c7d", "--samples", "100000"],
                  ["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--board", "2c7d8h"],
                  ["range", "QQ+,AKs", "--vs", "random", "--board", "Td9d2c"],
                  ["allin", "AhAs:100", "KdKc:60", "QhQs:30"],
+                 ["allin", "AhAs:100", "KdKc:60", "QhQs:30", "--samples", "200000"],
                  ["play", "--players", "2", "--stacks", "200", "--blinds", "1/2", "--hands",
                   "100"],
                  # the tournament step: both ICM roads, push/fold heads-up and 3-handed,
