@@ -83,30 +83,26 @@ def test_same_bits_on_one_and_two_threads():
     assert c.net != a.net
 
 
-def test_small_first_run_plays_on_one_thread(monkeypatch):
-    """In a one-answer program (``_first_run.serial_first_runs``), below PARALLEL_MIN hands,
-    with the parallel loop neither compiled nor cached and the threads left to the default, the
-    run is played on one thread (no parallel compile); the hands are the same bits, and a
-    run that names its threads keeps them; a library process keeps its threads."""
+def test_a_first_run_keeps_its_threads_as_nothing_more_is_compiled_for_them(monkeypatch):
+    """Threads play blocks by calling the one compiled block loop at once (it releases the
+    GIL): no parallel loop exists to compile, so a first run in a one-answer program keeps
+    the threads it was given or the default, and any thread count gives the same bits."""
     import evaluator._first_run as jit
+    import simulate._kernels.play as P
     from evaluator._jit import resolve_threads
-    from simulate.engine.self_play import PARALLEL_MIN
 
+    assert not hasattr(P, "play_parallel") and P.play_block.targetoptions["nogil"]
     rules = Rules(blinds=(1, 2))
     stacks = [150, 300, 80, 200]
-    hands = 5000
-    assert hands < PARALLEL_MIN
-    two = play(rules, stacks, hands, policy="random", seed=4, threads=2)
+    hands = 5 * 2048 + 7  # blocks enough for every thread, and a short last one
+    one = play(rules, stacks, hands, policy="random", seed=4, threads=1)
     monkeypatch.setattr(jit, "ready", lambda kernel: False)
-    library = play(rules, stacks, hands, policy="random", seed=4)
-    assert library.extra["threads"] == resolve_threads(None) and library.net == two.net
     monkeypatch.setattr(jit, "SERIAL_FIRST_RUNS", True)
     first = play(rules, stacks, hands, policy="random", seed=4)
-    assert first.extra["threads"] == 1 and first.net == two.net
-    assert play(rules, stacks, hands, policy="random", seed=4, threads=2).extra["threads"] == 2
-    monkeypatch.setattr(jit, "ready", lambda kernel: True)
-    warm = play(rules, stacks, hands, policy="random", seed=4)
-    assert warm.extra["threads"] == resolve_threads(None) and warm.net == two.net
+    assert first.extra["threads"] == resolve_threads(None) and first.net == one.net
+    three = play(rules, stacks, hands, policy="random", seed=4, threads=3)
+    assert three.extra["threads"] == resolve_threads(3) and three.net == one.net
+    assert three.std_error == one.std_error
 
 
 def test_play_checks_its_table_as_a_hand_does():

@@ -131,8 +131,8 @@ def test_two_compiled_loops_serve_every_game_and_betting():
         r = play(rules, [100] * seats, 50, policy="random", seed=1)
         assert sum(r.net) == 0
     assert loops() == general
-    # one thread calls play_block block by block, the parallel loop calls it per block:
-    # the same compiled play_block (no loop of its own for one thread)
+    # one thread calls play_block block by block, several threads call it at once: the
+    # same compiled play_block (no loop of their own)
     play(Rules(), [100, 100], 3 * 2048, seed=1, threads=2)
     play(Rules(game="omaha", betting="fixed-limit"), [100] * 3, 3 * 2048, policy="random",
          seed=1, threads=2)

@@ -8,16 +8,21 @@ gives the same bits on any thread count, and :class:`simulate.engine.Hand` repla
 
 Work is cut into blocks of hands; each block adds its seats' net chips (int64) and squared
 net chips (float64) into its own row of the accumulators, summed in block order by Python.
+:func:`play_block` releases the GIL: several threads play blocks by calling it at once
+(:func:`simulate.engine.self_play.play`), so no parallel loop is compiled. A ``prange``
+loop over the blocks compiled as a kernel of its own cost every first run of more than one
+thread (and ``pokerjit warmup``) a second optimisation of the whole inlined hand loop,
+about 11 s for Hold'em and 15 s for Omaha on a 2-core machine, for no speed: the blocks
+are milliseconds of work each, so a call per block costs nothing measurable.
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from evaluator._jit import inline, parallel, serial
+from evaluator._jit import inline, serial
 from simulate._kernels import engine as E
 from simulate._kernels.policies import (
     CHART_POLICY,
@@ -133,7 +138,7 @@ def play_one(S0, state, b, cp, S, hole, board, deck, mul, thr, lg, st, pay, amou
     return acts
 
 
-@serial
+@serial(nogil=True)
 def play_block(S0, stacks, first, count, seed, button, codes, params, charts, cat_start,
                tables, otables, custom, ptab, net, sq):
     """Hands ``first .. first+count-1``; adds each seat's net chips to ``net`` (int64[n]) and
@@ -187,21 +192,3 @@ def play_block(S0, stacks, first, count, seed, button, codes, params, charts, ca
     for s in range(n):  # once per block: rows of other threads' blocks may share a cache line
         net[s] += bnet[s]
         sq[s] += bsq[s]
-
-
-@parallel
-def play_parallel(S0, stacks, first_block, n_blocks, block, total, seed, button, codes,
-                  params, charts, cat_start, tables, otables, ptab, net, sq):
-    """Blocks ``first_block ..`` (``block`` hands each, the run ending at hand ``total``)
-    spread over threads; block ``k`` of the call adds into row ``k`` of ``net``/``sq``.
-    On one thread Python calls :func:`play_block` block by block instead (the same bits;
-    a serial loop over blocks compiled as a kernel of its own would cost a first run seconds
-    of compiling, LLVM optimising the inlined loop a second time, for a call per 2,048
-    hands saved)."""
-    for k in nb.prange(n_blocks):
-        lo = (first_block + k) * block
-        cnt = min(block, total - lo)
-        if cnt > 0:
-            play_block(S0, stacks, lo, cnt, seed, button, codes, params, charts, cat_start,
-                       tables, otables, None, ptab, net[k], sq[k])
-

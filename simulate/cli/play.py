@@ -71,9 +71,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="call, random, allin or 'top N%%': one for all seats or one per seat")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
     p.add_argument("--threads", type=int, default=None, metavar="T",
-                   help="Numba threads (default all; a run under 100,000 hands plays on "
-                        "one until the parallel loop is compiled, by pokerjit warmup or a "
-                        "larger run: the same hands either way)")
+                   help="threads playing blocks of hands at once (default: one per core; "
+                        "the same hands on any number)")
     p.add_argument("--button", type=int, default=0, metavar="I",
                    help="the first hand's button seat (default 0)")
     p.add_argument("--phh", default=None, metavar="FILE",

@@ -50,13 +50,6 @@ __all__ = ["CALL", "CHECK", "CHECK_CALL", "FOLD", "RAISE", "PlayResult", "compil
 FOLD, CHECK, CALL, CHECK_CALL, RAISE = 0, 1, 2, 3, 4
 BLOCK = 2048  # hands per block (each block has its own accumulator row)
 ROUND_S = 0.5  # seconds of work between progress updates / Ctrl-C checks
-#: A run of fewer hands, with ``threads`` left to the default, in a one-answer program
-#: (``pokerjit play``: ``evaluator._first_run.for_the_work``), is played on one thread while the
-#: parallel loop is neither compiled nor cached:
-#: compiling it costs about 7 s on a 2-core machine, more than it saves below about a
-#: second of one thread's work (Hold'em 6-max plays 300,000+ hands/s on one thread, Omaha
-#: about 100,000). The hands and their results are the same bits on any thread count.
-PARALLEL_MIN = 100_000
 MAX_HANDS = 10**12
 
 _TOP = re.compile(r"^top\s*(\d+(?:\.\d+)?)\s*%?$", re.IGNORECASE)
@@ -308,9 +301,8 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     bb/100 and its standard error per seat (:func:`simulate.results.std_error_of_mean`
     over the hands' net results).
     """
-    from evaluator._first_run import for_the_work, ready
+    from evaluator._first_run import ready
     from evaluator._jit import resolve_threads
-    from evaluator._jit import threads as use_threads
     from evaluator._tables import get_tables
     from simulate.progress import progress as _progress
     from simulate.results import std_error_of_mean
@@ -344,16 +336,12 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
     else:
         from simulate._kernels import play as P
 
-        if threads is None and for_the_work(P.play_parallel, P.play_block,
-                                            hands < PARALLEL_MIN) is P.play_block:
-            n_threads = 1  # a small first run: see PARALLEL_MIN
         S0 = rules.header()
         S0[0] = n  # N
         st = np.asarray(stacks, np.int64)
         tables = get_tables(rules.scale)
         args = (pol.charts, tables.category_start, tables.kernel_args, *variant_args(rules))
-        if pol.custom is None and not ready(P.play_block if n_threads == 1 else
-                                            P.play_parallel):
+        if pol.custom is None and not ready(P.play_block):
             _compile_callees_beside(pol.charts, tables.category_start, tables.kernel_args)
         total_blocks = -(-hands // BLOCK)
         done_blocks = 0
@@ -364,8 +352,8 @@ def play(rules: Rules, stacks: Sequence[int] | int, hands: int, *, policy: Any =
                 bnet = np.zeros((k, n), np.int64)
                 bsq = np.zeros((k, n), np.float64)
                 r0 = work_clock()
-                _run_blocks(P, pol, n_threads, use_threads, S0, st, done_blocks, k, hands, seed,
-                            button, args, bnet, bsq)
+                _run_blocks(P, pol, n_threads, S0, st, done_blocks, k, hands, seed, button,
+                            args, bnet, bsq)
                 net += bnet.sum(axis=0)
                 sq += bsq.sum(axis=0)
                 done_blocks += k
@@ -436,21 +424,31 @@ def _compile_callees_beside(charts: np.ndarray, cat_start: np.ndarray,
         (pots.settle_hilo, (0, i64, i64, i64, elig, i64)))
 
 
-def _run_blocks(P: Any, pol: _Policies, n_threads: int, use_threads: Any, S0: np.ndarray,
-                st: np.ndarray, first: int, k: int, hands: int, seed: int, button: int,
+def _run_blocks(P: Any, pol: _Policies, n_threads: int, S0: np.ndarray, st: np.ndarray,
+                first: int, k: int, hands: int, seed: int, button: int,
                 args: tuple[Any, ...], bnet: np.ndarray, bsq: np.ndarray) -> None:
-    common = (S0, st, first, k, BLOCK, hands, np.uint64(seed), button, pol.codes, pol.params,
-              *args, bnet, bsq)
+    """Blocks ``first .. first+k-1`` of the run, block ``j`` adding into row ``j`` of
+    ``bnet``/``bsq``: a compiled policy's serial loop, or :func:`play_block` per block,
+    on ``n_threads`` threads at once (it releases the GIL; each block writes its own
+    rows, so any thread count gives the same bits)."""
     if pol.custom is not None:
-        _custom_kernel(pol.custom)(*common)
-    elif n_threads == 1 or k == 1:  # block by block (see play_parallel): the same bits
-        charts, cat_start, tables, otables, ptab = args
-        seed64 = np.uint64(seed)
+        _custom_kernel(pol.custom)(S0, st, first, k, BLOCK, hands, np.uint64(seed), button,
+                                   pol.codes, pol.params, *args, bnet, bsq)
+        return
+    charts, cat_start, tables, otables, ptab = args
+    seed64 = np.uint64(seed)
+
+    def block(j: int) -> None:
+        lo = (first + j) * BLOCK
+        P.play_block(S0, st, lo, min(BLOCK, hands - lo), seed64, button, pol.codes, pol.params,
+                     charts, cat_start, tables, otables, None, ptab, bnet[j], bsq[j])
+
+    if n_threads == 1 or k == 1:
         for j in range(k):
-            lo = (first + j) * BLOCK
-            P.play_block(S0, st, lo, min(BLOCK, hands - lo), seed64, button, pol.codes,
-                         pol.params, charts, cat_start, tables, otables, None, ptab, bnet[j],
-                         bsq[j])
-    else:
-        with use_threads(n_threads):
-            P.play_parallel(*common)
+            block(j)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(min(n_threads, k)) as pool:
+        for f in [pool.submit(block, j) for j in range(k)]:
+            f.result()
