@@ -169,6 +169,8 @@ def _pineapple() -> None:
 
     equity(["AhKhQd", "7c7d2s"], game="pineapple", samples=1000, seed=1)
     equity(["AhKhQd", "7c7d2s"], "Ks8h2c", game="crazy_pineapple", samples=1000, seed=1)
+    # before the flop: the discard sampled on the flop each deal
+    equity(["AhKhQd", "7c7d2s"], game="crazy_pineapple", samples=20_000, seed=1)
     # the strong policy at the discard point (one flop-table row, not the whole table) and
     # the exact walk before the discard (the rule text's turn discard, a small deck)
     equity(["AhKhQd", "7c7d2s"], "Ks8h3c", game="crazy_pineapple", discard_policy="equity")

@@ -80,6 +80,8 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
         assert rc == 0 and err.startswith("compiling pokerjit's kernels"), err
     for argv in (["equity", "AhKh", "QsQd"], ["equity", "AhKh", "QsQd", "--samples", "1000"],
                  ["equity", "AhKh", "QsQd", "7c7d", "--samples", "100000"],
+                 ["equity", "AhKhQd", "7c7d2s", "--game", "crazy_pineapple", "--samples",
+                  "20000"],
                  ["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--board", "2c7d8h"],
                  ["range", "QQ+,AKs", "--vs", "random", "--board", "Td9d2c"],
                  ["allin", "AhAs:100", "KdKc:60", "QhQs:30"],
