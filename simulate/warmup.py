@@ -150,6 +150,16 @@ def _phh() -> None:
     from simulate.replay.worker_warmup import SAMPLE_HAND
 
     replay(parse_text(SAMPLE_HAND)[0][1])  # type: ignore[arg-type]  # the compiled replay
+    from simulate.replay.fast_replay import replay_item
+
+    # as `pokerjit hand` replays them: an Omaha showdown (its settle holds Omaha's
+    # evaluator), and a showdown whose winner hangs on hidden cards (the pots read again)
+    omaha = SAMPLE_HAND.replace(b"'NT'", b"'PO'").replace(b"AhKh", b"AhKhQdJd").replace(
+        b"7c7d", b"7c7d6s5s")
+    hidden = SAMPLE_HAND.replace(b"'d dh p2 7c7d'", b"'d dh p2 ????'").replace(
+        b", 'p2 sm 7c7d'", b"")
+    for text in (omaha, hidden):
+        replay_item("warm-up", 1, text)  # one by one, its document made (the settle's call)
     from simulate.pots import build_pots, settle
 
     settle(build_pots([2, 2], [True, True]), [1, 2], lows=[2, 1])  # a hi/lo showdown's

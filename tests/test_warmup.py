@@ -112,6 +112,24 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
                                      env)
         assert rc == 0 and err == "", (argv, err)
         assert json.loads(out)["summary"]["hands"] == 300
+    # one hand at a time: an Omaha showdown, and one whose winner hangs on hidden cards
+    omaha = tmp_path / "omaha.phh"
+    omaha.write_text(
+        "variant = 'PO'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [200, 200]\nactions = ['d dh p1 AhKhQdJd', 'd dh p2 7c7d6s5s', "
+        "'p2 cbr 6', 'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', 'p2 cc', "
+        "'d db 9s', 'p1 cc', 'p2 cc', 'p1 sm AhKhQdJd', 'p2 sm 7c7d6s5s']\n")
+    hidden = tmp_path / "hidden.phh"
+    hidden.write_text(
+        "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [200, 200]\nactions = ['d dh p1 AhKh', 'd dh p2 ????', 'p2 cc', "
+        "'p1 cc', 'd db Ks8h2c', 'p1 cc', 'p2 cc', 'd db 4d', 'p1 cc', 'p2 cc', 'd db 9s', "
+        "'p1 cc', 'p2 cc', 'p1 sm AhKh']\n")
+    for f, won in ((omaha, [12, 0]), (hidden, [None, None])):
+        rc, out, err = on_a_terminal([sys.executable, "-m", "simulate", "hand", str(f),
+                                      "--json", "-q"], env)
+        assert rc == 0 and err == "", (f.name, err)
+        assert json.loads(out)["hands"][0]["winnings"] == won
 
 
 def test_one_registry_of_warm_ups(monkeypatch):
