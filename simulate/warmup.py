@@ -146,12 +146,11 @@ def _phh_many() -> None:
 
 def _phh() -> None:
     from simulate.notation.phh_read import parse_text
+    from simulate.replay.fast_replay import replay_item
     from simulate.replay.hand_replay import replay
     from simulate.replay.worker_warmup import SAMPLE_HAND
 
     replay(parse_text(SAMPLE_HAND)[0][1])  # type: ignore[arg-type]  # the compiled replay
-    from simulate.replay.fast_replay import replay_item
-
     # as `pokerjit hand` replays them: an Omaha showdown (its settle holds Omaha's
     # evaluator), and a showdown whose winner hangs on hidden cards (the pots read again)
     omaha = SAMPLE_HAND.replace(b"'NT'", b"'PO'").replace(b"AhKh", b"AhKhQdJd").replace(
