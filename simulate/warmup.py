@@ -174,12 +174,14 @@ def _store() -> None:
 
 
 def _pineapple() -> None:
+    from simulate.allin import allin_ev
     from simulate.equity import equity
 
     equity(["AhKhQd", "7c7d2s"], game="pineapple", samples=1000, seed=1)
     equity(["AhKhQd", "7c7d2s"], "Ks8h2c", game="crazy_pineapple", samples=1000, seed=1)
     # before the flop: the discard sampled on the flop each deal
     equity(["AhKhQd", "7c7d2s"], game="crazy_pineapple", samples=20_000, seed=1)
+    allin_ev(["AhKhQd:100", "7c7d2s:60"], game="crazy_pineapple", samples=20_000, seed=1)
     # the strong policy at the discard point (one flop-table row, not the whole table) and
     # the exact walk before the discard (the rule text's turn discard, a small deck)
     equity(["AhKhQd", "7c7d2s"], "Ks8h3c", game="crazy_pineapple", discard_policy="equity")

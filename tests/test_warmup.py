@@ -82,6 +82,8 @@ def test_after_warmup_no_command_compiles(tmp_path: Path):
                  ["equity", "AhKh", "QsQd", "7c7d", "--samples", "100000"],
                  ["equity", "AhKhQd", "7c7d2s", "--game", "crazy_pineapple", "--samples",
                   "20000"],
+                 ["allin", "AhKh2c:100", "7s7d8c:50", "QcJc3d:100", "--game",
+                  "crazy_pineapple", "--samples", "40000"],
                  ["equity", "AhAsKhKs", "QdJdTc9c", "--game", "omaha", "--board", "2c7d8h"],
                  ["range", "QQ+,AKs", "--vs", "random", "--board", "Td9d2c"],
                  ["allin", "AhAs:100", "KdKc:60", "QhQs:30"],
