@@ -215,7 +215,7 @@ SERIAL_FIRST_RUNS = False
 def serial_first_runs() -> None:
     """Let :func:`for_the_work` answer small work with serial twins while the parallel
     kernels are not compiled: the ``pokerjit`` program calls it for its commands that
-    answer once and end (``equity``, ``range``, ``allin``, ``play``), where a first run's
+    answer once and end (``equity``, ``range``, ``allin``), where a first run's
     compile is most of the wait. A library user's process, a server, a batch, ``bench`` and
     ``warmup`` keep the parallel kernels (compiled once, then as fast as the threads allow)."""
     global SERIAL_FIRST_RUNS

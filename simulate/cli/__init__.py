@@ -82,7 +82,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 #: Commands that answer once and end: run as the program, their first run may answer
 #: small work on serial kernels (``evaluator._first_run.serial_first_runs``).
-ONE_ANSWER = ("equity", "range", "allin", "play")
+ONE_ANSWER = ("equity", "range", "allin")
 _AS_PROGRAM = [False]  # main() runs the command line of this process (not a caller's argv)
 
 

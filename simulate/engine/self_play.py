@@ -450,5 +450,4 @@ def _run_blocks(P: Any, pol: _Policies, n_threads: int, S0: np.ndarray, st: np.n
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(min(n_threads, k)) as pool:
-        for f in [pool.submit(block, j) for j in range(k)]:
-            f.result()
+        list(pool.map(block, range(k)))
